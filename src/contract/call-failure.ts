@@ -1,0 +1,129 @@
+import type { ValidationLayer } from './audit-record.js';
+import type { AnyToolDefinition } from './define-tool.js';
+import { ERROR_CATALOG, isCatalogCode, type CatalogCode } from './error-catalog.js';
+import type { ExecutionOutcome, ModelError, Receipt, ToolStatus } from './model-result.js';
+import { isToolError } from './tool-error.js';
+
+/** A failure found somewhere in the funnel: what the model will see, and what only the audit keeps. */
+export interface CallFailure {
+  readonly error: ModelError;
+  /** The layer that decided, for the audit. */
+  readonly layer: ValidationLayer;
+  /** Internal detail (issues, thrown codes, exception class). JSON-safe; audit only. */
+  readonly detail: unknown;
+}
+
+/** A failure with a catalog code; `message` overrides the catalog text only with another safe text. */
+export function catalogFailure(
+  code: CatalogCode,
+  layer: ValidationLayer,
+  detail: unknown,
+  extra: { message?: string; retryAfterMs?: number | undefined } = {},
+): CallFailure {
+  const entry = ERROR_CATALOG[code];
+  const error: ModelError = {
+    code,
+    category: entry.category,
+    message: extra.message ?? entry.message,
+    retryable: entry.retryable,
+    recovery: entry.recovery,
+  };
+  if (extra.retryAfterMs !== undefined && Number.isFinite(extra.retryAfterMs) && extra.retryAfterMs >= 0) {
+    error.retry_after_ms = Math.round(extra.retryAfterMs);
+  }
+  return { error, layer, detail };
+}
+
+/**
+ * Maps whatever a handler threw to a failure. Only codes from the catalog or the tool's own declaration pass
+ * through; any other throw is `TOOL_ERROR`, and its message stays in the audit (the model gets the catalog text).
+ */
+export function failureFromThrown(tool: AnyToolDefinition, thrown: unknown): CallFailure {
+  if (isToolError(thrown)) {
+    const detail = { thrown_code: thrown.code, details: jsonSafe(thrown.details) };
+    if (isCatalogCode(thrown.code)) {
+      return catalogFailure(thrown.code, 'side_effect', detail, { retryAfterMs: thrown.retryAfterMs });
+    }
+    const declared = Object.hasOwn(tool.businessErrors ?? {}, thrown.code) ? tool.businessErrors?.[thrown.code] : undefined;
+    if (declared) {
+      const entry = ERROR_CATALOG.BUSINESS_RULE;
+      return {
+        error: {
+          code: thrown.code,
+          category: entry.category,
+          message: declared.message,
+          retryable: false,
+          recovery: declared.recovery ?? entry.recovery,
+        },
+        layer: 'semantics',
+        detail,
+      };
+    }
+    return catalogFailure('TOOL_ERROR', 'side_effect', { ...detail, reason: 'undeclared error code' });
+  }
+  return catalogFailure('TOOL_ERROR', 'side_effect', describeThrown(thrown));
+}
+
+/** How a failure settles into status and execution outcome, given what is known about the side effect. */
+export interface SettledFailure {
+  readonly status: ToolStatus;
+  readonly outcome: ExecutionOutcome;
+  readonly error: ModelError;
+  /** Set when the model-visible code was replaced (a write whose fate is unknown); the original goes to the audit. */
+  readonly replacedCode?: string;
+}
+
+/**
+ * Applies the side-effect rules (SPEC §4) to a failure:
+ * - a committed write keeps its receipt and is `partial`, never `failed` (a retry would duplicate it);
+ * - a write that ran without a receipt and failed for any reason but a declared "did not run" is `OUTCOME_UNKNOWN`;
+ * - `APPROVAL_REQUIRED` asks for input; everything else that did not run is `failed`.
+ */
+export function settleFailure(
+  failure: CallFailure,
+  tool: AnyToolDefinition,
+  handlerRan: boolean,
+  receipt: Receipt | null,
+): SettledFailure {
+  const catalogOutcome = isCatalogCode(failure.error.code) ? ERROR_CATALOG[failure.error.code].outcome : 'not_started';
+  if (receipt !== null) return { status: 'partial', outcome: 'committed', error: failure.error };
+  if (!handlerRan || catalogOutcome === 'not_started') {
+    const status: ToolStatus = failure.error.code === 'APPROVAL_REQUIRED' ? 'needs_input' : 'failed';
+    return { status, outcome: 'not_started', error: failure.error };
+  }
+  if (catalogOutcome === 'unknown') return { status: 'unknown', outcome: 'unknown', error: failure.error };
+  if (tool.effect === 'read') return { status: 'failed', outcome: 'none', error: failure.error };
+  if (failure.error.recovery === 'human_review') return { status: 'unknown', outcome: 'unknown', error: failure.error };
+  return {
+    status: 'unknown',
+    outcome: 'unknown',
+    error: catalogFailure('OUTCOME_UNKNOWN', failure.layer, null).error,
+    replacedCode: failure.error.code,
+  };
+}
+
+/** Audit-safe description of an arbitrary thrown value. */
+export function describeThrown(thrown: unknown): Record<string, unknown> {
+  if (thrown instanceof Error) {
+    return { exception: thrown.name, message: thrown.message.slice(0, 2000) };
+  }
+  return { exception: typeof thrown, message: safeString(thrown).slice(0, 2000) };
+}
+
+function safeString(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return '<unprintable>';
+  }
+}
+
+/** Round-trips `value` through JSON, or describes why it could not. Never throws. */
+export function jsonSafe(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? null : (JSON.parse(text) as unknown);
+  } catch (error) {
+    return { unserializable: describeThrown(error) };
+  }
+}

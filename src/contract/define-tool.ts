@@ -1,0 +1,235 @@
+import { z } from 'zod';
+import type { ToolRevisions } from './audit-record.js';
+import { canonicalJson } from './canonical-json.js';
+import { isCatalogCode, type Recovery } from './error-catalog.js';
+import type { Continuation } from './model-result.js';
+import { sha256Hex } from './sha256.js';
+
+/** What a tool does to the world. Anything but `read` is a side effect and is never blindly re-run. */
+export type ToolEffect = 'read' | 'write' | 'destructive';
+
+/** Size limits of what a model may see from one call (SPEC §5). */
+export interface ToolBudget {
+  /** Upper bound on the UTF-8 size of the serialized model result. */
+  readonly maxBytes: number;
+  /** Upper bound on the length of every array in `data`. */
+  readonly maxItems: number;
+  /** Upper bound on the length (in code points) of every string in `data` and untrusted text. */
+  readonly maxTextChars: number;
+  /** Deeper output is refused outright: pruning nested objects would break the output schema. */
+  readonly maxDepth: number;
+  /** JSON Pointer to the result's main list, for item counts and continuation; inferred when omitted. */
+  readonly itemsPointer?: string;
+}
+
+/** Budget used for anything a tool does not set. */
+export const DEFAULT_BUDGET: ToolBudget = Object.freeze({ maxBytes: 64 * 1024, maxItems: 200, maxTextChars: 8000, maxDepth: 32 });
+
+/** Smallest byte budget a tool may declare: below it even an empty result would not fit. */
+export const MIN_BUDGET_BYTES = 2048;
+
+/** A versioned business invariant. `check` returns `true` when it holds, or a reason (or `false`) when not. */
+export interface Invariant<Args, Data> {
+  readonly id: string;
+  readonly version: string | number;
+  readonly check: (data: Data, args: Args) => boolean | string;
+}
+
+/** How old data may be, measured from the handler's `observedAt` to the call's clock. */
+export interface FreshnessPolicy {
+  readonly maxAgeMs: number;
+  readonly onStale: 'warn' | 'fail';
+}
+
+/** A business error code a tool may throw with {@link ToolError}, and its safe message. */
+export interface BusinessErrorDeclaration {
+  readonly message: string;
+  readonly recovery?: Recovery;
+}
+
+/** Where a tool's data comes from, and which sources it is allowed to use. */
+export interface ToolSource {
+  readonly label: string;
+  readonly type: string;
+  /** When set, every source label the handler reports (result or evidence) must be in this list. */
+  readonly allowlist?: readonly string[];
+  /** Defaults to `untrusted_data`: tool output is data about the world, not instructions. */
+  readonly trust?: 'untrusted_data' | 'trusted_control';
+}
+
+/** The trusted caller of a tool: resolved by the host, never taken from model output. */
+export interface Principal {
+  readonly tenant: string;
+  readonly subject: string;
+}
+
+/** What a handler gets besides its arguments. */
+export interface HandlerContext {
+  readonly callId: string;
+  readonly operationId: string;
+  readonly idempotencyKey: string;
+  readonly attempt: number;
+  readonly principal: Principal;
+  readonly now: () => number;
+  readonly signal?: AbortSignal;
+}
+
+/** A timestamp as handlers may give it: a Date, epoch milliseconds or an ISO-8601 string. */
+export type TimeInput = Date | number | string;
+
+/** Evidence a handler cites: `supports` are JSON Pointers into its `data`. */
+export interface EvidenceInput {
+  readonly kind: string;
+  readonly locator: string;
+  readonly supports: readonly string[];
+  readonly quote?: string;
+  readonly observedAt?: TimeInput;
+  /** Source label of this piece of evidence; defaults to the result's source. */
+  readonly source?: string;
+}
+
+/** External free text returned alongside the facts: isolated, never merged into `data`. */
+export interface UntrustedInput {
+  readonly text: string;
+  readonly source: string;
+}
+
+/** Two or more sources disagreeing on one field of `data`. */
+export interface ConflictInput {
+  readonly field: string;
+  readonly values: readonly { readonly value: unknown; readonly source: string }[];
+}
+
+/** The raw bytes a handler received from upstream, kept for the audit digest and the artifact store. */
+export interface RawResponse {
+  readonly body: Uint8Array | string;
+  readonly contentType: string;
+}
+
+/** A write's confirmation by the authoritative system. */
+export interface SideEffectReceipt {
+  readonly externalId: string;
+  readonly committedAt?: TimeInput;
+}
+
+/** What a handler returns: the facts plus what it knows about them. */
+export interface ToolOutput<Data> {
+  readonly data: Data;
+  readonly observedAt?: TimeInput;
+  readonly resourceRevision?: string;
+  readonly sourceLabel?: string;
+  readonly evidence?: readonly EvidenceInput[];
+  readonly untrusted?: readonly UntrustedInput[];
+  readonly conflicts?: readonly ConflictInput[];
+  readonly next?: Continuation | null;
+  readonly availableItems?: number | null;
+  readonly appliedArguments?: unknown;
+  readonly receipt?: SideEffectReceipt;
+  readonly rawResponse?: RawResponse;
+  readonly downstream?: { readonly requestRef?: string; readonly statusRef?: string };
+}
+
+/** What the authoritative system says about a write, asked by idempotency key. */
+export type ReconcileOutcome<Data> =
+  | { readonly state: 'committed'; readonly output: ToolOutput<Data> }
+  | { readonly state: 'not_committed' }
+  | { readonly state: 'unknown'; readonly reason?: string };
+
+/** What a user passes to {@link defineTool}. */
+export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: In;
+  /** Exact output schema: keys it does not declare are rejected wherever they appear, never stripped. */
+  readonly output: Out;
+  readonly effect: ToolEffect;
+  readonly requiresApproval?: boolean;
+  readonly source: ToolSource;
+  readonly revisions?: Partial<ToolRevisions>;
+  readonly budget?: Partial<ToolBudget>;
+  /** Field names removed from `data` wherever they occur, in addition to the built-in credential list. */
+  readonly sensitiveFields?: readonly string[];
+  readonly invariants?: readonly Invariant<z.output<In>, z.output<Out>>[];
+  readonly freshness?: FreshnessPolicy;
+  readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>>;
+  /** Fields (JSON Pointers into `data`) whose conflicts the tool resolves by a named rule. */
+  readonly aggregations?: Readonly<Record<string, string>>;
+  /** Derives a business idempotency key from the arguments; by default the host derives one per call. */
+  readonly idempotencyKey?: (args: z.output<In>) => string;
+  readonly handler: (args: z.output<In>, ctx: HandlerContext) => Promise<ToolOutput<z.input<Out>>>;
+  /** For writes: ask the authoritative system whether the write with this key took effect. */
+  readonly reconcile?: (idempotencyKey: string, ctx: HandlerContext) => Promise<ReconcileOutcome<z.input<Out>>>;
+}
+
+/** A validated, normalized tool definition (see {@link defineTool}). */
+export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType>
+  extends Omit<ToolSpec<In, Out>, 'revisions' | 'budget' | 'sensitiveFields' | 'invariants' | 'requiresApproval'> {
+  readonly requiresApproval: boolean;
+  readonly revisions: ToolRevisions;
+  readonly budget: ToolBudget;
+  readonly sensitiveFields: readonly string[];
+  readonly invariants: readonly Invariant<z.output<In>, z.output<Out>>[];
+}
+
+/** Any tool definition, whatever its schemas. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- handler parameter types are contravariant; a registry holds every tool.
+export type AnyToolDefinition = ToolDefinition<any, any>;
+
+/** Names valid for every provider dialect after reversible mapping (dots are mapped by the adapters). */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_.-]{0,127}$/;
+const BUSINESS_CODE_PATTERN = /^[A-Z][A-Z0-9_]{1,63}$/;
+
+/** Thrown by {@link defineTool} for a definition that cannot work; a programming error, not a tool result. */
+export class ToolDefinitionError extends Error {
+  override readonly name = 'ToolDefinitionError';
+}
+
+/**
+ * Validates and freezes a tool definition. Schema revisions default to a digest of the schema's JSON Schema, so a
+ * changed schema is a changed contract even when nobody bumps a number.
+ */
+export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: ToolSpec<In, Out>): ToolDefinition<In, Out> {
+  const fail = (why: string): never => {
+    throw new ToolDefinitionError(`tool '${String(spec.name)}': ${why}`);
+  };
+  if (!TOOL_NAME_PATTERN.test(spec.name)) fail(`name must match ${TOOL_NAME_PATTERN}`);
+  if (!(spec.input instanceof z.ZodType) || !(spec.output instanceof z.ZodType)) fail('input and output must be zod schemas');
+  if (!['read', 'write', 'destructive'].includes(spec.effect)) fail(`unknown effect '${String(spec.effect)}'`);
+  if (spec.reconcile && spec.effect === 'read') fail('only side-effecting tools can reconcile');
+  if (typeof spec.handler !== 'function') fail('handler must be a function');
+  const budget: ToolBudget = { ...DEFAULT_BUDGET, ...spec.budget };
+  if (!Number.isSafeInteger(budget.maxBytes) || budget.maxBytes < MIN_BUDGET_BYTES) fail(`budget.maxBytes must be an integer ≥ ${MIN_BUDGET_BYTES}`);
+  for (const key of ['maxItems', 'maxTextChars', 'maxDepth'] as const) {
+    if (!Number.isSafeInteger(budget[key]) || budget[key] < 1) fail(`budget.${key} must be a positive integer`);
+  }
+  for (const code of Object.keys(spec.businessErrors ?? {})) {
+    if (!BUSINESS_CODE_PATTERN.test(code) || isCatalogCode(code)) fail(`business code '${code}' must be UPPER_SNAKE and not a catalog code`);
+  }
+  const invariantIds = new Set<string>();
+  for (const invariant of spec.invariants ?? []) {
+    if (invariantIds.has(invariant.id)) fail(`duplicate invariant '${invariant.id}'`);
+    invariantIds.add(invariant.id);
+  }
+  if (spec.freshness && !(spec.freshness.maxAgeMs > 0)) fail('freshness.maxAgeMs must be positive');
+  const revisions: ToolRevisions = {
+    input: spec.revisions?.input ?? schemaRevision(spec.input),
+    output: spec.revisions?.output ?? schemaRevision(spec.output),
+    effect: spec.revisions?.effect ?? `${spec.effect}${spec.requiresApproval ? '+approval' : ''}`,
+    handler: spec.revisions?.handler ?? '1',
+    producer: spec.revisions?.producer ?? '1',
+    policy: spec.revisions?.policy ?? '1',
+  };
+  return Object.freeze({
+    ...spec,
+    requiresApproval: spec.requiresApproval ?? false,
+    revisions: Object.freeze(revisions),
+    budget: Object.freeze(budget),
+    sensitiveFields: Object.freeze([...(spec.sensitiveFields ?? [])]),
+    invariants: Object.freeze([...(spec.invariants ?? [])]),
+  });
+}
+
+function schemaRevision(schema: z.ZodType): string {
+  const jsonSchema = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' });
+  return `sha256:${sha256Hex(canonicalJson(jsonSchema)).slice(0, 16)}`;
+}

@@ -1,0 +1,99 @@
+/**
+ * The fixed error catalog (SPEC §4). Every failure a model can see is one of these codes (or a business code a
+ * tool declared, which borrows the `BUSINESS_RULE` entry). Each entry fixes what the model may do next; the model
+ * may explain `message` but never rewrite `recovery`, and the Temporal layer derives its retry policy from
+ * `retryable`.
+ */
+
+/** What the model (or its operator) should do about an error. Closed set. */
+export const RECOVERIES = [
+  'correct_input',
+  'choose_another_tool',
+  'request_approval',
+  'explain',
+  'retry_after',
+  'query_status',
+  'human_review',
+] as const;
+export type Recovery = (typeof RECOVERIES)[number];
+
+/** Broad class of an error, for dashboards and adapters. Closed set. */
+export const ERROR_CATEGORIES = [
+  'request',
+  'access',
+  'approval',
+  'transient',
+  'side_effect',
+  'conflict',
+  'protocol',
+  'contract',
+  'data_quality',
+  'policy',
+  'business',
+  'internal',
+] as const;
+export type ErrorCategory = (typeof ERROR_CATEGORIES)[number];
+
+/**
+ * What an error says about the side effect: `not_started` (nothing ran), `unknown` (a write may or may not have
+ * happened) or `as_executed` (the call ran; the outcome is whatever execution established).
+ */
+export type CatalogOutcome = 'not_started' | 'unknown' | 'as_executed';
+
+/** One catalog row. */
+export interface CatalogEntry {
+  readonly category: ErrorCategory;
+  readonly outcome: CatalogOutcome;
+  readonly recovery: Recovery;
+  readonly retryable: boolean;
+  /** Safe text for the model. Never contains details of the failing call. */
+  readonly message: string;
+}
+
+const entry = (
+  category: ErrorCategory,
+  outcome: CatalogOutcome,
+  recovery: Recovery,
+  retryable: boolean,
+  message: string,
+): CatalogEntry => Object.freeze({ category, outcome, recovery, retryable, message });
+
+/** The catalog: code → category, outcome, recovery, retryability and safe message. */
+export const ERROR_CATALOG = Object.freeze({
+  UNKNOWN_TOOL: entry('request', 'not_started', 'choose_another_tool', false, 'No tool with this name is available.'),
+  INVALID_ARGUMENTS: entry('request', 'not_started', 'correct_input', false, 'The arguments do not match the tool input schema.'),
+  NOT_FOUND: entry('access', 'not_started', 'explain', false, 'The requested resource was not found.'),
+  PERMISSION_DENIED: entry('access', 'not_started', 'explain', false, 'The caller is not permitted to perform this operation.'),
+  APPROVAL_REQUIRED: entry('approval', 'not_started', 'request_approval', false, 'This operation requires human approval before it can run.'),
+  APPROVAL_REJECTED: entry('approval', 'not_started', 'explain', false, 'A human reviewer rejected this operation.'),
+  APPROVAL_INVALID: entry('approval', 'not_started', 'request_approval', false, 'The approval does not match this exact request or has expired.'),
+  TIMEOUT_BEFORE_EXECUTE: entry('transient', 'not_started', 'retry_after', true, 'The operation timed out before it started; it did not run.'),
+  RATE_LIMITED: entry('transient', 'not_started', 'retry_after', true, 'The upstream service is rate limiting requests; try again later.'),
+  UPSTREAM_UNAVAILABLE: entry('transient', 'not_started', 'retry_after', true, 'The upstream service is unavailable; the operation did not run.'),
+  OUTCOME_UNKNOWN: entry('side_effect', 'unknown', 'query_status', false, 'It is not known whether this operation took effect. Do not repeat it; its status is being checked.'),
+  IDEMPOTENCY_CONFLICT: entry('conflict', 'not_started', 'human_review', false, 'This idempotency key was already used for a different request.'),
+  STATUS_CONFLICT: entry('conflict', 'as_executed', 'human_review', false, 'The authoritative system reports a status that conflicts with this operation.'),
+  PROTOCOL_ERROR: entry('protocol', 'as_executed', 'explain', false, 'The upstream response was malformed or incomplete and was not used.'),
+  OUTPUT_CONTRACT_VIOLATION: entry('contract', 'as_executed', 'explain', false, 'The tool produced output that violates its declared contract; it was not used.'),
+  INVARIANT_VIOLATION: entry('contract', 'as_executed', 'explain', false, 'The tool output failed a business consistency check and was not used.'),
+  STALE_DATA: entry('data_quality', 'as_executed', 'explain', false, 'The data is older than this tool allows and was not used.'),
+  SOURCE_NOT_ALLOWED: entry('policy', 'as_executed', 'explain', false, 'The data came from a source this tool is not allowed to use.'),
+  BUSINESS_RULE: entry('business', 'not_started', 'explain', false, 'The operation was refused by a business rule.'),
+  TOOL_ERROR: entry('internal', 'as_executed', 'explain', false, 'The tool failed unexpectedly.'),
+} satisfies Record<string, CatalogEntry>);
+
+/** A code of the fixed catalog. */
+export type CatalogCode = keyof typeof ERROR_CATALOG;
+
+/** Every catalog code, in catalog order. */
+export const CATALOG_CODES = Object.freeze(Object.keys(ERROR_CATALOG) as CatalogCode[]);
+
+/** True when `code` names a catalog entry (own property only: `toString` is not a code). */
+export function isCatalogCode(code: unknown): code is CatalogCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CATALOG, code);
+}
+
+/** Codes that must never be retried by Temporal: Temporal's `nonRetryableErrorTypes` is built from this. */
+export function nonRetryableCodes(): CatalogCode[] {
+  return CATALOG_CODES.filter((code) => !ERROR_CATALOG[code].retryable);
+}

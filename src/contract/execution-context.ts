@@ -1,0 +1,30 @@
+import type { ProviderContext } from './bindings.js';
+import type { Principal } from './define-tool.js';
+
+/** Where a call sits in Temporal, when it runs there; recorded in the audit. */
+export interface TemporalCoordinates {
+  readonly workflowId: string;
+  readonly runId: string;
+  readonly activityId: string;
+  readonly attempt: number;
+}
+
+/**
+ * Everything trusted about one tool call. The host fills it from its own state (never from model output):
+ * the principal, the provider call being answered, and the ids that make the call idempotent and auditable.
+ */
+export interface ExecutionContext {
+  readonly principal: Principal;
+  readonly provider: ProviderContext;
+  /** The call's id within its workflow (stable across attempts). */
+  readonly callId: string;
+  /** The business operation this call belongs to (stable across attempts). */
+  readonly operationId: string;
+  readonly idempotencyKey: string;
+  /** 1-based attempt number. */
+  readonly attempt: number;
+  readonly temporal?: TemporalCoordinates;
+  /** Injectable clock (epoch milliseconds); defaults to `Date.now`. */
+  readonly now?: () => number;
+  readonly signal?: AbortSignal;
+}

@@ -1,0 +1,130 @@
+import type { ToolBudget } from './define-tool.js';
+import { evidenceStillSupported, type BuiltEvidence } from './evidence.js';
+import { resolvePointer } from './json-pointer.js';
+import type { Completeness, Continuation, ModelResult, UntrustedContent, Warning } from './model-result.js';
+import {
+  cutText,
+  largestFitting,
+  limitStructure,
+  locateItemsList,
+  utf8ByteLength,
+  withItemCount,
+  type TruncationNote,
+} from './truncation.js';
+
+/** Everything of a successful model result except the parts the budget may shrink. */
+export type ResultBase = Omit<ModelResult, 'status' | 'data' | 'completeness' | 'evidence' | 'untrusted_content'>;
+
+/** Input of {@link fitToBudget}. */
+export interface FitInput {
+  readonly base: ResultBase;
+  readonly data: unknown;
+  readonly evidence: readonly BuiltEvidence[];
+  readonly untrusted: readonly UntrustedContent[];
+  readonly budget: ToolBudget;
+  /** What the tool said about its own pagination. */
+  readonly pagination: { readonly next: Continuation | null; readonly availableItems: number | null };
+}
+
+/** Output of {@link fitToBudget}. */
+export interface Fitted {
+  readonly modelResult: ModelResult;
+  readonly truncated: boolean;
+  /** Evidence that survived truncation (its pointers still resolve). */
+  readonly evidence: readonly BuiltEvidence[];
+}
+
+/** Text limits tried in turn when whole items alone cannot bring a result under its byte budget. */
+const FALLBACK_TEXT_LIMITS = [1024, 256, 64];
+
+/**
+ * Shrinks a result structurally until its serialized form fits `budget.maxBytes`: first the item and text limits,
+ * then fewer whole items of the main list, then shorter strings, and as a last resort no data at all (the full
+ * result then lives only in the artifact). The output is always within budget and always valid JSON, because it
+ * is built as values and measured after serialization — never cut out of serialized text.
+ */
+export function fitToBudget(input: FitInput): Fitted {
+  const { budget } = input;
+  const itemsPointer = locateItemsList(input.data, budget.itemsPointer);
+  const originalItems = itemsPointer === null ? null : listLength(input.data, itemsPointer);
+  const textLimits = [budget.maxTextChars, ...FALLBACK_TEXT_LIMITS.filter((limit) => limit < budget.maxTextChars)];
+  const fits = (fitted: Fitted) => utf8ByteLength(JSON.stringify(fitted.modelResult)) <= budget.maxBytes;
+
+  for (const maxTextChars of textLimits) {
+    const notes: TruncationNote[] = [];
+    const limited = limitStructure(input.data, { maxItems: budget.maxItems, maxTextChars }, notes);
+    const untrusted = input.untrusted.map((item) => ({ ...item, text: cutText(item.text, maxTextChars) }));
+    // Cuts of the main list are accounted for by item counts; every other cut is reported as structural.
+    const textCut = notes.some((note) => note.kind === 'text') || untrusted.some((item, i) => item.text !== input.untrusted[i]!.text);
+    const nestedCut = notes.some((note) => note.kind === 'items' && note.path !== itemsPointer);
+    const build = (data: unknown) => assemble(input, { data, itemsPointer, originalItems, textCut, nestedCut, untrusted });
+    const whole = build(limited);
+    if (fits(whole)) return whole;
+    if (itemsPointer !== null) {
+      const count = listLength(limited, itemsPointer);
+      const best = largestFitting(0, count - 1, (n) => fits(build(withItemCount(limited, itemsPointer, n))));
+      if (best >= 0) return build(withItemCount(limited, itemsPointer, best));
+    }
+  }
+  return assemble(
+    { ...input, base: { ...input.base, conflicts: [], applied_arguments: undefined } },
+    { data: null, itemsPointer: null, originalItems, textCut: false, nestedCut: false, untrusted: [], overBudget: true },
+  );
+}
+
+interface Shape {
+  readonly data: unknown;
+  readonly itemsPointer: string | null;
+  readonly originalItems: number | null;
+  readonly textCut: boolean;
+  readonly nestedCut: boolean;
+  readonly untrusted: readonly UntrustedContent[];
+  readonly overBudget?: boolean;
+}
+
+function assemble(input: FitInput, shape: Shape): Fitted {
+  const { data, itemsPointer, originalItems } = shape;
+  const returned = itemsPointer !== null ? listLength(data, itemsPointer) : data === null ? 0 : 1;
+  const itemsCut = originalItems !== null && returned < originalItems;
+  const { next: upstreamNext, availableItems } = input.pagination;
+  // Our own cut wins: the continuation then points into this call's full result (kept as an artifact).
+  const next: Continuation | null = itemsCut ? { type: 'offset', value: returned } : upstreamNext;
+  let available = availableItems ?? (upstreamNext === null ? (originalItems ?? (shape.overBudget ? null : 1)) : null);
+  if (available !== null && available < returned) available = null;
+  const reasons = [
+    shape.overBudget ? 'over_byte_budget' : null,
+    itemsCut ? 'item_or_byte_budget' : null,
+    shape.nestedCut ? 'nested_item_budget' : null,
+    shape.textCut ? 'text_budget' : null,
+    upstreamNext !== null || (availableItems !== null && availableItems > (originalItems ?? 1)) ? 'upstream_pagination' : null,
+  ].filter((reason): reason is string => reason !== null);
+  const completeness: Completeness = {
+    state: reasons.length > 0 ? 'truncated' : 'complete',
+    returned_items: returned,
+    available_items: available,
+    next,
+  };
+  if (reasons.length > 0) completeness.reason = reasons.join(',');
+  const evidence = evidenceStillSupported(input.evidence, data);
+  const warnings: Warning[] = [...input.base.warnings];
+  if (evidence.length < input.evidence.length) {
+    warnings.push({ code: 'EVIDENCE_OMITTED', message: `${input.evidence.length - evidence.length} evidence item(s) cited data that was truncated.` });
+  }
+  const { applied_arguments: appliedArguments, ...base } = input.base;
+  const modelResult: ModelResult = {
+    ...base,
+    status: completeness.state === 'complete' ? 'succeeded' : 'partial',
+    data: data as ModelResult['data'],
+    completeness,
+    evidence: evidence.map((item) => item.evidence),
+    untrusted_content: [...shape.untrusted],
+    warnings,
+    ...(appliedArguments === undefined ? {} : { applied_arguments: appliedArguments }),
+  };
+  return { modelResult, truncated: shape.overBudget === true || itemsCut || shape.textCut || shape.nestedCut, evidence };
+}
+
+function listLength(data: unknown, pointer: string): number {
+  const found = resolvePointer(data, pointer);
+  return found.found && Array.isArray(found.value) ? found.value.length : 0;
+}

@@ -1,0 +1,114 @@
+import type { RawResponse } from './define-tool.js';
+import { ToolError } from './tool-error.js';
+
+/** A raw HTTP-like response as a handler received it (from fetch, undici, axios or a test). */
+export interface HttpLikeResponse {
+  readonly status: number;
+  /** Header map (any case) or a `Headers`-like object with `get`. */
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>> | { get(name: string): string | null };
+  readonly body: Uint8Array | string;
+}
+
+/** Limits of {@link readHttpJson}. */
+export interface HttpJsonOptions {
+  /** Bodies larger than this are refused before parsing. Default 32 MiB. */
+  readonly maxBodyBytes?: number;
+}
+
+/** A response that passed the protocol layer: its JSON, and the raw bytes for the audit digest. */
+export interface HttpJson {
+  readonly json: unknown;
+  readonly rawResponse: RawResponse;
+}
+
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
+
+/**
+ * The protocol layer for HTTP: a response becomes JSON only when it is complete, declared JSON, valid UTF-8 and
+ * one whole document. A login page served with 200, a body shorter than its Content-Length, broken encoding or
+ * half a document is a `PROTOCOL_ERROR`, never "success". Status codes map to catalog codes (429 → RATE_LIMITED
+ * with its Retry-After, 503 → UPSTREAM_UNAVAILABLE, …); ambiguous server errors stay `PROTOCOL_ERROR`, which the
+ * funnel turns into `OUTCOME_UNKNOWN` for writes.
+ */
+export function readHttpJson(response: HttpLikeResponse, options: HttpJsonOptions = {}): HttpJson {
+  const header = headerReader(response.headers);
+  const { status, body } = response;
+  if (!Number.isInteger(status) || status < 100 || status > 599) throw protocolError('invalid HTTP status', { status: String(status) });
+  if (!(body instanceof Uint8Array) && typeof body !== 'string') throw protocolError('body is neither bytes nor text', {});
+  if (status < 200 || status >= 300) throw statusError(status, header);
+
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+  const contentType = header('content-type') ?? '';
+  const [mediaType = '', ...params] = contentType.split(';').map((part) => part.trim());
+  if (!JSON_CONTENT_TYPE.test(mediaType)) throw protocolError('response is not declared as JSON', { content_type: contentType.slice(0, 200) });
+  const charset = params.find((param) => /^charset=/i.test(param))?.slice(8).replace(/"/g, '').toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw protocolError('unsupported charset', { charset });
+
+  const declaredLength = header('content-length');
+  if (declaredLength !== undefined && (!/^\d+$/.test(declaredLength) || Number(declaredLength) !== bytes.byteLength)) {
+    throw protocolError('body length differs from Content-Length', { declared: declaredLength, received: bytes.byteLength });
+  }
+  const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
+  if (bytes.byteLength > maxBodyBytes) throw protocolError('body exceeds the size limit', { bytes: bytes.byteLength, limit: maxBodyBytes });
+
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw protocolError('body is not valid UTF-8', { bytes: bytes.byteLength });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw protocolError('body is not one complete JSON document', { bytes: bytes.byteLength });
+  }
+  return { json, rawResponse: { body: bytes, contentType: mediaType.toLowerCase() } };
+}
+
+function statusError(status: number, header: (name: string) => string | undefined): ToolError {
+  const details = { http_status: status };
+  switch (status) {
+    case 400:
+    case 422:
+      return new ToolError('INVALID_ARGUMENTS', details);
+    case 401:
+    case 403:
+      return new ToolError('PERMISSION_DENIED', details);
+    case 404:
+    case 410:
+      return new ToolError('NOT_FOUND', details);
+    case 409:
+      return new ToolError('STATUS_CONFLICT', details);
+    case 429:
+      return new ToolError('RATE_LIMITED', details, retryAfter(header('retry-after')));
+    case 503:
+      return new ToolError('UPSTREAM_UNAVAILABLE', details, retryAfter(header('retry-after')));
+    default:
+      return protocolError('unexpected HTTP status', details);
+  }
+}
+
+function retryAfter(value: string | undefined): { retryAfterMs?: number } {
+  if (value === undefined) return {};
+  if (/^\d+$/.test(value.trim())) return { retryAfterMs: Number(value.trim()) * 1000 };
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? { retryAfterMs: Math.max(0, at - Date.now()) } : {};
+}
+
+function protocolError(reason: string, details: Record<string, unknown>): ToolError {
+  return new ToolError('PROTOCOL_ERROR', { reason, ...details });
+}
+
+function headerReader(headers: HttpLikeResponse['headers']): (name: string) => string | undefined {
+  if (typeof (headers as { get?: unknown }).get === 'function') {
+    const getter = headers as { get(name: string): string | null };
+    return (name) => getter.get(name) ?? undefined;
+  }
+  const lower = new Map<string, string>();
+  for (const [key, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (typeof value === 'string') lower.set(key.toLowerCase(), value);
+    else if (Array.isArray(value)) lower.set(key.toLowerCase(), value.map(String).join(', '));
+  }
+  return (name) => lower.get(name);
+}

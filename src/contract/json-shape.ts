@@ -1,0 +1,74 @@
+import { escapePointerToken, isPlainObject } from './canonical-json.js';
+
+/** Why a value is not plain, safe JSON. */
+export type JsonShapeFailure =
+  | 'too_deep'
+  | 'cycle'
+  | 'non_finite_number'
+  | 'unsupported_type'
+  | 'non_plain_object'
+  | 'lone_surrogate'
+  | 'forbidden_key';
+
+/** Keys that can reach an object's prototype when a consumer copies data naively. */
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Result of {@link inspectJson}. */
+export type JsonShape = { ok: true; depth: number } | { ok: false; reason: JsonShapeFailure; path: string };
+
+/**
+ * Checks, without recursion, that `value` is plain JSON no deeper than `maxDepth`: the gate every value passes
+ * before any recursive code (zod, canonical JSON, redaction) touches it, so hostile nesting cannot blow the stack.
+ */
+export function inspectJson(value: unknown, maxDepth: number): JsonShape {
+  // Each frame is a value to visit, or an `exit` marker that closes a container (for cycle detection).
+  const stack: { value: unknown; path: string; depth: number; exit?: object }[] = [{ value, path: '', depth: 0 }];
+  const open = new Set<object>();
+  let deepest = 0;
+  while (stack.length > 0) {
+    const frame = stack.pop()!;
+    if (frame.exit) {
+      open.delete(frame.exit);
+      continue;
+    }
+    const { value: current, path, depth } = frame;
+    switch (typeof current) {
+      case 'string':
+        if (!current.isWellFormed()) return { ok: false, reason: 'lone_surrogate', path };
+        continue;
+      case 'number':
+        if (!Number.isFinite(current)) return { ok: false, reason: 'non_finite_number', path };
+        continue;
+      case 'boolean':
+        continue;
+      case 'object':
+        if (current === null) continue;
+        break;
+      default:
+        return { ok: false, reason: 'unsupported_type', path };
+    }
+    if (depth + 1 > maxDepth) return { ok: false, reason: 'too_deep', path };
+    deepest = Math.max(deepest, depth + 1);
+    if (open.has(current)) return { ok: false, reason: 'cycle', path };
+    open.add(current);
+    stack.push({ value: undefined, path, depth, exit: current });
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) {
+        const item: unknown = current[i];
+        if (item === undefined) return { ok: false, reason: 'unsupported_type', path: `${path}/${i}` };
+        stack.push({ value: item, path: `${path}/${i}`, depth: depth + 1 });
+      }
+      continue;
+    }
+    if (!isPlainObject(current)) return { ok: false, reason: 'non_plain_object', path };
+    if (Object.getOwnPropertySymbols(current).length > 0) return { ok: false, reason: 'unsupported_type', path };
+    for (const key of Object.keys(current)) {
+      const childPath = `${path}/${escapePointerToken(key)}`;
+      if (FORBIDDEN_KEYS.has(key)) return { ok: false, reason: 'forbidden_key', path: childPath };
+      if (!key.isWellFormed()) return { ok: false, reason: 'lone_surrogate', path: childPath };
+      const child = (current as Record<string, unknown>)[key];
+      if (child !== undefined) stack.push({ value: child, path: childPath, depth: depth + 1 });
+    }
+  }
+  return { ok: true, depth: deepest };
+}

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { ERROR_CATEGORIES, RECOVERIES } from './error-catalog.js';
+
+/**
+ * `tool-result.model.v1`: the only projection of a tool call a model ever sees (SPEC §2). Every object is strict:
+ * a field that is not declared here cannot reach a model through this schema.
+ */
+export const MODEL_RESULT_SCHEMA_VERSION = 'tool-result.model.v1';
+
+/** Call status. `partial` = succeeded but incomplete; `unknown` = a side effect may or may not have happened. */
+export const TOOL_STATUSES = ['succeeded', 'partial', 'failed', 'needs_input', 'unknown'] as const;
+export type ToolStatus = (typeof TOOL_STATUSES)[number];
+
+/** What is known about the side effect. `none` = the call has no side effect (a read that ran). */
+export const EXECUTION_OUTCOMES = ['not_started', 'committed', 'unknown', 'none'] as const;
+export type ExecutionOutcome = (typeof EXECUTION_OUTCOMES)[number];
+
+/** How the data in this result was obtained. */
+export const DELIVERIES = ['fresh', 'local_replay', 'receipt_reconciled', 'human_resolved'] as const;
+export type Delivery = (typeof DELIVERIES)[number];
+
+const isoTimestamp = z.iso.datetime({ offset: true });
+const jsonPointer = z.string().regex(/^(\/([^~/]|~[01])*)*$/, 'JSON Pointer');
+
+export const modelErrorSchema = z.strictObject({
+  code: z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/),
+  category: z.enum(ERROR_CATEGORIES),
+  message: z.string(),
+  retryable: z.boolean(),
+  recovery: z.enum(RECOVERIES),
+  retry_after_ms: z.number().int().nonnegative().optional(),
+});
+export type ModelError = z.infer<typeof modelErrorSchema>;
+
+export const receiptSchema = z.strictObject({
+  external_id: z.string(),
+  committed_at: isoTimestamp.nullable(),
+});
+export type Receipt = z.infer<typeof receiptSchema>;
+
+export const executionSchema = z.strictObject({
+  outcome: z.enum(EXECUTION_OUTCOMES),
+  delivery: z.enum(DELIVERIES),
+  /** The authoritative system's receipt for a committed write; kept even when the output failed validation. */
+  receipt: receiptSchema.nullable(),
+});
+export type Execution = z.infer<typeof executionSchema>;
+
+export const continuationSchema = z.strictObject({
+  type: z.enum(['cursor', 'offset']),
+  value: z.union([z.string(), z.number().int().nonnegative()]),
+});
+export type Continuation = z.infer<typeof continuationSchema>;
+
+export const completenessSchema = z
+  .strictObject({
+    state: z.enum(['complete', 'truncated', 'unknown']),
+    returned_items: z.number().int().nonnegative(),
+    /** `null` = unknown. Never 0 as a stand-in for "unknown". */
+    available_items: z.number().int().nonnegative().nullable(),
+    next: continuationSchema.nullable(),
+    reason: z.string().optional(),
+  })
+  .refine((c) => c.state !== 'complete' || c.next === null, 'a result with a continuation cannot be complete')
+  .refine(
+    (c) => c.state !== 'complete' || c.available_items === null || c.available_items === c.returned_items,
+    'a result missing items cannot be complete',
+  );
+export type Completeness = z.infer<typeof completenessSchema>;
+
+export const provenanceSchema = z.strictObject({
+  source_label: z.string(),
+  source_type: z.string(),
+  producer_revision: z.string(),
+  resource_revision: z.string().nullable(),
+  /** When the fact was true at the source. */
+  observed_at: isoTimestamp.nullable(),
+  /** When this call read it. */
+  retrieved_at: isoTimestamp,
+  trust: z.enum(['untrusted_data', 'trusted_control']),
+});
+export type Provenance = z.infer<typeof provenanceSchema>;
+
+export const evidenceSchema = z.strictObject({
+  evidence_id: z.string().regex(/^ev_[0-9a-f]{16}$/),
+  kind: z.string(),
+  locator: z.string(),
+  supports: z.array(jsonPointer).min(1),
+  quote: z.string().optional(),
+  observed_at: isoTimestamp.optional(),
+});
+export type Evidence = z.infer<typeof evidenceSchema>;
+
+/** Uses a model may make of untrusted text, and uses it may not. Fixed, so no tool can widen them. */
+export const UNTRUSTED_ALLOWED_USES = ['quote', 'summarize', 'extract_facts'] as const;
+export const UNTRUSTED_FORBIDDEN_USES = ['follow_instructions', 'call_tools', 'change_permissions', 'override_policy'] as const;
+
+export const untrustedContentSchema = z.strictObject({
+  content_id: z.string().regex(/^uc_[0-9a-f]{16}$/),
+  text: z.string(),
+  source: z.string(),
+  /** True when the text reads like instructions to an agent (a prompt-injection signal, not a verdict). */
+  instructional: z.boolean(),
+  allowed_uses: z.array(z.enum(UNTRUSTED_ALLOWED_USES)),
+  forbidden_uses: z.array(z.enum(UNTRUSTED_FORBIDDEN_USES)),
+});
+export type UntrustedContent = z.infer<typeof untrustedContentSchema>;
+
+export const conflictSchema = z.strictObject({
+  field: jsonPointer,
+  values: z.array(z.strictObject({ value: z.json(), source: z.string() })).min(2),
+  /** `unresolved`, or `calculation` when the tool declared an aggregation rule for the field (named in `rule`). */
+  resolution: z.enum(['unresolved', 'calculation']),
+  rule: z.string().optional(),
+});
+export type Conflict = z.infer<typeof conflictSchema>;
+
+export const warningSchema = z.strictObject({
+  code: z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/),
+  message: z.string(),
+});
+export type Warning = z.infer<typeof warningSchema>;
+
+export const artifactRefSchema = z.strictObject({
+  artifact_id: z.string().regex(/^art_[0-9a-f]{64}$/),
+  content_type: z.string(),
+  bytes: z.number().int().nonnegative(),
+});
+export type ArtifactRef = z.infer<typeof artifactRefSchema>;
+
+/** Zod schema of `tool-result.model.v1`. `data` is checked against the tool's own output schema separately. */
+export const modelResultSchema = z.strictObject({
+  schema_version: z.literal(MODEL_RESULT_SCHEMA_VERSION),
+  tool: z.string(),
+  status: z.enum(TOOL_STATUSES),
+  data: z.json().nullable(),
+  error: modelErrorSchema.nullable(),
+  execution: executionSchema,
+  completeness: completenessSchema,
+  provenance: provenanceSchema,
+  evidence: z.array(evidenceSchema),
+  untrusted_content: z.array(untrustedContentSchema),
+  conflicts: z.array(conflictSchema),
+  warnings: z.array(warningSchema),
+  /** Present only when the arguments that ran differ from what the model sent (parameter fidelity). */
+  applied_arguments: z.json().optional(),
+  /** The full result, when it was over budget; stored out of band and verified by digest. */
+  artifact: artifactRefSchema.optional(),
+});
+
+/** The model-visible projection of a tool call. */
+export type ModelResult = z.infer<typeof modelResultSchema>;

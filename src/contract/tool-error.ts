@@ -1,0 +1,39 @@
+import { isCatalogCode, type CatalogCode } from './error-catalog.js';
+
+/** JSON-safe detail attached to a {@link ToolError}; it goes to the protected audit, never to the model. */
+export type ToolErrorDetails = Readonly<Record<string, unknown>>;
+
+/**
+ * The one error class of the package. Tool handlers throw it with a catalog code or a business code the tool
+ * declared; the message shown to the model comes from the catalog (or the declaration), never from `details`.
+ */
+export class ToolError extends Error {
+  override readonly name = 'ToolError';
+  readonly code: string;
+  readonly details: ToolErrorDetails;
+  /** For `RATE_LIMITED` and other `retry_after` codes: how long to wait, when the upstream said so. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(code: CatalogCode | (string & {}), details: ToolErrorDetails = {}, options: ToolErrorOptions = {}) {
+    super(code, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.details = details;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+
+  /** True when the code is in the fixed catalog (as opposed to a tool's business code). */
+  get isCatalogCode(): boolean {
+    return isCatalogCode(this.code);
+  }
+}
+
+/** Optional parts of a {@link ToolError}. */
+export interface ToolErrorOptions {
+  readonly cause?: unknown;
+  readonly retryAfterMs?: number;
+}
+
+/** Recognizes a ToolError even across module copies (duck-typed on name and code). */
+export function isToolError(error: unknown): error is ToolError {
+  return error instanceof ToolError || (error instanceof Error && error.name === 'ToolError' && typeof (error as { code?: unknown }).code === 'string');
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { catalogFailure } from './call-failure.js';
+import { defineTool, TOOL_NAME_PATTERN, type AnyToolDefinition } from './define-tool.js';
+import type { ExecutionContext } from './execution-context.js';
+import { executeTool, failedExecution, type ToolExecution } from './execute-tool.js';
+import { ToolError } from './tool-error.js';
+
+/** The set of tools a worker offers, by name. Names are unique; anything unregistered is `UNKNOWN_TOOL`. */
+export class ToolRegistry {
+  private readonly tools = new Map<string, AnyToolDefinition>();
+
+  constructor(tools: Iterable<AnyToolDefinition> = []) {
+    for (const tool of tools) this.register(tool);
+  }
+
+  /** Adds a tool; a second tool with the same name is a programming error. */
+  register(tool: AnyToolDefinition): this {
+    if (this.tools.has(tool.name)) throw new Error(`tool '${tool.name}' is already registered`);
+    this.tools.set(tool.name, tool);
+    return this;
+  }
+
+  /** True when `name` is a registered tool (own entries only). */
+  has(name: unknown): boolean {
+    return typeof name === 'string' && this.tools.has(name);
+  }
+
+  /** The tool called `name`; throws `ToolError('UNKNOWN_TOOL')` for anything else. */
+  get(name: unknown): AnyToolDefinition {
+    const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
+    if (!tool) throw new ToolError('UNKNOWN_TOOL', { name: typeof name === 'string' ? name.slice(0, 200) : typeof name });
+    return tool;
+  }
+
+  /** Every registered tool, in registration order. */
+  list(): AnyToolDefinition[] {
+    return [...this.tools.values()];
+  }
+
+  /** Runs `name` through the funnel; an unknown name becomes a catalogued `UNKNOWN_TOOL` result, never a throw. */
+  async execute(name: unknown, rawArgs: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
+    const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
+    if (tool) return executeTool(tool, rawArgs, ctx);
+    const requested = typeof name === 'string' ? name.slice(0, 200) : typeof name;
+    return failedExecution(unknownTool(requested), ctx, catalogFailure('UNKNOWN_TOOL', 'input', { requested }), rawArgs);
+  }
+}
+
+/** A stand-in definition so an unknown name still gets a model result and an audit record. */
+function unknownTool(requested: string): AnyToolDefinition {
+  return defineTool({
+    name: TOOL_NAME_PATTERN.test(requested) ? requested : 'unknown_tool',
+    description: 'A tool name that is not registered.',
+    input: z.unknown(),
+    output: z.null(),
+    effect: 'read',
+    source: { label: 'tool-registry', type: 'registry' },
+    revisions: { input: 'none', output: 'none', effect: 'none', handler: 'none', producer: 'none', policy: 'none' },
+    handler: () => Promise.reject(new ToolError('UNKNOWN_TOOL')),
+  });
+}

@@ -1,0 +1,106 @@
+import { escapePointerToken } from './canonical-json.js';
+import { parsePointer, resolvePointer } from './json-pointer.js';
+
+/** One structural cut made to fit a budget. */
+export interface TruncationNote {
+  readonly path: string;
+  readonly kind: 'items' | 'text';
+  readonly kept: number;
+  readonly total: number;
+}
+
+/** Limits applied structurally: whole items, and strings cut at code-point boundaries with a visible marker. */
+export interface StructuralLimits {
+  readonly maxItems: number;
+  readonly maxTextChars: number;
+}
+
+/** Appended to a cut string so no reader mistakes it for the whole text. */
+export function truncationMarker(omitted: number): string {
+  return `…[truncated ${omitted} chars]`;
+}
+
+/** UTF-8 size of a string without encoding it (surrogate pairs count 4, lone surrogates 3 like TextEncoder's U+FFFD). */
+export function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** Cuts `text` to at most `maxChars` code points (plus marker); never splits a surrogate pair. */
+export function cutText(text: string, maxChars: number): string {
+  // Cheap exit: a string with no more UTF-16 units than the limit cannot have more code points.
+  if (text.length <= maxChars) return text;
+  const codePoints = Array.from(text);
+  if (codePoints.length <= maxChars) return text;
+  return codePoints.slice(0, maxChars).join('') + truncationMarker(codePoints.length - maxChars);
+}
+
+/** Applies item and text limits everywhere in a JSON value (already shape-checked, so recursion is bounded). */
+export function limitStructure(value: unknown, limits: StructuralLimits, notes: TruncationNote[], path = ''): unknown {
+  if (typeof value === 'string') {
+    const cut = cutText(value, limits.maxTextChars);
+    if (cut !== value) notes.push({ path, kind: 'text', kept: limits.maxTextChars, total: Array.from(value).length });
+    return cut;
+  }
+  if (Array.isArray(value)) {
+    const kept = value.length > limits.maxItems ? value.slice(0, limits.maxItems) : value;
+    if (kept !== value) notes.push({ path, kind: 'items', kept: kept.length, total: value.length });
+    return kept.map((item, i) => limitStructure(item, limits, notes, `${path}/${i}`));
+  }
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    out[key] = limitStructure(child, limits, notes, `${path}/${escapePointerToken(key)}`);
+  }
+  return out;
+}
+
+/**
+ * Finds the result's main list: the declared pointer, else the data itself when it is an array, else its only
+ * top-level array property. `null` when the result is not a listing.
+ */
+export function locateItemsList(data: unknown, declared: string | undefined): string | null {
+  if (declared !== undefined) {
+    const found = resolvePointer(data, declared);
+    return found.found && Array.isArray(found.value) ? declared : null;
+  }
+  if (Array.isArray(data)) return '';
+  if (data === null || typeof data !== 'object') return null;
+  const arrays = Object.entries(data).filter(([, child]) => Array.isArray(child));
+  return arrays.length === 1 ? `/${escapePointerToken(arrays[0]![0])}` : null;
+}
+
+/** Returns a copy of `data` whose list at `pointer` keeps only its first `count` items. */
+export function withItemCount(data: unknown, pointer: string, count: number): unknown {
+  const tokens = parsePointer(pointer) ?? [];
+  const rebuild = (node: unknown, depth: number): unknown => {
+    if (depth === tokens.length) return Array.isArray(node) ? (node.slice(0, count) as unknown[]) : node;
+    const token = tokens[depth]!;
+    if (Array.isArray(node)) return (node as unknown[]).map((item, i) => (String(i) === token ? rebuild(item, depth + 1) : item));
+    if (node === null || typeof node !== 'object') return node;
+    return { ...node, [token]: rebuild((node as Record<string, unknown>)[token], depth + 1) };
+  };
+  return rebuild(data, 0);
+}
+
+/** Largest `n` in [lo, hi] with `fits(n)`, assuming `fits` is monotone (true up to some n); `lo - 1` if none. */
+export function largestFitting(lo: number, hi: number, fits: (n: number) => boolean): number {
+  let best = lo - 1;
+  while (lo <= hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(mid)) {
+      best = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return best;
+}

@@ -1,0 +1,71 @@
+// The root export surface: named explicitly, kept small. Temporal, store and adapter parts live in subpaths.
+export { canonicalJson, CanonicalJsonError, type CanonicalJsonFailure } from './contract/canonical-json.js';
+export { sha256Hex, digestJson } from './contract/sha256.js';
+export {
+  ERROR_CATALOG,
+  CATALOG_CODES,
+  RECOVERIES,
+  ERROR_CATEGORIES,
+  isCatalogCode,
+  nonRetryableCodes,
+  type CatalogCode,
+  type CatalogEntry,
+  type Recovery,
+  type ErrorCategory,
+} from './contract/error-catalog.js';
+export { ToolError, isToolError, type ToolErrorDetails, type ToolErrorOptions } from './contract/tool-error.js';
+export {
+  defineTool,
+  DEFAULT_BUDGET,
+  ToolDefinitionError,
+  type ToolSpec,
+  type ToolDefinition,
+  type AnyToolDefinition,
+  type ToolEffect,
+  type ToolBudget,
+  type ToolSource,
+  type ToolOutput,
+  type Invariant,
+  type FreshnessPolicy,
+  type BusinessErrorDeclaration,
+  type HandlerContext,
+  type Principal,
+  type EvidenceInput,
+  type UntrustedInput,
+  type ConflictInput,
+  type SideEffectReceipt,
+  type RawResponse,
+  type ReconcileOutcome,
+  type TimeInput,
+} from './contract/define-tool.js';
+export { ToolRegistry } from './contract/tool-registry.js';
+export { executeTool, failedExecution, type ToolExecution, type ArtifactPayload } from './contract/execute-tool.js';
+export type { ExecutionContext, TemporalCoordinates } from './contract/execution-context.js';
+export {
+  verifyAudit,
+  computeBindings,
+  requestDigest,
+  resultDigest,
+  callBindingDigest,
+  principalRef,
+  type AuditVerification,
+  type AuditCheck,
+  type TrustedCallInputs,
+  type ProviderContext,
+  type ToolContractRef,
+} from './contract/bindings.js';
+export { readHttpJson, type HttpLikeResponse, type HttpJson, type HttpJsonOptions } from './contract/http-response.js';
+export {
+  modelResultSchema,
+  MODEL_RESULT_SCHEMA_VERSION,
+  TOOL_STATUSES,
+  type ModelResult,
+  type ModelError,
+  type ToolStatus,
+  type Evidence,
+  type UntrustedContent,
+  type Completeness,
+  type Provenance,
+  type Execution,
+} from './contract/model-result.js';
+export { auditRecordSchema, AUDIT_SCHEMA_VERSION, VALIDATION_LAYERS, type AuditRecord, type LayerOutcome, type ToolRevisions } from './contract/audit-record.js';
