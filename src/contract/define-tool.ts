@@ -18,7 +18,7 @@ export interface ToolBudget {
   readonly maxTextChars: number;
   /** Deeper output is refused outright: pruning nested objects would break the output schema. */
   readonly maxDepth: number;
-  /** JSON Pointer to the result's main list, for item counts and continuation; inferred when omitted. */
+  /** JSON Pointer to the result's main list (item counts, continuation, cutting); default: `data` itself if an array. */
   readonly itemsPointer?: string;
 }
 

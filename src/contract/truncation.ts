@@ -65,18 +65,13 @@ export function limitStructure(value: unknown, limits: StructuralLimits, notes: 
 }
 
 /**
- * Finds the result's main list: the declared pointer, else the data itself when it is an array, else its only
- * top-level array property. `null` when the result is not a listing.
+ * Finds the result's main list: the declared pointer, else the data itself when it is an array. `null` when the
+ * result is not a listing. Never guessed from the shape: an order with `lines` is one order, not a list of lines.
  */
 export function locateItemsList(data: unknown, declared: string | undefined): string | null {
-  if (declared !== undefined) {
-    const found = resolvePointer(data, declared);
-    return found.found && Array.isArray(found.value) ? declared : null;
-  }
-  if (Array.isArray(data)) return '';
-  if (data === null || typeof data !== 'object') return null;
-  const arrays = Object.entries(data).filter(([, child]) => Array.isArray(child));
-  return arrays.length === 1 ? `/${escapePointerToken(arrays[0]![0])}` : null;
+  const pointer = declared ?? '';
+  const found = resolvePointer(data, pointer);
+  return found.found && Array.isArray(found.value) ? pointer : null;
 }
 
 /** Returns a copy of `data` whose list at `pointer` keeps only its first `count` items. */
