@@ -42,8 +42,9 @@ export const BUILTIN_SENSITIVE_FIELDS = Object.freeze([
 const SECRET_PATTERNS: readonly { name: string; pattern: RegExp }[] = [
   { name: 'bearer_token', pattern: /\bBearer\s+[A-Za-z0-9._~+/-]{8,}=*/g },
   { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+/g },
-  { name: 'api_key', pattern: /\b(?:sk|pk|rk)[-_](?:live[-_]|test[-_])?[A-Za-z0-9_-]{16,}/g },
-  { name: 'aws_access_key', pattern: /\bAKIA[0-9A-Z]{16}\b/g },
+  // Lookbehind rather than \b: `ord_sk-live-…` hides a key behind an underscore, which \b treats as a word char.
+  { name: 'api_key', pattern: /(?<![A-Za-z0-9])(?:sk|pk|rk)[-_](?:live[-_]|test[-_])?[A-Za-z0-9_-]{16,}/g },
+  { name: 'aws_access_key', pattern: /(?<![A-Za-z0-9])AKIA[0-9A-Z]{16}(?![A-Za-z0-9])/g },
   { name: 'private_key_block', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g },
 ];
 

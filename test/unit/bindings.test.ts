@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { executeTool, requestDigest, verifyAudit, type ExecutionContext, type ToolExecution, type TrustedCallInputs } from '../../src/index.js';
+import { testContext } from '../support/context.js';
+import { goodOrderOutput, orderTool, returning, sampleOrder } from '../support/tools.js';
+
+const tool = orderTool(returning(goodOrderOutput()));
+const args = { order_id: 'ord_1001' };
+
+function trustedFor(ctx: ExecutionContext, callArgs: unknown = args): TrustedCallInputs {
+  return {
+    principal: ctx.principal,
+    tool,
+    arguments: callArgs,
+    provider: ctx.provider,
+    callId: ctx.callId,
+    operationId: ctx.operationId,
+    idempotencyKey: ctx.idempotencyKey,
+  };
+}
+
+async function run(ctx: ExecutionContext, output = goodOrderOutput()): Promise<ToolExecution> {
+  return executeTool(orderTool(returning(output)), args, ctx);
+}
+
+describe('bindings', () => {
+  it('an untouched record verifies', async () => {
+    const ctx = testContext();
+    const { modelResult, audit } = await run(ctx);
+    assert.deepEqual(verifyAudit({ modelResult, audit, trusted: trustedFor(ctx) }), { ok: true, failed: [] });
+  });
+
+  it('swapping two calls\' results fails the result and call bindings', async () => {
+    const ctxA = testContext({ callId: 'call-A', idempotencyKey: 'idem-key-A-000000' });
+    const ctxB = testContext({ callId: 'call-B', idempotencyKey: 'idem-key-B-000000' });
+    const a = await run(ctxA);
+    const b = await run(ctxB, { ...goodOrderOutput(), data: { ...sampleOrder, status: 'shipped' } });
+    const swapped = verifyAudit({ modelResult: b.modelResult, audit: a.audit, trusted: trustedFor(ctxA) });
+    assert.equal(swapped.ok, false);
+    assert.deepEqual(swapped.failed, ['result', 'call_binding']);
+  });
+
+  it('changing only the idempotency key fails the call binding and nothing else', async () => {
+    const ctx = testContext();
+    const { modelResult, audit } = await run(ctx);
+    const verdict = verifyAudit({ modelResult, audit, trusted: { ...trustedFor(ctx), idempotencyKey: 'idem-someone-else' } });
+    assert.deepEqual(verdict.failed, ['call_binding']);
+  });
+
+  it('editing any business field of the model result fails verification', async () => {
+    const ctx = testContext();
+    const { modelResult, audit } = await run(ctx);
+    const edited = { ...modelResult, data: { ...(modelResult.data as object), total_cents: 1 } };
+    assert.deepEqual(verifyAudit({ modelResult: edited, audit, trusted: trustedFor(ctx) }).failed, ['result', 'call_binding']);
+    const editedStatus = { ...modelResult, status: 'partial' as const };
+    assert.equal(verifyAudit({ modelResult: editedStatus, audit, trusted: trustedFor(ctx) }).ok, false);
+  });
+
+  it('a forged but well-formed digest fails: nothing is taken from the audit on trust', async () => {
+    const ctx = testContext();
+    const { modelResult, audit } = await run(ctx);
+    const forged = { ...audit, bindings: { ...audit.bindings, request_sha256: 'a'.repeat(64) } };
+    assert.deepEqual(verifyAudit({ modelResult, audit: forged, trusted: trustedFor(ctx) }).failed, ['request']);
+  });
+
+  it('different arguments or a different principal fail the request binding', async () => {
+    const ctx = testContext();
+    const { modelResult, audit } = await run(ctx);
+    assert.ok(verifyAudit({ modelResult, audit, trusted: trustedFor(ctx, { order_id: 'ord_9999' }) }).failed.includes('request'));
+    const otherPrincipal = { ...trustedFor(ctx), principal: { tenant: 'tenant-acme', subject: 'user-intruder' } };
+    assert.deepEqual(verifyAudit({ modelResult, audit, trusted: otherPrincipal }).failed, ['principal', 'request', 'call_binding']);
+  });
+
+  it('a new call id for the same intent keeps request_sha256 but changes the call binding', async () => {
+    const first = await run(testContext());
+    const second = await run(testContext({ callId: 'call-0002', idempotencyKey: 'idem-wf-42-call-0002', attempt: 2 }));
+    assert.equal(first.audit.bindings.request_sha256, second.audit.bindings.request_sha256);
+    assert.notEqual(first.audit.bindings.call_binding_sha256, second.audit.bindings.call_binding_sha256);
+    assert.equal(first.audit.bindings.request_sha256, requestDigest(testContext().principal, tool, args));
+  });
+
+  it('a tampered audit that no longer matches its schema is reported', async () => {
+    const ctx = testContext();
+    const { modelResult, audit } = await run(ctx);
+    const broken = { ...audit, bindings: { ...audit.bindings, result_sha256: 'not-hex' } };
+    const verdict = verifyAudit({ modelResult, audit: broken, trusted: trustedFor(ctx) });
+    assert.deepEqual(verdict.failed, ['audit_schema', 'result']);
+  });
+});
