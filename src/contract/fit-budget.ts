@@ -34,6 +34,11 @@ export interface Fitted {
   readonly evidence: readonly BuiltEvidence[];
 }
 
+/** Serialized size of the largest possible `"artifact":{…},` member. */
+const ARTIFACT_REF_RESERVE = JSON.stringify({
+  artifact: { artifact_id: `art_${'0'.repeat(64)}`, content_type: 'application/json', bytes: Number.MAX_SAFE_INTEGER },
+}).length;
+
 /** Text limits tried in turn when whole items alone cannot bring a result under its byte budget. */
 const FALLBACK_TEXT_LIMITS = [1024, 256, 64];
 
@@ -48,7 +53,9 @@ export function fitToBudget(input: FitInput): Fitted {
   const itemsPointer = locateItemsList(input.data, budget.itemsPointer);
   const originalItems = itemsPointer === null ? null : listLength(input.data, itemsPointer);
   const textLimits = [budget.maxTextChars, ...FALLBACK_TEXT_LIMITS.filter((limit) => limit < budget.maxTextChars)];
-  const fits = (fitted: Fitted) => utf8ByteLength(JSON.stringify(fitted.modelResult)) <= budget.maxBytes;
+  // A truncated result gains an artifact reference after fitting, so its room is reserved here.
+  const fits = (fitted: Fitted) =>
+    utf8ByteLength(JSON.stringify(fitted.modelResult)) + (fitted.truncated ? ARTIFACT_REF_RESERVE : 0) <= budget.maxBytes;
 
   for (const maxTextChars of textLimits) {
     const notes: TruncationNote[] = [];

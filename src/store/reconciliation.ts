@@ -55,9 +55,11 @@ export interface ReconciliationAttempt {
   readonly at: string;
 }
 
-/** A reconciliation record with its attempt history. */
+/** A reconciliation record with its attempt history. Operations act on the key's latest round. */
 export interface ReconciliationRecord {
   readonly idempotencyKey: string;
+  /** 1 for the first unknown outcome of a key; a new round starts when a safe retry is unknown again. */
+  readonly round: number;
   readonly workflowId: string;
   readonly callId: string;
   readonly tool: string;

@@ -17,13 +17,14 @@ export type StoreFailure =
   | 'evidence_required'
   | 'invalid_input'
   | 'artifact_not_found'
-  | 'artifact_digest_mismatch'
+  | 'digest_mismatch'
   | 'reconciliation_not_found'
   | 'memory_not_found'
   | 'unavailable'
   | 'serialization_failure'
   | 'append_only'
   | 'schema_missing'
+  | 'migration_mismatch'
   | 'internal';
 
 /**
@@ -43,14 +44,16 @@ export const STORE_FAILURE_CODES = Object.freeze({
   evidence_required: 'INVALID_ARGUMENTS',
   invalid_input: 'INVALID_ARGUMENTS',
   artifact_not_found: 'NOT_FOUND',
-  // Bytes that do not match their declared digest are a protocol failure, like a body shorter than its length.
-  artifact_digest_mismatch: 'PROTOCOL_ERROR',
+  // Stored bytes that no longer match their digest (artifact body, recorded model result) are a protocol failure,
+  // like a body shorter than its declared length: the data is not used.
+  digest_mismatch: 'PROTOCOL_ERROR',
   reconciliation_not_found: 'NOT_FOUND',
   memory_not_found: 'NOT_FOUND',
   unavailable: 'UPSTREAM_UNAVAILABLE',
   serialization_failure: 'UPSTREAM_UNAVAILABLE',
   append_only: 'TOOL_ERROR',
   schema_missing: 'TOOL_ERROR',
+  migration_mismatch: 'TOOL_ERROR',
   internal: 'TOOL_ERROR',
 } satisfies Record<StoreFailure, CatalogCode>);
 

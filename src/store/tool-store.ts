@@ -51,7 +51,7 @@ export interface ToolStore {
   /** The ledger row of a key, for inspection. */
   getLedgerEntry(idempotencyKey: string): Promise<LedgerEntry | null>;
 
-  /** The audit row of one attempt, or `null`. */
+  /** The audit row of one attempt, or `null`; the stored model result is checked against its `result_sha256`. */
   getAudit(auditId: string): Promise<StoredAudit | null>;
   /** Audit rows of a workflow (or one call), oldest first. */
   listAudits(filter: CallFilter): Promise<StoredAudit[]>;
@@ -60,7 +60,7 @@ export interface ToolStore {
 
   /** Stores an artifact by its SHA-256 (idempotent); refuses a payload whose body does not match its digest. */
   putArtifact(artifact: ArtifactPayload): Promise<void>;
-  /** Reads an artifact and verifies its digest; a tampered body fails with `artifact_digest_mismatch`. */
+  /** Reads an artifact and verifies its digest; a tampered body fails with `digest_mismatch`. */
   getArtifact(sha256: string): Promise<StoredArtifact>;
 
   /** Applies a state patch: idempotent by patch id, optimistic on version, evidence checked. */
@@ -77,7 +77,10 @@ export interface ToolStore {
   /** Memory rows of one subject. */
   listMemories(filter: MemoryFilter): Promise<MemoryRecord[]>;
 
-  /** Opens a reconciliation record for a key (returns the existing one if already open). */
+  /**
+   * Opens a reconciliation record for a key. Returns the current round when it is unsettled (or settled
+   * committed); starts a new round after a `not_committed` settlement (a safe retry that became unknown again).
+   */
   openReconciliation(input: OpenReconciliationInput): Promise<ReconciliationRecord>;
   /** Appends one reconcile attempt to the record's history (idempotent by attempt number). */
   recordReconciliationAttempt(input: ReconciliationAttemptInput): Promise<ReconciliationRecord>;

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { defineTool, ToolDefinitionError, ToolRegistry, ToolError, type ToolSpec } from '../../src/index.js';
+
+const base = {
+  name: 'kb.search',
+  description: 'Search the knowledge base.',
+  input: z.strictObject({ q: z.string() }),
+  output: z.strictObject({ hits: z.array(z.string()) }),
+  effect: 'read',
+  source: { label: 'kb', type: 'search_index' },
+  handler: () => Promise.resolve({ data: { hits: [] } }),
+} satisfies ToolSpec<z.ZodType<{ q: string }>, z.ZodType<{ hits: string[] }>>;
+
+describe('defineTool', () => {
+  it('derives schema revisions from the schemas, so a changed schema is a changed contract', () => {
+    const a = defineTool(base);
+    const b = defineTool({ ...base, output: z.strictObject({ hits: z.array(z.string()), total: z.number() }), handler: () => Promise.resolve({ data: { hits: [], total: 0 } }) });
+    assert.match(a.revisions.input, /^sha256:[0-9a-f]{16}$/);
+    assert.equal(a.revisions.input, b.revisions.input);
+    assert.notEqual(a.revisions.output, b.revisions.output);
+    assert.equal(defineTool({ ...base, revisions: { output: '7' } }).revisions.output, '7');
+  });
+
+  it('fills budgets with defaults and freezes the definition', () => {
+    const tool = defineTool({ ...base, budget: { maxItems: 5 } });
+    assert.equal(tool.budget.maxItems, 5);
+    assert.ok(tool.budget.maxBytes >= 2048);
+    assert.ok(Object.isFrozen(tool));
+  });
+
+  const invalid: [string, Partial<ToolSpec<z.ZodType, z.ZodType>>][] = [
+    ['a name with spaces', { name: 'kb search' }],
+    ['a name over 128 characters', { name: 'k'.repeat(129) }],
+    ['an unknown effect', { effect: 'delete' as never }],
+    ['reconcile on a read tool', { reconcile: () => Promise.resolve({ state: 'unknown' }) }],
+    ['a byte budget below the minimum', { budget: { maxBytes: 100 } }],
+    ['a non-integer item budget', { budget: { maxItems: 1.5 } }],
+    ['a business code that shadows the catalog', { businessErrors: { NOT_FOUND: { message: 'x' } } }],
+    ['a lower-case business code', { businessErrors: { not_refundable: { message: 'x' } } }],
+    ['duplicate invariant ids', { invariants: [{ id: 'a', version: 1, check: () => true }, { id: 'a', version: 2, check: () => true }] }],
+    ['a non-positive freshness window', { freshness: { maxAgeMs: 0, onStale: 'warn' } }],
+    ['a non-zod schema', { input: { parse: () => ({}) } as never }],
+  ];
+  for (const [what, override] of invalid) {
+    it(`rejects ${what}`, () => assert.throws(() => defineTool({ ...base, ...override } as never), ToolDefinitionError));
+  }
+});
+
+describe('ToolRegistry', () => {
+  it('looks tools up by name and refuses duplicates', () => {
+    const tool = defineTool(base);
+    const registry = new ToolRegistry([tool]);
+    assert.equal(registry.get('kb.search'), tool);
+    assert.ok(registry.has('kb.search'));
+    assert.ok(!registry.has('toString'));
+    assert.throws(() => registry.register(defineTool(base)), /already registered/);
+    assert.deepEqual(registry.list(), [tool]);
+  });
+
+  it('throws ToolError UNKNOWN_TOOL for anything unregistered', () => {
+    const registry = new ToolRegistry();
+    assert.throws(() => registry.get('hasOwnProperty'), (error: unknown) => error instanceof ToolError && error.code === 'UNKNOWN_TOOL');
+  });
+});
