@@ -39,7 +39,7 @@ export {
   type TimeInput,
 } from './contract/define-tool.js';
 export { ToolRegistry } from './contract/tool-registry.js';
-export { executeTool, failedExecution, type ToolExecution, type ArtifactPayload } from './contract/execute-tool.js';
+export { executeTool, type ToolExecution, type ArtifactPayload } from './contract/execute-tool.js';
 export type { ExecutionContext, TemporalCoordinates } from './contract/execution-context.js';
 export {
   verifyAudit,

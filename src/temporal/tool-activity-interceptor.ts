@@ -5,6 +5,7 @@ import { catalogFailure } from '../contract/call-failure.js';
 import type { AnyToolDefinition, HandlerContext } from '../contract/define-tool.js';
 import { executeTool, failedExecution, type ToolExecution } from '../contract/execute-tool.js';
 import type { ExecutionContext } from '../contract/execution-context.js';
+import { ToolError } from '../contract/tool-error.js';
 import { asLocalReplay } from '../store/ledger.js';
 import { AUDIT_ATTEMPT_BASE } from '../../activities/call-identity.js';
 import { activityExecutionContext } from '../../activities/call-context.js';
@@ -100,7 +101,7 @@ class ToolCallInterceptor implements ActivityInboundCallsInterceptor {
     } catch (error) {
       const outcome = execution.modelResult.execution.outcome;
       if (tool.effect !== 'read' && (outcome === 'committed' || outcome === 'unknown')) {
-        throw toApplicationFailure(Object.assign(new Error('write ran but its result could not be recorded'), { name: 'ToolError', code: 'OUTCOME_UNKNOWN', details: {} }), execution.modelResult);
+        throw toApplicationFailure(new ToolError('OUTCOME_UNKNOWN', { reason: 'write ran but its result could not be recorded' }), execution.modelResult);
       }
       throw error;
     }
