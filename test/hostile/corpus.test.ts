@@ -141,8 +141,10 @@ const cases: HostileCase[] = [
   // Exceptions.
   { name: 'throw: Error carrying a secret in its message', tool: orderRead(() => Promise.reject(new Error(`upstream said ${BEARER} ${SECRET}`))), code: 'TOOL_ERROR',
     check: (result) => assert.ok(!JSON.stringify(result.audit).includes(SECRET), 'secret pattern also scrubbed from the audit') },
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- hostile handlers throw non-Errors on purpose.
   { name: 'throw: a non-Error string with a password', tool: orderRead(() => Promise.reject(`password=${PASSWORD}`)), code: 'TOOL_ERROR' },
   { name: 'throw: ToolError whose details hold a password', tool: orderRead(() => Promise.reject(new ToolError('NOT_FOUND', { password: PASSWORD }))), code: 'NOT_FOUND' },
+  // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- hostile handlers throw non-Errors on purpose.
   { name: 'throw: object whose toString throws', tool: orderRead(() => Promise.reject({ toString: () => { throw new Error('boom'); } })), code: 'TOOL_ERROR' },
   { name: 'throw: undeclared business code', tool: orderRead(() => Promise.reject(new ToolError('GIVE_ME_ADMIN'))), code: 'TOOL_ERROR' },
   { name: 'throw: on a write, unexpected → never "failed"', tool: refundTool(() => Promise.reject(new Error('ECONNRESET'))), args: refundArgs, code: 'OUTCOME_UNKNOWN', status: 'unknown' },
