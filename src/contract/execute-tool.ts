@@ -8,7 +8,7 @@ import { buildEvidence, danglingPointers, EvidenceError, type BuiltEvidence } fr
 import { findUndeclaredKeys } from './exact-output.js';
 import type { ExecutionContext } from './execution-context.js';
 import { fitToBudget } from './fit-budget.js';
-import { utf8ByteLength } from './truncation.js';
+import { cutText, utf8ByteLength } from './truncation.js';
 import { inspectJson } from './json-shape.js';
 import { resolvePointer } from './json-pointer.js';
 import {
@@ -41,6 +41,9 @@ export interface ToolExecution {
   /** Source label of every evidence id in the model result (for evidence rows in the store). */
   readonly evidenceSources: Readonly<Record<string, string>>;
 }
+
+/** Longest evidence locator shown to a model (a URI or a record path; anything longer is cut with a marker). */
+const MAX_LOCATOR_CHARS = 2048;
 
 /** Deepest argument object accepted before the input schema runs. */
 export const MAX_ARGUMENT_DEPTH = 64;
@@ -344,12 +347,15 @@ class ToolCall {
   ): ToolExecution {
     const { tool } = this;
     const redactedData = this.redactor.value(data, '/data', this.redactions);
-    const evidence = checked.evidence.map((item) => ({
-      ...item,
-      evidence: item.evidence.quote === undefined
-        ? item.evidence
-        : { ...item.evidence, quote: this.redactor.text(item.evidence.quote, `/evidence/${item.evidence.evidence_id}/quote`, this.redactions) },
-    }));
+    // Locators are often URLs (which can carry tokens) and quotes are free text: both are scrubbed and bounded.
+    const evidence = checked.evidence.map((item) => {
+      const path = `/evidence/${item.evidence.evidence_id}`;
+      const scrubbed = { ...item.evidence, locator: cutText(this.redactor.text(item.evidence.locator, `${path}/locator`, this.redactions), MAX_LOCATOR_CHARS) };
+      if (item.evidence.quote !== undefined) {
+        scrubbed.quote = cutText(this.redactor.text(item.evidence.quote, `${path}/quote`, this.redactions), tool.budget.maxTextChars);
+      }
+      return { ...item, evidence: scrubbed };
+    });
     const untrusted = buildUntrustedContent(output.untrusted ?? []).map((item, i) => ({
       ...item,
       text: this.redactor.text(item.text, `/untrusted_content/${i}/text`, this.redactions),

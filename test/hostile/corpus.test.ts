@@ -225,3 +225,17 @@ describe('hostile corpus: every case gets its catalogued outcome and leaks nothi
     }
   });
 });
+
+describe('hostile evidence text', () => {
+  it('a token in an evidence locator URL and a huge quote are scrubbed and bounded', async () => {
+    const output = {
+      ...goodOrderOutput(),
+      evidence: [{ kind: 'http', locator: `https://orders.example/ord_1001?access=${SECRET}`, supports: ['/id'], quote: 'q'.repeat(100_000) }],
+    };
+    const result = await executeTool(orderTool(returning(output)), orderArgs, ctx);
+    const [evidence] = result.modelResult.evidence;
+    assert.ok(!evidence!.locator.includes(SECRET));
+    assert.ok(evidence!.quote!.length < 10_000);
+    assertNothingSensitive(result, ctx, [SECRET]);
+  });
+});
