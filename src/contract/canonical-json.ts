@@ -32,69 +32,92 @@ export const CANONICAL_JSON_MAX_DEPTH = 1000;
 /** Serializes `value` as RFC 8785 canonical JSON (sorted keys, ES6 number form, minimal escaping). */
 export function canonicalJson(value: unknown): string {
   const parts: string[] = [];
-  write(value, '', 0, new Set(), parts);
+  new CanonicalWriter(parts).write(value);
   return parts.join('');
 }
 
-function write(value: unknown, path: string, depth: number, open: Set<object>, out: string[]): void {
-  switch (typeof value) {
-    case 'string':
-      out.push(quote(value, path));
-      return;
-    case 'number':
-      if (!Number.isFinite(value)) throw new CanonicalJsonError('non_finite_number', path);
-      // ES6 Number-to-string is exactly the number form RFC 8785 prescribes (and prints -0 as 0).
-      out.push(String(value));
-      return;
-    case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return;
-    case 'object':
-      break;
-    default:
-      throw new CanonicalJsonError('unsupported_type', path);
-  }
-  if (value === null) {
-    out.push('null');
-    return;
-  }
-  if (depth >= CANONICAL_JSON_MAX_DEPTH) throw new CanonicalJsonError('too_deep', path);
-  if (open.has(value)) throw new CanonicalJsonError('cycle', path);
-  open.add(value);
-  if (Array.isArray(value)) {
-    out.push('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(',');
-      const item: unknown = value[i];
-      if (item === undefined) throw new CanonicalJsonError('unsupported_type', `${path}/${i}`);
-      write(item, `${path}/${i}`, depth + 1, open, out);
+/**
+ * One serialization. The path to the current value is kept as a stack of tokens and only joined into a JSON
+ * Pointer when an error is thrown: building a pointer per key would cost more than the serialization itself.
+ */
+class CanonicalWriter {
+  private readonly path: string[] = [];
+  private readonly open = new Set<object>();
+
+  constructor(private readonly out: string[]) {}
+
+  write(value: unknown): void {
+    switch (typeof value) {
+      case 'string':
+        this.out.push(this.quote(value));
+        return;
+      case 'number':
+        if (!Number.isFinite(value)) this.fail('non_finite_number');
+        // ES6 Number-to-string is exactly the number form RFC 8785 prescribes (and prints -0 as 0).
+        this.out.push(String(value));
+        return;
+      case 'boolean':
+        this.out.push(value ? 'true' : 'false');
+        return;
+      case 'object':
+        break;
+      default:
+        this.fail('unsupported_type');
     }
-    out.push(']');
-  } else {
-    if (!isPlainObject(value)) throw new CanonicalJsonError('non_plain_object', path);
+    if (value === null) {
+      this.out.push('null');
+      return;
+    }
+    if (this.path.length >= CANONICAL_JSON_MAX_DEPTH) this.fail('too_deep');
+    if (this.open.has(value)) this.fail('cycle');
+    this.open.add(value);
+    if (Array.isArray(value)) this.writeArray(value);
+    else this.writeObject(value);
+    this.open.delete(value);
+  }
+
+  private writeArray(value: readonly unknown[]): void {
+    this.out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) this.out.push(',');
+      this.path.push(String(i));
+      const item: unknown = value[i];
+      if (item === undefined) this.fail('unsupported_type');
+      this.write(item);
+      this.path.pop();
+    }
+    this.out.push(']');
+  }
+
+  private writeObject(value: object): void {
+    if (!isPlainObject(value)) this.fail('non_plain_object');
     // Default sort compares UTF-16 code units, which is the order RFC 8785 §3.2.3 requires.
     const keys = Object.keys(value).sort();
-    out.push('{');
+    this.out.push('{');
     let first = true;
     for (const key of keys) {
       const child = (value as Record<string, unknown>)[key];
       // An absent optional property and an `undefined` one mean the same thing in JSON: omitted.
       if (child === undefined) continue;
-      const childPath = `${path}/${escapePointerToken(key)}`;
-      if (!first) out.push(',');
+      this.path.push(key);
+      if (!first) this.out.push(',');
       first = false;
-      out.push(quote(key, childPath), ':');
-      write(child, childPath, depth + 1, open, out);
+      this.out.push(this.quote(key), ':');
+      this.write(child);
+      this.path.pop();
     }
-    out.push('}');
+    this.out.push('}');
   }
-  open.delete(value);
-}
 
-function quote(text: string, path: string): string {
-  if (!text.isWellFormed()) throw new CanonicalJsonError('lone_surrogate', path);
-  // For well-formed strings JSON.stringify escapes exactly as RFC 8785 §3.2.2.2 requires.
-  return JSON.stringify(text);
+  private quote(text: string): string {
+    if (!text.isWellFormed()) this.fail('lone_surrogate');
+    // For well-formed strings JSON.stringify escapes exactly as RFC 8785 §3.2.2.2 requires.
+    return JSON.stringify(text);
+  }
+
+  private fail(reason: CanonicalJsonFailure): never {
+    throw new CanonicalJsonError(reason, this.path.map((token) => `/${escapePointerToken(token)}`).join(''));
+  }
 }
 
 /** True for `{}`-style objects (prototype `Object.prototype` or `null`). */

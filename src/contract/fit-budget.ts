@@ -73,10 +73,17 @@ export function fitToBudget(input: FitInput): Fitted {
       if (best >= 0) return build(withItemCount(limited, itemsPointer, best));
     }
   }
-  return assemble(
-    { ...input, base: { ...input.base, conflicts: [], applied_arguments: undefined } },
-    { data: null, itemsPointer: null, originalItems, textCut: false, nestedCut: false, untrusted: [], overBudget: true },
-  );
+  // Last resort: no data, and nothing that is unbounded in size (evidence, conflicts, applied arguments, untrusted
+  // text). Only an oversized upstream cursor can still be too big; then it goes too.
+  const omitted: Warning[] = input.evidence.length > 0 ? [evidenceOmitted(input.evidence.length)] : [];
+  const bare: FitInput = { ...input, evidence: [], base: { ...input.base, conflicts: [], applied_arguments: undefined, warnings: [...input.base.warnings, ...omitted] } };
+  const shape: Shape = { data: null, itemsPointer: null, originalItems, textCut: false, nestedCut: false, untrusted: [], overBudget: true };
+  const fallback = assemble(bare, shape);
+  return fits(fallback) ? fallback : assemble({ ...bare, pagination: { next: null, availableItems: input.pagination.availableItems } }, shape);
+}
+
+function evidenceOmitted(count: number): Warning {
+  return { code: 'EVIDENCE_OMITTED', message: `${count} evidence item(s) cited data that was truncated.` };
 }
 
 interface Shape {
@@ -115,7 +122,7 @@ function assemble(input: FitInput, shape: Shape): Fitted {
   const evidence = evidenceStillSupported(input.evidence, data);
   const warnings: Warning[] = [...input.base.warnings];
   if (evidence.length < input.evidence.length) {
-    warnings.push({ code: 'EVIDENCE_OMITTED', message: `${input.evidence.length - evidence.length} evidence item(s) cited data that was truncated.` });
+    warnings.push(evidenceOmitted(input.evidence.length - evidence.length));
   }
   const { applied_arguments: appliedArguments, ...base } = input.base;
   const modelResult: ModelResult = {

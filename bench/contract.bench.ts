@@ -1,0 +1,173 @@
+// Benchmark of the contract funnel (not a timed test). Run from the repo root:
+//   node --expose-gc --import tsx bench/contract.bench.ts
+// Cases: executeTool on a ~2 KB read result, and on a ~1 MB, 10,000-item result truncated to a 16 KB byte budget.
+// Each is compared with a baseline of `output.parse` + `JSON.stringify` of the same data in the same process.
+import { cpus, totalmem } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+import { defineTool, executeTool, type AnyToolDefinition, type ExecutionContext } from '../src/index.js';
+
+const FIXED_NOW = Date.parse('2026-11-30T12:00:00.000Z');
+const ctx: ExecutionContext = {
+  principal: { tenant: 'tenant-bench', subject: 'user-bench' },
+  provider: { provider: 'openai', apiFamily: 'responses', responseId: 'resp_bench', providerCallId: 'call_bench', adapterRevision: 'bench@1' },
+  callId: 'call-bench-1',
+  operationId: 'op-bench-0001',
+  idempotencyKey: 'idem-bench-0001',
+  attempt: 1,
+  now: () => FIXED_NOW,
+};
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) {
+  console.error('run with --expose-gc: node --expose-gc --import tsx bench/contract.bench.ts');
+  process.exit(2);
+}
+
+// ---- data --------------------------------------------------------------------------------------------------
+
+const line = z.strictObject({ sku: z.string(), description: z.string(), quantity: z.number().int(), cents: z.number().int() });
+const order = z.strictObject({
+  id: z.string(),
+  status: z.enum(['paid', 'shipped', 'refunded']),
+  customer: z.strictObject({ id: z.string(), name: z.string(), email: z.string() }),
+  total_cents: z.number().int(),
+  currency: z.string(),
+  lines: z.array(line),
+  notes: z.string(),
+});
+
+function smallOrder(): z.infer<typeof order> {
+  const lines = Array.from({ length: 20 }, (_, i) => ({ sku: `SKU-${1000 + i}`, description: `Item ${i}: blue widget, size M`, quantity: 1 + (i % 3), cents: 1250 + i * 10 }));
+  return {
+    id: 'ord_1001',
+    status: 'paid',
+    customer: { id: 'cus_42', name: 'Ada Lovelace', email: 'ada@example.com' },
+    total_cents: lines.reduce((sum, l) => sum + l.quantity * l.cents, 0),
+    currency: 'EUR',
+    lines,
+    notes: 'Leave at the front desk. Fragile. Gift wrap requested.',
+  };
+}
+
+const event = z.strictObject({ id: z.string(), kind: z.string(), at: z.string(), amount_cents: z.number().int(), tags: z.array(z.string()) });
+const eventList = z.strictObject({ events: z.array(event) });
+
+function largeList(): z.infer<typeof eventList> {
+  return {
+    events: Array.from({ length: 10_000 }, (_, i) => ({
+      id: `evt_${String(i).padStart(6, '0')}`,
+      kind: i % 2 ? 'captured' : 'authorized',
+      at: new Date(FIXED_NOW - i * 60_000).toISOString(),
+      amount_cents: 1000 + (i % 5000),
+      tags: ['card', i % 3 ? 'eu' : 'us'],
+    })),
+  };
+}
+
+const smallData = smallOrder();
+const largeData = largeList();
+
+const smallTool = defineTool({
+  name: 'orders.get',
+  description: 'One order.',
+  input: z.strictObject({ order_id: z.string() }),
+  output: order,
+  effect: 'read',
+  source: { label: 'orders-db', type: 'database' },
+  handler: async () => ({ data: smallData, observedAt: FIXED_NOW - 1000 }),
+});
+
+const largeTool = defineTool({
+  name: 'payments.events',
+  description: 'Payment events.',
+  input: z.strictObject({ since: z.string() }),
+  output: eventList,
+  effect: 'read',
+  source: { label: 'payments-api', type: 'http_api' },
+  budget: { maxBytes: 16_384, maxItems: 10_000, itemsPointer: '/events' },
+  handler: async () => ({ data: largeData, observedAt: FIXED_NOW - 1000 }),
+});
+
+// ---- measurement -------------------------------------------------------------------------------------------
+
+interface Stats {
+  readonly median: number;
+  readonly p95: number;
+  readonly mean: number;
+  readonly n: number;
+}
+
+function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  return { median: at(0.5), p95: at(0.95), mean: samples.reduce((s, x) => s + x, 0) / samples.length, n: samples.length };
+}
+
+async function time(fn: () => unknown, warmup: number, iterations: number): Promise<Stats> {
+  for (let i = 0; i < warmup; i++) await fn();
+  gc!();
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    await fn();
+    samples.push(performance.now() - start);
+  }
+  return stats(samples);
+}
+
+const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(3));
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+async function runCase(name: string, tool: AnyToolDefinition, args: unknown, data: unknown, warmup: number, iterations: number): Promise<void> {
+  const outputSchema = tool.output as z.ZodType;
+  const check = await executeTool(tool, args, ctx);
+  const { modelResult } = check;
+  if (modelResult.error !== null) throw new Error(`${name}: unexpected failure ${modelResult.error.code}`);
+  console.log(`\n${name}`);
+  console.log(`  data ${bytesOf(data)} bytes → model result ${bytesOf(modelResult)} bytes, status ${modelResult.status}, ` +
+    `returned_items ${modelResult.completeness.returned_items}, state ${modelResult.completeness.state}`);
+
+  const baseline = await time(() => JSON.stringify(outputSchema.parse(data)), warmup, iterations);
+  const contract = await time(() => executeTool(tool, args, ctx), warmup, iterations);
+  console.log(`  executeTool            median ${ms(contract.median)} ms   p95 ${ms(contract.p95)} ms   (n=${contract.n}, warm-up ${warmup})`);
+  console.log(`  baseline parse+stringify median ${ms(baseline.median)} ms   p95 ${ms(baseline.p95)} ms`);
+  console.log(`  ratio executeTool/baseline: median ×${(contract.median / baseline.median).toFixed(1)}   p95 ×${(contract.p95 / baseline.p95).toFixed(1)}`);
+}
+
+/**
+ * Peak memory of one call: the RSS high-water mark (getrusage maxrss) before and after, and the heap growth right
+ * after the call before any collection (everything it allocated that a GC had not yet reclaimed).
+ */
+async function memory(name: string, fn: () => Promise<unknown>): Promise<void> {
+  gc!();
+  const before = process.memoryUsage();
+  const maxRssBefore = process.resourceUsage().maxRSS * 1024;
+  let peakHeap = before.heapUsed;
+  // Sampling between microtasks cannot see inside synchronous work, so the post-call reading is the honest bound.
+  const sampler = setInterval(() => {
+    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  }, 1);
+  await fn();
+  clearInterval(sampler);
+  const after = process.memoryUsage();
+  peakHeap = Math.max(peakHeap, after.heapUsed);
+  const maxRssAfter = process.resourceUsage().maxRSS * 1024;
+  gc!();
+  const retained = process.memoryUsage().heapUsed - before.heapUsed;
+  console.log(`  memory (${name}): heapUsed +${mb(peakHeap - before.heapUsed)} at end of call (before GC), retained after GC ${mb(retained)}; ` +
+    `RSS ${mb(before.rss)} → ${mb(after.rss)}, peak RSS (maxrss) ${mb(maxRssBefore)} → ${mb(maxRssAfter)} (+${mb(maxRssAfter - maxRssBefore)})`);
+}
+
+const cpu = cpus();
+console.log('temporal-tool-contract contract benchmark');
+console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown cpu'}, ${mb(totalmem())} RAM, ${process.platform}/${process.arch}, node ${process.version}`);
+
+// Memory first, in a process that has not yet run the large case, so the RSS high-water mark belongs to it.
+console.log('\npeak memory, ~1 MB / 10,000-item result truncated to 16 KB (one cold call each)');
+await memory('baseline parse+stringify', async () => JSON.stringify(eventList.parse(largeData)));
+await memory('executeTool', () => executeTool(largeTool, { since: '2026-11-01' }, ctx));
+
+await runCase('~2 KB read result (orders.get, default budget)', smallTool, { order_id: 'ord_1001' }, smallData, 200, 2000);
+await runCase('~1 MB, 10,000-item result truncated to 16 KB (payments.events)', largeTool, { since: '2026-11-01' }, largeData, 3, 20);
