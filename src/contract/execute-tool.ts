@@ -105,6 +105,7 @@ class ToolCall {
   private handlerMs: number | null = null;
   private receipt: Receipt | null = null;
   private rawSha256: string | null = null;
+  private canonicalCache: { body: string; sha256: string; bytes: number } | null = null;
   private rawBytes: number | null = null;
   private downstream: { requestRef: string | null; statusRef: string | null } = { requestRef: null, statusRef: null };
 
@@ -346,7 +347,6 @@ class ToolCall {
     checked: { evidence: BuiltEvidence[]; observedAt: string | null; conflicts: Conflict[] },
   ): ToolExecution {
     const { tool } = this;
-    const redactedData = this.redactor.value(data, '/data', this.redactions);
     // Locators are often URLs (which can carry tokens) and quotes are free text: both are scrubbed and bounded.
     const evidence = checked.evidence.map((item) => {
       const path = `/evidence/${item.evidence.evidence_id}`;
@@ -365,12 +365,6 @@ class ToolCall {
       values: conflict.values.map((v, j) => ({ ...v, value: this.redactor.value(v.value, `/conflicts/${i}/values/${j}/value`, this.redactions) as typeof v.value })),
     }));
     const appliedArguments = this.appliedArguments(output.appliedArguments);
-    this.layers.push({
-      layer: 'redaction',
-      outcome: this.redactions.length > 0 ? 'warned' : 'passed',
-      rule_version: `redaction@1;fields=${tool.revisions.policy}`,
-      ...(this.redactions.length > 0 ? { reason: `${this.redactions.length} value(s) removed` } : {}),
-    });
 
     const execution: Execution = {
       outcome: tool.effect === 'read' ? 'none' : 'committed',
@@ -397,11 +391,20 @@ class ToolCall {
     };
     const fitted = fitToBudget({
       base,
-      data: redactedData,
+      data,
+      // Only what the model will see is redacted: the cut comes first, so a 10,000-item result is not walked twice.
+      redact: (shown, log) => this.redactor.value(shown, '/data', log),
       evidence,
       untrusted,
       budget: tool.budget,
       pagination: { next: output.next ?? null, availableItems: output.availableItems ?? null },
+    });
+    this.redactions.push(...fitted.redactions);
+    this.layers.push({
+      layer: 'redaction',
+      outcome: this.redactions.length > 0 ? 'warned' : 'passed',
+      rule_version: `redaction@1;fields=${tool.revisions.policy}`,
+      ...(this.redactions.length > 0 ? { reason: `${this.redactions.length} value(s) removed` } : {}),
     });
     this.layers.push({
       layer: 'budget',
@@ -412,12 +415,10 @@ class ToolCall {
     let artifacts: ArtifactPayload[] = [];
     let modelResult = fitted.modelResult;
     if (fitted.truncated) {
-      // The full (validated, redacted) result goes out of band; the model sees a reference it cannot forge.
-      const body = canonicalJson(redactedData);
-      const sha256 = sha256Hex(body);
-      const artifact: ArtifactPayload = { sha256, contentType: 'application/json', bytes: utf8ByteLength(body), body };
+      // The full result goes out of band to protected storage; the model sees a reference it cannot forge.
+      const artifact = this.fullResultArtifact(output);
       artifacts = [artifact];
-      modelResult = { ...modelResult, artifact: { artifact_id: `art_${sha256}`, content_type: artifact.contentType, bytes: artifact.bytes } };
+      modelResult = { ...modelResult, artifact: { artifact_id: `art_${artifact.sha256}`, content_type: artifact.contentType, bytes: artifact.bytes } };
     }
     const evidenceSources = Object.fromEntries(fitted.evidence.map((item) => [item.evidence.evidence_id, item.source]));
     return this.finish(modelResult, artifacts, evidenceSources, null);
@@ -537,9 +538,25 @@ class ToolCall {
       this.rawBytes = typeof raw.body === 'string' ? utf8ByteLength(raw.body) : raw.body.byteLength;
       return;
     }
-    const body = canonicalJson(output.data);
-    this.rawSha256 = sha256Hex(body);
-    this.rawBytes = utf8ByteLength(body);
+    this.rawSha256 = this.canonicalData(output).sha256;
+    this.rawBytes = this.canonicalData(output).bytes;
+  }
+
+  /**
+   * The handler's data exactly as returned (canonical JSON), unredacted: artifacts live in protected storage like
+   * the audit, and anything served from one to a model must pass the funnel again.
+   */
+  private fullResultArtifact(output: ToolOutput<unknown>): ArtifactPayload {
+    return { ...this.canonicalData(output), contentType: 'application/json' };
+  }
+
+  /** Canonical form of the handler's data, computed once: it serves both the raw digest and the artifact. */
+  private canonicalData(output: ToolOutput<unknown>): { body: string; sha256: string; bytes: number } {
+    if (this.canonicalCache === null) {
+      const body = canonicalJson(output.data);
+      this.canonicalCache = { body, sha256: sha256Hex(body), bytes: utf8ByteLength(body) };
+    }
+    return this.canonicalCache;
   }
 
   private pass(layer: ValidationLayer, rule: string): void {

@@ -2,6 +2,7 @@ import type { ToolBudget } from './define-tool.js';
 import { evidenceStillSupported, type BuiltEvidence } from './evidence.js';
 import { resolvePointer } from './json-pointer.js';
 import type { Completeness, Continuation, ModelResult, UntrustedContent, Warning } from './model-result.js';
+import type { Redaction } from './redaction.js';
 import {
   cutText,
   largestFitting,
@@ -18,7 +19,10 @@ export type ResultBase = Omit<ModelResult, 'status' | 'data' | 'completeness' | 
 /** Input of {@link fitToBudget}. */
 export interface FitInput {
   readonly base: ResultBase;
+  /** The validated data, unredacted and uncut. */
   readonly data: unknown;
+  /** Redacts what survives the cut; called with a fresh log for every candidate. */
+  readonly redact: (shown: unknown, log: Redaction[]) => unknown;
   readonly evidence: readonly BuiltEvidence[];
   readonly untrusted: readonly UntrustedContent[];
   readonly budget: ToolBudget;
@@ -32,6 +36,8 @@ export interface Fitted {
   readonly truncated: boolean;
   /** Evidence that survived truncation (its pointers still resolve). */
   readonly evidence: readonly BuiltEvidence[];
+  /** Redactions made in the data that is shown. */
+  readonly redactions: readonly Redaction[];
 }
 
 /** Serialized size of the largest possible `"artifact":{…},` member. */
@@ -64,13 +70,17 @@ export function fitToBudget(input: FitInput): Fitted {
     // Cuts of the main list are accounted for by item counts; every other cut is reported as structural.
     const textCut = notes.some((note) => note.kind === 'text') || untrusted.some((item, i) => item.text !== input.untrusted[i]!.text);
     const nestedCut = notes.some((note) => note.kind === 'items' && note.path !== itemsPointer);
-    const build = (data: unknown) => assemble(input, { data, itemsPointer, originalItems, textCut, nestedCut, untrusted });
-    const whole = build(limited);
+    // Items far past the byte budget can never be shown, so they are neither redacted nor measured.
+    const candidates = itemsPointer === null ? limited : withItemCount(limited, itemsPointer, itemsWithin(limited, itemsPointer, 2 * budget.maxBytes));
+    const redactions: Redaction[] = [];
+    const shown = input.redact(candidates, redactions);
+    const build = (data: unknown) => assemble(input, { data, itemsPointer, originalItems, textCut, nestedCut, untrusted }, redactions);
+    const whole = build(shown);
     if (fits(whole)) return whole;
     if (itemsPointer !== null) {
-      const count = listLength(limited, itemsPointer);
-      const best = largestFitting(0, count - 1, (n) => fits(build(withItemCount(limited, itemsPointer, n))));
-      if (best >= 0) return build(withItemCount(limited, itemsPointer, best));
+      const count = listLength(shown, itemsPointer);
+      const best = largestFitting(0, count - 1, (n) => fits(build(withItemCount(shown, itemsPointer, n))));
+      if (best >= 0) return build(withItemCount(shown, itemsPointer, best));
     }
   }
   // Last resort: no data, and nothing that is unbounded in size (evidence, conflicts, applied arguments, untrusted
@@ -78,8 +88,20 @@ export function fitToBudget(input: FitInput): Fitted {
   const omitted: Warning[] = input.evidence.length > 0 ? [evidenceOmitted(input.evidence.length)] : [];
   const bare: FitInput = { ...input, evidence: [], base: { ...input.base, conflicts: [], applied_arguments: undefined, warnings: [...input.base.warnings, ...omitted] } };
   const shape: Shape = { data: null, itemsPointer: null, originalItems, textCut: false, nestedCut: false, untrusted: [], overBudget: true };
-  const fallback = assemble(bare, shape);
-  return fits(fallback) ? fallback : assemble({ ...bare, pagination: { next: null, availableItems: input.pagination.availableItems } }, shape);
+  const fallback = assemble(bare, shape, []);
+  return fits(fallback) ? fallback : assemble({ ...bare, pagination: { next: null, availableItems: input.pagination.availableItems } }, shape, []);
+}
+
+/** How many leading items of the list at `pointer` fit in `bytes` when serialized one by one (at least one). */
+function itemsWithin(data: unknown, pointer: string, bytes: number): number {
+  const found = resolvePointer(data, pointer);
+  const items = found.found && Array.isArray(found.value) ? (found.value as unknown[]) : [];
+  let used = 0;
+  for (let i = 0; i < items.length; i++) {
+    used += JSON.stringify(items[i]).length + 1;
+    if (used > bytes) return i + 1;
+  }
+  return items.length;
 }
 
 function evidenceOmitted(count: number): Warning {
@@ -96,7 +118,7 @@ interface Shape {
   readonly overBudget?: boolean;
 }
 
-function assemble(input: FitInput, shape: Shape): Fitted {
+function assemble(input: FitInput, shape: Shape, redactions: readonly Redaction[]): Fitted {
   const { data, itemsPointer, originalItems } = shape;
   const returned = itemsPointer !== null ? listLength(data, itemsPointer) : data === null ? 0 : 1;
   const itemsCut = originalItems !== null && returned < originalItems;
@@ -135,7 +157,7 @@ function assemble(input: FitInput, shape: Shape): Fitted {
     warnings,
     ...(appliedArguments === undefined ? {} : { applied_arguments: appliedArguments }),
   };
-  return { modelResult, truncated: shape.overBudget === true || itemsCut || shape.textCut || shape.nestedCut, evidence };
+  return { modelResult, truncated: shape.overBudget === true || itemsCut || shape.textCut || shape.nestedCut, evidence, redactions };
 }
 
 function listLength(data: unknown, pointer: string): number {
