@@ -1,0 +1,30 @@
+// The `./store` entry point: the ToolStore contract, its Postgres and in-memory implementations, migrations and
+// database resolution. Named explicitly; nothing here is re-exported from the package root.
+export type { ToolStore } from './tool-store.js';
+export { auditRefOf, asLocalReplay, ledgerStatusFor } from './ledger.js';
+export type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus, RecordExecutionInput } from './ledger.js';
+export type { JsonValue } from './json-value.js';
+export type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';
+export type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from './stored-records.js';
+export type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord, MemoryStatus } from './memory.js';
+export { decideMemoryWrite, DEFAULT_MEMORY_POLICY, MEMORY_SOURCE_KINDS } from './memory-policy.js';
+export type { MemoryDecision, MemoryDecisionReason, MemoryPolicy, MemorySourceKind } from './memory-policy.js';
+export type {
+  EscalationInput,
+  OpenReconciliationInput,
+  ReconcileFinding,
+  ReconciliationAttempt,
+  ReconciliationAttemptInput,
+  ReconciliationMetrics,
+  ReconciliationRecord,
+  ReconciliationState,
+  SettleReconciliationInput,
+} from './reconciliation.js';
+export { StoreError, isStoreError, STORE_FAILURE_CODES, type StoreFailure } from './store-error.js';
+export { PgToolStore, type PgToolStoreOptions } from './pg-tool-store.js';
+export { MemoryToolStore } from './memory-tool-store.js';
+export { migrate, loadMigrations, MIGRATIONS_DIR, MIGRATIONS_TABLE, type Migration, type MigrationReport } from './migrate.js';
+export { APPEND_ONLY_SQLSTATE, toStoreError } from './pg-errors.js';
+export { resolveDatabase, EMBEDDED_DATA_ROOT, type DatabaseResolution, type ResolvedDatabase } from './connection.js';
+export { EmbeddedPostgresServer, type EmbeddedPostgresOptions } from './embedded-postgres-server.js';
+export type { StoreClock } from './timestamps.js';

@@ -1,0 +1,105 @@
+import type { AuditRecord } from '../contract/audit-record.js';
+import type { ToolExecution } from '../contract/execute-tool.js';
+import type { ModelResult } from '../contract/model-result.js';
+
+/**
+ * What Temporal history carries instead of the protected audit: the audit id and the three binding digests
+ * (SPEC §2). Snake case because it is stored in history and compared with the audit record's own fields.
+ */
+export interface AuditRef {
+  readonly audit_id: string;
+  readonly request_sha256: string;
+  readonly result_sha256: string;
+  readonly call_binding_sha256: string;
+}
+
+/** The reference to an audit record, taken from the record itself. */
+export function auditRefOf(audit: AuditRecord): AuditRef {
+  return {
+    audit_id: audit.audit_id,
+    request_sha256: audit.bindings.request_sha256,
+    result_sha256: audit.bindings.result_sha256,
+    call_binding_sha256: audit.bindings.call_binding_sha256,
+  };
+}
+
+/** A claim on an idempotency key before a tool runs. */
+export interface ClaimInput {
+  readonly idempotencyKey: string;
+  /** `audit.bindings.request_sha256` of the intended call: the business intent, independent of call id and key. */
+  readonly requestSha256: string;
+  readonly tool: string;
+  readonly callId: string;
+  readonly workflowId: string;
+}
+
+/**
+ * State of a ledger row. `claimed`: running or crashed; `completed`: a recorded result to replay; `unknown`: a
+ * write whose outcome is not known (reconciliation owns it); `released`: nothing ran, the key may be claimed again.
+ */
+export type LedgerStatus = 'claimed' | 'completed' | 'unknown' | 'released';
+
+/** Outcome of {@link ClaimInput}: exactly one of four, discriminated by `kind`. */
+export type ClaimResult =
+  /** First use of the key (or a released key): run the tool, then call `recordExecution`. */
+  | { readonly kind: 'claimed'; readonly claimedAt: string }
+  /** Same key, same request digest, already completed: return this instead of running again. */
+  | { readonly kind: 'replay'; readonly modelResult: ModelResult; readonly auditRef: AuditRef }
+  /** Same key, different request digest: the caller answers `IDEMPOTENCY_CONFLICT`. */
+  | { readonly kind: 'conflict'; readonly recordedRequestSha256: string; readonly recordedTool: string }
+  /**
+   * Same key and digest, claimed earlier but never completed (`running`: possibly a crashed attempt), or completed
+   * with an unknown side effect (`outcome_unknown`). A write must treat its outcome as unknown and reconcile; a
+   * read may simply run again and record.
+   */
+  | {
+      readonly kind: 'in_progress';
+      readonly state: 'running' | 'outcome_unknown';
+      readonly claimedAt: string;
+      readonly claimedBy: { readonly workflowId: string; readonly callId: string };
+      /** Audit of the last recorded attempt, when one was recorded (always for `outcome_unknown`). */
+      readonly auditRef: AuditRef | null;
+    };
+
+/** One tool execution to persist, with the Temporal coordinates the store indexes it by. */
+export interface RecordExecutionInput {
+  readonly execution: ToolExecution;
+  readonly workflowId: string;
+  readonly runId: string | null;
+}
+
+/** A ledger row as stored, for inspection. */
+export interface LedgerEntry {
+  readonly idempotencyKey: string;
+  readonly requestSha256: string;
+  readonly tool: string;
+  readonly workflowId: string;
+  readonly callId: string;
+  readonly status: LedgerStatus;
+  /** The recorded model result (as delivered fresh), once an attempt was recorded. */
+  readonly modelResult: ModelResult | null;
+  readonly auditRef: AuditRef | null;
+  readonly claimedAt: string;
+  readonly completedAt: string | null;
+}
+
+/**
+ * The ledger status a recorded result leaves its key in. A result that did not start anything frees the key
+ * (re-running is safe by definition); an unknown side effect belongs to reconciliation; anything else is final.
+ */
+export function ledgerStatusFor(modelResult: ModelResult): Exclude<LedgerStatus, 'claimed'> {
+  switch (modelResult.execution.outcome) {
+    case 'not_started':
+      return 'released';
+    case 'unknown':
+      return 'unknown';
+    case 'committed':
+    case 'none':
+      return 'completed';
+  }
+}
+
+/** The recorded result as a replay: the same facts, marked as delivered from the local ledger. */
+export function asLocalReplay(modelResult: ModelResult): ModelResult {
+  return { ...modelResult, execution: { ...modelResult.execution, delivery: 'local_replay' } };
+}

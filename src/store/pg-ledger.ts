@@ -1,0 +1,95 @@
+import type { ModelResult } from '../contract/model-result.js';
+import { checkSha256, checkText } from './input-checks.js';
+import { asLocalReplay, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type LedgerStatus } from './ledger.js';
+import { auditRefOfRow, verifiedModelResult } from './pg-audit-rows.js';
+import type { Queryable } from './sql-runner.js';
+import { StoreError } from './store-error.js';
+import { isoOf, isoOrNull } from './timestamps.js';
+
+interface LedgerRow {
+  readonly idempotency_key: string;
+  readonly request_sha256: string;
+  readonly tool: string;
+  readonly workflow_id: string;
+  readonly call_id: string;
+  readonly status: LedgerStatus;
+  readonly model_result_json: string | null;
+  readonly audit_id: string | null;
+  readonly claimed_at: Date;
+  readonly completed_at: Date | null;
+  readonly a_request_sha256: string | null;
+  readonly a_result_sha256: string | null;
+  readonly a_call_binding_sha256: string | null;
+}
+
+const SELECT_LEDGER = `
+  SELECT l.idempotency_key, l.request_sha256, l.tool, l.workflow_id, l.call_id, l.status, l.model_result_json, l.audit_id,
+         l.claimed_at, l.completed_at, a.request_sha256 AS a_request_sha256, a.result_sha256 AS a_result_sha256,
+         a.call_binding_sha256 AS a_call_binding_sha256
+    FROM ttc_ledger l LEFT JOIN ttc_audit a ON a.audit_id = l.audit_id
+   WHERE l.idempotency_key = $1`;
+
+/**
+ * Claims a key with one atomic statement: the primary key lets exactly one of any number of racing inserts win,
+ * and a `released` key (nothing ran) is re-claimed only by a claimer with the same request digest.
+ */
+export async function claimIdempotencyKey(db: Queryable, input: ClaimInput, now: Date): Promise<ClaimResult> {
+  const key = checkText(input.idempotencyKey, 'idempotencyKey');
+  const requestSha256 = checkSha256(input.requestSha256, 'requestSha256');
+  const params = [key, requestSha256, checkText(input.tool, 'tool'), checkText(input.workflowId, 'workflowId'), checkText(input.callId, 'callId'), now];
+  const won = await db.query<{ claimed_at: Date }>(
+    `INSERT INTO ttc_ledger (idempotency_key, request_sha256, tool, workflow_id, call_id, status, claimed_at)
+     VALUES ($1, $2, $3, $4, $5, 'claimed', $6)
+     ON CONFLICT (idempotency_key) DO UPDATE
+       SET status = 'claimed', tool = EXCLUDED.tool, workflow_id = EXCLUDED.workflow_id, call_id = EXCLUDED.call_id, claimed_at = EXCLUDED.claimed_at
+       WHERE ttc_ledger.status = 'released' AND ttc_ledger.request_sha256 = EXCLUDED.request_sha256
+     RETURNING claimed_at`,
+    params,
+    'ttc_claim_key_v1',
+  );
+  const claimed = won[0];
+  if (claimed) return { kind: 'claimed', claimedAt: isoOf(claimed.claimed_at) };
+
+  const row = (await db.query<LedgerRow>(SELECT_LEDGER, [key], 'ttc_select_ledger_v1'))[0];
+  // Rows are never deleted, so the row that beat this insert is visible to this later statement.
+  if (!row) throw new StoreError('internal', { idempotencyKey: key, problem: 'ledger row vanished' });
+  if (row.request_sha256 !== requestSha256) return { kind: 'conflict', recordedRequestSha256: row.request_sha256, recordedTool: row.tool };
+  const auditRef = auditRefOf(row);
+  if (row.status === 'completed' && row.model_result_json !== null && auditRef !== null) {
+    return { kind: 'replay', modelResult: asLocalReplay(verifiedModelResult(row.model_result_json, auditRef.result_sha256, auditRef.audit_id)), auditRef };
+  }
+  return {
+    kind: 'in_progress',
+    // `released` here means another claimer released it between the two statements; it is being re-run elsewhere.
+    state: row.status === 'unknown' ? 'outcome_unknown' : 'running',
+    claimedAt: isoOf(row.claimed_at),
+    claimedBy: { workflowId: row.workflow_id, callId: row.call_id },
+    auditRef,
+  };
+}
+
+/** The ledger row of a key, or `null`. */
+export async function getLedgerEntry(db: Queryable, idempotencyKey: string): Promise<LedgerEntry | null> {
+  const row = (await db.query<LedgerRow>(SELECT_LEDGER, [checkText(idempotencyKey, 'idempotencyKey')]))[0];
+  if (!row) return null;
+  const auditRef = auditRefOf(row);
+  const modelResult: ModelResult | null =
+    row.model_result_json === null || auditRef === null ? null : verifiedModelResult(row.model_result_json, auditRef.result_sha256, auditRef.audit_id);
+  return {
+    idempotencyKey: row.idempotency_key,
+    requestSha256: row.request_sha256,
+    tool: row.tool,
+    workflowId: row.workflow_id,
+    callId: row.call_id,
+    status: row.status,
+    modelResult,
+    auditRef,
+    claimedAt: isoOf(row.claimed_at),
+    completedAt: isoOrNull(row.completed_at),
+  };
+}
+
+function auditRefOf(row: LedgerRow): AuditRef | null {
+  if (row.audit_id === null || row.a_request_sha256 === null || row.a_result_sha256 === null || row.a_call_binding_sha256 === null) return null;
+  return auditRefOfRow({ audit_id: row.audit_id, request_sha256: row.a_request_sha256, result_sha256: row.a_result_sha256, call_binding_sha256: row.a_call_binding_sha256 });
+}

@@ -1,0 +1,229 @@
+import type { Pool } from 'pg';
+import { checkCount, checkOptionalText, checkText } from './input-checks.js';
+import type {
+  EscalationInput,
+  OpenReconciliationInput,
+  ReconcileFinding,
+  ReconciliationAttemptInput,
+  ReconciliationMetrics,
+  ReconciliationRecord,
+  ReconciliationState,
+  SettleReconciliationInput,
+} from './reconciliation.js';
+import { inTransaction, type Queryable } from './sql-runner.js';
+import { StoreError } from './store-error.js';
+import { isoOf, isoOrNull } from './timestamps.js';
+
+interface RoundRow {
+  readonly idempotency_key: string;
+  readonly round: number;
+  readonly workflow_id: string;
+  readonly call_id: string;
+  readonly tool: string;
+  readonly audit_id: string | null;
+  readonly state: ReconciliationState;
+  readonly opened_at: Date;
+  readonly escalated_at: Date | null;
+  readonly escalation_reason: string | null;
+  readonly settled_at: Date | null;
+  readonly outcome: 'committed' | 'not_committed' | null;
+  readonly via: 'receipt' | 'human' | null;
+  readonly receipt_external_id: string | null;
+  readonly resolved_by: string | null;
+  readonly note: string | null;
+}
+
+interface AttemptRow {
+  readonly idempotency_key: string;
+  readonly round: number;
+  readonly attempt: number;
+  readonly finding: ReconcileFinding;
+  readonly detail: string | null;
+  readonly at: Date;
+}
+
+const ROUND_COLUMNS =
+  'idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, escalated_at, escalation_reason, settled_at, outcome, via, receipt_external_id, resolved_by, note';
+const LATEST_ROUND = `SELECT ${ROUND_COLUMNS} FROM ttc_reconciliations WHERE idempotency_key = $1 ORDER BY round DESC LIMIT 1`;
+const FINDINGS = new Set<ReconcileFinding>(['committed', 'not_committed', 'unknown']);
+
+/**
+ * Opens the record for a key: returns the latest round unless it was settled `not_committed`, in which case a
+ * safe retry became unknown again and a new round starts. Concurrent openers end up with the same round.
+ */
+export async function openReconciliation(pool: Pool, input: OpenReconciliationInput, now: Date): Promise<ReconciliationRecord> {
+  const key = checkText(input.idempotencyKey, 'idempotencyKey');
+  const fields = [checkText(input.workflowId, 'workflowId'), checkText(input.callId, 'callId'), checkText(input.tool, 'tool'), checkOptionalText(input.auditId, 'auditId')];
+  return inTransaction(pool, async (tx) => {
+    const latest = (await tx.query<RoundRow>(`${LATEST_ROUND} FOR UPDATE`, [key]))[0];
+    if (latest && !(latest.state === 'settled' && latest.outcome === 'not_committed')) return withAttempts(tx, latest);
+    const round = (latest?.round ?? 0) + 1;
+    const inserted = await tx.query<RoundRow>(
+      `INSERT INTO ttc_reconciliations (idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7) ON CONFLICT (idempotency_key, round) DO NOTHING RETURNING ${ROUND_COLUMNS}`,
+      [key, round, ...fields, now],
+    );
+    // Losing the insert race means another opener created this round a moment ago: use theirs.
+    const row = inserted[0] ?? (await tx.query<RoundRow>(LATEST_ROUND, [key]))[0];
+    if (!row) throw new StoreError('internal', { problem: 'reconciliation round vanished' });
+    return withAttempts(tx, row);
+  });
+}
+
+/** Appends one reconcile attempt to the latest round; the same attempt number with the same finding is a no-op. */
+export async function recordReconciliationAttempt(pool: Pool, input: ReconciliationAttemptInput, now: Date): Promise<ReconciliationRecord> {
+  const key = checkText(input.idempotencyKey, 'idempotencyKey');
+  const attempt = checkCount(input.attempt, 'attempt', 1);
+  if (!FINDINGS.has(input.finding)) throw new StoreError('invalid_input', { field: 'finding', problem: 'unknown_finding' });
+  const detail = checkOptionalText(input.detail, 'detail');
+  return inTransaction(pool, async (tx) => {
+    const round = await lockLatest(tx, key);
+    const existing = (await tx.query<AttemptRow>('SELECT finding FROM ttc_reconciliation_attempts WHERE idempotency_key = $1 AND round = $2 AND attempt = $3', [key, round.round, attempt]))[0];
+    if (existing) {
+      if (existing.finding !== input.finding) throw new StoreError('reconciliation_conflict', { idempotencyKey: key, attempt, recorded: existing.finding });
+      return withAttempts(tx, round);
+    }
+    if (round.state === 'settled') throw new StoreError('reconciliation_conflict', { idempotencyKey: key, problem: 'already settled' });
+    await tx.query('INSERT INTO ttc_reconciliation_attempts (idempotency_key, round, attempt, finding, detail, at) VALUES ($1, $2, $3, $4, $5, $6)', [
+      key,
+      round.round,
+      attempt,
+      input.finding,
+      detail,
+      now,
+    ]);
+    return withAttempts(tx, round);
+  });
+}
+
+/** Hands the latest round to a human; escalating again is a no-op, escalating a settled round a conflict. */
+export async function escalateReconciliation(pool: Pool, input: EscalationInput, now: Date): Promise<ReconciliationRecord> {
+  const key = checkText(input.idempotencyKey, 'idempotencyKey');
+  const reason = checkText(input.reason, 'reason');
+  return inTransaction(pool, async (tx) => {
+    const round = await lockLatest(tx, key);
+    if (round.state === 'settled') throw new StoreError('reconciliation_conflict', { idempotencyKey: key, problem: 'already settled' });
+    if (round.state === 'escalated') return withAttempts(tx, round);
+    const row = (
+      await tx.query<RoundRow>(
+        `UPDATE ttc_reconciliations SET state = 'escalated', escalated_at = $3, escalation_reason = $4 WHERE idempotency_key = $1 AND round = $2 RETURNING ${ROUND_COLUMNS}`,
+        [key, round.round, now, reason],
+      )
+    )[0];
+    return withAttempts(tx, row ?? round);
+  });
+}
+
+/**
+ * Settles the latest round. Settling the same way again is a no-op, differently a conflict. `not_committed`
+ * also releases the ledger key in the same transaction, so the safe retry with that key can claim it.
+ */
+export async function settleReconciliation(pool: Pool, input: SettleReconciliationInput, now: Date): Promise<ReconciliationRecord> {
+  const key = checkText(input.idempotencyKey, 'idempotencyKey');
+  if (input.outcome !== 'committed' && input.outcome !== 'not_committed') throw new StoreError('invalid_input', { field: 'outcome' });
+  if (input.via !== 'receipt' && input.via !== 'human') throw new StoreError('invalid_input', { field: 'via' });
+  const resolvedBy = checkOptionalText(input.resolvedBy, 'resolvedBy');
+  if (input.via === 'human' && resolvedBy === null) throw new StoreError('invalid_input', { field: 'resolvedBy', problem: 'a human resolution names its resolver' });
+  const receipt = checkOptionalText(input.receiptExternalId, 'receiptExternalId');
+  const note = checkOptionalText(input.note, 'note');
+  return inTransaction(pool, async (tx) => {
+    const round = await lockLatest(tx, key);
+    if (round.state === 'settled') {
+      if (round.outcome === input.outcome && round.via === input.via) return withAttempts(tx, round);
+      throw new StoreError('reconciliation_conflict', { idempotencyKey: key, recorded: round.outcome, via: round.via });
+    }
+    const row = (
+      await tx.query<RoundRow>(
+        `UPDATE ttc_reconciliations SET state = 'settled', settled_at = $3, outcome = $4, via = $5, receipt_external_id = $6, resolved_by = $7, note = $8
+          WHERE idempotency_key = $1 AND round = $2 RETURNING ${ROUND_COLUMNS}`,
+        [key, round.round, now, input.outcome, input.via, receipt, resolvedBy, note],
+      )
+    )[0];
+    if (input.outcome === 'not_committed') {
+      await tx.query(`UPDATE ttc_ledger SET status = 'released' WHERE idempotency_key = $1 AND status IN ('claimed', 'unknown')`, [key]);
+    }
+    return withAttempts(tx, row ?? round);
+  });
+}
+
+/** The latest round of a key, or `null`. */
+export async function getReconciliation(db: Queryable, idempotencyKey: string): Promise<ReconciliationRecord | null> {
+  const row = (await db.query<RoundRow>(LATEST_ROUND, [checkText(idempotencyKey, 'idempotencyKey')]))[0];
+  return row ? withAttempts(db, row) : null;
+}
+
+/** Unsettled rounds (open or escalated), oldest first. */
+export async function listUnsettled(db: Queryable, limit = 100): Promise<ReconciliationRecord[]> {
+  const rows = await db.query<RoundRow>(`SELECT ${ROUND_COLUMNS} FROM ttc_reconciliations WHERE state <> 'settled' ORDER BY opened_at, idempotency_key LIMIT $1`, [
+    checkCount(limit, 'limit', 1),
+  ]);
+  if (rows.length === 0) return [];
+  const attempts = await db.query<AttemptRow>(
+    `SELECT a.idempotency_key, a.round, a.attempt, a.finding, a.detail, a.at
+       FROM ttc_reconciliation_attempts a JOIN unnest($1::text[], $2::int[]) AS r(k, n) ON a.idempotency_key = r.k AND a.round = r.n
+      ORDER BY a.attempt`,
+    [rows.map((r) => r.idempotency_key), rows.map((r) => r.round)],
+  );
+  return rows.map((row) => recordOf(row, attempts.filter((a) => a.idempotency_key === row.idempotency_key && a.round === row.round)));
+}
+
+/** Unknown side-effect count and time-to-settle percentiles over every round. */
+export async function reconciliationMetrics(db: Queryable): Promise<ReconciliationMetrics> {
+  const row = (
+    await db.query<{ unknown: string; escalated: string; settled: string; p50: number | null; p95: number | null; max: number | null }>(
+      `WITH d AS (SELECT state, EXTRACT(EPOCH FROM (settled_at - opened_at)) * 1000 AS ms FROM ttc_reconciliations)
+       SELECT count(*) FILTER (WHERE state <> 'settled') AS unknown,
+              count(*) FILTER (WHERE state = 'escalated') AS escalated,
+              count(*) FILTER (WHERE state = 'settled') AS settled,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) FILTER (WHERE state = 'settled') AS p50,
+              percentile_cont(0.95) WITHIN GROUP (ORDER BY ms) FILTER (WHERE state = 'settled') AS p95,
+              max(ms) FILTER (WHERE state = 'settled')::float8 AS max
+         FROM d`,
+      [],
+    )
+  )[0];
+  if (!row) throw new StoreError('internal', { problem: 'metrics query returned nothing' });
+  const settled = Number(row.settled);
+  return {
+    unknownSideEffects: Number(row.unknown),
+    escalated: Number(row.escalated),
+    settled,
+    timeToSettleMs: settled === 0 || row.p50 === null || row.p95 === null || row.max === null ? null : { p50: row.p50, p95: row.p95, max: row.max },
+  };
+}
+
+async function lockLatest(tx: Queryable, key: string): Promise<RoundRow> {
+  const row = (await tx.query<RoundRow>(`${LATEST_ROUND} FOR UPDATE`, [key]))[0];
+  if (!row) throw new StoreError('reconciliation_not_found', { idempotencyKey: key });
+  return row;
+}
+
+async function withAttempts(db: Queryable, row: RoundRow): Promise<ReconciliationRecord> {
+  const attempts = await db.query<AttemptRow>(
+    'SELECT idempotency_key, round, attempt, finding, detail, at FROM ttc_reconciliation_attempts WHERE idempotency_key = $1 AND round = $2 ORDER BY attempt',
+    [row.idempotency_key, row.round],
+  );
+  return recordOf(row, attempts);
+}
+
+function recordOf(row: RoundRow, attempts: readonly AttemptRow[]): ReconciliationRecord {
+  return {
+    idempotencyKey: row.idempotency_key,
+    round: row.round,
+    workflowId: row.workflow_id,
+    callId: row.call_id,
+    tool: row.tool,
+    auditId: row.audit_id,
+    state: row.state,
+    openedAt: isoOf(row.opened_at),
+    escalatedAt: isoOrNull(row.escalated_at),
+    escalationReason: row.escalation_reason,
+    settledAt: isoOrNull(row.settled_at),
+    outcome: row.outcome,
+    via: row.via,
+    receiptExternalId: row.receipt_external_id,
+    resolvedBy: row.resolved_by,
+    note: row.note,
+    attempts: attempts.map((a) => ({ attempt: a.attempt, finding: a.finding, detail: a.detail, at: isoOf(a.at) })),
+  };
+}

@@ -1,0 +1,113 @@
+import type { Pool } from 'pg';
+import { auditRecordSchema } from '../contract/audit-record.js';
+import { modelResultSchema } from '../contract/model-result.js';
+import { sha256OfBytes } from './byte-digest.js';
+import { toCanonicalText } from './canonical-text.js';
+import { checkOptionalText, checkText } from './input-checks.js';
+import { auditRefOf, ledgerStatusFor, type AuditRef, type RecordExecutionInput } from './ledger.js';
+import { insertArtifact } from './pg-artifacts.js';
+import { inTransaction, type Queryable } from './sql-runner.js';
+import { StoreError } from './store-error.js';
+
+/**
+ * `recordExecution` of the pg store: audit row, evidence rows, artifacts and the ledger transition in one
+ * transaction. Every insert is idempotent, so recording the same attempt again changes nothing.
+ *
+ * A key recorded under a different request digest is an `IDEMPOTENCY_CONFLICT`, but the attempt's audit and
+ * evidence are still committed first: the attempt ran, and the audit of what ran must never be lost.
+ */
+export async function recordExecution(pool: Pool, input: RecordExecutionInput, now: Date): Promise<AuditRef> {
+  const { execution } = input;
+  const workflowId = checkText(input.workflowId, 'workflowId');
+  const runId = checkOptionalText(input.runId, 'runId');
+  const audit = auditRecordSchema.safeParse(execution.audit);
+  const modelResult = modelResultSchema.safeParse(execution.modelResult);
+  if (!audit.success || !modelResult.success) throw new StoreError('invalid_input', { field: audit.success ? 'execution.modelResult' : 'execution.audit', problem: 'schema' });
+  const record = execution.audit;
+  checkText(record.call_id, 'audit.call_id');
+  checkText(record.idempotency_key, 'audit.idempotency_key');
+  checkText(record.audit_id, 'audit.audit_id');
+  const auditJson = toCanonicalText(record, 'execution.audit');
+  const modelResultJson = toCanonicalText(execution.modelResult, 'execution.modelResult');
+  // The stored bytes must be the bytes the binding was computed over, or a later verification would fail.
+  if (sha256OfBytes(modelResultJson) !== record.bindings.result_sha256) {
+    throw new StoreError('digest_mismatch', { what: 'model_result', auditId: record.audit_id });
+  }
+  const ref = auditRefOf(record);
+
+  const conflict = await inTransaction(pool, async (tx) => {
+    const inserted = await tx.query<{ audit_id: string }>(
+      `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code,
+         request_sha256, result_sha256, call_binding_sha256, audit_json, model_result_json, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+       ON CONFLICT (audit_id) DO NOTHING RETURNING audit_id`,
+      [
+        record.audit_id, workflowId, runId, record.call_id, record.attempt, record.idempotency_key, queryCopy(record.tool), record.status,
+        record.error_code === null ? null : queryCopy(record.error_code), ref.request_sha256, ref.result_sha256, ref.call_binding_sha256, auditJson, modelResultJson, now,
+      ],
+    );
+    if (inserted.length === 0) await assertSameAttempt(tx, ref);
+    for (const artifact of execution.artifacts) await insertArtifact(tx, artifact, now);
+    await insertEvidence(tx, input, workflowId, now);
+    return updateLedger(tx, input, workflowId, modelResultJson, now);
+  });
+  if (conflict) throw new StoreError('idempotency_conflict', { idempotencyKey: record.idempotency_key, auditId: record.audit_id, recordedRequestSha256: conflict });
+  return ref;
+}
+
+/** An audit id names one attempt: a second record under it must be the very same record. */
+async function assertSameAttempt(tx: Queryable, ref: AuditRef): Promise<void> {
+  const rows = await tx.query<{ request_sha256: string; result_sha256: string; call_binding_sha256: string }>(
+    'SELECT request_sha256, result_sha256, call_binding_sha256 FROM ttc_audit WHERE audit_id = $1',
+    [ref.audit_id],
+  );
+  const row = rows[0];
+  if (!row || row.request_sha256 !== ref.request_sha256 || row.result_sha256 !== ref.result_sha256 || row.call_binding_sha256 !== ref.call_binding_sha256) {
+    throw new StoreError('audit_id_reused', { auditId: ref.audit_id });
+  }
+}
+
+async function insertEvidence(tx: Queryable, input: RecordExecutionInput, workflowId: string, now: Date): Promise<void> {
+  const { modelResult, evidenceSources, audit } = input.execution;
+  for (const item of modelResult.evidence) {
+    const source = evidenceSources[item.evidence_id] ?? modelResult.provenance.source_label;
+    const recordJson = toCanonicalText({ ...item, source }, 'evidence');
+    await tx.query(
+      `INSERT INTO ttc_evidence (workflow_id, call_id, evidence_id, audit_id, kind, locator, supports, quote, observed_at, source, record_json, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+       ON CONFLICT (workflow_id, call_id, evidence_id) DO NOTHING`,
+      [
+        workflowId, audit.call_id, item.evidence_id, audit.audit_id, queryCopy(item.kind), queryCopy(item.locator), item.supports.map(queryCopy),
+        item.quote === undefined ? null : queryCopy(item.quote), item.observed_at ?? null, queryCopy(source), recordJson, now,
+      ],
+    );
+  }
+}
+
+/**
+ * Moves the key's ledger row to the status this result implies (inserting it if nobody claimed). A completed row
+ * is final: later attempts are audited but never replace the result a replay returns. Returns the recorded
+ * request digest when it differs from this attempt's (a conflict), else `null`.
+ */
+async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflowId: string, modelResultJson: string, now: Date): Promise<string | null> {
+  const { audit, modelResult } = input.execution;
+  const status = ledgerStatusFor(modelResult);
+  const updated = await tx.query<{ status: string }>(
+    `INSERT INTO ttc_ledger (idempotency_key, request_sha256, tool, workflow_id, call_id, status, model_result_json, audit_id, claimed_at, completed_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $6 = 'completed' THEN $9::timestamptz END)
+     ON CONFLICT (idempotency_key) DO UPDATE
+       SET status = EXCLUDED.status, model_result_json = EXCLUDED.model_result_json, audit_id = EXCLUDED.audit_id, completed_at = EXCLUDED.completed_at
+       WHERE ttc_ledger.request_sha256 = EXCLUDED.request_sha256 AND ttc_ledger.status <> 'completed'
+     RETURNING status`,
+    [audit.idempotency_key, audit.bindings.request_sha256, audit.tool, workflowId, audit.call_id, status, modelResultJson, audit.audit_id, now],
+  );
+  if (updated.length > 0) return null;
+  const rows = await tx.query<{ request_sha256: string }>('SELECT request_sha256 FROM ttc_ledger WHERE idempotency_key = $1', [audit.idempotency_key]);
+  const recorded = rows[0]?.request_sha256;
+  return recorded !== undefined && recorded !== audit.bindings.request_sha256 ? recorded : null;
+}
+
+/** Text columns cannot hold NUL; query copies show it as U+FFFD (the exact value is in the JSON columns). */
+function queryCopy(text: string): string {
+  return text.replaceAll('\u0000', '\uFFFD');
+}

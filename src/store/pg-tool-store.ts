@@ -1,0 +1,147 @@
+import type { Pool } from 'pg';
+import type { ArtifactPayload } from '../contract/execute-tool.js';
+import { checkText } from './input-checks.js';
+import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from './ledger.js';
+import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from './memory.js';
+import { DEFAULT_MEMORY_POLICY, type MemoryPolicy } from './memory-policy.js';
+import { insertArtifact, readArtifact } from './pg-artifacts.js';
+import { AUDIT_COLUMNS, evidenceRecordOf, storedAuditOf, type AuditRow, type EvidenceRow } from './pg-audit-rows.js';
+import { claimIdempotencyKey, getLedgerEntry } from './pg-ledger.js';
+import { confirmMemoryCandidate, listMemories, proposeMemory } from './pg-memory.js';
+import * as reconciliation from './pg-reconciliation.js';
+import { recordExecution } from './pg-record-execution.js';
+import { applyStatePatch, getState, listStatePatches } from './pg-state.js';
+import type {
+  EscalationInput,
+  OpenReconciliationInput,
+  ReconciliationAttemptInput,
+  ReconciliationMetrics,
+  ReconciliationRecord,
+  SettleReconciliationInput,
+} from './reconciliation.js';
+import { poolQueryable, type Queryable } from './sql-runner.js';
+import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';
+import type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from './stored-records.js';
+import type { StoreClock } from './timestamps.js';
+import type { ToolStore } from './tool-store.js';
+
+/** Options of {@link PgToolStore}. */
+export interface PgToolStoreOptions {
+  /** Clock for every timestamp the store writes; defaults to the system clock. */
+  readonly now?: StoreClock;
+  /** The domain's memory write policy; defaults to {@link DEFAULT_MEMORY_POLICY}. */
+  readonly memoryPolicy?: MemoryPolicy;
+}
+
+/**
+ * The Postgres {@link ToolStore}. The pool is injected and owned by the caller (who also handles its `error`
+ * events); run {@link migrate} on it first. Every statement is parameterised.
+ */
+export class PgToolStore implements ToolStore {
+  private readonly db: Queryable;
+  private readonly now: StoreClock;
+  private readonly memoryPolicy: MemoryPolicy;
+
+  constructor(
+    private readonly pool: Pool,
+    options: PgToolStoreOptions = {},
+  ) {
+    this.db = poolQueryable(pool);
+    this.now = options.now ?? (() => new Date());
+    this.memoryPolicy = options.memoryPolicy ?? DEFAULT_MEMORY_POLICY;
+  }
+
+  claimIdempotencyKey(input: ClaimInput): Promise<ClaimResult> {
+    return claimIdempotencyKey(this.db, input, this.now());
+  }
+
+  recordExecution(input: RecordExecutionInput): Promise<AuditRef> {
+    return recordExecution(this.pool, input, this.now());
+  }
+
+  getLedgerEntry(idempotencyKey: string): Promise<LedgerEntry | null> {
+    return getLedgerEntry(this.db, idempotencyKey);
+  }
+
+  async getAudit(auditId: string): Promise<StoredAudit | null> {
+    const rows = await this.db.query<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM ttc_audit WHERE audit_id = $1`, [checkText(auditId, 'auditId')]);
+    return rows[0] ? storedAuditOf(rows[0]) : null;
+  }
+
+  async listAudits(filter: CallFilter): Promise<StoredAudit[]> {
+    const rows = await this.db.query<AuditRow>(
+      `SELECT ${AUDIT_COLUMNS} FROM ttc_audit WHERE workflow_id = $1 AND ($2::text IS NULL OR call_id = $2) ORDER BY recorded_at, call_id, attempt`,
+      [checkText(filter.workflowId, 'workflowId'), filter.callId === undefined ? null : checkText(filter.callId, 'callId')],
+    );
+    return rows.map(storedAuditOf);
+  }
+
+  async listEvidence(filter: CallFilter): Promise<EvidenceRecord[]> {
+    const rows = await this.db.query<EvidenceRow>(
+      `SELECT workflow_id, call_id, audit_id, record_json FROM ttc_evidence
+        WHERE workflow_id = $1 AND ($2::text IS NULL OR call_id = $2) ORDER BY recorded_at, call_id, evidence_id`,
+      [checkText(filter.workflowId, 'workflowId'), filter.callId === undefined ? null : checkText(filter.callId, 'callId')],
+    );
+    return rows.map(evidenceRecordOf);
+  }
+
+  putArtifact(artifact: ArtifactPayload): Promise<void> {
+    return insertArtifact(this.db, artifact, this.now());
+  }
+
+  getArtifact(sha256: string): Promise<StoredArtifact> {
+    return readArtifact(this.db, sha256);
+  }
+
+  applyStatePatch(input: StatePatchInput): Promise<StatePatchResult> {
+    return applyStatePatch(this.pool, input, this.now());
+  }
+
+  getState(workflowId: string, key: string): Promise<StateEntry | null> {
+    return getState(this.db, workflowId, key);
+  }
+
+  listStatePatches(filter: { readonly workflowId: string; readonly key?: string }): Promise<StatePatchRecord[]> {
+    return listStatePatches(this.db, filter);
+  }
+
+  proposeMemory(input: MemoryProposal): Promise<MemoryOutcome> {
+    return proposeMemory(this.db, input, this.memoryPolicy, this.now());
+  }
+
+  confirmMemoryCandidate(input: MemoryConfirmation): Promise<MemoryRecord> {
+    return confirmMemoryCandidate(this.db, input, this.now());
+  }
+
+  listMemories(filter: MemoryFilter): Promise<MemoryRecord[]> {
+    return listMemories(this.db, filter);
+  }
+
+  openReconciliation(input: OpenReconciliationInput): Promise<ReconciliationRecord> {
+    return reconciliation.openReconciliation(this.pool, input, this.now());
+  }
+
+  recordReconciliationAttempt(input: ReconciliationAttemptInput): Promise<ReconciliationRecord> {
+    return reconciliation.recordReconciliationAttempt(this.pool, input, this.now());
+  }
+
+  escalateReconciliation(input: EscalationInput): Promise<ReconciliationRecord> {
+    return reconciliation.escalateReconciliation(this.pool, input, this.now());
+  }
+
+  settleReconciliation(input: SettleReconciliationInput): Promise<ReconciliationRecord> {
+    return reconciliation.settleReconciliation(this.pool, input, this.now());
+  }
+
+  getReconciliation(idempotencyKey: string): Promise<ReconciliationRecord | null> {
+    return reconciliation.getReconciliation(this.db, idempotencyKey);
+  }
+
+  listUnsettled(options: { readonly limit?: number } = {}): Promise<ReconciliationRecord[]> {
+    return reconciliation.listUnsettled(this.db, options.limit);
+  }
+
+  reconciliationMetrics(): Promise<ReconciliationMetrics> {
+    return reconciliation.reconciliationMetrics(this.db);
+  }
+}

@@ -1,0 +1,81 @@
+import type { CatalogCode } from '../contract/error-catalog.js';
+import { ToolError, type ToolErrorDetails } from '../contract/tool-error.js';
+
+/**
+ * Why a store operation failed: a closed set, finer than the catalog code, for operators and tests. Each reason
+ * maps to exactly one catalog code (see {@link STORE_FAILURE_CODES}).
+ */
+export type StoreFailure =
+  | 'idempotency_conflict'
+  | 'audit_id_reused'
+  | 'patch_id_reused'
+  | 'memory_id_reused'
+  | 'version_conflict'
+  | 'reconciliation_conflict'
+  | 'not_a_candidate'
+  | 'evidence_not_found'
+  | 'evidence_required'
+  | 'invalid_input'
+  | 'artifact_not_found'
+  | 'digest_mismatch'
+  | 'reconciliation_not_found'
+  | 'memory_not_found'
+  | 'unavailable'
+  | 'serialization_failure'
+  | 'append_only'
+  | 'schema_missing'
+  | 'migration_mismatch'
+  | 'internal';
+
+/**
+ * The catalog code each store failure surfaces as. `unavailable` and `serialization_failure` are the only
+ * retryable ones (`UPSTREAM_UNAVAILABLE`): the statement did not commit, so running it again is safe.
+ */
+export const STORE_FAILURE_CODES = Object.freeze({
+  idempotency_conflict: 'IDEMPOTENCY_CONFLICT',
+  audit_id_reused: 'IDEMPOTENCY_CONFLICT',
+  patch_id_reused: 'IDEMPOTENCY_CONFLICT',
+  memory_id_reused: 'IDEMPOTENCY_CONFLICT',
+  version_conflict: 'STATUS_CONFLICT',
+  reconciliation_conflict: 'STATUS_CONFLICT',
+  not_a_candidate: 'STATUS_CONFLICT',
+  // "Absent" and "belongs to another workflow" share one reason on purpose, like NOT_FOUND does.
+  evidence_not_found: 'INVALID_ARGUMENTS',
+  evidence_required: 'INVALID_ARGUMENTS',
+  invalid_input: 'INVALID_ARGUMENTS',
+  artifact_not_found: 'NOT_FOUND',
+  // Stored bytes that no longer match their digest (artifact body, recorded model result) are a protocol failure,
+  // like a body shorter than its declared length: the data is not used.
+  digest_mismatch: 'PROTOCOL_ERROR',
+  reconciliation_not_found: 'NOT_FOUND',
+  memory_not_found: 'NOT_FOUND',
+  unavailable: 'UPSTREAM_UNAVAILABLE',
+  serialization_failure: 'UPSTREAM_UNAVAILABLE',
+  append_only: 'TOOL_ERROR',
+  schema_missing: 'TOOL_ERROR',
+  migration_mismatch: 'TOOL_ERROR',
+  internal: 'TOOL_ERROR',
+} satisfies Record<StoreFailure, CatalogCode>);
+
+/**
+ * A store failure: a {@link ToolError} (so the Temporal boundary translates it like any other) whose `code` is a
+ * catalog code and whose `reason` says which store rule failed. Match on `code`/`reason`, never on the message.
+ */
+export class StoreError extends ToolError {
+  readonly reason: StoreFailure;
+
+  constructor(reason: StoreFailure, details: ToolErrorDetails = {}, cause?: unknown) {
+    super(STORE_FAILURE_CODES[reason], { reason, ...details }, cause === undefined ? {} : { cause });
+    this.reason = reason;
+  }
+
+  /** True when repeating the operation is safe and may succeed (nothing was committed). */
+  get retryable(): boolean {
+    return this.code === 'UPSTREAM_UNAVAILABLE';
+  }
+}
+
+/** Recognizes a {@link StoreError} even across module copies. */
+export function isStoreError(error: unknown): error is StoreError {
+  return error instanceof StoreError || (error instanceof Error && typeof (error as { reason?: unknown }).reason === 'string' && typeof (error as { code?: unknown }).code === 'string');
+}

@@ -1,0 +1,98 @@
+import type { ArtifactPayload } from '../contract/execute-tool.js';
+import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from './ledger.js';
+import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from './memory.js';
+import type {
+  EscalationInput,
+  OpenReconciliationInput,
+  ReconciliationAttemptInput,
+  ReconciliationMetrics,
+  ReconciliationRecord,
+  SettleReconciliationInput,
+} from './reconciliation.js';
+import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';
+import type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from './stored-records.js';
+
+// Everything a ToolStore user needs, re-exported so one import path serves the interface and its types.
+export { auditRefOf, asLocalReplay, ledgerStatusFor } from './ledger.js';
+export type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus, RecordExecutionInput } from './ledger.js';
+export type { JsonValue } from './json-value.js';
+export type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';
+export type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from './stored-records.js';
+export type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord, MemoryStatus } from './memory.js';
+export { decideMemoryWrite, DEFAULT_MEMORY_POLICY, MEMORY_SOURCE_KINDS } from './memory-policy.js';
+export type { MemoryDecision, MemoryDecisionReason, MemoryPolicy, MemorySourceKind } from './memory-policy.js';
+export type {
+  EscalationInput,
+  OpenReconciliationInput,
+  ReconcileFinding,
+  ReconciliationAttempt,
+  ReconciliationAttemptInput,
+  ReconciliationMetrics,
+  ReconciliationRecord,
+  ReconciliationState,
+  SettleReconciliationInput,
+} from './reconciliation.js';
+export { StoreError, isStoreError, STORE_FAILURE_CODES, type StoreFailure } from './store-error.js';
+
+/**
+ * Durable storage of everything a tool call leaves behind that must not live in Temporal history: the
+ * idempotency ledger, the append-only audit, evidence, artifacts, state patches, memory and reconciliation.
+ *
+ * Every method either succeeds or throws a {@link StoreError} (a `ToolError` with a catalog `code` and a store
+ * `reason`); retrying after `UPSTREAM_UNAVAILABLE` is always safe because every write is idempotent.
+ */
+export interface ToolStore {
+  /** Claims an idempotency key before a tool runs; concurrent claimers of one key get exactly one `claimed`. */
+  claimIdempotencyKey(input: ClaimInput): Promise<ClaimResult>;
+  /**
+   * In one transaction: appends the attempt's audit row, its evidence rows and artifacts, and moves the ledger
+   * row for its key to the status the result implies. Recording the same attempt twice is a no-op.
+   */
+  recordExecution(input: RecordExecutionInput): Promise<AuditRef>;
+  /** The ledger row of a key, for inspection. */
+  getLedgerEntry(idempotencyKey: string): Promise<LedgerEntry | null>;
+
+  /** The audit row of one attempt, or `null`; the stored model result is checked against its `result_sha256`. */
+  getAudit(auditId: string): Promise<StoredAudit | null>;
+  /** Audit rows of a workflow (or one call), oldest first. */
+  listAudits(filter: CallFilter): Promise<StoredAudit[]>;
+  /** Evidence rows of a workflow (or one call). */
+  listEvidence(filter: CallFilter): Promise<EvidenceRecord[]>;
+
+  /** Stores an artifact by its SHA-256 (idempotent); refuses a payload whose body does not match its digest. */
+  putArtifact(artifact: ArtifactPayload): Promise<void>;
+  /** Reads an artifact and verifies its digest; a tampered body fails with `digest_mismatch`. */
+  getArtifact(sha256: string): Promise<StoredArtifact>;
+
+  /** Applies a state patch: idempotent by patch id, optimistic on version, evidence checked. */
+  applyStatePatch(input: StatePatchInput): Promise<StatePatchResult>;
+  /** The current value of a state key, or `null`. */
+  getState(workflowId: string, key: string): Promise<StateEntry | null>;
+  /** Applied patches of a workflow (optionally one key), oldest first. */
+  listStatePatches(filter: { readonly workflowId: string; readonly key?: string }): Promise<StatePatchRecord[]>;
+
+  /** Applies the memory write policy to a proposal and stores it unless refused. Idempotent by memory id. */
+  proposeMemory(input: MemoryProposal): Promise<MemoryOutcome>;
+  /** A user confirms a candidate: it becomes accepted memory. */
+  confirmMemoryCandidate(input: MemoryConfirmation): Promise<MemoryRecord>;
+  /** Memory rows of one subject. */
+  listMemories(filter: MemoryFilter): Promise<MemoryRecord[]>;
+
+  /**
+   * Opens a reconciliation record for a key. Returns the current round when it is unsettled (or settled
+   * committed); starts a new round after a `not_committed` settlement (a safe retry that became unknown again).
+   */
+  openReconciliation(input: OpenReconciliationInput): Promise<ReconciliationRecord>;
+  /** Appends one reconcile attempt to the record's history (idempotent by attempt number). */
+  recordReconciliationAttempt(input: ReconciliationAttemptInput): Promise<ReconciliationRecord>;
+  /** Marks the record as waiting for a human. */
+  escalateReconciliation(input: EscalationInput): Promise<ReconciliationRecord>;
+  /** Settles the record; see {@link SettleReconciliationInput}. */
+  settleReconciliation(input: SettleReconciliationInput): Promise<ReconciliationRecord>;
+  /** The record of a key, or `null`. */
+  getReconciliation(idempotencyKey: string): Promise<ReconciliationRecord | null>;
+  /** Open and escalated records, oldest first. */
+  listUnsettled(options?: { readonly limit?: number }): Promise<ReconciliationRecord[]>;
+  /** Unknown side-effect count and time-to-settle figures. */
+  reconciliationMetrics(): Promise<ReconciliationMetrics>;
+}

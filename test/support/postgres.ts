@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { EmbeddedPostgresServer } from '../../src/store/embedded-postgres-server.js';
+import { EMBEDDED_DATA_ROOT } from '../../src/store/connection.js';
+import { migrate } from '../../src/store/migrate.js';
+import { PgToolStore, type PgToolStoreOptions } from '../../src/store/pg-tool-store.js';
+
+/** Project root (this file is test/support/postgres.ts). */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * Flags for throwaway test clusters: no fsync (the data is deleted afterwards; a clean stop still writes
+ * everything), and enough connections for the concurrency tests.
+ */
+const TEST_POSTGRES_FLAGS = ['-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'];
+
+/** One test file's private database: a fresh schema on a real Postgres, with a pool bound to it. */
+export interface TestDatabase {
+  readonly pool: pg.Pool;
+  readonly connectionString: string;
+  readonly schema: string;
+  /** The embedded server, when this process started one (absent with DATABASE_URL). */
+  readonly server: EmbeddedPostgresServer | null;
+  /** A store over this database's pool. */
+  store(options?: PgToolStoreOptions): PgToolStore;
+  /** Opens another pool on the same schema (e.g. for a raw-SQL "attacker" or a second process). */
+  newPool(max?: number, extra?: pg.PoolConfig): pg.Pool;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an embedded Postgres that only this process uses, with its data under `.data/postgres/` (deleted again on
+ * dispose). Throws when it cannot: tests that need Postgres must fail without it, never skip.
+ */
+export async function startEmbeddedPostgres(label: string): Promise<EmbeddedPostgresServer> {
+  await removeAbandonedClusters();
+  const dataDir = join(PROJECT_ROOT, EMBEDDED_DATA_ROOT, `test-${safeName(label)}-${process.pid}-${randomBytes(3).toString('hex')}`);
+  const server = new EmbeddedPostgresServer({ dataDir, ephemeral: true, postgresFlags: TEST_POSTGRES_FLAGS });
+  try {
+    await server.start();
+  } catch (error) {
+    await server.dispose().catch(() => undefined);
+    throw new Error(`could not start an embedded Postgres for '${label}' (set DATABASE_URL to use an existing server)`, { cause: error });
+  }
+  return server;
+}
+
+/** Options of {@link openTestDatabase}. */
+export interface TestDatabaseOptions {
+  /** Migrate the fresh schema (default true). */
+  readonly migrate?: boolean;
+  /** Always start a private embedded server, even with DATABASE_URL (for tests that stop and restart it). */
+  readonly privateServer?: boolean;
+  /** Pool settings for the default pool (e.g. a short connection timeout for restart tests). */
+  readonly pool?: Pick<pg.PoolConfig, 'max' | 'connectionTimeoutMillis'>;
+}
+
+/**
+ * Opens a fresh schema for one test file on the Postgres the project resolves (DATABASE_URL, else embedded), and
+ * migrates it unless `migrate: false`. Files never share a schema, so they cannot interfere.
+ */
+export async function openTestDatabase(label: string, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const url = options.privateServer ? undefined : process.env['DATABASE_URL']?.trim();
+  const server = url ? null : await startEmbeddedPostgres(label);
+  const connectionString = url || server!.connectionString;
+  const schema = `ttc_test_${safeName(label)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  } catch (error) {
+    await server?.dispose().catch(() => undefined);
+    throw new Error(`could not reach Postgres for '${label}'`, { cause: error });
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  const pools: pg.Pool[] = [];
+  const newPool = (max = 30, extra: pg.PoolConfig = {}): pg.Pool => {
+    const pool = new pg.Pool({ ...extra, connectionString, max, options: `-c search_path=${schema}` });
+    // An idle client losing its connection (e.g. a server restart) must not crash the test process.
+    pool.on('error', () => undefined);
+    pools.push(pool);
+    return pool;
+  };
+  const pool = newPool(options.pool?.max ?? 30, options.pool ?? {});
+  if (options.migrate !== false) await migrate(pool);
+  return {
+    pool,
+    connectionString,
+    schema,
+    server,
+    store: (storeOptions) => new PgToolStore(pool, storeOptions),
+    newPool,
+    async close() {
+      await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
+      if (server) {
+        await server.dispose();
+        return;
+      }
+      const cleanup = new pg.Client({ connectionString });
+      await cleanup.connect();
+      try {
+        await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+      } finally {
+        await cleanup.end();
+      }
+    },
+  };
+}
+
+/**
+ * Removes test clusters left behind by killed test processes (their folder names carry the owner's pid), so an
+ * interrupted run does not leak data folders. Folders of live processes are never touched.
+ */
+async function removeAbandonedClusters(): Promise<void> {
+  const root = join(PROJECT_ROOT, EMBEDDED_DATA_ROOT);
+  const entries = await readdir(root).catch(() => [] as string[]);
+  for (const entry of entries) {
+    const match = /^test-.+-(\d+)-[0-9a-f]{6}(\.ttc-password)?$/.exec(entry);
+    if (!match || isAlive(Number(match[1]))) continue;
+    const dataDir = join(root, entry.replace(/\.ttc-password$/, ''));
+    // A postmaster the dead test left running still owns the folder; leave it rather than pull data from under it.
+    if (await postmasterAlive(dataDir)) continue;
+    await rm(join(root, entry), { recursive: true, force: true });
+  }
+}
+
+async function postmasterAlive(dataDir: string): Promise<boolean> {
+  const pid = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
+}
+
+function safeName(label: string): string {
+  return label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 24);
+}
