@@ -125,7 +125,7 @@ function assemble(input: FitInput, shape: Shape, redactions: readonly Redaction[
   const { next: upstreamNext, availableItems } = input.pagination;
   // Our own cut wins: the continuation then points into this call's full result (kept as an artifact).
   const next: Continuation | null = itemsCut ? { type: 'offset', value: returned } : upstreamNext;
-  let available = availableItems ?? (upstreamNext === null ? (originalItems ?? (shape.overBudget ? null : 1)) : null);
+  let available = availableItems ?? (upstreamNext === null ? (originalItems ?? (shape.overBudget ? null : returned)) : null);
   if (available !== null && available < returned) available = null;
   const reasons = [
     shape.overBudget ? 'over_byte_budget' : null,

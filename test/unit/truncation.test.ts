@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { executeTool } from '../../src/index.js';
+import { z } from 'zod';
+import { defineTool, executeTool } from '../../src/index.js';
 import { cutText, utf8ByteLength } from '../../src/contract/truncation.js';
 import { testContext } from '../support/context.js';
 import { listTool } from '../support/tools.js';
@@ -48,5 +49,22 @@ describe('budgets and truncation', () => {
 
   it('measures UTF-8 like TextEncoder', () => {
     for (const text of ['', 'abc', 'é', '€', '😀', 'a\ud800b']) assert.equal(utf8ByteLength(text), new TextEncoder().encode(text).byteLength, text);
+  });
+});
+
+describe('results without data', () => {
+  it('a tool whose schema is null succeeds as complete with zero items (regression: was TOOL_ERROR)', async () => {
+    const ping = defineTool({
+      name: 'health.ping',
+      description: 'Ping.',
+      input: z.strictObject({}),
+      output: z.null(),
+      effect: 'read',
+      source: { label: 'self', type: 'internal' },
+      handler: () => Promise.resolve({ data: null }),
+    });
+    const result = await executeTool(ping, {}, ctx);
+    assert.equal(result.modelResult.status, 'succeeded');
+    assert.deepEqual(result.modelResult.completeness, { state: 'complete', returned_items: 0, available_items: 0, next: null });
   });
 });

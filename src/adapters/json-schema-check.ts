@@ -1,0 +1,64 @@
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { canonicalJson } from '../contract/canonical-json.js';
+import { mapSchema, type JsonSchemaObject } from './tool-definitions/schema-walk.js';
+
+/** One reason a value does not match a schema: a path into the value and a safe description. */
+export interface SchemaIssue {
+  readonly path: (string | number)[];
+  readonly message: string;
+}
+
+/** A compiled check of values against a JSON Schema from outside (an MCP server's tool schemas). */
+export type SchemaCheck = (value: unknown) => readonly SchemaIssue[];
+
+/** Largest remote schema accepted (canonical JSON bytes): compiling is code generation, so it is bounded. */
+const MAX_SCHEMA_CHARS = 256 * 1024;
+
+/** Positions where a subschema describes a value of its own (not a branch or a definition applied in place). */
+const VALUE_POSITIONS = new Set(['', 'properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems']);
+
+const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[67]\/schema#?$/;
+
+const FORMATS: Record<string, RegExp | ((text: string) => boolean)> = {
+  'date-time': (text) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(text) && !Number.isNaN(Date.parse(text)),
+  date: (text) => /^\d{4}-\d\d-\d\d$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)),
+  time: /^\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?$/i,
+  uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
+  uri: (text) => /^[a-z][a-z0-9+.-]*:/i.test(text) && URL.canParse(text),
+  ipv4: /^((25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(25[0-5]|2[0-4]\d|1?\d?\d)$/,
+};
+
+/**
+ * Compiles a remote JSON Schema (2020-12 by default, as MCP specifies; draft-07 when it says so). With `exact`,
+ * every object at a value position is closed with `unevaluatedProperties: false` (2020-12) — keys the schema does
+ * not declare are rejected, as the contract does for its own tools — without breaking `allOf`/`$ref` composition,
+ * whose branches are left open. Draft-07 schemas are checked as written. Throws when the schema does not compile.
+ */
+export function compileSchemaCheck(schema: JsonSchemaObject, options: { readonly exact: boolean }): SchemaCheck {
+  if (canonicalJson(schema).length > MAX_SCHEMA_CHARS) throw new Error(`schema larger than ${MAX_SCHEMA_CHARS} characters`);
+  const draft07 = typeof schema['$schema'] === 'string' && DRAFT_07.test(schema['$schema']);
+  const ajvOptions: Options = { strict: false, allErrors: false, logger: false, formats: FORMATS, validateFormats: true };
+  const ajv = draft07 ? new Ajv(ajvOptions) : new Ajv2020(ajvOptions);
+  const prepared = options.exact && !draft07 ? closeObjects(schema) : schema;
+  const validate: ValidateFunction = ajv.compile(prepared);
+  return (value) => (validate(value) ? [] : (validate.errors ?? []).map(toIssue));
+}
+
+function closeObjects(schema: JsonSchemaObject): JsonSchemaObject {
+  return mapSchema(schema, (node, _path, via) =>
+    VALUE_POSITIONS.has(via) && !('unevaluatedProperties' in node) ? { ...node, unevaluatedProperties: false } : node,
+  );
+}
+
+function toIssue(error: ErrorObject): SchemaIssue {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((token) => (/^(0|[1-9]\d*)$/.test(token) ? Number(token) : token));
+  const undeclared = (error.params as { unevaluatedProperty?: unknown; additionalProperty?: unknown });
+  const key = undeclared.unevaluatedProperty ?? undeclared.additionalProperty;
+  return { path: typeof key === 'string' ? [...path, key] : path, message: error.keyword };
+}

@@ -1,0 +1,105 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolRequest,
+  type CallToolResult,
+  type Implementation,
+  type ListToolsResult,
+  type ServerNotification,
+  type ServerRequest,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AnyToolDefinition } from '../contract/define-tool.js';
+import { catalogFailure } from '../contract/call-failure.js';
+import { executeTool, failedExecution, type ToolExecution } from '../contract/execute-tool.js';
+import type { ExecutionContext } from '../contract/execution-context.js';
+import type { ToolRegistry } from '../contract/tool-registry.js';
+import { z } from 'zod';
+import { toCallToolResult } from './mcp-call-tool-result.js';
+import { toMcpTool } from './tool-definitions/mcp.js';
+
+/**
+ * `tools/call` as registered: loose, so that malformed params reach the SDK's own `CallToolRequestSchema` check and
+ * are answered with `InvalidParams` — registering the strict schema would make them an `InternalError`.
+ */
+const LOOSE_CALL_TOOL_REQUEST = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+
+/** What the SDK hands a request handler besides the request (abort signal, request id, auth info). */
+export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions {
+  readonly registry: ToolRegistry;
+  /**
+   * The trusted context of one call, built by the host from its own state (principal from `extra.authInfo`, ids
+   * from `extra.requestId`, …) — never from the request's arguments.
+   */
+  readonly context: (request: CallToolRequest, extra: McpRequestExtra) => ExecutionContext | Promise<ExecutionContext>;
+  /**
+   * Runs a call. A host routes calls through its durable runtime here (approvals, reconciliation). The default runs
+   * the tool directly and answers a tool that requires approval with `APPROVAL_REQUIRED` without running it: this
+   * server has no way to ask a human, and exposing a tool over MCP must not bypass its approval.
+   */
+  readonly execute?: (tool: AnyToolDefinition, args: unknown, ctx: ExecutionContext) => Promise<ToolExecution>;
+  /** Receives every execution (audit record, artifacts) before the result is returned; if it fails, no result is. */
+  readonly onExecution?: (execution: ToolExecution, request: CallToolRequest) => void | Promise<void>;
+  readonly serverInfo?: Implementation;
+}
+
+/**
+ * An MCP server (the SDK's low-level `Server`) offering the registry's tools: `tools/list` returns each tool with
+ * its input schema, result schema and annotations; `tools/call` runs the tool through the contract and returns the
+ * model result only. A name that is not registered is a protocol error (`InvalidParams`), not a result. Failures of
+ * the host's hooks surface as a generic `InternalError`: their messages never reach the client.
+ */
+export function createMcpServer(options: McpServerOptions): Server {
+  const { registry } = options;
+  const listed = new WeakMap<AnyToolDefinition, Tool>();
+  const describe = (tool: AnyToolDefinition): Tool => {
+    let entry = listed.get(tool);
+    if (!entry) {
+      entry = toMcpTool(tool);
+      listed.set(tool, entry);
+    }
+    return entry;
+  };
+  // Fail at construction, not at the first tools/list, when a tool cannot be described.
+  registry.list().forEach(describe);
+
+  const server = new Server(options.serverInfo ?? { name: 'temporal-tool-contract', version: '0.1.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools: registry.list().map(describe) }));
+  server.setRequestHandler(LOOSE_CALL_TOOL_REQUEST, async (loose, extra): Promise<CallToolResult> => {
+    // The SDK has validated the request against CallToolRequestSchema before calling this handler.
+    const request = CallToolRequestSchema.parse(loose);
+    const { name } = request.params;
+    if (!registry.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
+    const tool = registry.get(name);
+    const execution = await guarded('execution', async () => {
+      const ctx = await options.context(request, extra);
+      return (options.execute ?? executeUnlessApprovalRequired)(tool, request.params.arguments ?? {}, ctx);
+    });
+    if (options.onExecution) await guarded('record', async () => options.onExecution?.(execution, request));
+    return toCallToolResult(execution.modelResult);
+  });
+  return server;
+}
+
+/** The default executor: the contract funnel, except that approval-gated tools are refused before they run. */
+function executeUnlessApprovalRequired(tool: AnyToolDefinition, args: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
+  if (!tool.requiresApproval) return executeTool(tool, args, ctx);
+  return Promise.resolve(failedExecution(tool, ctx, catalogFailure('APPROVAL_REQUIRED', 'input', { reason: 'no approval channel on the MCP server' }), args));
+}
+
+/** Runs a host hook; whatever it throws becomes a generic protocol error so host internals never reach the client. */
+async function guarded<T>(stage: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    throw new McpError(ErrorCode.InternalError, `The tool call could not be completed (${stage}).`);
+  }
+}
