@@ -23,6 +23,7 @@ export const VALIDATION_LAYERS = [
 ] as const;
 export type ValidationLayer = (typeof VALIDATION_LAYERS)[number];
 
+/** One validation layer's verdict, with the rule version that decided it. */
 export const layerOutcomeSchema = z.strictObject({
   layer: z.enum(VALIDATION_LAYERS),
   outcome: z.enum(['passed', 'failed', 'warned', 'skipped']),
@@ -32,6 +33,7 @@ export const layerOutcomeSchema = z.strictObject({
 });
 export type LayerOutcome = z.infer<typeof layerOutcomeSchema>;
 
+/** Every revision of a tool contract that the bindings commit to. */
 export const revisionsSchema = z.strictObject({
   input: z.string(),
   output: z.string(),
@@ -42,6 +44,7 @@ export const revisionsSchema = z.strictObject({
 });
 export type ToolRevisions = z.infer<typeof revisionsSchema>;
 
+/** The three binding digests of SPEC §2 (request, result, call binding). */
 export const bindingsSchema = z.strictObject({
   request_sha256: sha256,
   result_sha256: sha256,
@@ -49,6 +52,7 @@ export const bindingsSchema = z.strictObject({
 });
 export type Bindings = z.infer<typeof bindingsSchema>;
 
+/** Zod schema of `tool-result.audit.v1`. */
 export const auditRecordSchema = z.strictObject({
   schema_version: z.literal(AUDIT_SCHEMA_VERSION),
   audit_id: z.string(),

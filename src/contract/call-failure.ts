@@ -29,7 +29,8 @@ export function catalogFailure(
     recovery: entry.recovery,
   };
   if (extra.retryAfterMs !== undefined && Number.isFinite(extra.retryAfterMs) && extra.retryAfterMs >= 0) {
-    error.retry_after_ms = Math.round(extra.retryAfterMs);
+    // Capped to a safe integer: an upstream `Retry-After: 99999999999999` must stay RATE_LIMITED, not fail the schema.
+    error.retry_after_ms = Math.min(Math.round(extra.retryAfterMs), Number.MAX_SAFE_INTEGER);
   }
   return { error, layer, detail };
 }

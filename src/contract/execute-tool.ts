@@ -10,7 +10,7 @@ import type { ExecutionContext } from './execution-context.js';
 import { fitToBudget } from './fit-budget.js';
 import { cutText, utf8ByteLength } from './truncation.js';
 import { inspectJson } from './json-shape.js';
-import { resolvePointer } from './json-pointer.js';
+import { parsePointer, resolvePointer } from './json-pointer.js';
 import {
   MODEL_RESULT_SCHEMA_VERSION,
   modelResultSchema,
@@ -350,26 +350,42 @@ class ToolCall {
     // Locators are often URLs (which can carry tokens) and quotes are free text: both are scrubbed and bounded.
     const evidence = checked.evidence.map((item) => {
       const path = `/evidence/${item.evidence.evidence_id}`;
-      const scrubbed = { ...item.evidence, locator: cutText(this.redactor.text(item.evidence.locator, `${path}/locator`, this.redactions), MAX_LOCATOR_CHARS) };
+      const scrubbed = {
+        ...item.evidence,
+        kind: this.scrub(item.evidence.kind, `${path}/kind`),
+        locator: cutText(this.scrub(item.evidence.locator, `${path}/locator`), MAX_LOCATOR_CHARS),
+      };
       if (item.evidence.quote !== undefined) {
-        scrubbed.quote = cutText(this.redactor.text(item.evidence.quote, `${path}/quote`, this.redactions), tool.budget.maxTextChars);
+        scrubbed.quote = cutText(this.scrub(item.evidence.quote, `${path}/quote`), tool.budget.maxTextChars);
       }
       return { ...item, evidence: scrubbed };
     });
     const untrusted = buildUntrustedContent(output.untrusted ?? []).map((item, i) => ({
       ...item,
-      text: this.redactor.text(item.text, `/untrusted_content/${i}/text`, this.redactions),
+      text: this.scrub(item.text, `/untrusted_content/${i}/text`),
+      source: this.scrub(item.source, `/untrusted_content/${i}/source`),
     }));
-    const conflicts = checked.conflicts.map((conflict, i) => ({
-      ...conflict,
-      values: conflict.values.map((v, j) => ({ ...v, value: this.redactor.value(v.value, `/conflicts/${i}/values/${j}/value`, this.redactions) as typeof v.value })),
-    }));
+    // A conflict on a sensitive field would show the very values redaction removes from `data`: it is dropped.
+    const conflicts = checked.conflicts.flatMap((conflict, i) => {
+      if ((parsePointer(conflict.field) ?? []).some((token) => this.redactor.isSensitiveName(token))) {
+        this.redactions.push({ path: `/conflicts/${i}`, reason: 'sensitive_field' });
+        return [];
+      }
+      const values = conflict.values.map((v, j) => ({
+        value: this.redactor.value(v.value, `/conflicts/${i}/values/${j}/value`, this.redactions) as typeof v.value,
+        source: this.scrub(v.source, `/conflicts/${i}/values/${j}/source`),
+      }));
+      return [{ ...conflict, values }];
+    });
+    const next = output.next?.type === 'cursor' && typeof output.next.value === 'string'
+      ? { ...output.next, value: this.scrub(output.next.value, '/completeness/next/value') }
+      : (output.next ?? null);
     const appliedArguments = this.appliedArguments(output.appliedArguments);
 
     const execution: Execution = {
       outcome: tool.effect === 'read' ? 'none' : 'committed',
       delivery: 'fresh',
-      receipt: this.receipt,
+      receipt: this.visibleReceipt(),
     };
     const base: Omit<ModelResult, 'status' | 'data' | 'completeness' | 'evidence' | 'untrusted_content'> = {
       schema_version: MODEL_RESULT_SCHEMA_VERSION,
@@ -377,10 +393,10 @@ class ToolCall {
       error: null,
       execution,
       provenance: {
-        source_label: (output.sourceLabel ?? tool.source.label).slice(0, 256),
+        source_label: this.scrub(output.sourceLabel ?? tool.source.label, '/provenance/source_label').slice(0, 256),
         source_type: tool.source.type,
         producer_revision: tool.revisions.producer,
-        resource_revision: stringOrNull(output.resourceRevision)?.slice(0, 256) ?? null,
+        resource_revision: typeof output.resourceRevision === 'string' ? this.scrub(output.resourceRevision, '/provenance/resource_revision').slice(0, 256) : null,
         observed_at: checked.observedAt,
         retrieved_at: new Date(this.startedAt).toISOString(),
         trust: tool.source.trust ?? 'untrusted_data',
@@ -397,7 +413,7 @@ class ToolCall {
       evidence,
       untrusted,
       budget: tool.budget,
-      pagination: { next: output.next ?? null, availableItems: output.availableItems ?? null },
+      pagination: { next, availableItems: output.availableItems ?? null },
     });
     this.redactions.push(...fitted.redactions);
     this.layers.push({
@@ -424,6 +440,19 @@ class ToolCall {
     return this.finish(modelResult, artifacts, evidenceSources, null);
   }
 
+  /**
+   * Every handler-supplied string a model sees passes here (labels, sources, ids, cursors), not only `data`: any of
+   * them can echo the idempotency key, the operation id or a credential.
+   */
+  private scrub(text: string, path: string): string {
+    return this.redactor.text(text, path, this.redactions);
+  }
+
+  /** The receipt as the model sees it; the audit keeps the external id exactly as the authoritative system gave it. */
+  private visibleReceipt(): Receipt | null {
+    return this.receipt && { ...this.receipt, external_id: this.scrub(this.receipt.external_id, '/execution/receipt/external_id') };
+  }
+
   private appliedArguments(fromHandler: unknown): unknown {
     const applied = fromHandler === undefined ? this.args : fromHandler;
     if (!inspectJson(applied, MAX_ARGUMENT_DEPTH).ok) return undefined;
@@ -445,7 +474,7 @@ class ToolCall {
       status: settled.status,
       data: null,
       error: settled.error,
-      execution: { outcome: settled.outcome, delivery: 'fresh', receipt: this.receipt },
+      execution: { outcome: settled.outcome, delivery: 'fresh', receipt: this.visibleReceipt() },
       completeness: { state: 'unknown', returned_items: 0, available_items: null, next: null },
       provenance: {
         source_label: this.tool.source.label,

@@ -63,17 +63,24 @@ export function fitToBudget(input: FitInput): Fitted {
   const fits = (fitted: Fitted) =>
     utf8ByteLength(JSON.stringify(fitted.modelResult)) + (fitted.truncated ? ARTIFACT_REF_RESERVE : 0) <= budget.maxBytes;
 
+  // Items are cut before redaction (items that can never be shown are not walked), text only after it: a cut through
+  // a secret or the idempotency key would leave a prefix that no pattern recognises.
+  const itemNotes: TruncationNote[] = [];
+  const itemsOnly = limitStructure(input.data, { maxItems: budget.maxItems, maxTextChars: Infinity }, itemNotes);
+  // Cuts of the main list are accounted for by item counts; every other cut is reported as structural.
+  const nestedCut = itemNotes.some((note) => note.path !== itemsPointer);
   for (const maxTextChars of textLimits) {
-    const notes: TruncationNote[] = [];
-    const limited = limitStructure(input.data, { maxItems: budget.maxItems, maxTextChars }, notes);
+    const textLimit = { maxItems: Infinity, maxTextChars };
     const untrusted = input.untrusted.map((item) => ({ ...item, text: cutText(item.text, maxTextChars) }));
-    // Cuts of the main list are accounted for by item counts; every other cut is reported as structural.
-    const textCut = notes.some((note) => note.kind === 'text') || untrusted.some((item, i) => item.text !== input.untrusted[i]!.text);
-    const nestedCut = notes.some((note) => note.kind === 'items' && note.path !== itemsPointer);
     // Items far past the byte budget can never be shown, so they are neither redacted nor measured.
-    const candidates = itemsPointer === null ? limited : withItemCount(limited, itemsPointer, itemsWithin(limited, itemsPointer, 2 * budget.maxBytes));
+    const candidates =
+      itemsPointer === null
+        ? itemsOnly
+        : withItemCount(itemsOnly, itemsPointer, itemsWithin(limitStructure(itemsOnly, textLimit, []), itemsPointer, 2 * budget.maxBytes));
     const redactions: Redaction[] = [];
-    const shown = input.redact(candidates, redactions);
+    const textNotes: TruncationNote[] = [];
+    const shown = limitStructure(input.redact(candidates, redactions), textLimit, textNotes);
+    const textCut = textNotes.length > 0 || untrusted.some((item, i) => item.text !== input.untrusted[i]!.text);
     const build = (data: unknown) => assemble(input, { data, itemsPointer, originalItems, textCut, nestedCut, untrusted }, redactions);
     const whole = build(shown);
     if (fits(whole)) return whole;
@@ -126,7 +133,8 @@ function assemble(input: FitInput, shape: Shape, redactions: readonly Redaction[
   // Our own cut wins: the continuation then points into this call's full result (kept as an artifact).
   const next: Continuation | null = itemsCut ? { type: 'offset', value: returned } : upstreamNext;
   let available = availableItems ?? (upstreamNext === null ? (originalItems ?? (shape.overBudget ? null : returned)) : null);
-  if (available !== null && available < returned) available = null;
+  // A count no larger than what is shown contradicts a continuation: the count is then unknown (null), never 0.
+  if (available !== null && (available < returned || (next !== null && available <= returned))) available = null;
   const reasons = [
     shape.overBudget ? 'over_byte_budget' : null,
     itemsCut ? 'item_or_byte_budget' : null,

@@ -22,6 +22,7 @@ export type Delivery = (typeof DELIVERIES)[number];
 const isoTimestamp = z.iso.datetime({ offset: true });
 const jsonPointer = z.string().regex(/^(\/([^~/]|~[01])*)*$/, 'JSON Pointer');
 
+/** The model-visible error: a catalog (or declared business) code with its fixed category, recovery and safe text. */
 export const modelErrorSchema = z.strictObject({
   code: z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/),
   category: z.enum(ERROR_CATEGORIES),
@@ -32,12 +33,14 @@ export const modelErrorSchema = z.strictObject({
 });
 export type ModelError = z.infer<typeof modelErrorSchema>;
 
+/** The authoritative system's confirmation of a write, as the model sees it. */
 export const receiptSchema = z.strictObject({
   external_id: z.string(),
   committed_at: isoTimestamp.nullable(),
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 
+/** What is known about the side effect, and how the data was obtained. */
 export const executionSchema = z.strictObject({
   outcome: z.enum(EXECUTION_OUTCOMES),
   delivery: z.enum(DELIVERIES),
@@ -46,12 +49,14 @@ export const executionSchema = z.strictObject({
 });
 export type Execution = z.infer<typeof executionSchema>;
 
+/** Where to continue a truncated or paginated result: the tool's cursor, or an offset into this call's full result. */
 export const continuationSchema = z.strictObject({
   type: z.enum(['cursor', 'offset']),
   value: z.union([z.string(), z.number().int().nonnegative()]),
 });
 export type Continuation = z.infer<typeof continuationSchema>;
 
+/** How much of the result the model sees; a result with a continuation or missing items is never `complete`. */
 export const completenessSchema = z
   .strictObject({
     state: z.enum(['complete', 'truncated', 'unknown']),
@@ -68,6 +73,7 @@ export const completenessSchema = z
   );
 export type Completeness = z.infer<typeof completenessSchema>;
 
+/** Where the data came from, and when it was true (`observed_at`) versus when it was read (`retrieved_at`). */
 export const provenanceSchema = z.strictObject({
   source_label: z.string(),
   source_type: z.string(),
@@ -81,6 +87,7 @@ export const provenanceSchema = z.strictObject({
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
+/** One piece of evidence; `supports` are JSON Pointers that resolve in `data`, and the id is stable for citation. */
 export const evidenceSchema = z.strictObject({
   evidence_id: z.string().regex(/^ev_[0-9a-f]{16}$/),
   kind: z.string(),
@@ -95,6 +102,7 @@ export type Evidence = z.infer<typeof evidenceSchema>;
 export const UNTRUSTED_ALLOWED_USES = ['quote', 'summarize', 'extract_facts'] as const;
 export const UNTRUSTED_FORBIDDEN_USES = ['follow_instructions', 'call_tools', 'change_permissions', 'override_policy'] as const;
 
+/** External free text isolated from the facts, with the fixed uses a model may and may not make of it. */
 export const untrustedContentSchema = z.strictObject({
   content_id: z.string().regex(/^uc_[0-9a-f]{16}$/),
   text: z.string(),
@@ -106,6 +114,7 @@ export const untrustedContentSchema = z.strictObject({
 });
 export type UntrustedContent = z.infer<typeof untrustedContentSchema>;
 
+/** Sources disagreeing on one field of `data`: reported, never silently resolved. */
 export const conflictSchema = z.strictObject({
   field: jsonPointer,
   values: z.array(z.strictObject({ value: z.json(), source: z.string() })).min(2),
@@ -115,12 +124,14 @@ export const conflictSchema = z.strictObject({
 });
 export type Conflict = z.infer<typeof conflictSchema>;
 
+/** A non-fatal note for the model (stale data, omitted evidence, a committed write whose output was not verified). */
 export const warningSchema = z.strictObject({
   code: z.string().regex(/^[A-Z][A-Z0-9_]{1,63}$/),
   message: z.string(),
 });
 export type Warning = z.infer<typeof warningSchema>;
 
+/** Reference to the full result stored out of band (protected storage), named by its SHA-256. */
 export const artifactRefSchema = z.strictObject({
   artifact_id: z.string().regex(/^art_[0-9a-f]{64}$/),
   content_type: z.string(),

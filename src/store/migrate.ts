@@ -10,7 +10,7 @@ export const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 /** Table recording applied migrations (in the connection's current schema). */
 export const MIGRATIONS_TABLE = 'ttc_schema_migrations';
 
-/** Advisory lock key serializing concurrent migrators of one database ('ttc-migr' as ASCII). */
+/** Advisory lock key serializing concurrent migrators of one database: an arbitrary fixed constant, never to change. */
 export const MIGRATION_LOCK_KEY = '8391707391234197362';
 
 /** One numbered migration file. */

@@ -41,10 +41,46 @@ describe('budgets and truncation', () => {
     assert.deepEqual(result.modelResult.completeness, { state: 'complete', returned_items: 0, available_items: 0, next: null });
   });
 
+  it('a tool count that contradicts its own cursor is unknown, never 0 (regression: property seed -935595855)', async () => {
+    const tool = defineTool({
+      name: 'pages.list',
+      description: 'One page.',
+      input: z.strictObject({}),
+      output: z.strictObject({ items: z.array(z.string()) }),
+      effect: 'read',
+      source: { label: 'pages', type: 'http_api' },
+      budget: { itemsPointer: '/items' },
+      handler: () => Promise.resolve({ data: { items: [] }, next: { type: 'cursor' as const, value: 'p2' }, availableItems: 0 }),
+    });
+    const { completeness } = (await executeTool(tool, {}, ctx)).modelResult;
+    assert.deepEqual(completeness, { state: 'truncated', returned_items: 0, available_items: null, next: { type: 'cursor', value: 'p2' }, reason: 'upstream_pagination' });
+  });
+
   it('cuts text at code points with a visible marker, never inside a surrogate pair', () => {
     assert.equal(cutText('abcdef', 3), 'abc…[truncated 3 chars]');
     assert.equal(cutText('😀😀😀', 2), '😀😀…[truncated 1 chars]');
     assert.equal(cutText('short', 10), 'short');
+  });
+
+  it('redacts before cutting text, so a cut through a secret or the idempotency key leaves no prefix of it (regression)', async () => {
+    const jwtPayload = 'eyJzdWIiOiJ1c2VyLTdmM2E5YyIsInJvbGUiOiJhZG1pbiJ9';
+    const note = `ref ${ctx.idempotencyKey} token eyJhbGciOiJIUzI1NiJ9.${jwtPayload}.c2lnbmF0dXJlc2ln`;
+    const tool = defineTool({
+      name: 'notes.get',
+      description: 'One note.',
+      input: z.strictObject({}),
+      output: z.strictObject({ note: z.string() }),
+      effect: 'read',
+      source: { label: 'notes', type: 'database' },
+      budget: { maxTextChars: 20 },
+      handler: () => Promise.resolve({ data: { note } }),
+    });
+    const short = await executeTool(tool, {}, ctx);
+    const shown = (short.modelResult.data as { note: string }).note;
+    assert.ok(!shown.includes(ctx.idempotencyKey.slice(0, 10)), shown);
+    assert.ok(short.audit.redactions.some((r) => r.path === '/data/note' && r.reason === 'protected_value'));
+    const long = await executeTool(defineTool({ ...tool, name: 'notes.get2', budget: { ...tool.budget, maxTextChars: 70 } }), {}, ctx);
+    assert.ok(!JSON.stringify(long.modelResult).includes(jwtPayload.slice(0, 12)));
   });
 
   it('measures UTF-8 like TextEncoder', () => {
