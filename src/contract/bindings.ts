@@ -61,7 +61,9 @@ export function callBindingDigest(input: CallBindingInput): string {
   return digestJson({
     domain: 'ttc.call-binding.v1',
     provider: input.provider.provider,
+    api_family: input.provider.apiFamily,
     response_id: input.provider.responseId,
+    provider_call_id: input.provider.providerCallId,
     call_id: input.callId,
     operation_id: input.operationId,
     idempotency_key: input.idempotencyKey,
@@ -92,8 +94,8 @@ export interface TrustedCallInputs {
   readonly idempotencyKey: string;
 }
 
-/** A check {@link verifyAudit} can fail. */
-export type AuditCheck = 'audit_schema' | 'principal' | 'request' | 'result' | 'call_binding';
+/** A check {@link verifyAudit} can fail. `identity`: the audit's plain call fields differ from the trusted ones. */
+export type AuditCheck = 'audit_schema' | 'principal' | 'identity' | 'request' | 'result' | 'call_binding';
 
 /** Outcome of {@link verifyAudit}: `failed` names every check that did not hold. */
 export interface AuditVerification {
@@ -117,8 +119,29 @@ export function verifyAudit(input: { modelResult: ModelResult; audit: AuditRecor
   }
   const recorded: Partial<Bindings> = input.audit.bindings ?? {};
   if (input.audit.principal_ref !== principalRef(input.trusted.principal)) failed.push('principal');
+  if (!plainFieldsMatch(input.audit, input.trusted, input.modelResult)) failed.push('identity');
   if (recorded.request_sha256 !== expected.request_sha256) failed.push('request');
   if (recorded.result_sha256 !== expected.result_sha256) failed.push('result');
   if (recorded.call_binding_sha256 !== expected.call_binding_sha256) failed.push('call_binding');
   return { ok: failed.length === 0, failed };
+}
+
+/**
+ * The audit's readable fields must say what the digests say: which tool, call, operation, key and provider call,
+ * and the status the model saw. Otherwise a record could be relabelled without touching a digest.
+ */
+function plainFieldsMatch(audit: AuditRecord, trusted: TrustedCallInputs, modelResult: ModelResult): boolean {
+  const provider = audit.provider ?? {};
+  return (
+    audit.tool === trusted.tool.name &&
+    audit.call_id === trusted.callId &&
+    audit.operation_id === trusted.operationId &&
+    audit.idempotency_key === trusted.idempotencyKey &&
+    provider.provider === trusted.provider.provider &&
+    provider.api_family === trusted.provider.apiFamily &&
+    provider.response_id === trusted.provider.responseId &&
+    provider.provider_call_id === trusted.provider.providerCallId &&
+    provider.adapter_revision === trusted.provider.adapterRevision &&
+    audit.status === modelResult.status
+  );
 }

@@ -139,8 +139,11 @@ export const artifactRefSchema = z.strictObject({
 });
 export type ArtifactRef = z.infer<typeof artifactRefSchema>;
 
-/** Zod schema of `tool-result.model.v1`. `data` is checked against the tool's own output schema separately. */
-export const modelResultSchema = z.strictObject({
+/**
+ * The fields of `tool-result.model.v1` without the cross-field rules, for deriving per-tool variants (`.extend`
+ * cannot be applied to a refined schema). Validate with {@link modelResultSchema}.
+ */
+export const modelResultObjectSchema = z.strictObject({
   schema_version: z.literal(MODEL_RESULT_SCHEMA_VERSION),
   tool: z.string(),
   status: z.enum(TOOL_STATUSES),
@@ -158,6 +161,39 @@ export const modelResultSchema = z.strictObject({
   /** The full result, when it was over budget; stored out of band and verified by digest. */
   artifact: artifactRefSchema.optional(),
 });
+
+/** Zod schema of `tool-result.model.v1`. `data` is checked against the tool's own output schema separately. */
+export const modelResultSchema = modelResultObjectSchema.superRefine((result, ctx) => {
+  for (const problem of statusInconsistencies(result)) ctx.addIssue({ code: 'custom', message: problem, path: ['status'] });
+});
+
+/**
+ * The rules that tie `status` to the other fields (SPEC §2): a failed or unknown call carries no data and an error;
+ * a success carries no error and is complete; `partial` is either truncated or a committed write whose output
+ * could not be verified. A receipt only ever accompanies a committed side effect.
+ */
+function statusInconsistencies(result: {
+  status: ToolStatus;
+  data: unknown;
+  error: unknown;
+  execution: { outcome: ExecutionOutcome; receipt: unknown };
+  completeness: { state: string };
+}): string[] {
+  const problems: string[] = [];
+  const { status, data, error, execution, completeness } = result;
+  if ((status === 'failed' || status === 'unknown' || status === 'needs_input') && (data !== null || error === null)) {
+    problems.push(`a ${status} result has no data and carries an error`);
+  }
+  if (status === 'succeeded' && (error !== null || completeness.state !== 'complete')) {
+    problems.push('a succeeded result has no error and is complete');
+  }
+  if (status === 'partial' && completeness.state === 'complete' && !(error !== null && execution.outcome === 'committed')) {
+    problems.push('a partial result is truncated, or a committed write with an unverified output');
+  }
+  if (status === 'unknown' && execution.outcome !== 'unknown') problems.push('an unknown result has an unknown outcome');
+  if (execution.receipt !== null && execution.outcome !== 'committed') problems.push('a receipt means the side effect committed');
+  return problems;
+}
 
 /** The model-visible projection of a tool call. */
 export type ModelResult = z.infer<typeof modelResultSchema>;

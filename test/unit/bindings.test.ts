@@ -40,11 +40,14 @@ describe('bindings', () => {
     assert.deepEqual(swapped.failed, ['result', 'call_binding']);
   });
 
-  it('changing only the idempotency key fails the call binding and nothing else', async () => {
+  it('changing only the idempotency key fails the call binding (and the readable key), never the request', async () => {
     const ctx = testContext();
     const { modelResult, audit } = await run(ctx);
     const verdict = verifyAudit({ modelResult, audit, trusted: { ...trustedFor(ctx), idempotencyKey: 'idem-someone-else' } });
-    assert.deepEqual(verdict.failed, ['call_binding']);
+    assert.deepEqual(verdict.failed, ['identity', 'call_binding']);
+    const relabelled = { ...audit, idempotency_key: 'idem-someone-else' };
+    const forged = verifyAudit({ modelResult, audit: relabelled, trusted: { ...trustedFor(ctx), idempotencyKey: 'idem-someone-else' } });
+    assert.deepEqual(forged.failed, ['call_binding'], 'relabelling the readable key alone cannot make the digest match');
   });
 
   it('editing any business field of the model result fails verification', async () => {
@@ -85,5 +88,26 @@ describe('bindings', () => {
     const broken = { ...audit, bindings: { ...audit.bindings, result_sha256: 'not-hex' } };
     const verdict = verifyAudit({ modelResult, audit: broken, trusted: trustedFor(ctx) });
     assert.deepEqual(verdict.failed, ['audit_schema', 'result']);
+  });
+});
+
+describe('bindings: relabelled records', () => {
+  it('a different provider call id fails the call binding', async () => {
+    const ctx = testContext();
+    const { modelResult, audit } = await run(ctx);
+    const trusted = { ...trustedFor(ctx), provider: { ...ctx.provider, providerCallId: 'call_other' } };
+    assert.deepEqual(verifyAudit({ modelResult, audit, trusted }).failed, ['identity', 'call_binding']);
+  });
+
+  it('editing a readable audit field (status, tool, provider call id) fails the identity check', async () => {
+    const ctx = testContext();
+    const { modelResult, audit } = await run(ctx);
+    for (const edited of [
+      { ...audit, status: 'failed' as const },
+      { ...audit, tool: 'orders.other' },
+      { ...audit, provider: { ...audit.provider, provider_call_id: 'call_forged' } },
+    ]) {
+      assert.deepEqual(verifyAudit({ modelResult, audit: edited, trusted: trustedFor(ctx) }).failed, ['identity']);
+    }
   });
 });

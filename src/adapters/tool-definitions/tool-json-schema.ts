@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AnyToolDefinition } from '../../contract/define-tool.js';
-import { modelResultSchema } from '../../contract/model-result.js';
+import { modelResultObjectSchema } from '../../contract/model-result.js';
 import { AdapterError } from '../adapter-error.js';
 import type { JsonSchemaObject } from './schema-walk.js';
 
@@ -29,6 +29,6 @@ export function toolInputJsonSchema(tool: AnyToolDefinition): JsonSchemaObject {
  */
 export function toolResultJsonSchema(tool: AnyToolDefinition): JsonSchemaObject {
   const output = tool.output as z.ZodType;
-  const schema: JsonSchemaObject = z.toJSONSchema(modelResultSchema.extend({ data: output.nullable() }), { io: 'output', unrepresentable: 'any' });
+  const schema: JsonSchemaObject = z.toJSONSchema(modelResultObjectSchema.extend({ data: output.nullable() }), { io: 'output', unrepresentable: 'any' });
   return schema;
 }
