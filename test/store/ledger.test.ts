@@ -140,7 +140,8 @@ describe('idempotency ledger (real Postgres)', () => {
 
   it('refuses to record a model result that does not match its own result digest', async () => {
     const execution = await runCall(ordersGet, { orderId: 'o-forged' }, { workflowId: 'wf-forged', callId: 'c1' });
-    const forged = { ...execution, modelResult: { ...execution.modelResult, status: 'partial' as const } };
+    // A well-formed edit (the schema accepts it) that the recorded result digest does not cover.
+    const forged = { ...execution, modelResult: { ...execution.modelResult, warnings: [{ code: 'FORGED_NOTE', message: 'edited after the fact' }] } };
     await rejectsWith(store.recordExecution({ execution: forged, workflowId: 'wf-forged', runId: null }), 'PROTOCOL_ERROR', 'digest_mismatch');
     assert.equal(await store.getAudit(execution.audit.audit_id), null);
   });

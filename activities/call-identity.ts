@@ -1,0 +1,23 @@
+import type { ProviderContext } from '../src/contract/bindings.js';
+import type { Principal } from '../src/contract/define-tool.js';
+
+/**
+ * Everything that identifies one tool call, as the workflow fixed it. Trusted: built by workflow code from its own
+ * state, never from model output. Shared by every activity that builds a result for the call.
+ */
+export interface CallIdentity {
+  readonly tool: string;
+  readonly args: unknown;
+  readonly callId: string;
+  readonly operationId: string;
+  readonly idempotencyKey: string;
+  readonly principal: Principal;
+  readonly provider: ProviderContext;
+}
+
+/**
+ * Audit attempt numbers by the kind of execution, so audit ids (derived from operation, call and attempt) never
+ * collide: Temporal attempts of the dispatch use 1–99, the one safe re-dispatch 101–199, receipt reconciliation
+ * 201–299, a result settled without running (refused approval, "not committed") 300, a human resolution 400.
+ */
+export const AUDIT_ATTEMPT_BASE = Object.freeze({ dispatch: 0, redispatch: 100, reconcile: 200, settled: 300, human: 400 });

@@ -1,0 +1,42 @@
+import {
+  ESCALATE_ACTIVITY,
+  OPEN_RECONCILIATION_ACTIVITY,
+  PREPARE_CALL_ACTIVITY,
+  QUERY_OUTCOME_ACTIVITY,
+  SETTLE_CALL_ACTIVITY,
+  STATE_PATCH_ACTIVITY,
+} from '../workflows/names.js';
+import { toApplicationFailure } from '../src/temporal/tool-failure.js';
+import { createPrepareCall } from './prepare-call.js';
+import { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome } from './reconcile-call.js';
+import type { ToolRuntime } from './runtime.js';
+import { createSettleCall } from './settle-call.js';
+import { createApplyStatePatch } from './state-patch.js';
+
+type Activity = (input: never) => Promise<unknown>;
+
+/**
+ * The package's own activities, keyed by their activity type. Every error leaves through the one translator, so
+ * workflow code sees a catalog code as the failure `type` and Temporal retries only what the catalog allows.
+ */
+export function createPackageActivities(runtime: ToolRuntime): Record<string, (input: never) => Promise<unknown>> {
+  const activities: Record<string, Activity> = {
+    [PREPARE_CALL_ACTIVITY]: createPrepareCall(runtime),
+    [SETTLE_CALL_ACTIVITY]: createSettleCall(runtime),
+    [OPEN_RECONCILIATION_ACTIVITY]: createOpenReconciliation(runtime),
+    [QUERY_OUTCOME_ACTIVITY]: createQueryOutcome(runtime),
+    [ESCALATE_ACTIVITY]: createEscalateReconciliation(runtime),
+    [STATE_PATCH_ACTIVITY]: createApplyStatePatch(runtime),
+  };
+  return Object.fromEntries(Object.entries(activities).map(([name, activity]) => [name, translated(activity)]));
+}
+
+function translated(activity: Activity): Activity {
+  return async (input) => {
+    try {
+      return await activity(input);
+    } catch (error) {
+      throw toApplicationFailure(error);
+    }
+  };
+}

@@ -1,0 +1,97 @@
+import type { ZodType } from 'zod';
+import { requestDigest, type ProviderContext } from '../src/contract/bindings.js';
+import type { Principal, ToolEffect } from '../src/contract/define-tool.js';
+import { executeTool } from '../src/contract/execute-tool.js';
+import { Redactor } from '../src/contract/redaction.js';
+import { activityExecutionContext, activityWorkflow } from './call-context.js';
+import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
+import { recordExecution } from './record-execution.js';
+import type { ToolRuntime } from './runtime.js';
+import type { ToolCallResult } from './tool-call.js';
+import type { ToolExecution } from '../src/contract/execute-tool.js';
+
+/** What workflow code knows about a call before preparing it. */
+export interface PrepareCallInput {
+  readonly tool: string;
+  readonly args: unknown;
+  readonly callId: string;
+  readonly principal: Principal;
+  readonly provider: ProviderContext;
+}
+
+/** A secret-free description of a call, for approvers and the UI. */
+export interface CallPreview {
+  readonly tool: string;
+  readonly effect: ToolEffect;
+  /** The validated arguments with credentials and sensitive fields removed. */
+  readonly arguments: unknown;
+  readonly requestSha256: string;
+}
+
+/**
+ * The call as the worker sees it, recorded in history so replay stays deterministic: either ready to run (with
+ * everything workflow code needs to decide how), or refused before anything ran (unknown tool, invalid arguments),
+ * with its catalogued result.
+ */
+export type PreparedCall =
+  | {
+      readonly kind: 'ready';
+      readonly identity: CallIdentity;
+      readonly effect: ToolEffect;
+      readonly requiresApproval: boolean;
+      /** The tool can ask the authoritative system about a key (`reconcile`). */
+      readonly canReconcile: boolean;
+      /** An uncommitted write may be dispatched once more with the same key. */
+      readonly safeRetry: boolean;
+      readonly requestSha256: string;
+      readonly preview: CallPreview;
+    }
+  | { readonly kind: 'refused'; readonly result: ToolCallResult };
+
+/**
+ * Validates a call's arguments and fixes its identity: the idempotency key is the tool's business key when it
+ * derives one, else `<workflow id>:<call id>` (deterministic across retries and replays).
+ */
+export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInput) => Promise<PreparedCall> {
+  return async (input) => {
+    const { workflowId } = activityWorkflow();
+    const operationId = `${workflowId}:${input.callId}`;
+    const tool = runtime.registry.has(input.tool) ? runtime.registry.get(input.tool) : null;
+    const parsed = tool === null ? null : (tool.input as ZodType).safeParse(input.args);
+    if (tool === null || parsed === null || !parsed.success) {
+      const identity: CallIdentity = { ...input, operationId, idempotencyKey: operationId };
+      const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.settled);
+      // An unknown tool or invalid arguments: the funnel refuses at the input layer, before any handler runs.
+      const execution = tool === null ? await runtime.registry.execute(input.tool, input.args, ctx) : await executeTool(tool, input.args, ctx);
+      return { kind: 'refused', result: await recordRefusal(runtime, execution, identity, workflowId) };
+    }
+    const args: unknown = parsed.data;
+    const idempotencyKey = tool.idempotencyKey === undefined ? operationId : `${tool.name}:${String(tool.idempotencyKey(args))}`;
+    const identity: CallIdentity = { ...input, operationId, idempotencyKey };
+    const requestSha256 = requestDigest(input.principal, tool, args);
+    const redactor = new Redactor({ sensitiveFields: tool.sensitiveFields, protectedSubstrings: [idempotencyKey, operationId], protectedExact: [input.principal.tenant, input.principal.subject] });
+    return {
+      kind: 'ready',
+      identity,
+      effect: tool.effect,
+      requiresApproval: tool.requiresApproval,
+      canReconcile: tool.reconcile !== undefined,
+      safeRetry: runtime.safeRetryTools.has(tool.name),
+      requestSha256,
+      preview: { tool: tool.name, effect: tool.effect, arguments: redactor.value(args, '/arguments', []), requestSha256 },
+    };
+  };
+}
+
+/** A refused call still claims and releases its key, so its audit row is recorded like any other attempt. */
+async function recordRefusal(runtime: ToolRuntime, execution: ToolExecution, identity: CallIdentity, workflowId: string): Promise<ToolCallResult> {
+  const claim = await runtime.store.claimIdempotencyKey({
+    idempotencyKey: identity.idempotencyKey,
+    requestSha256: execution.audit.bindings.request_sha256,
+    tool: execution.modelResult.tool,
+    callId: identity.callId,
+    workflowId,
+  });
+  if (claim.kind === 'conflict') return { modelResult: execution.modelResult, auditRef: null };
+  return { modelResult: execution.modelResult, auditRef: await recordExecution(runtime.store, execution) };
+}

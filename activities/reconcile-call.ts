@@ -1,0 +1,88 @@
+import { ToolError } from '../src/contract/tool-error.js';
+import { executeTool } from '../src/contract/execute-tool.js';
+import type { AnyToolDefinition, ReconcileOutcome } from '../src/contract/define-tool.js';
+import { reshapeExecution } from '../src/temporal/reshape-execution.js';
+import { activityExecutionContext } from './call-context.js';
+import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
+import { recordExecution } from './record-execution.js';
+import type { ToolRuntime } from './runtime.js';
+import type { ToolCallResult } from './tool-call.js';
+
+/** Input of the reconcile query: which call, and which query this is (1-based; idempotent per number). */
+export interface QueryOutcomeInput {
+  readonly identity: CallIdentity;
+  readonly attempt: number;
+}
+
+/** What the authoritative system said about a key. */
+export type OutcomeFinding =
+  /** The write took effect; its output went through the funnel (`delivery: receipt_reconciled`). */
+  | { readonly finding: 'committed'; readonly result: ToolCallResult }
+  /** The write did not happen; the reconciliation record is settled and the key released. */
+  | { readonly finding: 'not_committed' }
+  | { readonly finding: 'unknown'; readonly reason: string };
+
+/** Opens the reconciliation record of a call whose outcome is unknown (returns the open one on a retry). */
+export function createOpenReconciliation(
+  runtime: ToolRuntime,
+): (input: { identity: CallIdentity; workflowId: string; auditId: string | null }) => Promise<void> {
+  return async ({ identity, workflowId, auditId }) => {
+    await runtime.store.openReconciliation({ idempotencyKey: identity.idempotencyKey, workflowId, callId: identity.callId, tool: identity.tool, auditId });
+  };
+}
+
+/**
+ * Asks the tool's authoritative system about the call's key (`tool.reconcile`) once, records the attempt, and on a
+ * definite answer settles the record. A committed write's output runs through the whole funnel, so a reconciled
+ * result is as validated as a fresh one. A reconcile that throws counts as `unknown`: the next query will tell.
+ */
+export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promise<OutcomeFinding> {
+  return async ({ identity, attempt }) => {
+    const tool = runtime.registry.get(identity.tool);
+    const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99));
+    const reconcile = tool.reconcile;
+    if (reconcile === undefined) throw new ToolError('TOOL_ERROR', { reason: `tool '${tool.name}' cannot reconcile` });
+    let outcome: ReconcileOutcome<unknown>;
+    try {
+      outcome = (await reconcile(identity.idempotencyKey, { callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey, attempt: ctx.attempt, principal: ctx.principal, now: Date.now }));
+    } catch (error) {
+      outcome = { state: 'unknown', reason: error instanceof Error ? error.name : 'reconcile failed' };
+    }
+    const record = (finding: 'committed' | 'not_committed' | 'unknown', detail: string | null) =>
+      runtime.store.recordReconciliationAttempt({ idempotencyKey: identity.idempotencyKey, attempt, finding, detail });
+    switch (outcome.state) {
+      case 'unknown':
+        await record('unknown', outcome.reason ?? null);
+        return { finding: 'unknown', reason: outcome.reason ?? 'the authoritative system does not know yet' };
+      case 'not_committed':
+        await record('not_committed', null);
+        await runtime.store.settleReconciliation({ idempotencyKey: identity.idempotencyKey, outcome: 'not_committed', via: 'receipt', receiptExternalId: null, resolvedBy: null, note: null });
+        return { finding: 'not_committed' };
+      case 'committed': {
+        const output = outcome.output;
+        const replayed: AnyToolDefinition = { ...tool, handler: () => Promise.resolve(output) };
+        const fresh = await executeTool(replayed, identity.args, ctx);
+        const execution = reshapeExecution(fresh, (result) => ({ ...result, execution: { ...result.execution, delivery: 'receipt_reconciled' } }), { tool, ctx });
+        await record('committed', execution.modelResult.execution.receipt?.external_id ?? null);
+        await runtime.store.settleReconciliation({
+          idempotencyKey: identity.idempotencyKey,
+          outcome: 'committed',
+          via: 'receipt',
+          receiptExternalId: execution.modelResult.execution.receipt?.external_id ?? null,
+          resolvedBy: null,
+          note: null,
+        });
+        const auditRef = await recordExecution(runtime.store, execution);
+        return { finding: 'committed', result: { modelResult: execution.modelResult, auditRef } };
+      }
+    }
+  };
+}
+
+/** Hands the reconciliation to a human after its deadline. */
+export function createEscalateReconciliation(runtime: ToolRuntime): (input: { identity: CallIdentity; reason: string }) => Promise<void> {
+  return async ({ identity, reason }) => {
+    await runtime.store.escalateReconciliation({ idempotencyKey: identity.idempotencyKey, reason });
+  };
+}
+

@@ -1,0 +1,8 @@
+import type { ToolExecution } from '../src/contract/execute-tool.js';
+import type { AuditRef, ToolStore } from '../src/store/tool-store.js';
+import { activityWorkflow } from './call-context.js';
+
+/** Persists one execution (audit, evidence, artifacts, ledger) under the current activity's workflow. Idempotent. */
+export function recordExecution(store: ToolStore, execution: ToolExecution): Promise<AuditRef> {
+  return store.recordExecution({ execution, ...activityWorkflow() });
+}

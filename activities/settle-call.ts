@@ -1,0 +1,125 @@
+import { catalogFailure, type CallFailure } from '../src/contract/call-failure.js';
+import type { AnyToolDefinition } from '../src/contract/define-tool.js';
+import { failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
+import type { ExecutionContext } from '../src/contract/execution-context.js';
+import type { ModelResult } from '../src/contract/model-result.js';
+import { withOutcomeUnknown } from '../src/temporal/outcome-unknown.js';
+import { reshapeExecution } from '../src/temporal/reshape-execution.js';
+import { activityExecutionContext } from './call-context.js';
+import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
+import { recordExecution } from './record-execution.js';
+import type { ToolRuntime } from './runtime.js';
+import type { ToolCallResult } from './tool-call.js';
+
+/** A human's answer to an escalated reconciliation. */
+export interface HumanResolution {
+  readonly outcome: 'committed' | 'not_committed';
+  /** The authoritative system's id for the committed write (required for `committed`). */
+  readonly externalId: string | null;
+  readonly resolvedBy: string;
+  readonly note: string | null;
+}
+
+/** How a call ends without its handler running (now). */
+export type Settlement =
+  /** The approver rejected the exact request. */
+  | { readonly kind: 'approval_rejected'; readonly approver: string; readonly reason: string | null }
+  /** No valid decision before the deadline: fail closed. */
+  | { readonly kind: 'approval_expired'; readonly invalidDecisions: number }
+  /** The authoritative system says the write did not happen, and the tool does not allow a safe retry. */
+  | { readonly kind: 'not_committed' }
+  /** A read whose activity failed at the Temporal level (timeouts, exhausted retries) without a result. */
+  | { readonly kind: 'unavailable'; readonly failureType: string }
+  /** The outcome is unknown and another workflow's reconciliation owns the key. */
+  | { readonly kind: 'outcome_unknown'; readonly reconciledBy: string }
+  /** A human settled an escalated reconciliation. */
+  | { readonly kind: 'human'; readonly resolution: HumanResolution };
+
+/** Input of {@link createSettleCall}. */
+export interface SettleCallInput {
+  readonly identity: CallIdentity;
+  readonly settlement: Settlement;
+}
+
+/**
+ * Builds, records and returns the result of a call that ends without running its handler now: the same two
+ * projections as any other call, so hosts handle one kind of result. A human resolution also settles the
+ * reconciliation record (which releases the key when the write did not happen).
+ */
+export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput) => Promise<ToolCallResult> {
+  return async ({ identity, settlement }) => {
+    const tool = runtime.registry.get(identity.tool);
+    const base = settlement.kind === 'human' ? AUDIT_ATTEMPT_BASE.human : AUDIT_ATTEMPT_BASE.settled;
+    const ctx = activityExecutionContext(identity, base);
+    const execution = settledExecution(tool, ctx, identity.args, settlement);
+    if (settlement.kind === 'human') {
+      const { resolution } = settlement;
+      await runtime.store.settleReconciliation({
+        idempotencyKey: identity.idempotencyKey,
+        outcome: resolution.outcome,
+        via: 'human',
+        receiptExternalId: resolution.externalId,
+        resolvedBy: resolution.resolvedBy,
+        note: resolution.note,
+      });
+    }
+    const auditRef = await recordExecution(runtime.store, execution);
+    return { modelResult: execution.modelResult, auditRef };
+  };
+}
+
+function settledExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, settlement: Settlement): ToolExecution {
+  switch (settlement.kind) {
+    case 'approval_rejected':
+      return failedExecution(tool, ctx, catalogFailure('APPROVAL_REJECTED', 'input', { approver: settlement.approver, reason: settlement.reason }), args);
+    case 'approval_expired':
+      return failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'input', { expired: true, invalid_decisions: settlement.invalidDecisions }), args);
+    case 'unavailable':
+      return failedExecution(tool, ctx, catalogFailure('UPSTREAM_UNAVAILABLE', 'side_effect', { temporal_failure: settlement.failureType }), args);
+    case 'outcome_unknown':
+      return withOutcomeUnknown(tool, ctx, args, { reconciled_by: settlement.reconciledBy });
+    case 'not_committed':
+      return notCommitted(tool, ctx, args, 'receipt_reconciled', { finding: 'not_committed' });
+    case 'human': {
+      const { resolution } = settlement;
+      if (resolution.outcome === 'not_committed') {
+        return notCommitted(tool, ctx, args, 'human_resolved', { resolved_by: resolution.resolvedBy, note: resolution.note });
+      }
+      return humanCommitted(tool, ctx, args, resolution);
+    }
+  }
+}
+
+/** The write did not happen: `failed`, `not_started`, with how that became known. */
+function notCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, delivery: ModelResult['execution']['delivery'], detail: unknown): ToolExecution {
+  const failure: CallFailure = catalogFailure('TIMEOUT_BEFORE_EXECUTE', 'side_effect', detail, {
+    message: 'The operation did not take effect (confirmed after its outcome was unknown). It may be requested again.',
+  });
+  return reshapeExecution(failedExecution(tool, ctx, failure, args), (result) => ({ ...result, execution: { ...result.execution, delivery } }), {
+    tool,
+    ctx,
+  });
+}
+
+/**
+ * A human confirmed the write took effect: `partial` (it happened; its output was never verified), `committed`,
+ * `human_resolved`, with the receipt the human gave. No data: nothing the tool returned was validated.
+ */
+function humanCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, resolution: HumanResolution): ToolExecution {
+  const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', { resolved_by: resolution.resolvedBy, note: resolution.note }), args);
+  return reshapeExecution(
+    failed,
+    (result) => ({
+      ...result,
+      status: 'partial',
+      error: null,
+      execution: {
+        outcome: 'committed',
+        delivery: 'human_resolved',
+        receipt: { external_id: (resolution.externalId ?? 'unrecorded').slice(0, 256), committed_at: null },
+      },
+      warnings: [{ code: 'HUMAN_RESOLVED', message: 'A person confirmed this operation took effect; its output was not verified. Do not repeat it.' }],
+    }),
+    { tool, ctx },
+  );
+}

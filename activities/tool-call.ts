@@ -1,0 +1,63 @@
+import type { ProviderContext } from '../src/contract/bindings.js';
+import type { AnyToolDefinition, HandlerContext, Principal, ToolOutput } from '../src/contract/define-tool.js';
+import type { ModelResult } from '../src/contract/model-result.js';
+import type { AuditRef } from '../src/store/ledger.js';
+
+/** Tag of a tool activity's input, so the interceptor recognises the calls it owns. */
+export const TOOL_CALL_INPUT_KIND = 'ttc.tool-call.v1';
+
+/** Why this execution of a call runs: the first dispatch, or the one safe retry after "not committed". */
+export type DispatchKind = 'dispatch' | 'redispatch';
+
+/** The argument of every tool activity (activity type = tool name). Built by workflow code; small. */
+export interface ToolCallInput {
+  readonly kind: typeof TOOL_CALL_INPUT_KIND;
+  /** Arguments as the model (or workflow) sent them; validated again inside the activity. */
+  readonly args: unknown;
+  readonly callId: string;
+  readonly operationId: string;
+  readonly idempotencyKey: string;
+  readonly principal: Principal;
+  readonly provider: ProviderContext;
+  readonly dispatch: DispatchKind;
+}
+
+/** What a tool activity returns: the model result and a reference to the audit in Postgres — never the audit. */
+export interface ToolCallResult {
+  readonly modelResult: ModelResult;
+  readonly auditRef: AuditRef | null;
+}
+
+/** The second argument the interceptor passes to a tool activity function: marks the funnel as already applied. */
+export interface FunnelledCall {
+  readonly kind: 'ttc.funnelled-call.v1';
+  readonly handlerContext: HandlerContext;
+}
+
+/** True when `value` is a {@link ToolCallInput} (shape only; the interceptor validates the rest). */
+export function isToolCallInput(value: unknown): value is ToolCallInput {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === TOOL_CALL_INPUT_KIND;
+}
+
+/** True when `value` is the interceptor's {@link FunnelledCall} marker. */
+export function isFunnelledCall(value: unknown): value is FunnelledCall {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'ttc.funnelled-call.v1';
+}
+
+/**
+ * One activity function per tool, registered under the tool's name so the name shows in the Temporal UI. The
+ * function only runs the handler; the tool activity interceptor runs the contract funnel around it and calls it
+ * with validated arguments and a {@link FunnelledCall}. Called without the interceptor, it refuses to run.
+ */
+export function createToolActivities(tools: Iterable<AnyToolDefinition>): Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> {
+  const activities: Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> = {};
+  for (const tool of tools) {
+    activities[tool.name] = async (args: unknown, funnelled: unknown) => {
+      if (!isFunnelledCall(funnelled)) {
+        throw new Error(`tool activity '${tool.name}' ran without the ToolContractPlugin interceptor`);
+      }
+      return (await tool.handler(args, funnelled.handlerContext)) as ToolOutput<unknown>;
+    };
+  }
+  return activities;
+}

@@ -1,0 +1,122 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTE_KEYS } from './names.js';
+
+/** Options of {@link startDevServer}. */
+export interface DevServerOptions {
+  /** Path of the `temporal` binary (see `resolveTemporalCli`). */
+  readonly cliPath: string;
+  /** gRPC port; a free port when omitted. */
+  readonly port?: number;
+  /** Keep the Web UI (on `uiPort`, a free port when omitted); tests run headless. */
+  readonly ui?: boolean;
+  readonly uiPort?: number;
+  /** SQLite file for persistence across restarts; an in-memory store when omitted. */
+  readonly dbFilename?: string;
+  /** How long to wait for the server to answer. */
+  readonly startTimeoutMs?: number;
+  /** Receives the server's stderr/stdout lines (for diagnostics). */
+  readonly onOutput?: (line: string) => void;
+}
+
+/** A running dev server: its address, namespace, and a stop that always releases the process. */
+export interface DevServer {
+  readonly address: string;
+  readonly namespace: string;
+  readonly uiUrl: string | null;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `temporal server start-dev` on free ports with every search attribute the package uses registered, and
+ * resolves once the frontend answers. The process is started directly rather than through the SDK's ephemeral
+ * server helper, whose fixed 5 s start timeout flakes on small machines.
+ */
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  const port = options.port ?? (await freePort());
+  const httpPort = await freePort();
+  const metricsPort = await freePort();
+  const uiPort = options.ui === true ? (options.uiPort ?? (await freePort())) : null;
+  const scratch = mkdtempSync(join(tmpdir(), 'ttc-temporal-'));
+  const args = [
+    'server', 'start-dev',
+    '--ip', '127.0.0.1',
+    '--port', String(port),
+    '--http-port', String(httpPort),
+    '--metrics-port', String(metricsPort),
+    '--log-level', 'warn',
+    ...(uiPort === null ? ['--headless'] : ['--ui-port', String(uiPort)]),
+    ...(options.dbFilename === undefined ? [] : ['--db-filename', options.dbFilename]),
+    ...SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${key.cliType}`]),
+  ];
+  const child = spawn(options.cliPath, args, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  const collect = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (line.trim() === '') continue;
+      output.push(line);
+      if (output.length > 200) output.shift();
+      options.onOutput?.(line);
+    }
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  };
+
+  const address = `127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  let lastError: unknown = null;
+  try {
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`temporal dev server exited (${child.exitCode ?? child.signalCode}) before answering:\n${output.join('\n')}`);
+      }
+      if (Date.now() > deadline) throw new Error(`temporal dev server did not answer on ${address}: ${String(lastError)}\n${output.join('\n')}`);
+      try {
+        const connection = await Connection.connect({ address, connectTimeout: 1000 });
+        try {
+          await connection.workflowService.describeNamespace({ namespace: 'default' });
+          return { address, namespace: 'default', uiUrl: uiPort === null ? null : `http://127.0.0.1:${uiPort}`, process: child, stop };
+        } finally {
+          await connection.close();
+        }
+      } catch (error) {
+        lastError = error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** A TCP port that was free a moment ago (the OS picks it). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no free port'))));
+    });
+  });
+}

@@ -1,0 +1,38 @@
+import { SimplePlugin } from '@temporalio/plugin';
+import type { ToolRegistry } from '../contract/tool-registry.js';
+import type { ToolStore } from '../store/tool-store.js';
+import { createPackageActivities } from '../../activities/package-activities.js';
+import type { ToolRuntime } from '../../activities/runtime.js';
+import { createToolActivities } from '../../activities/tool-call.js';
+import { RESERVED_ACTIVITY_PREFIX } from './names.js';
+import { toolActivityInterceptors } from './tool-activity-interceptor.js';
+
+/** Options of {@link ToolContractPlugin}. */
+export interface ToolContractPluginOptions {
+  readonly tools: ToolRegistry;
+  readonly store: ToolStore;
+  /** Tools whose write may be dispatched once more (same key) after the authoritative system said "not committed". */
+  readonly safeRetryTools?: readonly string[];
+}
+
+/**
+ * The worker plugin: one activity per tool (activity type = tool name), the tool activity interceptor that runs
+ * the contract funnel and writes the ledger/audit/evidence/artifacts, and the package's activities (prepare,
+ * settle, reconcile, state patches). Workflows are not injected — a TypeScript plugin cannot add to the user's
+ * bundle — so the user's workflows module re-exports them: `export * from 'temporal-tool-contract/workflows'`.
+ */
+export class ToolContractPlugin extends SimplePlugin {
+  constructor(options: ToolContractPluginOptions) {
+    const tools = options.tools.list();
+    const reserved = tools.filter((tool) => tool.name.startsWith(RESERVED_ACTIVITY_PREFIX));
+    if (reserved.length > 0) throw new Error(`tool names may not start with '${RESERVED_ACTIVITY_PREFIX}': ${reserved.map((t) => t.name).join(', ')}`);
+    const unknownSafeRetry = (options.safeRetryTools ?? []).filter((name) => !options.tools.has(name));
+    if (unknownSafeRetry.length > 0) throw new Error(`safeRetryTools names unregistered tools: ${unknownSafeRetry.join(', ')}`);
+    const runtime: ToolRuntime = { registry: options.tools, store: options.store, safeRetryTools: new Set(options.safeRetryTools ?? []) };
+    super({
+      name: 'temporal-tool-contract',
+      activities: { ...createToolActivities(tools), ...createPackageActivities(runtime) },
+      workerInterceptors: { activity: [toolActivityInterceptors(runtime)] },
+    });
+  }
+}

@@ -1,0 +1,127 @@
+import type { Context as ActivityContext } from '@temporalio/activity';
+import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
+import { requestDigest } from '../contract/bindings.js';
+import { catalogFailure } from '../contract/call-failure.js';
+import type { AnyToolDefinition, HandlerContext } from '../contract/define-tool.js';
+import { executeTool, failedExecution, type ToolExecution } from '../contract/execute-tool.js';
+import type { ExecutionContext } from '../contract/execution-context.js';
+import { ToolError } from '../contract/tool-error.js';
+import { asLocalReplay } from '../store/ledger.js';
+import { AUDIT_ATTEMPT_BASE } from '../../activities/call-identity.js';
+import { activityExecutionContext } from '../../activities/call-context.js';
+import type { ToolRuntime } from '../../activities/runtime.js';
+import { isFunnelledCall, isToolCallInput, type FunnelledCall, type ToolCallInput, type ToolCallResult } from '../../activities/tool-call.js';
+import { recordExecution } from '../../activities/record-execution.js';
+import { withOutcomeUnknown } from './outcome-unknown.js';
+import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
+
+/**
+ * The activity interceptor that turns a tool activity into a contract-safe call: idempotency ledger first (a key
+ * that already ran is replayed, never re-run), then the whole contract funnel around the tool's handler, then the
+ * audit, evidence and artifacts in Postgres; it returns `{ modelResult, auditRef }`.
+ *
+ * Registered twice (plugin on two layers), the outer instance runs the funnel and marks the call it passes on as
+ * funnelled; the inner one sees the mark and passes through, so a result is normalized exactly once.
+ */
+export function toolActivityInterceptors(runtime: ToolRuntime): ActivityInterceptorsFactory {
+  return (ctx) => ({ inbound: new ToolCallInterceptor(runtime, ctx) });
+}
+
+class ToolCallInterceptor implements ActivityInboundCallsInterceptor {
+  constructor(
+    private readonly runtime: ToolRuntime,
+    private readonly activity: ActivityContext,
+  ) {}
+
+  async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
+    const [call, second] = input.args;
+    const type = this.activity.info.activityType;
+    if (isFunnelledCall(second) || !isToolCallInput(call) || !this.runtime.registry.has(type)) return next(input);
+    const tool = this.runtime.registry.get(type);
+    try {
+      return await this.run(tool, call, input, next);
+    } catch (error) {
+      throw toApplicationFailure(error);
+    }
+  }
+
+  private async run(tool: AnyToolDefinition, call: ToolCallInput, input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<ToolCallResult> {
+    const { info } = this.activity;
+    const base = call.dispatch === 'redispatch' ? AUDIT_ATTEMPT_BASE.redispatch : AUDIT_ATTEMPT_BASE.dispatch;
+    const ctx = activityExecutionContext({ ...call, tool: tool.name }, base + info.attempt);
+    const workflowId = ctx.temporal?.workflowId ?? 'none';
+
+    const claim = await this.runtime.store.claimIdempotencyKey({
+      idempotencyKey: call.idempotencyKey,
+      requestSha256: intendedRequestDigest(tool, ctx, call.args),
+      tool: tool.name,
+      callId: call.callId,
+      workflowId,
+    });
+    switch (claim.kind) {
+      case 'replay':
+        return { modelResult: asLocalReplay(claim.modelResult), auditRef: claim.auditRef };
+      case 'conflict': {
+        const failure = catalogFailure('IDEMPOTENCY_CONFLICT', 'side_effect', { recorded_tool: claim.recordedTool, recorded_request_sha256: claim.recordedRequestSha256 });
+        // The key belongs to another request: nothing is recorded under it, the result is for this caller only.
+        return { modelResult: failedExecution(tool, ctx, failure, call.args).modelResult, auditRef: null };
+      }
+      case 'in_progress':
+        // A write claimed before and never settled may have taken effect: never run it again (SPEC §7).
+        if (tool.effect !== 'read') {
+          const unknown = withOutcomeUnknown(tool, ctx, call.args, { reason: `key ${claim.state} since ${claim.claimedAt}` });
+          return { modelResult: unknown.modelResult, auditRef: claim.auditRef };
+        }
+        break;
+      case 'claimed':
+        break;
+    }
+
+    const funnelled: AnyToolDefinition = {
+      ...tool,
+      handler: (args: unknown, handlerContext: HandlerContext) => {
+        const mark: FunnelledCall = { kind: 'ttc.funnelled-call.v1', handlerContext };
+        return next({ ...input, args: [args, mark] }) as Promise<never>;
+      },
+    };
+    const execution = await executeTool(funnelled, call.args, ctx);
+    const auditRef = await this.record(tool, execution);
+    const modelResult = execution.modelResult;
+    if (tool.effect === 'read' && modelResult.error?.retryable === true && !this.lastAttempt()) {
+      // Temporal retries by policy; the last attempt returns the catalogued result instead.
+      throw retryableReadFailure(modelResult);
+    }
+    return { modelResult, auditRef };
+  }
+
+  /** Records the attempt; a write that may have taken effect but cannot be recorded is reported as unknown. */
+  private async record(tool: AnyToolDefinition, execution: ToolExecution): Promise<ToolCallResult['auditRef']> {
+    try {
+      return await recordExecution(this.runtime.store, execution);
+    } catch (error) {
+      const outcome = execution.modelResult.execution.outcome;
+      if (tool.effect !== 'read' && (outcome === 'committed' || outcome === 'unknown')) {
+        throw toApplicationFailure(new ToolError('OUTCOME_UNKNOWN', { reason: 'write ran but its result could not be recorded' }), execution.modelResult);
+      }
+      throw error;
+    }
+  }
+
+  private lastAttempt(): boolean {
+    const maximum = this.activity.info.retryPolicy?.maximumAttempts;
+    return maximum !== undefined && maximum > 0 && this.activity.info.attempt >= maximum;
+  }
+}
+
+/** The request digest the ledger is keyed on: over the validated arguments, as the funnel will compute it. */
+function intendedRequestDigest(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown): string {
+  const parsed = (tool.input as { safeParse: (value: unknown) => { success: boolean; data?: unknown } }).safeParse(rawArgs);
+  if (parsed.success) {
+    try {
+      return requestDigest(ctx.principal, tool, parsed.data);
+    } catch {
+      // Arguments whose parsed form is not JSON are digested as sent, like the funnel does.
+    }
+  }
+  return requestDigest(ctx.principal, tool, rawArgs);
+}

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { defineTool, ToolError, ToolRegistry, type ReconcileOutcome } from '../../src/index.js';
+
+const chargeInput = z.strictObject({ payment_id: z.string().regex(/^pay_\w+$/), customer: z.string(), amount_cents: z.number().int().positive() });
+const chargeOutput = z.strictObject({ charge_id: z.string(), amount_cents: z.number().int(), status: z.literal('succeeded') });
+type ChargeData = z.infer<typeof chargeOutput>;
+
+interface ChargeBody {
+  readonly charge_id: string;
+  readonly amount_cents: number;
+  readonly status: 'succeeded';
+  readonly created_at: string;
+}
+
+/** Tool names used by the integration tests. */
+export const TOOLS = {
+  charge: 'payments.charge',
+  chargeNoReconcile: 'payments.charge_blind',
+  /** Reconciles, but is never listed in `safeRetryTools`: an uncommitted write is not sent again. */
+  chargeNoRetry: 'payments.charge_no_retry',
+  refund: 'payments.refund',
+  customer: 'customers.get',
+  hostile: 'customers.hostile',
+  slowRead: 'catalog.slow_lookup',
+} as const;
+
+/** The business idempotency key the charge tools derive from a payment id (the package prefixes the tool name). */
+export function chargeKey(paymentId: string, tool: string = TOOLS.charge): string {
+  return `${tool}:${paymentId}`;
+}
+
+/**
+ * The tools of the integration tests, talking to the fake payments service at `baseUrl`: a charge (write with a
+ * business idempotency key and `reconcile`), the same without `reconcile`, one that may not be safely retried, a refund that needs approval, a plain
+ * read, a hostile read that leaks a token and adds a `status` field, and a slow read for parallelism.
+ */
+export function paymentTools(baseUrl: string, options: { slowReadMs?: number } = {}): ToolRegistry {
+  const toOutput = (body: ChargeBody) => ({
+    data: { charge_id: body.charge_id, amount_cents: body.amount_cents, status: body.status } satisfies ChargeData,
+    receipt: { externalId: body.charge_id, committedAt: body.created_at },
+    observedAt: body.created_at,
+    evidence: [{ kind: 'payment_receipt', locator: `payments/charges/${body.charge_id}`, supports: ['/charge_id', '/amount_cents'] }],
+  });
+  const charge = async (args: z.infer<typeof chargeInput>, ctx: { idempotencyKey: string; signal?: AbortSignal }) => {
+    const res = await fetch(`${baseUrl}/charges`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ idempotency_key: ctx.idempotencyKey, customer: args.customer, amount_cents: args.amount_cents }),
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    });
+    if (res.status === 503) throw new ToolError('UPSTREAM_UNAVAILABLE', { status: 503 });
+    if (!res.ok) throw new ToolError('TOOL_ERROR', { status: res.status });
+    return toOutput((await res.json()) as ChargeBody);
+  };
+  const reconcile = async (key: string): Promise<ReconcileOutcome<ChargeData>> => {
+    const res = await fetch(`${baseUrl}/charges/${encodeURIComponent(key)}`);
+    if (res.status === 404) return { state: 'not_committed' };
+    if (!res.ok) return { state: 'unknown', reason: `status query answered ${res.status}` };
+    return { state: 'committed', output: toOutput((await res.json()) as ChargeBody) };
+  };
+  const chargeSpec = {
+    description: 'Charge a customer once per payment id.',
+    input: chargeInput,
+    output: chargeOutput,
+    effect: 'write' as const,
+    source: { label: 'payments-api', type: 'http_api' },
+    idempotencyKey: (args: z.infer<typeof chargeInput>) => args.payment_id,
+    handler: charge,
+  };
+  const customerOutput = z.strictObject({ id: z.string(), name: z.string(), tier: z.enum(['basic', 'gold']) });
+  return new ToolRegistry([
+    defineTool({ ...chargeSpec, name: TOOLS.charge, reconcile }),
+    defineTool({ ...chargeSpec, name: TOOLS.chargeNoReconcile }),
+    defineTool({ ...chargeSpec, name: TOOLS.chargeNoRetry, reconcile }),
+    defineTool({ ...chargeSpec, name: TOOLS.refund, description: 'Refund a payment (needs approval).', requiresApproval: true, reconcile }),
+    defineTool({
+      name: TOOLS.customer,
+      description: 'Look up a customer.',
+      input: z.strictObject({ customer_id: z.string(), api_token: z.string().optional() }),
+      output: customerOutput,
+      effect: 'read',
+      source: { label: 'crm', type: 'database' },
+      handler: async (args) => {
+        if (args.customer_id === 'cus_missing') throw new ToolError('NOT_FOUND');
+        if (args.customer_id === 'cus_throttled') throw new ToolError('RATE_LIMITED', {}, { retryAfterMs: 100 });
+        return {
+          data: { id: args.customer_id, name: `Customer ${args.customer_id}`, tier: 'gold' as const },
+          observedAt: Date.now() - 1000,
+          evidence: [{ kind: 'db_row', locator: `crm/customers/${args.customer_id}`, supports: ['/tier'] }],
+        };
+      },
+    }),
+    defineTool({
+      name: TOOLS.hostile,
+      description: 'A read whose handler misbehaves.',
+      input: z.strictObject({ mode: z.enum(['extra_status', 'throws', 'not_object']) }),
+      output: customerOutput,
+      effect: 'read',
+      source: { label: 'crm', type: 'database' },
+      handler: async (args) => {
+        if (args.mode === 'throws') throw new Error('connection string postgres://admin:hunter2@db/crm refused');
+        if (args.mode === 'not_object') return 'ok' as never;
+        return { data: { id: 'c1', name: 'x', tier: 'gold', status: 'succeeded', token: 'sk_live_abcdefghijklmnop' } as never };
+      },
+    }),
+    defineTool({
+      name: TOOLS.slowRead,
+      description: 'A read that takes a while.',
+      input: z.strictObject({ sku: z.string() }),
+      output: z.strictObject({ sku: z.string(), stock: z.number().int() }),
+      effect: 'read',
+      source: { label: 'catalog', type: 'database' },
+      handler: async (args) => {
+        await new Promise((resolve) => setTimeout(resolve, options.slowReadMs ?? 1500));
+        return { data: { sku: args.sku, stock: args.sku.length } };
+      },
+    }),
+  ]);
+}

@@ -1,0 +1,156 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+
+/**
+ * How the fake payments service treats one POST /charges for a key:
+ * - `ok`: commit (once per key) and answer;
+ * - `commit_then_hang`: commit, then never answer (the caller times out not knowing);
+ * - `hang_before_commit`: never commit, never answer (a lost request);
+ * - `fail_before_commit`: answer 503 without committing;
+ * - `slow`: wait `slowMs`, then commit and answer.
+ */
+export type ChargeFault = 'ok' | 'commit_then_hang' | 'hang_before_commit' | 'fail_before_commit' | 'slow';
+
+/** How GET /charges/:key (the status query by idempotency key) answers: the truth, or 503 forever. */
+export type StatusFault = 'truthful' | 'unavailable';
+
+/** One committed charge. */
+export interface Charge {
+  readonly charge_id: string;
+  readonly idempotency_key: string;
+  readonly customer: string;
+  readonly amount_cents: number;
+  readonly status: 'succeeded';
+  readonly created_at: string;
+}
+
+/**
+ * An in-process HTTP payments service for tests. It is idempotent by key like a real one, and it counts, per
+ * idempotency key, how many charge requests arrived (`dispatches`) and how many side effects happened (`commits`),
+ * so a test can prove "exactly one side effect" and "never re-dispatched". Faults are queued per key.
+ */
+export class PaymentsService {
+  private readonly server: Server;
+  private readonly charges = new Map<string, Charge>();
+  private readonly commitCounts = new Map<string, number>();
+  private readonly dispatchCounts = new Map<string, number>();
+  private readonly faults = new Map<string, ChargeFault[]>();
+  private readonly statusFaults = new Map<string, StatusFault>();
+  private readonly hanging = new Set<ServerResponse>();
+  private sequence = 0;
+  private port = 0;
+
+  constructor(private readonly slowMs = 300) {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch(() => {
+        if (!res.headersSent) res.writeHead(500).end();
+      });
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const address = this.server.address();
+    this.port = typeof address === 'object' && address !== null ? address.port : 0;
+    return this;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  /** Queues faults for the next charge requests of `key` (then `ok`). */
+  inject(key: string, ...faults: ChargeFault[]): void {
+    this.faults.set(key, [...(this.faults.get(key) ?? []), ...faults]);
+  }
+
+  /** Makes status queries for `key` answer 503 (the outcome can never be learned from the service). */
+  setStatusFault(key: string, fault: StatusFault): void {
+    this.statusFaults.set(key, fault);
+  }
+
+  /** Side effects that happened for `key` (0 or 1 for a correct client). */
+  commits(key: string): number {
+    return this.commitCounts.get(key) ?? 0;
+  }
+
+  /** Charge requests that arrived for `key`. */
+  dispatches(key: string): number {
+    return this.dispatchCounts.get(key) ?? 0;
+  }
+
+  charge(key: string): Charge | undefined {
+    return this.charges.get(key);
+  }
+
+  async stop(): Promise<void> {
+    for (const res of this.hanging) res.destroy();
+    this.hanging.clear();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.baseUrl);
+    if (req.method === 'POST' && url.pathname === '/charges') return this.createCharge(await readJson(req), res);
+    const match = /^\/charges\/(.+)$/.exec(url.pathname);
+    if (req.method === 'GET' && match?.[1] !== undefined) return this.chargeStatus(decodeURIComponent(match[1]), res);
+    res.writeHead(404).end();
+  }
+
+  private async createCharge(body: unknown, res: ServerResponse): Promise<void> {
+    const { idempotency_key: key, customer, amount_cents: amount } = (body ?? {}) as Record<string, unknown>;
+    if (typeof key !== 'string' || typeof customer !== 'string' || typeof amount !== 'number') {
+      return send(res, 400, { error: 'bad_request' });
+    }
+    this.dispatchCounts.set(key, this.dispatches(key) + 1);
+    const fault = this.faults.get(key)?.shift() ?? 'ok';
+    switch (fault) {
+      case 'fail_before_commit':
+        return send(res, 503, { error: 'unavailable' });
+      case 'hang_before_commit':
+        this.hanging.add(res);
+        return;
+      case 'commit_then_hang':
+        this.commit(key, customer, amount);
+        this.hanging.add(res);
+        return;
+      case 'slow':
+        await new Promise((resolve) => setTimeout(resolve, this.slowMs));
+        return send(res, 200, this.commit(key, customer, amount));
+      case 'ok':
+        return send(res, 200, this.commit(key, customer, amount));
+    }
+  }
+
+  private chargeStatus(key: string, res: ServerResponse): void {
+    if (this.statusFaults.get(key) === 'unavailable') return send(res, 503, { error: 'unavailable' });
+    const charge = this.charges.get(key);
+    if (charge === undefined) return send(res, 404, { error: 'not_found' });
+    send(res, 200, charge);
+  }
+
+  /** Idempotent by key: a second request for a committed key returns the same charge and is not a new effect. */
+  private commit(key: string, customer: string, amount: number): Charge {
+    const existing = this.charges.get(key);
+    if (existing !== undefined) return existing;
+    this.sequence += 1;
+    const charge: Charge = { charge_id: `ch_${String(this.sequence).padStart(6, '0')}`, idempotency_key: key, customer, amount_cents: amount, status: 'succeeded', created_at: new Date().toISOString() };
+    this.charges.set(key, charge);
+    this.commitCounts.set(key, this.commits(key) + 1);
+    return charge;
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,122 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import protos from '@temporalio/proto';
+import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { ToolRegistry } from '../../src/index.js';
+import type { ToolStore } from '../../src/store/tool-store.js';
+import { ToolContractPlugin } from '../../src/temporal/plugin.js';
+import { paymentTools } from './payment-tools.js';
+import { PaymentsService } from './payments-service.js';
+import { startTestTemporal, type TestTemporal } from './temporal-server.js';
+
+const testWorkflows = fileURLToPath(new URL('./test-workflows.ts', import.meta.url));
+const historiesDir = fileURLToPath(new URL('../replay/histories/', import.meta.url));
+const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** A worker running in the background until `stop`. */
+export interface RunningWorker {
+  readonly worker: Worker;
+  stop(): Promise<void>;
+}
+
+/** One test file's world: a real dev server, a store, the fake payments service and a worker factory. */
+export interface RuntimeHarness {
+  readonly temporal: TestTemporal;
+  readonly payments: PaymentsService;
+  readonly store: ToolStore;
+  readonly tools: ToolRegistry;
+  readonly taskQueue: string;
+  readonly workflowBundle: { code: string };
+  /** Starts a worker with the plugin (and any extra options); stop it before the harness. */
+  startWorker(extra?: Partial<WorkerOptions>): Promise<RunningWorker>;
+  /** Replays the recorded histories of these workflows against the current workflow code; returns failures. */
+  replay(workflowIds: readonly string[]): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+/** What the harness needs to make and release the store (real Postgres; see test/support/postgres.ts). */
+export interface StoreFactory {
+  create(): Promise<{ store: ToolStore; close(): Promise<void> }>;
+}
+
+export async function startRuntimeHarness(storeFactory: StoreFactory, options: { safeRetryTools?: readonly string[] } = {}): Promise<RuntimeHarness> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const cleanup = async () => {
+    for (const step of cleanups.reverse()) await step().catch(() => undefined);
+  };
+  try {
+    // The slow parts (server, Postgres, bundle) start together; whatever started is released if anything fails.
+    const [temporalStart, storeStart, bundleStart] = await Promise.allSettled([
+      startTestTemporal(),
+      storeFactory.create(),
+      bundleWorkflowCode({ workflowsPath: testWorkflows, logger: quietLogger }),
+    ]);
+    if (temporalStart.status === 'fulfilled') cleanups.push(() => temporalStart.value.stop());
+    if (storeStart.status === 'fulfilled') cleanups.push(() => storeStart.value.close());
+    if (temporalStart.status === 'rejected') throw temporalStart.reason;
+    if (storeStart.status === 'rejected') throw storeStart.reason;
+    if (bundleStart.status === 'rejected') throw bundleStart.reason;
+    const temporal = temporalStart.value;
+    const { store } = storeStart.value;
+    const workflowBundle = bundleStart.value;
+    const payments = await new PaymentsService().start();
+    cleanups.push(() => payments.stop());
+    const tools = paymentTools(payments.baseUrl);
+    const taskQueue = `ttc-it-${process.pid}`;
+    const workers = new Set<RunningWorker>();
+    const harness: RuntimeHarness = {
+      temporal,
+      payments,
+      store,
+      tools,
+      taskQueue,
+      workflowBundle,
+      startWorker: async (extra = {}) => {
+        const worker = await Worker.create({
+          connection: temporal.nativeConnection,
+          namespace: temporal.server.namespace,
+          taskQueue,
+          workflowBundle,
+          shutdownGraceTime: '1s',
+          // A worker whose activities never confirm cancellation must not hang the test run.
+          shutdownForceTime: '15s',
+          plugins: [new ToolContractPlugin({ tools, store, ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }) })],
+          ...extra,
+        });
+        const running = worker.run();
+        const handle: RunningWorker = {
+          worker,
+          stop: async () => {
+            workers.delete(handle);
+            if (worker.getState() === 'RUNNING') worker.shutdown();
+            await running;
+          },
+        };
+        workers.add(handle);
+        return handle;
+      },
+      replay: async (workflowIds) => {
+        const histories = await Promise.all(
+          workflowIds.map(async (workflowId) => ({ workflowId, history: await temporal.client.workflow.getHandle(workflowId).fetchHistory() })),
+        );
+        if (process.env['TTC_RECORD_HISTORIES'] === '1') {
+          mkdirSync(historiesDir, { recursive: true });
+          for (const { workflowId, history } of histories) writeFileSync(`${historiesDir}${workflowId.replace(/[^\w.-]/g, '_')}.binpb`, protos.temporal.api.history.v1.History.encode(history).finish());
+        }
+        const failures: string[] = [];
+        for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {
+          if (result.error !== undefined) failures.push(`${result.workflowId}: ${String(result.error)}`);
+        }
+        return failures;
+      },
+      stop: async () => {
+        for (const running of [...workers]) await running.stop().catch(() => undefined);
+        await cleanup();
+      },
+    };
+    return harness;
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+// The workflows module of the integration tests' worker: the package's workflows (as a user re-exports them) plus
+// small workflows that drive them. Sandbox-only, like any workflows module.
+import { workflowInfo } from '@temporalio/workflow';
+import type { ToolCallResult } from '../../workflows/index.js';
+import { applyStatePatch, callTool, callTools, installApprovalHandlers, type CallToolOptions, type CorrelatedResult, type StatePatchResult, type ToolCallRequest } from '../../workflows/index.js';
+
+export * from '../../workflows/index.js';
+
+/** One tool call. */
+export async function runToolCall(name: string, args: unknown, options: CallToolOptions): Promise<ToolCallResult> {
+  installApprovalHandlers();
+  return callTool(name, args, options);
+}
+
+/** A batch of tool calls (one model turn). */
+export async function runToolCalls(calls: ToolCallRequest[], options: Omit<CallToolOptions, 'callId'>): Promise<CorrelatedResult[]> {
+  installApprovalHandlers();
+  return callTools(calls, options);
+}
+
+/** A read, then a state patch citing the evidence it returned. */
+export async function readThenPatch(name: string, args: unknown, options: CallToolOptions & { callId: string; key: string; pointer: string; expectedVersion?: number }): Promise<{ read: ToolCallResult; patch: StatePatchResult | null }> {
+  const read = await callTool(name, args, options);
+  const evidenceIds = read.modelResult.evidence.map((e) => e.evidence_id);
+  const data = read.modelResult.data;
+  if (evidenceIds.length === 0 || data === null || typeof data !== 'object') return { read, patch: null };
+  const value = (data as Record<string, unknown>)[options.pointer.slice(1)];
+  const patch = await applyStatePatch({
+    patchId: `${workflowInfo().workflowId}:${options.key}:${options.callId}`,
+    workflowId: workflowInfo().workflowId,
+    key: options.key,
+    value,
+    evidenceIds,
+    source: read.modelResult.provenance.source_label,
+    observedAt: read.modelResult.provenance.observed_at,
+    retrievedAt: read.modelResult.provenance.retrieved_at,
+    expectedVersion: options.expectedVersion ?? 0,
+    callId: options.callId,
+  });
+  return { read, patch };
+}

@@ -1,0 +1,241 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  executeChild,
+  isCancellation,
+  ParentClosePolicy,
+  scheduleActivity,
+  scheduleLocalActivity,
+  TimeoutFailure,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import type { PrepareCallInput, PreparedCall } from '../activities/prepare-call.js';
+import type { SettleCallInput, Settlement } from '../activities/settle-call.js';
+import type { CallIdentity } from '../activities/call-identity.js';
+import type { ToolCallInput, ToolCallResult } from '../activities/tool-call.js';
+import type { ProviderContext } from '../src/contract/bindings.js';
+import type { Principal } from '../src/contract/define-tool.js';
+import { ERROR_CATALOG, isCatalogCode, nonRetryableCodes } from '../src/contract/error-catalog.js';
+import type { ModelResult } from '../src/contract/model-result.js';
+import { awaitApproval } from './approvals.js';
+import { nextCallId } from './call-ids.js';
+import { IDEMPOTENCY_KEY_SA, PREPARE_CALL_ACTIVITY, RECONCILE_STATE_SA, RECONCILE_WORKFLOW_TYPE, SETTLE_CALL_ACTIVITY } from './names.js';
+import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
+
+export type { ToolCallResult } from '../activities/tool-call.js';
+
+/** Options of one tool call from workflow code. */
+export interface CallToolOptions {
+  /** The trusted caller (from the workflow's own input, never from model output). */
+  readonly principal: Principal;
+  /** Stable call id; deterministic `call-<n>` when omitted. Pass one when the workflow continues as new. */
+  readonly callId?: string;
+  /** The model call this answers (for the audit's call binding). */
+  readonly provider?: ProviderContext;
+  /** Time one attempt of the tool activity may take (default 30 s). A write that exceeds it is reconciled. */
+  readonly timeoutMs?: number;
+  /** Attempts for reads whose failure the catalog calls retryable (default 3). Writes always get one attempt. */
+  readonly readAttempts?: number;
+  /** How long an approval may take before the call fails closed (default 24 h). */
+  readonly approvalTimeoutMs?: number;
+  /** Backoff and deadline of reconciliation, should a write's outcome be unknown. */
+  readonly reconcile?: Partial<ReconcilePolicy>;
+  /** Task queue of the tool activities (default: the workflow's). */
+  readonly taskQueue?: string;
+}
+
+/** Provider context for calls made by workflow code rather than on behalf of a model response. */
+export const WORKFLOW_PROVIDER: ProviderContext = Object.freeze({
+  provider: 'temporal-workflow',
+  apiFamily: 'workflow',
+  responseId: null,
+  providerCallId: null,
+  adapterRevision: 'ttc-workflow@1',
+});
+
+/**
+ * Runs one tool call through the contract and returns its model result and audit reference. Never throws for
+ * anything the tool or its arguments do: unknown tools, invalid arguments, refused approvals and failures are
+ * catalogued results. A write whose outcome is unknown is never dispatched again blindly: a child workflow
+ * reconciles it by idempotency key, and the result says how it was settled.
+ */
+export async function callTool(name: string, args: unknown, options: CallToolOptions): Promise<ToolCallResult> {
+  const prepared = await prepareCall(name, args, options);
+  return runPrepared(prepared, options);
+}
+
+/** Step one of a call: the worker validates it and fixes its identity (recorded in history). */
+export async function prepareCall(name: string, args: unknown, options: CallToolOptions): Promise<PreparedCall> {
+  const input: PrepareCallInput = {
+    tool: name,
+    args,
+    callId: options.callId ?? nextCallId(),
+    principal: options.principal,
+    provider: options.provider ?? WORKFLOW_PROVIDER,
+  };
+  return scheduleLocalActivity<PreparedCall>(PREPARE_CALL_ACTIVITY, [input], {
+    startToCloseTimeout: '30s',
+    retry: { maximumAttempts: 5, nonRetryableErrorTypes: nonRetryableCodes() },
+  });
+}
+
+/** Step two: approval when required, then the tool activity, then reconciliation when a write's fate is unknown. */
+export async function runPrepared(prepared: PreparedCall, options: CallToolOptions): Promise<ToolCallResult> {
+  if (prepared.kind === 'refused') return prepared.result;
+  if (prepared.requiresApproval) {
+    const outcome = await awaitApproval(prepared.preview, prepared.identity.callId, options.approvalTimeoutMs ?? 24 * 3600_000);
+    if (outcome.kind === 'rejected') return settle(prepared.identity, { kind: 'approval_rejected', approver: outcome.approver, reason: outcome.reason });
+    if (outcome.kind === 'expired') return settle(prepared.identity, { kind: 'approval_expired', invalidDecisions: outcome.invalidDecisions });
+  }
+  if (prepared.effect === 'read') return dispatchRead(prepared, options);
+  return dispatchWrite(prepared, options);
+}
+
+async function dispatchRead(prepared: Extract<PreparedCall, { kind: 'ready' }>, options: CallToolOptions): Promise<ToolCallResult> {
+  try {
+    return await scheduleActivity<ToolCallResult>(prepared.identity.tool, [toolInput(prepared.identity, 'dispatch')], {
+      startToCloseTimeout: options.timeoutMs ?? 30_000,
+      retry: { maximumAttempts: options.readAttempts ?? 3, nonRetryableErrorTypes: nonRetryableCodes() },
+      summary: summaryOf(prepared),
+      ...(options.taskQueue === undefined ? {} : { taskQueue: options.taskQueue }),
+    });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    const carried = carriedResult(error);
+    if (carried !== null) return { modelResult: carried, auditRef: null };
+    return settle(prepared.identity, { kind: 'unavailable', failureType: failureType(error) });
+  }
+}
+
+async function dispatchWrite(prepared: Extract<PreparedCall, { kind: 'ready' }>, options: CallToolOptions): Promise<ToolCallResult> {
+  const result = await dispatchWriteOnce(prepared.identity, 'dispatch', summaryOf(prepared), options);
+  if (result.kind === 'settled') return result.result;
+  try {
+    return await reconcileInChild(prepared, result.auditId, options);
+  } catch (error) {
+    // One key has one reconciliation: when another workflow's child already owns it, this call's outcome is
+    // unknown to this workflow — it says so (OUTCOME_UNKNOWN, recovery query_status) instead of failing or retrying.
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    return result.result ?? settle(prepared.identity, { kind: 'outcome_unknown', reconciledBy: reconcileWorkflowId(prepared.identity.idempotencyKey) });
+  }
+}
+
+function reconcileInChild(prepared: Extract<PreparedCall, { kind: 'ready' }>, auditId: string | null, options: CallToolOptions): Promise<ToolCallResult> {
+  return executeChild<(input: ReconcileInput) => Promise<ToolCallResult>>(RECONCILE_WORKFLOW_TYPE, {
+    workflowId: reconcileWorkflowId(prepared.identity.idempotencyKey),
+    args: [
+      {
+        identity: prepared.identity,
+        parentWorkflowId: workflowInfo().workflowId,
+        canReconcile: prepared.canReconcile,
+        safeRetry: prepared.safeRetry,
+        auditId,
+        toolTimeoutMs: options.timeoutMs ?? 30_000,
+        policy: { ...DEFAULT_RECONCILE_POLICY, ...options.reconcile },
+        summary: summaryOf(prepared),
+        ...(options.taskQueue === undefined ? {} : { taskQueue: options.taskQueue }),
+      },
+    ],
+    // The child must survive its parent: a human may settle the side effect after the agent is gone.
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    staticSummary: `Reconcile ${prepared.identity.tool} (unknown outcome)`,
+    staticDetails: `Idempotency key \`${prepared.identity.idempotencyKey}\`; parent workflow \`${workflowInfo().workflowId}\`, call \`${prepared.identity.callId}\`.`,
+    typedSearchAttributes: [
+      { key: IDEMPOTENCY_KEY_SA, value: prepared.identity.idempotencyKey },
+      { key: RECONCILE_STATE_SA, value: 'reconciling' },
+    ],
+  });
+}
+
+/** The reconciliation child's workflow id: derived from the idempotency key, so one key has one reconciliation. */
+export function reconcileWorkflowId(idempotencyKey: string): string {
+  return `ttc-reconcile:${idempotencyKey}`;
+}
+
+/** What one dispatch of a write established: a result, or an unknown outcome that needs reconciling. */
+export type WriteDispatch =
+  | { readonly kind: 'settled'; readonly result: ToolCallResult }
+  /** `result` is the activity's own `unknown` result, when it returned one (rather than timing out). */
+  | { readonly kind: 'unknown'; readonly auditId: string | null; readonly result: ToolCallResult | null };
+
+/**
+ * Dispatches a write exactly once (`maximumAttempts: 1`: the default policy would retry forever). A timeout, a
+ * result that says `unknown`, or any failure the catalog does not call "not started" leaves the outcome unknown.
+ */
+export async function dispatchWriteOnce(identity: CallIdentity, dispatch: ToolCallInput['dispatch'], summary: string, options: { timeoutMs?: number; taskQueue?: string }): Promise<WriteDispatch> {
+  try {
+    const result = await scheduleActivity<ToolCallResult>(identity.tool, [toolInput(identity, dispatch)], {
+      startToCloseTimeout: options.timeoutMs ?? 30_000,
+      retry: { maximumAttempts: 1 },
+      summary,
+      ...(options.taskQueue === undefined ? {} : { taskQueue: options.taskQueue }),
+    });
+    if (result.modelResult.execution.outcome === 'unknown') return { kind: 'unknown', auditId: result.auditRef?.audit_id ?? null, result };
+    return { kind: 'settled', result };
+  } catch (error) {
+    // A cancelled workflow stops here; a write in flight at that moment is left to the ledger (its key stays claimed,
+    // so a later call with the same key reports OUTCOME_UNKNOWN instead of running it again).
+    if (isCancellation(error)) throw error;
+    if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) return { kind: 'unknown', auditId: null, result: null };
+    const carried = carriedResult(error);
+    if (carried !== null && carried.execution.outcome === 'not_started') return { kind: 'settled', result: { modelResult: carried, auditRef: null } };
+    const type = failureType(error);
+    if (isCatalogCode(type) && ERROR_CATALOG[type].outcome === 'not_started' && carried === null) {
+      return { kind: 'settled', result: await settle(identity, { kind: 'unavailable', failureType: type }) };
+    }
+    return { kind: 'unknown', auditId: null, result: null };
+  }
+}
+
+function toolInput(identity: CallIdentity, dispatch: ToolCallInput['dispatch']): ToolCallInput {
+  return {
+    kind: 'ttc.tool-call.v1',
+    args: identity.args,
+    callId: identity.callId,
+    operationId: identity.operationId,
+    idempotencyKey: identity.idempotencyKey,
+    principal: identity.principal,
+    provider: identity.provider,
+    dispatch,
+  };
+}
+
+/** Builds and records the result of a call that ends without running its handler now. */
+export function settle(identity: CallIdentity, settlement: Settlement): Promise<ToolCallResult> {
+  const input: SettleCallInput = { identity, settlement };
+  return scheduleActivity<ToolCallResult>(SETTLE_CALL_ACTIVITY, [input], {
+    startToCloseTimeout: '30s',
+    retry: { maximumAttempts: 10, nonRetryableErrorTypes: nonRetryableCodes() },
+    summary: `${settlement.kind}: ${identity.tool} ${identity.callId}`,
+  });
+}
+
+/** The model result a tool activity attached to its failure (catalogued failures carry it as their only detail). */
+function carriedResult(error: unknown): ModelResult | null {
+  if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return null;
+  const detail: unknown = error.cause.details?.[0];
+  if (typeof detail !== 'object' || detail === null || (detail as { schema_version?: unknown }).schema_version !== 'tool-result.model.v1') return null;
+  return detail as ModelResult;
+}
+
+function failureType(error: unknown): string {
+  if (error instanceof ActivityFailure) {
+    if (error.cause instanceof ApplicationFailure) return error.cause.type ?? 'ApplicationFailure';
+    if (error.cause instanceof TimeoutFailure) return `TIMEOUT_${error.cause.timeoutType ?? 'UNKNOWN'}`;
+    return error.cause?.name ?? 'ActivityFailure';
+  }
+  return error instanceof Error ? error.name : 'unknown';
+}
+
+/** One line for the UI: tool, effect and a short, secret-free argument preview. */
+function summaryOf(prepared: Extract<PreparedCall, { kind: 'ready' }>): string {
+  let args: string;
+  try {
+    args = JSON.stringify(prepared.preview.arguments) ?? '';
+  } catch {
+    args = '';
+  }
+  const clipped = args.length > 120 ? `${args.slice(0, 119)}…` : args;
+  return `${prepared.identity.tool} [${prepared.effect}] ${clipped}`;
+}

@@ -1,0 +1,48 @@
+import { ApplicationFailure } from '@temporalio/workflow';
+import type { PreparedCall } from '../activities/prepare-call.js';
+import type { ToolCallResult } from '../activities/tool-call.js';
+import { nextCallId } from './call-ids.js';
+import { prepareCall, runPrepared, type CallToolOptions } from './call-tool.js';
+
+/** One call of a batch. */
+export interface ToolCallRequest {
+  readonly name: string;
+  readonly args: unknown;
+  /** Stable call id (for example the provider's function-call id); deterministic when omitted. */
+  readonly callId?: string;
+}
+
+/** One result of a batch, correlated to its call by call id. */
+export interface CorrelatedResult extends ToolCallResult {
+  readonly callId: string;
+}
+
+/**
+ * Runs a batch of calls (one model turn): reads run in parallel, writes one at a time in the order given, both
+ * correlated by call id. The results come back in the order of the calls, and the set of result call ids must
+ * equal the set of call ids — anything else is a defect and fails the workflow task loudly.
+ */
+export async function callTools(calls: readonly ToolCallRequest[], options: Omit<CallToolOptions, 'callId'>): Promise<CorrelatedResult[]> {
+  const callIds = calls.map((call) => call.callId ?? nextCallId());
+  if (new Set(callIds).size !== callIds.length) throw ApplicationFailure.nonRetryable('call ids in one batch must be unique', 'INVALID_ARGUMENTS');
+  const prepared = await Promise.all(calls.map((call, i) => prepareCall(call.name, call.args, { ...options, callId: callIds[i] ?? nextCallId() })));
+  const results = new Map<string, ToolCallResult>();
+  const isWrite = (p: PreparedCall) => p.kind === 'ready' && p.effect !== 'read';
+  const reads = Promise.all(
+    prepared.map(async (p, i) => {
+      if (isWrite(p)) return;
+      results.set(callIds[i] ?? '', await runPrepared(p, options));
+    }),
+  );
+  const writes = (async () => {
+    for (const [i, p] of prepared.entries()) {
+      if (isWrite(p)) results.set(callIds[i] ?? '', await runPrepared(p, options));
+    }
+  })();
+  await Promise.all([reads, writes]);
+  const missing = callIds.filter((id) => !results.has(id));
+  if (missing.length > 0 || results.size !== callIds.length) {
+    throw ApplicationFailure.nonRetryable(`results do not match calls (missing: ${missing.join(', ')})`, 'TOOL_ERROR');
+  }
+  return callIds.map((callId) => ({ callId, ...(results.get(callId) as ToolCallResult) }));
+}

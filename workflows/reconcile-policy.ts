@@ -1,0 +1,35 @@
+import type { CallIdentity } from '../activities/call-identity.js';
+
+/** Backoff and deadline of a reconciliation. */
+export interface ReconcilePolicy {
+  /** Wait after the first inconclusive query. */
+  readonly initialIntervalMs: number;
+  readonly backoffCoefficient: number;
+  readonly maximumIntervalMs: number;
+  /** After this long without a definite answer, a human is asked (escalation). */
+  readonly deadlineMs: number;
+}
+
+/** Defaults: 1 s, doubling to 5 min, escalate after 1 h. */
+export const DEFAULT_RECONCILE_POLICY: ReconcilePolicy = Object.freeze({
+  initialIntervalMs: 1000,
+  backoffCoefficient: 2,
+  maximumIntervalMs: 300_000,
+  deadlineMs: 3600_000,
+});
+
+/** Input of the reconciliation child workflow. */
+export interface ReconcileInput {
+  readonly identity: CallIdentity;
+  readonly parentWorkflowId: string;
+  /** The tool has `reconcile`; without it the call escalates at once. */
+  readonly canReconcile: boolean;
+  /** One re-dispatch with the same key is allowed after "not committed". */
+  readonly safeRetry: boolean;
+  /** Audit of the attempt whose outcome is unknown, when one was recorded. */
+  readonly auditId: string | null;
+  readonly toolTimeoutMs: number;
+  readonly policy: ReconcilePolicy;
+  readonly summary: string;
+  readonly taskQueue?: string;
+}

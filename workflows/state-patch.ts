@@ -1,0 +1,22 @@
+import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import type { createApplyStatePatch, StatePatchInput, StatePatchResult } from '../activities/state-patch.js';
+import { nonRetryableCodes } from '../src/contract/error-catalog.js';
+import { STATE_PATCH_ACTIVITY } from './names.js';
+
+export type { StatePatchInput, StatePatchResult } from '../activities/state-patch.js';
+
+type Activities = { [STATE_PATCH_ACTIVITY]: ReturnType<typeof createApplyStatePatch> };
+
+/**
+ * Writes a state change derived from tool results to Postgres, citing the evidence ids it rests on. Idempotent by
+ * `patchId` (a retried activity never duplicates); a stale `expectedVersion` fails with type `STATUS_CONFLICT`,
+ * it never overwrites.
+ */
+export async function applyStatePatch(patch: StatePatchInput): Promise<StatePatchResult> {
+  if (patch.evidenceIds.length === 0) throw ApplicationFailure.nonRetryable('a state patch must cite evidence', 'INVALID_ARGUMENTS');
+  const activities = proxyActivities<Activities>({
+    startToCloseTimeout: '30s',
+    retry: { maximumAttempts: 10, nonRetryableErrorTypes: nonRetryableCodes() },
+  });
+  return activities[STATE_PATCH_ACTIVITY](patch);
+}
