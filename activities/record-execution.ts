@@ -1,5 +1,6 @@
 import type { ToolExecution } from '../src/contract/execute-tool.js';
-import type { AuditRef, ToolStore } from '../src/store/tool-store.js';
+import type { AuditRef } from '../src/store/ledger.js';
+import type { ToolStore } from '../src/store/tool-store.js';
 import { activityWorkflow } from './call-context.js';
 
 /** Persists one execution (audit, evidence, artifacts, ledger) under the current activity's workflow. Idempotent. */

@@ -12,28 +12,6 @@ import type {
 import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';
 import type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from './stored-records.js';
 
-// Everything a ToolStore user needs, re-exported so one import path serves the interface and its types.
-export { auditRefOf, asLocalReplay, ledgerStatusFor } from './ledger.js';
-export type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus, RecordExecutionInput } from './ledger.js';
-export type { JsonValue } from './json-value.js';
-export type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';
-export type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from './stored-records.js';
-export type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord, MemoryStatus } from './memory.js';
-export { decideMemoryWrite, DEFAULT_MEMORY_POLICY, MEMORY_SOURCE_KINDS } from './memory-policy.js';
-export type { MemoryDecision, MemoryDecisionReason, MemoryPolicy, MemorySourceKind } from './memory-policy.js';
-export type {
-  EscalationInput,
-  OpenReconciliationInput,
-  ReconcileFinding,
-  ReconciliationAttempt,
-  ReconciliationAttemptInput,
-  ReconciliationMetrics,
-  ReconciliationRecord,
-  ReconciliationState,
-  SettleReconciliationInput,
-} from './reconciliation.js';
-export { StoreError, isStoreError, STORE_FAILURE_CODES, type StoreFailure } from './store-error.js';
-
 /**
  * Durable storage of everything a tool call leaves behind that must not live in Temporal history: the
  * idempotency ledger, the append-only audit, evidence, artifacts, state patches, memory and reconciliation.
