@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { catalogFailure } from './call-failure.js';
-import { defineTool, TOOL_NAME_PATTERN, type AnyToolDefinition } from './define-tool.js';
+import { defineTool, ToolDefinitionError, TOOL_NAME_PATTERN, type AnyToolDefinition } from './define-tool.js';
 import type { ExecutionContext } from './execution-context.js';
 import { executeTool, failedExecution, type ToolExecution } from './execute-tool.js';
 import { ToolError } from './tool-error.js';
@@ -15,7 +15,7 @@ export class ToolRegistry {
 
   /** Adds a tool; a second tool with the same name is a programming error. */
   register(tool: AnyToolDefinition): this {
-    if (this.tools.has(tool.name)) throw new Error(`tool '${tool.name}' is already registered`);
+    if (this.tools.has(tool.name)) throw new ToolDefinitionError(`tool '${tool.name}' is already registered`);
     this.tools.set(tool.name, tool);
     return this;
   }

@@ -138,7 +138,8 @@ export class EmbeddedPostgresServer {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** True when a process with this pid exists (whoever owns it). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

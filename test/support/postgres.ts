@@ -3,7 +3,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { EmbeddedPostgresServer } from '../../src/store/embedded-postgres-server.js';
+import { EmbeddedPostgresServer, isAlive } from '../../src/store/embedded-postgres-server.js';
 import { EMBEDDED_DATA_ROOT } from '../../src/store/connection.js';
 import { migrate } from '../../src/store/migrate.js';
 import { PgToolStore, type PgToolStoreOptions } from '../../src/store/pg-tool-store.js';
@@ -131,15 +131,6 @@ async function removeAbandonedClusters(): Promise<void> {
 async function postmasterAlive(dataDir: string): Promise<boolean> {
   const pid = Number((await readFile(join(dataDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
   return Number.isInteger(pid) && pid > 0 && isAlive(pid);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: unknown }).code === 'EPERM';
-  }
 }
 
 function safeName(label: string): string {
