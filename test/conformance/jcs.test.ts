@@ -173,7 +173,7 @@ describe('values with no canonical JSON form are rejected with a reason and a JS
     expectRejected(objectCycle, 'cycle', '/self');
     const arrayCycle: unknown[] = [1];
     arrayCycle.push({ back: arrayCycle });
-    expectRejected({ root: arrayCycle }, 'cycle', '/root/1/back');
+    expectRejected({ top: arrayCycle }, 'cycle', '/top/1/back');
     const shared = { v: 1 };
     assert.equal(canonicalJson({ x: shared, y: [shared, shared] }), '{"x":{"v":1},"y":[{"v":1},{"v":1}]}');
   });
