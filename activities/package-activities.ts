@@ -1,12 +1,15 @@
 import {
   ESCALATE_ACTIVITY,
+  MODEL_CALL_ACTIVITY,
   OPEN_RECONCILIATION_ACTIVITY,
   PREPARE_CALL_ACTIVITY,
   QUERY_OUTCOME_ACTIVITY,
   SETTLE_CALL_ACTIVITY,
   STATE_PATCH_ACTIVITY,
 } from '../workflows/names.js';
+import type { ModelClient } from '../src/model/model-turn.js';
 import { toApplicationFailure } from '../src/temporal/tool-failure.js';
+import { createModelCall } from './model-call.js';
 import { createPrepareCall } from './prepare-call.js';
 import { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome } from './reconcile-call.js';
 import type { ToolRuntime } from './runtime.js';
@@ -19,7 +22,7 @@ type Activity = (input: never) => Promise<unknown>;
  * The package's own activities, keyed by their activity type. Every error leaves through the one translator, so
  * workflow code sees a catalog code as the failure `type` and Temporal retries only what the catalog allows.
  */
-export function createPackageActivities(runtime: ToolRuntime): Record<string, (input: never) => Promise<unknown>> {
+export function createPackageActivities(runtime: ToolRuntime, models: Readonly<Record<string, ModelClient>> = {}): Record<string, (input: never) => Promise<unknown>> {
   const activities: Record<string, Activity> = {
     [PREPARE_CALL_ACTIVITY]: createPrepareCall(runtime),
     [SETTLE_CALL_ACTIVITY]: createSettleCall(runtime),
@@ -27,6 +30,7 @@ export function createPackageActivities(runtime: ToolRuntime): Record<string, (i
     [QUERY_OUTCOME_ACTIVITY]: createQueryOutcome(runtime),
     [ESCALATE_ACTIVITY]: createEscalateReconciliation(runtime),
     [STATE_PATCH_ACTIVITY]: createApplyStatePatch(runtime),
+    [MODEL_CALL_ACTIVITY]: createModelCall(runtime.registry, models),
   };
   return Object.fromEntries(Object.entries(activities).map(([name, activity]) => [name, translated(activity)]));
 }

@@ -1,7 +1,9 @@
 import type { ZodType } from 'zod';
 import { requestDigest, type ProviderContext } from '../src/contract/bindings.js';
 import type { Principal, ToolEffect } from '../src/contract/define-tool.js';
-import { executeTool } from '../src/contract/execute-tool.js';
+import { catalogFailure } from '../src/contract/call-failure.js';
+import { executeTool, failedExecution } from '../src/contract/execute-tool.js';
+import { ToolRegistry } from '../src/contract/tool-registry.js';
 import { Redactor } from '../src/contract/redaction.js';
 import { activityExecutionContext, activityWorkflow } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
@@ -17,6 +19,13 @@ export interface PrepareCallInput {
   readonly callId: string;
   readonly principal: Principal;
   readonly provider: ProviderContext;
+  /** When given, a tool outside this set is refused as `UNKNOWN_TOOL` even if it is registered (the agent loop's allowed tools). */
+  readonly allowedTools?: readonly string[];
+  /**
+   * Set when the caller received arguments that are not a JSON object (a model's malformed tool call): the call is
+   * refused as `INVALID_ARGUMENTS` at the input layer and never runs; `args` then holds the raw text.
+   */
+  readonly malformedArguments?: string;
 }
 
 /** A secret-free description of a call, for approvers and the UI. */
@@ -56,18 +65,27 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
   return async (input) => {
     const { workflowId } = activityWorkflow();
     const operationId = `${workflowId}:${input.callId}`;
-    const tool = runtime.registry.has(input.tool) ? runtime.registry.get(input.tool) : null;
-    const parsed = tool === null ? null : (tool.input as ZodType).safeParse(input.args);
+    const allowed = input.allowedTools === undefined || input.allowedTools.includes(input.tool);
+    const tool = allowed && runtime.registry.has(input.tool) ? runtime.registry.get(input.tool) : null;
+    const parsed = tool === null || input.malformedArguments !== undefined ? null : (tool.input as ZodType).safeParse(input.args);
     if (tool === null || parsed === null || !parsed.success) {
-      const identity: CallIdentity = { ...input, operationId, idempotencyKey: operationId };
+      const { malformedArguments } = input;
+      const identity: CallIdentity = { ...callOf(input), operationId, idempotencyKey: operationId };
       const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.settled);
-      // An unknown tool or invalid arguments: the funnel refuses at the input layer, before any handler runs.
-      const execution = tool === null ? await runtime.registry.execute(input.tool, input.args, ctx) : await executeTool(tool, input.args, ctx);
+      // An unknown (or not allowed) tool, malformed or invalid arguments: refused at the input layer, before any
+      // handler runs. A registered tool outside the allowed set is looked up in an empty registry, so it is exactly
+      // as unknown as an unregistered one.
+      const execution =
+        tool === null
+          ? await (allowed ? runtime.registry : new ToolRegistry()).execute(input.tool, input.args, ctx)
+          : malformedArguments !== undefined
+            ? failedExecution(tool, ctx, catalogFailure('INVALID_ARGUMENTS', 'input', { reason: malformedArguments }), input.args)
+            : await executeTool(tool, input.args, ctx);
       return { kind: 'refused', result: await recordRefusal(runtime, execution, identity, workflowId) };
     }
     const args: unknown = parsed.data;
     const idempotencyKey = tool.idempotencyKey === undefined ? operationId : `${tool.name}:${String(tool.idempotencyKey(args))}`;
-    const identity: CallIdentity = { ...input, operationId, idempotencyKey };
+    const identity: CallIdentity = { ...callOf(input), operationId, idempotencyKey };
     const requestSha256 = requestDigest(input.principal, tool, args);
     const redactor = new Redactor({ sensitiveFields: tool.sensitiveFields, protectedSubstrings: [idempotencyKey, operationId], protectedExact: [input.principal.tenant, input.principal.subject] });
     return {
@@ -81,6 +99,11 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
       preview: { tool: tool.name, effect: tool.effect, arguments: redactor.value(args, '/arguments', []), requestSha256 },
     };
   };
+}
+
+/** The fields of the input that identify the call (the refusal options are not part of its identity). */
+function callOf(input: PrepareCallInput): Omit<CallIdentity, 'operationId' | 'idempotencyKey'> {
+  return { tool: input.tool, args: input.args, callId: input.callId, principal: input.principal, provider: input.provider };
 }
 
 /** A refused call still claims and releases its key, so its audit row is recorded like any other attempt. */

@@ -43,6 +43,14 @@ export interface CallToolOptions {
   readonly reconcile?: Partial<ReconcilePolicy>;
   /** Task queue of the tool activities (default: the workflow's). */
   readonly taskQueue?: string;
+  /** When given, only these tools may run; any other name is refused as `UNKNOWN_TOOL` (registered or not). */
+  readonly allowedTools?: readonly string[];
+}
+
+/** Per-call extras of {@link prepareCall}, for calls that come from a model turn. */
+export interface PrepareCallExtras {
+  /** Why the model's arguments are not a JSON object: the call is refused as `INVALID_ARGUMENTS`, never run. */
+  readonly malformedArguments?: string;
 }
 
 /** Provider context for calls made by workflow code rather than on behalf of a model response. */
@@ -66,13 +74,16 @@ export async function callTool(name: string, args: unknown, options: CallToolOpt
 }
 
 /** Step one of a call: the worker validates it and fixes its identity (recorded in history). */
-export async function prepareCall(name: string, args: unknown, options: CallToolOptions): Promise<PreparedCall> {
+export async function prepareCall(name: string, args: unknown, options: CallToolOptions, extras: PrepareCallExtras = {}): Promise<PreparedCall> {
+  // Optional fields are added only when set, so the activity input of an ordinary call is unchanged.
   const input: PrepareCallInput = {
     tool: name,
     args,
     callId: options.callId ?? nextCallId(),
     principal: options.principal,
     provider: options.provider ?? WORKFLOW_PROVIDER,
+    ...(options.allowedTools === undefined ? {} : { allowedTools: options.allowedTools }),
+    ...(extras.malformedArguments === undefined ? {} : { malformedArguments: extras.malformedArguments }),
   };
   return scheduleLocalActivity<PreparedCall>(PREPARE_CALL_ACTIVITY, [input], {
     startToCloseTimeout: '30s',

@@ -1,6 +1,7 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { PreparedCall } from '../activities/prepare-call.js';
 import type { ToolCallResult } from '../activities/tool-call.js';
+import type { ProviderContext } from '../src/contract/bindings.js';
 import { nextCallId } from './call-ids.js';
 import { prepareCall, runPrepared, type CallToolOptions } from './call-tool.js';
 
@@ -10,6 +11,10 @@ export interface ToolCallRequest {
   readonly args: unknown;
   /** Stable call id (for example the provider's function-call id); deterministic when omitted. */
   readonly callId?: string;
+  /** The model call this answers (for the call's audit binding); default: the batch's `provider`. */
+  readonly provider?: ProviderContext;
+  /** Set for a model's call whose arguments are not a JSON object: refused as `INVALID_ARGUMENTS`, never run. */
+  readonly malformedArguments?: string;
 }
 
 /** One result of a batch, correlated to its call by call id. */
@@ -25,7 +30,16 @@ export interface CorrelatedResult extends ToolCallResult {
 export async function callTools(calls: readonly ToolCallRequest[], options: Omit<CallToolOptions, 'callId'>): Promise<CorrelatedResult[]> {
   const callIds = calls.map((call) => call.callId ?? nextCallId());
   if (new Set(callIds).size !== callIds.length) throw ApplicationFailure.nonRetryable('call ids in one batch must be unique', 'INVALID_ARGUMENTS');
-  const prepared = await Promise.all(calls.map((call, i) => prepareCall(call.name, call.args, { ...options, callId: callIds[i] ?? nextCallId() })));
+  const prepared = await Promise.all(
+    calls.map((call, i) =>
+      prepareCall(
+        call.name,
+        call.args,
+        { ...options, callId: callIds[i] ?? nextCallId(), ...(call.provider === undefined ? {} : { provider: call.provider }) },
+        call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments },
+      ),
+    ),
+  );
   const results = new Map<string, ToolCallResult>();
   const isWrite = (p: PreparedCall) => p.kind === 'ready' && p.effect !== 'read';
   const reads = Promise.all(

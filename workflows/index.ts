@@ -1,6 +1,6 @@
 // Workflow-side API of temporal-tool-contract. Sandbox-only: users re-export it from their workflows module
 // (`export * from 'temporal-tool-contract/workflows'`) so the reconciliation workflow is registered on their worker.
-export { callTool, prepareCall, runPrepared, reconcileWorkflowId, WORKFLOW_PROVIDER, type CallToolOptions, type ToolCallResult } from './call-tool.js';
+export { callTool, prepareCall, runPrepared, reconcileWorkflowId, WORKFLOW_PROVIDER, type CallToolOptions, type PrepareCallExtras, type ToolCallResult } from './call-tool.js';
 export { callTools, type ToolCallRequest, type CorrelatedResult } from './call-tools.js';
 export {
   installApprovalHandlers,
@@ -15,3 +15,16 @@ export {
 export { reconcileToolCall, resolveOutcomeSignal, reconcileStateQuery, type ResolveOutcomeSignal, type ReconcileStatus, type ReconcileState } from './reconcile-tool-call.js';
 export { DEFAULT_RECONCILE_POLICY, type ReconcilePolicy } from './reconcile-policy.js';
 export { applyStatePatch, type StatePatchInput, type StatePatchResult } from './state-patch.js';
+export {
+  agentLoop,
+  agentTranscriptQuery,
+  type AgentLoopInput,
+  type AgentLoopResult,
+  type AgentLoopStatus,
+  type AgentLoopCarry,
+  type AgentToolOptions,
+  type AgentModelConfig,
+  type ModelMessage,
+  type ModelSettings,
+} from './agent-loop.js';
+export { checkCitations, type CitationReport } from './citations.js';

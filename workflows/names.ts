@@ -16,6 +16,13 @@ export const OPEN_RECONCILIATION_ACTIVITY = 'ttc.openReconciliation';
 export const QUERY_OUTCOME_ACTIVITY = 'ttc.queryOutcome';
 export const ESCALATE_ACTIVITY = 'ttc.escalateReconciliation';
 export const STATE_PATCH_ACTIVITY = 'ttc.applyStatePatch';
+/** The agent loop's model call (one model turn). */
+export const MODEL_CALL_ACTIVITY = 'ttc.callModel';
+
+/** Workflow type of the built-in agent loop (must equal the exported workflow function's name). */
+export const AGENT_LOOP_WORKFLOW_TYPE = 'agentLoop';
+/** The agent loop's conversation so far (model results only, never audits). */
+export const AGENT_TRANSCRIPT_QUERY = 'ttc.agentTranscript';
 
 /** Prefix reserved for the package's own activity types; no tool may be named with it. */
 export const RESERVED_ACTIVITY_PREFIX = 'ttc.';

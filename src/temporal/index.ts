@@ -22,6 +22,9 @@ export {
   RECONCILE_STATE_SA,
   IDEMPOTENCY_KEY_SA,
   SEARCH_ATTRIBUTE_KEYS,
+  MODEL_CALL_ACTIVITY,
+  AGENT_LOOP_WORKFLOW_TYPE,
+  AGENT_TRANSCRIPT_QUERY,
 } from './names.js';
 export type { ToolCallInput, ToolCallResult } from '../../activities/tool-call.js';
 export type { PendingApproval, ApprovalDecision, ApprovalUpdateResult } from '../../workflows/approvals.js';

@@ -1,5 +1,6 @@
 import { SimplePlugin } from '@temporalio/plugin';
 import type { ToolRegistry } from '../contract/tool-registry.js';
+import type { ModelClient } from '../model/model-turn.js';
 import type { ToolStore } from '../store/tool-store.js';
 import { createPackageActivities } from '../../activities/package-activities.js';
 import type { ToolRuntime } from '../../activities/runtime.js';
@@ -13,6 +14,11 @@ export interface ToolContractPluginOptions {
   readonly store: ToolStore;
   /** Tools whose write may be dispatched once more (same key) after the authoritative system said "not committed". */
   readonly safeRetryTools?: readonly string[];
+  /**
+   * Model clients the agent loop may use by name (`{ kind: 'named', name }` in its input), built on the worker from
+   * its own configuration so no API key ever travels in workflow input. The scripted model needs no entry.
+   */
+  readonly models?: Readonly<Record<string, ModelClient>>;
 }
 
 /**
@@ -31,7 +37,7 @@ export class ToolContractPlugin extends SimplePlugin {
     const runtime: ToolRuntime = { registry: options.tools, store: options.store, safeRetryTools: new Set(options.safeRetryTools ?? []) };
     super({
       name: 'temporal-tool-contract',
-      activities: { ...createToolActivities(tools), ...createPackageActivities(runtime) },
+      activities: { ...createToolActivities(tools), ...createPackageActivities(runtime, options.models ?? {}) },
       workerInterceptors: { activity: [toolActivityInterceptors(runtime)] },
     });
   }

@@ -21,7 +21,7 @@ test('every stored history replays deterministically, and every workflow type of
     history: protos.temporal.api.history.v1.History.decode(readFileSync(`${historiesDir}${file}`)),
   }));
   const types = new Set(histories.map(({ history }) => history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
-  for (const type of ['reconcileToolCall', 'runToolCall', 'runToolCalls', 'readThenPatch']) assert.ok(types.has(type), `a history of ${type} is stored`);
+  for (const type of ['reconcileToolCall', 'runToolCall', 'runToolCalls', 'readThenPatch', 'agentLoop']) assert.ok(types.has(type), `a history of ${type} is stored`);
 
   const workflowBundle = await bundleWorkflowCode({ workflowsPath: testWorkflows, logger: quietLogger });
   const failures: string[] = [];

@@ -1,0 +1,171 @@
+import { ActivityFailure, ApplicationFailure, continueAsNew, defineQuery, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { AgentModelConfig, AssistantMessage, ModelCallInput, ModelMessage, ModelResponse, ModelSettings, ToolResultMessage } from '../activities/model-call.js';
+import type { ProviderContext } from '../src/contract/bindings.js';
+import type { Principal } from '../src/contract/define-tool.js';
+import { nonRetryableCodes } from '../src/contract/error-catalog.js';
+import { installApprovalHandlers } from './approvals.js';
+import type { CallToolOptions } from './call-tool.js';
+import { callTools, type ToolCallRequest } from './call-tools.js';
+import { checkCitations, type CitationReport } from './citations.js';
+import { AGENT_TRANSCRIPT_QUERY, MODEL_CALL_ACTIVITY } from './names.js';
+
+export type { AgentModelConfig, ModelMessage, ModelSettings } from '../activities/model-call.js';
+
+/** Tool-call options the loop passes to every call (timeouts, approvals, reconciliation, task queue). */
+export type AgentToolOptions = Omit<CallToolOptions, 'principal' | 'callId' | 'provider' | 'allowedTools'>;
+
+/** Input of {@link agentLoop}. Everything is plain JSON and secret-free: it is stored in history. */
+export interface AgentLoopInput {
+  /** The task, sent as a user message after `messages`. */
+  readonly goal?: string;
+  /** The conversation so far (system instructions, earlier turns). */
+  readonly messages?: readonly ModelMessage[];
+  /** Contract names of the tools the model may call; any other name is answered with `UNKNOWN_TOOL`. */
+  readonly allowedTools: readonly string[];
+  readonly model: AgentModelConfig;
+  readonly settings?: ModelSettings;
+  /** Model turns (model calls) this loop may take in total, across continue-as-new. */
+  readonly maxTurns: number;
+  /** The trusted caller every tool call runs as. */
+  readonly principal: Principal;
+  readonly toolOptions?: AgentToolOptions;
+  /** One model call's time limit (default 120 s) and attempts (default 5; only retryable codes are retried). */
+  readonly modelTimeoutMs?: number;
+  readonly modelAttempts?: number;
+  /** Turns per workflow run before it continues as new (default 50), besides the server's own suggestion. */
+  readonly turnsPerRun?: number;
+  /** Set by the loop itself when it continues as new. */
+  readonly carried?: AgentLoopCarry;
+}
+
+/** What a continued run inherits besides the transcript (which travels as `messages`). */
+export interface AgentLoopCarry {
+  readonly turns: number;
+  /** Tool calls made so far: the next call id is `agent-call-<callCount + 1>`, unique across runs. */
+  readonly callCount: number;
+  readonly runs: number;
+  /** Messages that were input to the first run: their tool results are not evidence returned by this loop. */
+  readonly seedMessages: number;
+}
+
+/** Why the loop stopped. */
+export type AgentLoopStatus = 'final' | 'turn_budget_exhausted' | 'model_error';
+
+/** Result of {@link agentLoop}. */
+export interface AgentLoopResult {
+  readonly status: AgentLoopStatus;
+  /** The final answer (`status: 'final'`), else `null`. */
+  readonly answer: string | null;
+  /** The final answer's citations checked against the evidence this run's tool calls returned. */
+  readonly citations: CitationReport | null;
+  readonly turns: number;
+  readonly toolCalls: number;
+  /** Workflow runs the loop took (1 + continue-as-new count). */
+  readonly runs: number;
+  /** For `model_error`: the failure type (a catalog code) and the model response id, when there was a response. */
+  readonly error: { readonly code: string; readonly responseId: string | null } | null;
+}
+
+/** The agent loop's conversation so far: system/user text, model turns and model results (never audits). */
+export const agentTranscriptQuery = defineQuery<ModelMessage[]>(AGENT_TRANSCRIPT_QUERY);
+
+const DEFAULT_TURNS_PER_RUN = 50;
+
+/**
+ * The built-in agent loop. Each turn asks the model (an activity), then runs the tool calls it asked for through
+ * {@link callTools} — so approvals and reconciliation apply — and gives the model one result per call, correlated by
+ * its call id. Malformed arguments are refused as `INVALID_ARGUMENTS` and tools outside `allowedTools` as
+ * `UNKNOWN_TOOL`, both without running anything. It stops on a final answer (whose `[ev_…]` citations are checked),
+ * when `maxTurns` is used up, or when the model fails (non-retryable, or duplicate call ids in one response).
+ * Long loops continue as new with the transcript and the call counter, so call ids stay unique.
+ */
+export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult> {
+  // Decisions may arrive at any time; the handlers buffer early ones.
+  installApprovalHandlers();
+  const transcript: ModelMessage[] = [...(input.messages ?? []), ...(input.goal === undefined ? [] : [{ role: 'user' as const, text: input.goal }])];
+  setHandler(agentTranscriptQuery, () => [...transcript]);
+  const carried = input.carried ?? { turns: 0, callCount: 0, runs: 1, seedMessages: transcript.length };
+  let turns = carried.turns;
+  let callCount = carried.callCount;
+  let turnsThisRun = 0;
+  const model = proxyActivities<Record<typeof MODEL_CALL_ACTIVITY, (input: ModelCallInput) => Promise<ModelResponse>>>({
+    startToCloseTimeout: input.modelTimeoutMs ?? 120_000,
+    retry: { maximumAttempts: input.modelAttempts ?? 5, nonRetryableErrorTypes: nonRetryableCodes() },
+  })[MODEL_CALL_ACTIVITY];
+  const end = (status: AgentLoopStatus, answer: string | null, error: AgentLoopResult['error'] = null): AgentLoopResult => ({
+    status,
+    answer,
+    citations: answer === null ? null : checkCitations(answer, returnedEvidence(transcript.slice(carried.seedMessages))),
+    turns,
+    toolCalls: callCount,
+    runs: carried.runs,
+    error,
+  });
+
+  for (;;) {
+    if (turns >= input.maxTurns) return end('turn_budget_exhausted', null);
+    if (turnsThisRun >= (input.turnsPerRun ?? DEFAULT_TURNS_PER_RUN) || workflowInfo().continueAsNewSuggested) {
+      // No call is in flight here: every batch has settled, so nothing pending is lost with this run. The goal is
+      // already part of the transcript.
+      const next: AgentLoopInput = { ...input, messages: transcript, carried: { ...carried, turns, callCount, runs: carried.runs + 1 } };
+      delete (next as { goal?: string }).goal;
+      return continueAsNew<typeof agentLoop>(next);
+    }
+    let response: ModelResponse;
+    try {
+      response = await model({ model: input.model, messages: transcript, allowedTools: input.allowedTools, ...(input.settings === undefined ? {} : { settings: input.settings }) });
+    } catch (error) {
+      if (isCancellation(error)) throw error;
+      turns += 1;
+      return end('model_error', null, { code: failureType(error), responseId: null });
+    }
+    turns += 1;
+    turnsThisRun += 1;
+    if (response.kind === 'final') {
+      transcript.push({ role: 'assistant', text: response.text, calls: [] });
+      return end('final', response.text);
+    }
+    // Results are correlated by call id: a response that repeats one cannot be answered call by call. Model
+    // clients refuse it already; this guards clients that do not.
+    const ids = response.calls.map((call) => call.callId);
+    if (response.calls.length === 0 || new Set(ids).size !== ids.length) return end('model_error', null, { code: 'PROTOCOL_ERROR', responseId: response.responseId });
+    const assistant: AssistantMessage = { role: 'assistant', text: response.text, calls: response.calls };
+    transcript.push(assistant);
+    const requests = response.calls.map((call): ToolCallRequest => {
+      callCount += 1;
+      const provider = providerContext(input.model, response.responseId, call.callId);
+      return call.malformed
+        ? { name: call.name, args: call.rawArguments, callId: `agent-call-${callCount}`, provider, malformedArguments: call.reason }
+        : { name: call.name, args: call.arguments, callId: `agent-call-${callCount}`, provider };
+    });
+    const results = await callTools(requests, { ...input.toolOptions, principal: input.principal, allowedTools: input.allowedTools });
+    const byCallId = new Map(results.map((result) => [result.callId, result]));
+    for (const [i, call] of response.calls.entries()) {
+      const result = byCallId.get(requests[i]?.callId ?? '');
+      if (result === undefined) throw ApplicationFailure.nonRetryable('a tool call has no result', 'TOOL_ERROR');
+      transcript.push({ role: 'tool', callId: call.callId, name: call.name, result: result.modelResult } satisfies ToolResultMessage);
+    }
+  }
+}
+
+/** Every evidence id the transcript's tool results returned, in order. */
+function returnedEvidence(transcript: readonly ModelMessage[]): string[] {
+  return transcript.flatMap((message) => (message.role === 'tool' ? message.result.evidence.map((evidence) => evidence.evidence_id) : []));
+}
+
+/** The model call a tool call answers, for the call's audit binding. */
+function providerContext(model: AgentModelConfig, responseId: string, callId: string): ProviderContext {
+  return {
+    provider: model.kind === 'scripted' ? 'scripted' : model.name,
+    apiFamily: 'ttc.model-turn',
+    responseId,
+    providerCallId: callId,
+    adapterRevision: 'ttc-agent-loop@1',
+  };
+}
+
+function failureType(error: unknown): string {
+  if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure) return error.cause.type ?? 'ApplicationFailure';
+  if (error instanceof ActivityFailure) return error.cause?.name ?? 'ActivityFailure';
+  return error instanceof Error ? error.name : 'unknown';
+}
