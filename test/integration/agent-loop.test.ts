@@ -155,6 +155,26 @@ test('hostile model output: unknown and not-allowed tools are UNKNOWN_TOOL, bad 
   assert.equal(h.payments.dispatches(chargeKey('pay_agent_bad')), 0);
 });
 
+test('hostile model output: 50 parallel calls in one response each get exactly one result, correlated by call id', { timeout: 180_000 }, async () => {
+  const ids = Array.from({ length: 50 }, (_, i) => `cus_par_${i}`);
+  const handle = await start('agent-fifty', {
+    turns: [
+      { kind: 'tool_calls', calls: ids.map((id, i) => ({ name: TOOLS.customer, callId: `model-call-${i}`, arguments: { customer_id: id } })) },
+      { kind: 'final', text: 'done' },
+    ],
+  });
+  const result = (await handle.result()) as AgentLoopResult;
+  assert.equal(result.status, 'final');
+  assert.equal(result.toolCalls, 50);
+  const messages = toolMessages(await handle.query<ModelMessage[]>(AGENT_TRANSCRIPT_QUERY));
+  assert.deepEqual(messages.map((m) => m.callId).sort(), ids.map((_, i) => `model-call-${i}`).sort(), 'the result set equals the call set');
+  for (const message of messages) {
+    const index = Number(message.callId.slice('model-call-'.length));
+    assert.equal(message.result.status, 'succeeded');
+    assert.equal((message.result.data as { id: string }).id, ids[index], `result of ${message.callId} belongs to its call`);
+  }
+});
+
 test('hostile model output: duplicate call ids in one response end the loop as a model error before any tool runs', { timeout: 120_000 }, async () => {
   const handle = await start('agent-duplicate-ids', {
     turns: [
