@@ -44,10 +44,17 @@ export default tseslint.config(
     ]),
   },
   {
-    files: ['src/adapters/**/*.ts', 'src/model/**/*.ts'],
+    files: ['src/adapters/**/*.ts'],
     rules: forbid([
-      [['@temporalio/*', 'pg'], 'adapters and model clients are transport-free of Temporal and Postgres.'],
-      [['**/temporal/**', '**/store/**', '**/cli/**', '**/workflows/**', '**/activities/**'], 'adapters/model may only use src/contract.'],
+      [['@temporalio/*', 'pg'], 'adapters are free of Temporal and Postgres.'],
+      [['**/temporal/**', '**/store/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**'], 'adapters may only use src/contract.'],
+    ]),
+  },
+  {
+    files: ['src/model/**/*.ts'],
+    rules: forbid([
+      [['@temporalio/*', 'pg'], 'model clients are free of Temporal and Postgres.'],
+      [['**/temporal/**', '**/store/**', '**/cli/**', '**/workflows/**', '**/activities/**'], 'model clients may use src/contract and src/adapters (to render results for their provider).'],
     ]),
   },
   {

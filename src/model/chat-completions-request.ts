@@ -1,4 +1,4 @@
-import { canonicalJson } from '../contract/canonical-json.js';
+import { renderModelResult } from '../adapters/render-model-result.js';
 import type { ModelResult } from '../contract/model-result.js';
 import { ToolError } from '../contract/tool-error.js';
 import { checkConversation } from './conversation-check.js';
@@ -8,10 +8,10 @@ import type { JsonObject, ModelMessage, ModelRequest, ModelToolCall, ToolChoice 
 export type ToolResultRenderer = (result: ModelResult) => string;
 
 /**
- * The default rendering: the model result as canonical JSON. It sends the model projection and nothing else; a host
- * should inject the Chat Completions adapter's renderer, which also fences untrusted content.
+ * The default rendering of a tool result: the adapters' one rendering of a model result, with every untrusted text
+ * fenced and defanged so it cannot close its fence or pose as system text.
  */
-export const canonicalJsonRenderer: ToolResultRenderer = (result) => canonicalJson(result);
+export const fencedModelResultRenderer: ToolResultRenderer = (result) => renderModelResult(result).text;
 
 /** Which request field carries the output token limit (`max_tokens` for servers that predate `max_completion_tokens`). */
 export type MaxTokensField = 'max_completion_tokens' | 'max_tokens';

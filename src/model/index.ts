@@ -34,4 +34,4 @@ export {
   type OpenAICompatibleDeps,
   type FetchLike,
 } from './openai-compatible-client.js';
-export { canonicalJsonRenderer, type ToolResultRenderer, type MaxTokensField } from './chat-completions-request.js';
+export { fencedModelResultRenderer, type ToolResultRenderer, type MaxTokensField } from './chat-completions-request.js';

@@ -3,7 +3,7 @@ import { formatPointer } from '../contract/json-pointer.js';
 import { readHttpJson } from '../contract/http-response.js';
 import { Redactor } from '../contract/redaction.js';
 import { ToolError } from '../contract/tool-error.js';
-import { canonicalJsonRenderer, toChatCompletionsRequest, type ToolResultRenderer } from './chat-completions-request.js';
+import { fencedModelResultRenderer, toChatCompletionsRequest, type ToolResultRenderer } from './chat-completions-request.js';
 import { readChatCompletion } from './chat-completions-response.js';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from './model-turn.js';
 import { retryAfterMs, type HeaderLookup } from './retry-after.js';
@@ -93,7 +93,7 @@ export class OpenAICompatibleClient implements ModelClient {
     this.#maxResponseBytes = parsed.data.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.#now = deps.now ?? Date.now;
-    this.#render = deps.renderToolResult ?? canonicalJsonRenderer;
+    this.#render = deps.renderToolResult ?? fencedModelResultRenderer;
     this.#secrets = [this.#apiKey, ...Object.values(this.#headers)].filter((secret): secret is string => secret !== undefined && secret.length > 0);
     this.#redactor = new Redactor({ sensitiveFields: [], protectedSubstrings: this.#secrets, protectedExact: this.#secrets });
   }

@@ -5,7 +5,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { inspect } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
-import { canonicalJson, modelResultSchema, type ModelResult } from '../../src/index.js';
+import { modelResultSchema, type ModelResult } from '../../src/index.js';
 import { toChatCompletionsRequest } from '../../src/model/chat-completions-request.js';
 import {
   OpenAICompatibleClient,
@@ -18,6 +18,7 @@ import {
 import { completion, FakeChatServer, json, sendJson } from './fake-chat-server.js';
 import { invalidArgumentsResult, orderResult } from './model-results.js';
 import { assertHides, toolErrorOf } from './rejections.js';
+import { renderModelResult } from '../../src/adapters/render-model-result.js';
 
 const API_KEY = 'sk-test-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 
@@ -113,8 +114,8 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
               { id: 'call_b', type: 'function', function: { name: 'orders_get', arguments: '{"order_id": ' } },
             ],
           },
-          { role: 'tool', tool_call_id: 'call_a', content: canonicalJson(order) },
-          { role: 'tool', tool_call_id: 'call_b', content: canonicalJson(invalid) },
+          { role: 'tool', tool_call_id: 'call_a', content: renderModelResult(order).text },
+          { role: 'tool', tool_call_id: 'call_b', content: renderModelResult(invalid).text },
         ],
         tools: [{ type: 'function', function: { ...lookupTool, strict: true } }],
         parallel_tool_calls: true,
