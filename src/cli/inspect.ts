@@ -1,0 +1,44 @@
+import type { EvidenceRecord, LedgerEntry, StatePatchRecord, StoredAudit, ToolStore } from '../store/index.js';
+import { CliError, EXIT_CODES } from './cli-error.js';
+
+/** One call as the store knows it: the ledger row of its key and every audited attempt (with its model result). */
+export interface InspectedCall {
+  readonly callId: string;
+  readonly idempotencyKey: string;
+  readonly ledger: LedgerEntry | null;
+  /** The model result of the latest attempt: what the model saw. */
+  readonly modelResult: StoredAudit['modelResult'];
+  readonly attempts: readonly StoredAudit[];
+}
+
+/** Everything `inspect` prints. */
+export interface InspectOutput {
+  readonly workflowId: string;
+  readonly callId: string | null;
+  readonly calls: readonly InspectedCall[];
+  readonly evidence: readonly EvidenceRecord[];
+  readonly statePatches: readonly StatePatchRecord[];
+}
+
+/**
+ * Reads a workflow's calls (or one call) from the store: model results, audit records, evidence and state patches
+ * (for one call, the patches it applied). A workflow or call with no audit row is reported as not found.
+ */
+export async function inspectCalls(store: ToolStore, filter: { readonly workflowId: string; readonly callId?: string }): Promise<InspectOutput> {
+  const [audits, evidence, patches] = await Promise.all([store.listAudits(filter), store.listEvidence(filter), store.listStatePatches({ workflowId: filter.workflowId })]);
+  if (audits.length === 0) {
+    const what = filter.callId === undefined ? `workflow '${filter.workflowId}'` : `call '${filter.callId}' of workflow '${filter.workflowId}'`;
+    throw new CliError(`no audited tool call for ${what}`, EXIT_CODES.notFound);
+  }
+  const byCall = new Map<string, StoredAudit[]>();
+  for (const audit of audits) byCall.set(audit.callId, [...(byCall.get(audit.callId) ?? []), audit]);
+  const calls = await Promise.all(
+    [...byCall].map(async ([callId, attempts]): Promise<InspectedCall> => {
+      // listAudits is oldest first, so the last attempt is the one whose result the model saw.
+      const latest = attempts[attempts.length - 1]!;
+      return { callId, idempotencyKey: latest.idempotencyKey, ledger: await store.getLedgerEntry(latest.idempotencyKey), modelResult: latest.modelResult, attempts };
+    }),
+  );
+  const statePatches = filter.callId === undefined ? patches : patches.filter((patch) => patch.callId === filter.callId);
+  return { workflowId: filter.workflowId, callId: filter.callId ?? null, calls, evidence, statePatches };
+}

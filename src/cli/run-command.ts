@@ -1,0 +1,33 @@
+import type { Client } from '@temporalio/client';
+import type { ToolStore } from '../store/index.js';
+import { decideApproval } from './approve.js';
+import type { CliCommand } from './argv.js';
+import { USAGE } from './argv.js';
+import { inspectCalls } from './inspect.js';
+import { listPendingApprovals } from './pending.js';
+import { resolveOutcome } from './resolve.js';
+import { listUnsettled } from './unsettled.js';
+
+/** The connections a command may need, made on first use (so `pending` never touches Postgres, nor `inspect` Temporal). */
+export interface CliDeps {
+  client(): Promise<Client>;
+  store(): Promise<ToolStore>;
+}
+
+/** Runs a parsed command; the result is what the CLI prints (JSON, or the usage text for `help`). */
+export async function runCommand(command: CliCommand, deps: CliDeps): Promise<unknown> {
+  switch (command.name) {
+    case 'help':
+      return USAGE;
+    case 'decide':
+      return decideApproval(await deps.client(), command.input);
+    case 'resolve':
+      return resolveOutcome(await deps.client(), command.input);
+    case 'pending':
+      return listPendingApprovals(await deps.client(), command.workflowId === undefined ? {} : { workflowId: command.workflowId });
+    case 'unsettled':
+      return listUnsettled(await deps.store(), command.limit === undefined ? {} : { limit: command.limit });
+    case 'inspect':
+      return inspectCalls(await deps.store(), command.callId === undefined ? { workflowId: command.workflowId } : { workflowId: command.workflowId, callId: command.callId });
+  }
+}

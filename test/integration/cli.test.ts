@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { after, before, test } from 'node:test';
+import type { Client } from '@temporalio/client';
+import { parseCommand } from '../../src/cli/argv.js';
+import { CliError, EXIT_CODES } from '../../src/cli/cli-error.js';
+import { runCommand, type CliDeps } from '../../src/cli/run-command.js';
+import { decideApproval } from '../../src/cli/approve.js';
+import { inspectCalls } from '../../src/cli/inspect.js';
+import { listPendingApprovals } from '../../src/cli/pending.js';
+import { resolveOutcome } from '../../src/cli/resolve.js';
+import { listUnsettled } from '../../src/cli/unsettled.js';
+import { RECONCILE_STATE_SA } from '../../src/temporal/names.js';
+import { reconcileWorkflowId, type ToolCallResult } from '../../workflows/index.js';
+import { eventually } from '../support/eventually.js';
+import { integrationStore } from '../support/integration-store.js';
+import { chargeKey, TOOLS } from '../support/payment-tools.js';
+import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
+
+// The machine may be shared with other test runs: every wait here is generous.
+const principal = { tenant: 'tenant-acme', subject: 'user-42' };
+let h: RuntimeHarness;
+let worker: RunningWorker;
+let client: Client;
+
+before(async () => {
+  h = await startRuntimeHarness(integrationStore('it-cli'));
+  worker = await h.startWorker();
+  client = h.temporal.client;
+}, { timeout: 300_000 });
+
+after(async () => {
+  await worker?.stop();
+  await h?.stop();
+}, { timeout: 300_000 });
+
+const mainScript = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+
+/** Runs the real `main` in a child process (async, so this process's worker keeps running); never rejects. */
+function runMain(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', mainScript, ...args], { env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Asserts that `promise` rejects with a CliError carrying `exitCode`. */
+async function rejectsWithExit(promise: Promise<unknown>, exitCode: number): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof CliError, `expected a CliError, got ${String(error)}`);
+    assert.equal(error.exitCode, exitCode);
+    return true;
+  });
+}
+
+test('bad command lines are usage errors (exit 2) and good ones parse to typed input', () => {
+  const usage = (argv: string[]) =>
+    assert.throws(() => parseCommand(argv), (error: unknown) => error instanceof CliError && error.exitCode === EXIT_CODES.usage, argv.join(' '));
+  usage(['frobnicate']);
+  usage(['approve', 'wf-1']);
+  usage(['approve', 'wf-1', 'call-1', '--digest', 'abc', '--approver', 'a']);
+  usage(['approve', 'wf-1', 'call-1', '--digest', 'a'.repeat(64)]);
+  usage(['approve', 'wf-1', 'call-1', '--digest', 'a'.repeat(64), '--approver', 'a', '--bogus']);
+  usage(['resolve', 'key-1', '--resolver', 'ops']);
+  usage(['resolve', 'key-1', '--committed', 'ch_1', '--not-committed', '--resolver', 'ops']);
+  usage(['resolve', 'key-1', '--committed', 'ch_1']);
+  usage(['unsettled', '--limit', '0']);
+  usage(['inspect']);
+  usage(['pending', 'a', 'b']);
+  assert.deepEqual(parseCommand(['reject', 'wf-1', 'call-1', '--digest', 'A'.repeat(64), '--approver', 'alice', '--reason', 'too much']), {
+    name: 'decide',
+    input: { workflowId: 'wf-1', callId: 'call-1', requestSha256: 'a'.repeat(64), decision: 'reject', approver: 'alice', reason: 'too much' },
+  });
+  assert.deepEqual(parseCommand(['resolve', 'k:1', '--committed', 'ch_1', '--resolver', 'ops', '--note', 'seen']), {
+    name: 'resolve',
+    input: { idempotencyKey: 'k:1', resolvedBy: 'ops', note: 'seen', outcome: 'committed', externalId: 'ch_1' },
+  });
+  assert.deepEqual(parseCommand(['resolve', 'k:1', '--not-committed', '--resolver', 'ops']), { name: 'resolve', input: { idempotencyKey: 'k:1', resolvedBy: 'ops', outcome: 'not_committed' } });
+  assert.deepEqual(parseCommand(['inspect', 'wf-1', 'call-2']), { name: 'inspect', workflowId: 'wf-1', callId: 'call-2' });
+  assert.deepEqual(parseCommand([]), { name: 'help' });
+});
+
+test('pending lists a call waiting for approval, approve runs it, inspect shows its model result, audit and evidence', { timeout: 240_000 }, async () => {
+  const workflowId = 'cli-approve-1';
+  const handle = await client.workflow.start('runToolCall', {
+    taskQueue: h.taskQueue,
+    workflowId,
+    args: [TOOLS.refund, { payment_id: 'pay_cli_1', customer: 'cus_1', amount_cents: 700 }, { principal }],
+  });
+  const [one] = (await eventually('the call to be pending', async () => {
+    const { workflows } = await listPendingApprovals(client, { workflowId });
+    return workflows[0]?.approvals.length === 1 ? workflows : undefined;
+  }, 60_000));
+  const pending = one!.approvals[0]!;
+  assert.equal(pending.preview.tool, TOOLS.refund);
+
+  const listed = await eventually('visibility to list the waiting workflow', async () => {
+    const { workflows } = await listPendingApprovals(client);
+    return workflows.find((wf) => wf.workflowId === workflowId);
+  }, 60_000);
+  assert.equal(listed.error, null);
+  assert.deepEqual(listed.approvals.map((a) => a.callId), [pending.callId]);
+
+  // A wrong digest is refused at once (exit 5) and the call stays pending.
+  await rejectsWithExit(
+    decideApproval(client, { workflowId, callId: pending.callId, requestSha256: '0'.repeat(64), decision: 'approve', approver: 'mallory' }),
+    EXIT_CODES.refused,
+  );
+  await rejectsWithExit(
+    decideApproval(client, { workflowId: 'cli-no-such-workflow', callId: 'call-1', requestSha256: '0'.repeat(64), decision: 'approve', approver: 'alice' }),
+    EXIT_CODES.notFound,
+  );
+
+  // Driven through the parsed command line, as `main` does.
+  const deps: CliDeps = { client: () => Promise.resolve(client), store: () => Promise.resolve(h.store) };
+  const decided = await runCommand(
+    parseCommand(['approve', workflowId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'alice@example.com', '--reason', 'customer verified']),
+    deps,
+  );
+  assert.deepEqual(decided, { workflowId, callId: pending.callId, decision: 'approve', accepted: true, duplicate: false });
+  const { modelResult } = (await handle.result()) as ToolCallResult;
+  assert.equal(modelResult.status, 'succeeded');
+  assert.equal(h.payments.commits(chargeKey('pay_cli_1', TOOLS.refund)), 1);
+
+  const inspected = await inspectCalls(h.store, { workflowId, callId: pending.callId });
+  assert.equal(inspected.calls.length, 1);
+  const call = inspected.calls[0]!;
+  assert.deepEqual(call.modelResult, modelResult, 'inspect shows exactly the model result the workflow got');
+  assert.equal(call.ledger?.status, 'completed');
+  assert.ok(call.attempts.length >= 1);
+  assert.equal(call.attempts[0]!.audit.tool, TOOLS.refund);
+  assert.ok(inspected.evidence.length >= 1, 'the receipt is evidence');
+  assert.ok(inspected.evidence.every((row) => row.callId === pending.callId));
+  assert.deepEqual(inspected.statePatches, []);
+  JSON.stringify(inspected); // printable as JSON
+  const whole = (await runCommand(parseCommand(['inspect', workflowId]), deps)) as typeof inspected;
+  assert.deepEqual(whole.calls.map((c) => c.callId), [pending.callId]);
+
+  await rejectsWithExit(inspectCalls(h.store, { workflowId, callId: 'call-999' }), EXIT_CODES.notFound);
+  await rejectsWithExit(listPendingApprovals(client, { workflowId: 'cli-no-such-workflow' }), EXIT_CODES.notFound);
+});
+
+test('unsettled lists an escalated reconciliation with metrics, and resolve settles it: human_resolved', { timeout: 240_000 }, async () => {
+  const key = chargeKey('pay_cli_2', TOOLS.chargeNoReconcile);
+  h.payments.inject(key, 'hang_before_commit');
+  const handle = await client.workflow.start('runToolCall', {
+    taskQueue: h.taskQueue,
+    workflowId: 'cli-escalate-1',
+    args: [TOOLS.chargeNoReconcile, { payment_id: 'pay_cli_2', customer: 'cus_1', amount_cents: 500 }, { principal, timeoutMs: 1500, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 3000 } }],
+  });
+  const reconciler = client.workflow.getHandle(reconcileWorkflowId(key));
+  await eventually('escalation', async () => ((await reconciler.describe()).typedSearchAttributes.get(RECONCILE_STATE_SA) === 'escalated' ? true : undefined), 90_000);
+
+  const before = await eventually('the escalated record in the store', async () => {
+    const out = await listUnsettled(h.store);
+    return out.unsettled.some((r) => r.idempotencyKey === key && r.state === 'escalated') ? out : undefined;
+  }, 60_000);
+  assert.ok(before.metrics.unknownSideEffects >= 1);
+  assert.ok(before.metrics.escalated >= 1);
+
+  await rejectsWithExit(resolveOutcome(client, { idempotencyKey: 'no-such-key', outcome: 'not_committed', resolvedBy: 'ops' }), EXIT_CODES.notFound);
+  const sent = await resolveOutcome(client, { idempotencyKey: key, outcome: 'not_committed', resolvedBy: 'ops@example.com', note: 'not in the provider dashboard' });
+  assert.deepEqual(sent, { workflowId: reconcileWorkflowId(key), idempotencyKey: key, outcome: 'not_committed', signalled: true });
+  const { modelResult } = (await handle.result()) as ToolCallResult;
+  assert.equal(modelResult.execution.delivery, 'human_resolved');
+  assert.equal(modelResult.execution.outcome, 'not_started');
+  assert.equal(h.payments.dispatches(key), 1, 'never re-dispatched');
+
+  const afterwards = await listUnsettled(h.store);
+  assert.ok(!afterwards.unsettled.some((r) => r.idempotencyKey === key), 'settled records are no longer listed');
+  assert.equal((await h.store.getReconciliation(key))?.resolvedBy, 'ops@example.com');
+});
+
+test('main: argv and env in, JSON out, exit codes for bad input, unknown workflows and an unreachable server', { timeout: 240_000 }, async () => {
+  const workflowId = 'cli-main-reject-1';
+  const handle = await client.workflow.start('runToolCall', {
+    taskQueue: h.taskQueue,
+    workflowId,
+    args: [TOOLS.refund, { payment_id: 'pay_cli_3', customer: 'cus_1', amount_cents: 900 }, { principal }],
+  });
+  const env = { TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace };
+  const pending = await eventually('the call to be pending', async () => {
+    const run = await runMain(['pending', workflowId], env);
+    if (run.code !== 0) return undefined;
+    const out = JSON.parse(run.stdout) as Awaited<ReturnType<typeof listPendingApprovals>>;
+    return out.workflows[0]?.approvals[0];
+  }, 90_000);
+  const rejected = await runMain(['reject', workflowId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'bob', '--reason', 'too much'], env);
+  assert.equal(rejected.code, 0, rejected.stderr);
+  assert.deepEqual(JSON.parse(rejected.stdout), { workflowId, callId: pending.callId, decision: 'reject', accepted: true, duplicate: false });
+  const { modelResult } = (await handle.result()) as ToolCallResult;
+  assert.equal(modelResult.error?.code, 'APPROVAL_REJECTED');
+
+  const usage = await runMain(['approve', workflowId], env);
+  assert.equal(usage.code, EXIT_CODES.usage);
+  assert.match(usage.stderr, /Usage: tool-contract/);
+  const missing = await runMain(['pending', 'cli-no-such-workflow'], env);
+  assert.equal(missing.code, EXIT_CODES.notFound, missing.stderr);
+  const unreachable = await runMain(['pending'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+  assert.equal(unreachable.code, EXIT_CODES.unavailable, unreachable.stderr);
+  assert.match(unreachable.stderr, /TEMPORAL_ADDRESS/);
+});

@@ -1,0 +1,100 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { parse as parseYaml } from 'yaml';
+import { CLI_ENV } from '../../src/cli/cli-config.js';
+import { SEARCH_ATTRIBUTE_KEYS } from '../../src/temporal/names.js';
+
+// No Docker engine runs here: the compose file is parsed and checked against what the code expects.
+
+type Node = Record<string, unknown>;
+
+function object(value: unknown, what: string): Node {
+  assert.ok(typeof value === 'object' && value !== null && !Array.isArray(value), `${what} is a mapping`);
+  return value as Node;
+}
+
+function strings(value: unknown, what: string): string[] {
+  assert.ok(Array.isArray(value) && value.every((item) => typeof item === 'string'), `${what} is a list of strings`);
+  return value;
+}
+
+const compose = object(parseYaml(readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8')), 'docker-compose.yml');
+const services = object(compose['services'], 'services');
+const service = (name: string): Node => object(services[name], `service ${name}`);
+const env = (name: string): Node => object(service(name)['environment'], `${name}.environment`);
+const dependsOn = (name: string): Node => {
+  const value = service(name)['depends_on'];
+  // The short form (a list) means "started"; normalise it to the long form.
+  return Array.isArray(value) ? Object.fromEntries(strings(value, `${name}.depends_on`).map((dep) => [dep, { condition: 'service_started' }])) : object(value, `${name}.depends_on`);
+};
+const condition = (name: string, dep: string): unknown => object(dependsOn(name)[dep], `${name}.depends_on.${dep}`)['condition'];
+
+test('the stack has Postgres, the Temporal server, the UI, the search-attribute registration and the worker', () => {
+  assert.deepEqual(Object.keys(services).sort(), ['postgres', 'search-attributes', 'temporal', 'temporal-ui', 'worker']);
+});
+
+test('every image tag is pinned (no latest, no floating tag) and the worker is built from the repo', () => {
+  for (const [name, value] of Object.entries(services)) {
+    const image = object(value, name)['image'];
+    if (name === 'worker') {
+      assert.equal(image, undefined);
+      assert.equal(object(service('worker')['build'], 'worker.build')['context'], '.');
+      continue;
+    }
+    assert.equal(typeof image, 'string', `${name} has an image`);
+    assert.match(String(image), /^[\w./-]+:\d+\.\d+(\.\d+)?[\w.-]*$/, `${name}: image pinned to a version`);
+    assert.doesNotMatch(String(image), /:latest$/);
+  }
+});
+
+test('the worker gets every environment variable the CLI reads, pointing at the services of the stack', () => {
+  const worker = env('worker');
+  for (const name of Object.values(CLI_ENV)) assert.ok(name in worker, `worker sets ${name}`);
+  assert.equal(worker[CLI_ENV.temporalAddress], 'temporal:7233');
+  assert.equal(worker[CLI_ENV.temporalNamespace], env('temporal')['DEFAULT_NAMESPACE']);
+  const url = new URL(String(worker[CLI_ENV.databaseUrl]));
+  const postgres = env('postgres');
+  assert.equal(url.protocol, 'postgres:');
+  assert.equal(url.hostname, 'postgres');
+  assert.equal(url.port, '5432');
+  assert.equal(url.username, postgres['POSTGRES_USER']);
+  assert.equal(url.password, postgres['POSTGRES_PASSWORD']);
+  assert.equal(url.pathname, `/${String(postgres['POSTGRES_DB'])}`);
+  assert.deepEqual(strings(service('worker')['command'], 'worker.command').slice(0, 4), ['node', '--import', 'tsx', 'src/cli/main.ts']);
+});
+
+test('the Temporal server and the UI use the stack\'s Postgres and server, on the usual ports', () => {
+  const temporal = env('temporal');
+  assert.equal(temporal['DB'], 'postgres12');
+  assert.equal(temporal['POSTGRES_SEEDS'], 'postgres');
+  assert.equal(temporal['POSTGRES_USER'], env('postgres')['POSTGRES_USER']);
+  assert.equal(temporal['POSTGRES_PWD'], env('postgres')['POSTGRES_PASSWORD']);
+  assert.equal(String(temporal['DB_PORT']), '5432');
+  assert.deepEqual(strings(service('temporal')['ports'], 'temporal.ports'), ['7233:7233']);
+  assert.deepEqual(strings(service('temporal-ui')['ports'], 'temporal-ui.ports'), ['8080:8080']);
+  assert.deepEqual(strings(service('postgres')['ports'], 'postgres.ports'), ['5432:5432']);
+  assert.equal(env('temporal-ui')['TEMPORAL_ADDRESS'], 'temporal:7233');
+});
+
+test('every search attribute the package upserts is registered with its type, in the workflows\' namespace', () => {
+  const registration = env('search-attributes');
+  const registered = String(registration['TTC_SEARCH_ATTRIBUTES']).trim().split(/\s+/).sort();
+  assert.deepEqual(registered, SEARCH_ATTRIBUTE_KEYS.map(({ name, cliType }) => `${name}=${cliType}`).sort());
+  assert.equal(registration['TEMPORAL_ADDRESS'], 'temporal:7233');
+  assert.equal(registration['TEMPORAL_NAMESPACE'], env('worker')[CLI_ENV.temporalNamespace]);
+  // Compose turns `$$` into a literal `$` for the shell.
+  const script = strings(service('search-attributes')['command'], 'search-attributes.command').join('\n').replaceAll('$$', '$');
+  assert.match(script, /temporal operator search-attribute create --address "\$TEMPORAL_ADDRESS" --namespace "\$TEMPORAL_NAMESPACE" --name "\$name" --type "\$type"/);
+  assert.match(script, /for pair in \$TTC_SEARCH_ATTRIBUTES/);
+});
+
+test('services start in order: Postgres healthy before Temporal, attributes registered before the worker', () => {
+  assert.equal(condition('temporal', 'postgres'), 'service_healthy');
+  assert.ok(object(service('postgres')['healthcheck'], 'postgres.healthcheck')['test'] !== undefined);
+  assert.equal(condition('temporal-ui', 'temporal'), 'service_started');
+  assert.equal(condition('search-attributes', 'temporal'), 'service_started');
+  assert.equal(condition('worker', 'postgres'), 'service_healthy');
+  assert.equal(condition('worker', 'search-attributes'), 'service_completed_successfully');
+  assert.equal(service('search-attributes')['restart'], 'no', 'the registration is a one-shot');
+});
