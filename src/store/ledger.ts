@@ -66,6 +66,12 @@ export interface RecordExecutionInput {
   readonly execution: ToolExecution;
   readonly workflowId: string;
   readonly runId: string | null;
+  /**
+   * The claim this attempt holds (`claimedAt` of its `claimed` result). When given, a result that does not complete
+   * the key changes the ledger only while this claim still holds the row: a late record of an older attempt is
+   * audited but can never release or relabel a key a newer attempt has claimed since.
+   */
+  readonly claimedAt?: string;
 }
 
 /** A ledger row as stored, for inspection. */

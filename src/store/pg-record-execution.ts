@@ -86,7 +86,8 @@ async function insertEvidence(tx: Queryable, input: RecordExecutionInput, workfl
 
 /**
  * Moves the key's ledger row to the status this result implies (inserting it if nobody claimed). A completed row
- * is final: later attempts are audited but never replace the result a replay returns. Returns the recorded
+ * is final: later attempts are audited but never replace the result a replay returns. A result that does not
+ * complete the key only moves a row its own claim still holds (a completed one always lands: it is the truth). Returns the recorded
  * request digest when it differs from this attempt's (a conflict), else `null`.
  */
 async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflowId: string, modelResultJson: string, now: Date): Promise<string | null> {
@@ -98,8 +99,9 @@ async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflow
      ON CONFLICT (idempotency_key) DO UPDATE
        SET status = EXCLUDED.status, model_result_json = EXCLUDED.model_result_json, audit_id = EXCLUDED.audit_id, completed_at = EXCLUDED.completed_at
        WHERE ttc_ledger.request_sha256 = EXCLUDED.request_sha256 AND ttc_ledger.status <> 'completed'
+         AND (EXCLUDED.status = 'completed' OR $10::timestamptz IS NULL OR ttc_ledger.claimed_at = $10::timestamptz)
      RETURNING status`,
-    [audit.idempotency_key, audit.bindings.request_sha256, audit.tool, workflowId, audit.call_id, status, modelResultJson, audit.audit_id, now],
+    [audit.idempotency_key, audit.bindings.request_sha256, audit.tool, workflowId, audit.call_id, status, modelResultJson, audit.audit_id, now, input.claimedAt ?? null],
   );
   if (updated.length > 0) return null;
   const rows = await tx.query<{ request_sha256: string }>('SELECT request_sha256 FROM ttc_ledger WHERE idempotency_key = $1', [audit.idempotency_key]);

@@ -85,7 +85,7 @@ class ToolCallInterceptor implements ActivityInboundCallsInterceptor {
       },
     };
     const execution = await executeTool(funnelled, call.args, ctx);
-    const auditRef = await this.record(tool, execution);
+    const auditRef = await this.record(tool, execution, claim.kind === 'claimed' ? claim.claimedAt : undefined);
     const modelResult = execution.modelResult;
     if (tool.effect === 'read' && modelResult.error?.retryable === true && !this.lastAttempt()) {
       // Temporal retries by policy; the last attempt returns the catalogued result instead.
@@ -95,9 +95,9 @@ class ToolCallInterceptor implements ActivityInboundCallsInterceptor {
   }
 
   /** Records the attempt; a write that may have taken effect but cannot be recorded is reported as unknown. */
-  private async record(tool: AnyToolDefinition, execution: ToolExecution): Promise<ToolCallResult['auditRef']> {
+  private async record(tool: AnyToolDefinition, execution: ToolExecution, claimedAt: string | undefined): Promise<ToolCallResult['auditRef']> {
     try {
-      return await recordExecution(this.runtime.store, execution);
+      return await recordExecution(this.runtime.store, execution, claimedAt);
     } catch (error) {
       const outcome = execution.modelResult.execution.outcome;
       if (tool.effect !== 'read' && (outcome === 'committed' || outcome === 'unknown')) {

@@ -121,6 +121,22 @@ describe('idempotency ledger (real Postgres)', () => {
     assert.equal((await store.claimIdempotencyKey(claimOf(refused, 'wf-release'))).kind, 'claimed');
   });
 
+  it('a late record of an older attempt cannot release a key that a newer attempt claimed since', async () => {
+    const refused = await runCall(paymentsCharge, { amount: 4, mode: 'rate_limited' }, { workflowId: 'wf-late', callId: 'c1', idempotencyKey: 'k-late' });
+    const first = await store.claimIdempotencyKey(claimOf(refused, 'wf-late'));
+    assert.equal(first.kind, 'claimed');
+    const firstClaim = first.kind === 'claimed' ? first.claimedAt : '';
+    await store.recordExecution({ execution: refused, workflowId: 'wf-late', runId: null, claimedAt: firstClaim });
+    assert.equal((await store.getLedgerEntry('k-late'))?.status, 'released');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await store.claimIdempotencyKey(claimOf(refused, 'wf-late'));
+    assert.equal(second.kind, 'claimed');
+    // The first attempt's record arrives again (a retried activity, a slow network): the newer claim must hold.
+    await store.recordExecution({ execution: refused, workflowId: 'wf-late', runId: null, claimedAt: firstClaim });
+    assert.equal((await store.getLedgerEntry('k-late'))?.status, 'claimed');
+    assert.equal((await store.claimIdempotencyKey(claimOf(refused, 'wf-late'))).kind, 'in_progress', 'no third attempt can claim while the second runs');
+  });
+
   it('treats recording the same attempt twice as a no-op (one audit row, same reference)', async () => {
     const execution = await runCall(ordersGet, { orderId: 'o-twice' }, { workflowId: 'wf-twice', callId: 'c1' });
     const first = await store.recordExecution({ execution, workflowId: 'wf-twice', runId: 'run-1' });
