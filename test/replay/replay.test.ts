@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import protos from '@temporalio/proto';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { stackTraceCount } from '../support/history-fixture.js';
 
 const historiesDir = fileURLToPath(new URL('./histories/', import.meta.url));
 const testWorkflows = fileURLToPath(new URL('../support/test-workflows.ts', import.meta.url));
@@ -20,6 +21,7 @@ test('every stored history replays deterministically, and every workflow type of
     workflowId: file.replace(/\.binpb$/, ''),
     history: protos.temporal.api.history.v1.History.decode(readFileSync(`${historiesDir}${file}`)),
   }));
+  for (const { workflowId, history } of histories) assert.equal(stackTraceCount(history), 0, `${workflowId}: fixtures carry no machine-specific stack traces`);
   const types = new Set(histories.map(({ history }) => history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
   for (const type of ['reconcileToolCall', 'runToolCall', 'runToolCalls', 'readThenPatch', 'agentLoop']) assert.ok(types.has(type), `a history of ${type} is stored`);
 

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import protos from '@temporalio/proto';
 import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { ToolRegistry } from '../../src/index.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
+import { encodeHistoryFixture } from './history-fixture.js';
 import { paymentTools } from './payment-tools.js';
 import { PaymentsService } from './payments-service.js';
 import { startTestTemporal, type TestTemporal } from './temporal-server.js';
@@ -101,7 +101,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: {
         );
         if (process.env['TTC_RECORD_HISTORIES'] === '1') {
           mkdirSync(historiesDir, { recursive: true });
-          for (const { workflowId, history } of histories) writeFileSync(`${historiesDir}${workflowId.replace(/[^\w.-]/g, '_')}.binpb`, protos.temporal.api.history.v1.History.encode(history).finish());
+          for (const { workflowId, history } of histories) writeFileSync(`${historiesDir}${workflowId.replace(/[^\w.-]/g, '_')}.binpb`, encodeHistoryFixture(history));
         }
         const failures: string[] = [];
         for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {
