@@ -17,16 +17,8 @@ export interface MemoryProposal {
 /** Status of a stored memory row (refused proposals are not stored). */
 export type MemoryStatus = 'accepted' | 'candidate';
 
-/** A stored memory row. */
-export interface MemoryRecord {
-  readonly memoryId: string;
-  readonly subjectRef: string;
-  readonly workflowId: string;
-  readonly fact: string;
-  readonly kind: MemorySourceKind;
-  readonly evidenceIds: readonly string[];
-  readonly observedAt: string | null;
-  readonly confidence: 'high' | 'medium' | 'low' | null;
+/** A stored memory row: the proposal as made, plus its decision and confirmation. */
+export interface MemoryRecord extends MemoryProposal {
   readonly status: MemoryStatus;
   readonly reason: MemoryDecisionReason;
   readonly confirmedBy: string | null;
