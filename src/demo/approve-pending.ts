@@ -1,0 +1,22 @@
+import type { Client } from '@temporalio/client';
+import { APPROVAL_UPDATE, type ApprovalDecision, type ApprovalUpdateResult, type PendingApproval } from '../temporal/index.js';
+
+/**
+ * Approves a pending call through the approval update, as an operator would with `tool-contract approve`: the
+ * decision is bound to the digest the pending call shows, and the workflow's validator refuses a wrong one at once.
+ */
+export async function approvePending(client: Client, workflowId: string, approval: PendingApproval, approver: string): Promise<ApprovalUpdateResult> {
+  const decision: ApprovalDecision = {
+    callId: approval.callId,
+    requestSha256: approval.preview.requestSha256,
+    decision: 'approve',
+    approver,
+    reason: 'approved automatically by the demo (approval: auto)',
+  };
+  return client.workflow.getHandle(workflowId).executeUpdate<ApprovalUpdateResult, [ApprovalDecision]>(APPROVAL_UPDATE, { args: [decision] });
+}
+
+/** The command an operator runs to approve `approval` by hand (the digest binds the decision to these arguments). */
+export function approveCommand(workflowId: string, approval: PendingApproval): string {
+  return `tool-contract approve ${workflowId} ${approval.callId} --digest ${approval.preview.requestSha256} --approver <you>`;
+}
