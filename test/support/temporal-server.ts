@@ -21,13 +21,18 @@ export interface TestTemporal {
  * server that does not start is an error — integration tests fail, they never skip (and never in CI). Run
  * `scripts/install-temporal-cli.sh` to provision the CLI into `.tools/`.
  */
-export async function startTestTemporal(options: { dbFilename?: string } = {}): Promise<TestTemporal> {
+export async function startTestTemporal(options: { dbFilename?: string; ui?: boolean } = {}): Promise<TestTemporal> {
   quietRuntime();
   const cli = resolveTemporalCli({ env: process.env, projectRoot });
   if (cli === null) {
     throw new Error('Temporal CLI not found (TEMPORAL_CLI_PATH, PATH, .tools/bin/temporal, SDK cache); run scripts/install-temporal-cli.sh');
   }
-  const server = await startDevServer({ cliPath: cli.path, startTimeoutMs: 90_000, ...(options.dbFilename === undefined ? {} : { dbFilename: options.dbFilename }) });
+  const server = await startDevServer({
+    cliPath: cli.path,
+    startTimeoutMs: 90_000,
+    ...(options.dbFilename === undefined ? {} : { dbFilename: options.dbFilename }),
+    ...(options.ui === undefined ? {} : { ui: options.ui }),
+  });
   try {
     const connection = await Connection.connect({ address: server.address });
     const nativeConnection = await NativeConnection.connect({ address: server.address });
