@@ -6,6 +6,7 @@ import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { defineTool, executeTool, type AnyToolDefinition, type ExecutionContext } from '../src/index.js';
+import { printTable, reportSummary } from './support/stats.js';
 
 const FIXED_NOW = Date.parse('2026-11-30T12:00:00.000Z');
 const ctx: ExecutionContext = {
@@ -134,7 +135,12 @@ async function runCase(name: string, tool: AnyToolDefinition, args: unknown, dat
   console.log(`  executeTool            median ${ms(contract.median)} ms   p95 ${ms(contract.p95)} ms   (n=${contract.n}, warm-up ${warmup})`);
   console.log(`  baseline parse+stringify median ${ms(baseline.median)} ms   p95 ${ms(baseline.p95)} ms`);
   console.log(`  ratio executeTool/baseline: median ×${(contract.median / baseline.median).toFixed(1)}   p95 ×${(contract.p95 / baseline.p95).toFixed(1)}`);
+  tableRows.push([name, String(bytesOf(data)), String(bytesOf(modelResult)), ms(contract.median), ms(contract.p95), ms(baseline.median), `×${(contract.median / baseline.median).toFixed(1)}`]);
+  reportSummary([{ part: '1 contract', measure: `${name}: executeTool median (× parse+stringify)`, value: `${ms(contract.median)} ms (×${(contract.median / baseline.median).toFixed(1)})` }]);
 }
+
+const tableRows: string[][] = [];
+const memoryRows: string[][] = [];
 
 /**
  * Peak memory of one call: the RSS high-water mark (getrusage maxrss) before and after, and the heap growth right
@@ -156,6 +162,7 @@ async function memory(name: string, fn: () => Promise<unknown>): Promise<void> {
   const maxRssAfter = process.resourceUsage().maxRSS * 1024;
   gc!();
   const retained = process.memoryUsage().heapUsed - before.heapUsed;
+  memoryRows.push([name, mb(peakHeap - before.heapUsed), mb(retained), mb(maxRssAfter - maxRssBefore)]);
   console.log(`  memory (${name}): heapUsed +${mb(peakHeap - before.heapUsed)} at end of call (before GC), retained after GC ${mb(retained)}; ` +
     `RSS ${mb(before.rss)} → ${mb(after.rss)}, peak RSS (maxrss) ${mb(maxRssBefore)} → ${mb(maxRssAfter)} (+${mb(maxRssAfter - maxRssBefore)})`);
 }
@@ -171,3 +178,7 @@ await memory('executeTool', () => executeTool(largeTool, { since: '2026-11-01' }
 
 await runCase('~2 KB read result (orders.get, default budget)', smallTool, { order_id: 'ord_1001' }, smallData, 200, 2000);
 await runCase('~1 MB, 10,000-item result truncated to 16 KB (payments.events)', largeTool, { since: '2026-11-01' }, largeData, 3, 20);
+
+printTable('1. Contract funnel: executeTool vs output.parse + JSON.stringify of the same data (ms per call)', ['case', 'data bytes', 'model result bytes', 'executeTool median', 'executeTool p95', 'parse+stringify median', 'ratio (median)'], tableRows);
+printTable('1b. Peak memory of one cold call, ~1 MB / 10,000-item result', ['call', 'heap growth at end of call', 'retained after GC', 'peak RSS growth'], memoryRows);
+reportSummary(memoryRows.map(([name, heap, , rss]) => ({ part: '1 contract', measure: `peak memory, 1 MB result, ${name ?? ''}`, value: `heap +${heap ?? ''}, peak RSS +${rss ?? ''}` })));

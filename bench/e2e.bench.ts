@@ -1,0 +1,206 @@
+// End to end: the same tool handler called through the plugin (`callTool`) and as a bare activity, on the same dev
+// server, the same worker setup, in the same run. Run from the repo root:  npm run bench:e2e
+// Knobs: BENCH_CALLS (single-call workflows per path and concurrency, default 200), BENCH_ROUNDS (default 4),
+// BENCH_CALLS_PER_WORKFLOW (default 10), BENCH_PG_FSYNC (on|off, default on), DATABASE_URL.
+import { performance } from 'node:perf_hooks';
+import { MemoryToolStore } from '../src/store/memory-tool-store.js';
+import { PgToolStore } from '../src/store/pg-tool-store.js';
+import { TOOLS } from '../test/support/payment-tools.js';
+import { BENCH_PRINCIPAL, startBenchRuntime } from './support/bench-runtime.js';
+import { SEGMENT_LABELS, segmentsOf, type WorkflowSegments } from './support/history-segments.js';
+import { envInt, machineLine, median, ms, perSecond, printTable, quantile, ratio, reportSummary } from './support/stats.js';
+import { activityTimings, timedStore, Timings } from './support/timings.js';
+
+const CALLS = envInt('BENCH_CALLS', 200);
+const ROUNDS = envInt('BENCH_ROUNDS', 4);
+const CALLS_PER_WORKFLOW = envInt('BENCH_CALLS_PER_WORKFLOW', 10);
+const CONCURRENCIES = [1, 32] as const;
+/** Single-call workflows per path whose histories are read for the breakdown. */
+const BREAKDOWN_SAMPLES = 30;
+
+const tool = TOOLS.customer;
+const args = { customer_id: 'cus_bench' };
+
+/** A way of making the call: which workflow, on which task queue. */
+interface Path {
+  readonly key: 'bare' | 'plugin' | 'pluginMemory';
+  readonly label: string;
+  readonly taskQueue: string;
+  readonly workflowType: 'bareCalls' | 'pluginCalls';
+}
+
+const QUEUE_PG = `ttc-bench-e2e-${process.pid}`;
+const QUEUE_MEMORY = `ttc-bench-e2e-mem-${process.pid}`;
+const PATHS: readonly Path[] = [
+  { key: 'bare', label: 'bare activity', taskQueue: QUEUE_PG, workflowType: 'bareCalls' },
+  { key: 'plugin', label: 'plugin (Postgres store)', taskQueue: QUEUE_PG, workflowType: 'pluginCalls' },
+  { key: 'pluginMemory', label: 'plugin (in-memory store)', taskQueue: QUEUE_MEMORY, workflowType: 'pluginCalls' },
+];
+
+interface RunResult {
+  /** Client-side start → result of each workflow (ms). */
+  readonly latencies: number[];
+  readonly workflowIds: string[];
+  readonly wallMs: number;
+}
+
+console.log('temporal-tool-contract end-to-end benchmark: plugin vs bare activity');
+console.log(machineLine());
+const setupStart = performance.now();
+const rt = await startBenchRuntime({ poolMax: 40 });
+const storeTimings = new Timings();
+const pgWorkerTimings = new Timings();
+const memoryWorkerTimings = new Timings();
+let sequence = 0;
+
+try {
+  const workers = [
+    await rt.startWorker(QUEUE_PG, timedStore(new PgToolStore(rt.db.pool), storeTimings), { interceptors: { activity: [activityTimings(pgWorkerTimings)] } }),
+    await rt.startWorker(QUEUE_MEMORY, new MemoryToolStore(), { interceptors: { activity: [activityTimings(memoryWorkerTimings)] } }),
+  ];
+  console.log(`setup ${((performance.now() - setupStart) / 1000).toFixed(1)} s; database: ${rt.db.description}; dev server ${rt.temporal.server.address}`);
+  console.log(`tool '${tool}' (a read whose handler returns at once), ${CALLS} single-call workflows per path and concurrency in ${ROUNDS} rounds, ` +
+    `and workflows of ${CALLS_PER_WORKFLOW} calls; paths alternate within each round`);
+
+  /** Runs `workflows` workflows of `callsEach` calls, `concurrency` at a time; checks every call really succeeded. */
+  const run = async (path: Path, workflows: number, callsEach: number, concurrency: number): Promise<RunResult> => {
+    const argsList = Array.from({ length: callsEach }, () => args);
+    const workflowArgs = path.workflowType === 'bareCalls' ? [tool, argsList] : [tool, argsList, { principal: BENCH_PRINCIPAL }];
+    const latencies: number[] = [];
+    const workflowIds: string[] = [];
+    let next = 0;
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, workflows) }, async () => {
+        while (next < workflows) {
+          next += 1;
+          const workflowId = `e2e-${path.key}-${++sequence}`;
+          const t0 = performance.now();
+          const done = await rt.temporal.client.workflow.execute<(...a: unknown[]) => Promise<number>>(path.workflowType, { taskQueue: path.taskQueue, workflowId, args: workflowArgs });
+          latencies.push(performance.now() - t0);
+          workflowIds.push(workflowId);
+          if (done !== callsEach) throw new Error(`${path.label}: ${done} of ${callsEach} calls succeeded in ${workflowId}`);
+        }
+      }),
+    );
+    return { latencies, workflowIds, wallMs: performance.now() - start };
+  };
+
+  /** Rounds of every path, the order rotated each round so drift (other load, caches, table growth) favours none. */
+  const alternate = async (workflowsPerRound: number, callsEach: number, concurrency: number, rounds: number) => {
+    const results = new Map<Path['key'], { latencies: number[]; rates: number[]; workflowIds: string[] }>(PATHS.map((p) => [p.key, { latencies: [], rates: [], workflowIds: [] }]));
+    for (let round = 0; round < rounds; round++) {
+      const order = [...PATHS.slice(round % PATHS.length), ...PATHS.slice(0, round % PATHS.length)];
+      for (const path of order) {
+        const result = await run(path, workflowsPerRound, callsEach, concurrency);
+        const into = results.get(path.key)!;
+        into.latencies.push(...result.latencies);
+        into.workflowIds.push(...result.workflowIds);
+        into.rates.push((workflowsPerRound * callsEach) / (result.wallMs / 1000));
+      }
+      console.log(`  … concurrency ${concurrency}, ${callsEach === 1 ? 'single-call workflows' : `${callsEach}-call workflows`}: round ${round + 1}/${rounds} done`);
+    }
+    return results;
+  };
+
+  // Warm-up: connections, prepared statements, workflow caches, JIT, on every path.
+  for (const path of PATHS) {
+    await run(path, 40, 1, 8);
+    await run(path, 4, CALLS_PER_WORKFLOW, 4);
+  }
+
+  const singleRows: string[][] = [];
+  const loopRows: string[][] = [];
+  const summary: { part: string; measure: string; value: string }[] = [];
+  let breakdownIds = new Map<Path['key'], string[]>();
+  let workerRows: string[][] = [];
+
+  for (const concurrency of CONCURRENCIES) {
+    for (const timings of [storeTimings, pgWorkerTimings, memoryWorkerTimings]) timings.reset();
+    const perRound = Math.max(1, Math.ceil(CALLS / ROUNDS));
+    const single = await alternate(perRound, 1, concurrency, ROUNDS);
+    if (concurrency === 1) breakdownIds = new Map([...single].map(([key, r]) => [key, r.workflowIds.slice(-BREAKDOWN_SAMPLES)]));
+    const bare = single.get('bare')!;
+    for (const path of PATHS) {
+      const r = single.get(path.key)!;
+      const p50 = quantile(r.latencies, 0.5);
+      const p95 = quantile(r.latencies, 0.95);
+      const rate = median(r.rates);
+      const vs = (value: number, base: number) => (path.key === 'bare' ? '1.00' : ratio(value / base));
+      singleRows.push([String(concurrency), path.label, String(r.latencies.length), ms(p50), ms(p95), perSecond(rate),
+        vs(p50, quantile(bare.latencies, 0.5)), vs(p95, quantile(bare.latencies, 0.95)), vs(rate, median(bare.rates))]);
+      if (path.key === 'plugin') {
+        summary.push({ part: '2 e2e', measure: `plugin/bare p50, concurrency ${concurrency} (target ≤ 1.10)`, value: ratio(p50 / quantile(bare.latencies, 0.5)) });
+        summary.push({ part: '2 e2e', measure: `plugin/bare throughput, concurrency ${concurrency} (target ≥ 0.90)`, value: ratio(rate / median(bare.rates)) });
+      }
+    }
+    if (concurrency === 1) workerRows = workerTimingRows();
+
+    const loopWorkflows = Math.max(concurrency, Math.ceil(perRound / CALLS_PER_WORKFLOW));
+    // Half the rounds: at concurrency 32 each round is already 32 workflows of several calls.
+    const loop = await alternate(loopWorkflows, CALLS_PER_WORKFLOW, concurrency, Math.max(1, Math.floor(ROUNDS / 2)));
+    const loopBare = loop.get('bare')!;
+    for (const path of PATHS) {
+      const r = loop.get(path.key)!;
+      const perCall = median(r.latencies) / CALLS_PER_WORKFLOW;
+      const rate = median(r.rates);
+      const vs = (value: number, base: number) => (path.key === 'bare' ? '1.00' : ratio(value / base));
+      loopRows.push([String(concurrency), path.label, `${r.latencies.length} × ${CALLS_PER_WORKFLOW}`, ms(perCall), perSecond(rate),
+        vs(perCall, median(loopBare.latencies) / CALLS_PER_WORKFLOW), vs(rate, median(loopBare.rates))]);
+      if (path.key === 'plugin') {
+        summary.push({ part: '2 e2e', measure: `plugin/bare per call inside one workflow, concurrency ${concurrency}`, value: ratio(perCall / (median(loopBare.latencies) / CALLS_PER_WORKFLOW)) });
+      }
+    }
+  }
+
+  printTable(
+    `2a. One workflow per call (client start → result), ${CALLS} calls per path and concurrency; ratios are path / bare`,
+    ['concurrency', 'path', 'calls', 'p50 ms', 'p95 ms', 'calls/s', 'p50 ratio', 'p95 ratio', 'throughput ratio'],
+    singleRows,
+  );
+  printTable(
+    `2b. ${CALLS_PER_WORKFLOW} calls in one workflow (sequential), median workflow time / ${CALLS_PER_WORKFLOW}; ratios are path / bare`,
+    ['concurrency', 'path', 'workflows × calls', 'ms per call', 'calls/s', 'per-call ratio', 'throughput ratio'],
+    loopRows,
+  );
+  await printBreakdown(breakdownIds);
+  printTable('2d. Worker-side times at concurrency 1, single-call workflows (ms; activities timed by an outermost activity interceptor)', ['what', 'n', 'median', 'p95'], workerRows);
+  reportSummary(summary);
+  for (const worker of workers) await worker.stop();
+} finally {
+  await rt.stop();
+}
+
+/** What each activity took inside the worker, and the store calls the plugin waited for. */
+function workerTimingRows(): string[][] {
+  const row = (label: string, samples: readonly number[]) => [label, String(samples.length), ms(median(samples)), ms(quantile(samples, 0.95))];
+  return [
+    row('bare activity (handler only)', pgWorkerTimings.get(`activity.bare:${tool}`)),
+    row('plugin: prepare (local activity), Postgres worker', pgWorkerTimings.get('local.ttc.prepareToolCall')),
+    row('plugin: tool activity, whole (Postgres store)', pgWorkerTimings.get(`activity.${tool}`)),
+    row('  of which store.claimIdempotencyKey', storeTimings.get('store.claimIdempotencyKey')),
+    row('  of which store.recordExecution', storeTimings.get('store.recordExecution')),
+    row('plugin: tool activity, whole (in-memory store: funnel + handler)', memoryWorkerTimings.get(`activity.${tool}`)),
+  ];
+}
+
+/** Medians of the server-side segments of the last single-call workflows at concurrency 1, per path. */
+async function printBreakdown(ids: Map<Path['key'], string[]>): Promise<void> {
+  const segments = new Map<Path['key'], WorkflowSegments[]>();
+  for (const [key, workflowIds] of ids) {
+    segments.set(key, await Promise.all(workflowIds.map(async (id) => segmentsOf(await rt.temporal.client.workflow.getHandle(id).fetchHistory()))));
+  }
+  const fields = Object.keys(SEGMENT_LABELS) as (keyof WorkflowSegments)[];
+  const rows = fields.map((field) => [
+    SEGMENT_LABELS[field],
+    ...PATHS.map((p) => {
+      const value = median((segments.get(p.key) ?? []).map((s) => s[field]));
+      return field === 'events' ? String(value) : ms(value);
+    }),
+  ]);
+  printTable(
+    `2c. Where the time goes: server event timestamps of the last ${Math.min(...[...segments.values()].map((s) => s.length))} single-call workflows per path at concurrency 1 (medians, ms)`,
+    ['segment', ...PATHS.map((p) => p.label)],
+    rows,
+  );
+}

@@ -1,0 +1,93 @@
+import { fileURLToPath } from 'node:url';
+import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { ToolRegistry } from '../../src/index.js';
+import type { ToolStore } from '../../src/store/tool-store.js';
+import { ToolContractPlugin } from '../../src/temporal/plugin.js';
+import { paymentTools } from '../../test/support/payment-tools.js';
+import { PaymentsService } from '../../test/support/payments-service.js';
+import type { RunningWorker } from '../../test/support/runtime-harness.js';
+import { startTestTemporal, type TestTemporal } from '../../test/support/temporal-server.js';
+import { createBareActivities } from './bare-activities.js';
+import { openBenchDatabase, type BenchDatabase } from './bench-postgres.js';
+
+const benchWorkflows = fileURLToPath(new URL('./bench-workflows.ts', import.meta.url));
+const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+
+/** The trusted caller of every benchmark call. */
+export const BENCH_PRINCIPAL = { tenant: 'tenant-bench', subject: 'user-bench' } as const;
+
+/**
+ * One benchmark process's world, built from the integration tests' parts: a real dev server, a real Postgres, the
+ * fake payments service with its tools, and the bench workflows bundle. Workers are started per task queue.
+ */
+export interface BenchRuntime {
+  readonly temporal: TestTemporal;
+  readonly db: BenchDatabase;
+  readonly payments: PaymentsService;
+  readonly tools: ToolRegistry;
+  /** A worker with the plugin over `store`, plus every tool's bare activity, polling `taskQueue`. */
+  startWorker(taskQueue: string, store: ToolStore, extra?: Partial<WorkerOptions>): Promise<RunningWorker>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchRuntime(options: { poolMax?: number } = {}): Promise<BenchRuntime> {
+  const cleanups: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    for (const step of cleanups.reverse()) await step().catch(() => undefined);
+  };
+  try {
+    const [temporalStart, dbStart, bundleStart] = await Promise.allSettled([
+      startTestTemporal(),
+      openBenchDatabase(options.poolMax ?? 40),
+      bundleWorkflowCode({ workflowsPath: benchWorkflows, logger: quietLogger }),
+    ]);
+    if (temporalStart.status === 'fulfilled') cleanups.push(() => temporalStart.value.stop());
+    if (dbStart.status === 'fulfilled') cleanups.push(() => dbStart.value.close());
+    if (temporalStart.status === 'rejected') throw temporalStart.reason;
+    if (dbStart.status === 'rejected') throw dbStart.reason;
+    if (bundleStart.status === 'rejected') throw bundleStart.reason;
+    const temporal = temporalStart.value;
+    const workflowBundle = bundleStart.value;
+    const payments = await new PaymentsService().start();
+    cleanups.push(() => payments.stop());
+    const tools = paymentTools(payments.baseUrl);
+    const workers = new Set<RunningWorker>();
+    return {
+      temporal,
+      db: dbStart.value,
+      payments,
+      tools,
+      startWorker: async (taskQueue, store, extra = {}) => {
+        const worker = await Worker.create({
+          connection: temporal.nativeConnection,
+          namespace: temporal.server.namespace,
+          taskQueue,
+          workflowBundle,
+          shutdownGraceTime: '1s',
+          shutdownForceTime: '15s',
+          activities: createBareActivities(tools.list(), BENCH_PRINCIPAL),
+          plugins: [new ToolContractPlugin({ tools, store })],
+          ...extra,
+        });
+        const running = worker.run();
+        const handle: RunningWorker = {
+          worker,
+          stop: async () => {
+            workers.delete(handle);
+            if (worker.getState() === 'RUNNING') worker.shutdown();
+            await running;
+          },
+        };
+        workers.add(handle);
+        return handle;
+      },
+      stop: async () => {
+        for (const running of [...workers]) await running.stop().catch(() => undefined);
+        await stop();
+      },
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
