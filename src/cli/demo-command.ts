@@ -1,0 +1,124 @@
+import type { Client } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
+import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, formatDemoSummary, runDemo, startDemoServices, type DemoSummary } from '../demo/index.js';
+import { migrate, type ToolStore } from '../store/index.js';
+import type { DemoFlags } from './argv.js';
+import type { DevPorts } from './cli-config.js';
+import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
+import { openDatabase } from './database.js';
+import { bringUpStack, describeStack, exportLines, readyEvent, untilStoppedOrDead } from './dev-command.js';
+import type { StackContext } from './stack-context.js';
+import { stopRequested, Teardown } from './teardown.js';
+import { connectClient, type TemporalTarget } from './temporal-connection.js';
+import { connectWorker } from './worker-connection.js';
+import { runPlan, untilStoppedOrFailed } from './worker-command.js';
+
+/** Where the demo runs: a server (with its UI, if any), its connections and the store. */
+interface DemoTarget {
+  readonly target: TemporalTarget;
+  readonly uiUrl: string | null;
+  readonly client: Client;
+  readonly connection: NativeConnection;
+  readonly store: ToolStore;
+  readonly taskQueue: string;
+}
+
+/**
+ * `start`: everything in one process — the dev stack (as `dev`, installing the Temporal CLI if needed), a worker
+ * with the demo tools, and the demo; then it keeps running for inspection until a stop signal (or stops after the
+ * summary with `--exit`). Exit 0 when the demo succeeded, 1 when it failed.
+ */
+export async function runStart(ctx: StackContext, flags: DemoFlags, ports: DevPorts): Promise<ExitCode> {
+  const teardown = new Teardown(ctx.out.progress);
+  try {
+    const stack = await bringUpStack(ctx, ports, teardown);
+    if (ctx.stop.aborted) return EXIT_CODES.failure;
+    ctx.out.report(readyEvent(stack), `${describeStack(stack)}\nFor approve / pending / inspect from another terminal in this folder:\n${exportLines(stack)}`);
+    const target = { address: stack.temporal.address, namespace: stack.temporal.namespace };
+    const { client, connection } = await connectBoth(target, teardown);
+    const demo = { target, uiUrl: stack.temporal.uiUrl, client, connection, store: stack.database.store, taskQueue: DEMO_TASK_QUEUE };
+    const dead = untilStoppedOrDead(ctx.stop, stack.temporal.process);
+    dead.catch(() => undefined);
+    return await runDemoOn(ctx, demo, flags, teardown, dead);
+  } finally {
+    await teardown.run();
+    ctx.out.report({ event: 'stopped' }, 'stopped');
+  }
+}
+
+/**
+ * `demo`: `start` without the stack — against TEMPORAL_ADDRESS and DATABASE_URL (or the embedded Postgres), e.g. a
+ * running `dev` or the docker-compose stack. It runs its own worker: the demo's backend lives in this process.
+ */
+export async function runDemoCommand(ctx: StackContext, flags: DemoFlags): Promise<ExitCode> {
+  const teardown = new Teardown(ctx.out.progress);
+  try {
+    const target = { address: ctx.config.temporalAddress, namespace: ctx.config.temporalNamespace };
+    ctx.out.progress(`connecting to Temporal at ${target.address} (namespace ${target.namespace})`);
+    const { client, connection } = await connectBoth(target, teardown);
+    const database = await openDatabase(ctx.config.databaseUrl, ctx.projectRoot);
+    teardown.add('the database', () => database.close());
+    await migrate(database.pool);
+    // A private task queue: a `tool-contract worker` polling ttc-demo on the same server has its own backend,
+    // which knows nothing of the case this process seeds.
+    const demo = { target, uiUrl: null, client, connection, store: database.store, taskQueue: `${DEMO_TASK_QUEUE}-${process.pid}` };
+    return await runDemoOn(ctx, demo, flags, teardown, stopRequested(ctx.stop));
+  } finally {
+    await teardown.run();
+    ctx.out.report({ event: 'stopped' }, 'stopped');
+  }
+}
+
+async function connectBoth(target: TemporalTarget, teardown: Teardown): Promise<{ client: Client; connection: NativeConnection }> {
+  const connection = await connectWorker(target);
+  teardown.add('the worker connection', () => connection.close());
+  const clientConnection = await connectClient(target);
+  teardown.add('the client connection', () => clientConnection.close());
+  return { client: clientConnection.client, connection };
+}
+
+/**
+ * Starts the demo services and a worker on them, runs the demo (progress as it goes), reports the summary, and —
+ * unless `--exit` — waits for `stopped` (a stop signal, or the end of the stack) while the worker keeps serving
+ * queries and the UI.
+ */
+async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, teardown: Teardown, stopped: Promise<void>): Promise<ExitCode> {
+  ctx.out.progress('starting the demo services (order system, knowledge base, payment provider) in this process');
+  const services = await startDemoServices();
+  teardown.add('the demo services', () => services.stop());
+  const worker = await runPlan(ctx, demo.connection, demo.store, { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: demo.taskQueue }, teardown);
+  if (ctx.stop.aborted) return EXIT_CODES.failure;
+  ctx.out.progress(`running the demo support agent (approval: ${flags.approval === 'auto' ? 'automatic' : 'manual, from another terminal'})`);
+  const running = runDemo({ client: demo.client, store: demo.store, services, taskQueue: demo.taskQueue, approval: flags.approval, onProgress: ctx.out.progress });
+  running.catch(() => undefined);
+  const interrupted = Promise.race([stopped, untilStoppedOrFailed(ctx.stop, worker)]).then(() => null);
+  let summary: DemoSummary | null;
+  try {
+    summary = await Promise.race([running, interrupted]);
+  } catch (error) {
+    throw new CliError(`the demo failed: ${describe(error)}`, EXIT_CODES.failure, { cause: error });
+  }
+  if (summary === null) {
+    ctx.out.progress('stopped before the demo finished');
+    return EXIT_CODES.failure;
+  }
+  const succeeded = demoSucceeded(summary);
+  ctx.out.report({ event: 'summary', succeeded, uiUrl: demo.uiUrl, summary }, `\n${formatDemoSummary(summary, demo.uiUrl)}\n`);
+  if (!flags.exitAfterSummary) {
+    const where = demo.uiUrl === null ? `the server at ${demo.target.address}` : demo.uiUrl;
+    ctx.out.progress(`Still running for inspection (${where}; worker on '${demo.taskQueue}'). Ctrl-C stops everything.`);
+    await Promise.race([stopped, untilStoppedOrFailed(ctx.stop, worker)]);
+  }
+  return succeeded ? EXIT_CODES.ok : EXIT_CODES.failure;
+}
+
+/** The demo did what it shows: the workflow completed, the agent gave a final answer and exactly one refund committed. */
+export function demoSucceeded(summary: DemoSummary): boolean {
+  return summary.status === 'COMPLETED' && summary.agentStatus === 'final' && summary.refundsCommitted === 1;
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
+}

@@ -1,0 +1,81 @@
+import type { ChildProcess } from 'node:child_process';
+import type { DevPorts } from './cli-config.js';
+import { CLI_ENV } from './cli-config.js';
+import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
+import { startDevStack, TEMPORAL_DATA_FILE, type DevStack } from './dev-stack.js';
+import type { StackContext } from './stack-context.js';
+import { stopRequested, Teardown } from './teardown.js';
+
+/** `dev`: the stack only, until a stop signal; prints its addresses and the environment to export. */
+export async function runDev(ctx: StackContext, ports: DevPorts): Promise<ExitCode> {
+  const teardown = new Teardown(ctx.out.progress);
+  try {
+    const stack = await bringUpStack(ctx, ports, teardown);
+    if (ctx.stop.aborted) return EXIT_CODES.ok;
+    const next = `In another terminal:\n${exportLines(stack)}\n  tool-contract worker            # the demo worker; or --tools <module> for yours`;
+    ctx.out.report(readyEvent(stack), `${describeStack(stack)}\n\n${next}\n\nCtrl-C stops everything.`);
+    await untilStoppedOrDead(ctx.stop, stack.temporal.process);
+    ctx.out.progress('stopping the dev stack');
+    return EXIT_CODES.ok;
+  } finally {
+    await teardown.run();
+    ctx.out.report({ event: 'stopped' }, 'stopped');
+  }
+}
+
+/** Starts the dev stack (see `startDevStack`) and registers its stop. */
+export async function bringUpStack(ctx: StackContext, ports: DevPorts, teardown: Teardown): Promise<DevStack> {
+  const stack = await startDevStack({ projectRoot: ctx.projectRoot, env: ctx.env, ports, databaseUrl: ctx.config.databaseUrl, progress: ctx.out.progress });
+  teardown.add('the dev stack', () => stack.stop());
+  return stack;
+}
+
+/** The stack's addresses as a machine-readable event. */
+export function readyEvent(stack: DevStack) {
+  return {
+    event: 'ready',
+    temporalAddress: stack.temporal.address,
+    namespace: stack.temporal.namespace,
+    uiUrl: stack.temporal.uiUrl,
+    temporalDataFile: stack.temporalDataFile,
+    database: stack.database.source.kind,
+    databaseUrl: stack.database.connectionString,
+    migrationsApplied: stack.migrations.applied,
+  } as const;
+}
+
+/** The stack's addresses for a human. */
+export function describeStack(stack: DevStack): string {
+  const source = stack.database.source;
+  return [
+    `Temporal dev server  ${stack.temporal.address}  (namespace ${stack.temporal.namespace}; state in ${TEMPORAL_DATA_FILE})`,
+    `Temporal UI          ${stack.temporal.uiUrl ?? '(headless)'}`,
+    `Postgres             ${source.kind === 'embedded' ? `embedded (${source.dataDir})` : 'DATABASE_URL'}, migrated`,
+  ].join('\n');
+}
+
+/** The environment that points the other commands (worker, approve, inspect, ...) at this stack. */
+export function exportLines(stack: DevStack): string {
+  return [
+    `  export ${CLI_ENV.temporalAddress}=${stack.temporal.address}`,
+    `  export ${CLI_ENV.temporalNamespace}=${stack.temporal.namespace}`,
+    `  export ${CLI_ENV.databaseUrl}='${stack.database.connectionString}'`,
+  ].join('\n');
+}
+
+/** Waits for the stop signal; a dev server that dies on its own is a failure, not a silent hang. */
+export async function untilStoppedOrDead(stop: AbortSignal, server: ChildProcess): Promise<void> {
+  const gone = (code: number | null, signal: NodeJS.Signals | null) => new CliError(`the Temporal dev server exited on its own (${code ?? signal})`, EXIT_CODES.failure);
+  if (server.exitCode !== null || server.signalCode !== null) throw gone(server.exitCode, server.signalCode);
+  let onExit: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
+  const died = new Promise<never>((_, reject) => {
+    onExit = (code, signal) => reject(gone(code, signal));
+    server.once('exit', onExit);
+  });
+  try {
+    await Promise.race([stopRequested(stop), died]);
+  } finally {
+    if (onExit !== undefined) server.off('exit', onExit);
+    died.catch(() => undefined);
+  }
+}

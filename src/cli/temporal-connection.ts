@@ -1,0 +1,34 @@
+import { Client, Connection } from '@temporalio/client';
+import { CliError, EXIT_CODES } from './cli-error.js';
+
+/** Where the Temporal server is. */
+export interface TemporalTarget {
+  readonly address: string;
+  readonly namespace: string;
+}
+
+/** A client and how to close its connection. */
+export interface TemporalClientConnection {
+  readonly client: Client;
+  close(): Promise<void>;
+}
+
+/** A client connection; an unreachable server is `unavailable` with a hint how to set or start one. */
+export async function connectClient(target: TemporalTarget): Promise<TemporalClientConnection> {
+  try {
+    const connection = await Connection.connect({ address: target.address, connectTimeout: '10s' });
+    return { client: new Client({ connection, namespace: target.namespace }), close: () => connection.close() };
+  } catch (error) {
+    throw unreachable(target, error);
+  }
+}
+
+/** The error for a server that does not answer, naming the variable to set and the command that starts one. */
+export function unreachable(target: TemporalTarget, error: unknown): CliError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new CliError(
+    `cannot reach the Temporal server at ${target.address} (set TEMPORAL_ADDRESS, or run \`tool-contract dev\` to start one): ${detail}`,
+    EXIT_CODES.unavailable,
+    { cause: error },
+  );
+}

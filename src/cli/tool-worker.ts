@@ -1,0 +1,44 @@
+import { Worker, type NativeConnection } from '@temporalio/worker';
+import type { ToolRegistry } from '../contract/tool-registry.js';
+import type { ToolStore } from '../store/index.js';
+import { ToolContractPlugin } from '../temporal/plugin.js';
+
+/** What a worker serves: tools (with the plugin), a workflows module and the task queue it polls. */
+export interface WorkerPlan {
+  readonly tools: ToolRegistry;
+  readonly safeRetryTools?: readonly string[];
+  readonly workflowsPath: string;
+  readonly taskQueue: string;
+}
+
+/** A worker polling in the background. */
+export interface RunningToolWorker {
+  /** Settles when the worker stops: resolves after {@link stop}, rejects if it failed on its own. */
+  readonly done: Promise<void>;
+  /** Shuts down (in-flight tasks get the grace time) and waits until the worker has stopped. */
+  stop(): Promise<void>;
+}
+
+/** Creates (bundling the workflows) and runs a worker with the ToolContractPlugin. */
+export async function startToolWorker(connection: NativeConnection, namespace: string, store: ToolStore, plan: WorkerPlan): Promise<RunningToolWorker> {
+  const worker = await Worker.create({
+    connection,
+    namespace,
+    taskQueue: plan.taskQueue,
+    workflowsPath: plan.workflowsPath,
+    shutdownGraceTime: '5s',
+    // An activity that ignores cancellation must not keep Ctrl-C waiting for long.
+    shutdownForceTime: '20s',
+    plugins: [new ToolContractPlugin({ tools: plan.tools, store, ...(plan.safeRetryTools === undefined ? {} : { safeRetryTools: plan.safeRetryTools }) })],
+  });
+  const done = worker.run();
+  // `done` is awaited by whoever stops the worker; until then a failure must not be an unhandled rejection.
+  done.catch(() => undefined);
+  return {
+    done,
+    stop: async () => {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await done;
+    },
+  };
+}

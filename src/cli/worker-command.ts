@@ -1,0 +1,75 @@
+import type { NativeConnection } from '@temporalio/worker';
+import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, startDemoServices } from '../demo/index.js';
+import { migrate, type ToolStore } from '../store/index.js';
+import type { WorkerSource } from './argv.js';
+import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
+import { openDatabase } from './database.js';
+import type { StackContext } from './stack-context.js';
+import { stopRequested, Teardown } from './teardown.js';
+import { connectWorker } from './worker-connection.js';
+import { loadToolModule, packageWorkflowsPath, workflowsModulePath } from './tool-module.js';
+import { startToolWorker, type RunningToolWorker, type WorkerPlan } from './tool-worker.js';
+
+/**
+ * `worker`: connects to TEMPORAL_ADDRESS (first, so a missing server fails fast) and to the database, migrates,
+ * and runs a worker with the plugin — the demo's tools and workflows by default, else the user's modules —
+ * until a stop signal or a worker failure.
+ */
+export async function runWorkerCommand(ctx: StackContext, source: WorkerSource): Promise<ExitCode> {
+  const teardown = new Teardown(ctx.out.progress);
+  const { temporalAddress: address, temporalNamespace: namespace } = ctx.config;
+  try {
+    ctx.out.progress(`connecting to Temporal at ${address} (namespace ${namespace})`);
+    const connection = await connectWorker({ address, namespace });
+    teardown.add('the Temporal connection', () => connection.close());
+    const plan = await workerPlan(ctx, source, teardown);
+    ctx.out.progress(ctx.config.databaseUrl === undefined ? 'starting the embedded Postgres (.data/postgres/main)' : 'connecting to DATABASE_URL');
+    const database = await openDatabase(ctx.config.databaseUrl, ctx.projectRoot);
+    teardown.add('the database', () => database.close());
+    const migrations = await migrate(database.pool);
+    ctx.out.progress(`database migrated (${migrations.applied.length} applied, ${migrations.alreadyApplied.length} already there)`);
+    if (ctx.stop.aborted) return EXIT_CODES.ok;
+    const worker = await runPlan(ctx, connection, database.store, plan, teardown);
+    const tools = plan.tools.list().map((tool) => tool.name);
+    ctx.out.report(
+      { event: 'ready', temporalAddress: address, namespace, taskQueue: plan.taskQueue, workflowsPath: plan.workflowsPath, tools, database: database.source.kind },
+      `worker running on task queue '${plan.taskQueue}' at ${address} (namespace ${namespace})\n  tools: ${tools.join(', ')}\n  workflows: ${plan.workflowsPath}\nCtrl-C (or SIGTERM) stops it.`,
+    );
+    await untilStoppedOrFailed(ctx.stop, worker);
+    ctx.out.progress('stopping the worker (in-flight tasks get a grace period)');
+    return EXIT_CODES.ok;
+  } finally {
+    await teardown.run();
+    ctx.out.report({ event: 'stopped' }, 'stopped');
+  }
+}
+
+/** Bundles the workflows, starts the worker and registers its shutdown. */
+export async function runPlan(ctx: StackContext, connection: NativeConnection, store: ToolStore, plan: WorkerPlan, teardown: Teardown): Promise<RunningToolWorker> {
+  ctx.out.progress(`bundling the workflows and starting a worker on task queue '${plan.taskQueue}'`);
+  const worker = await startToolWorker(connection, ctx.config.temporalNamespace, store, plan);
+  teardown.add('the worker', () => worker.stop());
+  return worker;
+}
+
+/** Waits for the stop signal; a worker that stops on its own (a fatal error) is a failure. */
+export async function untilStoppedOrFailed(stop: AbortSignal, worker: RunningToolWorker): Promise<void> {
+  const ended = worker.done.then(
+    () => Promise.reject(new CliError('the worker stopped on its own', EXIT_CODES.failure)),
+    (error: unknown) => Promise.reject(new CliError(`the worker failed: ${error instanceof Error ? error.message : String(error)}`, EXIT_CODES.failure, { cause: error })),
+  );
+  ended.catch(() => undefined);
+  await Promise.race([stopRequested(stop), ended]);
+}
+
+async function workerPlan(ctx: StackContext, source: WorkerSource, teardown: Teardown): Promise<WorkerPlan> {
+  if (source.kind === 'user') {
+    const module = await loadToolModule(source.toolsModule, ctx.projectRoot);
+    const workflowsPath = source.workflowsModule === undefined ? packageWorkflowsPath() : workflowsModulePath(source.workflowsModule, ctx.projectRoot);
+    return { ...module, workflowsPath, taskQueue: source.taskQueue };
+  }
+  ctx.out.progress('starting the demo services (order system, knowledge base, payment provider) in this process');
+  const services = await startDemoServices();
+  teardown.add('the demo services', () => services.stop());
+  return { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: DEMO_TASK_QUEUE };
+}

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { Connection } from '@temporalio/client';
+import { EXIT_CODES } from '../../src/cli/cli-error.js';
+import { freePort } from '../../src/temporal/dev-server.js';
+import { resolveTemporalCli } from '../../src/temporal/temporal-cli.js';
+import { processesWith, runCli, startCli } from '../support/cli-process.js';
+import { openTestDatabase, PROJECT_ROOT, type TestDatabase } from '../support/postgres.js';
+
+// `dev` and `migrate` as a user runs them: child processes, in a scratch project folder, on free ports.
+let db: TestDatabase;
+let project: string;
+let cliEnv: Record<string, string>;
+
+before(async () => {
+  db = await openTestDatabase('it-cli-dev', { migrate: false });
+  project = mkdtempSync(join(tmpdir(), 'ttc-cli-dev-'));
+  const cli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
+  assert.ok(cli !== null, 'the Temporal CLI is installed (scripts/install-temporal-cli.sh)');
+  // The test database's own schema, as a user would put it in DATABASE_URL.
+  const url = new URL(db.connectionString);
+  url.searchParams.set('options', `-c search_path=${db.schema}`);
+  cliEnv = { DATABASE_URL: url.toString(), TEMPORAL_CLI_PATH: cli.path };
+}, { timeout: 120_000 });
+
+after(async () => {
+  await db?.close();
+  if (project !== undefined) rmSync(project, { recursive: true, force: true });
+}, { timeout: 60_000 });
+
+test('migrate applies every migration once and prints them; a second run applies nothing', { timeout: 120_000 }, async () => {
+  const first = await runCli(['migrate'], { cwd: project, env: cliEnv });
+  assert.equal(first.code, 0, first.stderr);
+  const applied = JSON.parse(first.stdout) as { database: string; applied: { version: number; name: string }[]; alreadyApplied: unknown[] };
+  assert.equal(applied.database, 'DATABASE_URL');
+  assert.ok(applied.applied.length >= 1);
+  assert.deepEqual(applied.applied.map((m) => m.version), applied.applied.map((_, index) => index + 1));
+  assert.ok(applied.applied.every((m) => /^\d{3}_[a-z0-9_]+\.sql$/.test(m.name)));
+  assert.deepEqual(applied.alreadyApplied, []);
+  const tables = await db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = $1`, [db.schema]);
+  assert.ok(tables.rows[0]!.n > 1, 'the schema has the tables now');
+
+  const second = await runCli(['migrate', '--json'], { cwd: project, env: cliEnv });
+  assert.equal(second.code, 0, second.stderr);
+  const again = JSON.parse(second.stdout) as typeof applied;
+  assert.deepEqual(again.applied, []);
+  assert.deepEqual(again.alreadyApplied, applied.applied);
+});
+
+test('a bad DATABASE_URL is a clear error: malformed → exit 2, unreachable → exit 4, and the password is never shown', { timeout: 120_000 }, async () => {
+  const malformed = await runCli(['migrate'], { cwd: project, env: { DATABASE_URL: 'not a url' } });
+  assert.equal(malformed.code, EXIT_CODES.usage, malformed.stderr);
+  assert.match(malformed.stderr, /DATABASE_URL is not a URL/);
+  const wrongScheme = await runCli(['migrate'], { cwd: project, env: { DATABASE_URL: 'mysql://u:p@127.0.0.1/db' } });
+  assert.equal(wrongScheme.code, EXIT_CODES.usage, wrongScheme.stderr);
+  const port = await freePort();
+  const unreachable = await runCli(['migrate'], { cwd: project, env: { DATABASE_URL: `postgres://someone:s3cret-pw@127.0.0.1:${port}/db` } });
+  assert.equal(unreachable.code, EXIT_CODES.unavailable, unreachable.stderr);
+  assert.match(unreachable.stderr, /cannot connect to DATABASE_URL/);
+  assert.doesNotMatch(unreachable.stderr, /s3cret-pw/);
+  assert.equal(unreachable.stdout, '');
+});
+
+test('dev starts the Temporal server with its UI and a migrated database, prints the addresses, and stops everything on SIGINT', { timeout: 240_000 }, async () => {
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const dev = startCli(['dev', '--json', '--port', String(port)], { cwd: project, env: { ...cliEnv, TTC_DEV_UI_PORT: String(uiPort) } });
+  try {
+    const ready = await dev.waitForEvent('ready', 180_000);
+    assert.equal(ready['temporalAddress'], `127.0.0.1:${port}`);
+    assert.equal(ready['uiUrl'], `http://127.0.0.1:${uiPort}`);
+    assert.equal(ready['namespace'], 'default');
+    assert.equal(ready['database'], 'DATABASE_URL');
+    assert.equal(ready['temporalDataFile'], join(project, '.data', 'temporal', 'dev.sqlite'));
+    assert.ok(existsSync(String(ready['temporalDataFile'])), 'the dev server persists to the SQLite file');
+    assert.match(dev.stderr(), /starting the Temporal dev server/, 'progress goes to stderr with --json');
+
+    // The server answers, with the package's search attributes registered, and the UI serves pages.
+    const connection = await Connection.connect({ address: String(ready['temporalAddress']) });
+    try {
+      const attributes = await connection.operatorService.listSearchAttributes({ namespace: 'default' });
+      assert.ok(Object.keys(attributes.customAttributes ?? {}).includes('TtcApprovalPending'));
+    } finally {
+      await connection.close();
+    }
+    const ui = await fetch(String(ready['uiUrl']));
+    assert.equal(ui.status, 200);
+    assert.equal(processesWith('server start-dev', `--port ${port}`).length, 1, 'one dev server process');
+
+    // The same port again: a clear error, not a server that dies with a log line nobody reads.
+    const clash = await runCli(['dev', '--port', String(port), '--ui-port', String(await freePort())], { cwd: project, env: cliEnv });
+    assert.equal(clash.code, EXIT_CODES.unavailable, clash.stderr);
+    assert.match(clash.stderr, new RegExp(`port ${port} for the Temporal frontend \\(gRPC\\) is already in use`));
+
+    dev.child.kill('SIGINT');
+    assert.equal(await dev.exited(60_000), 0, dev.stderr());
+    assert.ok(dev.events().some((event) => event.event === 'stopped'));
+    assert.deepEqual(processesWith('server start-dev', `--port ${port}`), [], 'the dev server process is gone');
+    const refused = await fetch(String(ready['uiUrl'])).then(() => 'answered', () => 'refused');
+    assert.equal(refused, 'refused', 'the UI is gone');
+  } finally {
+    if (dev.child.exitCode === null) dev.child.kill('SIGKILL');
+  }
+});
+
+test('dev refuses a taken UI port and bad port settings', { timeout: 120_000 }, async () => {
+  const taken: Server = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  const takenPort = (taken.address() as { port: number }).port;
+  try {
+    const clash = await runCli(['dev', '--port', String(await freePort()), '--ui-port', String(takenPort)], { cwd: project, env: cliEnv });
+    assert.equal(clash.code, EXIT_CODES.unavailable, clash.stderr);
+    assert.match(clash.stderr, /for the Temporal UI is already in use: .*--ui-port/);
+  } finally {
+    await new Promise((resolve) => taken.close(resolve));
+  }
+  const badFlag = await runCli(['dev', '--port', '70000'], { cwd: project, env: cliEnv });
+  assert.equal(badFlag.code, EXIT_CODES.usage);
+  assert.match(badFlag.stderr, /--port must be a TCP port/);
+  const badEnv = await runCli(['dev'], { cwd: project, env: { ...cliEnv, TTC_DEV_PORT: 'seven' } });
+  assert.equal(badEnv.code, EXIT_CODES.usage);
+  assert.match(badEnv.stderr, /TTC_DEV_PORT must be a TCP port/);
+});

@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { freePort } from '../../src/temporal/dev-server.js';
+import { resolveTemporalCli } from '../../src/temporal/temporal-cli.js';
+import { processesWith, runCli } from '../support/cli-process.js';
+import { PROJECT_ROOT } from '../support/postgres.js';
+
+// `npm start` as a user runs it: one process, a fresh project folder (its own embedded Postgres and Temporal state),
+// free ports; --exit so it stops after the summary.
+const project = mkdtempSync(join(tmpdir(), 'ttc-cli-start-'));
+// Readable like a usual project folder: as root, the embedded Postgres runs as the `postgres` user, who must reach it.
+chmodSync(project, 0o755);
+
+after(() => rmSync(project, { recursive: true, force: true }));
+
+test('start --exit --auto-approve brings up the stack, runs the demo to a summary, stops everything and exits 0', { timeout: 420_000 }, async () => {
+  const cli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
+  assert.ok(cli !== null, 'the Temporal CLI is installed (scripts/install-temporal-cli.sh)');
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const run = await runCli(['start', '--exit', '--auto-approve', '--json', '--port', String(port), '--ui-port', String(uiPort)], {
+    cwd: project,
+    env: { TEMPORAL_CLI_PATH: cli.path, DATABASE_URL: undefined },
+    timeoutMs: 400_000,
+  });
+  assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+  assert.deepEqual(run.events.map((event) => event.event), ['ready', 'summary', 'stopped'], 'stdout carries only the JSON events');
+
+  const ready = run.events[0]!;
+  assert.equal(ready['temporalAddress'], `127.0.0.1:${port}`);
+  assert.equal(ready['uiUrl'], `http://127.0.0.1:${uiPort}`);
+  assert.equal(ready['database'], 'embedded');
+
+  const { succeeded, uiUrl, summary } = run.events[1] as unknown as { succeeded: boolean; uiUrl: string; summary: { status: string; agentStatus: string; refundsCommitted: number; approvalMode: string; approval: { approvers: string[] } | null } };
+  assert.equal(succeeded, true);
+  assert.equal(uiUrl, `http://127.0.0.1:${uiPort}`);
+  assert.equal(summary.status, 'COMPLETED');
+  assert.equal(summary.agentStatus, 'final');
+  assert.equal(summary.refundsCommitted, 1);
+  assert.equal(summary.approvalMode, 'auto');
+  assert.ok((summary.approval?.approvers.length ?? 0) >= 1, 'the refund was approved');
+
+  // Progress went to stderr as it happened, and nothing is left running.
+  assert.match(run.stderr, /starting the Temporal dev server/);
+  assert.match(run.stderr, /running the demo support agent/);
+  assert.deepEqual(processesWith('server start-dev', `--port ${port}`), []);
+  assert.deepEqual(processesWith('postgres', join(project, '.data', 'postgres')), []);
+});

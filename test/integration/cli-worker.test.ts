@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { EXIT_CODES } from '../../src/cli/cli-error.js';
+import { freePort } from '../../src/temporal/dev-server.js';
+import { PENDING_APPROVALS_QUERY } from '../../src/temporal/names.js';
+import type { ToolCallResult } from '../../workflows/index.js';
+import { runCli, startCli } from '../support/cli-process.js';
+import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { startTestTemporal, type TestTemporal } from '../support/temporal-server.js';
+
+// `tool-contract worker` as a child process against this file's dev server and database.
+let temporal: TestTemporal;
+let db: TestDatabase;
+let env: Record<string, string>;
+
+before(async () => {
+  [temporal, db] = await Promise.all([startTestTemporal(), openTestDatabase('it-cli-worker', { migrate: false })]);
+  const url = new URL(db.connectionString);
+  url.searchParams.set('options', `-c search_path=${db.schema}`);
+  env = { TEMPORAL_ADDRESS: temporal.server.address, TEMPORAL_NAMESPACE: temporal.server.namespace, DATABASE_URL: url.toString() };
+}, { timeout: 180_000 });
+
+after(async () => {
+  await temporal?.stop();
+  await db?.close();
+}, { timeout: 60_000 });
+
+test('worker --tools runs the user\'s tools with the plugin, migrates the database, and exits cleanly on SIGTERM', { timeout: 240_000 }, async () => {
+  const taskQueue = `cli-worker-${process.pid}`;
+  const worker = startCli(['worker', '--json', '--tools', 'test/support/cli-worker-tools.ts', '--workflows', 'test/support/test-workflows.ts', '--task-queue', taskQueue], { env });
+  try {
+    const ready = await worker.waitForEvent('ready', 180_000);
+    assert.equal(ready['taskQueue'], taskQueue);
+    assert.deepEqual(ready['tools'], ['orders.get']);
+    assert.equal(ready['temporalAddress'], temporal.server.address);
+
+    const workflowId = `cli-worker-call-${process.pid}`;
+    const result = await temporal.client.workflow.execute('runToolCall', {
+      taskQueue,
+      workflowId,
+      args: ['orders.get', { order_id: 'ord_1001' }, { principal: { tenant: 't-1', subject: 'u-1' } }],
+    }) as ToolCallResult;
+    assert.equal(result.modelResult.status, 'succeeded');
+    assert.deepEqual((result.modelResult.data as { id: string }).id, 'ord_1001');
+    // The worker migrated the empty schema and its plugin wrote the audit there.
+    const audits = await db.store().listAudits({ workflowId });
+    assert.equal(audits.length, 1);
+    assert.equal(audits[0]!.audit.tool, 'orders.get');
+
+    worker.child.kill('SIGTERM');
+    assert.equal(await worker.exited(60_000), 0, worker.stderr());
+    assert.ok(worker.events().some((event) => event.event === 'stopped'));
+  } finally {
+    if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+  }
+});
+
+test('worker: an unreachable Temporal server is exit 4 with a hint; bad modules and flags are usage errors', { timeout: 180_000 }, async () => {
+  const unreachable = await runCli(['worker'], { env: { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` } });
+  assert.equal(unreachable.code, EXIT_CODES.unavailable, unreachable.stderr);
+  assert.match(unreachable.stderr, /cannot reach the Temporal server at 127\.0\.0\.1:\d+ \(set TEMPORAL_ADDRESS, or run `tool-contract dev`/);
+
+  const missingModule = await runCli(['worker', '--tools', 'no/such/module.ts', '--task-queue', 'q'], { env });
+  assert.equal(missingModule.code, EXIT_CODES.usage, missingModule.stderr);
+  assert.match(missingModule.stderr, /--tools: no such file/);
+  const notTools = await runCli(['worker', '--tools', 'test/support/tools.ts', '--task-queue', 'q'], { env });
+  assert.equal(notTools.code, EXIT_CODES.usage, notTools.stderr);
+  assert.match(notTools.stderr, /must export `tools`/);
+  const noQueue = await runCli(['worker', '--tools', 'test/support/cli-worker-tools.ts'], { env });
+  assert.equal(noQueue.code, EXIT_CODES.usage);
+  assert.match(noQueue.stderr, /--task-queue/);
+});
+
+test('worker without --tools serves the demo (as docker-compose runs it); demo --auto-approve runs beside it on its own queue and keeps running for inspection until SIGINT', { timeout: 300_000 }, async () => {
+  const worker = startCli(['worker', '--json'], { env });
+  try {
+    const ready = await worker.waitForEvent('ready', 180_000);
+    assert.equal(ready['taskQueue'], 'ttc-demo');
+    assert.deepEqual([...(ready['tools'] as string[])].sort(), ['kb.search', 'orders.get', 'orders.list', 'refunds.create']);
+
+    // Without --exit the demo keeps its worker running for inspection after the summary, until SIGINT.
+    const demo = startCli(['demo', '--auto-approve', '--json'], { env });
+    try {
+      const summary = (await demo.waitForEvent('summary', 240_000)) as { succeeded?: boolean; uiUrl?: unknown; summary?: { status: string; refundsCommitted: number; workflowId: string } };
+      assert.equal(summary.succeeded, true);
+      assert.equal(summary.uiUrl, null, 'demo does not own a server, so it knows no UI');
+      assert.equal(summary.summary?.status, 'COMPLETED');
+      assert.equal(summary.summary?.refundsCommitted, 1);
+      const handle = temporal.client.workflow.getHandle(String(summary.summary?.workflowId));
+      assert.match((await handle.describe()).taskQueue, /^ttc-demo-\d+$/, 'the demo used its own queue, not the one the worker polls');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.equal(demo.child.exitCode, null, 'still running for inspection');
+      assert.ok((await handle.query<unknown[]>(PENDING_APPROVALS_QUERY)).length === 0, 'its worker still answers queries');
+      demo.child.kill('SIGINT');
+      assert.equal(await demo.exited(60_000), 0, demo.stderr());
+      assert.deepEqual(demo.events().map((event) => event.event), ['summary', 'stopped']);
+    } finally {
+      if (demo.child.exitCode === null) demo.child.kill('SIGKILL');
+    }
+
+    worker.child.kill('SIGINT');
+    assert.equal(await worker.exited(60_000), 0, worker.stderr());
+  } finally {
+    if (worker.child.exitCode === null) worker.child.kill('SIGKILL');
+  }
+});
+
+test('demo without --auto-approve waits for the operator: the printed `tool-contract approve` command, run as is, lets it finish', { timeout: 300_000 }, async () => {
+  const demo = startCli(['demo', '--exit', '--json'], { env });
+  try {
+    const deadline = Date.now() + 240_000;
+    let command: RegExpExecArray | null = null;
+    while (command === null) {
+      command = /tool-contract (approve \S+ \S+ --digest [0-9a-f]{64} --approver) <you>/.exec(demo.stderr());
+      assert.ok(demo.child.exitCode === null && Date.now() < deadline, `the demo printed no approve command\n${demo.stderr()}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    const approve = await runCli([...command[1]!.split(' '), 'ops@example.com'], { env });
+    assert.equal(approve.code, 0, approve.stderr);
+    assert.equal((JSON.parse(approve.stdout) as { accepted: boolean }).accepted, true);
+
+    assert.equal(await demo.exited(180_000), 0, demo.stderr());
+    const summary = demo.events().find((event) => event.event === 'summary') as { succeeded?: boolean; summary?: { approvalMode: string; approval: { approvers: string[] } | null } } | undefined;
+    assert.equal(summary?.succeeded, true);
+    assert.equal(summary?.summary?.approvalMode, 'manual');
+    assert.deepEqual(summary?.summary?.approval?.approvers, ['ops@example.com']);
+  } finally {
+    if (demo.child.exitCode === null) demo.child.kill('SIGKILL');
+  }
+});
