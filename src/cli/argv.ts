@@ -22,6 +22,7 @@ export type CliCommand =
   | { readonly name: 'resolve'; readonly input: ResolveInput }
   | { readonly name: 'pending'; readonly workflowId?: string }
   | { readonly name: 'unsettled'; readonly limit?: number }
+  | { readonly name: 'metrics'; readonly since?: string }
   | { readonly name: 'inspect'; readonly workflowId: string; readonly callId?: string }
   | StackCommand;
 
@@ -69,6 +70,8 @@ Operate (print JSON):
   resolve <idempotencyKey> (--committed <externalId> | --not-committed) --resolver <name> [--note <text>]
   pending [workflowId]          calls waiting for approval (one workflow, or all via visibility)
   unsettled [--limit <n>]       side effects whose outcome is unknown, with reconciliation metrics
+  metrics [--since <ISO time>]  schema / invariant / stale-data / protocol failure rates, unknown side effects and
+                                time to settle, from the audit records (seed 004's metrics), with a Markdown table
   inspect <workflowId> [callId] model results, audit records, evidence and state patches
 
 --json (any command): stdout carries only JSON; start/dev/worker/demo print one JSON line per milestone
@@ -79,6 +82,7 @@ TEMPORAL_CLI_PATH (a Temporal CLI binary to use).
 Exit codes: 0 ok, 1 failure, 2 bad input, 3 not found, 4 server unreachable (or port taken), 5 refused by the workflow.`;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 function usage(message: string): CliError {
   return new CliError(`${message}\n\n${USAGE}`, EXIT_CODES.usage);
@@ -109,6 +113,15 @@ export function parseCommand(argv: readonly string[]): CliCommand {
       const limit = Number(values['limit']);
       if (!Number.isInteger(limit) || limit < 1) throw usage(`unsettled: --limit must be a positive integer, got '${values['limit']}'`);
       return { name, limit };
+    }
+    case 'metrics': {
+      const { values } = parse(rest, { since: { type: 'string' } }, 0, 0, name);
+      const since = values['since'];
+      if (typeof since !== 'string') return { name };
+      if (!ISO_WITH_OFFSET.test(since) || Number.isNaN(Date.parse(since))) {
+        throw usage(`metrics: --since must be an ISO-8601 time with an offset, e.g. 2026-11-30T12:00:00Z, got '${since}'`);
+      }
+      return { name, since };
     }
     case 'inspect': {
       const { positionals } = parse(rest, {}, 1, 2, name);

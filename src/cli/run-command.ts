@@ -7,6 +7,7 @@ import { CliError, EXIT_CODES } from './cli-error.js';
 import { inspectCalls } from './inspect.js';
 import { listPendingApprovals } from './pending.js';
 import { resolveOutcome } from './resolve.js';
+import { reportMetrics } from './metrics.js';
 import { listUnsettled } from './unsettled.js';
 
 /** The connections a command may need, made on first use (so `pending` never touches Postgres, nor `inspect` Temporal). */
@@ -31,6 +32,8 @@ export async function runCommand(command: CliCommand, deps: CliDeps): Promise<un
       return listPendingApprovals(await deps.client(), command.workflowId === undefined ? {} : { workflowId: command.workflowId });
     case 'unsettled':
       return listUnsettled(await deps.store(), command.limit === undefined ? {} : { limit: command.limit });
+    case 'metrics':
+      return reportMetrics(await deps.store(), command.since === undefined ? {} : { since: command.since });
     case 'inspect':
       return inspectCalls(await deps.store(), command.callId === undefined ? { workflowId: command.workflowId } : { workflowId: command.workflowId, callId: command.callId });
     default:

@@ -20,6 +20,7 @@ export type {
   ReconciliationState,
   SettleReconciliationInput,
 } from './reconciliation.js';
+export type { AuditCounts, ContractMetrics, MetricRate, MetricsWindow } from './contract-metrics.js';
 export { StoreError, isStoreError, STORE_FAILURE_CODES, type StoreFailure } from './store-error.js';
 export { PgToolStore, type PgToolStoreOptions } from './pg-tool-store.js';
 export { MemoryToolStore } from './memory-tool-store.js';

@@ -6,6 +6,7 @@ import { fromCanonicalText, toCanonicalText } from './canonical-text.js';
 import { checkIdList, checkSha256, checkText, checkTimestamp, checkOptionalTimestamp, checkCount } from './input-checks.js';
 import { asLocalReplay, auditRefOf, ledgerStatusFor, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type LedgerStatus, type RecordExecutionInput } from './ledger.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from './memory.js';
+import { contractMetricsOf, percentile, windowStart, type ContractMetrics, type MetricsWindow } from './contract-metrics.js';
 import { decideMemoryWrite, DEFAULT_MEMORY_POLICY, type MemoryPolicy } from './memory-policy.js';
 import type {
   EscalationInput,
@@ -279,7 +280,23 @@ export class MemoryToolStore implements ToolStore {
   }
 
   async reconciliationMetrics(): Promise<ReconciliationMetrics> {
-    const all = [...this.reconciliations.values()].flat();
+    return this.reconciliationMetricsSince(null);
+  }
+
+  async contractMetrics(window: MetricsWindow = {}): Promise<ContractMetrics> {
+    const since = windowStart(window);
+    const byCode: Record<string, number> = {};
+    let attempts = 0;
+    for (const { recordedAt, audit } of this.audits.values()) {
+      if (since !== null && Date.parse(recordedAt) < since.getTime()) continue;
+      attempts += 1;
+      if (audit.error_code !== null) byCode[audit.error_code] = (byCode[audit.error_code] ?? 0) + 1;
+    }
+    return contractMetricsOf(since, { attempts, byCode }, this.reconciliationMetricsSince(since));
+  }
+
+  private reconciliationMetricsSince(since: Date | null): ReconciliationMetrics {
+    const all = [...this.reconciliations.values()].flat().filter((r) => since === null || Date.parse(r.openedAt) >= since.getTime());
     const durations = all.filter((r) => r.settledAt !== null).map((r) => Date.parse(r.settledAt ?? '') - Date.parse(r.openedAt)).sort((a, b) => a - b);
     return {
       unknownSideEffects: all.filter((r) => r.state !== 'settled').length,
@@ -309,13 +326,4 @@ function matches(row: { workflowId: string; callId: string }, filter: CallFilter
 /** Deep copy through JSON, so callers can never mutate what the store holds (as with a real database). */
 function copy<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
-}
-
-/** Linear-interpolated percentile, as Postgres `percentile_cont` computes it. */
-function percentile(sorted: readonly number[], p: number): number {
-  const rank = (sorted.length - 1) * p;
-  const low = Math.floor(rank);
-  const lowValue = sorted[low] ?? 0;
-  const highValue = sorted[Math.ceil(rank)] ?? lowValue;
-  return lowValue + (highValue - lowValue) * (rank - low);
 }

@@ -167,11 +167,11 @@ export async function listUnsettled(db: Queryable, limit = 100): Promise<Reconci
   return rows.map((row) => recordOf(row, attempts.filter((a) => a.idempotency_key === row.idempotency_key && a.round === row.round)));
 }
 
-/** Unknown side-effect count and time-to-settle percentiles over every round. */
-export async function reconciliationMetrics(db: Queryable): Promise<ReconciliationMetrics> {
+/** Unknown side-effect count and time-to-settle percentiles over every round opened at or after `since` (all when `null`). */
+export async function reconciliationMetrics(db: Queryable, since: Date | null = null): Promise<ReconciliationMetrics> {
   const row = (
     await db.query<{ unknown: string; escalated: string; settled: string; p50: number | null; p95: number | null; max: number | null }>(
-      `WITH d AS (SELECT state, EXTRACT(EPOCH FROM (settled_at - opened_at)) * 1000 AS ms FROM ttc_reconciliations)
+      `WITH d AS (SELECT state, EXTRACT(EPOCH FROM (settled_at - opened_at)) * 1000 AS ms FROM ttc_reconciliations WHERE $1::timestamptz IS NULL OR opened_at >= $1)
        SELECT count(*) FILTER (WHERE state <> 'settled') AS unknown,
               count(*) FILTER (WHERE state = 'escalated') AS escalated,
               count(*) FILTER (WHERE state = 'settled') AS settled,
@@ -179,7 +179,7 @@ export async function reconciliationMetrics(db: Queryable): Promise<Reconciliati
               percentile_cont(0.95) WITHIN GROUP (ORDER BY ms) FILTER (WHERE state = 'settled') AS p95,
               max(ms) FILTER (WHERE state = 'settled')::float8 AS max
          FROM d`,
-      [],
+      [since],
     )
   )[0];
   if (!row) throw new StoreError('internal', { problem: 'metrics query returned nothing' });

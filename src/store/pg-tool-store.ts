@@ -5,8 +5,10 @@ import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInp
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from './memory.js';
 import { DEFAULT_MEMORY_POLICY, type MemoryPolicy } from './memory-policy.js';
 import { insertArtifact, readArtifact } from './pg-artifacts.js';
+import type { ContractMetrics, MetricsWindow } from './contract-metrics.js';
 import { AUDIT_COLUMNS, evidenceRecordOf, storedAuditOf, type AuditRow, type EvidenceRow } from './pg-audit-rows.js';
 import { claimIdempotencyKey, getLedgerEntry } from './pg-ledger.js';
+import { contractMetrics } from './pg-metrics.js';
 import { confirmMemoryCandidate, listMemories, proposeMemory } from './pg-memory.js';
 import * as reconciliation from './pg-reconciliation.js';
 import { recordExecution } from './pg-record-execution.js';
@@ -143,5 +145,9 @@ export class PgToolStore implements ToolStore {
 
   reconciliationMetrics(): Promise<ReconciliationMetrics> {
     return reconciliation.reconciliationMetrics(this.db);
+  }
+
+  contractMetrics(window: MetricsWindow = {}): Promise<ContractMetrics> {
+    return contractMetrics(this.db, window);
   }
 }

@@ -1,4 +1,5 @@
 import type { ArtifactPayload } from '../contract/execute-tool.js';
+import type { ContractMetrics, MetricsWindow } from './contract-metrics.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from './ledger.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from './memory.js';
 import type {
@@ -73,4 +74,10 @@ export interface ToolStore {
   listUnsettled(options?: { readonly limit?: number }): Promise<ReconciliationRecord[]>;
   /** Unknown side-effect count and time-to-settle figures. */
   reconciliationMetrics(): Promise<ReconciliationMetrics>;
+  /**
+   * Seed 004's validation metrics over audits recorded (and reconciliations opened) since `window.since`: schema,
+   * invariant, stale-data and protocol failure rates, unknown outcomes, and time to settle. An invalid `since` is
+   * `INVALID_ARGUMENTS`.
+   */
+  contractMetrics(window?: MetricsWindow): Promise<ContractMetrics>;
 }

@@ -10,6 +10,7 @@ import { decideApproval } from '../../src/cli/approve.js';
 import { inspectCalls } from '../../src/cli/inspect.js';
 import { listPendingApprovals } from '../../src/cli/pending.js';
 import { resolveOutcome } from '../../src/cli/resolve.js';
+import { reportMetrics } from '../../src/cli/metrics.js';
 import { listUnsettled } from '../../src/cli/unsettled.js';
 import { RECONCILE_STATE_SA } from '../../src/temporal/names.js';
 import { reconcileWorkflowId, type ToolCallResult } from '../../workflows/index.js';
@@ -172,6 +173,18 @@ test('unsettled lists an escalated reconciliation with metrics, and resolve sett
   const afterwards = await listUnsettled(h.store);
   assert.ok(!afterwards.unsettled.some((r) => r.idempotencyKey === key), 'settled records are no longer listed');
   assert.equal((await h.store.getReconciliation(key))?.resolvedBy, 'ops@example.com');
+});
+
+test('metrics: seed 004 rates and time to settle from what the calls above recorded', async () => {
+  const everything = await reportMetrics(h.store);
+  assert.ok(everything.metrics.attempts > 0, 'the calls of the tests above were audited');
+  assert.ok(everything.metrics.reconciliation.settled >= 1, 'the resolved reconciliation counts as settled');
+  assert.notEqual(everything.metrics.reconciliation.timeToSettleMs, null);
+  assert.match(everything.table, /\| schema failure rate \(OUTPUT_CONTRACT_VIOLATION\) \| /);
+  const future = await reportMetrics(h.store, { since: new Date(Date.now() + 3600_000).toISOString() });
+  assert.equal(future.metrics.attempts, 0, 'a window after every call holds none');
+  const viaRunCommand = (await runCommand(parseCommand(['metrics']), { client: () => Promise.reject(new Error('metrics needs no Temporal')), store: () => Promise.resolve(h.store) })) as typeof everything;
+  assert.equal(viaRunCommand.metrics.attempts, everything.metrics.attempts);
 });
 
 test('main: argv and env in, JSON out, exit codes for bad input, unknown workflows and an unreachable server', { timeout: 240_000 }, async () => {

@@ -36,6 +36,11 @@ test('every command accepts --json; bad stack flags are usage errors', () => {
   usage(['start', '--port', '65536']);
   usage(['dev', '--ui-port', 'x']);
   usage(['dev', 'extra']);
+  assert.deepEqual(parseCommand(['metrics']), { name: 'metrics' });
+  assert.deepEqual(parseCommand(['metrics', '--since', '2026-11-30T12:00:00Z', '--json']), { name: 'metrics', since: '2026-11-30T12:00:00Z' });
+  usage(['metrics', '--since', 'yesterday']);
+  usage(['metrics', '--since', '2026-11-30']);
+  usage(['metrics', '--since', '2026-13-45T99:00:00Z']);
   usage(['demo', '--port', '7300']);
   usage(['worker', '--workflows', 'w.ts']);
   usage(['worker', '--task-queue', 'q']);
