@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { EMBEDDED_DATA_ROOT, PgToolStore, resolveDatabase, type ResolvedDatabase, type ToolStore } from '../store/index.js';
@@ -48,9 +47,6 @@ export async function openDatabase(databaseUrl: string | undefined, projectRoot:
     store: new PgToolStore(pool),
     close: async () => {
       await pool.end().catch(() => undefined);
-      // Ctrl-C in a terminal signals the whole process group, so the embedded postmaster may already have shut
-      // down (removing its pid file); stopping it again would wait for an exit that already happened.
-      if (resolved.embedded !== null && !existsSync(join(embeddedDataDir(projectRoot), 'postmaster.pid'))) return;
       await resolved.close().catch(() => undefined);
     },
   };

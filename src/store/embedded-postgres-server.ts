@@ -70,7 +70,9 @@ export class EmbeddedPostgresServer {
   /** Stops the server if this object started it (fast shutdown: open transactions are rolled back). */
   async stop(): Promise<void> {
     if (!this.owned || !this.instance) return;
-    await this.instance.stop();
+    // A postmaster that already shut down (Ctrl-C in a terminal signals the whole process group) has removed its
+    // pid file; asking it to stop again would wait for an exit that already happened.
+    if (existsSync(join(this.options.dataDir, 'postmaster.pid'))) await this.instance.stop();
     this.instance = null;
     this.owned = false;
   }
