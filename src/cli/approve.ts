@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { ApprovalDecision, ApprovalUpdateResult } from '../temporal/index.js';
-import { APPROVAL_UPDATE } from '../temporal/names.js';
+import { submitApprovalDecision } from '../temporal/approval-client.js';
 import { toCliError } from './temporal-errors.js';
 
 /** What `approve` / `reject` need: the call, the digest of the request the approver saw, and who decides. */
@@ -20,10 +20,7 @@ export interface DecideOutput extends ApprovalUpdateResult {
   readonly decision: ApprovalDecision['decision'];
 }
 
-/**
- * Approves or rejects a pending call through the approval update (not the signal), so a wrong digest or an
- * unknown call id is refused at once (`APPROVAL_INVALID`) instead of being recorded as an invalid decision.
- */
+/** Approves or rejects a pending call through the validated approval update. */
 export async function decideApproval(client: Client, input: DecideInput): Promise<DecideOutput> {
   const decision: ApprovalDecision = {
     callId: input.callId,
@@ -33,7 +30,7 @@ export async function decideApproval(client: Client, input: DecideInput): Promis
     ...(input.reason === undefined ? {} : { reason: input.reason }),
   };
   try {
-    const result = await client.workflow.getHandle(input.workflowId).executeUpdate<ApprovalUpdateResult, [ApprovalDecision]>(APPROVAL_UPDATE, { args: [decision] });
+    const result = await submitApprovalDecision(client, input.workflowId, decision);
     return { workflowId: input.workflowId, callId: input.callId, decision: input.decision, ...result };
   } catch (error) {
     throw toCliError(error, input.workflowId);

@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { APPROVAL_UPDATE, type ApprovalDecision, type ApprovalUpdateResult, type PendingApproval } from '../temporal/index.js';
+import { submitApprovalDecision, type ApprovalDecision, type ApprovalUpdateResult, type PendingApproval } from '../temporal/index.js';
 
 /**
  * Approves a pending call through the approval update, as an operator would with `tool-contract approve`: the
@@ -13,7 +13,7 @@ export async function approvePending(client: Client, workflowId: string, approva
     approver,
     reason: 'approved automatically by the demo (approval: auto)',
   };
-  return client.workflow.getHandle(workflowId).executeUpdate<ApprovalUpdateResult, [ApprovalDecision]>(APPROVAL_UPDATE, { args: [decision] });
+  return submitApprovalDecision(client, workflowId, decision);
 }
 
 /** The command an operator runs to approve `approval` by hand (the digest binds the decision to these arguments). */

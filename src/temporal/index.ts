@@ -1,5 +1,6 @@
 // `temporal-tool-contract/temporal`: the worker/client side of the Temporal runtime. Named explicitly.
 export { ToolContractPlugin, type ToolContractPluginOptions } from './plugin.js';
+export { submitApprovalDecision } from './approval-client.js';
 export { toolActivityInterceptors } from './tool-activity-interceptor.js';
 export { toApplicationFailure, INTERNAL_FAILURE_TYPE } from './tool-failure.js';
 export { startDevServer, freePort, type DevServer, type DevServerOptions } from './dev-server.js';
