@@ -88,7 +88,10 @@ export function installApprovalHandlers(): void {
         if (decision === null) throw ApplicationFailure.nonRetryable('malformed decision', 'APPROVAL_INVALID');
         const state = pending.get(decision.callId);
         if (state === undefined && !decided.has(decision.callId)) throw ApplicationFailure.nonRetryable('no pending call with this id', 'APPROVAL_INVALID');
-        if (state !== undefined && state.preview.requestSha256 !== decision.requestSha256) throw ApplicationFailure.nonRetryable('the decision is for a different request digest', 'APPROVAL_INVALID');
+        // Checked against the pending call, or against the decision that already settled it: after a decision, a
+        // wrong digest is still refused as invalid rather than answered as a harmless duplicate.
+        const expected = state?.preview.requestSha256 ?? decided.get(decision.callId)?.requestSha256;
+        if (expected !== decision.requestSha256) throw ApplicationFailure.nonRetryable('the decision is for a different request digest', 'APPROVAL_INVALID');
       },
     },
   );

@@ -5,6 +5,7 @@ import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import { verifyAudit } from '../../src/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { WORKFLOW_PROVIDER, type CorrelatedResult, type ToolCallResult } from '../../workflows/index.js';
+import { historyText } from '../support/history-text.js';
 import { chargeKey, TOOLS } from '../support/payment-tools.js';
 import { integrationStore } from '../support/integration-store.js';
 import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
@@ -40,8 +41,9 @@ test('a read runs as an activity named after the tool and returns a validated mo
   const history = await h.temporal.client.workflow.getHandle('read-ok').fetchHistory();
   const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
   assert.deepEqual(scheduled, [TOOLS.customer]);
-  const serialized = JSON.stringify(history.events);
-  assert.doesNotMatch(serialized, /tool-result\.audit\.v1/, 'the audit record never enters history');
+  const { text: historyDecoded } = await historyText(h.temporal.client, 'read-ok');
+  assert.match(historyDecoded, /tool-result\.model\.v1/, 'payloads are decoded (the model result is in history)');
+  assert.doesNotMatch(historyDecoded, /tool-result\.audit\.v1/, 'the audit record never enters history');
   // The protected audit is in Postgres, bound to exactly the model result the workflow got.
   const stored = await h.store.getAudit(auditRef.audit_id);
   assert.ok(stored !== null);
@@ -62,7 +64,9 @@ test('a read runs as an activity named after the tool and returns a validated mo
 test('a secret in the arguments never reaches the activity summary', { timeout: 120_000 }, async () => {
   await run('read-secret-arg', TOOLS.customer, { customer_id: 'cus_2', api_token: 'sk_live_0123456789abcdefXYZ' });
   const history = await h.temporal.client.workflow.getHandle('read-secret-arg').fetchHistory();
-  const summaries = (history.events ?? []).map((e) => JSON.stringify(e.userMetadata ?? null)).join('\n');
+  // Summaries are payloads: decode their bytes (JSON.stringify of the events would not show the text).
+  const summaries = (history.events ?? []).flatMap((e) => (e.userMetadata?.summary?.data ? [Buffer.from(e.userMetadata.summary.data).toString('utf8')] : [])).join('\n');
+  assert.match(summaries, new RegExp(TOOLS.customer.replace('.', '\\.')), 'the activity summary names the tool');
   assert.doesNotMatch(summaries, /sk_live_0123456789abcdefXYZ/);
 });
 
@@ -75,8 +79,7 @@ test('hostile handlers end as catalogued errors and the workflow continues', { t
   const thrown = await run('hostile-throws', TOOLS.hostile, { mode: 'throws' });
   assert.equal(thrown.modelResult.error?.code, 'TOOL_ERROR');
   assert.doesNotMatch(JSON.stringify(thrown.modelResult), /hunter2/);
-  const history = await h.temporal.client.workflow.getHandle('hostile-throws').fetchHistory();
-  assert.doesNotMatch(JSON.stringify(history.events), /hunter2/, 'exception text never reaches history');
+  assert.doesNotMatch((await historyText(h.temporal.client, 'hostile-throws')).text, /hunter2/, 'exception text never reaches history');
   const notObject = await run('hostile-not-object', TOOLS.hostile, { mode: 'not_object' });
   assert.equal(notObject.modelResult.error?.code, 'OUTPUT_CONTRACT_VIOLATION');
 });
