@@ -1,0 +1,42 @@
+// Keeps the README's generated sections true to the code: the error catalog table (from ERROR_CATALOG) and the CLI
+// usage (from the CLI's own help text) are rendered between marker comments. Run `npm run readme` after changing the catalog; test/unit/readme.test.ts fails when the
+// committed README differs from a fresh rendering.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { USAGE } from '../src/cli/argv.js';
+import { CATALOG_CODES, ERROR_CATALOG } from '../src/contract/error-catalog.js';
+
+export const README_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'README.md');
+
+/** The error catalog as a markdown table, one row per code in catalog order. */
+export function errorCatalogTable(): string {
+  const rows = CATALOG_CODES.map((code) => {
+    const { category, outcome, recovery, retryable, message } = ERROR_CATALOG[code];
+    return `| \`${code}\` | ${category} | ${outcome} | \`${recovery}\` | ${retryable ? 'yes' : 'no'} | ${message} |`;
+  });
+  return ['| code | category | side effect | recovery | retried | message the model sees |', '|---|---|---|---|---|---|', ...rows].join('\n');
+}
+
+const SECTIONS: Readonly<Record<string, () => string>> = {
+  'error-catalog': errorCatalogTable,
+  'cli-usage': () => ['```', USAGE, '```'].join('\n'),
+};
+
+/** The README with every generated section re-rendered; throws when a section's markers are missing. */
+export function renderReadme(readme: string): string {
+  let text = readme;
+  for (const [name, render] of Object.entries(SECTIONS)) {
+    const start = `<!-- generated:${name} -->`;
+    const end = `<!-- /generated:${name} -->`;
+    const from = text.indexOf(start);
+    const to = text.indexOf(end);
+    if (from < 0 || to < from) throw new Error(`README.md lacks the markers ${start} … ${end}`);
+    text = `${text.slice(0, from + start.length)}\n${render()}\n${text.slice(to)}`;
+  }
+  return text;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  writeFileSync(README_PATH, renderReadme(readFileSync(README_PATH, 'utf8')));
+}
