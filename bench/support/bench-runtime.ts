@@ -5,7 +5,7 @@ import type { ToolStore } from '../../src/store/tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { paymentTools } from '../../test/support/payment-tools.js';
 import { PaymentsService } from '../../test/support/payments-service.js';
-import type { RunningWorker } from '../../test/support/runtime-harness.js';
+import { runInBackground, type RunningWorker } from '../../test/support/running-worker.js';
 import { startTestTemporal, type TestTemporal } from '../../test/support/temporal-server.js';
 import { createBareActivities } from './bare-activities.js';
 import { openBenchDatabase, type BenchDatabase } from './bench-postgres.js';
@@ -69,17 +69,7 @@ export async function startBenchRuntime(options: { poolMax?: number } = {}): Pro
           plugins: [new ToolContractPlugin({ tools, store })],
           ...extra,
         });
-        const running = worker.run();
-        const handle: RunningWorker = {
-          worker,
-          stop: async () => {
-            workers.delete(handle);
-            if (worker.getState() === 'RUNNING') worker.shutdown();
-            await running;
-          },
-        };
-        workers.add(handle);
-        return handle;
+        return runInBackground(worker, workers);
       },
       stop: async () => {
         for (const running of [...workers]) await running.stop().catch(() => undefined);

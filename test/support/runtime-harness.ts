@@ -7,17 +7,15 @@ import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { encodeHistoryFixture } from './history-fixture.js';
 import { paymentTools } from './payment-tools.js';
 import { PaymentsService } from './payments-service.js';
+import { runInBackground, type RunningWorker } from './running-worker.js';
 import { startTestTemporal, type TestTemporal } from './temporal-server.js';
+
+export type { RunningWorker } from './running-worker.js';
 
 const testWorkflows = fileURLToPath(new URL('./test-workflows.ts', import.meta.url));
 const historiesDir = fileURLToPath(new URL('../replay/histories/', import.meta.url));
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
-/** A worker running in the background until `stop`. */
-export interface RunningWorker {
-  readonly worker: Worker;
-  stop(): Promise<void>;
-}
 
 /** One test file's world: a real dev server, a store, the fake payments service and a worker factory. */
 export interface RuntimeHarness {
@@ -83,17 +81,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: {
           plugins: [new ToolContractPlugin({ tools, store, ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }) })],
           ...extra,
         });
-        const running = worker.run();
-        const handle: RunningWorker = {
-          worker,
-          stop: async () => {
-            workers.delete(handle);
-            if (worker.getState() === 'RUNNING') worker.shutdown();
-            await running;
-          },
-        };
-        workers.add(handle);
-        return handle;
+        return runInBackground(worker, workers);
       },
       replay: async (workflowIds) => {
         const histories = await Promise.all(
