@@ -4,7 +4,7 @@ import type { AnyToolDefinition, ReconcileOutcome } from '../src/contract/define
 import { reshapeExecution } from '../src/temporal/reshape-execution.js';
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
-import { recordExecution } from './record-execution.js';
+import { recordOnce } from './record-execution.js';
 import type { ToolRuntime } from './runtime.js';
 import type { ToolCallResult } from './tool-call.js';
 
@@ -72,8 +72,7 @@ export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeIn
           resolvedBy: null,
           note: null,
         });
-        const auditRef = await recordExecution(runtime.store, execution);
-        return { finding: 'committed', result: { modelResult: execution.modelResult, auditRef } };
+        return { finding: 'committed', result: await recordOnce(runtime.store, execution) };
       }
     }
   };

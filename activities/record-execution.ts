@@ -1,7 +1,9 @@
 import type { ToolExecution } from '../src/contract/execute-tool.js';
-import type { AuditRef } from '../src/store/ledger.js';
+import { auditRefOf, type AuditRef } from '../src/store/ledger.js';
+import { isStoreError } from '../src/store/store-error.js';
 import type { ToolStore } from '../src/store/tool-store.js';
 import { activityWorkflow } from './call-context.js';
+import type { ToolCallResult } from './tool-call.js';
 
 /**
  * Persists one execution (audit, evidence, artifacts, ledger) under the current activity's workflow. Idempotent.
@@ -9,4 +11,21 @@ import { activityWorkflow } from './call-context.js';
  */
 export function recordExecution(store: ToolStore, execution: ToolExecution, claimedAt?: string): Promise<AuditRef> {
   return store.recordExecution({ execution, ...activityWorkflow(), ...(claimedAt === undefined ? {} : { claimedAt }) });
+}
+
+/**
+ * Records a result whose audit id is fixed by the call rather than by the Temporal attempt (settlements,
+ * reconciliation findings). When a retried activity finds that id already recorded — the earlier attempt recorded
+ * it, then its completion never reached Temporal (a killed worker) — the recorded result is this call's result:
+ * recording is not repeated, and the retry returns exactly what was audited.
+ */
+export async function recordOnce(store: ToolStore, execution: ToolExecution): Promise<ToolCallResult> {
+  try {
+    return { modelResult: execution.modelResult, auditRef: await recordExecution(store, execution) };
+  } catch (error) {
+    if (!isStoreError(error) || error.reason !== 'audit_id_reused') throw error;
+    const recorded = await store.getAudit(execution.audit.audit_id);
+    if (recorded === null) throw error;
+    return { modelResult: recorded.modelResult, auditRef: auditRefOf(recorded.audit) };
+  }
 }

@@ -7,7 +7,7 @@ import { withOutcomeUnknown } from '../src/temporal/outcome-unknown.js';
 import { reshapeExecution } from '../src/temporal/reshape-execution.js';
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
-import { recordExecution } from './record-execution.js';
+import { recordOnce } from './record-execution.js';
 import type { ToolRuntime } from './runtime.js';
 import type { ToolCallResult } from './tool-call.js';
 
@@ -63,8 +63,7 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
         note: resolution.note,
       });
     }
-    const auditRef = await recordExecution(runtime.store, execution);
-    return { modelResult: execution.modelResult, auditRef };
+    return recordOnce(runtime.store, execution);
   };
 }
 

@@ -68,8 +68,9 @@ export interface RecordExecutionInput {
   readonly runId: string | null;
   /**
    * The claim this attempt holds (`claimedAt` of its `claimed` result). When given, a result that does not complete
-   * the key changes the ledger only while this claim still holds the row: a late record of an older attempt is
-   * audited but can never release or relabel a key a newer attempt has claimed since.
+   * the key changes the ledger only while this claim still holds the row (status `claimed`, same claim): a late
+   * record of an older attempt is audited but can never release or relabel a key a newer attempt has claimed since,
+   * nor turn a key that reconciliation released back to `unknown`.
    */
   readonly claimedAt?: string;
 }

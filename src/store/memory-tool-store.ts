@@ -119,7 +119,7 @@ export class MemoryToolStore implements ToolStore {
       this.ledger.set(audit.idempotency_key, { requestSha256: ref.request_sha256, tool: audit.tool, workflowId: input.workflowId, callId: audit.call_id, status, modelResult: copy(modelResult), auditRef: ref, claimedAt: now, completedAt: status === 'completed' ? now : null });
     } else if (row.requestSha256 !== ref.request_sha256) {
       throw new StoreError('idempotency_conflict', { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, recordedRequestSha256: row.requestSha256 });
-    } else if (row.status !== 'completed' && (status === 'completed' || input.claimedAt === undefined || row.claimedAt === input.claimedAt)) {
+    } else if (row.status !== 'completed' && (status === 'completed' || input.claimedAt === undefined || (row.claimedAt === input.claimedAt && row.status === 'claimed'))) {
       Object.assign(row, { status, modelResult: copy(modelResult), auditRef: ref, completedAt: status === 'completed' ? now : null });
     }
     return ref;

@@ -99,7 +99,7 @@ async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflow
      ON CONFLICT (idempotency_key) DO UPDATE
        SET status = EXCLUDED.status, model_result_json = EXCLUDED.model_result_json, audit_id = EXCLUDED.audit_id, completed_at = EXCLUDED.completed_at
        WHERE ttc_ledger.request_sha256 = EXCLUDED.request_sha256 AND ttc_ledger.status <> 'completed'
-         AND (EXCLUDED.status = 'completed' OR $10::timestamptz IS NULL OR ttc_ledger.claimed_at = $10::timestamptz)
+         AND (EXCLUDED.status = 'completed' OR $10::timestamptz IS NULL OR (ttc_ledger.claimed_at = $10::timestamptz AND ttc_ledger.status = 'claimed'))
      RETURNING status`,
     [audit.idempotency_key, audit.bindings.request_sha256, audit.tool, workflowId, audit.call_id, status, modelResultJson, audit.audit_id, now, input.claimedAt ?? null],
   );
