@@ -13,6 +13,13 @@ export type ChargeFault = 'ok' | 'commit_then_hang' | 'hang_before_commit' | 'fa
 /** How GET /charges/:key (the status query by idempotency key) answers: the truth, or 503 forever. */
 export type StatusFault = 'truthful' | 'unavailable';
 
+/**
+ * A one-shot fault for the next status query of a key (queued, then the truth): `hang` never answers (the
+ * reconcile query is in flight, e.g. for a test that kills the worker right then), `unavailable` answers 503,
+ * `slow` answers the truth after `slowMs`.
+ */
+export type QueuedStatusFault = 'hang' | 'unavailable' | 'slow';
+
 /** One committed charge. */
 export interface Charge {
   readonly charge_id: string;
@@ -35,6 +42,8 @@ export class PaymentsService {
   private readonly dispatchCounts = new Map<string, number>();
   private readonly faults = new Map<string, ChargeFault[]>();
   private readonly statusFaults = new Map<string, StatusFault>();
+  private readonly queuedStatusFaults = new Map<string, QueuedStatusFault[]>();
+  private readonly statusQueryCounts = new Map<string, number>();
   private readonly hanging = new Set<ServerResponse>();
   private sequence = 0;
   private port = 0;
@@ -66,6 +75,21 @@ export class PaymentsService {
   /** Makes status queries for `key` answer 503 (the outcome can never be learned from the service). */
   setStatusFault(key: string, fault: StatusFault): void {
     this.statusFaults.set(key, fault);
+  }
+
+  /** Queues one-shot faults for the next status queries of `key` (then the truth). */
+  injectStatus(key: string, ...faults: QueuedStatusFault[]): void {
+    this.queuedStatusFaults.set(key, [...(this.queuedStatusFaults.get(key) ?? []), ...faults]);
+  }
+
+  /** Status queries that arrived for `key`. */
+  statusQueries(key: string): number {
+    return this.statusQueryCounts.get(key) ?? 0;
+  }
+
+  /** Every key a charge request arrived for, in arrival order. */
+  keys(): string[] {
+    return [...this.dispatchCounts.keys()];
   }
 
   /** Side effects that happened for `key` (0 or 1 for a correct client). */
@@ -122,8 +146,16 @@ export class PaymentsService {
     }
   }
 
-  private chargeStatus(key: string, res: ServerResponse): void {
+  private async chargeStatus(key: string, res: ServerResponse): Promise<void> {
+    this.statusQueryCounts.set(key, this.statusQueries(key) + 1);
     if (this.statusFaults.get(key) === 'unavailable') return send(res, 503, { error: 'unavailable' });
+    const queued = this.queuedStatusFaults.get(key)?.shift();
+    if (queued === 'unavailable') return send(res, 503, { error: 'unavailable' });
+    if (queued === 'hang') {
+      this.hanging.add(res);
+      return;
+    }
+    if (queued === 'slow') await new Promise((resolve) => setTimeout(resolve, this.slowMs));
     const charge = this.charges.get(key);
     if (charge === undefined) return send(res, 404, { error: 'not_found' });
     send(res, 200, charge);
