@@ -88,10 +88,14 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
   let turns = carried.turns;
   let callCount = carried.callCount;
   let turnsThisRun = 0;
-  const model = proxyActivities<Record<typeof MODEL_CALL_ACTIVITY, (input: ModelCallInput) => Promise<ModelResponse>>>({
-    startToCloseTimeout: input.modelTimeoutMs ?? 120_000,
-    retry: { maximumAttempts: input.modelAttempts ?? 5, nonRetryableErrorTypes: nonRetryableCodes() },
-  })[MODEL_CALL_ACTIVITY];
+  const modelName = input.model.kind === 'named' ? input.model.name.slice(0, 64) : 'scripted';
+  // Per turn, for the summary the UI shows on the timeline (the model and the turn; never the conversation).
+  const model = (turn: number) =>
+    proxyActivities<Record<typeof MODEL_CALL_ACTIVITY, (input: ModelCallInput) => Promise<ModelResponse>>>({
+      startToCloseTimeout: input.modelTimeoutMs ?? 120_000,
+      retry: { maximumAttempts: input.modelAttempts ?? 5, nonRetryableErrorTypes: nonRetryableCodes() },
+      summary: `model turn ${turn} (${modelName})`,
+    })[MODEL_CALL_ACTIVITY];
   const end = (status: AgentLoopStatus, answer: string | null, error: AgentLoopResult['error'] = null): AgentLoopResult => ({
     status,
     answer,
@@ -113,7 +117,7 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
     }
     let response: ModelResponse;
     try {
-      response = await model({ model: input.model, messages: transcript, allowedTools: input.allowedTools, ...(input.settings === undefined ? {} : { settings: input.settings }) });
+      response = await model(turns + 1)({ model: input.model, messages: transcript, allowedTools: input.allowedTools, ...(input.settings === undefined ? {} : { settings: input.settings }) });
     } catch (error) {
       if (isCancellation(error)) throw error;
       turns += 1;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { AGENT_LOOP_WORKFLOW_TYPE, AGENT_TRANSCRIPT_QUERY, APPROVAL_SIGNAL, PENDING_APPROVALS_QUERY } from '../../src/temporal/names.js';
+import { AGENT_LOOP_WORKFLOW_TYPE, AGENT_TRANSCRIPT_QUERY, APPROVAL_SIGNAL, MODEL_CALL_ACTIVITY, PENDING_APPROVALS_QUERY } from '../../src/temporal/names.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../src/model/index.js';
 import { modelResultSchema } from '../../src/contract/model-result.js';
@@ -111,6 +111,10 @@ test('one run: a read with evidence, a write approved by signal while the loop w
   const firstRun = await h.temporal.client.workflow.getHandle('agent-main', handle.firstExecutionRunId).fetchHistory();
   assert.ok((firstRun.events ?? []).some((e) => e.activityTaskTimedOutEventAttributes), 'the charge activity really timed out (in the first run)');
   assert.ok((firstRun.events ?? []).some((e) => e.workflowExecutionContinuedAsNewEventAttributes), 'the first run continued as new');
+  const modelSummaries = (firstRun.events ?? []).flatMap((e) =>
+    e.activityTaskScheduledEventAttributes?.activityType?.name === MODEL_CALL_ACTIVITY && e.userMetadata?.summary?.data ? [Buffer.from(e.userMetadata.summary.data).toString('utf8')] : [],
+  );
+  assert.ok(modelSummaries.length > 0 && modelSummaries.every((summary, i) => summary === `"model turn ${i + 1} (scripted)"`), `the UI names each model turn: ${modelSummaries.join(', ')}`);
 
   const readEvidence = read.result.evidence.map((e) => e.evidence_id);
   assert.equal(readEvidence.length, 1);
