@@ -5,6 +5,7 @@ import type { ToolStore } from '../../src/store/tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { paymentTools } from '../../test/support/payment-tools.js';
 import { PaymentsService } from '../../test/support/payments-service.js';
+import { CleanupStack } from '../../test/support/cleanup-stack.js';
 import { runInBackground, type RunningWorker } from '../../test/support/running-worker.js';
 import { startTestTemporal, type TestTemporal } from '../../test/support/temporal-server.js';
 import { createBareActivities } from './bare-activities.js';
@@ -31,30 +32,21 @@ export interface BenchRuntime {
 }
 
 export async function startBenchRuntime(options: { poolMax?: number } = {}): Promise<BenchRuntime> {
-  const cleanups: (() => Promise<void>)[] = [];
-  const stop = async () => {
-    for (const step of cleanups.reverse()) await step().catch(() => undefined);
-  };
+  const cleanups = new CleanupStack();
+  const stop = () => cleanups.release();
   try {
-    const [temporalStart, dbStart, bundleStart] = await Promise.allSettled([
-      startTestTemporal(),
-      openBenchDatabase(options.poolMax ?? 40),
-      bundleWorkflowCode({ workflowsPath: benchWorkflows, logger: quietLogger }),
-    ]);
-    if (temporalStart.status === 'fulfilled') cleanups.push(() => temporalStart.value.stop());
-    if (dbStart.status === 'fulfilled') cleanups.push(() => dbStart.value.close());
-    if (temporalStart.status === 'rejected') throw temporalStart.reason;
-    if (dbStart.status === 'rejected') throw dbStart.reason;
-    if (bundleStart.status === 'rejected') throw bundleStart.reason;
-    const temporal = temporalStart.value;
-    const workflowBundle = bundleStart.value;
+    const [temporal, db, workflowBundle] = await cleanups.startTogether(
+      [startTestTemporal(), (started) => started.stop()],
+      [openBenchDatabase(options.poolMax ?? 40), (started) => started.close()],
+      [bundleWorkflowCode({ workflowsPath: benchWorkflows, logger: quietLogger })],
+    );
     const payments = await new PaymentsService().start();
     cleanups.push(() => payments.stop());
     const tools = paymentTools(payments.baseUrl);
     const workers = new Set<RunningWorker>();
     return {
       temporal,
-      db: dbStart.value,
+      db,
       payments,
       tools,
       startWorker: async (taskQueue, store, extra = {}) => {

@@ -4,6 +4,7 @@ import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/work
 import type { ToolRegistry } from '../../src/index.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
+import { CleanupStack } from './cleanup-stack.js';
 import { encodeHistoryFixture } from './history-fixture.js';
 import { paymentTools } from './payment-tools.js';
 import { PaymentsService } from './payments-service.js';
@@ -38,25 +39,15 @@ export interface StoreFactory {
 }
 
 export async function startRuntimeHarness(storeFactory: StoreFactory, options: { safeRetryTools?: readonly string[] } = {}): Promise<RuntimeHarness> {
-  const cleanups: (() => Promise<void>)[] = [];
-  const cleanup = async () => {
-    for (const step of cleanups.reverse()) await step().catch(() => undefined);
-  };
+  const cleanups = new CleanupStack();
+  const cleanup = () => cleanups.release();
   try {
     // The slow parts (server, Postgres, bundle) start together; whatever started is released if anything fails.
-    const [temporalStart, storeStart, bundleStart] = await Promise.allSettled([
-      startTestTemporal(),
-      storeFactory.create(),
-      bundleWorkflowCode({ workflowsPath: testWorkflows, logger: quietLogger }),
-    ]);
-    if (temporalStart.status === 'fulfilled') cleanups.push(() => temporalStart.value.stop());
-    if (storeStart.status === 'fulfilled') cleanups.push(() => storeStart.value.close());
-    if (temporalStart.status === 'rejected') throw temporalStart.reason;
-    if (storeStart.status === 'rejected') throw storeStart.reason;
-    if (bundleStart.status === 'rejected') throw bundleStart.reason;
-    const temporal = temporalStart.value;
-    const { store } = storeStart.value;
-    const workflowBundle = bundleStart.value;
+    const [temporal, { store }, workflowBundle] = await cleanups.startTogether(
+      [startTestTemporal(), (started) => started.stop()],
+      [storeFactory.create(), (started) => started.close()],
+      [bundleWorkflowCode({ workflowsPath: testWorkflows, logger: quietLogger })],
+    );
     const payments = await new PaymentsService().start();
     cleanups.push(() => payments.stop());
     const tools = paymentTools(payments.baseUrl);

@@ -1,7 +1,9 @@
 import { Worker } from '@temporalio/worker';
 import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, runDemo, startDemoServices, SUPPORT_DEMO_WORKFLOW_TYPE } from '../../src/demo/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
+import { CleanupStack } from '../support/cleanup-stack.js';
 import { integrationStore } from '../support/integration-store.js';
+import { runInBackground } from '../support/running-worker.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporal-server.js';
 
 /** What the UI should show of one finished run. */
@@ -30,21 +32,14 @@ export interface UiScene {
  * that reconciles it by idempotency key.
  */
 export async function startDemoScene(): Promise<UiScene> {
-  const cleanups: (() => Promise<unknown>)[] = [];
-  const stop = async () => {
-    for (const step of cleanups.splice(0).reverse()) await step().catch(() => undefined);
-  };
+  const cleanups = new CleanupStack();
+  const stop = () => cleanups.release();
   try {
-    const [temporalStart, storeStart, servicesStart] = await Promise.allSettled([startTestTemporal({ ui: true }), integrationStore('ui-demo').create(), startDemoServices()]);
-    if (temporalStart.status === 'fulfilled') cleanups.push(() => temporalStart.value.stop());
-    if (storeStart.status === 'fulfilled') cleanups.push(() => storeStart.value.close());
-    if (servicesStart.status === 'fulfilled') cleanups.push(() => servicesStart.value.stop());
-    if (temporalStart.status === 'rejected') throw temporalStart.reason;
-    if (storeStart.status === 'rejected') throw storeStart.reason;
-    if (servicesStart.status === 'rejected') throw servicesStart.reason;
-    const temporal = temporalStart.value;
-    const { store } = storeStart.value;
-    const services = servicesStart.value;
+    const [temporal, { store }, services] = await cleanups.startTogether(
+      [startTestTemporal({ ui: true }), (started) => started.stop()],
+      [integrationStore('ui-demo').create(), (started) => started.close()],
+      [startDemoServices(), (started) => started.stop()],
+    );
     const { server } = temporal;
     if (server.uiUrl === null) throw new Error('the dev server was started without its UI');
 
@@ -57,11 +52,8 @@ export async function startDemoScene(): Promise<UiScene> {
       shutdownGraceTime: '1s',
       plugins: [new ToolContractPlugin({ tools: services.tools, store, safeRetryTools: services.safeRetryTools })],
     });
-    const running = worker.run();
-    cleanups.push(async () => {
-      if (worker.getState() === 'RUNNING') worker.shutdown();
-      await running;
-    });
+    const running = runInBackground(worker, new Set());
+    cleanups.push(() => running.stop());
 
     const summary = await runDemo({ client: temporal.client, store, services, taskQueue, approval: 'auto', onProgress: () => undefined });
     const reconciliation = summary.reconciliation;
