@@ -80,6 +80,26 @@ export default tseslint.config(
     ]),
   },
   {
+    // The dev stack (./testing) runs servers for the CLI, tests and benchmarks; it needs no part of the runtime
+    // rooms except the sandbox-safe search-attribute names it registers on the dev server.
+    files: ['src/testing/**/*.ts'],
+    rules: forbid([
+      [['@temporalio/*', '!@temporalio/client'], 'src/testing uses only the Temporal client (to see the dev server answer).'],
+      [['**/temporal/*', '!**/temporal/names.js'], 'src/testing may read the search-attribute names, nothing else of src/temporal.'],
+      [['**/contract/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/demo/**', '**/workflows/**', '**/activities/**'], 'src/testing depends on no other room of the package.'],
+    ]),
+  },
+  {
+    // Nothing the package ships at runtime imports the dev stack; only the CLI (the composition root), tests,
+    // benchmarks and scripts do. The core rule, not the typescript-eslint one the zones above use: two blocks setting
+    // one rule for the same file would replace each other's patterns instead of adding up.
+    files: ['src/**/*.ts', 'workflows/**/*.ts', 'activities/**/*.ts'],
+    ignores: ['src/cli/**', 'src/testing/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['**/testing/**'], message: 'only src/cli, test/, bench/ and scripts/ may import the dev stack (src/testing).' }] }],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveTemporalCli } from '../src/temporal/temporal-cli.js';
+import { resolveTemporalCli } from '../src/testing/temporal-cli.js';
 import { machineLine, printTable, type SummaryRow } from './support/stats.js';
 
 const PARTS = {

@@ -1,8 +1,8 @@
-// Installs the Temporal CLI into .tools/ (see src/temporal/provision-temporal-cli.ts) and prints its path
+// Installs the Temporal CLI into .tools/ (see src/testing/provision-temporal-cli.ts) and prints its path
 // relative to the project root; progress goes to stderr. Run through scripts/install-temporal-cli.sh.
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { provisionTemporalCli } from '../src/temporal/provision-temporal-cli.js';
+import { provisionTemporalCli } from '../src/testing/provision-temporal-cli.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 try {

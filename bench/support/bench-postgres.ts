@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
-import { EMBEDDED_DATA_ROOT } from '../../src/store/connection.js';
-import { EmbeddedPostgresServer } from '../../src/store/embedded-postgres-server.js';
+import { EMBEDDED_DATA_ROOT } from '../../src/testing/resolve-database.js';
+import { EmbeddedPostgresServer } from '../../src/testing/embedded-postgres-server.js';
 import { migrate } from '../../src/store/migrate.js';
 import { PROJECT_ROOT } from '../../test/support/postgres.js';
 

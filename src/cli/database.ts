@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import pg from 'pg';
-import { EMBEDDED_DATA_ROOT, PgToolStore, resolveDatabase, type ResolvedDatabase, type ToolStore } from '../store/index.js';
+import { PgToolStore, type ToolStore } from '../store/index.js';
+import { EMBEDDED_DATA_ROOT, resolveDatabase, type ResolvedDatabase } from '../testing/resolve-database.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 
 /** A connected Postgres: the URL, where it came from, a pool and a store over it. */

@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { migrate, type MigrationReport } from '../store/index.js';
-import { startDevServer, type DevServer } from '../temporal/dev-server.js';
-import { findOrProvisionTemporalCli, TemporalCliProvisionError } from '../temporal/provision-temporal-cli.js';
+import { startDevServer, type DevServer } from '../testing/dev-server.js';
+import { findOrProvisionTemporalCli, TemporalCliProvisionError } from '../testing/provision-temporal-cli.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 import { DEV_ENV, type DevPorts } from './cli-config.js';
 import { openDatabase, type OpenDatabase } from './database.js';

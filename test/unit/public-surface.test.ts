@@ -37,3 +37,23 @@ it('the root export surface is exactly the documented one', () => {
     'verifyAudit',
   ]);
 });
+
+// The dev stack is its own entry point (`./testing`), as `@temporalio/testing` is Temporal's: the runtime entry
+// points carry none of it, so a worker that imports them never loads the dev server or embedded Postgres.
+it('the dev stack is exported from ./testing only', async () => {
+  const [testing, temporal, store] = await Promise.all([import('../../src/testing/index.js'), import('../../src/temporal/index.js'), import('../../src/store/index.js')]);
+  const devStack = Object.keys(testing).sort();
+  assert.deepEqual(devStack, [
+    'EMBEDDED_DATA_ROOT',
+    'EmbeddedPostgresServer',
+    'TEMPORAL_CLI_WHEEL',
+    'TemporalCliProvisionError',
+    'findOrProvisionTemporalCli',
+    'freePort',
+    'provisionTemporalCli',
+    'resolveDatabase',
+    'resolveTemporalCli',
+    'startDevServer',
+  ]);
+  for (const entry of [root, temporal, store]) assert.deepEqual(Object.keys(entry).filter((name) => devStack.includes(name)), []);
+});

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { resolveTemporalCli } from '../../src/temporal/temporal-cli.js';
+import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
 
 const root = mkdtempSync(join(tmpdir(), 'ttc-cli-test-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { startDevServer, type DevServer } from '../../../../src/temporal/dev-server.js';
-import { resolveTemporalCli } from '../../../../src/temporal/temporal-cli.js';
+import { startDevServer, type DevServer } from '../../../../src/testing/dev-server.js';
+import { resolveTemporalCli } from '../../../../src/testing/temporal-cli.js';
 
 const projectRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 

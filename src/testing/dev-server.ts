@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTE_KEYS } from './names.js';
+import { SEARCH_ATTRIBUTE_KEYS } from '../temporal/names.js';
+import { freePort } from './free-port.js';
 
 /** Options of {@link startDevServer}. */
 export interface DevServerOptions {
@@ -106,17 +106,4 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     await stop();
     throw error;
   }
-}
-
-/** A TCP port that was free a moment ago (the OS picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => (port > 0 ? resolve(port) : reject(new Error('no free port'))));
-    });
-  });
 }
