@@ -3,8 +3,8 @@
 // Knobs: BENCH_CALLS (single-call workflows per path and concurrency, default 200), BENCH_ROUNDS (default 4),
 // BENCH_CALLS_PER_WORKFLOW (default 10), BENCH_PG_FSYNC (on|off, default on), DATABASE_URL.
 import { performance } from 'node:perf_hooks';
-import { MemoryToolStore } from '../src/store/memory-tool-store.js';
-import { PgToolStore } from '../src/store/pg-tool-store.js';
+import { InMemoryToolStore } from '../src/store/in-memory/in-memory-tool-store.js';
+import { PgToolStore } from '../src/store/pg/pg-tool-store.js';
 import { TOOLS } from '../test/support/payment-tools.js';
 import { BENCH_PRINCIPAL, startBenchRuntime } from './support/bench-runtime.js';
 import { SEGMENT_LABELS, segmentsOf, type WorkflowSegments } from './support/history-segments.js';
@@ -56,7 +56,7 @@ let sequence = 0;
 try {
   const workers = [
     await rt.startWorker(QUEUE_PG, timedStore(new PgToolStore(rt.db.pool), storeTimings), { interceptors: { activity: [activityTimings(pgWorkerTimings)] } }),
-    await rt.startWorker(QUEUE_MEMORY, new MemoryToolStore(), { interceptors: { activity: [activityTimings(memoryWorkerTimings)] } }),
+    await rt.startWorker(QUEUE_MEMORY, new InMemoryToolStore(), { interceptors: { activity: [activityTimings(memoryWorkerTimings)] } }),
   ];
   console.log(`setup ${((performance.now() - setupStart) / 1000).toFixed(1)} s; database: ${rt.db.description}; dev server ${rt.temporal.server.address}`);
   console.log(`tool '${tool}' (a read whose handler returns at once), ${CALLS} single-call workflows per path and concurrency in ${ROUNDS} rounds, ` +

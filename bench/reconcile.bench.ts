@@ -3,7 +3,7 @@
 //   npm run bench:reconcile
 // Knobs: BENCH_RECONCILE_WRITES (default 200), BENCH_RECONCILE_TIMEOUT_MS (tool timeout, default 1000).
 import { performance } from 'node:perf_hooks';
-import { PgToolStore } from '../src/store/pg-tool-store.js';
+import { PgToolStore } from '../src/store/pg/pg-tool-store.js';
 import type { ToolCallResult } from '../workflows/index.js';
 import { chargeKey, TOOLS } from '../test/support/payment-tools.js';
 import { BENCH_PRINCIPAL, startBenchRuntime } from './support/bench-runtime.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { ToolExecution } from '../../src/index.js';
-import type { PgToolStore } from '../../src/store/pg-tool-store.js';
+import type { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import { ordersGet, runCall } from '../../test/store/fixtures/tools.js';
 
 /**

@@ -1,7 +1,7 @@
 // The `./store` entry point: the ToolStore contract, its Postgres and in-memory implementations, and migrations
 // (the embedded Postgres and database resolution are in `./testing`). Named explicitly; nothing here is re-exported
 // from the package root.
-export type { ToolStore } from './tool-store.js';
+export type { ToolStore, ToolStoreOptions } from './tool-store.js';
 export { auditRefOf, asLocalReplay, ledgerStatusFor } from './ledger.js';
 export type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus, RecordExecutionInput } from './ledger.js';
 export type { JsonValue } from './json-value.js';
@@ -23,8 +23,8 @@ export type {
 } from './reconciliation.js';
 export type { AuditCounts, ContractMetrics, MetricRate, MetricsWindow } from './contract-metrics.js';
 export { StoreError, isStoreError, STORE_FAILURE_CODES, type StoreFailure } from './store-error.js';
-export { PgToolStore, type PgToolStoreOptions } from './pg-tool-store.js';
-export { MemoryToolStore } from './memory-tool-store.js';
-export { migrate, loadMigrations, MIGRATIONS_DIR, MIGRATIONS_TABLE, type Migration, type MigrationReport } from './migrate.js';
-export { APPEND_ONLY_SQLSTATE, toStoreError } from './pg-errors.js';
+export { PgToolStore, type PgToolStoreOptions } from './pg/pg-tool-store.js';
+export { InMemoryToolStore } from './in-memory/in-memory-tool-store.js';
+export { migrate, loadMigrations, MIGRATIONS_DIR, MIGRATIONS_TABLE, type Migration, type MigrationReport } from './pg/migrate.js';
+export { APPEND_ONLY_SQLSTATE, toStoreError } from './pg/pg-errors.js';
 export type { StoreClock } from './timestamps.js';

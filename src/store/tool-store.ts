@@ -2,6 +2,7 @@ import type { ArtifactPayload } from '../contract/execute-tool.js';
 import type { ContractMetrics, MetricsWindow } from './contract-metrics.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from './ledger.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from './memory.js';
+import type { MemoryPolicy } from './memory-policy.js';
 import type {
   EscalationInput,
   OpenReconciliationInput,
@@ -12,6 +13,15 @@ import type {
 } from './reconciliation.js';
 import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';
 import type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from './stored-records.js';
+import type { StoreClock } from './timestamps.js';
+
+/** What both stores take: they implement the same rules, so they are configured alike. */
+export interface ToolStoreOptions {
+  /** Clock for every timestamp the store writes; defaults to the system clock. */
+  readonly now?: StoreClock;
+  /** The domain's memory write policy; defaults to `DEFAULT_MEMORY_POLICY`. */
+  readonly memoryPolicy?: MemoryPolicy;
+}
 
 /**
  * Durable storage of everything a tool call leaves behind that must not live in Temporal history: the

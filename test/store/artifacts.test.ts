@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sha256Hex } from '../../src/index.js';
-import type { PgToolStore } from '../../src/store/pg-tool-store.js';
+import type { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { rejectsWith } from './fixtures/assert-store-error.js';
 import { catalogSearch, runCall } from './fixtures/tools.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { verifyAudit } from '../../src/index.js';
-import { APPEND_ONLY_SQLSTATE, toStoreError } from '../../src/store/pg-errors.js';
-import type { PgToolStore } from '../../src/store/pg-tool-store.js';
+import { APPEND_ONLY_SQLSTATE, toStoreError } from '../../src/store/pg/pg-errors.js';
+import type { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { testContext } from '../support/context.js';
 import { ordersGet, runCall } from './fixtures/tools.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { canonicalJson } from '../../src/index.js';
-import type { PgToolStore } from '../../src/store/pg-tool-store.js';
+import type { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import type { StatePatchInput } from '../../src/store/state-patch.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { rejectsWith } from './fixtures/assert-store-error.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { MemoryToolStore } from '../../src/store/memory-tool-store.js';
+import { InMemoryToolStore } from '../../src/store/in-memory/in-memory-tool-store.js';
 import { isStoreError } from '../../src/store/store-error.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
@@ -72,10 +72,10 @@ async function scenario(store: ToolStore): Promise<unknown[]> {
   return seen;
 }
 
-describe('MemoryToolStore (parity with the Postgres store)', () => {
+describe('InMemoryToolStore (parity with the Postgres store)', () => {
   it('behaves like the Postgres store on the same scenario', async () => {
     const fromPostgres = await scenario(db.store());
-    const fromMemory = await scenario(new MemoryToolStore());
+    const fromMemory = await scenario(new InMemoryToolStore());
     assert.deepEqual(fromMemory, fromPostgres);
     // The scenario exercised every outcome kind, not just the happy path.
     const flat = JSON.stringify(fromPostgres);

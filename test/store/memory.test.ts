@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { MemoryProposal } from '../../src/store/memory.js';
 import { MEMORY_SOURCE_KINDS } from '../../src/store/memory-policy.js';
-import type { PgToolStore } from '../../src/store/pg-tool-store.js';
+import type { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { rejectsWith } from './fixtures/assert-store-error.js';
 import { ordersGet, runCall } from './fixtures/tools.js';

@@ -4,7 +4,7 @@ import { CliError, EXIT_CODES } from '../../src/cli/cli-error.js';
 import { reportMetrics } from '../../src/cli/metrics.js';
 import { ToolError, type ToolExecution } from '../../src/index.js';
 import type { ContractMetrics } from '../../src/store/contract-metrics.js';
-import { MemoryToolStore } from '../../src/store/memory-tool-store.js';
+import { InMemoryToolStore } from '../../src/store/in-memory/in-memory-tool-store.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { goodOrderOutput, orderTool, refundTool, returning, sampleOrder } from '../support/tools.js';
@@ -92,7 +92,7 @@ after(async () => db?.close());
 
 for (const [name, makeStore] of [
   ['Postgres', () => db.store({ now })],
-  ['in-memory', () => new MemoryToolStore({ now })],
+  ['in-memory', () => new InMemoryToolStore({ now })],
 ] as const) {
   describe(`contract metrics (${name} store)`, () => {
     let store: ToolStore;
@@ -137,7 +137,7 @@ for (const [name, makeStore] of [
 
 describe('reportMetrics (what `tool-contract metrics` prints)', () => {
   it('returns the figures and a Markdown table of them', async () => {
-    const store = new MemoryToolStore({ now });
+    const store = new InMemoryToolStore({ now });
     await recordKnownHistory(store);
     const report = await reportMetrics(store);
     assert.deepEqual(report.metrics, EXPECTED_ALL);
@@ -148,6 +148,6 @@ describe('reportMetrics (what `tool-contract metrics` prints)', () => {
   });
 
   it('turns a malformed --since into a usage error', async () => {
-    await assert.rejects(reportMetrics(new MemoryToolStore(), { since: 'last week' }), (error: unknown) => error instanceof CliError && error.exitCode === EXIT_CODES.usage);
+    await assert.rejects(reportMetrics(new InMemoryToolStore(), { since: 'last week' }), (error: unknown) => error instanceof CliError && error.exitCode === EXIT_CODES.usage);
   });
 });

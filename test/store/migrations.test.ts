@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { loadMigrations, migrate, MIGRATIONS_TABLE } from '../../src/store/migrate.js';
+import { loadMigrations, migrate, MIGRATIONS_TABLE } from '../../src/store/pg/migrate.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { rejectsWith } from './fixtures/assert-store-error.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import type { PgToolStore } from '../../src/store/pg-tool-store.js';
+import type { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import { isStoreError } from '../../src/store/store-error.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { ordersGet, runCall } from './fixtures/tools.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { PgToolStore } from '../../src/store/pg-tool-store.js';
+import type { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import type { StatePatchInput } from '../../src/store/state-patch.js';
 import { isStoreError } from '../../src/store/store-error.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';

@@ -5,8 +5,8 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { EmbeddedPostgresServer, isAlive } from '../../src/testing/embedded-postgres-server.js';
 import { EMBEDDED_DATA_ROOT } from '../../src/testing/resolve-database.js';
-import { migrate } from '../../src/store/migrate.js';
-import { PgToolStore, type PgToolStoreOptions } from '../../src/store/pg-tool-store.js';
+import { migrate } from '../../src/store/pg/migrate.js';
+import { PgToolStore, type PgToolStoreOptions } from '../../src/store/pg/pg-tool-store.js';
 
 /** Project root (this file is test/support/postgres.ts). */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pg from 'pg';
 import { z } from 'zod';
-import { PgToolStore } from '../../src/store/pg-tool-store.js';
+import { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { paymentTools } from './payment-tools.js';
 

@@ -10,7 +10,7 @@ import type { ActivityExecuteInput } from '@temporalio/worker';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { isCatalogCode, ToolRegistry, type AnyToolDefinition, type ModelResult } from '../../../src/index.js';
-import { MemoryToolStore } from '../../../src/store/memory-tool-store.js';
+import { InMemoryToolStore } from '../../../src/store/in-memory/in-memory-tool-store.js';
 import { toolActivityInterceptors } from '../../../src/temporal/tool-activity-interceptor.js';
 import { createToolActivities, TOOL_CALL_INPUT_KIND, type ToolCallInput, type ToolCallResult } from '../../../activities/tool-call.js';
 import { WORKFLOW_PROVIDER, type CorrelatedResult } from '../../../workflows/index.js';
@@ -45,7 +45,7 @@ function checkResult(modelResult: unknown, label: string, forbidden: readonly st
 /** The real interceptor, in a real activity Context, around the real tool activity function. */
 function inProcessInterceptor(): (tool: AnyToolDefinition, input: ToolCallInput) => Promise<ToolCallResult> {
   const registry = new ToolRegistry([fuzzRead, fuzzWrite]);
-  const factory = toolActivityInterceptors({ registry, store: new MemoryToolStore(), safeRetryTools: new Set() });
+  const factory = toolActivityInterceptors({ registry, store: new InMemoryToolStore(), safeRetryTools: new Set() });
   const activities = createToolActivities(registry.list());
   const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
   let attempt = 0;

@@ -1,13 +1,13 @@
 import type { Pool } from 'pg';
-import { auditRecordSchema } from '../contract/audit-record.js';
-import { modelResultSchema } from '../contract/model-result.js';
-import { sha256OfBytes } from './byte-digest.js';
-import { toCanonicalText } from './canonical-text.js';
-import { checkOptionalText, checkText } from './input-checks.js';
-import { auditRefOf, ledgerStatusFor, type AuditRef, type RecordExecutionInput } from './ledger.js';
+import { auditRecordSchema } from '../../contract/audit-record.js';
+import { modelResultSchema } from '../../contract/model-result.js';
+import { sha256OfBytes } from '../byte-digest.js';
+import { toCanonicalText } from '../canonical-text.js';
+import { checkOptionalText, checkText } from '../input-checks.js';
+import { auditRefOf, ledgerStatusFor, type AuditRef, type RecordExecutionInput } from '../ledger.js';
 import { insertArtifact } from './pg-artifacts.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../store-error.js';
 
 /**
  * `recordExecution` of the pg store: audit row, evidence rows, artifacts and the ledger transition in one

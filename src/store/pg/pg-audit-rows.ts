@@ -1,11 +1,11 @@
-import type { AuditRecord } from '../contract/audit-record.js';
-import type { ModelResult } from '../contract/model-result.js';
-import { sha256OfBytes } from './byte-digest.js';
-import { fromCanonicalText } from './canonical-text.js';
-import type { AuditRef } from './ledger.js';
-import { StoreError } from './store-error.js';
-import type { EvidenceRecord, StoredAudit } from './stored-records.js';
-import { isoOf } from './timestamps.js';
+import type { AuditRecord } from '../../contract/audit-record.js';
+import type { ModelResult } from '../../contract/model-result.js';
+import { sha256OfBytes } from '../byte-digest.js';
+import { fromCanonicalText } from '../canonical-text.js';
+import type { AuditRef } from '../ledger.js';
+import { StoreError } from '../store-error.js';
+import type { EvidenceRecord, StoredAudit } from '../stored-records.js';
+import { isoOf } from '../timestamps.js';
 
 /** Columns of `ttc_audit` as selected by {@link AUDIT_COLUMNS}. */
 export interface AuditRow {

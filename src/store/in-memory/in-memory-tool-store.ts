@@ -1,13 +1,13 @@
 /* eslint-disable @typescript-eslint/require-await -- methods are async so that every validation failure is a rejected promise, exactly as with the pg store. */
-import type { ArtifactPayload } from '../contract/execute-tool.js';
-import type { ModelResult } from '../contract/model-result.js';
-import { sha256OfBytes } from './byte-digest.js';
-import { fromCanonicalText, toCanonicalText } from './canonical-text.js';
-import { checkIdList, checkSha256, checkText, checkTimestamp, checkOptionalTimestamp, checkCount } from './input-checks.js';
-import { asLocalReplay, auditRefOf, ledgerStatusFor, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type LedgerStatus, type RecordExecutionInput } from './ledger.js';
-import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from './memory.js';
-import { contractMetricsOf, percentile, windowStart, type ContractMetrics, type MetricsWindow } from './contract-metrics.js';
-import { decideMemoryWrite, DEFAULT_MEMORY_POLICY, type MemoryPolicy } from './memory-policy.js';
+import type { ArtifactPayload } from '../../contract/execute-tool.js';
+import type { ModelResult } from '../../contract/model-result.js';
+import { sha256OfBytes } from '../byte-digest.js';
+import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
+import { checkIdList, checkSha256, checkText, checkTimestamp, checkOptionalTimestamp, checkCount } from '../input-checks.js';
+import { asLocalReplay, auditRefOf, ledgerStatusFor, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type LedgerStatus, type RecordExecutionInput } from '../ledger.js';
+import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from '../memory.js';
+import { contractMetricsOf, percentile, windowStart, type ContractMetrics, type MetricsWindow } from '../contract-metrics.js';
+import { decideMemoryWrite, DEFAULT_MEMORY_POLICY, type MemoryPolicy } from '../memory-policy.js';
 import type {
   EscalationInput,
   OpenReconciliationInput,
@@ -15,12 +15,11 @@ import type {
   ReconciliationMetrics,
   ReconciliationRecord,
   SettleReconciliationInput,
-} from './reconciliation.js';
-import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';
-import { StoreError } from './store-error.js';
-import type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from './stored-records.js';
-import type { StoreClock } from './timestamps.js';
-import type { ToolStore } from './tool-store.js';
+} from '../reconciliation.js';
+import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
+import { StoreError } from '../store-error.js';
+import type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from '../stored-records.js';
+import type { ToolStore, ToolStoreOptions } from '../tool-store.js';
 
 interface LedgerRow {
   requestSha256: string;
@@ -41,7 +40,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  * store (replay, conflict, versions, evidence checks, memory policy, reconciliation rounds), nothing durable.
  * Values are copied through canonical JSON on the way in and out, as the database would.
  */
-export class MemoryToolStore implements ToolStore {
+export class InMemoryToolStore implements ToolStore {
   private readonly ledger = new Map<string, LedgerRow>();
   private readonly audits = new Map<string, StoredAudit>();
   private readonly evidence = new Map<string, EvidenceRecord>();
@@ -53,7 +52,7 @@ export class MemoryToolStore implements ToolStore {
   private readonly now: () => string;
   private readonly memoryPolicy: MemoryPolicy;
 
-  constructor(options: { readonly now?: StoreClock; readonly memoryPolicy?: MemoryPolicy } = {}) {
+  constructor(options: ToolStoreOptions = {}) {
     const clock = options.now ?? (() => new Date());
     this.now = () => clock().toISOString();
     this.memoryPolicy = options.memoryPolicy ?? DEFAULT_MEMORY_POLICY;

@@ -1,4 +1,4 @@
-import { StoreError, isStoreError, type StoreFailure } from './store-error.js';
+import { StoreError, isStoreError, type StoreFailure } from '../store-error.js';
 
 /** SQLSTATE raised by the append-only triggers of migration 001 (`ttc_refuse_change`). */
 export const APPEND_ONLY_SQLSTATE = 'TT001';

@@ -1,5 +1,5 @@
 import type { Queryable } from './sql-runner.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../store-error.js';
 
 /**
  * Refuses ids that no call of `workflowId` returned as evidence. Ids of other workflows count as missing: a

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { checkCount, checkOptionalText, checkText } from './input-checks.js';
+import { checkCount, checkOptionalText, checkText } from '../input-checks.js';
 import type {
   EscalationInput,
   OpenReconciliationInput,
@@ -9,10 +9,10 @@ import type {
   ReconciliationRecord,
   ReconciliationState,
   SettleReconciliationInput,
-} from './reconciliation.js';
+} from '../reconciliation.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
-import { StoreError } from './store-error.js';
-import { isoOf, isoOrNull } from './timestamps.js';
+import { StoreError } from '../store-error.js';
+import { isoOf, isoOrNull } from '../timestamps.js';
 
 interface RoundRow {
   readonly idempotency_key: string;

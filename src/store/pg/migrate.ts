@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import type { Pool } from 'pg';
 import { inTransaction } from './sql-runner.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../store-error.js';
 
 /** Where the numbered SQL files live (shipped next to this module). */
 export const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);

@@ -1,12 +1,12 @@
-import { sha256OfBytes } from './byte-digest.js';
-import { toCanonicalText } from './canonical-text.js';
-import { checkIdList, checkOptionalTimestamp, checkText } from './input-checks.js';
-import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord, MemoryStatus } from './memory.js';
-import { decideMemoryWrite, MEMORY_SOURCE_KINDS, type MemoryDecisionReason, type MemoryPolicy, type MemorySourceKind } from './memory-policy.js';
+import { sha256OfBytes } from '../byte-digest.js';
+import { toCanonicalText } from '../canonical-text.js';
+import { checkIdList, checkOptionalTimestamp, checkText } from '../input-checks.js';
+import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord, MemoryStatus } from '../memory.js';
+import { decideMemoryWrite, MEMORY_SOURCE_KINDS, type MemoryDecisionReason, type MemoryPolicy, type MemorySourceKind } from '../memory-policy.js';
 import { assertEvidenceInWorkflow } from './pg-evidence-check.js';
 import type { Queryable } from './sql-runner.js';
-import { StoreError } from './store-error.js';
-import { isoOf, isoOrNull } from './timestamps.js';
+import { StoreError } from '../store-error.js';
+import { isoOf, isoOrNull } from '../timestamps.js';
 
 interface MemoryRow {
   readonly memory_id: string;

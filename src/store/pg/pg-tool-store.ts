@@ -1,11 +1,11 @@
 import type { Pool } from 'pg';
-import type { ArtifactPayload } from '../contract/execute-tool.js';
-import { checkText } from './input-checks.js';
-import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from './ledger.js';
-import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from './memory.js';
-import { DEFAULT_MEMORY_POLICY, type MemoryPolicy } from './memory-policy.js';
+import type { ArtifactPayload } from '../../contract/execute-tool.js';
+import { checkText } from '../input-checks.js';
+import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from '../ledger.js';
+import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from '../memory.js';
+import { DEFAULT_MEMORY_POLICY, type MemoryPolicy } from '../memory-policy.js';
 import { insertArtifact, readArtifact } from './pg-artifacts.js';
-import type { ContractMetrics, MetricsWindow } from './contract-metrics.js';
+import type { ContractMetrics, MetricsWindow } from '../contract-metrics.js';
 import { AUDIT_COLUMNS, evidenceRecordOf, storedAuditOf, type AuditRow, type EvidenceRow } from './pg-audit-rows.js';
 import { claimIdempotencyKey, getLedgerEntry } from './pg-ledger.js';
 import { contractMetrics } from './pg-metrics.js';
@@ -20,20 +20,15 @@ import type {
   ReconciliationMetrics,
   ReconciliationRecord,
   SettleReconciliationInput,
-} from './reconciliation.js';
+} from '../reconciliation.js';
 import { poolQueryable, type Queryable } from './sql-runner.js';
-import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';
-import type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from './stored-records.js';
-import type { StoreClock } from './timestamps.js';
-import type { ToolStore } from './tool-store.js';
+import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
+import type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from '../stored-records.js';
+import type { StoreClock } from '../timestamps.js';
+import type { ToolStore, ToolStoreOptions } from '../tool-store.js';
 
 /** Options of {@link PgToolStore}. */
-export interface PgToolStoreOptions {
-  /** Clock for every timestamp the store writes; defaults to the system clock. */
-  readonly now?: StoreClock;
-  /** The domain's memory write policy; defaults to {@link DEFAULT_MEMORY_POLICY}. */
-  readonly memoryPolicy?: MemoryPolicy;
-}
+export type PgToolStoreOptions = ToolStoreOptions;
 
 /**
  * The Postgres {@link ToolStore}. The pool is injected and owned by the caller (who also handles its `error`

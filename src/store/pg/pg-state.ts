@@ -1,11 +1,11 @@
 import type { Pool } from 'pg';
-import { sha256OfBytes } from './byte-digest.js';
-import { fromCanonicalText, toCanonicalText } from './canonical-text.js';
-import { checkCount, checkIdList, checkOptionalTimestamp, checkText, checkTimestamp } from './input-checks.js';
+import { sha256OfBytes } from '../byte-digest.js';
+import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
+import { checkCount, checkIdList, checkOptionalTimestamp, checkText, checkTimestamp } from '../input-checks.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
-import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';
-import { StoreError, isStoreError } from './store-error.js';
-import { isoOf, isoOrNull } from './timestamps.js';
+import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
+import { StoreError, isStoreError } from '../store-error.js';
+import { isoOf, isoOrNull } from '../timestamps.js';
 
 /** A patch row's columns, all nullable (as from a LEFT JOIN that found nothing). */
 type PatchColumns = { readonly [K in keyof PatchRow]: PatchRow[K] | null };

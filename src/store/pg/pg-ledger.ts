@@ -1,10 +1,10 @@
-import type { ModelResult } from '../contract/model-result.js';
-import { checkSha256, checkText } from './input-checks.js';
-import { asLocalReplay, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type LedgerStatus } from './ledger.js';
+import type { ModelResult } from '../../contract/model-result.js';
+import { checkSha256, checkText } from '../input-checks.js';
+import { asLocalReplay, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type LedgerStatus } from '../ledger.js';
 import { auditRefOfRow, verifiedModelResult } from './pg-audit-rows.js';
 import type { Queryable } from './sql-runner.js';
-import { StoreError } from './store-error.js';
-import { isoOf, isoOrNull } from './timestamps.js';
+import { StoreError } from '../store-error.js';
+import { isoOf, isoOrNull } from '../timestamps.js';
 
 interface LedgerRow {
   readonly idempotency_key: string;

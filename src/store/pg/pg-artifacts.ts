@@ -1,9 +1,9 @@
-import type { ArtifactPayload } from '../contract/execute-tool.js';
-import { sha256OfBytes } from './byte-digest.js';
-import { checkSha256, checkText } from './input-checks.js';
+import type { ArtifactPayload } from '../../contract/execute-tool.js';
+import { sha256OfBytes } from '../byte-digest.js';
+import { checkSha256, checkText } from '../input-checks.js';
 import type { Queryable } from './sql-runner.js';
-import { StoreError } from './store-error.js';
-import type { StoredArtifact } from './stored-records.js';
+import { StoreError } from '../store-error.js';
+import type { StoredArtifact } from '../stored-records.js';
 
 /**
  * Stores an artifact by digest. The digest is recomputed first: a payload whose body does not hash to its

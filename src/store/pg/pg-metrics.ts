@@ -1,4 +1,4 @@
-import { contractMetricsOf, windowStart, type AuditCounts, type ContractMetrics, type MetricsWindow } from './contract-metrics.js';
+import { contractMetricsOf, windowStart, type AuditCounts, type ContractMetrics, type MetricsWindow } from '../contract-metrics.js';
 import { reconciliationMetrics } from './pg-reconciliation.js';
 import type { Queryable } from './sql-runner.js';
 
