@@ -1,0 +1,43 @@
+import { sha256OfBytes } from '../byte-digest.js';
+import { toCanonicalText } from '../canonical-text.js';
+import { checkIdList, checkOptionalTimestamp, checkText } from '../input-checks.js';
+import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from '../memory.js';
+import { decideMemoryWrite, type MemoryPolicy } from '../memory-policy.js';
+import { StoreError } from '../store-error.js';
+import { assertEvidenceInWorkflow } from './in-memory-evidence-check.js';
+import { copy, type InMemoryTables } from './in-memory-tables.js';
+
+/** Applies the memory write policy to a proposal and keeps it unless refused; idempotent by memory id. */
+export function proposeMemory(tables: InMemoryTables, input: MemoryProposal, policy: MemoryPolicy, now: string): MemoryOutcome {
+  const evidenceIds = checkIdList(input.evidenceIds, 'evidenceIds');
+  const { decision, reason } = decideMemoryWrite(input.kind, evidenceIds.length, policy);
+  if (decision === 'refused') return { decision, reason, memory: null };
+  assertEvidenceInWorkflow(tables, input.workflowId, evidenceIds);
+  const observedAt = checkOptionalTimestamp(input.observedAt, 'observedAt')?.toISOString() ?? null;
+  const sha256 = sha256OfBytes(toCanonicalText({ ...input, evidenceIds, observedAt }, 'proposal'));
+  const existing = tables.memory.get(input.memoryId);
+  if (existing) {
+    if (existing.sha256 !== sha256) throw new StoreError('memory_id_reused', { memoryId: input.memoryId });
+    return { decision: existing.record.status, reason: existing.record.reason, memory: copy(existing.record) };
+  }
+  const record: MemoryRecord = { memoryId: input.memoryId, subjectRef: input.subjectRef, workflowId: input.workflowId, fact: checkText(input.fact, 'fact'), kind: input.kind, evidenceIds, observedAt, confidence: input.confidence, status: decision, reason, confirmedBy: null, createdAt: now, updatedAt: now };
+  tables.memory.set(input.memoryId, { record, sha256 });
+  return { decision, reason, memory: copy(record) };
+}
+
+/** A user confirms a candidate; confirming again by the same user is a no-op, by anyone else a refusal. */
+export function confirmMemoryCandidate(tables: InMemoryTables, input: MemoryConfirmation, now: string): MemoryRecord {
+  const entry = tables.memory.get(input.memoryId);
+  if (!entry) throw new StoreError('memory_not_found', { memoryId: input.memoryId });
+  if (entry.record.status === 'candidate') {
+    entry.record = { ...entry.record, status: 'accepted', reason: 'user_confirmed', confirmedBy: input.confirmedBy, updatedAt: now };
+  } else if (entry.record.confirmedBy !== input.confirmedBy) {
+    throw new StoreError('not_a_candidate', { memoryId: input.memoryId, status: entry.record.status });
+  }
+  return copy(entry.record);
+}
+
+/** Memory rows of one subject (optionally of one status). */
+export function listMemories(tables: InMemoryTables, filter: MemoryFilter): MemoryRecord[] {
+  return [...tables.memory.values()].map((m) => m.record).filter((m) => m.subjectRef === filter.subjectRef && (filter.status === undefined || m.status === filter.status)).map(copy);
+}

@@ -1,0 +1,82 @@
+import { toCanonicalText } from '../canonical-text.js';
+import { sha256OfBytes } from '../byte-digest.js';
+import { checkSha256, checkText } from '../input-checks.js';
+import { asLocalReplay, auditRefOf, ledgerStatusFor, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type RecordExecutionInput } from '../ledger.js';
+import { StoreError } from '../store-error.js';
+import { putArtifact } from './in-memory-artifacts.js';
+import { copy, type InMemoryTables } from './in-memory-tables.js';
+
+/** Claims a key: the first claimer, or a claimer after a release, gets `claimed`; everyone else learns why not. */
+export function claimIdempotencyKey(tables: InMemoryTables, input: ClaimInput, now: string): ClaimResult {
+  const key = checkText(input.idempotencyKey, 'idempotencyKey');
+  const requestSha256 = checkSha256(input.requestSha256, 'requestSha256');
+  const row = tables.ledger.get(key);
+  const claim = (): ClaimResult => {
+    tables.ledger.set(key, { requestSha256, tool: input.tool, workflowId: input.workflowId, callId: input.callId, status: 'claimed', modelResult: row?.modelResult ?? null, auditRef: row?.auditRef ?? null, claimedAt: now, completedAt: null });
+    return { kind: 'claimed', claimedAt: now };
+  };
+  if (!row) return claim();
+  if (row.requestSha256 !== requestSha256) return { kind: 'conflict', recordedRequestSha256: row.requestSha256, recordedTool: row.tool };
+  if (row.status === 'released') return claim();
+  if (row.status === 'completed' && row.modelResult && row.auditRef) return { kind: 'replay', modelResult: asLocalReplay(copy(row.modelResult)), auditRef: row.auditRef };
+  return { kind: 'in_progress', state: row.status === 'unknown' ? 'outcome_unknown' : 'running', claimedAt: row.claimedAt, claimedBy: { workflowId: row.workflowId, callId: row.callId }, auditRef: row.auditRef };
+}
+
+/**
+ * Records one attempt: its audit (once), evidence and artifacts, and the ledger status its result implies. A
+ * completed row is final; a result that did not complete moves the row only under the claim it was made for.
+ */
+export function recordExecution(tables: InMemoryTables, input: RecordExecutionInput, now: string): AuditRef {
+  const { audit, modelResult, artifacts, evidenceSources } = input.execution;
+  const modelResultJson = toCanonicalText(modelResult, 'execution.modelResult');
+  if (sha256OfBytes(modelResultJson) !== audit.bindings.result_sha256) throw new StoreError('digest_mismatch', { what: 'model_result', auditId: audit.audit_id });
+  const ref = auditRefOf(audit);
+  const existing = tables.audits.get(audit.audit_id);
+  if (existing && toCanonicalText(auditRefOf(existing.audit), 'ref') !== toCanonicalText(ref, 'ref')) throw new StoreError('audit_id_reused', { auditId: audit.audit_id });
+  for (const artifact of artifacts) putArtifact(tables, artifact);
+  if (!existing) {
+    tables.audits.set(audit.audit_id, {
+      auditId: audit.audit_id,
+      workflowId: input.workflowId,
+      runId: input.runId,
+      callId: audit.call_id,
+      attempt: audit.attempt,
+      idempotencyKey: audit.idempotency_key,
+      recordedAt: now,
+      audit: copy(audit),
+      modelResult: copy(modelResult),
+    });
+  }
+  for (const item of modelResult.evidence) {
+    const id = `${input.workflowId}\u0000${audit.call_id}\u0000${item.evidence_id}`;
+    if (tables.evidence.has(id)) continue;
+    tables.evidence.set(id, {
+      evidenceId: item.evidence_id,
+      workflowId: input.workflowId,
+      callId: audit.call_id,
+      auditId: audit.audit_id,
+      kind: item.kind,
+      locator: item.locator,
+      supports: [...item.supports],
+      quote: item.quote ?? null,
+      observedAt: item.observed_at ?? null,
+      source: evidenceSources[item.evidence_id] ?? modelResult.provenance.source_label,
+    });
+  }
+  const row = tables.ledger.get(audit.idempotency_key);
+  const status = ledgerStatusFor(modelResult);
+  if (!row) {
+    tables.ledger.set(audit.idempotency_key, { requestSha256: ref.request_sha256, tool: audit.tool, workflowId: input.workflowId, callId: audit.call_id, status, modelResult: copy(modelResult), auditRef: ref, claimedAt: now, completedAt: status === 'completed' ? now : null });
+  } else if (row.requestSha256 !== ref.request_sha256) {
+    throw new StoreError('idempotency_conflict', { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, recordedRequestSha256: row.requestSha256 });
+  } else if (row.status !== 'completed' && (status === 'completed' || input.claimedAt === undefined || (row.claimedAt === input.claimedAt && row.status === 'claimed'))) {
+    Object.assign(row, { status, modelResult: copy(modelResult), auditRef: ref, completedAt: status === 'completed' ? now : null });
+  }
+  return ref;
+}
+
+/** The ledger row of a key, as a copy. */
+export function getLedgerEntry(tables: InMemoryTables, idempotencyKey: string): LedgerEntry | null {
+  const row = tables.ledger.get(idempotencyKey);
+  return row ? { idempotencyKey, ...row, modelResult: row.modelResult && copy(row.modelResult) } : null;
+}

@@ -1,0 +1,47 @@
+import { sha256OfBytes } from '../byte-digest.js';
+import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
+import { checkCount, checkIdList, checkOptionalTimestamp, checkText, checkTimestamp } from '../input-checks.js';
+import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
+import { StoreError } from '../store-error.js';
+import { assertEvidenceInWorkflow } from './in-memory-evidence-check.js';
+import { copy, type InMemoryTables } from './in-memory-tables.js';
+
+/**
+ * Applies a patch: a retry of the same patch id returns the first result, a reused id with other content is
+ * refused, and the version must be the one the writer read (optimistic concurrency).
+ */
+export function applyStatePatch(tables: InMemoryTables, input: StatePatchInput, now: string): StatePatchResult {
+  const evidenceIds = checkIdList(input.evidenceIds, 'evidenceIds');
+  if (evidenceIds.length === 0) throw new StoreError('evidence_required', { field: 'evidenceIds' });
+  const observedAt = checkOptionalTimestamp(input.observedAt, 'observedAt')?.toISOString() ?? null;
+  const retrievedAt = checkTimestamp(input.retrievedAt, 'retrievedAt').toISOString();
+  const expectedVersion = checkCount(input.expectedVersion, 'expectedVersion');
+  const valueJson = toCanonicalText(input.value, 'value');
+  const identity = { patchId: checkText(input.patchId, 'patchId'), workflowId: checkText(input.workflowId, 'workflowId'), key: checkText(input.key, 'key', { allowEmpty: true }), valueJson, evidenceIds, source: checkText(input.source, 'source'), observedAt, retrievedAt, expectedVersion, callId: checkText(input.callId, 'callId') };
+  const sha256 = sha256OfBytes(toCanonicalText(identity, 'patch'));
+  const existing = tables.patches.get(input.patchId);
+  if (existing) {
+    if (existing.sha256 !== sha256) throw new StoreError('patch_id_reused', { patchId: input.patchId });
+    return { applied: false, version: existing.record.version, patch: copy(existing.record) };
+  }
+  assertEvidenceInWorkflow(tables, input.workflowId, evidenceIds);
+  const stateKey = `${input.workflowId}\u0000${input.key}`;
+  const currentVersion = tables.state.get(stateKey)?.version ?? 0;
+  if (currentVersion !== expectedVersion) throw new StoreError('version_conflict', { workflowId: input.workflowId, key: input.key, expectedVersion, currentVersion });
+  const value = fromCanonicalText(valueJson);
+  const record: StatePatchRecord = { patchId: input.patchId, workflowId: input.workflowId, key: input.key, value, evidenceIds, source: input.source, observedAt, retrievedAt, version: expectedVersion + 1, callId: input.callId, appliedAt: now };
+  tables.patches.set(input.patchId, { record, sha256 });
+  tables.state.set(stateKey, { workflowId: input.workflowId, key: input.key, value, version: record.version, evidenceIds, source: input.source, observedAt, retrievedAt, callId: input.callId, patchId: input.patchId, updatedAt: now });
+  return { applied: true, version: record.version, patch: copy(record) };
+}
+
+/** The current value of a state key, as a copy. */
+export function getState(tables: InMemoryTables, workflowId: string, key: string): StateEntry | null {
+  const entry = tables.state.get(`${workflowId}\u0000${key}`);
+  return entry ? copy(entry) : null;
+}
+
+/** Applied patches of a workflow (optionally one key), in the order they were applied. */
+export function listStatePatches(tables: InMemoryTables, filter: { readonly workflowId: string; readonly key?: string }): StatePatchRecord[] {
+  return [...tables.patches.values()].map((p) => p.record).filter((p) => p.workflowId === filter.workflowId && (filter.key === undefined || p.key === filter.key)).map(copy);
+}
