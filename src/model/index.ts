@@ -1,6 +1,6 @@
 // The model clients' entry point (intended subpath `temporal-tool-contract/model`): named explicitly, kept small.
+export type { JsonValue } from '../contract/json-value.js';
 export type {
-  JsonValue,
   JsonObject,
   SystemMessage,
   UserMessage,

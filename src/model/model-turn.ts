@@ -1,3 +1,4 @@
+import type { JsonValue } from '../contract/json-value.js';
 import type { ModelResult } from '../contract/model-result.js';
 
 /**
@@ -5,9 +6,6 @@ import type { ModelResult } from '../contract/model-result.js';
  * it answered (a final text or tool calls). Every value here is plain JSON, so requests and responses can be
  * activity inputs and results in Temporal history. Provider wire formats live in the model clients, never here.
  */
-
-/** A JSON value as it arrives from `JSON.parse`. */
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 /** A JSON object: the only shape tool-call arguments may have. */
 export type JsonObject = { readonly [key: string]: JsonValue };

@@ -1,5 +1,5 @@
 import { CanonicalJsonError, canonicalJson } from '../contract/canonical-json.js';
-import type { JsonValue } from './json-value.js';
+import type { JsonValue } from '../contract/json-value.js';
 import { StoreError } from './store-error.js';
 
 /**

@@ -4,7 +4,7 @@
 export type { ToolStore, ToolStoreOptions } from './tool-store.js';
 export { auditRefOf, asLocalReplay, ledgerStatusFor } from './ledger.js';
 export type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus, RecordExecutionInput } from './ledger.js';
-export type { JsonValue } from './json-value.js';
+export type { JsonValue } from '../contract/json-value.js';
 export type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';
 export type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from './stored-records.js';
 export type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord, MemoryStatus } from './memory.js';

@@ -1,4 +1,4 @@
-import type { JsonValue } from './json-value.js';
+import type { JsonValue } from '../contract/json-value.js';
 
 /**
  * A state change derived from tool results (SPEC §8). Idempotent by `patchId`; `expectedVersion` is the version
