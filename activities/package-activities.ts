@@ -6,7 +6,7 @@ import {
   QUERY_OUTCOME_ACTIVITY,
   SETTLE_CALL_ACTIVITY,
   STATE_PATCH_ACTIVITY,
-} from '../workflows/names.js';
+} from '../src/wire/names.js';
 import type { ModelClient } from '../src/model/model-turn.js';
 import { toApplicationFailure } from '../src/temporal/tool-failure.js';
 import { createModelCall } from './model-call.js';

@@ -3,15 +3,14 @@ import type { AnyToolDefinition, HandlerContext, Principal, ToolOutput } from '.
 import type { ModelResult } from '../src/contract/model-result.js';
 import type { AuditRef } from '../src/store/ledger.js';
 
-/** Tag of a tool activity's input, so the interceptor recognises the calls it owns. */
-export const TOOL_CALL_INPUT_KIND = 'ttc.tool-call.v1';
+import { FUNNELLED_CALL_KIND, TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
 
 /** Why this execution of a call runs: the first dispatch, or the one safe retry after "not committed". */
 export type DispatchKind = 'dispatch' | 'redispatch';
 
 /** The argument of every tool activity (activity type = tool name). Built by workflow code; small. */
 export interface ToolCallInput {
-  readonly kind: typeof TOOL_CALL_INPUT_KIND;
+  readonly kind: typeof TOOL_ACTIVITY_INPUT_KIND;
   /** Arguments as the model (or workflow) sent them; validated again inside the activity. */
   readonly args: unknown;
   readonly callId: string;
@@ -30,18 +29,18 @@ export interface ToolCallResult {
 
 /** The second argument the interceptor passes to a tool activity function: marks the funnel as already applied. */
 export interface FunnelledCall {
-  readonly kind: 'ttc.funnelled-call.v1';
+  readonly kind: typeof FUNNELLED_CALL_KIND;
   readonly handlerContext: HandlerContext;
 }
 
 /** True when `value` is a {@link ToolCallInput} (shape only; the interceptor validates the rest). */
 export function isToolCallInput(value: unknown): value is ToolCallInput {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === TOOL_CALL_INPUT_KIND;
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === TOOL_ACTIVITY_INPUT_KIND;
 }
 
 /** True when `value` is the interceptor's {@link FunnelledCall} marker. */
 export function isFunnelledCall(value: unknown): value is FunnelledCall {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'ttc.funnelled-call.v1';
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === FUNNELLED_CALL_KIND;
 }
 
 /**

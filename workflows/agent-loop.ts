@@ -7,7 +7,9 @@ import { installApprovalHandlers } from './approvals.js';
 import type { CallToolOptions } from './call-tool.js';
 import { callTools, type ToolCallRequest } from './call-tools.js';
 import { checkCitations, type CitationReport } from './citations.js';
-import { AGENT_TRANSCRIPT_QUERY, MODEL_CALL_ACTIVITY } from './names.js';
+import { AGENT_LOOP_CALL_PROVIDER } from '../src/wire/call-providers.js';
+import { agentCallId } from '../src/wire/ids.js';
+import { AGENT_TRANSCRIPT_QUERY, MODEL_CALL_ACTIVITY } from '../src/wire/names.js';
 
 export type { AgentModelConfig, ModelMessage, ModelSettings } from '../activities/model-call.js';
 
@@ -139,8 +141,8 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
       callCount += 1;
       const provider = providerContext(input.model, response.responseId, call.callId);
       return call.malformed
-        ? { name: call.name, args: call.rawArguments, callId: `agent-call-${callCount}`, provider, malformedArguments: call.reason }
-        : { name: call.name, args: call.arguments, callId: `agent-call-${callCount}`, provider };
+        ? { name: call.name, args: call.rawArguments, callId: agentCallId(callCount), provider, malformedArguments: call.reason }
+        : { name: call.name, args: call.arguments, callId: agentCallId(callCount), provider };
     });
     const results = await callTools(requests, { ...input.toolOptions, principal: input.principal, allowedTools: input.allowedTools });
     const byCallId = new Map(results.map((result) => [result.callId, result]));
@@ -161,10 +163,10 @@ function returnedEvidence(transcript: readonly ModelMessage[]): string[] {
 function providerContext(model: AgentModelConfig, responseId: string, callId: string): ProviderContext {
   return {
     provider: model.kind === 'scripted' ? 'scripted' : model.name,
-    apiFamily: 'ttc.model-turn',
+    apiFamily: AGENT_LOOP_CALL_PROVIDER.apiFamily,
     responseId,
     providerCallId: callId,
-    adapterRevision: 'ttc-agent-loop@1',
+    adapterRevision: AGENT_LOOP_CALL_PROVIDER.adapterRevision,
   };
 }
 

@@ -1,6 +1,7 @@
 import { ApplicationFailure, condition, defineQuery, defineSignal, defineUpdate, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { CallPreview } from '../activities/prepare-call.js';
-import { APPROVAL_PENDING_SA, APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from './names.js';
+import { APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../src/wire/names.js';
+import { APPROVAL_PENDING_SA } from '../src/wire/search-attributes.js';
 
 /** An approver's decision on one pending call, bound to the exact request by its digest. */
 export interface ApprovalDecision {

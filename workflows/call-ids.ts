@@ -1,4 +1,5 @@
 import { workflowInfo } from '@temporalio/workflow';
+import { workflowCallId } from '../src/wire/ids.js';
 
 // Module state is per workflow execution in the TypeScript SDK's sandbox, and advances in workflow-code order, so
 // the sequence is deterministic on replay.
@@ -10,7 +11,7 @@ let sequence = 0;
  */
 export function nextCallId(): string {
   sequence += 1;
-  return `call-${sequence}`;
+  return workflowCallId(sequence);
 }
 
 /** The workflow id, for keys derived in workflow code. */

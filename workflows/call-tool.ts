@@ -17,10 +17,14 @@ import type { ToolCallInput, ToolCallResult } from '../activities/tool-call.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
 import type { Principal } from '../src/contract/define-tool.js';
 import { ERROR_CATALOG, isCatalogCode, nonRetryableCodes } from '../src/contract/error-catalog.js';
-import type { ModelResult } from '../src/contract/model-result.js';
+import { MODEL_RESULT_SCHEMA_VERSION, type ModelResult } from '../src/contract/model-result.js';
 import { awaitApproval } from './approvals.js';
 import { nextCallId } from './call-ids.js';
-import { IDEMPOTENCY_KEY_SA, PREPARE_CALL_ACTIVITY, RECONCILE_STATE_SA, RECONCILE_WORKFLOW_TYPE, SETTLE_CALL_ACTIVITY } from './names.js';
+import { WORKFLOW_CALL_PROVIDER } from '../src/wire/call-providers.js';
+import { reconcileWorkflowId } from '../src/wire/ids.js';
+import { TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
+import { PREPARE_CALL_ACTIVITY, RECONCILE_WORKFLOW_TYPE, SETTLE_CALL_ACTIVITY } from '../src/wire/names.js';
+import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA } from '../src/wire/search-attributes.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 
 export type { ToolCallResult } from '../activities/tool-call.js';
@@ -55,11 +59,11 @@ export interface PrepareCallExtras {
 
 /** Provider context for calls made by workflow code rather than on behalf of a model response. */
 export const WORKFLOW_PROVIDER: ProviderContext = Object.freeze({
-  provider: 'temporal-workflow',
-  apiFamily: 'workflow',
+  provider: WORKFLOW_CALL_PROVIDER.provider,
+  apiFamily: WORKFLOW_CALL_PROVIDER.apiFamily,
   responseId: null,
   providerCallId: null,
-  adapterRevision: 'ttc-workflow@1',
+  adapterRevision: WORKFLOW_CALL_PROVIDER.adapterRevision,
 });
 
 /**
@@ -159,11 +163,6 @@ function reconcileInChild(prepared: Extract<PreparedCall, { kind: 'ready' }>, au
   });
 }
 
-/** The reconciliation child's workflow id: derived from the idempotency key, so one key has one reconciliation. */
-export function reconcileWorkflowId(idempotencyKey: string): string {
-  return `ttc-reconcile:${idempotencyKey}`;
-}
-
 /** What one dispatch of a write established: a result, or an unknown outcome that needs reconciling. */
 export type WriteDispatch =
   | { readonly kind: 'settled'; readonly result: ToolCallResult }
@@ -201,7 +200,7 @@ export async function dispatchWriteOnce(identity: CallIdentity, dispatch: ToolCa
 
 function toolInput(identity: CallIdentity, dispatch: ToolCallInput['dispatch']): ToolCallInput {
   return {
-    kind: 'ttc.tool-call.v1',
+    kind: TOOL_ACTIVITY_INPUT_KIND,
     args: identity.args,
     callId: identity.callId,
     operationId: identity.operationId,
@@ -226,7 +225,7 @@ export function settle(identity: CallIdentity, settlement: Settlement): Promise<
 function carriedResult(error: unknown): ModelResult | null {
   if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return null;
   const detail: unknown = error.cause.details?.[0];
-  if (typeof detail !== 'object' || detail === null || (detail as { schema_version?: unknown }).schema_version !== 'tool-result.model.v1') return null;
+  if (typeof detail !== 'object' || detail === null || (detail as { schema_version?: unknown }).schema_version !== MODEL_RESULT_SCHEMA_VERSION) return null;
   return detail as ModelResult;
 }
 

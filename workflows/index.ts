@@ -1,6 +1,7 @@
 // Workflow-side API of temporal-tool-contract. Sandbox-only: users re-export it from their workflows module
 // (`export * from 'temporal-tool-contract/workflows'`) so the reconciliation workflow is registered on their worker.
-export { callTool, prepareCall, runPrepared, reconcileWorkflowId, WORKFLOW_PROVIDER, type CallToolOptions, type PrepareCallExtras, type ToolCallResult } from './call-tool.js';
+export { reconcileWorkflowId } from '../src/wire/ids.js';
+export { callTool, prepareCall, runPrepared, WORKFLOW_PROVIDER, type CallToolOptions, type PrepareCallExtras, type ToolCallResult } from './call-tool.js';
 export { callTools, type ToolCallRequest, type CorrelatedResult } from './call-tools.js';
 export {
   installApprovalHandlers,

@@ -4,7 +4,8 @@ import type { HumanResolution } from '../activities/settle-call.js';
 import type { ToolCallResult } from '../activities/tool-call.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { dispatchWriteOnce, settle } from './call-tool.js';
-import { ESCALATE_ACTIVITY, OPEN_RECONCILIATION_ACTIVITY, QUERY_OUTCOME_ACTIVITY, RECONCILE_STATE_QUERY, RECONCILE_STATE_SA, RESOLVE_OUTCOME_SIGNAL } from './names.js';
+import { ESCALATE_ACTIVITY, OPEN_RECONCILIATION_ACTIVITY, QUERY_OUTCOME_ACTIVITY, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../src/wire/names.js';
+import { RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
 import type { ReconcileInput } from './reconcile-policy.js';
 
 /** A human's answer to an escalated (or still reconciling) call, sent as a signal. */
@@ -16,8 +17,7 @@ export interface ResolveOutcomeSignal {
   readonly note?: string;
 }
 
-/** Where a reconciliation stands (query, search attribute `TtcReconcileState`, current details). */
-export type ReconcileState = 'reconciling' | 'redispatching' | 'escalated' | 'committed' | 'not_committed';
+export type { ReconcileState } from '../src/wire/search-attributes.js';
 
 /** What the reconcile-state query returns. */
 export interface ReconcileStatus {

@@ -1,7 +1,7 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { createApplyStatePatch, StatePatchInput, StatePatchResult } from '../activities/state-patch.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
-import { STATE_PATCH_ACTIVITY } from './names.js';
+import { STATE_PATCH_ACTIVITY } from '../src/wire/names.js';
 
 export type { StatePatchInput, StatePatchResult } from '../activities/state-patch.js';
 

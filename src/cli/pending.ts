@@ -1,6 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { PendingApproval } from '../temporal/index.js';
-import { APPROVAL_PENDING_SA, PENDING_APPROVALS_QUERY } from '../temporal/names.js';
+import { PENDING_APPROVALS_QUERY } from '../wire/names.js';
+import { APPROVAL_PENDING_SA } from '../wire/search-attributes.js';
 import { toCliError } from './temporal-errors.js';
 
 /** One workflow with calls waiting for a decision. */

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
-import { reconcileWorkflowId } from '../../workflows/call-tool.js';
 import type { ResolveOutcomeSignal } from '../temporal/index.js';
-import { RESOLVE_OUTCOME_SIGNAL } from '../temporal/names.js';
+import { reconcileWorkflowId } from '../wire/ids.js';
+import { RESOLVE_OUTCOME_SIGNAL } from '../wire/names.js';
 import { toCliError } from './temporal-errors.js';
 
 /** What `resolve` needs: the idempotency key of the escalated call and the human's answer. */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { ToolStore } from '../store/index.js';
-import { AGENT_TRANSCRIPT_QUERY, PENDING_APPROVALS_QUERY, RECONCILE_STATE_SA, type PendingApproval } from '../temporal/index.js';
-import { reconcileWorkflowId, type ModelMessage } from '../../workflows/index.js';
+import { AGENT_TRANSCRIPT_QUERY, PENDING_APPROVALS_QUERY, RECONCILE_STATE_SA, reconcileWorkflowId, type PendingApproval } from '../temporal/index.js';
+import type { ModelMessage } from '../../workflows/index.js';
 import { approveCommand, approvePending } from './approve-pending.js';
 import { DEMO_TASK_QUEUE, DEMO_TOOLS, SUPPORT_DEMO_WORKFLOW_TYPE } from './demo-names.js';
 import { supportDemoInput } from './demo-input.js';

@@ -2,6 +2,7 @@ import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ModelResult } from '../index.js';
 import type { ToolStore } from '../store/index.js';
 import { RECONCILE_STATE_SA } from '../temporal/index.js';
+import { RECONCILE_WORKFLOW_ID_PREFIX } from '../wire/ids.js';
 import type { CitationReport, ModelMessage } from '../../workflows/index.js';
 import { compactJson, describeResult } from './describe-result.js';
 import { readHistoryFacts } from './demo-history.js';
@@ -155,10 +156,8 @@ function toolCall(tool: string, callId: string, result: ModelResult): DemoToolCa
   };
 }
 
-const RECONCILE_ID_PREFIX = 'ttc-reconcile:';
-
 async function readReconciliation(client: Client, store: ToolStore, workflowId: string): Promise<{ key: string; summary: DemoReconciliation }> {
-  const key = workflowId.startsWith(RECONCILE_ID_PREFIX) ? workflowId.slice(RECONCILE_ID_PREFIX.length) : workflowId;
+  const key = workflowId.startsWith(RECONCILE_WORKFLOW_ID_PREFIX) ? workflowId.slice(RECONCILE_WORKFLOW_ID_PREFIX.length) : workflowId;
   const [child, record] = await Promise.all([client.workflow.getHandle(workflowId).describe(), store.getReconciliation(key)]);
   const state = child.typedSearchAttributes.get(RECONCILE_STATE_SA);
   return {

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { ApprovalDecision, ApprovalUpdateResult } from '../../workflows/approvals.js';
-import { APPROVAL_UPDATE } from './names.js';
+import { APPROVAL_UPDATE } from '../wire/names.js';
 
 /**
  * Sends an approval decision through the validated update (not the signal), so a wrong digest or an unknown call id

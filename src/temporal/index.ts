@@ -3,28 +3,27 @@ export { ToolContractPlugin, type ToolContractPluginOptions } from './plugin.js'
 export { submitApprovalDecision } from './approval-client.js';
 export { toolActivityInterceptors } from './tool-activity-interceptor.js';
 export { toApplicationFailure, INTERNAL_FAILURE_TYPE } from './tool-failure.js';
+// Names stored in history and visibility, for clients that signal, query or list the package's workflows.
 export {
   RECONCILE_WORKFLOW_TYPE,
+  AGENT_LOOP_WORKFLOW_TYPE,
+  RESERVED_ACTIVITY_PREFIX,
   PREPARE_CALL_ACTIVITY,
   SETTLE_CALL_ACTIVITY,
   OPEN_RECONCILIATION_ACTIVITY,
   QUERY_OUTCOME_ACTIVITY,
   ESCALATE_ACTIVITY,
   STATE_PATCH_ACTIVITY,
-  RESERVED_ACTIVITY_PREFIX,
+  MODEL_CALL_ACTIVITY,
   APPROVAL_SIGNAL,
   APPROVAL_UPDATE,
   PENDING_APPROVALS_QUERY,
   RESOLVE_OUTCOME_SIGNAL,
   RECONCILE_STATE_QUERY,
-  APPROVAL_PENDING_SA,
-  RECONCILE_STATE_SA,
-  IDEMPOTENCY_KEY_SA,
-  SEARCH_ATTRIBUTE_KEYS,
-  MODEL_CALL_ACTIVITY,
-  AGENT_LOOP_WORKFLOW_TYPE,
   AGENT_TRANSCRIPT_QUERY,
-} from './names.js';
+} from '../wire/names.js';
+export { APPROVAL_PENDING_SA, RECONCILE_STATE_SA, IDEMPOTENCY_KEY_SA, SEARCH_ATTRIBUTE_KEYS, RECONCILE_STATES, type ReconcileState } from '../wire/search-attributes.js';
+export { reconcileWorkflowId } from '../wire/ids.js';
 export type { ToolCallInput, ToolCallResult } from '../../activities/tool-call.js';
 export type { PendingApproval, ApprovalDecision, ApprovalUpdateResult } from '../../workflows/approvals.js';
-export type { ResolveOutcomeSignal, ReconcileStatus, ReconcileState } from '../../workflows/reconcile-tool-call.js';
+export type { ResolveOutcomeSignal, ReconcileStatus } from '../../workflows/reconcile-tool-call.js';

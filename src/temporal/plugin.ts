@@ -5,7 +5,7 @@ import type { ToolStore } from '../store/tool-store.js';
 import { createPackageActivities } from '../../activities/package-activities.js';
 import type { ToolRuntime } from '../../activities/runtime.js';
 import { createToolActivities } from '../../activities/tool-call.js';
-import { RESERVED_ACTIVITY_PREFIX } from './names.js';
+import { RESERVED_ACTIVITY_PREFIX } from '../wire/names.js';
 import { toolActivityInterceptors } from './tool-activity-interceptor.js';
 
 /** Options of {@link ToolContractPlugin}. */

@@ -7,6 +7,7 @@ import { executeTool, failedExecution, type ToolExecution } from '../contract/ex
 import type { ExecutionContext } from '../contract/execution-context.js';
 import { ToolError } from '../contract/tool-error.js';
 import { asLocalReplay } from '../store/ledger.js';
+import { FUNNELLED_CALL_KIND } from '../wire/message-kinds.js';
 import { AUDIT_ATTEMPT_BASE } from '../../activities/call-identity.js';
 import { activityExecutionContext } from '../../activities/call-context.js';
 import type { ToolRuntime } from '../../activities/runtime.js';
@@ -80,7 +81,7 @@ class ToolCallInterceptor implements ActivityInboundCallsInterceptor {
     const funnelled: AnyToolDefinition = {
       ...tool,
       handler: (args: unknown, handlerContext: HandlerContext) => {
-        const mark: FunnelledCall = { kind: 'ttc.funnelled-call.v1', handlerContext };
+        const mark: FunnelledCall = { kind: FUNNELLED_CALL_KIND, handlerContext };
         return next({ ...input, args: [args, mark] }) as Promise<never>;
       },
     };

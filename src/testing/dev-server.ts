@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
-import { SEARCH_ATTRIBUTE_KEYS } from '../temporal/names.js';
+import { SEARCH_ATTRIBUTE_KEYS } from '../wire/search-attributes.js';
 import { freePort } from './free-port.js';
 
 /** Options of {@link startDevServer}. */

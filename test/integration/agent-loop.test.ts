@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { AGENT_LOOP_WORKFLOW_TYPE, AGENT_TRANSCRIPT_QUERY, APPROVAL_SIGNAL, MODEL_CALL_ACTIVITY, PENDING_APPROVALS_QUERY } from '../../src/temporal/names.js';
+import { AGENT_LOOP_WORKFLOW_TYPE, AGENT_TRANSCRIPT_QUERY, APPROVAL_SIGNAL, MODEL_CALL_ACTIVITY, PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../src/model/index.js';
 import { modelResultSchema } from '../../src/contract/model-result.js';

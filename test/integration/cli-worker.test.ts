@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { freePort } from '../../src/testing/free-port.js';
-import { PENDING_APPROVALS_QUERY } from '../../src/temporal/names.js';
+import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import type { ToolCallResult } from '../../workflows/index.js';
 import { runCli, startCli } from '../support/cli-process.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';

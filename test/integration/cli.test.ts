@@ -12,7 +12,7 @@ import { listPendingApprovals } from '../../src/cli/pending.js';
 import { resolveOutcome } from '../../src/cli/resolve.js';
 import { reportMetrics } from '../../src/cli/metrics.js';
 import { listUnsettled } from '../../src/cli/unsettled.js';
-import { RECONCILE_STATE_SA } from '../../src/temporal/names.js';
+import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import { reconcileWorkflowId, type ToolCallResult } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
 import { integrationStore } from '../support/integration-store.js';

@@ -5,7 +5,7 @@ import { decideApproval } from '../../src/cli/approve.js';
 import { listPendingApprovals } from '../../src/cli/pending.js';
 import { DEMO_TOOLS, DEMO_WORKFLOWS_PATH, formatDemoSummary, runDemo, startDemoServices, type DemoServices, type DemoSummary } from '../../src/demo/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
-import { AGENT_TRANSCRIPT_QUERY } from '../../src/temporal/names.js';
+import { AGENT_TRANSCRIPT_QUERY } from '../../src/wire/names.js';
 import type { ToolStore } from '../../src/store/index.js';
 import type { ModelMessage } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { RECONCILE_STATE_QUERY, RECONCILE_STATE_SA, RESOLVE_OUTCOME_SIGNAL } from '../../src/temporal/names.js';
+import { RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/names.js';
+import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import { reconcileWorkflowId, type ReconcileStatus, type ResolveOutcomeSignal, type ToolCallResult } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
 import { integrationStore } from '../support/integration-store.js';

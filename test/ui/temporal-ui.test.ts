@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_TOOLS } from '../../src/demo/index.js';
-import { RECONCILE_WORKFLOW_TYPE } from '../../src/temporal/names.js';
+import { RECONCILE_WORKFLOW_TYPE } from '../../src/wire/names.js';
 import { launchHeadlessChromium, skipWithoutChromium, type HeadlessChromium } from '../support/chromium.js';
 import { eventually } from '../support/eventually.js';
 import { startDemoScene, type UiRun, type UiScene } from './demo-scene.js';

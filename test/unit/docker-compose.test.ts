@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { parseCommand } from '../../src/cli/argv.js';
 import { CLI_ENV } from '../../src/cli/cli-config.js';
-import { SEARCH_ATTRIBUTE_KEYS } from '../../src/temporal/names.js';
+import { SEARCH_ATTRIBUTE_KEYS } from '../../src/wire/search-attributes.js';
 
 // No Docker engine runs here: the compose file is parsed and checked against what the code expects.
 

@@ -1,21 +1,28 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import * as names from '../../src/temporal/names.js';
+import * as temporal from '../../src/temporal/index.js';
+import * as names from '../../src/wire/names.js';
+import * as searchAttributes from '../../src/wire/search-attributes.js';
+import { agentLoop } from '../../workflows/agent-loop.js';
 import { reconcileToolCall } from '../../workflows/reconcile-tool-call.js';
 
-test('the reconciliation workflow type constant is the exported workflow function name', () => {
+test('the workflow type constants are the exported workflow function names', () => {
   assert.equal(names.RECONCILE_WORKFLOW_TYPE, reconcileToolCall.name);
+  assert.equal(names.AGENT_LOOP_WORKFLOW_TYPE, agentLoop.name);
 });
 
 test('names stored in history are unique, and package activity types use the reserved prefix', () => {
-  const values = Object.entries(names)
-    .filter(([, value]) => typeof value === 'string')
-    .map(([, value]) => value as string);
+  const values = Object.values(names);
   assert.equal(new Set(values).size, values.length);
-  const activities = Object.entries(names).filter(([key]) => key.endsWith('_ACTIVITY')).map(([, value]) => value as string);
+  const activities = Object.entries(names).filter(([key]) => key.endsWith('_ACTIVITY')).map(([, value]) => value);
   assert.ok(activities.length >= 5);
   for (const activity of activities) assert.ok(activity.startsWith(names.RESERVED_ACTIVITY_PREFIX), activity);
-  const attributes = names.SEARCH_ATTRIBUTE_KEYS.map((key) => key.name);
-  assert.deepEqual(attributes, [names.APPROVAL_PENDING_SA.name, names.RECONCILE_STATE_SA.name, names.IDEMPOTENCY_KEY_SA.name]);
+  const attributes = searchAttributes.SEARCH_ATTRIBUTE_KEYS.map((key) => key.name);
+  assert.deepEqual(attributes, [searchAttributes.APPROVAL_PENDING_SA.name, searchAttributes.RECONCILE_STATE_SA.name, searchAttributes.IDEMPOTENCY_KEY_SA.name]);
   for (const name of attributes) assert.match(name, /^Ttc[A-Z][A-Za-z]+$/);
+});
+
+test('the temporal entry point exports every stored name and search attribute, unchanged', () => {
+  const exported = temporal as Record<string, unknown>;
+  for (const [key, value] of [...Object.entries(names), ...Object.entries(searchAttributes)]) assert.equal(exported[key], value, key);
 });

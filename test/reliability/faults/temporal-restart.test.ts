@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { APPROVAL_SIGNAL, PENDING_APPROVALS_QUERY } from '../../../src/temporal/names.js';
+import { APPROVAL_SIGNAL, PENDING_APPROVALS_QUERY } from '../../../src/wire/names.js';
 import type { ApprovalDecision, CorrelatedResult, PendingApproval, ToolCallResult } from '../../../workflows/index.js';
 import { eventually } from '../../support/eventually.js';
 import { chargeKey, TOOLS } from '../../support/payment-tools.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../../../src/temporal/names.js';
+import { APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../../../src/wire/names.js';
 import type { ApprovalDecision, ApprovalUpdateResult, PendingApproval, ToolCallResult } from '../../../workflows/index.js';
 import { eventually } from '../../support/eventually.js';
 import { chargeKey, TOOLS } from '../../support/payment-tools.js';

@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { isCatalogCode, ToolRegistry, type AnyToolDefinition, type ModelResult } from '../../../src/index.js';
 import { InMemoryToolStore } from '../../../src/store/in-memory/in-memory-tool-store.js';
 import { toolActivityInterceptors } from '../../../src/temporal/tool-activity-interceptor.js';
-import { createToolActivities, TOOL_CALL_INPUT_KIND, type ToolCallInput, type ToolCallResult } from '../../../activities/tool-call.js';
+import { createToolActivities, type ToolCallInput, type ToolCallResult } from '../../../activities/tool-call.js';
+import { TOOL_ACTIVITY_INPUT_KIND } from '../../../src/wire/message-kinds.js';
 import { WORKFLOW_PROVIDER, type CorrelatedResult } from '../../../workflows/index.js';
 import { TOOLS } from '../../support/payment-tools.js';
 import { orderTool, refundTool } from '../../support/tools.js';
@@ -91,7 +92,7 @@ test(`in process: ${IN_PROCESS_RUNS} seeded hostile behaviours through the real 
       const tool = write ? fuzzWrite : fuzzRead;
       behaviours.set(n, b);
       const key = `wf-fuzz:call-${n}`;
-      const input: ToolCallInput = { kind: TOOL_CALL_INPUT_KIND, args: { order_id: 'ord_1', case: n }, callId: `call-${n}`, operationId: key, idempotencyKey: key, principal, provider: WORKFLOW_PROVIDER, dispatch: 'dispatch' };
+      const input: ToolCallInput = { kind: TOOL_ACTIVITY_INPUT_KIND, args: { order_id: 'ord_1', case: n }, callId: `call-${n}`, operationId: key, idempotencyKey: key, principal, provider: WORKFLOW_PROVIDER, dispatch: 'dispatch' };
       const { modelResult } = await run(tool, input);
       checkResult(modelResult, `run ${n}`, [...FUZZ_MARKERS, key, principal.subject], tool.name);
       const code = modelResult.error?.code ?? modelResult.status;

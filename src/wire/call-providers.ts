@@ -1,0 +1,10 @@
+/**
+ * Provider bindings of the tool calls the package makes itself. They enter each call's audit binding digest, so
+ * changing one changes the digests of every later call: a new revision string, never an edit in place.
+ */
+
+/** Calls made by workflow code rather than on behalf of a model response. */
+export const WORKFLOW_CALL_PROVIDER = Object.freeze({ provider: 'temporal-workflow', apiFamily: 'workflow', adapterRevision: 'ttc-workflow@1' });
+
+/** Calls the built-in agent loop makes for a model's turn (the provider is the model's name). */
+export const AGENT_LOOP_CALL_PROVIDER = Object.freeze({ apiFamily: 'ttc.model-turn', adapterRevision: 'ttc-agent-loop@1' });

@@ -1,0 +1,35 @@
+/**
+ * Every name this package stores in Temporal history: workflow types, activity types, signals, queries and updates.
+ * They are public API (renaming one breaks running workflows and replay), so each is defined here once and every
+ * side — workflow code, activities, the plugin, clients and the CLI — reads it from here.
+ */
+
+/** Workflow type of the reconciliation child (must equal the exported workflow function's name). */
+export const RECONCILE_WORKFLOW_TYPE = 'reconcileToolCall';
+/** Workflow type of the built-in agent loop (must equal the exported workflow function's name). */
+export const AGENT_LOOP_WORKFLOW_TYPE = 'agentLoop';
+
+/** Prefix reserved for the package's own activity types; no tool may be named with it. */
+export const RESERVED_ACTIVITY_PREFIX = 'ttc.';
+
+/** Activity types of the package's own activities (tool activities are named after their tool). */
+export const PREPARE_CALL_ACTIVITY = 'ttc.prepareToolCall';
+export const SETTLE_CALL_ACTIVITY = 'ttc.settleToolCall';
+export const OPEN_RECONCILIATION_ACTIVITY = 'ttc.openReconciliation';
+export const QUERY_OUTCOME_ACTIVITY = 'ttc.queryOutcome';
+export const ESCALATE_ACTIVITY = 'ttc.escalateReconciliation';
+export const STATE_PATCH_ACTIVITY = 'ttc.applyStatePatch';
+/** The agent loop's model call (one model turn). */
+export const MODEL_CALL_ACTIVITY = 'ttc.callModel';
+
+/** Approval decisions for a pending call: signal (required interface) and update (validated, immediate answer). */
+export const APPROVAL_SIGNAL = 'ttc.approval';
+export const APPROVAL_UPDATE = 'ttc.decideApproval';
+export const PENDING_APPROVALS_QUERY = 'ttc.pendingApprovals';
+
+/** Human resolution of an escalated reconciliation, and the reconciliation's state. */
+export const RESOLVE_OUTCOME_SIGNAL = 'ttc.resolveOutcome';
+export const RECONCILE_STATE_QUERY = 'ttc.reconcileState';
+
+/** The agent loop's conversation so far (model results only, never audits). */
+export const AGENT_TRANSCRIPT_QUERY = 'ttc.agentTranscript';
