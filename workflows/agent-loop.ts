@@ -2,8 +2,9 @@ import { ActivityFailure, ApplicationFailure, continueAsNew, defineQuery, isCanc
 import type { AgentModelConfig, AssistantMessage, ModelCallInput, ModelMessage, ModelResponse, ModelSettings, ToolResultMessage } from '../activities/model-call.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
 import type { Principal } from '../src/contract/define-tool.js';
-import { nonRetryableCodes } from '../src/contract/error-catalog.js';
+import { nonRetryableCodes, type CatalogCode } from '../src/contract/error-catalog.js';
 import { installApprovalHandlers } from './approvals.js';
+import { catalogWorkflowFailure } from './catalog-failure.js';
 import type { CallToolOptions } from './call-tool.js';
 import { callTools, type ToolCallRequest } from './call-tools.js';
 import { checkCitations, type CitationReport } from './citations.js';
@@ -134,7 +135,7 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
     // Results are correlated by call id: a response that repeats one cannot be answered call by call. Model
     // clients refuse it already; this guards clients that do not.
     const ids = response.calls.map((call) => call.callId);
-    if (response.calls.length === 0 || new Set(ids).size !== ids.length) return end('model_error', null, { code: 'PROTOCOL_ERROR', responseId: response.responseId });
+    if (response.calls.length === 0 || new Set(ids).size !== ids.length) return end('model_error', null, { code: 'PROTOCOL_ERROR' satisfies CatalogCode, responseId: response.responseId });
     const assistant: AssistantMessage = { role: 'assistant', text: response.text, calls: response.calls };
     transcript.push(assistant);
     const requests = response.calls.map((call): ToolCallRequest => {
@@ -148,7 +149,7 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
     const byCallId = new Map(results.map((result) => [result.callId, result]));
     for (const [i, call] of response.calls.entries()) {
       const result = byCallId.get(requests[i]?.callId ?? '');
-      if (result === undefined) throw ApplicationFailure.nonRetryable('a tool call has no result', 'TOOL_ERROR');
+      if (result === undefined) throw catalogWorkflowFailure('TOOL_ERROR', 'a tool call has no result');
       transcript.push({ role: 'tool', callId: call.callId, name: call.name, result: result.modelResult } satisfies ToolResultMessage);
     }
   }

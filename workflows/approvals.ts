@@ -1,5 +1,6 @@
-import { ApplicationFailure, condition, defineQuery, defineSignal, defineUpdate, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, defineUpdate, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { CallPreview } from '../activities/prepare-call.js';
+import { catalogWorkflowFailure } from './catalog-failure.js';
 import { APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../src/wire/names.js';
 import { APPROVAL_PENDING_SA } from '../src/wire/search-attributes.js';
 
@@ -86,13 +87,13 @@ export function installApprovalHandlers(): void {
       // with failure type APPROVAL_INVALID (and, unlike a signal, leaves no trace in history).
       validator: (payload: ApprovalDecision) => {
         const decision = parseDecision(payload);
-        if (decision === null) throw ApplicationFailure.nonRetryable('malformed decision', 'APPROVAL_INVALID');
+        if (decision === null) throw catalogWorkflowFailure('APPROVAL_INVALID', 'malformed decision');
         const state = pending.get(decision.callId);
-        if (state === undefined && !decided.has(decision.callId)) throw ApplicationFailure.nonRetryable('no pending call with this id', 'APPROVAL_INVALID');
+        if (state === undefined && !decided.has(decision.callId)) throw catalogWorkflowFailure('APPROVAL_INVALID', 'no pending call with this id');
         // Checked against the pending call, or against the decision that already settled it: after a decision, a
         // wrong digest is still refused as invalid rather than answered as a harmless duplicate.
         const expected = state?.preview.requestSha256 ?? decided.get(decision.callId)?.requestSha256;
-        if (expected !== decision.requestSha256) throw ApplicationFailure.nonRetryable('the decision is for a different request digest', 'APPROVAL_INVALID');
+        if (expected !== decision.requestSha256) throw catalogWorkflowFailure('APPROVAL_INVALID', 'the decision is for a different request digest');
       },
     },
   );

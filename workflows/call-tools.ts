@@ -1,8 +1,8 @@
-import { ApplicationFailure } from '@temporalio/workflow';
 import type { PreparedCall } from '../activities/prepare-call.js';
 import type { ToolCallResult } from '../activities/tool-call.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
 import { nextCallId } from './call-ids.js';
+import { catalogWorkflowFailure } from './catalog-failure.js';
 import { prepareCall, runPrepared, type CallToolOptions } from './call-tool.js';
 
 /** One call of a batch. */
@@ -29,7 +29,7 @@ export interface CorrelatedResult extends ToolCallResult {
  */
 export async function callTools(calls: readonly ToolCallRequest[], options: Omit<CallToolOptions, 'callId'>): Promise<CorrelatedResult[]> {
   const callIds = calls.map((call) => call.callId ?? nextCallId());
-  if (new Set(callIds).size !== callIds.length) throw ApplicationFailure.nonRetryable('call ids in one batch must be unique', 'INVALID_ARGUMENTS');
+  if (new Set(callIds).size !== callIds.length) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'call ids in one batch must be unique');
   const prepared = await Promise.all(
     calls.map((call, i) =>
       prepareCall(
@@ -56,7 +56,7 @@ export async function callTools(calls: readonly ToolCallRequest[], options: Omit
   await Promise.all([reads, writes]);
   const missing = callIds.filter((id) => !results.has(id));
   if (missing.length > 0 || results.size !== callIds.length) {
-    throw ApplicationFailure.nonRetryable(`results do not match calls (missing: ${missing.join(', ')})`, 'TOOL_ERROR');
+    throw catalogWorkflowFailure('TOOL_ERROR', `results do not match calls (missing: ${missing.join(', ')})`);
   }
   return callIds.map((callId) => ({ callId, ...(results.get(callId) as ToolCallResult) }));
 }

@@ -1,7 +1,8 @@
-import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
+import { proxyActivities } from '@temporalio/workflow';
 import type { createApplyStatePatch, StatePatchInput, StatePatchResult } from '../activities/state-patch.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { STATE_PATCH_ACTIVITY } from '../src/wire/names.js';
+import { catalogWorkflowFailure } from './catalog-failure.js';
 
 export type { StatePatchInput, StatePatchResult } from '../activities/state-patch.js';
 
@@ -13,7 +14,7 @@ type Activities = { [STATE_PATCH_ACTIVITY]: ReturnType<typeof createApplyStatePa
  * it never overwrites.
  */
 export async function applyStatePatch(patch: StatePatchInput): Promise<StatePatchResult> {
-  if (patch.evidenceIds.length === 0) throw ApplicationFailure.nonRetryable('a state patch must cite evidence', 'INVALID_ARGUMENTS');
+  if (patch.evidenceIds.length === 0) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'a state patch must cite evidence');
   const activities = proxyActivities<Activities>({
     startToCloseTimeout: '30s',
     retry: { maximumAttempts: 10, nonRetryableErrorTypes: nonRetryableCodes() },

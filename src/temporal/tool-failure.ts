@@ -1,10 +1,10 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { ERROR_CATALOG, isCatalogCode } from '../contract/error-catalog.js';
+import { ERROR_CATALOG, isCatalogCode, type CatalogCode } from '../contract/error-catalog.js';
 import { isToolError } from '../contract/tool-error.js';
 import type { ModelResult } from '../contract/model-result.js';
 
 /** Failure `type` of everything this package throws that is not a catalog code (a defect, a broken input). */
-export const INTERNAL_FAILURE_TYPE = 'TOOL_ERROR';
+export const INTERNAL_FAILURE_TYPE: CatalogCode = 'TOOL_ERROR';
 
 /**
  * The one translator from this package's errors to Temporal failures. The failure `type` is always a catalog code
