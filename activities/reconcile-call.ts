@@ -1,7 +1,6 @@
 import { ToolError } from '../src/contract/tool-error.js';
-import { executeTool } from '../src/contract/execute-tool.js';
-import type { AnyToolDefinition, ReconcileOutcome } from '../src/contract/define-tool.js';
-import { reshapeExecution } from '../src/temporal/reshape-execution.js';
+import type { ReconcileOutcome } from '../src/contract/define-tool.js';
+import { receiptReconciled } from '../src/contract/settled-results.js';
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordOnce } from './record-execution.js';
@@ -59,10 +58,7 @@ export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeIn
         await runtime.store.settleReconciliation({ idempotencyKey: identity.idempotencyKey, outcome: 'not_committed', via: 'receipt', receiptExternalId: null, resolvedBy: null, note: null });
         return { finding: 'not_committed' };
       case 'committed': {
-        const output = outcome.output;
-        const replayed: AnyToolDefinition = { ...tool, handler: () => Promise.resolve(output) };
-        const fresh = await executeTool(replayed, identity.args, ctx);
-        const execution = reshapeExecution(fresh, (result) => ({ ...result, execution: { ...result.execution, delivery: 'receipt_reconciled' } }), { tool, ctx });
+        const execution = await receiptReconciled(tool, ctx, identity.args, outcome.output);
         await record('committed', execution.modelResult.execution.receipt?.external_id ?? null);
         await runtime.store.settleReconciliation({
           idempotencyKey: identity.idempotencyKey,

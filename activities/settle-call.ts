@@ -1,24 +1,15 @@
-import { catalogFailure, type CallFailure } from '../src/contract/call-failure.js';
+import { catalogFailure } from '../src/contract/call-failure.js';
 import type { AnyToolDefinition } from '../src/contract/define-tool.js';
 import { failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
-import type { ModelResult } from '../src/contract/model-result.js';
-import { withOutcomeUnknown } from '../src/temporal/outcome-unknown.js';
-import { reshapeExecution } from '../src/temporal/reshape-execution.js';
+import { humanCommitted, notCommitted, withOutcomeUnknown, type HumanResolution } from '../src/contract/settled-results.js';
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordOnce } from './record-execution.js';
 import type { ToolRuntime } from './runtime.js';
 import type { ToolCallResult } from './tool-call.js';
 
-/** A human's answer to an escalated reconciliation. */
-export interface HumanResolution {
-  readonly outcome: 'committed' | 'not_committed';
-  /** The authoritative system's id for the committed write (required for `committed`). */
-  readonly externalId: string | null;
-  readonly resolvedBy: string;
-  readonly note: string | null;
-}
+export type { HumanResolution } from '../src/contract/settled-results.js';
 
 /** How a call ends without its handler running (now). */
 export type Settlement =
@@ -87,38 +78,4 @@ function settledExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: 
       return humanCommitted(tool, ctx, args, resolution);
     }
   }
-}
-
-/** The write did not happen: `failed`, `not_started`, with how that became known. */
-function notCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, delivery: ModelResult['execution']['delivery'], detail: unknown): ToolExecution {
-  const failure: CallFailure = catalogFailure('TIMEOUT_BEFORE_EXECUTE', 'side_effect', detail, {
-    message: 'The operation did not take effect (confirmed after its outcome was unknown). It may be requested again.',
-  });
-  return reshapeExecution(failedExecution(tool, ctx, failure, args), (result) => ({ ...result, execution: { ...result.execution, delivery } }), {
-    tool,
-    ctx,
-  });
-}
-
-/**
- * A human confirmed the write took effect: `partial` (it happened; its output was never verified), `committed`,
- * `human_resolved`, with the receipt the human gave. No data: nothing the tool returned was validated.
- */
-function humanCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, resolution: HumanResolution): ToolExecution {
-  const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', { resolved_by: resolution.resolvedBy, note: resolution.note }), args);
-  return reshapeExecution(
-    failed,
-    (result) => ({
-      ...result,
-      status: 'partial',
-      error: null,
-      execution: {
-        outcome: 'committed',
-        delivery: 'human_resolved',
-        receipt: { external_id: (resolution.externalId ?? 'unrecorded').slice(0, 256), committed_at: null },
-      },
-      warnings: [{ code: 'HUMAN_RESOLVED', message: 'A person confirmed this operation took effect; its output was not verified. Do not repeat it.' }],
-    }),
-    { tool, ctx },
-  );
 }

@@ -2,7 +2,7 @@
 // (the embedded Postgres and database resolution are in `./testing`). Named explicitly; nothing here is re-exported
 // from the package root.
 export type { ToolStore, ToolStoreOptions } from './tool-store.js';
-export { auditRefOf, asLocalReplay, ledgerStatusFor } from './ledger.js';
+export { auditRefOf, ledgerStatusFor } from './ledger.js';
 export type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus, RecordExecutionInput } from './ledger.js';
 export type { JsonValue } from '../contract/json-value.js';
 export type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';

@@ -105,8 +105,3 @@ export function ledgerStatusFor(modelResult: ModelResult): Exclude<LedgerStatus,
       return 'completed';
   }
 }
-
-/** The recorded result as a replay: the same facts, marked as delivered from the local ledger. */
-export function asLocalReplay(modelResult: ModelResult): ModelResult {
-  return { ...modelResult, execution: { ...modelResult.execution, delivery: 'local_replay' } };
-}

@@ -5,15 +5,14 @@ import { catalogFailure } from '../contract/call-failure.js';
 import type { AnyToolDefinition, HandlerContext } from '../contract/define-tool.js';
 import { executeTool, failedExecution, type ToolExecution } from '../contract/execute-tool.js';
 import type { ExecutionContext } from '../contract/execution-context.js';
+import { asLocalReplay, withOutcomeUnknown } from '../contract/settled-results.js';
 import { ToolError } from '../contract/tool-error.js';
-import { asLocalReplay } from '../store/ledger.js';
 import { FUNNELLED_CALL_KIND } from '../wire/message-kinds.js';
 import { AUDIT_ATTEMPT_BASE } from '../../activities/call-identity.js';
 import { activityExecutionContext } from '../../activities/call-context.js';
 import type { ToolRuntime } from '../../activities/runtime.js';
 import { isFunnelledCall, isToolCallInput, type FunnelledCall, type ToolCallInput, type ToolCallResult } from '../../activities/tool-call.js';
 import { recordExecution } from '../../activities/record-execution.js';
-import { withOutcomeUnknown } from './outcome-unknown.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
 /**

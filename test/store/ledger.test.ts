@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { asLocalReplay } from '../../src/store/ledger.js';
+import { asLocalReplay } from '../../src/contract/settled-results.js';
 import type { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { rejectsWith } from './fixtures/assert-store-error.js';

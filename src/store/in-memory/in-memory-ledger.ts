@@ -1,7 +1,8 @@
+import { asLocalReplay } from '../../contract/settled-results.js';
 import { toCanonicalText } from '../canonical-text.js';
 import { sha256OfBytes } from '../byte-digest.js';
 import { checkSha256, checkText } from '../input-checks.js';
-import { asLocalReplay, auditRefOf, ledgerStatusFor, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type RecordExecutionInput } from '../ledger.js';
+import { auditRefOf, ledgerStatusFor, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type RecordExecutionInput } from '../ledger.js';
 import { StoreError } from '../store-error.js';
 import { putArtifact } from './in-memory-artifacts.js';
 import { copy, type InMemoryTables } from './in-memory-tables.js';

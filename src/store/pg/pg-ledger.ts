@@ -1,6 +1,7 @@
 import type { ModelResult } from '../../contract/model-result.js';
+import { asLocalReplay } from '../../contract/settled-results.js';
 import { checkSha256, checkText } from '../input-checks.js';
-import { asLocalReplay, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type LedgerStatus } from '../ledger.js';
+import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus } from '../ledger.js';
 import { auditRefOfRow, verifiedModelResult } from './pg-audit-rows.js';
 import type { Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';

@@ -1,0 +1,118 @@
+import { callBindingDigest, resultDigest } from './bindings.js';
+import { catalogFailure } from './call-failure.js';
+import type { AnyToolDefinition, ToolOutput } from './define-tool.js';
+import { executeTool, failedExecution, type ToolExecution } from './execute-tool.js';
+import type { ExecutionContext } from './execution-context.js';
+import { modelResultSchema, type Delivery, type ModelResult } from './model-result.js';
+
+/**
+ * How a call looks when its side effect was settled some other way than by running its handler now: replayed from
+ * the ledger, unknown, confirmed not committed, confirmed committed by the authoritative system's receipt, or
+ * confirmed either way by a person. Every shape here is a normal execution (model result and audit) whose audit
+ * bindings still verify, so hosts handle one kind of result however the call ended.
+ */
+
+/** The trusted inputs an execution's call binding is derived from. */
+interface TrustedCall {
+  readonly tool: AnyToolDefinition;
+  readonly ctx: ExecutionContext;
+}
+
+/** A person's answer to an escalated reconciliation. */
+export interface HumanResolution {
+  readonly outcome: 'committed' | 'not_committed';
+  /** The authoritative system's id for the committed write (required for `committed`). */
+  readonly externalId: string | null;
+  readonly resolvedBy: string;
+  readonly note: string | null;
+}
+
+/** The recorded result as a replay: the same facts, marked as delivered from the local ledger. */
+export function asLocalReplay(modelResult: ModelResult): ModelResult {
+  return withDelivery(modelResult, 'local_replay');
+}
+
+/**
+ * A write whose fate is not known without having run it now (its key was claimed by an attempt that never
+ * settled, or another workflow reconciles it): `status: unknown`, `outcome: unknown`, `OUTCOME_UNKNOWN` — the
+ * caller must reconcile, not retry.
+ */
+export function withOutcomeUnknown(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, detail: Record<string, unknown>): ToolExecution {
+  const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', detail), rawArgs);
+  return reshapeExecution(failed, (result) => ({ ...result, status: 'unknown', execution: { ...result.execution, outcome: 'unknown' } }), { tool, ctx });
+}
+
+/** The write did not happen: `failed`, `not_started`, with how that became known (`delivery`). */
+export function notCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, delivery: Delivery, detail: unknown): ToolExecution {
+  const failure = catalogFailure('TIMEOUT_BEFORE_EXECUTE', 'side_effect', detail, {
+    message: 'The operation did not take effect (confirmed after its outcome was unknown). It may be requested again.',
+  });
+  return reshapeExecution(failedExecution(tool, ctx, failure, rawArgs), (result) => withDelivery(result, delivery), { tool, ctx });
+}
+
+/**
+ * The authoritative system confirmed the write and returned its output: the output runs through the whole funnel
+ * (so a reconciled result is as validated as a fresh one) and is delivered as `receipt_reconciled`.
+ */
+export async function receiptReconciled(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, output: ToolOutput<unknown>): Promise<ToolExecution> {
+  const replayed: AnyToolDefinition = { ...tool, handler: () => Promise.resolve(output) };
+  const fresh = await executeTool(replayed, rawArgs, ctx);
+  return reshapeExecution(fresh, (result) => withDelivery(result, 'receipt_reconciled'), { tool, ctx });
+}
+
+/**
+ * A person confirmed the write took effect: `partial` (it happened; its output was never verified), `committed`,
+ * `human_resolved`, with the receipt the person gave. No data: nothing the tool returned was validated.
+ */
+export function humanCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, resolution: HumanResolution): ToolExecution {
+  const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', { resolved_by: resolution.resolvedBy, note: resolution.note }), rawArgs);
+  return reshapeExecution(
+    failed,
+    (result) => ({
+      ...result,
+      status: 'partial',
+      error: null,
+      execution: {
+        outcome: 'committed',
+        delivery: 'human_resolved',
+        receipt: { external_id: (resolution.externalId ?? 'unrecorded').slice(0, 256), committed_at: null },
+      },
+      warnings: [{ code: 'HUMAN_RESOLVED', message: 'A person confirmed this operation took effect; its output was not verified. Do not repeat it.' }],
+    }),
+    { tool, ctx },
+  );
+}
+
+function withDelivery(result: ModelResult, delivery: Delivery): ModelResult {
+  return { ...result, execution: { ...result.execution, delivery } };
+}
+
+/**
+ * Rewrites the model result of an execution and re-derives every audit field that depends on it — status, error
+ * code, `result_sha256` and `call_binding_sha256` — so the audit still verifies. The request digest is kept: the
+ * business intent did not change.
+ */
+function reshapeExecution(execution: ToolExecution, change: (modelResult: ModelResult) => ModelResult, trusted: TrustedCall): ToolExecution {
+  const modelResult = modelResultSchema.parse(change(execution.modelResult));
+  const requestSha256 = execution.audit.bindings.request_sha256;
+  const resultSha256 = resultDigest(modelResult);
+  const callBinding = callBindingDigest({
+    provider: trusted.ctx.provider,
+    callId: trusted.ctx.callId,
+    operationId: trusted.ctx.operationId,
+    idempotencyKey: trusted.ctx.idempotencyKey,
+    tool: { name: trusted.tool.name, revisions: trusted.tool.revisions },
+    requestSha256,
+    resultSha256,
+  });
+  return {
+    ...execution,
+    modelResult,
+    audit: {
+      ...execution.audit,
+      status: modelResult.status,
+      error_code: modelResult.error?.code ?? null,
+      bindings: { request_sha256: requestSha256, result_sha256: resultSha256, call_binding_sha256: callBinding },
+    },
+  };
+}

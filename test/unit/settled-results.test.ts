@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { verifyAudit, type ExecutionContext, type ToolExecution } from '../../src/index.js';
+import { asLocalReplay, humanCommitted, notCommitted, receiptReconciled, withOutcomeUnknown } from '../../src/contract/settled-results.js';
+import { testContext } from '../support/context.js';
+import { refundTool } from '../support/tools.js';
+
+const tool = refundTool(() => Promise.reject(new Error('settled results never run the handler')));
+const args = { order_id: 'ord_1001', amount_cents: 500 };
+const receipt = { data: { refund_id: 're_1', amount_cents: 500, status: 'settled' as const }, receipt: { externalId: 're_1', committedAt: '2026-11-30T11:59:00.000Z' } };
+
+function assertVerifies(execution: ToolExecution, ctx: ExecutionContext): void {
+  const trusted = { principal: ctx.principal, tool, arguments: args, provider: ctx.provider, callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey };
+  assert.deepEqual(verifyAudit({ modelResult: execution.modelResult, audit: execution.audit, trusted }), { ok: true, failed: [] });
+  assert.equal(execution.audit.status, execution.modelResult.status);
+  assert.equal(execution.audit.error_code, execution.modelResult.error?.code ?? null);
+}
+
+describe('settled results', () => {
+  it('an unknown outcome says so and asks to query, not retry; its audit verifies', () => {
+    const ctx = testContext();
+    const execution = withOutcomeUnknown(tool, ctx, args, { reason: 'claimed, never settled' });
+    assert.equal(execution.modelResult.status, 'unknown');
+    assert.equal(execution.modelResult.execution.outcome, 'unknown');
+    assert.equal(execution.modelResult.error?.code, 'OUTCOME_UNKNOWN');
+    assert.equal(execution.modelResult.error?.recovery, 'query_status');
+    assertVerifies(execution, ctx);
+  });
+
+  it('a write confirmed not committed is failed, not_started, with how it became known; its audit verifies', () => {
+    const ctx = testContext();
+    for (const delivery of ['receipt_reconciled', 'human_resolved'] as const) {
+      const execution = notCommitted(tool, ctx, args, delivery, { finding: 'not_committed' });
+      assert.equal(execution.modelResult.status, 'failed');
+      assert.equal(execution.modelResult.execution.outcome, 'not_started');
+      assert.equal(execution.modelResult.execution.delivery, delivery);
+      assert.equal(execution.modelResult.error?.code, 'TIMEOUT_BEFORE_EXECUTE');
+      assertVerifies(execution, ctx);
+    }
+  });
+
+  it('a receipt runs through the funnel and is delivered as receipt_reconciled; its audit verifies', async () => {
+    const ctx = testContext();
+    const execution = await receiptReconciled(tool, ctx, args, receipt);
+    assert.equal(execution.modelResult.status, 'succeeded');
+    assert.equal(execution.modelResult.execution.outcome, 'committed');
+    assert.equal(execution.modelResult.execution.delivery, 'receipt_reconciled');
+    assert.equal(execution.modelResult.execution.receipt?.external_id, 're_1');
+    assertVerifies(execution, ctx);
+    const invalid = await receiptReconciled(tool, ctx, args, { ...receipt, data: { ...receipt.data, amount_cents: -1 } });
+    assert.equal(invalid.modelResult.error?.code, 'OUTPUT_CONTRACT_VIOLATION', 'a reconciled output is validated like a fresh one');
+  });
+
+  it('a person confirming the write gives partial, committed, human_resolved, without data; its audit verifies', () => {
+    const ctx = testContext();
+    const execution = humanCommitted(tool, ctx, args, { outcome: 'committed', externalId: 're_9', resolvedBy: 'ops@acme', note: null });
+    assert.equal(execution.modelResult.status, 'partial');
+    assert.equal(execution.modelResult.error, null);
+    assert.equal(execution.modelResult.data, null);
+    assert.deepEqual(execution.modelResult.execution, { outcome: 'committed', delivery: 'human_resolved', receipt: { external_id: 're_9', committed_at: null } });
+    assert.deepEqual(execution.modelResult.warnings.map((warning) => warning.code), ['HUMAN_RESOLVED']);
+    assertVerifies(execution, ctx);
+  });
+
+  it('a ledger replay keeps every fact and changes only the delivery', async () => {
+    const { modelResult } = await receiptReconciled(tool, testContext(), args, receipt);
+    const replay = asLocalReplay(modelResult);
+    assert.deepEqual(replay, { ...modelResult, execution: { ...modelResult.execution, delivery: 'local_replay' } });
+  });
+});
