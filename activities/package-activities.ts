@@ -8,7 +8,7 @@ import {
   STATE_PATCH_ACTIVITY,
 } from '../src/wire/names.js';
 import type { ModelClient } from '../src/model/model-turn.js';
-import { toApplicationFailure } from '../src/temporal/tool-failure.js';
+import { toApplicationFailure } from './tool-failure.js';
 import { createModelCall } from './model-call.js';
 import { createPrepareCall } from './prepare-call.js';
 import { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome } from './reconcile-call.js';

@@ -1,8 +1,8 @@
 // `temporal-tool-contract/temporal`: the worker/client side of the Temporal runtime. Named explicitly.
 export { ToolContractPlugin, type ToolContractPluginOptions } from './plugin.js';
 export { submitApprovalDecision } from './approval-client.js';
-export { toolActivityInterceptors } from './tool-activity-interceptor.js';
-export { toApplicationFailure, INTERNAL_FAILURE_TYPE } from './tool-failure.js';
+export { toolActivityInterceptors } from '../../activities/tool-activity-interceptor.js';
+export { toApplicationFailure, INTERNAL_FAILURE_TYPE } from '../../activities/tool-failure.js';
 // Names stored in history and visibility, for clients that signal, query or list the package's workflows.
 export {
   RECONCILE_WORKFLOW_TYPE,

@@ -6,7 +6,7 @@ import { createPackageActivities } from '../../activities/package-activities.js'
 import type { ToolRuntime } from '../../activities/runtime.js';
 import { createToolActivities } from '../../activities/tool-call.js';
 import { RESERVED_ACTIVITY_PREFIX } from '../wire/names.js';
-import { toolActivityInterceptors } from './tool-activity-interceptor.js';
+import { toolActivityInterceptors } from '../../activities/tool-activity-interceptor.js';
 
 /** Options of {@link ToolContractPlugin}. */
 export interface ToolContractPluginOptions {

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { isCatalogCode, ToolRegistry, type AnyToolDefinition, type ModelResult } from '../../../src/index.js';
 import { InMemoryToolStore } from '../../../src/store/in-memory/in-memory-tool-store.js';
-import { toolActivityInterceptors } from '../../../src/temporal/tool-activity-interceptor.js';
+import { toolActivityInterceptors } from '../../../activities/tool-activity-interceptor.js';
 import { createToolActivities, type ToolCallInput, type ToolCallResult } from '../../../activities/tool-call.js';
 import { TOOL_ACTIVITY_INPUT_KIND } from '../../../src/wire/message-kinds.js';
 import { WORKFLOW_PROVIDER, type CorrelatedResult } from '../../../workflows/index.js';

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/common';
-import { ERROR_CATALOG, isCatalogCode, type CatalogCode } from '../contract/error-catalog.js';
-import { isToolError } from '../contract/tool-error.js';
-import type { ModelResult } from '../contract/model-result.js';
+import { ERROR_CATALOG, isCatalogCode, type CatalogCode } from '../src/contract/error-catalog.js';
+import { isToolError } from '../src/contract/tool-error.js';
+import type { ModelResult } from '../src/contract/model-result.js';
 
 /** Failure `type` of everything this package throws that is not a catalog code (a defect, a broken input). */
 export const INTERNAL_FAILURE_TYPE: CatalogCode = 'TOOL_ERROR';

@@ -1,18 +1,18 @@
 import type { Context as ActivityContext } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
-import { requestDigest } from '../contract/bindings.js';
-import { catalogFailure } from '../contract/call-failure.js';
-import type { AnyToolDefinition, HandlerContext } from '../contract/define-tool.js';
-import { executeTool, failedExecution, type ToolExecution } from '../contract/execute-tool.js';
-import type { ExecutionContext } from '../contract/execution-context.js';
-import { asLocalReplay, withOutcomeUnknown } from '../contract/settled-results.js';
-import { ToolError } from '../contract/tool-error.js';
-import { FUNNELLED_CALL_KIND } from '../wire/message-kinds.js';
-import { AUDIT_ATTEMPT_BASE } from '../../activities/call-identity.js';
-import { activityExecutionContext } from '../../activities/call-context.js';
-import type { ToolRuntime } from '../../activities/runtime.js';
-import { isFunnelledCall, isToolCallInput, type FunnelledCall, type ToolCallInput, type ToolCallResult } from '../../activities/tool-call.js';
-import { recordExecution } from '../../activities/record-execution.js';
+import { requestDigest } from '../src/contract/bindings.js';
+import { catalogFailure } from '../src/contract/call-failure.js';
+import type { AnyToolDefinition, HandlerContext } from '../src/contract/define-tool.js';
+import { executeTool, failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
+import type { ExecutionContext } from '../src/contract/execution-context.js';
+import { asLocalReplay, withOutcomeUnknown } from '../src/contract/settled-results.js';
+import { ToolError } from '../src/contract/tool-error.js';
+import { FUNNELLED_CALL_KIND } from '../src/wire/message-kinds.js';
+import { AUDIT_ATTEMPT_BASE } from './call-identity.js';
+import { activityExecutionContext } from './call-context.js';
+import type { ToolRuntime } from './runtime.js';
+import { isFunnelledCall, isToolCallInput, type FunnelledCall, type ToolCallInput, type ToolCallResult } from './tool-call.js';
+import { recordExecution } from './record-execution.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
 /**
