@@ -57,6 +57,9 @@ export type PreparedCall =
     }
   | { readonly kind: 'refused'; readonly result: ToolCallResult };
 
+/** A call the worker prepared and that may run. */
+export type ReadyCall = Extract<PreparedCall, { kind: 'ready' }>;
+
 /**
  * Validates a call's arguments and fixes its identity: the idempotency key is the tool's business key when it
  * derives one, else `<workflow id>:<call id>` (deterministic across retries and replays).

@@ -1,8 +1,9 @@
-import { ActivityFailure, ApplicationFailure, continueAsNew, defineQuery, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, defineQuery, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { AgentModelConfig, AssistantMessage, ModelCallInput, ModelMessage, ModelResponse, ModelSettings, ToolResultMessage } from '../activities/model-call.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
 import type { Principal } from '../src/contract/define-tool.js';
 import { nonRetryableCodes, type CatalogCode } from '../src/contract/error-catalog.js';
+import { failureType } from './activity-failure.js';
 import { installApprovalHandlers } from './approvals.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import type { CallToolOptions } from './call-tool.js';
@@ -169,10 +170,4 @@ function providerContext(model: AgentModelConfig, responseId: string, callId: st
     providerCallId: callId,
     adapterRevision: AGENT_LOOP_CALL_PROVIDER.adapterRevision,
   };
-}
-
-function failureType(error: unknown): string {
-  if (error instanceof ActivityFailure && error.cause instanceof ApplicationFailure) return error.cause.type ?? 'ApplicationFailure';
-  if (error instanceof ActivityFailure) return error.cause?.name ?? 'ActivityFailure';
-  return error instanceof Error ? error.name : 'unknown';
 }

@@ -1,31 +1,20 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  executeChild,
-  isCancellation,
-  ParentClosePolicy,
-  scheduleActivity,
-  scheduleLocalActivity,
-  TimeoutFailure,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { executeChild, ParentClosePolicy, scheduleLocalActivity, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { PrepareCallInput, PreparedCall } from '../activities/prepare-call.js';
-import type { SettleCallInput, Settlement } from '../activities/settle-call.js';
-import type { CallIdentity } from '../activities/call-identity.js';
-import type { ToolCallInput, ToolCallResult } from '../activities/tool-call.js';
+import type { PrepareCallInput, PreparedCall, ReadyCall } from '../activities/prepare-call.js';
+import type { ToolCallResult } from '../activities/tool-call.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
 import type { Principal } from '../src/contract/define-tool.js';
-import { ERROR_CATALOG, isCatalogCode, nonRetryableCodes } from '../src/contract/error-catalog.js';
-import { MODEL_RESULT_SCHEMA_VERSION, type ModelResult } from '../src/contract/model-result.js';
-import { awaitApproval } from './approvals.js';
-import { nextCallId } from './call-ids.js';
+import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { WORKFLOW_CALL_PROVIDER } from '../src/wire/call-providers.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
-import { TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
-import { PREPARE_CALL_ACTIVITY, RECONCILE_WORKFLOW_TYPE, SETTLE_CALL_ACTIVITY } from '../src/wire/names.js';
-import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA } from '../src/wire/search-attributes.js';
+import { PREPARE_CALL_ACTIVITY, RECONCILE_WORKFLOW_TYPE } from '../src/wire/names.js';
+import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
+import { awaitApproval } from './approvals.js';
+import { nextCallId } from './call-ids.js';
+import { callSummary } from './call-summary.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
+import { settle } from './settle.js';
+import { dispatchRead, dispatchWriteOnce } from './tool-dispatch.js';
 
 export type { ToolCallResult } from '../activities/tool-call.js';
 
@@ -103,28 +92,12 @@ export async function runPrepared(prepared: PreparedCall, options: CallToolOptio
     if (outcome.kind === 'rejected') return settle(prepared.identity, { kind: 'approval_rejected', approver: outcome.approver, reason: outcome.reason });
     if (outcome.kind === 'expired') return settle(prepared.identity, { kind: 'approval_expired', invalidDecisions: outcome.invalidDecisions });
   }
-  if (prepared.effect === 'read') return dispatchRead(prepared, options);
+  if (prepared.effect === 'read') return dispatchRead(prepared.identity, callSummary(prepared), options);
   return dispatchWrite(prepared, options);
 }
 
-async function dispatchRead(prepared: Extract<PreparedCall, { kind: 'ready' }>, options: CallToolOptions): Promise<ToolCallResult> {
-  try {
-    return await scheduleActivity<ToolCallResult>(prepared.identity.tool, [toolInput(prepared.identity, 'dispatch')], {
-      startToCloseTimeout: options.timeoutMs ?? 30_000,
-      retry: { maximumAttempts: options.readAttempts ?? 3, nonRetryableErrorTypes: nonRetryableCodes() },
-      summary: summaryOf(prepared),
-      ...(options.taskQueue === undefined ? {} : { taskQueue: options.taskQueue }),
-    });
-  } catch (error) {
-    if (isCancellation(error)) throw error;
-    const carried = carriedResult(error);
-    if (carried !== null) return { modelResult: carried, auditRef: null };
-    return settle(prepared.identity, { kind: 'unavailable', failureType: failureType(error) });
-  }
-}
-
-async function dispatchWrite(prepared: Extract<PreparedCall, { kind: 'ready' }>, options: CallToolOptions): Promise<ToolCallResult> {
-  const result = await dispatchWriteOnce(prepared.identity, 'dispatch', summaryOf(prepared), options);
+async function dispatchWrite(prepared: ReadyCall, options: CallToolOptions): Promise<ToolCallResult> {
+  const result = await dispatchWriteOnce(prepared.identity, 'dispatch', callSummary(prepared), options);
   if (result.kind === 'settled') return result.result;
   try {
     return await reconcileInChild(prepared, result.auditId, options);
@@ -136,7 +109,7 @@ async function dispatchWrite(prepared: Extract<PreparedCall, { kind: 'ready' }>,
   }
 }
 
-function reconcileInChild(prepared: Extract<PreparedCall, { kind: 'ready' }>, auditId: string | null, options: CallToolOptions): Promise<ToolCallResult> {
+function reconcileInChild(prepared: ReadyCall, auditId: string | null, options: CallToolOptions): Promise<ToolCallResult> {
   return executeChild<(input: ReconcileInput) => Promise<ToolCallResult>>(RECONCILE_WORKFLOW_TYPE, {
     workflowId: reconcileWorkflowId(prepared.identity.idempotencyKey),
     args: [
@@ -148,7 +121,7 @@ function reconcileInChild(prepared: Extract<PreparedCall, { kind: 'ready' }>, au
         auditId,
         toolTimeoutMs: options.timeoutMs ?? 30_000,
         policy: { ...DEFAULT_RECONCILE_POLICY, ...options.reconcile },
-        summary: summaryOf(prepared),
+        summary: callSummary(prepared),
         ...(options.taskQueue === undefined ? {} : { taskQueue: options.taskQueue }),
       },
     ],
@@ -158,94 +131,7 @@ function reconcileInChild(prepared: Extract<PreparedCall, { kind: 'ready' }>, au
     staticDetails: `Idempotency key \`${prepared.identity.idempotencyKey}\`; parent workflow \`${workflowInfo().workflowId}\`, call \`${prepared.identity.callId}\`.`,
     typedSearchAttributes: [
       { key: IDEMPOTENCY_KEY_SA, value: prepared.identity.idempotencyKey },
-      { key: RECONCILE_STATE_SA, value: 'reconciling' },
+      { key: RECONCILE_STATE_SA, value: 'reconciling' satisfies ReconcileState },
     ],
   });
-}
-
-/** What one dispatch of a write established: a result, or an unknown outcome that needs reconciling. */
-export type WriteDispatch =
-  | { readonly kind: 'settled'; readonly result: ToolCallResult }
-  /** `result` is the activity's own `unknown` result, when it returned one (rather than timing out). */
-  | { readonly kind: 'unknown'; readonly auditId: string | null; readonly result: ToolCallResult | null };
-
-/**
- * Dispatches a write exactly once (`maximumAttempts: 1`: the default policy would retry forever). A timeout, a
- * result that says `unknown`, or any failure the catalog does not call "not started" leaves the outcome unknown.
- */
-export async function dispatchWriteOnce(identity: CallIdentity, dispatch: ToolCallInput['dispatch'], summary: string, options: { timeoutMs?: number; taskQueue?: string }): Promise<WriteDispatch> {
-  try {
-    const result = await scheduleActivity<ToolCallResult>(identity.tool, [toolInput(identity, dispatch)], {
-      startToCloseTimeout: options.timeoutMs ?? 30_000,
-      retry: { maximumAttempts: 1 },
-      summary,
-      ...(options.taskQueue === undefined ? {} : { taskQueue: options.taskQueue }),
-    });
-    if (result.modelResult.execution.outcome === 'unknown') return { kind: 'unknown', auditId: result.auditRef?.audit_id ?? null, result };
-    return { kind: 'settled', result };
-  } catch (error) {
-    // A cancelled workflow stops here; a write in flight at that moment is left to the ledger (its key stays claimed,
-    // so a later call with the same key reports OUTCOME_UNKNOWN instead of running it again).
-    if (isCancellation(error)) throw error;
-    if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) return { kind: 'unknown', auditId: null, result: null };
-    const carried = carriedResult(error);
-    if (carried !== null && carried.execution.outcome === 'not_started') return { kind: 'settled', result: { modelResult: carried, auditRef: null } };
-    const type = failureType(error);
-    if (isCatalogCode(type) && ERROR_CATALOG[type].outcome === 'not_started' && carried === null) {
-      return { kind: 'settled', result: await settle(identity, { kind: 'unavailable', failureType: type }) };
-    }
-    return { kind: 'unknown', auditId: null, result: null };
-  }
-}
-
-function toolInput(identity: CallIdentity, dispatch: ToolCallInput['dispatch']): ToolCallInput {
-  return {
-    kind: TOOL_ACTIVITY_INPUT_KIND,
-    args: identity.args,
-    callId: identity.callId,
-    operationId: identity.operationId,
-    idempotencyKey: identity.idempotencyKey,
-    principal: identity.principal,
-    provider: identity.provider,
-    dispatch,
-  };
-}
-
-/** Builds and records the result of a call that ends without running its handler now. */
-export function settle(identity: CallIdentity, settlement: Settlement): Promise<ToolCallResult> {
-  const input: SettleCallInput = { identity, settlement };
-  return scheduleActivity<ToolCallResult>(SETTLE_CALL_ACTIVITY, [input], {
-    startToCloseTimeout: '30s',
-    retry: { maximumAttempts: 10, nonRetryableErrorTypes: nonRetryableCodes() },
-    summary: `${settlement.kind}: ${identity.tool} ${identity.callId}`,
-  });
-}
-
-/** The model result a tool activity attached to its failure (catalogued failures carry it as their only detail). */
-function carriedResult(error: unknown): ModelResult | null {
-  if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return null;
-  const detail: unknown = error.cause.details?.[0];
-  if (typeof detail !== 'object' || detail === null || (detail as { schema_version?: unknown }).schema_version !== MODEL_RESULT_SCHEMA_VERSION) return null;
-  return detail as ModelResult;
-}
-
-function failureType(error: unknown): string {
-  if (error instanceof ActivityFailure) {
-    if (error.cause instanceof ApplicationFailure) return error.cause.type ?? 'ApplicationFailure';
-    if (error.cause instanceof TimeoutFailure) return `TIMEOUT_${error.cause.timeoutType ?? 'UNKNOWN'}`;
-    return error.cause?.name ?? 'ActivityFailure';
-  }
-  return error instanceof Error ? error.name : 'unknown';
-}
-
-/** One line for the UI: tool, effect and a short, secret-free argument preview. */
-function summaryOf(prepared: Extract<PreparedCall, { kind: 'ready' }>): string {
-  let args: string;
-  try {
-    args = JSON.stringify(prepared.preview.arguments) ?? '';
-  } catch {
-    args = '';
-  }
-  const clipped = args.length > 120 ? `${args.slice(0, 119)}…` : args;
-  return `${prepared.identity.tool} [${prepared.effect}] ${clipped}`;
 }

@@ -3,7 +3,8 @@ import type { createEscalateReconciliation, createOpenReconciliation, createQuer
 import type { HumanResolution } from '../activities/settle-call.js';
 import type { ToolCallResult } from '../activities/tool-call.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
-import { dispatchWriteOnce, settle } from './call-tool.js';
+import { settle } from './settle.js';
+import { dispatchWriteOnce } from './tool-dispatch.js';
 import { ESCALATE_ACTIVITY, OPEN_RECONCILIATION_ACTIVITY, QUERY_OUTCOME_ACTIVITY, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../src/wire/names.js';
 import { RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
 import type { ReconcileInput } from './reconcile-policy.js';

@@ -1,0 +1,82 @@
+import { ActivityFailure, isCancellation, scheduleActivity, TimeoutFailure, type RetryPolicy } from '@temporalio/workflow';
+import type { CallIdentity } from '../activities/call-identity.js';
+import type { DispatchKind, ToolCallInput, ToolCallResult } from '../activities/tool-call.js';
+import { ERROR_CATALOG, isCatalogCode, nonRetryableCodes } from '../src/contract/error-catalog.js';
+import { TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
+import { carriedResult, failureType } from './activity-failure.js';
+import { settle } from './settle.js';
+
+/** How a tool activity is scheduled. */
+export interface DispatchOptions {
+  /** Time one attempt may take (default 30 s). */
+  readonly timeoutMs?: number;
+  /** Attempts of a read whose failure the catalog calls retryable (default 3). */
+  readonly readAttempts?: number;
+  /** Task queue of the tool activities (default: the workflow's). */
+  readonly taskQueue?: string;
+}
+
+/**
+ * Runs a read's tool activity, retried only for catalogue-retryable codes. Never throws for what the tool does: a
+ * failure that carries a model result returns it, any other failure settles the call as `UPSTREAM_UNAVAILABLE`.
+ */
+export async function dispatchRead(identity: CallIdentity, summary: string, options: DispatchOptions): Promise<ToolCallResult> {
+  try {
+    return await scheduleTool(identity, 'dispatch', summary, options, { maximumAttempts: options.readAttempts ?? 3, nonRetryableErrorTypes: nonRetryableCodes() });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    const carried = carriedResult(error);
+    if (carried !== null) return { modelResult: carried, auditRef: null };
+    return settle(identity, { kind: 'unavailable', failureType: failureType(error) });
+  }
+}
+
+/** What one dispatch of a write established: a result, or an unknown outcome that needs reconciling. */
+export type WriteDispatch =
+  | { readonly kind: 'settled'; readonly result: ToolCallResult }
+  /** `result` is the activity's own `unknown` result, when it returned one (rather than timing out). */
+  | { readonly kind: 'unknown'; readonly auditId: string | null; readonly result: ToolCallResult | null };
+
+/**
+ * Dispatches a write exactly once (`maximumAttempts: 1`: the default policy would retry forever). A timeout, a
+ * result that says `unknown`, or any failure the catalog does not call "not started" leaves the outcome unknown.
+ */
+export async function dispatchWriteOnce(identity: CallIdentity, dispatch: DispatchKind, summary: string, options: DispatchOptions): Promise<WriteDispatch> {
+  try {
+    const result = await scheduleTool(identity, dispatch, summary, options, { maximumAttempts: 1 });
+    if (result.modelResult.execution.outcome === 'unknown') return { kind: 'unknown', auditId: result.auditRef?.audit_id ?? null, result };
+    return { kind: 'settled', result };
+  } catch (error) {
+    // A cancelled workflow stops here; a write in flight at that moment is left to the ledger (its key stays claimed,
+    // so a later call with the same key reports OUTCOME_UNKNOWN instead of running it again).
+    if (isCancellation(error)) throw error;
+    if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) return { kind: 'unknown', auditId: null, result: null };
+    const carried = carriedResult(error);
+    if (carried !== null && carried.execution.outcome === 'not_started') return { kind: 'settled', result: { modelResult: carried, auditRef: null } };
+    const type = failureType(error);
+    if (isCatalogCode(type) && ERROR_CATALOG[type].outcome === 'not_started' && carried === null) {
+      return { kind: 'settled', result: await settle(identity, { kind: 'unavailable', failureType: type }) };
+    }
+    return { kind: 'unknown', auditId: null, result: null };
+  }
+}
+
+/** The tool's activity (activity type = tool name), given the call's identity as a tagged, small input. */
+function scheduleTool(identity: CallIdentity, dispatch: DispatchKind, summary: string, options: DispatchOptions, retry: RetryPolicy): Promise<ToolCallResult> {
+  const input: ToolCallInput = {
+    kind: TOOL_ACTIVITY_INPUT_KIND,
+    args: identity.args,
+    callId: identity.callId,
+    operationId: identity.operationId,
+    idempotencyKey: identity.idempotencyKey,
+    principal: identity.principal,
+    provider: identity.provider,
+    dispatch,
+  };
+  return scheduleActivity<ToolCallResult>(identity.tool, [input], {
+    startToCloseTimeout: options.timeoutMs ?? 30_000,
+    retry,
+    summary,
+    ...(options.taskQueue === undefined ? {} : { taskQueue: options.taskQueue }),
+  });
+}
