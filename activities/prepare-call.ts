@@ -9,7 +9,7 @@ import { activityExecutionContext, activityWorkflow } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordExecution } from './record-execution.js';
 import type { ToolRuntime } from './runtime.js';
-import type { ToolCallResult } from './tool-call.js';
+import type { ToolCallResult } from './tool-activity.js';
 import type { ToolExecution } from '../src/contract/execute-tool.js';
 
 /** What workflow code knows about a call before preparing it. */

@@ -5,7 +5,7 @@ import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordOnce } from './record-execution.js';
 import type { ToolRuntime } from './runtime.js';
-import type { ToolCallResult } from './tool-call.js';
+import type { ToolCallResult } from './tool-activity.js';
 
 /** Input of the reconcile query: which call, and which query this is (1-based; idempotent per number). */
 export interface QueryOutcomeInput {

@@ -3,7 +3,7 @@ import { auditRefOf, type AuditRef } from '../src/store/ledger.js';
 import { isStoreError } from '../src/store/store-error.js';
 import type { ToolStore } from '../src/store/tool-store.js';
 import { activityWorkflow } from './call-context.js';
-import type { ToolCallResult } from './tool-call.js';
+import type { ToolCallResult } from './tool-activity.js';
 
 /**
  * Persists one execution (audit, evidence, artifacts, ledger) under the current activity's workflow. Idempotent.

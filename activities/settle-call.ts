@@ -7,7 +7,7 @@ import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordOnce } from './record-execution.js';
 import type { ToolRuntime } from './runtime.js';
-import type { ToolCallResult } from './tool-call.js';
+import type { ToolCallResult } from './tool-activity.js';
 
 export type { HumanResolution } from '../src/contract/settled-results.js';
 

@@ -11,7 +11,7 @@ import { FUNNELLED_CALL_KIND } from '../src/wire/message-kinds.js';
 import { AUDIT_ATTEMPT_BASE } from './call-identity.js';
 import { activityExecutionContext } from './call-context.js';
 import type { ToolRuntime } from './runtime.js';
-import { isFunnelledCall, isToolCallInput, type FunnelledCall, type ToolCallInput, type ToolCallResult } from './tool-call.js';
+import { isFunnelledCall, isToolActivityInput, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
 import { recordExecution } from './record-execution.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
@@ -24,10 +24,10 @@ import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
  * funnelled; the inner one sees the mark and passes through, so a result is normalized exactly once.
  */
 export function toolActivityInterceptors(runtime: ToolRuntime): ActivityInterceptorsFactory {
-  return (ctx) => ({ inbound: new ToolCallInterceptor(runtime, ctx) });
+  return (ctx) => ({ inbound: new ToolActivityInterceptor(runtime, ctx) });
 }
 
-class ToolCallInterceptor implements ActivityInboundCallsInterceptor {
+class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   constructor(
     private readonly runtime: ToolRuntime,
     private readonly activity: ActivityContext,
@@ -36,7 +36,7 @@ class ToolCallInterceptor implements ActivityInboundCallsInterceptor {
   async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     const [call, second] = input.args;
     const type = this.activity.info.activityType;
-    if (isFunnelledCall(second) || !isToolCallInput(call) || !this.runtime.registry.has(type)) return next(input);
+    if (isFunnelledCall(second) || !isToolActivityInput(call) || !this.runtime.registry.has(type)) return next(input);
     const tool = this.runtime.registry.get(type);
     try {
       return await this.run(tool, call, input, next);
@@ -45,7 +45,7 @@ class ToolCallInterceptor implements ActivityInboundCallsInterceptor {
     }
   }
 
-  private async run(tool: AnyToolDefinition, call: ToolCallInput, input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<ToolCallResult> {
+  private async run(tool: AnyToolDefinition, call: ToolActivityInput, input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<ToolCallResult> {
     const { info } = this.activity;
     const base = call.dispatch === 'redispatch' ? AUDIT_ATTEMPT_BASE.redispatch : AUDIT_ATTEMPT_BASE.dispatch;
     const ctx = activityExecutionContext({ ...call, tool: tool.name }, base + info.attempt);

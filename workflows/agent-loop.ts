@@ -7,7 +7,7 @@ import { failureType } from './activity-failure.js';
 import { installApprovalHandlers } from './approvals.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import type { CallToolOptions } from './call-tool.js';
-import { callTools, type ToolCallRequest } from './call-tools.js';
+import { callTools, type BatchCallRequest } from './call-tools.js';
 import { checkCitations, type CitationReport } from './citations.js';
 import { AGENT_LOOP_CALL_PROVIDER } from '../src/wire/call-providers.js';
 import { agentCallId } from '../src/wire/ids.js';
@@ -139,7 +139,7 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
     if (response.calls.length === 0 || new Set(ids).size !== ids.length) return end('model_error', null, { code: 'PROTOCOL_ERROR' satisfies CatalogCode, responseId: response.responseId });
     const assistant: AssistantMessage = { role: 'assistant', text: response.text, calls: response.calls };
     transcript.push(assistant);
-    const requests = response.calls.map((call): ToolCallRequest => {
+    const requests = response.calls.map((call): BatchCallRequest => {
       callCount += 1;
       const provider = providerContext(input.model, response.responseId, call.callId);
       return call.malformed

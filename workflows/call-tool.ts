@@ -1,7 +1,7 @@
 import { executeChild, ParentClosePolicy, scheduleLocalActivity, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import type { PrepareCallInput, PreparedCall, ReadyCall } from '../activities/prepare-call.js';
-import type { ToolCallResult } from '../activities/tool-call.js';
+import type { ToolCallResult } from '../activities/tool-activity.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
 import type { Principal } from '../src/contract/define-tool.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
@@ -16,7 +16,7 @@ import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } f
 import { settle } from './settle.js';
 import { dispatchRead, dispatchWriteOnce } from './tool-dispatch.js';
 
-export type { ToolCallResult } from '../activities/tool-call.js';
+export type { ToolCallResult } from '../activities/tool-activity.js';
 
 /** Options of one tool call from workflow code. */
 export interface CallToolOptions {

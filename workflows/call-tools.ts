@@ -1,12 +1,12 @@
 import type { PreparedCall } from '../activities/prepare-call.js';
-import type { ToolCallResult } from '../activities/tool-call.js';
+import type { ToolCallResult } from '../activities/tool-activity.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
 import { nextCallId } from './call-ids.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import { prepareCall, runPrepared, type CallToolOptions } from './call-tool.js';
 
 /** One call of a batch. */
-export interface ToolCallRequest {
+export interface BatchCallRequest {
   readonly name: string;
   readonly args: unknown;
   /** Stable call id (for example the provider's function-call id); deterministic when omitted. */
@@ -27,7 +27,7 @@ export interface CorrelatedResult extends ToolCallResult {
  * correlated by call id. The results come back in the order of the calls, and the set of result call ids must
  * equal the set of call ids — anything else is a defect and fails the workflow task loudly.
  */
-export async function callTools(calls: readonly ToolCallRequest[], options: Omit<CallToolOptions, 'callId'>): Promise<CorrelatedResult[]> {
+export async function callTools(calls: readonly BatchCallRequest[], options: Omit<CallToolOptions, 'callId'>): Promise<CorrelatedResult[]> {
   const callIds = calls.map((call) => call.callId ?? nextCallId());
   if (new Set(callIds).size !== callIds.length) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'call ids in one batch must be unique');
   const prepared = await Promise.all(

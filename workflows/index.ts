@@ -2,7 +2,7 @@
 // (`export * from 'temporal-tool-contract/workflows'`) so the reconciliation workflow is registered on their worker.
 export { reconcileWorkflowId } from '../src/wire/ids.js';
 export { callTool, prepareCall, runPrepared, WORKFLOW_PROVIDER, type CallToolOptions, type PrepareCallExtras, type ToolCallResult } from './call-tool.js';
-export { callTools, type ToolCallRequest, type CorrelatedResult } from './call-tools.js';
+export { callTools, type BatchCallRequest, type CorrelatedResult } from './call-tools.js';
 export {
   installApprovalHandlers,
   approvalSignal,

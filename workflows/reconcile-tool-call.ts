@@ -1,7 +1,7 @@
 import { condition, defineQuery, defineSignal, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome } from '../activities/reconcile-call.js';
 import type { HumanResolution } from '../activities/settle-call.js';
-import type { ToolCallResult } from '../activities/tool-call.js';
+import type { ToolCallResult } from '../activities/tool-activity.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { settle } from './settle.js';
 import { dispatchWriteOnce } from './tool-dispatch.js';

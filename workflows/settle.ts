@@ -1,7 +1,7 @@
 import { scheduleActivity } from '@temporalio/workflow';
 import type { CallIdentity } from '../activities/call-identity.js';
 import type { SettleCallInput, Settlement } from '../activities/settle-call.js';
-import type { ToolCallResult } from '../activities/tool-call.js';
+import type { ToolCallResult } from '../activities/tool-activity.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { SETTLE_CALL_ACTIVITY } from '../src/wire/names.js';
 

@@ -1,6 +1,6 @@
 import { ActivityFailure, isCancellation, scheduleActivity, TimeoutFailure, type RetryPolicy } from '@temporalio/workflow';
 import type { CallIdentity } from '../activities/call-identity.js';
-import type { DispatchKind, ToolCallInput, ToolCallResult } from '../activities/tool-call.js';
+import type { DispatchKind, ToolActivityInput, ToolCallResult } from '../activities/tool-activity.js';
 import { ERROR_CATALOG, isCatalogCode, nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
 import { carriedResult, failureType } from './activity-failure.js';
@@ -63,7 +63,7 @@ export async function dispatchWriteOnce(identity: CallIdentity, dispatch: Dispat
 
 /** The tool's activity (activity type = tool name), given the call's identity as a tagged, small input. */
 function scheduleTool(identity: CallIdentity, dispatch: DispatchKind, summary: string, options: DispatchOptions, retry: RetryPolicy): Promise<ToolCallResult> {
-  const input: ToolCallInput = {
+  const input: ToolActivityInput = {
     kind: TOOL_ACTIVITY_INPUT_KIND,
     args: identity.args,
     callId: identity.callId,

@@ -24,6 +24,6 @@ export {
 } from '../wire/names.js';
 export { APPROVAL_PENDING_SA, RECONCILE_STATE_SA, IDEMPOTENCY_KEY_SA, SEARCH_ATTRIBUTE_KEYS, RECONCILE_STATES, type ReconcileState } from '../wire/search-attributes.js';
 export { reconcileWorkflowId } from '../wire/ids.js';
-export type { ToolCallInput, ToolCallResult } from '../../activities/tool-call.js';
+export type { ToolActivityInput, ToolCallResult } from '../../activities/tool-activity.js';
 export type { PendingApproval, ApprovalDecision, ApprovalUpdateResult } from '../../workflows/approvals.js';
 export type { ResolveOutcomeSignal, ReconcileStatus } from '../../workflows/reconcile-tool-call.js';

@@ -4,7 +4,7 @@ import type { ModelClient } from '../model/model-turn.js';
 import type { ToolStore } from '../store/tool-store.js';
 import { createPackageActivities } from '../../activities/package-activities.js';
 import type { ToolRuntime } from '../../activities/runtime.js';
-import { createToolActivities } from '../../activities/tool-call.js';
+import { createToolActivities } from '../../activities/tool-activity.js';
 import { RESERVED_ACTIVITY_PREFIX } from '../wire/names.js';
 import { toolActivityInterceptors } from '../../activities/tool-activity-interceptor.js';
 

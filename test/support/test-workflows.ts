@@ -2,7 +2,7 @@
 // small workflows that drive them. Sandbox-only, like any workflows module.
 import { workflowInfo } from '@temporalio/workflow';
 import type { ToolCallResult } from '../../workflows/index.js';
-import { applyStatePatch, callTool, callTools, installApprovalHandlers, type CallToolOptions, type CorrelatedResult, type StatePatchResult, type ToolCallRequest } from '../../workflows/index.js';
+import { applyStatePatch, callTool, callTools, installApprovalHandlers, type BatchCallRequest, type CallToolOptions, type CorrelatedResult, type StatePatchResult } from '../../workflows/index.js';
 
 export * from '../../workflows/index.js';
 
@@ -13,7 +13,7 @@ export async function runToolCall(name: string, args: unknown, options: CallTool
 }
 
 /** A batch of tool calls (one model turn). */
-export async function runToolCalls(calls: ToolCallRequest[], options: Omit<CallToolOptions, 'callId'>): Promise<CorrelatedResult[]> {
+export async function runToolCalls(calls: BatchCallRequest[], options: Omit<CallToolOptions, 'callId'>): Promise<CorrelatedResult[]> {
   installApprovalHandlers();
   return callTools(calls, options);
 }

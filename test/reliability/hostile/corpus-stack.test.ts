@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { AnyToolDefinition, HandlerContext, ModelResult, ReconcileOutcome } from '../../../src/index.js';
-import type { CorrelatedResult, ToolCallRequest } from '../../../workflows/index.js';
+import type { BatchCallRequest, CorrelatedResult } from '../../../workflows/index.js';
 import { BEARER, HOSTILE_CASES, orderArgs, PASSWORD, SECRET, type HostileCase } from '../../hostile/corpus-cases.js';
 import { testContext } from '../../support/context.js';
 import { TOOLS } from '../../support/payment-tools.js';
@@ -65,7 +65,7 @@ test(`the corpus (${cases.length} transportable cases of ${HOSTILE_CASES.length}
   const started = Date.now();
   const outcomes = await Promise.all(
     batches.map((batch, i) => {
-      const calls: ToolCallRequest[] = batch.map((c) => ({ name: c.toolName, args: c.args === undefined ? orderArgs : c.args, callId: `case-${c.index}` }));
+      const calls: BatchCallRequest[] = batch.map((c) => ({ name: c.toolName, args: c.args === undefined ? orderArgs : c.args, callId: `case-${c.index}` }));
       return client.workflow.execute('runToolCalls', {
         taskQueue: stack.h.taskQueue,
         workflowId: workflowIds[i]!,

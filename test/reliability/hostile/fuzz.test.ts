@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { isCatalogCode, ToolRegistry, type AnyToolDefinition, type ModelResult } from '../../../src/index.js';
 import { InMemoryToolStore } from '../../../src/store/in-memory/in-memory-tool-store.js';
 import { toolActivityInterceptors } from '../../../activities/tool-activity-interceptor.js';
-import { createToolActivities, type ToolCallInput, type ToolCallResult } from '../../../activities/tool-call.js';
+import { createToolActivities, type ToolActivityInput, type ToolCallResult } from '../../../activities/tool-activity.js';
 import { TOOL_ACTIVITY_INPUT_KIND } from '../../../src/wire/message-kinds.js';
 import { WORKFLOW_PROVIDER, type CorrelatedResult } from '../../../workflows/index.js';
 import { TOOLS } from '../../support/payment-tools.js';
@@ -44,7 +44,7 @@ function checkResult(modelResult: unknown, label: string, forbidden: readonly st
 }
 
 /** The real interceptor, in a real activity Context, around the real tool activity function. */
-function inProcessInterceptor(): (tool: AnyToolDefinition, input: ToolCallInput) => Promise<ToolCallResult> {
+function inProcessInterceptor(): (tool: AnyToolDefinition, input: ToolActivityInput) => Promise<ToolCallResult> {
   const registry = new ToolRegistry([fuzzRead, fuzzWrite]);
   const factory = toolActivityInterceptors({ registry, store: new InMemoryToolStore(), safeRetryTools: new Set() });
   const activities = createToolActivities(registry.list());
@@ -92,7 +92,7 @@ test(`in process: ${IN_PROCESS_RUNS} seeded hostile behaviours through the real 
       const tool = write ? fuzzWrite : fuzzRead;
       behaviours.set(n, b);
       const key = `wf-fuzz:call-${n}`;
-      const input: ToolCallInput = { kind: TOOL_ACTIVITY_INPUT_KIND, args: { order_id: 'ord_1', case: n }, callId: `call-${n}`, operationId: key, idempotencyKey: key, principal, provider: WORKFLOW_PROVIDER, dispatch: 'dispatch' };
+      const input: ToolActivityInput = { kind: TOOL_ACTIVITY_INPUT_KIND, args: { order_id: 'ord_1', case: n }, callId: `call-${n}`, operationId: key, idempotencyKey: key, principal, provider: WORKFLOW_PROVIDER, dispatch: 'dispatch' };
       const { modelResult } = await run(tool, input);
       checkResult(modelResult, `run ${n}`, [...FUZZ_MARKERS, key, principal.subject], tool.name);
       const code = modelResult.error?.code ?? modelResult.status;

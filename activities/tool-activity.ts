@@ -2,14 +2,13 @@ import type { ProviderContext } from '../src/contract/bindings.js';
 import type { AnyToolDefinition, HandlerContext, Principal, ToolOutput } from '../src/contract/define-tool.js';
 import type { ModelResult } from '../src/contract/model-result.js';
 import type { AuditRef } from '../src/store/ledger.js';
-
 import { FUNNELLED_CALL_KIND, TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
 
 /** Why this execution of a call runs: the first dispatch, or the one safe retry after "not committed". */
 export type DispatchKind = 'dispatch' | 'redispatch';
 
 /** The argument of every tool activity (activity type = tool name). Built by workflow code; small. */
-export interface ToolCallInput {
+export interface ToolActivityInput {
   readonly kind: typeof TOOL_ACTIVITY_INPUT_KIND;
   /** Arguments as the model (or workflow) sent them; validated again inside the activity. */
   readonly args: unknown;
@@ -33,8 +32,8 @@ export interface FunnelledCall {
   readonly handlerContext: HandlerContext;
 }
 
-/** True when `value` is a {@link ToolCallInput} (shape only; the interceptor validates the rest). */
-export function isToolCallInput(value: unknown): value is ToolCallInput {
+/** True when `value` is a {@link ToolActivityInput} (shape only; the interceptor validates the rest). */
+export function isToolActivityInput(value: unknown): value is ToolActivityInput {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === TOOL_ACTIVITY_INPUT_KIND;
 }
 
