@@ -1,0 +1,70 @@
+import { AUDIT_SCHEMA_VERSION, type AuditRecord } from '../audit-record.js';
+import { computeBindings, principalRef, type TrustedCallInputs } from '../bindings.js';
+import { jsonSafe } from '../call-failure.js';
+import { canonicalJson } from '../canonical-json.js';
+import type { ModelResult } from '../model-result.js';
+import type { Redaction } from '../redaction.js';
+import { sha256Hex } from '../sha256.js';
+import { layerLog, type FunnelState } from './funnel-state.js';
+
+/**
+ * The protected audit record of one attempt: who called, which provider call it answers, every layer's verdict,
+ * the raw digest, redactions and timings, bound to `modelResult` by the three digests of SPEC §2.
+ */
+export function auditProjection(state: FunnelState, modelResult: ModelResult, errorDetail: unknown): AuditRecord {
+  const { ctx, tool } = state;
+  const trusted: TrustedCallInputs = {
+    principal: ctx.principal,
+    tool: { name: tool.name, revisions: tool.revisions },
+    arguments: state.digestArguments,
+    provider: ctx.provider,
+    callId: ctx.callId,
+    operationId: ctx.operationId,
+    idempotencyKey: ctx.idempotencyKey,
+  };
+  const finishedAt = state.now();
+  const auditRedactions: Redaction[] = [];
+  return {
+    schema_version: AUDIT_SCHEMA_VERSION,
+    audit_id: `aud_${sha256Hex(canonicalJson({ op: ctx.operationId, call: ctx.callId, attempt: ctx.attempt })).slice(0, 24)}`,
+    principal_ref: principalRef(ctx.principal),
+    provider: {
+      provider: ctx.provider.provider,
+      api_family: ctx.provider.apiFamily,
+      response_id: ctx.provider.responseId,
+      provider_call_id: ctx.provider.providerCallId,
+      adapter_revision: ctx.provider.adapterRevision,
+    },
+    temporal: ctx.temporal
+      ? { workflow_id: ctx.temporal.workflowId, run_id: ctx.temporal.runId, activity_id: ctx.temporal.activityId, attempt: ctx.temporal.attempt }
+      : null,
+    tool: tool.name,
+    effect: tool.effect,
+    call_id: ctx.callId,
+    operation_id: ctx.operationId,
+    idempotency_key: ctx.idempotencyKey,
+    attempt: ctx.attempt,
+    revisions: tool.revisions,
+    status: modelResult.status,
+    error_code: modelResult.error?.code ?? null,
+    // Exception text can carry credentials too; the audit is protected, but secrets still do not belong in it.
+    error_detail: errorDetail === null ? null : (state.redactor.value(jsonSafe(errorDetail), '/audit/error_detail', auditRedactions) as AuditRecord['error_detail']),
+    downstream: {
+      request_ref: state.downstream.requestRef,
+      receipt_external_id: state.receipt?.external_id ?? null,
+      committed_at: state.receipt?.committed_at ?? null,
+      status_ref: state.downstream.statusRef,
+    },
+    validation: layerLog(state.verdicts),
+    raw_response_sha256: state.rawResponse?.sha256 ?? null,
+    raw_response_bytes: state.rawResponse?.bytes ?? null,
+    redactions: [...state.redactions, ...auditRedactions],
+    timings: {
+      started_at: new Date(state.startedAt).toISOString(),
+      finished_at: new Date(finishedAt).toISOString(),
+      handler_ms: state.handler?.ms ?? null,
+      total_ms: Math.max(0, finishedAt - state.startedAt),
+    },
+    bindings: computeBindings(trusted, modelResult),
+  };
+}

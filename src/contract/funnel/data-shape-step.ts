@@ -1,0 +1,38 @@
+import { canonicalJson } from '../canonical-json.js';
+import type { ToolOutput } from '../define-tool.js';
+import { inspectJson } from '../json-shape.js';
+import { sha256Hex } from '../sha256.js';
+import { utf8ByteLength } from '../truncation.js';
+import { contractFailure } from './contract-failure.js';
+import { envelopeOf, type CanonicalData, type FunnelState } from './funnel-state.js';
+import { failLayer, passLayer, type StepResult } from './step.js';
+
+/**
+ * Protocol layer, part two: `data` is plain JSON no deeper than the budget allows, checked without recursion before
+ * any recursive code (zod, canonical JSON, redaction) sees it. Then the raw response is digested for the audit.
+ */
+export function checkDataShape(state: FunnelState): StepResult {
+  const envelope = envelopeOf(state);
+  const { maxDepth } = state.tool.budget;
+  const rule = `json-shape@1;maxDepth=${maxDepth}`;
+  const shape = inspectJson(envelope.data, maxDepth);
+  if (!shape.ok) return failLayer(state, 'protocol', rule, contractFailure('protocol', shape), `${shape.reason} at '${shape.path}'`);
+  return passLayer(state, 'protocol', rule, rawResponseDigest(envelope));
+}
+
+/** The handler's raw bytes when it kept them, else the canonical form of its data (which the artifact reuses). */
+function rawResponseDigest(envelope: ToolOutput<unknown>): Pick<FunnelState, 'rawResponse' | 'canonicalData'> {
+  const raw = envelope.rawResponse;
+  if (raw && (typeof raw.body === 'string' || raw.body instanceof Uint8Array)) {
+    const bytes = typeof raw.body === 'string' ? utf8ByteLength(raw.body) : raw.body.byteLength;
+    return { rawResponse: { sha256: sha256Hex(raw.body), bytes }, canonicalData: null };
+  }
+  const canonical = canonicalDataOf(envelope);
+  return { rawResponse: { sha256: canonical.sha256, bytes: canonical.bytes }, canonicalData: canonical };
+}
+
+/** Canonical JSON of the handler's data, unredacted: the artifact body and (without raw bytes) the raw digest. */
+export function canonicalDataOf(envelope: ToolOutput<unknown>): CanonicalData {
+  const body = canonicalJson(envelope.data);
+  return { body, sha256: sha256Hex(body), bytes: utf8ByteLength(body) };
+}

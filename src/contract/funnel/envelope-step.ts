@@ -1,0 +1,46 @@
+import type { ToolOutput } from '../define-tool.js';
+import type { FunnelState } from './funnel-state.js';
+import { contractFailure } from './contract-failure.js';
+import { handlerOutput } from './handler-steps.js';
+import { failLayer, proceed, type StepResult } from './step.js';
+
+/** Every key a handler's envelope may have. */
+const ENVELOPE_KEYS = new Set([
+  'data',
+  'observedAt',
+  'resourceRevision',
+  'sourceLabel',
+  'evidence',
+  'untrusted',
+  'conflicts',
+  'next',
+  'availableItems',
+  'appliedArguments',
+  'receipt',
+  'rawResponse',
+  'downstream',
+]);
+
+const RULE = 'envelope@1';
+
+/** Protocol layer, part one: the handler returned an object with `data` and only the declared keys. */
+export function checkEnvelope(state: FunnelState): StepResult {
+  const output = handlerOutput(state);
+  if (output === null || typeof output !== 'object' || Array.isArray(output)) {
+    return failLayer(state, 'protocol', RULE, contractFailure('protocol', 'handler did not return an object'), 'not an object');
+  }
+  const unknownKeys = Object.keys(output).filter((key) => !ENVELOPE_KEYS.has(key));
+  if (unknownKeys.length > 0 || !('data' in output)) {
+    const why = unknownKeys.length > 0 ? `undeclared envelope keys: ${unknownKeys.join(', ')}` : 'missing data';
+    return failLayer(state, 'protocol', RULE, contractFailure('protocol', why), why);
+  }
+  const envelope = output as ToolOutput<unknown>;
+  const downstream = envelope.downstream
+    ? { requestRef: stringOrNull(envelope.downstream.requestRef), statusRef: stringOrNull(envelope.downstream.statusRef) }
+    : state.downstream;
+  return proceed(state, { envelope, downstream });
+}
+
+function stringOrNull(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}

@@ -1,0 +1,64 @@
+import { catalogFailure, type CallFailure } from '../call-failure.js';
+import { buildEvidence, danglingPointers, EvidenceError, type BuiltEvidence } from '../evidence.js';
+import type { Warning } from '../model-result.js';
+import { toIsoTimestamp } from '../time.js';
+import { checkConflicts } from './conflicts.js';
+import { contractFailure } from './contract-failure.js';
+import { envelopeOf, type FunnelState } from './funnel-state.js';
+import { failLayer, passLayer, type StepResult } from './step.js';
+
+/**
+ * Evidence layer: every source on the tool's allowlist, every evidence pointer resolving in the data, the data
+ * fresh enough (or a warning, as the tool declares), and every reported conflict naming a real field.
+ */
+export function checkEvidence(state: FunnelState): StepResult {
+  const { tool } = state;
+  const output = envelopeOf(state);
+  const rule = `evidence@1;policy=${tool.revisions.policy}`;
+  const fail = (failure: CallFailure, reason: string) => failLayer(state, 'evidence', rule, failure, reason);
+  const sourceLabel = output.sourceLabel ?? tool.source.label;
+  let evidence: BuiltEvidence[];
+  try {
+    evidence = buildEvidence(output.evidence ?? [], sourceLabel);
+  } catch (error) {
+    const reason = error instanceof EvidenceError ? error.message : 'malformed evidence';
+    return fail(contractFailure('evidence', reason), reason);
+  }
+  const allowlist = tool.source.allowlist;
+  const disallowed = [sourceLabel, ...evidence.map((item) => item.source)].filter((label) => allowlist && !allowlist.includes(label));
+  if (disallowed.length > 0) {
+    const reason = `sources not on the allowlist: ${[...new Set(disallowed)].join(', ')}`;
+    return fail(catalogFailure('SOURCE_NOT_ALLOWED', 'evidence', { disallowed }), reason);
+  }
+  const dangling = danglingPointers(
+    evidence.map((item) => item.evidence),
+    state.data,
+  );
+  if (dangling.length > 0) return fail(contractFailure('evidence', { dangling }), `evidence pointers do not resolve: ${dangling.join(', ')}`);
+
+  let observedAt: string | null = null;
+  if (output.observedAt !== undefined) {
+    observedAt = toIsoTimestamp(output.observedAt);
+    if (observedAt === null) return fail(contractFailure('evidence', 'invalid observedAt'), 'invalid observedAt');
+  }
+  const warnings: Warning[] = [...state.warnings];
+  if (tool.freshness) {
+    const { maxAgeMs, onStale } = tool.freshness;
+    if (observedAt === null) {
+      warnings.push({ code: 'FRESHNESS_UNKNOWN', message: 'The source did not say when this data was observed.' });
+    } else {
+      const ageMs = state.now() - Date.parse(observedAt);
+      if (ageMs > maxAgeMs) {
+        const reason = `data is ${ageMs} ms old; the tool allows ${maxAgeMs} ms`;
+        if (onStale === 'fail') return fail(catalogFailure('STALE_DATA', 'evidence', { ageMs, maxAgeMs }), reason);
+        warnings.push({ code: 'STALE_DATA', message: `This data may be out of date (older than ${maxAgeMs} ms).` });
+      }
+    }
+  }
+  const conflicts = checkConflicts(tool, output.conflicts ?? [], state.data);
+  if (!conflicts.ok) return fail(contractFailure('evidence', conflicts.reason), conflicts.reason);
+  if (conflicts.conflicts.some((c) => c.resolution === 'unresolved')) {
+    warnings.push({ code: 'CONFLICTING_SOURCES', message: 'Sources disagree on some fields; see conflicts.' });
+  }
+  return passLayer(state, 'evidence', rule, { checked: { evidence, observedAt, conflicts: conflicts.conflicts }, warnings });
+}

@@ -1,0 +1,55 @@
+import { jsonSafe, settleFailure, type CallFailure } from '../call-failure.js';
+import { MODEL_RESULT_SCHEMA_VERSION, type ModelResult } from '../model-result.js';
+import type { Redaction } from '../redaction.js';
+import type { FunnelState } from './funnel-state.js';
+import { visibleReceipt } from './visible-receipt.js';
+
+/** The model result of a failed call, and the audit's view of the failure. */
+export interface FailureProjection {
+  readonly modelResult: ModelResult;
+  /** What the audit records as `error_detail` (before its own redaction). */
+  readonly errorDetail: unknown;
+  /** Removals made while building the model result (the receipt id). */
+  readonly redactions: readonly Redaction[];
+}
+
+/**
+ * The model result of a call that failed at any point, settled by what is known about its side effect (SPEC §4):
+ * no data, the catalogued error, and the receipt of a write that committed.
+ */
+export function failureResult(state: FunnelState, failure: CallFailure): FailureProjection {
+  const { tool } = state;
+  const settled = settleFailure(failure, tool, state.handler !== null, state.receipt);
+  const redactions: Redaction[] = [];
+  const modelResult: ModelResult = {
+    schema_version: MODEL_RESULT_SCHEMA_VERSION,
+    tool: tool.name,
+    status: settled.status,
+    data: null,
+    error: settled.error,
+    execution: { outcome: settled.outcome, delivery: 'fresh', receipt: visibleReceipt(state, redactions) },
+    completeness: { state: 'unknown', returned_items: 0, available_items: null, next: null },
+    provenance: {
+      source_label: tool.source.label,
+      source_type: tool.source.type,
+      producer_revision: tool.revisions.producer,
+      resource_revision: null,
+      observed_at: null,
+      retrieved_at: new Date(state.startedAt).toISOString(),
+      trust: tool.source.trust ?? 'untrusted_data',
+    },
+    evidence: [],
+    untrusted_content: [],
+    conflicts: [],
+    warnings: settled.outcome === 'committed'
+      ? [{ code: 'COMMITTED_OUTPUT_UNVERIFIED', message: 'The operation took effect (see receipt) but its output could not be verified. Do not repeat it.' }]
+      : [],
+  };
+  const errorDetail = {
+    layer: failure.layer,
+    code: failure.error.code,
+    ...(settled.replacedCode ? { replaced_code: settled.replacedCode } : {}),
+    detail: jsonSafe(failure.detail),
+  };
+  return { modelResult, errorDetail, redactions };
+}

@@ -1,0 +1,119 @@
+import { VALIDATION_LAYERS, type LayerOutcome, type ValidationLayer } from '../audit-record.js';
+import type { AnyToolDefinition, ToolOutput } from '../define-tool.js';
+import type { BuiltEvidence } from '../evidence.js';
+import type { ExecutionContext } from '../execution-context.js';
+import type { Conflict, Receipt, Warning } from '../model-result.js';
+import { Redactor, type Redaction } from '../redaction.js';
+import type { ShownResult } from './tool-execution.js';
+
+/** What ran of the handler: how long it took, and what it returned or threw. */
+export interface HandlerRun {
+  readonly ms: number;
+  readonly settled: { readonly returned: unknown } | { readonly thrown: unknown };
+}
+
+/** The handler's data in canonical JSON, computed once: it serves both the raw digest and the artifact. */
+export interface CanonicalData {
+  readonly body: string;
+  readonly sha256: string;
+  readonly bytes: number;
+}
+
+/** What the evidence layer established about the data. */
+export interface CheckedEvidence {
+  readonly evidence: readonly BuiltEvidence[];
+  readonly observedAt: string | null;
+  readonly conflicts: readonly Conflict[];
+}
+
+/** The downstream references a handler reported (audit only). */
+export interface Downstream {
+  readonly requestRef: string | null;
+  readonly statusRef: string | null;
+}
+
+/** The verdict of each layer that decided, by layer; the audit lists them in {@link VALIDATION_LAYERS} order. */
+export type Verdicts = Readonly<Partial<Record<ValidationLayer, LayerOutcome>>>;
+
+/**
+ * Everything known about one call at one point of the funnel. Steps never modify a state; each returns a new one,
+ * so whatever a step learned is either in the state it returned or not known at all (a step that throws leaves
+ * the state it started from). Fields are `null` until the step that establishes them has run.
+ */
+export interface FunnelState {
+  readonly tool: AnyToolDefinition;
+  readonly ctx: ExecutionContext;
+  readonly now: () => number;
+  readonly startedAt: number;
+  readonly redactor: Redactor;
+  /** Arguments exactly as the model sent them; unchecked until the input layer ran. */
+  readonly sentArguments: unknown;
+  /** Arguments as the input schema returned them: what the handler gets. */
+  readonly arguments: unknown;
+  /** What `request_sha256` is taken over. */
+  readonly digestArguments: unknown;
+  readonly handler: HandlerRun | null;
+  /** Read from the envelope before anything else can fail: a committed write keeps it whatever happens next. */
+  readonly receipt: Receipt | null;
+  /** The handler's envelope, once the protocol layer accepted its keys. */
+  readonly envelope: ToolOutput<unknown> | null;
+  readonly downstream: Downstream;
+  readonly rawResponse: { readonly sha256: string; readonly bytes: number } | null;
+  readonly canonicalData: CanonicalData | null;
+  /** The data as the output schema returned it. */
+  readonly data: unknown;
+  readonly checked: CheckedEvidence | null;
+  /** The model-facing result of a call that passed every check, once redaction and budget shaped it. */
+  readonly shown: ShownResult | null;
+  readonly verdicts: Verdicts;
+  readonly warnings: readonly Warning[];
+  readonly redactions: readonly Redaction[];
+}
+
+/** The state of a call that has not entered the funnel yet. */
+export function startState(tool: AnyToolDefinition, ctx: ExecutionContext, sentArguments: unknown): FunnelState {
+  const now = ctx.now ?? Date.now;
+  return {
+    tool,
+    ctx,
+    now,
+    startedAt: now(),
+    redactor: new Redactor({
+      sensitiveFields: tool.sensitiveFields,
+      protectedSubstrings: [ctx.idempotencyKey, ctx.operationId],
+      protectedExact: [ctx.principal.tenant, ctx.principal.subject],
+    }),
+    sentArguments,
+    arguments: null,
+    digestArguments: null,
+    handler: null,
+    receipt: null,
+    envelope: null,
+    downstream: { requestRef: null, statusRef: null },
+    rawResponse: null,
+    canonicalData: null,
+    data: null,
+    checked: null,
+    shown: null,
+    verdicts: {},
+    warnings: [],
+    redactions: [],
+  };
+}
+
+/** The envelope of a state past the protocol layer; a step that needs it before then is a defect in the order. */
+export function envelopeOf(state: FunnelState): ToolOutput<unknown> {
+  if (state.envelope === null) throw new Error('internal: a funnel step ran before the envelope was checked');
+  return state.envelope;
+}
+
+/** What the evidence layer established; a step that needs it before then is a defect in the order. */
+export function checkedOf(state: FunnelState): CheckedEvidence {
+  if (state.checked === null) throw new Error('internal: a funnel step ran before the evidence was checked');
+  return state.checked;
+}
+
+/** The audit's layer log: every layer in funnel order, `skipped` where no step decided. */
+export function layerLog(verdicts: Verdicts): LayerOutcome[] {
+  return VALIDATION_LAYERS.map((layer) => verdicts[layer] ?? { layer, outcome: 'skipped', rule_version: 'n/a', reason: 'not reached' });
+}

@@ -1,0 +1,38 @@
+import { failureFromThrown } from '../call-failure.js';
+import type { HandlerContext } from '../define-tool.js';
+import type { FunnelState } from './funnel-state.js';
+import { proceed, stop, type StepResult } from './step.js';
+
+/**
+ * Runs the tool's handler. Whatever it returns or throws is recorded as is; mapping a throw is the next step's
+ * work, so that once the handler ran nothing can leave the state looking as if it never did.
+ */
+export async function runHandler(state: FunnelState): Promise<StepResult> {
+  const start = state.now();
+  let settled: { returned: unknown } | { thrown: unknown };
+  try {
+    settled = { returned: await state.tool.handler(state.arguments, handlerContext(state)) };
+  } catch (thrown) {
+    settled = { thrown };
+  }
+  return proceed(state, { handler: { ms: state.now() - start, settled } });
+}
+
+/** A handler that threw ends the call with the failure its throw maps to (catalog, business or `TOOL_ERROR`). */
+export function failOnHandlerThrow(state: FunnelState): StepResult {
+  const settled = state.handler?.settled;
+  if (settled !== undefined && 'thrown' in settled) return stop(state, failureFromThrown(state.tool, settled.thrown));
+  return proceed(state);
+}
+
+/** What the handler returned; only called after {@link failOnHandlerThrow} let the call through. */
+export function handlerOutput(state: FunnelState): unknown {
+  const settled = state.handler?.settled;
+  if (settled === undefined || !('returned' in settled)) throw new Error('internal: a funnel step read the handler output before the handler returned');
+  return settled.returned;
+}
+
+function handlerContext(state: FunnelState): HandlerContext {
+  const { callId, operationId, idempotencyKey, attempt, principal, signal } = state.ctx;
+  return { callId, operationId, idempotencyKey, attempt, principal, now: state.now, ...(signal ? { signal } : {}) };
+}

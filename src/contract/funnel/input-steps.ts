@@ -1,0 +1,46 @@
+import type { ZodType } from 'zod';
+import { catalogFailure } from '../call-failure.js';
+import { inspectJson } from '../json-shape.js';
+import type { FunnelState } from './funnel-state.js';
+import { formatIssuePath } from './issue-path.js';
+import { failLayer, passLayer, proceed, type StepResult } from './step.js';
+
+/** Deepest argument object accepted before the input schema runs. */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+/** Input layer, part one: the arguments are plain, bounded JSON before the input schema (recursive code) sees them. */
+export function gateArguments(state: FunnelState): StepResult {
+  const shape = inspectJson(state.sentArguments, MAX_ARGUMENT_DEPTH);
+  if (!shape.ok) {
+    const failure = catalogFailure('INVALID_ARGUMENTS', 'input', shape);
+    return failLayer(state, 'input', inputRule(state), failure, `${shape.reason} at '${shape.path}'`, { digestArguments: { unrepresentable: shape.reason } });
+  }
+  return proceed(state, { digestArguments: state.sentArguments });
+}
+
+/** Input layer, part two: the tool's input schema. */
+export function parseArguments(state: FunnelState): StepResult {
+  const inputSchema = state.tool.input as ZodType;
+  const parsed = inputSchema.safeParse(state.sentArguments);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${formatIssuePath(issue.path)} (${issue.code})`);
+    const message = `The arguments do not match the tool input schema: ${issues.join(', ')}`.slice(0, 500);
+    return failLayer(state, 'input', inputRule(state), catalogFailure('INVALID_ARGUMENTS', 'input', { issues }, { message }), issues.join('; '));
+  }
+  // The request digest is over the arguments that will run; a schema whose output is not JSON keeps the raw ones.
+  const digestArguments = inspectJson(parsed.data, MAX_ARGUMENT_DEPTH).ok ? parsed.data : state.digestArguments;
+  return passLayer(state, 'input', inputRule(state), { arguments: parsed.data, digestArguments });
+}
+
+/**
+ * What the request digest of a call that never reached the input layer is taken over (an unknown tool, a refused
+ * approval): the arguments as sent when they are JSON, else a note of why they are not.
+ */
+export function digestArgumentsOf(rawArgs: unknown): unknown {
+  const shape = inspectJson(rawArgs, MAX_ARGUMENT_DEPTH);
+  return shape.ok ? rawArgs : { unrepresentable: shape.reason };
+}
+
+function inputRule(state: FunnelState): string {
+  return `input@${state.tool.revisions.input}`;
+}

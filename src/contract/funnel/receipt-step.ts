@@ -1,0 +1,24 @@
+import type { AnyToolDefinition } from '../define-tool.js';
+import type { Receipt } from '../model-result.js';
+import { toIsoTimestamp } from '../time.js';
+import type { FunnelState } from './funnel-state.js';
+import { handlerOutput } from './handler-steps.js';
+import { proceed, type StepResult } from './step.js';
+
+/**
+ * Reads a write's receipt from whatever the handler returned, before any check of that output can fail: a
+ * committed write must keep its receipt (and never be reported as failed) whatever the funnel finds next.
+ */
+export function keepReceipt(state: FunnelState): StepResult {
+  const output = handlerOutput(state);
+  if (output === null || typeof output !== 'object' || Array.isArray(output)) return proceed(state);
+  return proceed(state, { receipt: readReceipt(state.tool, (output as { receipt?: unknown }).receipt) });
+}
+
+function readReceipt(tool: AnyToolDefinition, receipt: unknown): Receipt | null {
+  if (tool.effect === 'read' || receipt === null || typeof receipt !== 'object') return null;
+  const { externalId, committedAt } = receipt as { externalId?: unknown; committedAt?: unknown };
+  if (typeof externalId !== 'string' || externalId.length === 0) return null;
+  const committed = committedAt === undefined ? null : toIsoTimestamp(committedAt as string);
+  return { external_id: externalId.slice(0, 256), committed_at: committed };
+}

@@ -1,0 +1,83 @@
+import { fitToBudget, type ResultBase } from '../fit-budget.js';
+import { MODEL_RESULT_SCHEMA_VERSION, type Execution, type ModelResult } from '../model-result.js';
+import type { Redaction } from '../redaction.js';
+import { canonicalDataOf } from './data-shape-step.js';
+import { checkedOf, envelopeOf, type FunnelState } from './funnel-state.js';
+import { scrubHandlerParts } from './scrubbed-parts.js';
+import { proceed, withVerdict, type StepResult } from './step.js';
+import type { ArtifactPayload, ShownResult } from './tool-execution.js';
+import { visibleReceipt } from './visible-receipt.js';
+
+/**
+ * Redaction and budget layers: builds the model result of a call that passed every check — redacted, cut to the
+ * tool's budget, and pointing to the full result (an artifact) when anything was cut.
+ */
+export function redactAndFit(state: FunnelState): StepResult {
+  const { tool } = state;
+  const output = envelopeOf(state);
+  const checked = checkedOf(state);
+  const log: Redaction[] = [];
+  const parts = scrubHandlerParts(state, output, checked, log);
+  const execution: Execution = {
+    outcome: tool.effect === 'read' ? 'none' : 'committed',
+    delivery: 'fresh',
+    receipt: visibleReceipt(state, log),
+  };
+  const resourceRevision = output.resourceRevision;
+  const base: ResultBase = {
+    schema_version: MODEL_RESULT_SCHEMA_VERSION,
+    tool: tool.name,
+    error: null,
+    execution,
+    provenance: {
+      source_label: state.redactor.text(output.sourceLabel ?? tool.source.label, '/provenance/source_label', log).slice(0, 256),
+      source_type: tool.source.type,
+      producer_revision: tool.revisions.producer,
+      resource_revision: typeof resourceRevision === 'string' ? state.redactor.text(resourceRevision, '/provenance/resource_revision', log).slice(0, 256) : null,
+      observed_at: checked.observedAt,
+      retrieved_at: new Date(state.startedAt).toISOString(),
+      trust: tool.source.trust ?? 'untrusted_data',
+    },
+    conflicts: [...parts.conflicts],
+    warnings: [...state.warnings],
+    ...(parts.appliedArguments === undefined ? {} : { applied_arguments: parts.appliedArguments as ModelResult['applied_arguments'] }),
+  };
+  const fitted = fitToBudget({
+    base,
+    data: state.data,
+    // Only what the model will see is redacted: the cut comes first, so a 10,000-item result is not walked twice.
+    redact: (shown, dataLog) => state.redactor.value(shown, '/data', dataLog),
+    evidence: parts.evidence,
+    untrusted: parts.untrusted,
+    budget: tool.budget,
+    pagination: { next: parts.next, availableItems: output.availableItems ?? null },
+  });
+  const redactions = [...state.redactions, ...log, ...fitted.redactions];
+  let modelResult = fitted.modelResult;
+  let artifacts: ArtifactPayload[] = [];
+  if (fitted.truncated) {
+    // The full result goes out of band to protected storage; the model sees a reference it cannot forge.
+    const artifact = { ...(state.canonicalData ?? canonicalDataOf(output)), contentType: 'application/json' };
+    artifacts = [artifact];
+    modelResult = { ...modelResult, artifact: { artifact_id: `art_${artifact.sha256}`, content_type: artifact.contentType, bytes: artifact.bytes } };
+  }
+  const shown: ShownResult = {
+    modelResult,
+    artifacts,
+    evidenceSources: Object.fromEntries(fitted.evidence.map((item) => [item.evidence.evidence_id, item.source])),
+  };
+  const budget = tool.budget;
+  const redacted = withVerdict(state, {
+    layer: 'redaction',
+    outcome: redactions.length > 0 ? 'warned' : 'passed',
+    rule_version: `redaction@1;fields=${tool.revisions.policy}`,
+    ...(redactions.length > 0 ? { reason: `${redactions.length} value(s) removed` } : {}),
+  });
+  const budgeted = withVerdict(redacted, {
+    layer: 'budget',
+    outcome: fitted.truncated ? 'warned' : 'passed',
+    rule_version: `budget@1;bytes=${budget.maxBytes};items=${budget.maxItems};text=${budget.maxTextChars}`,
+    ...(fitted.truncated ? { reason: fitted.modelResult.completeness.reason ?? 'truncated' } : {}),
+  });
+  return proceed(budgeted, { redactions, shown });
+}

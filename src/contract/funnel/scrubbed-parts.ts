@@ -1,0 +1,80 @@
+import { canonicalJson } from '../canonical-json.js';
+import type { ToolOutput } from '../define-tool.js';
+import type { BuiltEvidence } from '../evidence.js';
+import { inspectJson } from '../json-shape.js';
+import { parsePointer } from '../json-pointer.js';
+import type { Conflict, Continuation, UntrustedContent } from '../model-result.js';
+import type { Redaction } from '../redaction.js';
+import { cutText } from '../truncation.js';
+import { buildUntrustedContent } from '../untrusted-content.js';
+import type { CheckedEvidence, FunnelState } from './funnel-state.js';
+import { MAX_ARGUMENT_DEPTH } from './input-steps.js';
+
+/** Longest evidence locator shown to a model (a URI or a record path; anything longer is cut with a marker). */
+const MAX_LOCATOR_CHARS = 2048;
+
+/** Everything besides `data` that a successful model result shows from the handler, redacted. */
+export interface ScrubbedParts {
+  readonly evidence: readonly BuiltEvidence[];
+  readonly untrusted: readonly UntrustedContent[];
+  readonly conflicts: readonly Conflict[];
+  readonly next: Continuation | null;
+  /** `undefined` when the arguments that ran are the ones the model sent (or cannot be shown). */
+  readonly appliedArguments: unknown;
+}
+
+/**
+ * Every handler-supplied string a model sees passes the redactor here, not only `data`: labels, evidence, untrusted
+ * sources, conflict values and sources, cursors — any of them can echo the idempotency key, the operation id or a
+ * credential. Each removal is appended to `log`, in the order the parts are listed.
+ */
+export function scrubHandlerParts(state: FunnelState, output: ToolOutput<unknown>, checked: CheckedEvidence, log: Redaction[]): ScrubbedParts {
+  const { redactor } = state;
+  const scrub = (text: string, path: string) => redactor.text(text, path, log);
+  // Locators are often URLs (which can carry tokens) and quotes are free text: both are scrubbed and bounded.
+  const evidence = checked.evidence.map((item) => {
+    const path = `/evidence/${item.evidence.evidence_id}`;
+    const scrubbed = {
+      ...item.evidence,
+      kind: scrub(item.evidence.kind, `${path}/kind`),
+      locator: cutText(scrub(item.evidence.locator, `${path}/locator`), MAX_LOCATOR_CHARS),
+    };
+    if (item.evidence.quote !== undefined) {
+      scrubbed.quote = cutText(scrub(item.evidence.quote, `${path}/quote`), state.tool.budget.maxTextChars);
+    }
+    return { ...item, evidence: scrubbed };
+  });
+  const untrusted = buildUntrustedContent(output.untrusted ?? []).map((item, i) => ({
+    ...item,
+    text: scrub(item.text, `/untrusted_content/${i}/text`),
+    source: scrub(item.source, `/untrusted_content/${i}/source`),
+  }));
+  // A conflict on a sensitive field would show the very values redaction removes from `data`: it is dropped.
+  const conflicts = checked.conflicts.flatMap((conflict, i) => {
+    if ((parsePointer(conflict.field) ?? []).some((token) => redactor.isSensitiveName(token))) {
+      log.push({ path: `/conflicts/${i}`, reason: 'sensitive_field' });
+      return [];
+    }
+    const values = conflict.values.map((v, j) => ({
+      value: redactor.value(v.value, `/conflicts/${i}/values/${j}/value`, log) as typeof v.value,
+      source: scrub(v.source, `/conflicts/${i}/values/${j}/source`),
+    }));
+    return [{ ...conflict, values }];
+  });
+  const next = output.next?.type === 'cursor' && typeof output.next.value === 'string'
+    ? { ...output.next, value: scrub(output.next.value, '/completeness/next/value') }
+    : (output.next ?? null);
+  return { evidence, untrusted, conflicts, next, appliedArguments: appliedArguments(state, output.appliedArguments, log) };
+}
+
+/** Parameter fidelity: what ran, shown only when it differs from what the model sent. */
+function appliedArguments(state: FunnelState, fromHandler: unknown, log: Redaction[]): unknown {
+  const applied = fromHandler === undefined ? state.arguments : fromHandler;
+  if (!inspectJson(applied, MAX_ARGUMENT_DEPTH).ok) return undefined;
+  try {
+    if (canonicalJson(applied) === canonicalJson(state.sentArguments)) return undefined;
+  } catch {
+    return undefined;
+  }
+  return state.redactor.value(applied, '/applied_arguments', log);
+}

@@ -1,0 +1,27 @@
+import { catalogFailure, describeThrown } from '../call-failure.js';
+import type { FunnelState } from './funnel-state.js';
+import { failLayer, passLayer, skipLayer, type StepResult } from './step.js';
+
+/** Semantics layer: the tool's versioned invariants, in declaration order; the first that does not hold fails. */
+export function checkInvariants(state: FunnelState): StepResult {
+  const { invariants } = state.tool;
+  for (const invariant of invariants) {
+    const rule = invariantRule(invariant);
+    let verdict: boolean | string;
+    try {
+      verdict = invariant.check(state.data, state.arguments);
+    } catch (error) {
+      verdict = `invariant threw: ${describeThrown(error)['exception'] as string}`;
+    }
+    if (verdict !== true) {
+      const reason = typeof verdict === 'string' ? verdict : 'returned false';
+      return failLayer(state, 'semantics', rule, catalogFailure('INVARIANT_VIOLATION', 'semantics', { invariant: rule, reason }), reason);
+    }
+  }
+  if (invariants.length === 0) return skipLayer(state, 'semantics', 'no invariants declared');
+  return passLayer(state, 'semantics', invariants.map(invariantRule).join(','));
+}
+
+function invariantRule(invariant: { readonly id: string; readonly version: string | number }): string {
+  return `invariant:${invariant.id}@${invariant.version}`;
+}
