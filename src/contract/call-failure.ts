@@ -103,10 +103,15 @@ export function settleFailure(
   };
 }
 
-/** Audit-safe description of an arbitrary thrown value. */
+/**
+ * Audit-safe description of an arbitrary thrown value. Never throws: it runs inside the guards that keep a hostile
+ * throw (a proxy, a getter on `message`) from escaping, so anything it cannot read is described as unprintable.
+ */
 export function describeThrown(thrown: unknown): Record<string, unknown> {
-  if (thrown instanceof Error) {
-    return { exception: thrown.name, message: thrown.message.slice(0, 2000) };
+  try {
+    if (thrown instanceof Error) return { exception: safeString(thrown.name), message: safeString(thrown.message).slice(0, 2000) };
+  } catch {
+    // An Error whose fields cannot be read: described below like any other value.
   }
   return { exception: typeof thrown, message: safeString(thrown).slice(0, 2000) };
 }

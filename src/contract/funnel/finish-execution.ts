@@ -1,9 +1,9 @@
 import type { CallFailure } from '../call-failure.js';
+import { guardedParse } from '../guarded-parse.js';
 import { modelResultSchema, type ModelResult } from '../model-result.js';
 import { auditProjection } from './audit-projection.js';
 import { failureResult } from './failure-result.js';
 import type { FunnelState } from './funnel-state.js';
-import { formatIssuePath } from './issue-path.js';
 import type { ShownResult, ToolExecution } from './tool-execution.js';
 
 /** Binds the audit to the model result of a call that passed every layer. */
@@ -27,8 +27,6 @@ function bound(state: FunnelState, shown: ShownResult, errorDetail: unknown): To
 
 /** Defence in depth: a result must satisfy its own published schema before anyone sees it. */
 function assertPublishedShape(modelResult: ModelResult): void {
-  const checked = modelResultSchema.safeParse(modelResult);
-  if (!checked.success) {
-    throw new Error(`internal: model result violates tool-result.model.v1 at ${checked.error.issues.map((i) => formatIssuePath(i.path)).join(', ')}`);
-  }
+  const checked = guardedParse(modelResultSchema, modelResult);
+  if (!checked.success) throw new Error(`internal: model result violates tool-result.model.v1 at ${checked.issues.map((issue) => issue.path).join(', ')}`);
 }

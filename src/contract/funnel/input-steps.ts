@@ -1,8 +1,8 @@
 import type { ZodType } from 'zod';
 import { catalogFailure } from '../call-failure.js';
+import { describeIssues, guardedParse } from '../guarded-parse.js';
 import { inspectJson } from '../json-shape.js';
 import type { FunnelState } from './funnel-state.js';
-import { formatIssuePath } from './issue-path.js';
 import { failLayer, passLayer, proceed, type StepResult } from './step.js';
 
 /** Deepest argument object accepted before the input schema runs. */
@@ -18,14 +18,17 @@ export function gateArguments(state: FunnelState): StepResult {
   return proceed(state, { digestArguments: state.sentArguments });
 }
 
-/** Input layer, part two: the tool's input schema. */
+/**
+ * Input layer, part two: the tool's input schema. A schema that throws on these arguments (a transform such as
+ * `new URL(u)` given `'not a url'`) rejects them like any other issue: the arguments are the model's to correct.
+ */
 export function parseArguments(state: FunnelState): StepResult {
-  const inputSchema = state.tool.input as ZodType;
-  const parsed = inputSchema.safeParse(state.sentArguments);
+  const parsed = guardedParse(state.tool.input as ZodType, state.sentArguments);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${formatIssuePath(issue.path)} (${issue.code})`);
+    const issues = describeIssues(parsed.issues);
     const message = `The arguments do not match the tool input schema: ${issues.join(', ')}`.slice(0, 500);
-    return failLayer(state, 'input', inputRule(state), catalogFailure('INVALID_ARGUMENTS', 'input', { issues }, { message }), issues.join('; '));
+    const detail = parsed.thrown === undefined ? { issues } : { issues, thrown: parsed.thrown };
+    return failLayer(state, 'input', inputRule(state), catalogFailure('INVALID_ARGUMENTS', 'input', detail, { message }), issues.join('; '));
   }
   // The request digest is over the arguments that will run; a schema whose output is not JSON keeps the raw ones.
   const digestArguments = inspectJson(parsed.data, MAX_ARGUMENT_DEPTH).ok ? parsed.data : state.digestArguments;

@@ -1,18 +1,22 @@
 import type { ZodType } from 'zod';
 import { findUndeclaredKeys } from '../exact-output.js';
+import { describeIssues, guardedParse } from '../guarded-parse.js';
 import { contractFailure } from './contract-failure.js';
 import { envelopeOf, type FunnelState } from './funnel-state.js';
-import { formatIssuePath } from './issue-path.js';
 import { failLayer, passLayer, type StepResult } from './step.js';
 
-/** Schema layer: the tool's output schema, exactly — a key the schema would strip is a violation, at any depth. */
+/**
+ * Schema layer: the tool's output schema, exactly — a key the schema would strip is a violation, at any depth. A
+ * schema that throws on this output (a throwing refinement or transform) is a violation too, never a crash.
+ */
 export function checkOutputSchema(state: FunnelState): StepResult {
   const { data: raw } = envelopeOf(state);
   const rule = `output@${state.tool.revisions.output}`;
-  const parsed = (state.tool.output as ZodType).safeParse(raw);
+  const parsed = guardedParse(state.tool.output as ZodType, raw);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${formatIssuePath(issue.path)} (${issue.code})`);
-    return failLayer(state, 'schema', rule, contractFailure('schema', { issues }), issues.join('; '));
+    const issues = describeIssues(parsed.issues);
+    const detail = parsed.thrown === undefined ? { issues } : { issues, thrown: parsed.thrown };
+    return failLayer(state, 'schema', rule, contractFailure('schema', detail), issues.join('; '));
   }
   const undeclared = findUndeclaredKeys(raw, parsed.data);
   if (undeclared.length > 0) {
