@@ -116,6 +116,13 @@ export function describeThrown(thrown: unknown): Record<string, unknown> {
   return { exception: typeof thrown, message: safeString(thrown).slice(0, 2000) };
 }
 
+function wellFormedMember(member: unknown): unknown {
+  if (typeof member === 'string') return member.toWellFormed();
+  if (member === null || typeof member !== 'object' || Array.isArray(member)) return member;
+  const entries = Object.entries(member);
+  return entries.every(([key]) => key.isWellFormed()) ? member : Object.fromEntries(entries.map(([key, child]) => [key.toWellFormed(), child]));
+}
+
 function safeString(value: unknown): string {
   try {
     return String(value);
@@ -124,10 +131,13 @@ function safeString(value: unknown): string {
   }
 }
 
-/** Round-trips `value` through JSON, or describes why it could not. Never throws. */
+/**
+ * Round-trips `value` through JSON, or describes why it could not. Never throws. Strings and keys come back
+ * well-formed (a lone surrogate becomes U+FFFD): details end up in the audit, which canonical JSON must accept.
+ */
 export function jsonSafe(value: unknown): unknown {
   try {
-    const text = JSON.stringify(value);
+    const text = JSON.stringify(value, (_key, member: unknown) => wellFormedMember(member));
     return text === undefined ? null : (JSON.parse(text) as unknown);
   } catch (error) {
     return { unserializable: describeThrown(error) };

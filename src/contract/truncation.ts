@@ -35,6 +35,15 @@ export function utf8ByteLength(text: string): number {
   return bytes;
 }
 
+/**
+ * The first `maxUnits` UTF-16 units of `text`, well-formed: half a surrogate pair left by the cut, or a lone
+ * surrogate already in the text, becomes U+FFFD. For bounded text that is recorded or digested: canonical JSON
+ * (and so every binding and stored record) refuses lone surrogates.
+ */
+export function wellFormedPrefix(text: string, maxUnits: number): string {
+  return text.slice(0, maxUnits).toWellFormed();
+}
+
 /** Cuts `text` to at most `maxChars` code points (plus marker); never splits a surrogate pair. */
 export function cutText(text: string, maxChars: number): string {
   // Cheap exit: a string with no more UTF-16 units than the limit cannot have more code points.

@@ -41,6 +41,7 @@ export function checkEnvelope(state: FunnelState): StepResult {
   return proceed(state, { envelope, downstream });
 }
 
+/** A downstream reference for the audit; a lone surrogate in it becomes U+FFFD so the record stays storable. */
 function stringOrNull(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
+  return typeof value === 'string' ? value.toWellFormed() : null;
 }

@@ -50,6 +50,8 @@ export function failureResult(state: FunnelState, failure: CallFailure): Failure
     code: failure.error.code,
     ...(settled.replacedCode ? { replaced_code: settled.replacedCode } : {}),
     detail: jsonSafe(failure.detail),
+    // Which trusted values the audit records changed (U+FFFD for a lone surrogate), whatever the failure was.
+    ...(state.unrecordableContext.length > 0 ? { unrecordable_context: state.unrecordableContext } : {}),
   };
   return { modelResult, errorDetail, redactions };
 }

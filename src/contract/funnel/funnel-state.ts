@@ -4,6 +4,7 @@ import type { BuiltEvidence } from '../evidence.js';
 import type { ExecutionContext } from '../execution-context.js';
 import type { Conflict, Receipt, Warning } from '../model-result.js';
 import { Redactor, type Redaction } from '../redaction.js';
+import { recordableContext } from './recordable-context.js';
 import type { ShownResult } from './tool-execution.js';
 
 /** What ran of the handler: how long it took, and what it returned or threw. */
@@ -42,7 +43,10 @@ export type Verdicts = Readonly<Partial<Record<ValidationLayer, LayerOutcome>>>;
  */
 export interface FunnelState {
   readonly tool: AnyToolDefinition;
+  /** The trusted context as it can be recorded (see `recordableContext`). */
   readonly ctx: ExecutionContext;
+  /** Trusted values that had to be changed to be recorded; a call with any is refused. */
+  readonly unrecordableContext: readonly string[];
   readonly now: () => number;
   readonly startedAt: number;
   readonly redactor: Redactor;
@@ -71,11 +75,13 @@ export interface FunnelState {
 }
 
 /** The state of a call that has not entered the funnel yet. */
-export function startState(tool: AnyToolDefinition, ctx: ExecutionContext, sentArguments: unknown): FunnelState {
+export function startState(tool: AnyToolDefinition, trusted: ExecutionContext, sentArguments: unknown): FunnelState {
+  const { ctx, unrecordable } = recordableContext(trusted);
   const now = ctx.now ?? Date.now;
   return {
     tool,
     ctx,
+    unrecordableContext: unrecordable,
     now,
     startedAt: now(),
     redactor: new Redactor({

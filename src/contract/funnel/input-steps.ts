@@ -2,6 +2,7 @@ import type { ZodType } from 'zod';
 import { catalogFailure } from '../call-failure.js';
 import { describeIssues, guardedParse } from '../guarded-parse.js';
 import { inspectJson } from '../json-shape.js';
+import { wellFormedPrefix } from '../truncation.js';
 import type { FunnelState } from './funnel-state.js';
 import { failLayer, passLayer, proceed, type StepResult } from './step.js';
 
@@ -26,7 +27,7 @@ export function parseArguments(state: FunnelState): StepResult {
   const parsed = guardedParse(state.tool.input as ZodType, state.sentArguments);
   if (!parsed.success) {
     const issues = describeIssues(parsed.issues);
-    const message = `The arguments do not match the tool input schema: ${issues.join(', ')}`.slice(0, 500);
+    const message = wellFormedPrefix(`The arguments do not match the tool input schema: ${issues.join(', ')}`, 500);
     const detail = parsed.thrown === undefined ? { issues } : { issues, thrown: parsed.thrown };
     return failLayer(state, 'input', inputRule(state), catalogFailure('INVALID_ARGUMENTS', 'input', detail, { message }), issues.join('; '));
   }

@@ -1,6 +1,7 @@
 import type { AnyToolDefinition } from '../define-tool.js';
 import type { Receipt } from '../model-result.js';
 import { toIsoTimestamp } from '../time.js';
+import { wellFormedPrefix } from '../truncation.js';
 import type { FunnelState } from './funnel-state.js';
 import { handlerOutput } from './handler-steps.js';
 import { proceed, type StepResult } from './step.js';
@@ -20,5 +21,6 @@ function readReceipt(tool: AnyToolDefinition, receipt: unknown): Receipt | null 
   const { externalId, committedAt } = receipt as { externalId?: unknown; committedAt?: unknown };
   if (typeof externalId !== 'string' || externalId.length === 0) return null;
   const committed = committedAt === undefined ? null : toIsoTimestamp(committedAt as string);
-  return { external_id: externalId.slice(0, 256), committed_at: committed };
+  // A receipt whose id has a lone surrogate still proves the commit: it is kept, with U+FFFD in place of the surrogate.
+  return { external_id: wellFormedPrefix(externalId, 256), committed_at: committed };
 }

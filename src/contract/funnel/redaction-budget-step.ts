@@ -1,6 +1,7 @@
 import { fitToBudget, type ResultBase } from '../fit-budget.js';
 import { MODEL_RESULT_SCHEMA_VERSION, type Execution, type ModelResult } from '../model-result.js';
 import type { Redaction } from '../redaction.js';
+import { wellFormedPrefix } from '../truncation.js';
 import { canonicalDataOf } from './data-shape-step.js';
 import { checkedOf, envelopeOf, type FunnelState } from './funnel-state.js';
 import { scrubHandlerParts } from './scrubbed-parts.js';
@@ -30,10 +31,10 @@ export function redactAndFit(state: FunnelState): StepResult {
     error: null,
     execution,
     provenance: {
-      source_label: state.redactor.text(output.sourceLabel ?? tool.source.label, '/provenance/source_label', log).slice(0, 256),
+      source_label: wellFormedPrefix(state.redactor.text(output.sourceLabel ?? tool.source.label, '/provenance/source_label', log), 256),
       source_type: tool.source.type,
       producer_revision: tool.revisions.producer,
-      resource_revision: typeof resourceRevision === 'string' ? state.redactor.text(resourceRevision, '/provenance/resource_revision', log).slice(0, 256) : null,
+      resource_revision: typeof resourceRevision === 'string' ? wellFormedPrefix(state.redactor.text(resourceRevision, '/provenance/resource_revision', log), 256) : null,
       observed_at: checked.observedAt,
       retrieved_at: new Date(state.startedAt).toISOString(),
       trust: tool.source.trust ?? 'untrusted_data',

@@ -1,6 +1,7 @@
 import { catalogFailure, describeThrown } from '../call-failure.js';
 import type { AnyToolDefinition } from '../define-tool.js';
 import type { ExecutionContext } from '../execution-context.js';
+import { refuseUnrecordableContext } from './context-step.js';
 import { checkDataShape } from './data-shape-step.js';
 import { checkEnvelope } from './envelope-step.js';
 import { checkEvidence } from './evidence-step.js';
@@ -21,6 +22,7 @@ import type { ToolExecution } from './tool-execution.js';
  * steps before it established; the first that fails ends the call.
  */
 const FUNNEL: readonly Step[] = [
+  refuseUnrecordableContext, // input: trusted values the audit and bindings can record
   gateArguments, // input: plain, bounded JSON
   parseArguments, // input: the tool's input schema
   runHandler,

@@ -1,5 +1,6 @@
 import type { LayerOutcome, ValidationLayer } from '../audit-record.js';
 import type { CallFailure } from '../call-failure.js';
+import { wellFormedPrefix } from '../truncation.js';
 import type { FunnelState } from './funnel-state.js';
 
 /**
@@ -28,7 +29,7 @@ export function skipLayer(state: FunnelState, layer: ValidationLayer, reason: st
 
 /** The layer failed under `rule`; `reason` (bounded) goes to the audit, `failure` decides what the model sees. */
 export function failLayer(state: FunnelState, layer: ValidationLayer, rule: string, failure: CallFailure, reason: string, changes: Changes = {}): StepResult {
-  const verdict = { layer, outcome: 'failed' as const, rule_version: rule, reason: reason.slice(0, 1000) };
+  const verdict = { layer, outcome: 'failed' as const, rule_version: rule, reason: wellFormedPrefix(reason, 1000) };
   return { kind: 'fail', state: withVerdict({ ...state, ...changes }, verdict), failure };
 }
 
