@@ -1,6 +1,7 @@
 // Benchmark of the contract funnel (not a timed test). Run from the repo root:
 //   node --expose-gc --import tsx bench/contract.bench.ts
-// Cases: executeTool on a ~2 KB read result, and on a ~1 MB, 10,000-item result truncated to a 16 KB byte budget.
+// Cases: executeTool on a ~2 KB read result, on a ~1 MB, 10,000-item result truncated to a 16 KB byte budget, and on
+// a 200,000-key object (~3.8 MB) that the raw size gate sends straight to the over-budget result.
 // Each is compared with a baseline of `output.parse` + `JSON.stringify` of the same data in the same process.
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -66,6 +67,9 @@ function largeList(): z.infer<typeof eventList> {
   };
 }
 
+const attributes = z.record(z.string(), z.number());
+const wideData = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`key_${i}`, i]));
+
 const smallData = smallOrder();
 const largeData = largeList();
 
@@ -88,6 +92,16 @@ const largeTool = defineTool({
   source: { label: 'payments-api', type: 'http_api' },
   budget: { maxBytes: 16_384, maxItems: 10_000, itemsPointer: '/events' },
   handler: async () => ({ data: largeData, observedAt: FIXED_NOW - 1000 }),
+});
+
+const wideTool = defineTool({
+  name: 'attributes.get',
+  description: 'Every attribute of a record.',
+  input: z.strictObject({ id: z.string() }),
+  output: attributes,
+  effect: 'read',
+  source: { label: 'attributes-db', type: 'database' },
+  handler: async () => ({ data: wideData, observedAt: FIXED_NOW - 1000 }),
 });
 
 // ---- measurement -------------------------------------------------------------------------------------------
@@ -178,6 +192,7 @@ await memory('executeTool', () => executeTool(largeTool, { since: '2026-11-01' }
 
 await runCase('~2 KB read result (orders.get, default budget)', smallTool, { order_id: 'ord_1001' }, smallData, 200, 2000);
 await runCase('~1 MB, 10,000-item result truncated to 16 KB (payments.events)', largeTool, { since: '2026-11-01' }, largeData, 3, 20);
+await runCase('200,000-key object over the raw size gate (attributes.get)', wideTool, { id: 'rec_1' }, wideData, 1, 5);
 
 printTable('1. Contract funnel: executeTool vs output.parse + JSON.stringify of the same data (ms per call)', ['case', 'data bytes', 'model result bytes', 'executeTool median', 'executeTool p95', 'parse+stringify median', 'ratio (median)'], tableRows);
 printTable('1b. Peak memory of one cold call, ~1 MB / 10,000-item result', ['call', 'heap growth at end of call', 'retained after GC', 'peak RSS growth'], memoryRows);

@@ -59,9 +59,7 @@ export function fitToBudget(input: FitInput): Fitted {
   const itemsPointer = locateItemsList(input.data, budget.itemsPointer);
   const originalItems = itemsPointer === null ? null : listLength(input.data, itemsPointer);
   const textLimits = [budget.maxTextChars, ...FALLBACK_TEXT_LIMITS.filter((limit) => limit < budget.maxTextChars)];
-  // A truncated result gains an artifact reference after fitting, so its room is reserved here.
-  const fits = (fitted: Fitted) =>
-    utf8ByteLength(JSON.stringify(fitted.modelResult)) + (fitted.truncated ? ARTIFACT_REF_RESERVE : 0) <= budget.maxBytes;
+  const fits = (fitted: Fitted) => fitsBudget(fitted, budget.maxBytes);
 
   // Items are cut before redaction (items that can never be shown are not walked), text only after it: a cut through
   // a secret or the idempotency key would leave a prefix that no pattern recognises.
@@ -90,13 +88,28 @@ export function fitToBudget(input: FitInput): Fitted {
       if (best >= 0) return build(withItemCount(shown, itemsPointer, best));
     }
   }
-  // Last resort: no data, and nothing that is unbounded in size (evidence, conflicts, applied arguments, untrusted
-  // text). Only an oversized upstream cursor can still be too big; then it goes too.
+  return fitWithoutData(input);
+}
+
+/**
+ * The last resort of {@link fitToBudget}, and the whole answer for a result far over its budget: no data, and
+ * nothing that is unbounded in size (evidence, conflicts, applied arguments, untrusted text), so the result is
+ * `over_byte_budget` and the full data lives only in the artifact. Only an oversized upstream cursor can still be
+ * too big; then it goes too.
+ */
+export function fitWithoutData(input: FitInput): Fitted {
+  const itemsPointer = locateItemsList(input.data, input.budget.itemsPointer);
+  const originalItems = itemsPointer === null ? null : listLength(input.data, itemsPointer);
   const omitted: Warning[] = input.evidence.length > 0 ? [evidenceOmitted(input.evidence.length)] : [];
   const bare: FitInput = { ...input, evidence: [], base: { ...input.base, conflicts: [], applied_arguments: undefined, warnings: [...input.base.warnings, ...omitted] } };
   const shape: Shape = { data: null, itemsPointer: null, originalItems, textCut: false, nestedCut: false, untrusted: [], overBudget: true };
   const fallback = assemble(bare, shape, []);
-  return fits(fallback) ? fallback : assemble({ ...bare, pagination: { next: null, availableItems: input.pagination.availableItems } }, shape, []);
+  return fitsBudget(fallback, input.budget.maxBytes) ? fallback : assemble({ ...bare, pagination: { next: null, availableItems: input.pagination.availableItems } }, shape, []);
+}
+
+/** A truncated result gains an artifact reference after fitting, so its room is reserved here. */
+function fitsBudget(fitted: Fitted, maxBytes: number): boolean {
+  return utf8ByteLength(JSON.stringify(fitted.modelResult)) + (fitted.truncated ? ARTIFACT_REF_RESERVE : 0) <= maxBytes;
 }
 
 /** How many leading items of the list at `pointer` fit in `bytes` when serialized one by one (at least one). */

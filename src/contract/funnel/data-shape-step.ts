@@ -4,20 +4,22 @@ import { inspectJson } from '../json-shape.js';
 import { sha256Hex } from '../sha256.js';
 import { utf8ByteLength } from '../truncation.js';
 import { contractFailure } from './contract-failure.js';
+import { overRawSizeGate } from './raw-size-gate.js';
 import { envelopeOf, type CanonicalData, type FunnelState } from './funnel-state.js';
 import { failLayer, passLayer, type StepResult } from './step.js';
 
 /**
  * Protocol layer, part two: `data` is plain JSON no deeper than the budget allows, checked without recursion before
- * any recursive code (zod, canonical JSON, redaction) sees it. Then the raw response is digested for the audit.
+ * any recursive code (zod, canonical JSON, redaction) sees it. The same pass measures it for the raw size gate.
+ * Then the raw response is digested for the audit.
  */
 export function checkDataShape(state: FunnelState): StepResult {
   const envelope = envelopeOf(state);
-  const { maxDepth } = state.tool.budget;
-  const rule = `json-shape@1;maxDepth=${maxDepth}`;
-  const shape = inspectJson(envelope.data, maxDepth);
+  const { budget } = state.tool;
+  const rule = `json-shape@1;maxDepth=${budget.maxDepth}`;
+  const shape = inspectJson(envelope.data, budget.maxDepth);
   if (!shape.ok) return failLayer(state, 'protocol', rule, contractFailure('protocol', shape), `${shape.reason} at '${shape.path}'`);
-  return passLayer(state, 'protocol', rule, rawResponseDigest(envelope));
+  return passLayer(state, 'protocol', rule, { ...rawResponseDigest(envelope), overRawSize: overRawSizeGate(shape.size, budget) });
 }
 
 /** The handler's raw bytes when it kept them, else the canonical form of its data (which the artifact reuses). */

@@ -63,8 +63,13 @@ export interface FunnelState {
   readonly envelope: ToolOutput<unknown> | null;
   readonly downstream: Downstream;
   readonly rawResponse: { readonly sha256: string; readonly bytes: number } | null;
+  /**
+   * Set (to the reason) when the data is far over its budget: schema and semantics are skipped, the evidence layer
+   * checks the raw data, and the result carries no data. Nothing unvalidated is shown.
+   */
+  readonly overRawSize: string | null;
   readonly canonicalData: CanonicalData | null;
-  /** The data as the output schema returned it. */
+  /** The data as the output schema returned it (as the handler returned it, over the raw size gate). */
   readonly data: unknown;
   readonly checked: CheckedEvidence | null;
   /** The model-facing result of a call that passed every check, once redaction and budget shaped it. */
@@ -97,6 +102,7 @@ export function startState(tool: AnyToolDefinition, trusted: ExecutionContext, s
     envelope: null,
     downstream: { requestRef: null, statusRef: null },
     rawResponse: null,
+    overRawSize: null,
     canonicalData: null,
     data: null,
     checked: null,

@@ -1,4 +1,4 @@
-import { fitToBudget, type ResultBase } from '../fit-budget.js';
+import { fitToBudget, fitWithoutData, type ResultBase } from '../fit-budget.js';
 import { MODEL_RESULT_SCHEMA_VERSION, type Execution, type ModelResult } from '../model-result.js';
 import type { Redaction } from '../redaction.js';
 import { wellFormedPrefix } from '../truncation.js';
@@ -43,7 +43,9 @@ export function redactAndFit(state: FunnelState): StepResult {
     warnings: [...state.warnings],
     ...(parts.appliedArguments === undefined ? {} : { applied_arguments: parts.appliedArguments as ModelResult['applied_arguments'] }),
   };
-  const fitted = fitToBudget({
+  // Over the raw size gate the data was never validated, so it goes straight to the result without data.
+  const fit = state.overRawSize === null ? fitToBudget : fitWithoutData;
+  const fitted = fit({
     base,
     data: state.data,
     // Only what the model will see is redacted: the cut comes first, so a 10,000-item result is not walked twice.

@@ -3,7 +3,7 @@ import { findUndeclaredKeys } from '../exact-output.js';
 import { describeIssues, guardedParse } from '../guarded-parse.js';
 import { contractFailure } from './contract-failure.js';
 import { envelopeOf, type FunnelState } from './funnel-state.js';
-import { failLayer, passLayer, type StepResult } from './step.js';
+import { failLayer, passLayer, skipLayer, type StepResult } from './step.js';
 
 /**
  * Schema layer: the tool's output schema, exactly — a key the schema would strip is a violation, at any depth. A
@@ -11,6 +11,7 @@ import { failLayer, passLayer, type StepResult } from './step.js';
  */
 export function checkOutputSchema(state: FunnelState): StepResult {
   const { data: raw } = envelopeOf(state);
+  if (state.overRawSize !== null) return skipLayer(state, 'schema', state.overRawSize, { data: raw });
   const rule = `output@${state.tool.revisions.output}`;
   const parsed = guardedParse(state.tool.output as ZodType, raw);
   if (!parsed.success) {

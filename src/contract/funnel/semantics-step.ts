@@ -5,6 +5,7 @@ import { failLayer, passLayer, skipLayer, type StepResult } from './step.js';
 /** Semantics layer: the tool's versioned invariants, in declaration order; the first that does not hold fails. */
 export function checkInvariants(state: FunnelState): StepResult {
   const { invariants } = state.tool;
+  if (state.overRawSize !== null) return skipLayer(state, 'semantics', state.overRawSize);
   for (const invariant of invariants) {
     const rule = invariantRule(invariant);
     let verdict: boolean | string;
