@@ -5,13 +5,22 @@ import { canonicalJson } from '../canonical-json.js';
 import type { ModelResult } from '../model-result.js';
 import type { Redaction } from '../redaction.js';
 import { sha256Hex } from '../sha256.js';
+import { boundedRedactions, compactErrorDetail, compactLayerLog, compactRevisions, countedRedactions } from './audit-bounds.js';
 import { layerLog, type FunnelState } from './funnel-state.js';
+
+/**
+ * How much an audit record may say: `full` (redaction records capped, everything else as found), or `compact` for a
+ * record that did not fit `MAX_AUDIT_BYTES` that way (redactions counted, the error detail previewed, definition
+ * strings cut). The digests are the same either way: they bind the model result, not the audit's wording.
+ */
+export type AuditDetail = 'full' | 'compact';
 
 /**
  * The protected audit record of one attempt: who called, which provider call it answers, every layer's verdict,
  * the raw digest, redactions and timings, bound to `modelResult` by the three digests of SPEC §2.
  */
-export function auditProjection(state: FunnelState, modelResult: ModelResult, errorDetail: unknown): AuditRecord {
+export function auditProjection(state: FunnelState, modelResult: ModelResult, errorDetail: unknown, detail: AuditDetail = 'full'): AuditRecord {
+  const compact = detail === 'compact';
   const { ctx, tool } = state;
   const trusted: TrustedCallInputs = {
     principal: ctx.principal,
@@ -24,7 +33,10 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
   };
   const finishedAt = state.now();
   const auditRedactions: Redaction[] = [];
-  return {
+  // Exception text can carry credentials too; the audit is protected, but secrets still do not belong in it.
+  const redactedDetail = errorDetail === null ? null : (state.redactor.value(jsonSafe(errorDetail), '/audit/error_detail', auditRedactions) as AuditRecord['error_detail']);
+  const redactions = [...state.redactions, ...auditRedactions];
+  const record: AuditRecord = {
     schema_version: AUDIT_SCHEMA_VERSION,
     audit_id: `aud_${sha256Hex(canonicalJson({ op: ctx.operationId, call: ctx.callId, attempt: ctx.attempt })).slice(0, 24)}`,
     principal_ref: principalRef(ctx.principal),
@@ -44,21 +56,20 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
     operation_id: ctx.operationId,
     idempotency_key: ctx.idempotencyKey,
     attempt: ctx.attempt,
-    revisions: tool.revisions,
+    revisions: compact ? compactRevisions(tool.revisions) : tool.revisions,
     status: modelResult.status,
     error_code: modelResult.error?.code ?? null,
-    // Exception text can carry credentials too; the audit is protected, but secrets still do not belong in it.
-    error_detail: errorDetail === null ? null : (state.redactor.value(jsonSafe(errorDetail), '/audit/error_detail', auditRedactions) as AuditRecord['error_detail']),
+    error_detail: redactedDetail,
     downstream: {
       request_ref: state.downstream.requestRef,
       receipt_external_id: state.receipt?.external_id ?? null,
       committed_at: state.receipt?.committed_at ?? null,
       status_ref: state.downstream.statusRef,
     },
-    validation: layerLog(state.verdicts),
+    validation: compact ? compactLayerLog(layerLog(state.verdicts)) : layerLog(state.verdicts),
     raw_response_sha256: state.rawResponse?.sha256 ?? null,
     raw_response_bytes: state.rawResponse?.bytes ?? null,
-    redactions: [...state.redactions, ...auditRedactions],
+    redactions: compact ? countedRedactions(redactions) : boundedRedactions(redactions),
     timings: {
       started_at: new Date(state.startedAt).toISOString(),
       finished_at: new Date(finishedAt).toISOString(),
@@ -67,4 +78,5 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
     },
     bindings: computeBindings(trusted, modelResult),
   };
+  return compact ? { ...record, error_detail: compactErrorDetail(redactedDetail) } : record;
 }

@@ -1,4 +1,5 @@
 import type { ToolOutput } from '../define-tool.js';
+import { wellFormedPrefix } from '../truncation.js';
 import type { FunnelState } from './funnel-state.js';
 import { contractFailure } from './contract-failure.js';
 import { handlerOutput } from './handler-steps.js';
@@ -41,7 +42,7 @@ export function checkEnvelope(state: FunnelState): StepResult {
   return proceed(state, { envelope, downstream });
 }
 
-/** A downstream reference for the audit; a lone surrogate in it becomes U+FFFD so the record stays storable. */
+/** A downstream reference for the audit, bounded like a receipt id and well-formed so the record stays storable. */
 function stringOrNull(value: unknown): string | null {
-  return typeof value === 'string' ? value.toWellFormed() : null;
+  return typeof value === 'string' ? wellFormedPrefix(value, 256) : null;
 }

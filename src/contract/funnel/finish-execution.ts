@@ -1,28 +1,44 @@
 import type { CallFailure } from '../call-failure.js';
 import { guardedParse } from '../guarded-parse.js';
 import { modelResultSchema, type ModelResult } from '../model-result.js';
+import { auditBytes, MAX_AUDIT_BYTES } from './audit-bounds.js';
 import { auditProjection } from './audit-projection.js';
+import { contractFailure } from './contract-failure.js';
 import { failureResult } from './failure-result.js';
 import type { FunnelState } from './funnel-state.js';
-import type { ShownResult, ToolExecution } from './tool-execution.js';
+import { withVerdict } from './step.js';
+import type { ToolExecution } from './tool-execution.js';
 
-/** Binds the audit to the model result of a call that passed every layer. */
+/**
+ * Binds the audit to the model result of a call that passed every layer. When the audit cannot be kept within
+ * {@link MAX_AUDIT_BYTES}, the result is refused instead — its audit could not record what the model would have
+ * seen: `OUTPUT_CONTRACT_VIOLATION` with detail `audit_too_large`, settled like any failure, so a committed write
+ * keeps its receipt and is never told `failed`.
+ */
 export function succeededExecution(state: FunnelState): ToolExecution {
   const shown = state.shown;
   if (shown === null) throw new Error('internal: the funnel finished without a model result');
-  return bound(state, shown, null);
-}
-
-/** Both projections of a call that failed with `failure`, from what the funnel knew at that point. */
-export function failedExecutionOf(state: FunnelState, failure: CallFailure): ToolExecution {
-  const projection = failureResult(state, failure);
-  const settled = { ...state, redactions: [...state.redactions, ...projection.redactions] };
-  return bound(settled, { modelResult: projection.modelResult, artifacts: [], evidenceSources: {} }, projection.errorDetail);
-}
-
-function bound(state: FunnelState, shown: ShownResult, errorDetail: unknown): ToolExecution {
   assertPublishedShape(shown.modelResult);
-  return { modelResult: shown.modelResult, audit: auditProjection(state, shown.modelResult, errorDetail), artifacts: shown.artifacts, evidenceSources: shown.evidenceSources };
+  const audit = auditProjection(state, shown.modelResult, null);
+  const bytes = auditBytes(audit);
+  if (bytes <= MAX_AUDIT_BYTES) return { modelResult: shown.modelResult, audit, artifacts: shown.artifacts, evidenceSources: shown.evidenceSources };
+  const size = Number.isFinite(bytes) ? { bytes } : {};
+  const reason = Number.isFinite(bytes) ? `the audit record would be ${bytes} bytes` : 'the audit record has no canonical form';
+  const refused = withVerdict(state, { layer: 'budget', outcome: 'failed', rule_version: `audit@1;bytes=${MAX_AUDIT_BYTES}`, reason });
+  return failedExecutionOf(refused, contractFailure('budget', { reason: 'audit_too_large', ...size, limit: MAX_AUDIT_BYTES }));
+}
+
+/**
+ * Both projections of a call that failed with `failure`, from what the funnel knew at that point. An audit over
+ * {@link MAX_AUDIT_BYTES} is made compact; the outcome stays (nothing was shown, so only detail is lost).
+ */
+export function failedExecutionOf(state: FunnelState, failure: CallFailure): ToolExecution {
+  const { modelResult, errorDetail, redactions } = failureResult(state, failure);
+  const settled = { ...state, redactions: [...state.redactions, ...redactions] };
+  assertPublishedShape(modelResult);
+  const audit = auditProjection(settled, modelResult, errorDetail);
+  const bounded = auditBytes(audit) <= MAX_AUDIT_BYTES ? audit : auditProjection(settled, modelResult, errorDetail, 'compact');
+  return { modelResult, audit: bounded, artifacts: [], evidenceSources: {} };
 }
 
 /** Defence in depth: a result must satisfy its own published schema before anyone sees it. */

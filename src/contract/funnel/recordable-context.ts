@@ -1,4 +1,11 @@
+import { cutWithDigest } from '../digest-cut.js';
 import type { ExecutionContext } from '../execution-context.js';
+
+/**
+ * Longest trusted value recorded as given. Ids are short; one this long comes from somewhere it should not (an
+ * idempotency key derived from an unbounded argument), and the audit must stay bounded (`MAX_AUDIT_BYTES`).
+ */
+export const MAX_TRUSTED_VALUE_CHARS = 2048;
 
 /** A call's trusted context as the audit and the bindings can record it, and which values had to change. */
 export interface RecordableContext {
@@ -9,16 +16,18 @@ export interface RecordableContext {
 
 /**
  * The trusted values the audit stores and the bindings digest (principal, call ids, idempotency key, provider and
- * Temporal ids) must have a canonical JSON form. One with a lone surrogate has none, so the call could be neither
- * bound nor stored: such a value is recorded with U+FFFD in place of the surrogate and named in `unrecordable`, so
- * that the call can be refused with an audit instead of throwing. A context with nothing to change is returned as is.
+ * Temporal ids) must have a canonical JSON form and a bounded size. One with a lone surrogate has no canonical form,
+ * so the call could be neither bound nor stored: it is recorded with U+FFFD in place of the surrogate. One longer
+ * than {@link MAX_TRUSTED_VALUE_CHARS} is recorded cut, with a digest of the whole. Either is named in
+ * `unrecordable`, so that the call can be refused with an audit instead of throwing. A context with nothing to
+ * change is returned as is.
  */
 export function recordableContext(ctx: ExecutionContext): RecordableContext {
   const unrecordable: string[] = [];
   const record = <T extends string | null>(name: string, value: T): T => {
-    if (typeof value !== 'string' || value.isWellFormed()) return value;
+    if (typeof value !== 'string' || (value.isWellFormed() && value.length <= MAX_TRUSTED_VALUE_CHARS)) return value;
     unrecordable.push(name);
-    return value.toWellFormed() as T;
+    return cutWithDigest(value.toWellFormed(), MAX_TRUSTED_VALUE_CHARS) as T;
   };
   const { principal, provider, temporal } = ctx;
   const recorded: ExecutionContext = {
