@@ -29,7 +29,7 @@ const FUNNEL: readonly Step[] = [
   failOnHandlerThrow,
   keepReceipt, // side effect: a write's receipt, kept whatever fails next
   checkEnvelope, // protocol: the declared envelope keys
-  checkDataShape, // protocol: plain, bounded JSON data; raw digest
+  checkDataShape, // protocol: plain, bounded JSON data; raw size gate; raw digest
   checkOutputSchema, // schema
   checkInvariants, // semantics
   checkEvidence, // evidence
