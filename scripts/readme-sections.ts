@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { USAGE } from '../src/cli/argv.js';
+import { USAGE } from '../src/cli/usage.js';
 import { CATALOG_CODES, ERROR_CATALOG } from '../src/contract/error-catalog.js';
 
 export const README_PATH = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'README.md');

@@ -2,7 +2,6 @@ import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, formatDemoSummary, runDemo, startDemoServices, type DemoSummary } from '../demo/index.js';
 import { migrate, type ToolStore } from '../store/index.js';
-import type { DemoFlags } from './argv.js';
 import type { DevPorts } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import { openDatabase } from './database.js';
@@ -12,6 +11,12 @@ import { stopRequested, Teardown } from './teardown.js';
 import { connectClient, type TemporalTarget } from './temporal-connection.js';
 import { connectWorker } from './worker-connection.js';
 import { runPlan, untilStoppedOrFailed } from './worker-command.js';
+
+/** How the demo runs: who approves the refund, and whether to stop after the summary. */
+export interface DemoFlags {
+  readonly approval: 'auto' | 'manual';
+  readonly exitAfterSummary: boolean;
+}
 
 /** Where the demo runs: a server (with its UI, if any), its connections and the store. */
 interface DemoTarget {

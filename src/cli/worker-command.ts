@@ -1,7 +1,6 @@
 import type { NativeConnection } from '@temporalio/worker';
 import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, startDemoServices } from '../demo/index.js';
 import { migrate, type ToolStore } from '../store/index.js';
-import type { WorkerSource } from './argv.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import { openDatabase } from './database.js';
 import type { StackContext } from './stack-context.js';
@@ -9,6 +8,11 @@ import { stopRequested, Teardown } from './teardown.js';
 import { connectWorker } from './worker-connection.js';
 import { loadToolModule, packageWorkflowsPath, workflowsModulePath } from './tool-module.js';
 import { startToolWorker, type RunningToolWorker, type WorkerPlan } from './tool-worker.js';
+
+/** What `worker` serves: the demo, or the user's tools module (and workflows module, else the package's). */
+export type WorkerSource =
+  | { readonly kind: 'demo' }
+  | { readonly kind: 'user'; readonly toolsModule: string; readonly workflowsModule?: string; readonly taskQueue: string };
 
 /**
  * `worker`: connects to TEMPORAL_ADDRESS (first, so a missing server fails fast) and to the database, migrates,

@@ -5,13 +5,14 @@ import { after, before, test } from 'node:test';
 import type { Client } from '@temporalio/client';
 import { parseCommand } from '../../src/cli/argv.js';
 import { CliError, EXIT_CODES } from '../../src/cli/cli-error.js';
-import { runCommand, type CliDeps } from '../../src/cli/run-command.js';
+import type { CliDeps } from '../../src/cli/command.js';
+import { unsettledCommand } from '../../src/cli/commands/unsettled.js';
 import { decideApproval } from '../../src/cli/approve.js';
 import { inspectCalls } from '../../src/cli/inspect.js';
 import { listPendingApprovals } from '../../src/cli/pending.js';
 import { resolveOutcome } from '../../src/cli/resolve.js';
 import { reportMetrics } from '../../src/cli/metrics.js';
-import { listUnsettled } from '../../src/cli/unsettled.js';
+import type { ToolStore } from '../../src/store/index.js';
 import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import { reconcileWorkflowId, type ToolCallResult } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
@@ -48,6 +49,18 @@ function runMain(args: readonly string[], env: Record<string, string> = {}): Pro
   });
 }
 
+/** Runs an operator command line as `main` does, with these connections. */
+async function runOperator(argv: readonly string[], deps: CliDeps): Promise<unknown> {
+  const command = parseCommand(argv);
+  assert.equal(command.kind, 'operator', argv.join(' '));
+  return command.kind === 'operator' ? command.run(deps) : undefined;
+}
+
+/** What `unsettled` prints, read from the store. */
+function listUnsettled(store: ToolStore) {
+  return unsettledCommand.run({}, { client: () => Promise.reject(new Error('unsettled needs no Temporal')), store: () => Promise.resolve(store) });
+}
+
 /** Asserts that `promise` rejects with a CliError carrying `exitCode`. */
 async function rejectsWithExit(promise: Promise<unknown>, exitCode: number): Promise<void> {
   await assert.rejects(promise, (error: unknown) => {
@@ -56,33 +69,6 @@ async function rejectsWithExit(promise: Promise<unknown>, exitCode: number): Pro
     return true;
   });
 }
-
-test('bad command lines are usage errors (exit 2) and good ones parse to typed input', () => {
-  const usage = (argv: string[]) =>
-    assert.throws(() => parseCommand(argv), (error: unknown) => error instanceof CliError && error.exitCode === EXIT_CODES.usage, argv.join(' '));
-  usage(['frobnicate']);
-  usage(['approve', 'wf-1']);
-  usage(['approve', 'wf-1', 'call-1', '--digest', 'abc', '--approver', 'a']);
-  usage(['approve', 'wf-1', 'call-1', '--digest', 'a'.repeat(64)]);
-  usage(['approve', 'wf-1', 'call-1', '--digest', 'a'.repeat(64), '--approver', 'a', '--bogus']);
-  usage(['resolve', 'key-1', '--resolver', 'ops']);
-  usage(['resolve', 'key-1', '--committed', 'ch_1', '--not-committed', '--resolver', 'ops']);
-  usage(['resolve', 'key-1', '--committed', 'ch_1']);
-  usage(['unsettled', '--limit', '0']);
-  usage(['inspect']);
-  usage(['pending', 'a', 'b']);
-  assert.deepEqual(parseCommand(['reject', 'wf-1', 'call-1', '--digest', 'A'.repeat(64), '--approver', 'alice', '--reason', 'too much']), {
-    name: 'decide',
-    input: { workflowId: 'wf-1', callId: 'call-1', requestSha256: 'a'.repeat(64), decision: 'reject', approver: 'alice', reason: 'too much' },
-  });
-  assert.deepEqual(parseCommand(['resolve', 'k:1', '--committed', 'ch_1', '--resolver', 'ops', '--note', 'seen']), {
-    name: 'resolve',
-    input: { idempotencyKey: 'k:1', resolvedBy: 'ops', note: 'seen', outcome: 'committed', externalId: 'ch_1' },
-  });
-  assert.deepEqual(parseCommand(['resolve', 'k:1', '--not-committed', '--resolver', 'ops']), { name: 'resolve', input: { idempotencyKey: 'k:1', resolvedBy: 'ops', outcome: 'not_committed' } });
-  assert.deepEqual(parseCommand(['inspect', 'wf-1', 'call-2']), { name: 'inspect', workflowId: 'wf-1', callId: 'call-2' });
-  assert.deepEqual(parseCommand([]), { name: 'help' });
-});
 
 test('pending lists a call waiting for approval, approve runs it, inspect shows its model result, audit and evidence', { timeout: 240_000 }, async () => {
   const workflowId = 'cli-approve-1';
@@ -117,8 +103,8 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
 
   // Driven through the parsed command line, as `main` does.
   const deps: CliDeps = { client: () => Promise.resolve(client), store: () => Promise.resolve(h.store) };
-  const decided = await runCommand(
-    parseCommand(['approve', workflowId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'alice@example.com', '--reason', 'customer verified']),
+  const decided = await runOperator(
+    ['approve', workflowId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'alice@example.com', '--reason', 'customer verified'],
     deps,
   );
   assert.deepEqual(decided, { workflowId, callId: pending.callId, decision: 'approve', accepted: true, duplicate: false });
@@ -137,7 +123,7 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
   assert.ok(inspected.evidence.every((row) => row.callId === pending.callId));
   assert.deepEqual(inspected.statePatches, []);
   JSON.stringify(inspected); // printable as JSON
-  const whole = (await runCommand(parseCommand(['inspect', workflowId]), deps)) as typeof inspected;
+  const whole = (await runOperator(['inspect', workflowId], deps)) as typeof inspected;
   assert.deepEqual(whole.calls.map((c) => c.callId), [pending.callId]);
 
   await rejectsWithExit(inspectCalls(h.store, { workflowId, callId: 'call-999' }), EXIT_CODES.notFound);
@@ -183,7 +169,7 @@ test('metrics: seed 004 rates and time to settle from what the calls above recor
   assert.match(everything.table, /\| schema failure rate \(OUTPUT_CONTRACT_VIOLATION\) \| /);
   const future = await reportMetrics(h.store, { since: new Date(Date.now() + 3600_000).toISOString() });
   assert.equal(future.metrics.attempts, 0, 'a window after every call holds none');
-  const viaRunCommand = (await runCommand(parseCommand(['metrics']), { client: () => Promise.reject(new Error('metrics needs no Temporal')), store: () => Promise.resolve(h.store) })) as typeof everything;
+  const viaRunCommand = (await runOperator(['metrics'], { client: () => Promise.reject(new Error('metrics needs no Temporal')), store: () => Promise.resolve(h.store) })) as typeof everything;
   assert.equal(viaRunCommand.metrics.attempts, everything.metrics.attempts);
 });
 

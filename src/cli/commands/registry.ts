@@ -1,0 +1,51 @@
+import { registerOperatorCommand, registerStackCommand, type RegisteredCommand } from '../command.js';
+import { approveCommand, rejectCommand } from './decide.js';
+import { demoCommand } from './demo.js';
+import { devCommand } from './dev.js';
+import { helpCommand } from './help.js';
+import { inspectCommand } from './inspect.js';
+import { metricsCommand } from './metrics.js';
+import { migrateCommand } from './migrate.js';
+import { pendingCommand } from './pending.js';
+import { resolveCommand } from './resolve.js';
+import { startCommand } from './start.js';
+import { unsettledCommand } from './unsettled.js';
+import { workerCommand } from './worker.js';
+
+/** Commands under one heading of the usage text. */
+export interface CommandGroup {
+  readonly title: string;
+  readonly commands: readonly RegisteredCommand[];
+}
+
+/** Every command, in the order of the usage text: parsing, `help` and dispatch all read this one list. */
+export const COMMAND_GROUPS: readonly CommandGroup[] = [
+  {
+    title: 'Run it all locally:',
+    commands: [
+      registerStackCommand(startCommand),
+      registerStackCommand(devCommand),
+      registerStackCommand(workerCommand),
+      registerStackCommand(demoCommand),
+      registerStackCommand(migrateCommand),
+    ],
+  },
+  {
+    title: 'Operate (print JSON):',
+    commands: [
+      registerOperatorCommand(approveCommand),
+      registerOperatorCommand(rejectCommand),
+      registerOperatorCommand(resolveCommand),
+      registerOperatorCommand(pendingCommand),
+      registerOperatorCommand(unsettledCommand),
+      registerOperatorCommand(metricsCommand),
+      registerOperatorCommand(inspectCommand),
+    ],
+  },
+  { title: 'Help:', commands: [registerOperatorCommand(helpCommand)] },
+];
+
+/** The command a word selects (its name or an alias), if any. */
+export function findCommand(word: string): RegisteredCommand | undefined {
+  return COMMAND_GROUPS.flatMap((group) => group.commands).find((command) => command.name === word || command.aliases.includes(word));
+}

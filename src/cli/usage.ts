@@ -1,0 +1,36 @@
+import type { CommandUsage, RegisteredCommand } from './command.js';
+import { COMMAND_GROUPS } from './commands/registry.js';
+
+/** Where descriptions start: a synopsis that does not fit before this column gets its description on the next lines. */
+const DESCRIPTION_COLUMN = 32;
+const INDENT = '  ';
+
+/** What holds for every command: output modes, environment, exit codes. */
+const FOOTER = `--json (any command): stdout carries only JSON; start/dev/worker/demo print one JSON line per milestone
+({"event":"ready",...}, {"event":"summary",...}, {"event":"stopped"}) and their progress on stderr.
+Environment: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (default default),
+DATABASE_URL (default: the embedded Postgres under .data/postgres/main), TTC_DEV_PORT / TTC_DEV_UI_PORT (dev, start),
+TEMPORAL_CLI_PATH (a Temporal CLI binary to use).
+Exit codes: 0 ok, 1 failure, 2 bad input, 3 not found, 4 server unreachable (or port taken), 5 refused by the workflow.`;
+
+/** One command's entry: the synopsis, and its description beside it (or below it, when the synopsis is long). */
+function renderUsage({ synopsis, description }: CommandUsage): string {
+  const column = ' '.repeat(DESCRIPTION_COLUMN);
+  const line = `${INDENT}${synopsis}`;
+  const [first, ...rest] = description;
+  if (first === undefined) return line;
+  const head = line.length < DESCRIPTION_COLUMN ? [`${line.padEnd(DESCRIPTION_COLUMN)}${first}`] : [line, `${column}${first}`];
+  return [...head, ...rest.map((text) => `${column}${text}`)].join('\n');
+}
+
+/** Usage text printed by `help` (and the README's CLI section): every command of the registry, then the footer. */
+export const USAGE = [
+  'Usage: tool-contract <command> [options]',
+  ...COMMAND_GROUPS.map((group) => [group.title, ...group.commands.map((command) => renderUsage(command.usage))].join('\n')),
+  FOOTER,
+].join('\n\n');
+
+/** What bad input to one command is answered with: that command's usage, and where to find the rest. */
+export function commandUsage(command: RegisteredCommand): string {
+  return `Usage: tool-contract\n${renderUsage(command.usage)}\n(tool-contract help: every command, --json, the environment and exit codes)`;
+}
