@@ -3,6 +3,7 @@ import pg from 'pg';
 import { PgToolStore, type ToolStore } from '../store/index.js';
 import { EMBEDDED_DATA_ROOT, resolveDatabase, type ResolvedDatabase } from '../testing/resolve-database.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
+import { maskCredentials } from './mask-credentials.js';
 
 /** A connected Postgres: the URL, where it came from, a pool and a store over it. */
 export interface OpenDatabase {
@@ -20,7 +21,7 @@ const URL_PROTOCOLS = new Set(['postgres:', 'postgresql:', 'socket:']);
 /**
  * Opens `databaseUrl`, or the embedded Postgres under `<projectRoot>/.data/postgres/main` when it is undefined, and
  * checks that it answers. A malformed URL is a usage error; a database that does not answer is `unavailable`.
- * The password of a URL never appears in a message.
+ * The credentials of a URL never appear in a message.
  */
 export async function openDatabase(databaseUrl: string | undefined, projectRoot: string): Promise<OpenDatabase> {
   if (databaseUrl !== undefined) checkDatabaseUrl(databaseUrl);
@@ -38,7 +39,7 @@ export async function openDatabase(databaseUrl: string | undefined, projectRoot:
   } catch (error) {
     await pool.end().catch(() => undefined);
     await resolved.close().catch(() => undefined);
-    const where = databaseUrl === undefined ? 'the embedded Postgres' : `DATABASE_URL (${redact(databaseUrl)})`;
+    const where = databaseUrl === undefined ? 'the embedded Postgres' : `DATABASE_URL (${maskCredentials(databaseUrl)})`;
     throw new CliError(`cannot connect to ${where}: ${message(error)}`, EXIT_CODES.unavailable, { cause: error });
   }
   return {
@@ -66,17 +67,6 @@ function checkDatabaseUrl(value: string): void {
   }
   if (!URL_PROTOCOLS.has(url.protocol)) {
     throw new CliError(`DATABASE_URL must be a postgres:// or postgresql:// URL, got '${url.protocol}//…'`, EXIT_CODES.usage);
-  }
-}
-
-/** The URL without its password, for messages. */
-function redact(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.password !== '') url.password = '***';
-    return url.toString();
-  } catch {
-    return '(unparsable)';
   }
 }
 

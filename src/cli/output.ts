@@ -1,3 +1,5 @@
+import { maskCredentials, maskedJson } from './mask-credentials.js';
+
 /** Something lines can be written to (process.stdout / process.stderr, or a test buffer). */
 export interface LineSink {
   write(text: string): unknown;
@@ -9,7 +11,8 @@ export type CliEvent = { readonly event: string } & Readonly<Record<string, unkn
 /**
  * How the long-running commands (`dev`, `worker`, `demo`, `start`, `migrate`) talk. In text mode everything is for
  * a human on stdout. With `--json`, stdout carries only JSON lines, one per milestone (so a script can read the
- * addresses while the command keeps running), and the progress lines go to stderr.
+ * addresses while the command keeps running), and the progress lines go to stderr. Whatever is written has its URL
+ * credentials masked: a progress line or an event may quote a connection string (or an error that echoes one).
  */
 export interface CliOutput {
   readonly json: boolean;
@@ -22,10 +25,11 @@ export interface CliOutput {
 }
 
 export function cliOutput(json: boolean, stdout: LineSink, stderr: LineSink): CliOutput {
+  const line = (sink: LineSink, text: string) => void sink.write(`${maskCredentials(text)}\n`);
   return {
     json,
-    progress: (line) => void (json ? stderr : stdout).write(`${line}\n`),
-    report: (event, text) => void (json ? stdout.write(`${JSON.stringify(event)}\n`) : stdout.write(text.endsWith('\n') ? text : `${text}\n`)),
-    result: (value) => void stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+    progress: (text) => line(json ? stderr : stdout, text),
+    report: (event, text) => (json ? void stdout.write(`${maskedJson(event)}\n`) : line(stdout, text.endsWith('\n') ? text.slice(0, -1) : text)),
+    result: (value) => void stdout.write(`${maskedJson(value, 2)}\n`),
   };
 }

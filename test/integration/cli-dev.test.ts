@@ -8,22 +8,41 @@ import { Connection } from '@temporalio/client';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
-import { processesWith, runCli, startCli } from '../support/cli-process.js';
+import { processesWith, runCli, startCli, type CliProcess } from '../support/cli-process.js';
 import { openTestDatabase, PROJECT_ROOT, type TestDatabase } from '../support/postgres.js';
 
 // `dev` and `migrate` as a user runs them: child processes, in a scratch project folder, on free ports.
 let db: TestDatabase;
 let project: string;
 let cliEnv: Record<string, string>;
+let password: string;
+
+/** Asserts that nothing a CLI run printed holds the DATABASE_URL password (as written in the URL). */
+function assertNoPassword(run: { stdout(): string; stderr(): string }): void {
+  assert.ok(!run.stdout().includes(password), 'stdout shows no password');
+  assert.ok(!run.stderr().includes(password), 'stderr shows no password');
+}
+
+/** Resolves once `text` appears on the CLI's stdout; rejects if it exits first or `timeoutMs` passes. */
+async function waitForText(cli: CliProcess, text: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cli.stdout().includes(text)) {
+    assert.ok(cli.child.exitCode === null && Date.now() < deadline, `no '${text}' on stdout\n${cli.stdout()}\n${cli.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 before(async () => {
   db = await openTestDatabase('it-cli-dev', { migrate: false });
   project = mkdtempSync(join(tmpdir(), 'ttc-cli-dev-'));
   const cli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
   assert.ok(cli !== null, 'the Temporal CLI is installed (scripts/install-temporal-cli.sh)');
-  // The test database's own schema, as a user would put it in DATABASE_URL.
+  // The test database's own schema, as a user would put it in DATABASE_URL, with a password that must never be
+  // printed (a server that trusts local connections ignores it).
   const url = new URL(db.connectionString);
   url.searchParams.set('options', `-c search_path=${db.schema}`);
+  if (url.password === '') url.password = 'ttc-test-secret';
+  password = url.password;
   cliEnv = { DATABASE_URL: url.toString(), TEMPORAL_CLI_PATH: cli.path };
 }, { timeout: 120_000 });
 
@@ -77,6 +96,7 @@ test('dev starts the Temporal server with its UI and a migrated database, prints
     assert.equal(ready['temporalDataFile'], join(project, '.data', 'temporal', 'dev.sqlite'));
     assert.ok(existsSync(String(ready['temporalDataFile'])), 'the dev server persists to the SQLite file');
     assert.match(dev.stderr(), /starting the Temporal dev server/, 'progress goes to stderr with --json');
+    assert.equal(ready['databaseUrl'], cliEnv['DATABASE_URL']?.replace(`:${password}@`, ':***@'), 'the URL, with its password masked');
 
     // The server answers, with the package's search attributes registered, and the UI serves pages.
     const connection = await Connection.connect({ address: String(ready['temporalAddress']) });
@@ -98,9 +118,31 @@ test('dev starts the Temporal server with its UI and a migrated database, prints
     dev.child.kill('SIGINT');
     assert.equal(await dev.exited(60_000), 0, dev.stderr());
     assert.ok(dev.events().some((event) => event.event === 'stopped'));
+    assertNoPassword(dev);
     assert.deepEqual(processesWith('server start-dev', `--port ${port}`), [], 'the dev server process is gone');
     const refused = await fetch(String(ready['uiUrl'])).then(() => 'answered', () => 'refused');
     assert.equal(refused, 'refused', 'the UI is gone');
+  } finally {
+    if (dev.child.exitCode === null) dev.child.kill('SIGKILL');
+  }
+});
+
+test('dev in text mode prints the addresses and the environment to export, never the DATABASE_URL password', { timeout: 240_000 }, async () => {
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const dev = startCli(['dev', '--port', String(port), '--ui-port', String(uiPort)], { cwd: project, env: cliEnv });
+  try {
+    await waitForText(dev, 'Ctrl-C stops everything.', 180_000);
+    assert.ok(dev.stdout().includes(String(cliEnv['DATABASE_URL']).replace(`:${password}@`, ':***@')), 'the URL is named, masked');
+    // The printed exports, run as printed, point an operator command at this stack.
+    const exported: Record<string, string> = {};
+    for (const [, name = '', value = ''] of dev.stdout().matchAll(/^\s*export (\w+)=(\S+)$/gm)) exported[name] = value;
+    assert.deepEqual(Object.keys(exported).sort(), ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE']);
+    const pending = await runCli(['pending'], { cwd: project, env: { ...exported, DATABASE_URL: undefined } });
+    assert.equal(pending.code, 0, pending.stderr);
+    assert.deepEqual(JSON.parse(pending.stdout), { workflows: [] });
+    dev.child.kill('SIGINT');
+    assert.equal(await dev.exited(60_000), 0, dev.stderr());
+    assertNoPassword(dev);
   } finally {
     if (dev.child.exitCode === null) dev.child.kill('SIGKILL');
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -32,6 +32,11 @@ test('start --exit --auto-approve brings up the stack, runs the demo to a summar
   assert.equal(ready['temporalAddress'], `127.0.0.1:${port}`);
   assert.equal(ready['uiUrl'], `http://127.0.0.1:${uiPort}`);
   assert.equal(ready['database'], 'embedded');
+  // The embedded cluster's password (kept beside its data) is never printed, not even in the ready event's URL.
+  const password = readFileSync(join(project, '.data', 'postgres', 'main.ttc-password'), 'utf8').trim();
+  assert.ok(password.length > 0);
+  assert.ok(!run.stdout.includes(password) && !run.stderr.includes(password), 'no password on the terminal');
+  assert.match(String(ready['databaseUrl']), /^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres$/);
 
   const { succeeded, uiUrl, summary } = run.events[1] as unknown as { succeeded: boolean; uiUrl: string; summary: { status: string; agentStatus: string; refundsCommitted: number; approvalMode: string; approval: { approvers: string[] } | null } };
   assert.equal(succeeded, true);
