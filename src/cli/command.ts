@@ -45,12 +45,14 @@ export interface StackCommandSpec<Input extends { readonly json: boolean }> exte
 /** A command that reads or decides something and returns what the CLI prints as JSON (a string as is). */
 export interface OperatorCommandSpec<Input, Output> extends CommandSpec<Input> {
   run(input: Input, deps: CliDeps): Promise<Output>;
+  /** True when the operator asked to see protected values: the output is then printed as stored, not masked. */
+  showsProtected?(input: Input): boolean;
 }
 
 /** A command line bound to its command: what `main` runs. */
 export type ParsedCommand = { readonly name: string; readonly input: unknown } & (
   | { readonly kind: 'stack'; readonly json: boolean; load(): Promise<(ctx: StackContext) => Promise<ExitCode>> }
-  | { readonly kind: 'operator'; run(deps: CliDeps): Promise<unknown> }
+  | { readonly kind: 'operator'; readonly masked: boolean; run(deps: CliDeps): Promise<unknown> }
 );
 
 /** A command as the registry holds it, whatever its input: `bind` parses the arguments and pairs them with `run`. */
@@ -78,7 +80,7 @@ export function registerStackCommand<Input extends { readonly json: boolean }>(s
   };
 }
 
-/** Registers an operator command: binding parses its arguments. */
+/** Registers an operator command: binding parses its arguments and decides whether its output is masked. */
 export function registerOperatorCommand<Input, Output>(spec: OperatorCommandSpec<Input, Output>): RegisteredCommand {
   return {
     name: spec.name,
@@ -86,7 +88,7 @@ export function registerOperatorCommand<Input, Output>(spec: OperatorCommandSpec
     usage: spec.usage,
     bind: (args) => {
       const input = spec.parse(args);
-      return { name: spec.name, input, kind: 'operator', run: (deps) => spec.run(input, deps) };
+      return { name: spec.name, input, kind: 'operator', masked: spec.showsProtected?.(input) !== true, run: (deps) => spec.run(input, deps) };
     },
   };
 }

@@ -2,7 +2,7 @@
 // The CLI's composition root: the only module that reads argv, the environment and signals, and builds connections.
 // The command modules import their work when they run: `help` and bad input answer at once, and the operator
 // commands never load the worker (native core, webpack) that the stack commands need. Everything it prints has its
-// URL credentials masked.
+// URL credentials masked, except what the operator asked to see as stored (`inspect --protected`).
 import { parseCommand } from './argv.js';
 import { configFromEnv, type CliConfig } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
@@ -70,7 +70,8 @@ async function runOperator(command: OperatorRun, env: NodeJS.ProcessEnv): Promis
   const deps = connect(configFromEnv(env));
   try {
     const output = await command.run(deps);
-    process.stdout.write(typeof output === 'string' ? `${output}\n` : `${maskedJson(output, 2)}\n`);
+    const text = typeof output === 'string' ? output : command.masked ? maskedJson(output, 2) : JSON.stringify(output, null, 2);
+    process.stdout.write(`${text}\n`);
     return EXIT_CODES.ok;
   } finally {
     await deps.close();

@@ -8,7 +8,7 @@ const INDENT = '  ';
 /** What holds for every command: output modes, environment, exit codes. */
 const FOOTER = `--json (any command): stdout carries only JSON; start/dev/worker/demo print one JSON line per milestone
 ({"event":"ready",...}, {"event":"summary",...}, {"event":"stopped"}) and their progress on stderr.
-Passwords and tokens in URLs are masked in everything printed.
+Passwords and tokens in URLs are masked in everything printed (inspect --protected prints its records as stored).
 Environment: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (default default),
 DATABASE_URL (default: the embedded Postgres under .data/postgres/main), TTC_DEV_PORT / TTC_DEV_UI_PORT (dev, start),
 TEMPORAL_CLI_PATH (a Temporal CLI binary to use).

@@ -68,8 +68,8 @@ test('the operator commands parse to typed input', () => {
   assert.deepEqual(unsettledCommand.parse(['--limit', '5']), { limit: 5 });
   assert.deepEqual(metricsCommand.parse([]), {});
   assert.deepEqual(metricsCommand.parse(['--since', '2026-11-30T12:00:00Z', '--json']), { since: '2026-11-30T12:00:00Z' });
-  assert.deepEqual(inspectCommand.parse(['wf-1', '--json']), { workflowId: 'wf-1' });
-  assert.deepEqual(inspectCommand.parse(['wf-1', 'call-2']), { workflowId: 'wf-1', callId: 'call-2' });
+  assert.deepEqual(inspectCommand.parse(['wf-1', '--json']), { workflowId: 'wf-1', includeProtected: false });
+  assert.deepEqual(inspectCommand.parse(['wf-1', 'call-2', '--protected']), { workflowId: 'wf-1', callId: 'call-2', includeProtected: true });
   assert.deepEqual(helpCommand.parse([]), {});
   for (const name of ['pending', 'unsettled', 'metrics', 'help']) assert.equal(parseCommand([name]).kind, 'operator', name);
 });
@@ -85,6 +85,15 @@ test('a command line selects its command through the registry; no command at all
   }
 });
 
+test('only inspect --protected prints unmasked output', () => {
+  for (const argv of [['inspect', 'wf-1'], ['pending'], ['unsettled'], ['metrics']]) {
+    const command = parseCommand(argv);
+    assert.ok(command.kind === 'operator' && command.masked, argv.join(' '));
+  }
+  const revealed = parseCommand(['inspect', 'wf-1', '--protected']);
+  assert.ok(revealed.kind === 'operator' && !revealed.masked);
+});
+
 test('bad command lines are usage errors (exit 2) that show the command\'s usage', () => {
   usage(['frobnicate']);
   usage(['help', 'me']);
@@ -98,6 +107,7 @@ test('bad command lines are usage errors (exit 2) that show the command\'s usage
   usage(['resolve', 'key-1', '--committed', 'ch_1']);
   usage(['unsettled', '--limit', '0']);
   usage(['inspect']);
+  usage(['inspect', 'wf-1', '--protected=yes']);
   usage(['pending', 'a', 'b']);
   usage(['start', '--port', '0']);
   usage(['start', '--port', '65536']);
