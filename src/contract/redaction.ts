@@ -1,4 +1,17 @@
 import { escapePointerToken } from './canonical-json.js';
+import { isCardNumber } from './redaction/card-numbers.js';
+import { PAIR_LABEL_FIELDS, PAIR_VALUE_FIELDS } from './redaction/catalog.js';
+import { SCAN_LOOKAHEAD, type Hit } from './redaction/detector.js';
+import { MAX_FIELD_NAME, normalizeFieldName, SecretNames } from './redaction/field-names.js';
+import { REDACTED_MARKER } from './redaction/marker.js';
+import { ProtectedValues } from './redaction/protected-values.js';
+import { mergeSorted, renderRedacted } from './redaction/render.js';
+import { SecretScanner } from './redaction/secret-scanner.js';
+import { truncationMarker } from './truncation.js';
+
+export { SECRET_CATALOG_VERSION } from './redaction/catalog.js';
+export { fieldNameTokens, normalizeFieldName } from './redaction/field-names.js';
+export { REDACTED_MARKER } from './redaction/marker.js';
 
 /** One removal made before a value reached the model; recorded in the audit. */
 export interface Redaction {
@@ -7,8 +20,9 @@ export interface Redaction {
 }
 
 /**
- * Field names that never reach a model: credentials, and the control fields of this package (ids and digests
- * that bind a call). Compared after normalization, so `api_key`, `apiKey` and `X-Api-Key` are the same name.
+ * Field names that never reach a model, compared exactly after normalization (`api_key`, `apiKey` and `X-Api-Key`
+ * are the same name): credentials, and the control fields of this package (ids and digests that bind a call).
+ * Beyond these, any name made of the catalog's secret words is removed too (`db_password`, `x-auth-token`).
  */
 export const BUILTIN_SENSITIVE_FIELDS = Object.freeze([
   'authorization',
@@ -38,59 +52,104 @@ export const BUILTIN_SENSITIVE_FIELDS = Object.freeze([
   'principal_ref',
 ]);
 
-/** Secret-shaped substrings found inside otherwise legitimate text. */
-const SECRET_PATTERNS: readonly { name: string; pattern: RegExp }[] = [
-  { name: 'bearer_token', pattern: /\bBearer\s+[A-Za-z0-9._~+/-]{8,}=*/g },
-  { name: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+/g },
-  // Lookbehind rather than \b: `ord_sk-live-…` hides a key behind an underscore, which \b treats as a word char.
-  { name: 'api_key', pattern: /(?<![A-Za-z0-9])(?:sk|pk|rk)[-_](?:live[-_]|test[-_])?[A-Za-z0-9_-]{16,}/g },
-  { name: 'aws_access_key', pattern: /(?<![A-Za-z0-9])AKIA[0-9A-Z]{16}(?![A-Za-z0-9])/g },
-  { name: 'private_key_block', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)/g },
-];
-
-/** Replacement for a secret found inside text. */
-export const REDACTED_MARKER = '[REDACTED]';
-
-/** Lower-case alphanumerics only: the form sensitive names are compared in. */
-export function normalizeFieldName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
-}
-
-/** What {@link Redactor} must hide besides field names: exact values that identify the caller or the call. */
+/** What {@link Redactor} must hide besides the secrets of the catalog. */
 export interface RedactionPolicy {
+  /** Extra field names removed wherever they appear (compared normalized, exactly). */
   readonly sensitiveFields: readonly string[];
   /** Values that may not appear anywhere inside model-visible text (idempotency key, operation id). */
   readonly protectedSubstrings: readonly string[];
-  /** Values that may not be a whole model-visible string (tenant, subject: often ordinary words, so not substrings). */
+  /**
+   * Identities (tenant, subject): never a whole model-visible string, and not inside text when at least 8 characters
+   * long and standing alone (shorter ones are often ordinary words).
+   */
   readonly protectedExact: readonly string[];
+  /**
+   * Most characters of one string kept (default: all). Longer text is cut here, after redaction, with a truncation
+   * marker; see {@link Redactor.text} for what is scanned.
+   */
+  readonly maxScanChars?: number;
 }
 
 /**
- * Removes sensitive fields recursively and scrubs secrets and protected values out of strings. Input must already
- * have passed the JSON shape gate (bounded depth, no cycles). Returns a copy; the input is not modified.
+ * Removes secret fields recursively and scrubs secrets and protected values out of strings and keys. Every pattern
+ * runs in time linear in the text it scans (see `redaction/secret-scanner.ts`). Input must already have passed the
+ * JSON shape gate (bounded depth, no cycles). Returns a copy; the input is not modified.
  */
 export class Redactor {
-  private readonly names: Set<string>;
-  private readonly protectedSubstrings: readonly string[];
-  private readonly protectedExact: ReadonlySet<string>;
+  private readonly names: SecretNames;
+  private readonly scanner: SecretScanner;
+  private readonly protectedValues: ProtectedValues;
+  private readonly maxScanChars: number;
+  /** How far past the kept part the scan reads, so a secret starting before the cut is recognised whole. */
+  private readonly lookahead: number;
 
   constructor(policy: RedactionPolicy) {
-    this.names = new Set([...BUILTIN_SENSITIVE_FIELDS, ...policy.sensitiveFields].map(normalizeFieldName));
-    // A very short id would shred ordinary text; ids that short identify nothing worth hiding.
-    this.protectedSubstrings = policy.protectedSubstrings.filter((value) => value.length >= 8);
-    this.protectedExact = new Set(policy.protectedExact.filter((value) => value.length > 0));
+    this.names = new SecretNames([...BUILTIN_SENSITIVE_FIELDS, ...policy.sensitiveFields]);
+    this.scanner = new SecretScanner(this.names);
+    this.protectedValues = new ProtectedValues(policy.protectedSubstrings, policy.protectedExact);
+    this.maxScanChars = Math.max(1, policy.maxScanChars ?? Infinity);
+    this.lookahead = Math.max(SCAN_LOOKAHEAD, this.protectedValues.longest);
   }
 
   /** True when a field of this name is removed. */
   isSensitiveName(name: string): boolean {
-    return this.names.has(normalizeFieldName(name));
+    return this.names.isSecret(name);
   }
 
   /** Redacts a JSON value, appending each removal (with its path under `basePath`) to `log`. */
   value(input: unknown, basePath: string, log: Redaction[]): unknown {
     if (typeof input === 'string') return this.text(input, basePath, log);
-    if (Array.isArray(input)) return input.map((item, i) => this.value(item, `${basePath}/${i}`, log));
+    if (typeof input === 'number') return this.numberValue(input, basePath, log);
+    if (Array.isArray(input)) return this.array(input, basePath, log);
     if (input === null || typeof input !== 'object') return input;
+    return this.object(input as Record<string, unknown>, basePath, log);
+  }
+
+  /**
+   * Scrubs secrets and protected values out of one string. With `maxScanChars` set, a longer string is cut there:
+   * the scan reads only `maxScanChars + SCAN_LOOKAHEAD` characters (nothing further is looked at), and every secret
+   * that starts before the cut is recognised from that window and hidden up to the cut. So a secret straddling the
+   * cut never shows a prefix, and text after the cut is dropped unread, whatever its size.
+   */
+  text(input: string, path: string, log: Redaction[]): string {
+    if (this.protectedValues.isWhole(input)) {
+      log.push({ path, reason: 'protected_value' });
+      return REDACTED_MARKER;
+    }
+    const keep = input.length > this.maxScanChars ? codePointBoundary(input, this.maxScanChars) : input.length;
+    const scanned = input.length > keep + this.lookahead ? input.slice(0, keep + this.lookahead) : input;
+    const hits = this.find(scanned).filter((hit) => hit.start < keep);
+    for (const reason of new Set(hits.map(reasonOf))) log.push({ path, reason });
+    if (hits.length === 0 && keep === input.length) return input;
+    const shown = renderRedacted(input, hits, keep);
+    return keep === input.length ? shown : shown + truncationMarker(codePointsFrom(input, keep));
+  }
+
+  private find(text: string): Hit[] {
+    // A hit that is exactly the marker was hidden before (the interceptor may run twice): nothing new to hide.
+    const secrets = this.scanner.scan(text, text.length).filter((hit) => hit.end - hit.start !== REDACTED_MARKER.length || !text.startsWith(REDACTED_MARKER, hit.start));
+    return mergeSorted(secrets, this.protectedValues.find(text));
+  }
+
+  /** A card number stored as a JSON number is hidden like one in text (its type cannot be kept). */
+  private numberValue(input: number, path: string, log: Redaction[]): number | string {
+    if (!Number.isSafeInteger(input) || input < 1e12 || !isCardNumber(String(input))) return input;
+    log.push({ path, reason: 'secret_pattern:card_number' });
+    return REDACTED_MARKER;
+  }
+
+  /** A `[name, value]` pair whose name is secret (as in a list of HTTP headers) keeps the name only. */
+  private array(input: readonly unknown[], basePath: string, log: Redaction[]): unknown[] {
+    const [name, second] = input;
+    if (input.length === 2 && typeof name === 'string' && typeof second === 'string' && this.isSecretLabel(name)) {
+      log.push({ path: `${basePath}/1`, reason: 'sensitive_pair' });
+      return [this.text(name, `${basePath}/0`, log), REDACTED_MARKER];
+    }
+    return input.map((item, i) => this.value(item, `${basePath}/${i}`, log));
+  }
+
+  private object(input: Record<string, unknown>, basePath: string, log: Redaction[]): Record<string, unknown> {
+    const pairValues = this.secretPairValueKeys(input);
     const out: Record<string, unknown> = {};
     for (const [key, child] of Object.entries(input)) {
       const path = `${basePath}/${escapePointerToken(key)}`;
@@ -98,31 +157,67 @@ export class Redactor {
         log.push({ path, reason: 'sensitive_field' });
         continue;
       }
+      if (pairValues.has(key)) {
+        log.push({ path, reason: 'sensitive_pair' });
+        continue;
+      }
+      // A key cannot be renamed (keys must stay unique), so a key holding a secret drops its entry; the path logged
+      // shows the key redacted, since the audit is no place for the secret either.
+      const shownKey = this.scrubKey(key);
+      if (shownKey !== key) {
+        log.push({ path: `${basePath}/${escapePointerToken(shownKey)}`, reason: 'secret_in_key' });
+        continue;
+      }
       out[key] = this.value(child, path, log);
     }
     return out;
   }
 
-  /** Scrubs secret-shaped substrings and protected values out of one string. */
-  text(input: string, path: string, log: Redaction[]): string {
-    if (this.protectedExact.has(input)) {
-      log.push({ path, reason: 'protected_value' });
-      return REDACTED_MARKER;
-    }
-    let output = input;
-    for (const { name, pattern } of SECRET_PATTERNS) {
-      if (pattern.test(output)) {
-        output = output.replace(pattern, REDACTED_MARKER);
-        log.push({ path, reason: `secret_pattern:${name}` });
-      }
-      pattern.lastIndex = 0;
-    }
-    for (const value of this.protectedSubstrings) {
-      if (output.includes(value)) {
-        output = output.replaceAll(value, REDACTED_MARKER);
-        log.push({ path, reason: 'protected_value' });
-      }
-    }
-    return output;
+  private scrubKey(key: string): string {
+    if (this.protectedValues.isWhole(key)) return REDACTED_MARKER;
+    const hits = this.find(key);
+    return hits.length === 0 ? key : renderRedacted(key, hits, key.length);
   }
+
+  /**
+   * In a name/value entry (`{ name: 'X-Api-Key', value: … }`, `{ Key: 'password', Value: … }`) whose label is a
+   * secret name, the keys of the value fields; otherwise none.
+   */
+  private secretPairValueKeys(input: Record<string, unknown>): ReadonlySet<string> {
+    const labelled = Object.entries(input).some(
+      ([key, label]) => PAIR_LABELS.has(normalizeFieldName(key)) && typeof label === 'string' && this.isSecretLabel(label),
+    );
+    return labelled ? new Set(Object.keys(input).filter((key) => PAIR_VALUES.has(normalizeFieldName(key)))) : NO_KEYS;
+  }
+
+  private isSecretLabel(label: string): boolean {
+    return label.length <= MAX_FIELD_NAME && this.isSensitiveName(label);
+  }
+}
+
+const PAIR_LABELS = new Set(PAIR_LABEL_FIELDS);
+const PAIR_VALUES = new Set(PAIR_VALUE_FIELDS);
+const NO_KEYS: ReadonlySet<string> = new Set();
+
+function reasonOf(hit: Hit): string {
+  return hit.rule === 'protected_value' ? 'protected_value' : `secret_pattern:${hit.rule}`;
+}
+
+/** `at`, moved back one unit if it would split a surrogate pair. */
+function codePointBoundary(text: string, at: number): number {
+  return isHighSurrogate(text.charCodeAt(at - 1)) ? at - 1 : at;
+}
+
+/** Number of code points in `text[from, end)`, counted without copying the text. */
+function codePointsFrom(text: string, from: number): number {
+  let count = 0;
+  for (let i = from; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (!(unit >= 0xdc00 && unit <= 0xdfff && i > from && isHighSurrogate(text.charCodeAt(i - 1)))) count++;
+  }
+  return count;
+}
+
+function isHighSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdbff;
 }

@@ -1,0 +1,76 @@
+/**
+ * ASCII character classes as lookup tables, and the one scanning primitive the secret detectors use: the end of a
+ * maximal run of a class. A run is found by a single forward loop that never backs up, so reading a run costs its
+ * length and nothing more.
+ */
+export type CharClass = Readonly<Uint8Array>;
+
+/** Builds a class from a spec such as `A-Za-z0-9_-` (ranges `x-y`; a `-` at either end is literal). */
+export function charClass(spec: string): CharClass {
+  const table = new Uint8Array(128);
+  for (let i = 0; i < spec.length; i++) {
+    const from = spec.charCodeAt(i);
+    const isRange = spec[i + 1] === '-' && i + 2 < spec.length;
+    const to = isRange ? spec.charCodeAt(i + 2) : from;
+    for (let code = from; code <= to; code++) table[code] = 1;
+    if (isRange) i += 2;
+  }
+  return table;
+}
+
+/** True when the UTF-16 unit `code` belongs to `cls` (non-ASCII never does). */
+export function inClass(cls: CharClass, code: number): boolean {
+  return code < 128 && cls[code] === 1;
+}
+
+/** First index in `[from, limit)` whose character is not in `cls` (or `limit`). */
+export function runEnd(text: string, from: number, limit: number, cls: CharClass): number {
+  let i = from;
+  while (i < limit && inClass(cls, text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Like {@link runEnd}, but stops after `max` characters: for checks that only need to know "at least `max`". */
+export function boundedRunEnd(text: string, from: number, limit: number, cls: CharClass, max: number): number {
+  return runEnd(text, from, Math.min(limit, from + max), cls);
+}
+
+/** True when the character before `at` is not in `cls` (or `at` is the start): a match may begin at `at`. */
+export function startsRun(text: string, at: number, cls: CharClass): boolean {
+  return at === 0 || !inClass(cls, text.charCodeAt(at - 1));
+}
+
+export const ALNUM = charClass('A-Za-z0-9');
+export const DIGIT = charClass('0-9');
+export const HEX = charClass('0-9a-fA-F');
+export const UPPER_DIGIT = charClass('A-Z0-9');
+/** Letters, digits and `_`. */
+export const WORD = charClass('A-Za-z0-9_');
+/** Letters, digits, `_` and `-`: base64url and most API key bodies. */
+export const TOKEN = charClass('A-Za-z0-9_-');
+/** {@link TOKEN} plus `/`: secret paths such as webhook URLs. */
+export const URL_PATH_TOKEN = charClass('A-Za-z0-9_/-');
+/** {@link TOKEN} plus `.`: keys built of dotted parts (SendGrid, Doppler, Google OAuth). */
+export const DOTTED_TOKEN = charClass('A-Za-z0-9_.-');
+/** RFC 7235 token68 (the credentials of `Authorization: Bearer …`), `=` padding included. */
+export const TOKEN68 = charClass('A-Za-z0-9._~+/=-');
+export const BASE64 = charClass('A-Za-z0-9+/=');
+/** What a field name in free text is made of (`db.password`, `X-Api-Key`, `--password`). */
+export const NAME = charClass('A-Za-z0-9_.-');
+/** Spaces and tabs (a separator that stays on one line). */
+export const BLANK = charClass(' \t');
+/** ASCII whitespace. */
+export const SPACE = charClass(' \t\n\r\f\v');
+export const QUOTE = charClass('"\'`');
+
+/**
+ * First index of `needle` in `text[from, limit)`, or -1. Never reads past `limit` (unlike `indexOf`), at a cost of
+ * at most `needle.length` comparisons per position.
+ */
+export function indexWithin(text: string, needle: string, from: number, limit: number): number {
+  const first = needle.charCodeAt(0);
+  for (let i = from; i + needle.length <= limit; i++) {
+    if (text.charCodeAt(i) === first && text.startsWith(needle, i)) return i;
+  }
+  return -1;
+}

@@ -1,0 +1,30 @@
+/** A part of a text to hide, and the catalog rule that found it. `start < end`. */
+export interface Hit {
+  readonly start: number;
+  readonly end: number;
+  readonly rule: string;
+}
+
+/**
+ * One way of finding secrets in text, called by the scanner at positions whose character is in `startChars`.
+ *
+ * The contract that keeps every scan linear in the text's length:
+ * - `detect` reads only `text[at, limit)`;
+ * - a `Hit` has `at <= start < end`, and the scanner continues at `end`: what was read to find it is not read again;
+ * - a miss is a number `resume > at` such that no hit of this detector starts in `[at, resume)`; the scanner does
+ *   not call this detector again before `resume`. A miss reads at most `resume - at + READ_AHEAD` characters.
+ * So each detector reads every character a bounded number of times, whatever the text.
+ *
+ * And the contract that makes a cut safe (see `SCAN_LOOKAHEAD`): whether a secret starting at `s` is hidden depends
+ * only on `text[s, s + SCAN_LOOKAHEAD)`; once recognised, it is hidden up to `limit` if it runs that far.
+ */
+export interface Detector {
+  readonly startChars: string;
+  detect(text: string, at: number, limit: number): Hit | number;
+}
+
+/**
+ * Most characters a detector reads past `resume` on a miss, and the longest stretch it needs to see to recognise a
+ * secret. Every detector keeps its bounded look-ahead below this; the scanner reads this far past a cut.
+ */
+export const SCAN_LOOKAHEAD = 512;

@@ -1,0 +1,66 @@
+import { cardNumberDetector } from './card-numbers.js';
+import { TOKEN_FAMILIES } from './catalog.js';
+import type { Detector, Hit } from './detector.js';
+import type { SecretNames } from './field-names.js';
+import { jwtDetector } from './jwt.js';
+import { PrefixedTokenDetector } from './prefixed-tokens.js';
+import { privateKeyDetector } from './private-key.js';
+import { SecretAssignmentDetector } from './secret-assignments.js';
+import { urlCredentialsDetector } from './url-credentials.js';
+
+const NONE: readonly number[] = [];
+
+/**
+ * Finds every secret of the catalog in a text in one left-to-right pass. At each position only the detectors whose
+ * start characters match are asked, in a fixed order (the most specific first); the first hit wins and the scan
+ * continues after it. Each detector honours the contract of {@link Detector}, so the whole scan is linear in the
+ * scanned length: no pattern is matched by backtracking over text from outside.
+ */
+export class SecretScanner {
+  private readonly detectors: readonly Detector[];
+  /** For each ASCII code, the indexes (into `detectors`) of the detectors that may start there. */
+  private readonly byChar: readonly (readonly number[])[];
+
+  constructor(names: SecretNames) {
+    this.detectors = [
+      privateKeyDetector,
+      jwtDetector,
+      new PrefixedTokenDetector(TOKEN_FAMILIES),
+      urlCredentialsDetector,
+      cardNumberDetector,
+      new SecretAssignmentDetector(names),
+    ];
+    const byChar: number[][] = Array.from({ length: 128 }, () => []);
+    this.detectors.forEach((detector, index) => {
+      for (const ch of detector.startChars) byChar[ch.charCodeAt(0)]!.push(index);
+    });
+    this.byChar = byChar;
+  }
+
+  /** The secrets in `text[0, limit)`, in order and not overlapping. */
+  scan(text: string, limit: number): Hit[] {
+    const hits: Hit[] = [];
+    // Position before which each detector is not asked again (its last miss said nothing starts earlier).
+    const resume = new Int32Array(this.detectors.length);
+    let i = 0;
+    while (i < limit) {
+      const code = text.charCodeAt(i);
+      const candidates = code < 128 ? this.byChar[code]! : NONE;
+      let next = i + 1;
+      for (let k = 0; k < candidates.length; k++) {
+        const index = candidates[k]!;
+        if (i < resume[index]!) continue;
+        const found = this.detectors[index]!.detect(text, i, limit);
+        if (typeof found === 'number') {
+          resume[index] = found;
+          continue;
+        }
+        hits.push(found);
+        next = found.end;
+        break;
+      }
+      i = next;
+    }
+    return hits;
+  }
+}
