@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { canonicalJson } from '../contract/canonical-json.js';
+import { linearRegExpEngine } from './linear-pattern.js';
 import { mapSchema, type JsonSchemaObject } from './tool-definitions/schema-walk.js';
 
 /** One reason a value does not match a schema: a path into the value and a safe description. */
@@ -20,26 +21,40 @@ const VALUE_POSITIONS = new Set(['', 'properties', 'patternProperties', 'additio
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[67]\/schema#?$/;
 
+/**
+ * Formats checked on values from outside. The regular expressions are anchored and have no nested or adjacent
+ * overlapping quantifiers, so they run in linear time; `email` is code, since its natural pattern backtracks
+ * quadratically on `a@a.a.a…@`.
+ */
 const FORMATS: Record<string, RegExp | ((text: string) => boolean)> = {
   'date-time': (text) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(text) && !Number.isNaN(Date.parse(text)),
   date: (text) => /^\d{4}-\d\d-\d\d$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)),
   time: /^\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?$/i,
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-  email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
+  email: isEmail,
   uri: (text) => /^[a-z][a-z0-9+.-]*:/i.test(text) && URL.canParse(text),
   ipv4: /^((25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(25[0-5]|2[0-4]\d|1?\d?\d)$/,
 };
+
+/** One `@`, no whitespace, a non-empty local part, and a dot inside the domain (not at either end). */
+function isEmail(text: string): boolean {
+  const at = text.indexOf('@');
+  if (at < 1 || at !== text.lastIndexOf('@') || /\s/.test(text)) return false;
+  return text.slice(at + 2, -1).includes('.');
+}
 
 /**
  * Compiles a remote JSON Schema (2020-12 by default, as MCP specifies; draft-07 when it says so). With `exact`,
  * every object at a value position is closed with `unevaluatedProperties: false` (2020-12) — keys the schema does
  * not declare are rejected, as the contract does for its own tools — without breaking `allOf`/`$ref` composition,
- * whose branches are left open. Draft-07 schemas are checked as written. Throws when the schema does not compile.
+ * whose branches are left open. Draft-07 schemas are checked as written. `pattern`s run on a linear-time engine
+ * (see `linearRegExpEngine`). Throws when the schema does not compile, including an `UnsafePatternError` for a
+ * pattern that would need backtracking.
  */
 export function compileSchemaCheck(schema: JsonSchemaObject, options: { readonly exact: boolean }): SchemaCheck {
   if (canonicalJson(schema).length > MAX_SCHEMA_CHARS) throw new Error(`schema larger than ${MAX_SCHEMA_CHARS} characters`);
   const draft07 = typeof schema['$schema'] === 'string' && DRAFT_07.test(schema['$schema']);
-  const ajvOptions: Options = { strict: false, allErrors: false, logger: false, formats: FORMATS, validateFormats: true };
+  const ajvOptions: Options = { strict: false, allErrors: false, logger: false, formats: FORMATS, validateFormats: true, code: { regExp: linearRegExpEngine() } };
   const ajv = draft07 ? new Ajv(ajvOptions) : new Ajv2020(ajvOptions);
   const prepared = options.exact && !draft07 ? closeObjects(schema) : schema;
   const validate: ValidateFunction = ajv.compile(prepared);

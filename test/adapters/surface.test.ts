@@ -34,7 +34,7 @@ const ENTRIES: Record<string, { module: object; names: string[] }> = {
 };
 
 /** Runtime packages adapters may import; each must be a direct runtime dependency. */
-const ALLOWED_PACKAGES = new Set(['zod', '@modelcontextprotocol/sdk', 'ajv']);
+const ALLOWED_PACKAGES = new Set(['zod', '@modelcontextprotocol/sdk', 'ajv', 're2js']);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
