@@ -4,7 +4,7 @@
  * a signal for the model and for review, not a filter.
  *
  * The text comes from outside (web pages, tickets, remote tools), so the checks are not regular expressions over it.
- * One pass finds the words of a small vocabulary (a trie walk per word, nothing allocated for other words), and each
+ * One pass finds the words of a small vocabulary (a walk of a trie in flat arrays, nothing allocated per word), and each
  * rule looks at a bounded window of words or characters from a trigger word. Every character is read a bounded
  * number of times, so the cost is linear in the length of the text.
  */
@@ -26,17 +26,30 @@ const SECRECY_VERB = VOCABULARY.length + 1;
 const SECRECY_PREFIXES = ['tell', 'inform', 'mention'];
 
 const ID = Object.fromEntries(VOCABULARY.map((word, i) => [word, i + 1])) as Record<Vocable, number>;
-const ids = (words: readonly Vocable[]) => new Set(words.map((word) => ID[word]));
 
-const OVERRIDE_VERBS = ids(['ignore', 'disregard', 'forget', 'override']);
-const OVERRIDE_TARGETS = ids(['previous', 'prior', 'above', 'earlier', 'all', 'system', 'your']);
-const OVERRIDE_OBJECTS = ids(['instruction', 'instructions', 'prompt', 'prompts', 'rule', 'rules', 'message', 'messages', 'context']);
-const ROLE_NAMES = ids(['system', 'assistant', 'developer']);
-const TAG_NAMES = ids(['system', 'assistant', 'tool', 'instruction', 'instructions', 'im_start', 'im_end']);
-const TOOL_VERBS = ids(['call', 'invoke', 'use', 'run']);
-const NEW_ADJECTIVES = ids(['new', 'updated', 'real']);
-const NEW_OBJECTS = ids(['instruction', 'instructions']);
-const SECRECY_TARGETS = ids(['user', 'human', 'operator']);
+/** What a word can be in the rules (bit flags, by word id). */
+const OVERRIDE_VERB = 1;
+const OVERRIDE_TARGET = 2;
+const OVERRIDE_OBJECT = 4;
+const ROLE_NAME = 8;
+const TAG_NAME = 16;
+const TOOL_VERB = 32;
+const NEW_ADJECTIVE = 64;
+const NEW_OBJECT = 128;
+const SECRECY_TARGET = 256;
+
+const ROLES = new Uint16Array(SECRECY_VERB + 1);
+const give = (role: number, words: readonly Vocable[]) => words.forEach((word) => (ROLES[ID[word]]! |= role));
+give(OVERRIDE_VERB, ['ignore', 'disregard', 'forget', 'override']);
+give(OVERRIDE_TARGET, ['previous', 'prior', 'above', 'earlier', 'all', 'system', 'your']);
+give(OVERRIDE_OBJECT, ['instruction', 'instructions', 'prompt', 'prompts', 'rule', 'rules', 'message', 'messages', 'context']);
+give(ROLE_NAME, ['system', 'assistant', 'developer']);
+give(TAG_NAME, ['system', 'assistant', 'tool', 'instruction', 'instructions', 'im_start', 'im_end']);
+give(TOOL_VERB, ['call', 'invoke', 'use', 'run']);
+give(NEW_ADJECTIVE, ['new', 'updated', 'real']);
+give(NEW_OBJECT, ['instruction', 'instructions']);
+give(SECRECY_TARGET, ['user', 'human', 'operator']);
+
 const YOU_COMMANDS: readonly (readonly number[])[] = [
   [ID.are, ID.now],
   [ID.must],
@@ -49,18 +62,17 @@ const OVERRIDE_GAP = 40;
 const OBJECT_GAP = 20;
 /** Most characters between "do not tell" and whom it keeps in the dark. */
 const SECRECY_GAP = 30;
-/** Longest vocabulary word: longer words are skipped without a lookup. */
-const LONGEST = Math.max(...VOCABULARY.map((word) => word.length), ...SECRECY_PREFIXES.map((word) => word.length));
 
-/** The vocabulary words of a text, in order, as parallel arrays (no object per word). */
+/** The vocabulary words of a text, in order, as parallel typed arrays (no object per word). */
 interface Words {
-  readonly id: number[];
-  readonly start: number[];
-  readonly end: number[];
+  readonly count: number;
+  readonly id: Uint8Array;
+  readonly start: Int32Array;
+  readonly end: Int32Array;
   /** Sentence breaks (`.` or a newline) before the word: two words are in one sentence when equal. */
-  readonly breaks: number[];
-  /** Only whitespace precedes the word on its line. */
-  readonly firstOnLine: boolean[];
+  readonly breaks: Int32Array;
+  /** 1 when only whitespace precedes the word on its line. */
+  readonly firstOnLine: Uint8Array;
 }
 
 /** True when `text` reads like instructions to an agent. */
@@ -68,15 +80,17 @@ export function hasInstructionSignals(text: string): boolean {
   if (hasUnicodeTags(text)) return true;
   const words = vocabularyWords(text);
   const lastGt = text.lastIndexOf('>');
-  for (let k = 0; k < words.id.length; k++) {
+  for (let k = 0; k < words.count; k++) {
     const id = words.id[k]!;
+    const roles = ROLES[id]!;
     if (id === ID.you && YOU_COMMANDS.some((phrase) => followedBy(text, words, k, phrase))) return true;
-    if (id === ID.do && followedBy(text, words, k, [ID.not]) && followedBy(text, words, k + 1, [SECRECY_VERB]) && within(words, k + 2, SECRECY_GAP, SECRECY_TARGETS)) return true;
-    if (OVERRIDE_VERBS.has(id) && overridesInstructions(words, k)) return true;
-    if (ROLE_NAMES.has(id) && words.firstOnLine[k] === true && isFollowedByColon(text, words.end[k]!)) return true;
-    if (TAG_NAMES.has(id) && lastGt >= words.end[k]! && isTagName(text, words.start[k]!)) return true;
-    if (TOOL_VERBS.has(id) && followedBy(text, words, k, [ID.the]) && namesATool(text, words.end[k + 1]!)) return true;
-    if (NEW_ADJECTIVES.has(id) && words.id[k + 1] !== undefined && NEW_OBJECTS.has(words.id[k + 1]!) && isBlankGap(text, words.end[k]!, words.start[k + 1]!, 1)) return true;
+    if (id === ID.do && followedBy(text, words, k, [ID.not]) && followedBy(text, words, k + 1, [SECRECY_VERB]) && within(words, k + 2, SECRECY_GAP, SECRECY_TARGET)) return true;
+    if (roles === 0) continue;
+    if ((roles & OVERRIDE_VERB) !== 0 && overridesInstructions(words, k)) return true;
+    if ((roles & ROLE_NAME) !== 0 && words.firstOnLine[k] === 1 && isFollowedByColon(text, words.end[k]!)) return true;
+    if ((roles & TAG_NAME) !== 0 && lastGt >= words.end[k]! && isTagName(text, words.start[k]!)) return true;
+    if ((roles & TOOL_VERB) !== 0 && followedBy(text, words, k, [ID.the]) && namesATool(text, words.end[k + 1]!)) return true;
+    if ((roles & NEW_ADJECTIVE) !== 0 && k + 1 < words.count && (ROLES[words.id[k + 1]!]! & NEW_OBJECT) !== 0 && isBlankGap(text, words.end[k]!, words.start[k + 1]!, 1)) return true;
   }
   return false;
 }
@@ -91,7 +105,14 @@ function hasUnicodeTags(text: string): boolean {
 }
 
 function vocabularyWords(text: string): Words {
-  const words: Words = { id: [], start: [], end: [], breaks: [], firstOnLine: [] };
+  // A word takes at least one character and a separator: this many slots always suffice.
+  const capacity = (text.length >> 1) + 1;
+  const id = new Uint8Array(capacity);
+  const start = new Int32Array(capacity);
+  const end = new Int32Array(capacity);
+  const breaksAt = new Int32Array(capacity);
+  const firstOnLine = new Uint8Array(capacity);
+  let count = 0;
   let breaks = 0;
   let blankLine = true;
   for (let i = 0; i < text.length; ) {
@@ -103,66 +124,72 @@ function vocabularyWords(text: string): Words {
       i++;
       continue;
     }
-    const start = i;
-    while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
-    const id = i - start <= LONGEST ? wordId(text, start, i) : OTHER;
-    if (id !== OTHER) {
-      words.id.push(id);
-      words.start.push(start);
-      words.end.push(i);
-      words.breaks.push(breaks);
-      words.firstOnLine.push(blankLine);
+    const wordStart = i;
+    let node = 0;
+    for (; i < text.length && isWordChar(text.charCodeAt(i)); i++) {
+      // Past a secrecy prefix every longer word counts as the verb (`telling`).
+      if (node >= 0 && TRIE.word[node] !== SECRECY_VERB) node = TRIE.next[node * TRIE_WIDTH + trieIndex(text.charCodeAt(i))]!;
+    }
+    const word = node >= 0 ? TRIE.word[node]! : OTHER;
+    if (word !== OTHER) {
+      id[count] = word;
+      start[count] = wordStart;
+      end[count] = i;
+      breaksAt[count] = breaks;
+      firstOnLine[count] = blankLine ? 1 : 0;
+      count++;
     }
     blankLine = false;
   }
-  return words;
+  return { count, id, start, end, breaks: breaksAt, firstOnLine };
 }
 
-interface TrieNode {
-  id: number;
-  readonly next: Map<number, TrieNode>;
-}
-
-const TRIE: TrieNode = { id: OTHER, next: new Map() };
-for (const [word, id] of [...VOCABULARY.map((w) => [w, ID[w]] as const), ...SECRECY_PREFIXES.map((w) => [w, SECRECY_VERB] as const)]) {
-  let node = TRIE;
-  for (let i = 0; i < word.length; i++) {
-    const code = word.charCodeAt(i);
-    const child = node.next.get(code) ?? { id: OTHER, next: new Map<number, TrieNode>() };
-    node.next.set(code, child);
-    node = child;
+/**
+ * The vocabulary (and the secrecy prefixes) as a trie in flat arrays: `next[node * TRIE_WIDTH + char]` is the child
+ * (-1 for none), `word[node]` the id of the word ending there. Characters are case-folded letters, digits and `_`.
+ */
+const TRIE_WIDTH = 37;
+const TRIE = ((): { next: Int16Array; word: Uint8Array } => {
+  const entries = [...VOCABULARY.map((word) => [word, ID[word]] as const), ...SECRECY_PREFIXES.map((word) => [word, SECRECY_VERB] as const)];
+  const nodes = 1 + entries.reduce((sum, [word]) => sum + word.length, 0);
+  const next = new Int16Array(nodes * TRIE_WIDTH).fill(-1);
+  const word = new Uint8Array(nodes);
+  let used = 1;
+  for (const [text, id] of entries) {
+    let node = 0;
+    for (let i = 0; i < text.length; i++) {
+      const slot = node * TRIE_WIDTH + trieIndex(text.charCodeAt(i));
+      if (next[slot] === -1) next[slot] = used++;
+      node = next[slot]!;
+    }
+    word[node] = id;
   }
-  node.id = id;
-}
+  return { next, word };
+})();
 
-/** The vocabulary id of the word `text[start, end)`, case-insensitively; a secrecy prefix matches longer words. */
-function wordId(text: string, start: number, end: number): number {
-  let node: TrieNode | undefined = TRIE;
-  for (let i = start; i < end; i++) {
-    const code = text.charCodeAt(i);
-    node = node.next.get(code >= 0x41 && code <= 0x5a ? code + 0x20 : code);
-    if (node === undefined) return OTHER;
-    if (node.id === SECRECY_VERB) return SECRECY_VERB;
-  }
-  return node.id;
+/** Position of a word character in a trie node: `a`–`z` (either case), then `0`–`9`, then `_`. */
+function trieIndex(code: number): number {
+  if (code >= 0x61) return code - 0x61;
+  if (code >= 0x41 && code <= 0x5a) return code - 0x41;
+  return code === 0x5f ? 36 : code - 0x30 + 26;
 }
 
 /** True when the words after the `k`-th are `phrase`, each one to three blanks apart, as in "you must". */
 function followedBy(text: string, words: Words, k: number, phrase: readonly number[]): boolean {
-  return phrase.every((expected, p) => words.id[k + p + 1] === expected && isBlankGap(text, words.end[k + p]!, words.start[k + p + 1]!, 3));
+  return phrase.every((expected, p) => k + p + 1 < words.count && words.id[k + p + 1] === expected && isBlankGap(text, words.end[k + p]!, words.start[k + p + 1]!, 3));
 }
 
 /** "ignore … previous … instructions" within one sentence and the gaps above. */
 function overridesInstructions(words: Words, verb: number): boolean {
-  for (let j = verb + 1; j < words.id.length && inReach(words, verb, j, OVERRIDE_GAP); j++) {
-    if (OVERRIDE_TARGETS.has(words.id[j]!) && within(words, j, OBJECT_GAP, OVERRIDE_OBJECTS)) return true;
+  for (let j = verb + 1; j < words.count && inReach(words, verb, j, OVERRIDE_GAP); j++) {
+    if ((ROLES[words.id[j]!]! & OVERRIDE_TARGET) !== 0 && within(words, j, OBJECT_GAP, OVERRIDE_OBJECT)) return true;
   }
   return false;
 }
 
-/** True when a word of `wanted` follows the `k`-th within `gap` characters in the same sentence. */
-function within(words: Words, k: number, gap: number, wanted: ReadonlySet<number>): boolean {
-  for (let j = k + 1; j < words.id.length && inReach(words, k, j, gap); j++) if (wanted.has(words.id[j]!)) return true;
+/** True when a word with the `role` follows the `k`-th within `gap` characters in the same sentence. */
+function within(words: Words, k: number, gap: number, role: number): boolean {
+  for (let j = k + 1; j < words.count && inReach(words, k, j, gap); j++) if ((ROLES[words.id[j]!]! & role) !== 0) return true;
   return false;
 }
 

@@ -2,7 +2,8 @@ import { escapePointerToken } from './canonical-json.js';
 import { isCardNumber } from './redaction/card-numbers.js';
 import { PAIR_LABEL_FIELDS, PAIR_VALUE_FIELDS } from './redaction/catalog.js';
 import { SCAN_LOOKAHEAD, type Hit } from './redaction/detector.js';
-import { MAX_FIELD_NAME, normalizeFieldName, SecretNames } from './redaction/field-names.js';
+import { normalizeFieldName } from './redaction/field-name-tokens.js';
+import { MAX_FIELD_NAME, SecretNames } from './redaction/field-names.js';
 import { REDACTED_MARKER } from './redaction/marker.js';
 import { ProtectedValues } from './redaction/protected-values.js';
 import { mergeSorted, renderRedacted } from './redaction/render.js';
@@ -10,7 +11,7 @@ import { SecretScanner } from './redaction/secret-scanner.js';
 import { truncationMarker } from './truncation.js';
 
 export { SECRET_CATALOG_VERSION } from './redaction/catalog.js';
-export { fieldNameTokens, normalizeFieldName } from './redaction/field-names.js';
+export { fieldNameTokens, normalizeFieldName } from './redaction/field-name-tokens.js';
 export { REDACTED_MARKER } from './redaction/marker.js';
 
 /** One removal made before a value reached the model; recorded in the audit. */
@@ -122,7 +123,8 @@ export class Redactor {
     for (const reason of new Set(hits.map(reasonOf))) log.push({ path, reason });
     if (hits.length === 0 && keep === input.length) return input;
     const shown = renderRedacted(input, hits, keep);
-    return keep === input.length ? shown : shown + truncationMarker(codePointsFrom(input, keep));
+    // The count is in UTF-16 units (`String#length`): counting code points would read the dropped text.
+    return keep === input.length ? shown : shown + truncationMarker(input.length - keep);
   }
 
   private find(text: string): Hit[] {
@@ -206,16 +208,6 @@ function reasonOf(hit: Hit): string {
 /** `at`, moved back one unit if it would split a surrogate pair. */
 function codePointBoundary(text: string, at: number): number {
   return isHighSurrogate(text.charCodeAt(at - 1)) ? at - 1 : at;
-}
-
-/** Number of code points in `text[from, end)`, counted without copying the text. */
-function codePointsFrom(text: string, from: number): number {
-  let count = 0;
-  for (let i = from; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (!(unit >= 0xdc00 && unit <= 0xdfff && i > from && isHighSurrogate(text.charCodeAt(i - 1)))) count++;
-  }
-  return count;
 }
 
 function isHighSurrogate(unit: number): boolean {

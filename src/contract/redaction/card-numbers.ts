@@ -1,11 +1,10 @@
 import { CARD_BRANDS } from './catalog.js';
-import { ALNUM, boundedRunEnd, DIGIT, inClass, startsRun } from './char-class.js';
+import { afterRun, ALNUM, boundedRunEnd, DIGIT, inClass, startsRun } from './char-class.js';
 import type { Detector, Hit } from './detector.js';
 
 const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
-/** Most printed groups (4-4-4-4-3), and the longest one (the middle group of Amex and Diners). */
-const MAX_GROUPS = 5;
+/** The longest printed group (the middle one of Amex and Diners). */
 const MAX_GROUP = 6;
 
 /**
@@ -16,54 +15,53 @@ const MAX_GROUP = 6;
  */
 export const cardNumberDetector: Detector = {
   startChars: '0123456789',
+  // A card starts with at least four digits in a row.
+  secondChars: DIGIT,
   detect(text: string, at: number, limit: number): Hit | number {
-    if (!startsRun(text, at, ALNUM)) return at + 1;
+    if (!startsRun(text, at, ALNUM)) return afterRun(text, at, limit, ALNUM);
     const firstEnd = boundedRunEnd(text, at, limit, DIGIT, MAX_DIGITS + 1);
-    const prefix4 = leadingNumber(text, at, Math.min(firstEnd, at + 4));
     const separator = text.charCodeAt(firstEnd);
     const grouped = firstEnd - at === 4 && firstEnd + 1 < limit && (separator === 0x20 || separator === 0x2d) && isDigit(text.charCodeAt(firstEnd + 1));
-    if (!grouped) {
-      const card = standsAlone(text, firstEnd, limit) && isCardAt(text, at, firstEnd, firstEnd - at, prefix4);
-      return card ? { start: at, end: firstEnd, rule: 'card_number' } : at + 1;
-    }
-    // Printed groups: whole groups are read while the shape can still be a card's; then the longest is tried first,
-    // since a card may be followed by more digits (`4111 1111 1111 1111 12 28`).
-    const ends = [firstEnd];
-    const digits = [4];
-    for (let pos = firstEnd; ends.length < MAX_GROUPS && digits[digits.length - 1]! < MAX_DIGITS; ) {
-      if (pos + 1 >= limit || text.charCodeAt(pos) !== separator || !isDigit(text.charCodeAt(pos + 1))) break;
-      const end = boundedRunEnd(text, pos + 1, limit, DIGIT, MAX_GROUP + 1);
-      if (!continuesCardShape(digits, end - pos - 1)) break;
-      ends.push(end);
-      digits.push(digits[digits.length - 1]! + end - pos - 1);
-      pos = end;
-    }
-    for (let group = ends.length - 1; group > 0; group--) {
-      const end = ends[group]!;
-      if (standsAlone(text, end, limit) && isCompleteShape(digits, group) && isCardAt(text, at, end, digits[group]!, prefix4)) {
-        return { start: at, end, rule: 'card_number' };
-      }
-    }
-    return at + 1;
+    if (!grouped) return (firstEnd - at >= MIN_DIGITS ? cardEndingAt(text, at, firstEnd, firstEnd - at, limit) : null) ?? at + 1;
+    return groupedCard(text, at, firstEnd, separator, limit) ?? at + 1;
   },
 };
 
+/**
+ * A card printed in groups from `at` (the first group, four digits, ends at `firstEnd`): 4-4-4-k (13–16 digits),
+ * 4-4-4-4-k (17–19), 4-6-5 (Amex) or 4-6-4 (Diners). The longest shape that is a card wins, since a card may be
+ * followed by more digits (`4111 1111 1111 1111 12 28`).
+ */
+function groupedCard(text: string, at: number, firstEnd: number, separator: number, limit: number): Hit | null {
+  const second = nextGroup(text, firstEnd, separator, limit);
+  if (second === -1) return null;
+  if (second - firstEnd - 1 === 6) {
+    const third = nextGroup(text, second, separator, limit);
+    const size = third - second - 1;
+    return third !== -1 && (size === 5 || size === 4) ? cardEndingAt(text, at, third, 10 + size, limit) : null;
+  }
+  const third = second - firstEnd - 1 === 4 ? nextGroup(text, second, separator, limit) : -1;
+  const fourth = third !== -1 && third - second - 1 === 4 ? nextGroup(text, third, separator, limit) : -1;
+  const fourthSize = fourth - third - 1;
+  if (fourth === -1 || fourthSize > 4) return null;
+  const fifth = fourthSize === 4 ? nextGroup(text, fourth, separator, limit) : -1;
+  const longer = fifth !== -1 && fifth - fourth - 1 <= 3 ? cardEndingAt(text, at, fifth, 16 + fifth - fourth - 1, limit) : null;
+  return longer ?? cardEndingAt(text, at, fourth, 12 + fourthSize, limit);
+}
+
+/** End of the digit group after the separator at `at`, or -1 when no such group follows. */
+function nextGroup(text: string, at: number, separator: number, limit: number): number {
+  if (at + 1 >= limit || text.charCodeAt(at) !== separator || !isDigit(text.charCodeAt(at + 1))) return -1;
+  return boundedRunEnd(text, at + 1, limit, DIGIT, MAX_GROUP + 1);
+}
+
+function cardEndingAt(text: string, at: number, end: number, digits: number, limit: number): Hit | null {
+  return standsAlone(text, end, limit) && isCardAt(text, at, end, digits, leadingNumber(text, at, at + 4)) ? { start: at, end, rule: 'card_number' } : null;
+}
+
 /** True when `digits` (digits only) is a card number: issuer range, length and Luhn check digit. */
 export function isCardNumber(digits: string): boolean {
-  return isCardAt(digits, 0, digits.length, digits.length, leadingNumber(digits, 0, Math.min(4, digits.length)));
-}
-
-/** Whether a next group of `size` digits keeps the shape a card's. `digits` holds the running digit counts. */
-function continuesCardShape(digits: readonly number[], size: number): boolean {
-  if (digits.length === 1) return size === 6 || (size >= 1 && size <= 4);
-  if (digits[1] === 10) return digits.length === 2 && (size === 5 || size === 4);
-  const previous = digits[digits.length - 1]! - digits[digits.length - 2]!;
-  return previous === 4 && size >= 1 && size <= 4;
-}
-
-/** A 4-6 start is only a card as 4-6-5 or 4-6-4 (three groups). */
-function isCompleteShape(digits: readonly number[], lastGroup: number): boolean {
-  return digits[1] !== 10 || lastGroup === 2;
+  return digits.length >= MIN_DIGITS && isCardAt(digits, 0, digits.length, digits.length, leadingNumber(digits, 0, 4));
 }
 
 /** `text[from, to)` holds `count` digits (separators aside) starting with `prefix4`, and they form a card number. */
@@ -71,11 +69,11 @@ function isCardAt(text: string, from: number, to: number, count: number, prefix4
   return count >= MIN_DIGITS && count <= MAX_DIGITS && isIssued(prefix4, count) && luhnValid(text, from, to);
 }
 
-/** The number written by the first (up to four) digits, scaled to four digits: `41` → 4100. */
+/** The number written by the digits of `text[from, to)`. */
 function leadingNumber(text: string, from: number, to: number): number {
   let value = 0;
   for (let i = from; i < to; i++) value = value * 10 + (text.charCodeAt(i) - 0x30);
-  return value * 10 ** (4 - (to - from));
+  return value;
 }
 
 /** For each four-digit prefix, a bit per card length (13–19) that some network issues with it. */

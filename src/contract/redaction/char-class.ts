@@ -18,6 +18,13 @@ export function charClass(spec: string): CharClass {
   return table;
 }
 
+/** A class of exactly the (ASCII) characters of `chars`, no ranges. */
+export function literalClass(chars: string): CharClass {
+  const table = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) if (chars.charCodeAt(i) < 128) table[chars.charCodeAt(i)] = 1;
+  return table;
+}
+
 /** True when the UTF-16 unit `code` belongs to `cls` (non-ASCII never does). */
 export function inClass(cls: CharClass, code: number): boolean {
   return code < 128 && cls[code] === 1;
@@ -38,6 +45,14 @@ export function boundedRunEnd(text: string, from: number, limit: number, cls: Ch
 /** True when the character before `at` is not in `cls` (or `at` is the start): a match may begin at `at`. */
 export function startsRun(text: string, at: number, cls: CharClass): boolean {
   return at === 0 || !inClass(cls, text.charCodeAt(at - 1));
+}
+
+/**
+ * For a detector whose matches must start a run of `cls`, called inside one: nothing can start before the run ends,
+ * so that is where it resumes (each character of the run is then read once, not once per position).
+ */
+export function afterRun(text: string, at: number, limit: number, cls: CharClass): number {
+  return Math.max(at + 1, runEnd(text, at, limit, cls));
 }
 
 export const ALNUM = charClass('A-Za-z0-9');

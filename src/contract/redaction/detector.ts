@@ -1,3 +1,5 @@
+import type { CharClass } from './char-class.js';
+
 /** A part of a text to hide, and the catalog rule that found it. `start < end`. */
 export interface Hit {
   readonly start: number;
@@ -6,7 +8,8 @@ export interface Hit {
 }
 
 /**
- * One way of finding secrets in text, called by the scanner at positions whose character is in `startChars`.
+ * One way of finding secrets in text, called by the scanner at positions whose character is in `startChars` (and
+ * whose next character is in `secondChars`, if given).
  *
  * The contract that keeps every scan linear in the text's length:
  * - `detect` reads only `text[at, limit)`;
@@ -19,7 +22,10 @@ export interface Hit {
  * only on `text[s, s + SCAN_LOOKAHEAD)`; once recognised, it is hidden up to `limit` if it runs that far.
  */
 export interface Detector {
+  /** Characters a hit (or the name before one) can start with. */
   readonly startChars: string;
+  /** Characters that can follow a start character, when narrower than "any": the scanner checks it first. */
+  readonly secondChars?: CharClass;
   detect(text: string, at: number, limit: number): Hit | number;
 }
 

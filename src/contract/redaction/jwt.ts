@@ -1,4 +1,4 @@
-import { ALNUM, boundedRunEnd, runEnd, startsRun, TOKEN } from './char-class.js';
+import { afterRun, ALNUM, boundedRunEnd, literalClass, runEnd, startsRun, TOKEN } from './char-class.js';
 import type { Detector, Hit } from './detector.js';
 
 /** Fewest characters of a header or payload part (`eyJ` + a few: real parts are much longer). */
@@ -16,8 +16,10 @@ const MAX_PARTS = 5;
  */
 export const jwtDetector: Detector = {
   startChars: 'e',
+  secondChars: literalClass('y'),
   detect(text: string, at: number, limit: number): Hit | number {
-    if (!text.startsWith('eyJ', at) || !startsRun(text, at, ALNUM)) return at + 1;
+    if (!startsRun(text, at, ALNUM)) return afterRun(text, at, limit, ALNUM);
+    if (!text.startsWith('eyJ', at)) return at + 1;
     const headerEnd = runEnd(text, at, limit, TOKEN);
     if (headerEnd - at < MIN_PART || headerEnd + 1 >= limit || text.charCodeAt(headerEnd) !== 0x2e) return headerEnd;
     const seen = boundedRunEnd(text, headerEnd + 1, limit, TOKEN, MIN_PART);

@@ -1,12 +1,33 @@
-import { ALNUM, boundedRunEnd, inClass, runEnd, startsRun } from './char-class.js';
+import { afterRun, ALNUM, boundedRunEnd, inClass, literalClass, runEnd, startsRun, type CharClass } from './char-class.js';
 import type { TokenFamily } from './catalog.js';
 import type { Detector, Hit } from './detector.js';
 import { hasRandomPart } from './random-part.js';
 
-/** A node of the prefix trie: the families whose prefix ends here, and the longer prefixes by next character. */
-interface PrefixNode {
-  readonly families: TokenFamily[];
-  readonly next: Map<number, PrefixNode>;
+/**
+ * The prefixes as a trie in flat arrays over ASCII: `next[node * 128 + code]` is the child (-1 for none) and
+ * `families[node]` the families whose prefix ends at the node.
+ */
+interface PrefixTrie {
+  readonly next: Int16Array;
+  readonly families: readonly (readonly TokenFamily[])[];
+}
+
+function prefixTrie(families: readonly TokenFamily[]): PrefixTrie {
+  const prefixes = families.flatMap((family) => family.prefixes.map((prefix) => ({ prefix, family })));
+  const size = 1 + prefixes.reduce((sum, { prefix }) => sum + prefix.length, 0);
+  const next = new Int16Array(size * 128).fill(-1);
+  const ending: TokenFamily[][] = Array.from({ length: size }, () => []);
+  let used = 1;
+  for (const { prefix, family } of prefixes) {
+    let node = 0;
+    for (let i = 0; i < prefix.length; i++) {
+      const slot = node * 128 + prefix.charCodeAt(i);
+      if (next[slot] === -1) next[slot] = used++;
+      node = next[slot]!;
+    }
+    ending[node]!.push(family);
+  }
+  return { next, families: ending };
 }
 
 /**
@@ -17,38 +38,31 @@ interface PrefixNode {
  */
 export class PrefixedTokenDetector implements Detector {
   readonly startChars: string;
-  private readonly root: PrefixNode = { families: [], next: new Map() };
+  readonly secondChars: CharClass;
+  private readonly trie: PrefixTrie;
 
   constructor(families: readonly TokenFamily[]) {
-    for (const family of families) {
-      for (const prefix of family.prefixes) {
-        let node = this.root;
-        for (let i = 0; i < prefix.length; i++) {
-          const code = prefix.charCodeAt(i);
-          const child = node.next.get(code) ?? { families: [], next: new Map<number, PrefixNode>() };
-          node.next.set(code, child);
-          node = child;
-        }
-        node.families.push(family);
-      }
-    }
-    this.startChars = String.fromCharCode(...this.root.next.keys());
+    this.trie = prefixTrie(families);
+    const prefixes = families.flatMap((family) => family.prefixes);
+    this.startChars = [...new Set(prefixes.map((prefix) => prefix[0]!))].join('');
+    this.secondChars = literalClass(prefixes.map((prefix) => prefix[1]!).join(''));
   }
 
   detect(text: string, at: number, limit: number): Hit | number {
     // `ord_sk-…` hides a key behind an underscore: only a letter or digit before the prefix means "not a token start".
-    if (!startsRun(text, at, ALNUM)) return at + 1;
-    return longestMatch(this.root, text, at, at, limit) ?? at + 1;
+    if (!startsRun(text, at, ALNUM)) return afterRun(text, at, limit, ALNUM);
+    return longestMatch(this.trie, 0, text, at, at, limit) ?? at + 1;
   }
 }
 
 /** Walks the trie from `node` at `i`; the longest prefix whose family accepts the body wins (`sk-ant-` over `sk-`). */
-function longestMatch(node: PrefixNode, text: string, start: number, i: number, limit: number): Hit | null {
-  const child = i < limit ? node.next.get(text.charCodeAt(i)) : undefined;
-  if (child === undefined) return null;
-  const longer = longestMatch(child, text, start, i + 1, limit);
+function longestMatch(trie: PrefixTrie, node: number, text: string, start: number, i: number, limit: number): Hit | null {
+  const code = i < limit ? text.charCodeAt(i) : 128;
+  const child = code < 128 ? trie.next[node * 128 + code]! : -1;
+  if (child === -1) return null;
+  const longer = longestMatch(trie, child, text, start, i + 1, limit);
   if (longer !== null) return longer;
-  for (const family of child.families) {
+  for (const family of trie.families[child]!) {
     const end = credentialEnd(text, i + 1, limit, family);
     if (end !== null) return { start, end, rule: family.rule };
   }

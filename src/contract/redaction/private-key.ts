@@ -1,10 +1,11 @@
-import { boundedRunEnd, charClass, indexWithin } from './char-class.js';
+import { boundedRunEnd, charClass, indexWithin, literalClass, runEnd } from './char-class.js';
 import type { Detector, Hit } from './detector.js';
 
 const BEGIN = '-----BEGIN ';
 const END = '-----END ';
 const DASHES = '-----';
 const LABEL = charClass('A-Z0-9 ');
+const DASH = literalClass('-');
 const MAX_LABEL = 48;
 
 /**
@@ -14,8 +15,13 @@ const MAX_LABEL = 48;
  */
 export const privateKeyDetector: Detector = {
   startChars: '-',
+  secondChars: literalClass('-'),
   detect(text: string, at: number, limit: number): Hit | number {
-    if (at + BEGIN.length > limit || !text.startsWith(BEGIN, at)) return at + 1;
+    if (at + BEGIN.length > limit || !text.startsWith(BEGIN, at)) {
+      // In a run of dashes only its last five can open a BEGIN line.
+      const dashesEnd = runEnd(text, at, limit, DASH);
+      return Math.max(at + 1, dashesEnd - DASHES.length);
+    }
     const labelEnd = boundedRunEnd(text, at + BEGIN.length, limit, LABEL, MAX_LABEL + 1);
     const label = text.slice(at + BEGIN.length, labelEnd);
     if (!isPrivateKeyLabel(label) || labelEnd + DASHES.length > limit || !text.startsWith(DASHES, labelEnd)) return at + 1;

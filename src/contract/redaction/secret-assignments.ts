@@ -1,7 +1,8 @@
 import { AUTH_SCHEMES } from './catalog.js';
-import { BASE64, BLANK, boundedRunEnd, charClass, inClass, NAME, QUOTE, runEnd, SPACE, startsRun, TOKEN68 } from './char-class.js';
+import { afterRun, BASE64, BLANK, boundedRunEnd, charClass, inClass, NAME, QUOTE, runEnd, SPACE, startsRun, TOKEN68 } from './char-class.js';
 import type { Detector, Hit } from './detector.js';
-import { MAX_FIELD_NAME, normalizeFieldName, type SecretNames } from './field-names.js';
+import { lowerCode } from './field-name-tokens.js';
+import { MAX_FIELD_NAME, type SecretNames } from './field-names.js';
 import { REDACTED_MARKER } from './marker.js';
 
 const SCHEMES = new Set(AUTH_SCHEMES);
@@ -32,18 +33,25 @@ export class SecretAssignmentDetector implements Detector {
   constructor(private readonly names: SecretNames) {}
 
   detect(text: string, at: number, limit: number): Hit | number {
-    if (!startsRun(text, at, NAME)) return at + 1;
+    if (!startsRun(text, at, NAME)) return afterRun(text, at, limit, NAME);
     const nameEnd = runEnd(text, at, limit, NAME);
     if (nameEnd - at > MAX_FIELD_NAME) return nameEnd;
     const valueStart = separatorEnd(text, nameEnd, limit);
     if (valueStart === -1) return bareCredential(text, at, nameEnd, limit) ?? nameEnd;
+    if (nameEnd - at < this.names.shortest) return nameEnd;
     const name = text.slice(at, nameEnd);
     const inUrl = at > 0 && URL_PARAM_OPENERS.includes(text[at - 1]!);
     if (!(inUrl ? this.names.isSecretParam(name) : this.names.isSecret(name))) return nameEnd;
-    const normalized = normalizeFieldName(name);
-    const wholeLine = normalized.endsWith('cookie') || normalized.endsWith('cookies');
+    const wholeLine = endsWithWord(name, 'cookie') || endsWithWord(name, 'cookies');
     return namedValue(text, valueStart, limit, { inUrl, wholeLine }) ?? nameEnd;
   }
+}
+
+/** `name` ends with `word`, case-insensitively (`Set-Cookie`, `cookies`). */
+function endsWithWord(name: string, word: string): boolean {
+  if (name.length < word.length) return false;
+  for (let k = 1; k <= word.length; k++) if (lowerCode(name.charCodeAt(name.length - k)) !== word.charCodeAt(word.length - k)) return false;
+  return true;
 }
 
 /**

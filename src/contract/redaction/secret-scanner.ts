@@ -1,5 +1,6 @@
 import { cardNumberDetector } from './card-numbers.js';
 import { TOKEN_FAMILIES } from './catalog.js';
+import { inClass, type CharClass } from './char-class.js';
 import type { Detector, Hit } from './detector.js';
 import type { SecretNames } from './field-names.js';
 import { jwtDetector } from './jwt.js';
@@ -17,12 +18,14 @@ const NONE: readonly number[] = [];
  * scanned length: no pattern is matched by backtracking over text from outside.
  */
 export class SecretScanner {
-  private readonly detectors: readonly Detector[];
-  /** For each ASCII code, the indexes (into `detectors`) of the detectors that may start there. */
+  /** Each detector's `detect`, called through its own closure so every call site sees one kind of detector. */
+  private readonly detects: readonly ((text: string, at: number, limit: number) => Hit | number)[];
+  private readonly secondChars: readonly (CharClass | undefined)[];
+  /** For each ASCII code, the indexes of the detectors that may start there. */
   private readonly byChar: readonly (readonly number[])[];
 
   constructor(names: SecretNames) {
-    this.detectors = [
+    const detectors: readonly Detector[] = [
       privateKeyDetector,
       jwtDetector,
       new PrefixedTokenDetector(TOKEN_FAMILIES),
@@ -30,8 +33,10 @@ export class SecretScanner {
       cardNumberDetector,
       new SecretAssignmentDetector(names),
     ];
+    this.detects = detectors.map((detector) => (text: string, at: number, limit: number) => detector.detect(text, at, limit));
+    this.secondChars = detectors.map((detector) => detector.secondChars);
     const byChar: number[][] = Array.from({ length: 128 }, () => []);
-    this.detectors.forEach((detector, index) => {
+    detectors.forEach((detector, index) => {
       for (const ch of detector.startChars) byChar[ch.charCodeAt(0)]!.push(index);
     });
     this.byChar = byChar;
@@ -41,16 +46,19 @@ export class SecretScanner {
   scan(text: string, limit: number): Hit[] {
     const hits: Hit[] = [];
     // Position before which each detector is not asked again (its last miss said nothing starts earlier).
-    const resume = new Int32Array(this.detectors.length);
+    const resume = new Int32Array(this.detects.length);
     let i = 0;
     while (i < limit) {
       const code = text.charCodeAt(i);
       const candidates = code < 128 ? this.byChar[code]! : NONE;
+      const second = i + 1 < limit ? text.charCodeAt(i + 1) : -1;
       let next = i + 1;
       for (let k = 0; k < candidates.length; k++) {
         const index = candidates[k]!;
         if (i < resume[index]!) continue;
-        const found = this.detectors[index]!.detect(text, i, limit);
+        const follows = this.secondChars[index];
+        if (follows !== undefined && (second < 0 || !inClass(follows, second))) continue;
+        const found = this.detects[index]!(text, i, limit);
         if (typeof found === 'number') {
           resume[index] = found;
           continue;

@@ -1,4 +1,4 @@
-import { boundedRunEnd, charClass, inClass } from './char-class.js';
+import { boundedRunEnd, charClass, inClass, literalClass } from './char-class.js';
 import type { Detector, Hit } from './detector.js';
 import { hasRandomPart } from './random-part.js';
 
@@ -16,6 +16,7 @@ const AUTHORITY = charClass('A-Za-z0-9._~%!$&\'()*+,;=:@[]-');
  */
 export const urlCredentialsDetector: Detector = {
   startChars: ':',
+  secondChars: literalClass('/'),
   detect(text: string, at: number, limit: number): Hit | number {
     if (at === 0 || !inClass(SCHEME, text.charCodeAt(at - 1)) || at + 3 > limit || !text.startsWith('://', at)) return at + 1;
     const start = at + 3;

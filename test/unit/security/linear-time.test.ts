@@ -1,0 +1,79 @@
+// Every pattern that runs on text from outside finishes 1 MB of its worst input in linear time, and a read tool
+// returning 1 MB of adversarial text completes its call quickly. Times are CPU milliseconds in this process, the
+// minimum of five runs: other work on a shared machine only adds to a run, and a super-linear pattern would take
+// seconds, not a hundred milliseconds (the regex this replaced took 17 s on 160 KB).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { Redactor } from '../../../src/contract/redaction.js';
+import { looksInstructional } from '../../../src/contract/untrusted-content.js';
+import { compileSchemaCheck } from '../../../src/adapters/json-schema-check.js';
+import type { JsonSchemaObject } from '../../../src/adapters/tool-definitions/schema-walk.js';
+import { defineTool, executeTool } from '../../../src/index.js';
+import { testContext } from '../../support/context.js';
+import { INSTRUCTION_INPUTS, REDACTION_INPUTS, repeated, type AdversarialInput } from './adversarial-inputs.js';
+import { leastCpuMs } from './cpu-time.js';
+
+const MEGABYTE = 1 << 20;
+const LIMIT_MS = 100;
+const ctx = testContext();
+const redactor = new Redactor({ sensitiveFields: [], protectedSubstrings: [ctx.idempotencyKey, ctx.operationId], protectedExact: [ctx.principal.tenant, ctx.principal.subject] });
+
+function checkAll(inputs: readonly AdversarialInput[], run: (text: string) => void): void {
+  for (const input of inputs) {
+    it(`${input.target}: 1 MB of ${input.name} in under ${LIMIT_MS} ms`, (t) => {
+      const text = input.build(MEGABYTE);
+      const used = leastCpuMs(() => run(text));
+      t.diagnostic(`${used.toFixed(1)} ms`);
+      assert.ok(used < LIMIT_MS, `${used.toFixed(1)} ms`);
+    });
+  }
+}
+
+describe('linear time on the worst inputs', () => {
+  describe('redaction (every detector of the catalog, protected values)', () => checkAll(REDACTION_INPUTS, (text) => redactor.text(text, '/t', [])));
+  describe('instruction signals', () => checkAll(INSTRUCTION_INPUTS, (text) => looksInstructional(text)));
+
+  describe('remote schema checks', () => {
+    const cases: readonly [string, JsonSchemaObject, string][] = [
+      ['^(a+)+$ pattern', { type: 'string', pattern: '^(a+)+$' }, `${'a'.repeat(MEGABYTE)}!`],
+      ['(x+x+)+y pattern', { type: 'string', pattern: '(x+x+)+y' }, 'x'.repeat(MEGABYTE)],
+      ['email format', { type: 'string', format: 'email' }, `a@${repeated('a.', MEGABYTE)}@`],
+    ];
+    for (const [name, schema, text] of cases) {
+      it(`${name}: 1 MB of its worst input in under ${LIMIT_MS} ms`, (t) => {
+        const check = compileSchemaCheck(schema, { exact: true });
+        const used = leastCpuMs(() => check(text));
+        t.diagnostic(`${used.toFixed(1)} ms`);
+        assert.ok(used < LIMIT_MS, `${used.toFixed(1)} ms`);
+        assert.equal(check(text).length, 1);
+      });
+    }
+  });
+
+  it('a read tool returning 1 MB of adversarial text, as data, untrusted text and an evidence quote, completes in under 1 s of CPU', async (t) => {
+    const tool = (text: string) =>
+      defineTool({
+        name: 'web.fetch',
+        description: 'Fetch a page.',
+        input: z.strictObject({}),
+        output: z.strictObject({ body: z.string() }),
+        effect: 'read',
+        source: { label: 'web', type: 'http_api' },
+        handler: () => Promise.resolve({ data: { body: text }, untrusted: [{ text, source: 'web' }], evidence: [{ kind: 'page', locator: 'https://example.com/', supports: ['/body'], quote: text }] }),
+      });
+    await executeTool(tool('warm-up'), {}, ctx);
+    for (const unit of ['eyJ-', 'sk-', '4111 ', 'password=', 'a:', 'ignore all your ', '<system ']) {
+      const text = repeated(unit, MEGABYTE);
+      const cpu = process.cpuUsage();
+      const started = performance.now();
+      const result = await executeTool(tool(text), {}, ctx);
+      const wall = performance.now() - started;
+      const used = process.cpuUsage(cpu);
+      const cpuMs = (used.user + used.system) / 1000;
+      t.diagnostic(`${JSON.stringify(unit)}: ${cpuMs.toFixed(0)} ms CPU, ${wall.toFixed(0)} ms wall`);
+      assert.equal(result.modelResult.error, null);
+      assert.ok(cpuMs < 1000, `${JSON.stringify(unit)}: ${cpuMs.toFixed(0)} ms CPU`);
+    }
+  });
+});
