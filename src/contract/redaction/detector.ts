@@ -12,14 +12,15 @@ export interface Hit {
  * whose next character is in `secondChars`, if given).
  *
  * The contract that keeps every scan linear in the text's length:
- * - `detect` reads only `text[at, limit)`;
+ * - `detect` reads nothing at or past `limit` (and before `at`, at most the one character that tells a run start);
  * - a `Hit` has `at <= start < end`, and the scanner continues at `end`: what was read to find it is not read again;
- * - a miss is a number `resume > at` such that no hit of this detector starts in `[at, resume)`; the scanner does
- *   not call this detector again before `resume`. A miss reads at most `resume - at + READ_AHEAD` characters.
+ * - a miss is a number `resume > at` such that called anywhere in `(at, resume)` this detector would miss too; the
+ *   scanner does not call it again before `resume`. A miss reads at most `resume - at + SCAN_LOOKAHEAD` characters.
  * So each detector reads every character a bounded number of times, whatever the text.
  *
- * And the contract that makes a cut safe (see `SCAN_LOOKAHEAD`): whether a secret starting at `s` is hidden depends
- * only on `text[s, s + SCAN_LOOKAHEAD)`; once recognised, it is hidden up to `limit` if it runs that far.
+ * And the contract that makes a cut safe: whether a secret starting at `s` is found depends only on
+ * `text[s, s + SCAN_LOOKAHEAD)`, and once found it is hidden up to `limit` if it runs that far. (One documented
+ * exception: a JWT whose header alone is longer; the header is not secret.)
  */
 export interface Detector {
   /** Characters a hit (or the name before one) can start with. */

@@ -9,9 +9,9 @@ const MAX_LABELS = 3;
 const MAX_LABEL = 12;
 
 /**
- * Whether `text` at `from` reads like generated key material rather than words: up to {@link MAX_LABELS} short labels ending in `-` or `_` (`live-`, `or-v1-`), then
- * a random-looking part: {@link RANDOM_SEGMENT} or more letters and digits mixing both. Reads at most
- * `MAX_LABELS * (MAX_LABEL + 1) + RANDOM_WINDOW` characters.
+ * Whether `text` at `from` reads like generated key material rather than words: up to {@link MAX_LABELS} short
+ * labels ending in `-` or `_` (`live-`, `or-v1-`), then a random-looking part: {@link RANDOM_SEGMENT} or more letters
+ * and digits mixing both. Reads at most `MAX_LABELS * (MAX_LABEL + 1) + RANDOM_WINDOW` characters.
  */
 export function hasRandomPart(text: string, from: number, limit: number): boolean {
   let i = from;
