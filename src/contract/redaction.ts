@@ -140,14 +140,18 @@ export class Redactor {
     return REDACTED_MARKER;
   }
 
-  /** A `[name, value]` pair whose name is secret (as in a list of HTTP headers) keeps the name only. */
+  /**
+   * In a list of `[name, value]` pairs (HTTP headers as fetch and undici give them), a pair whose name is secret keeps
+   * the name only. A lone two-item list (`['password', 'email']`, a list of field names) is not taken for a pair.
+   */
   private array(input: readonly unknown[], basePath: string, log: Redaction[]): unknown[] {
-    const [name, second] = input;
-    if (input.length === 2 && typeof name === 'string' && typeof second === 'string' && this.isSecretLabel(name)) {
-      log.push({ path: `${basePath}/1`, reason: 'sensitive_pair' });
-      return [this.text(name, `${basePath}/0`, log), REDACTED_MARKER];
-    }
-    return input.map((item, i) => this.value(item, `${basePath}/${i}`, log));
+    const pairs = input.length > 0 && input.every(isNamedPair);
+    return input.map((item, i) => {
+      const path = `${basePath}/${i}`;
+      if (!pairs || !this.isSecretLabel((item as [string, unknown])[0])) return this.value(item, path, log);
+      log.push({ path: `${path}/1`, reason: 'sensitive_pair' });
+      return [this.text((item as [string, unknown])[0], `${path}/0`, log), REDACTED_MARKER];
+    });
   }
 
   private object(input: Record<string, unknown>, basePath: string, log: Redaction[]): Record<string, unknown> {
@@ -200,6 +204,10 @@ export class Redactor {
 const PAIR_LABELS = new Set(PAIR_LABEL_FIELDS);
 const PAIR_VALUES = new Set(PAIR_VALUE_FIELDS);
 const NO_KEYS: ReadonlySet<string> = new Set();
+
+function isNamedPair(item: unknown): boolean {
+  return Array.isArray(item) && item.length === 2 && typeof item[0] === 'string';
+}
 
 function reasonOf(hit: Hit): string {
   return hit.rule === 'protected_value' ? 'protected_value' : `secret_pattern:${hit.rule}`;

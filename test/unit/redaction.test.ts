@@ -56,7 +56,16 @@ describe('Redactor', () => {
     ]);
   });
 
-  it('hides the value of a name/value entry whose name is secret, in objects and in [name, value] tuples', () => {
+  it('does not take a lone two-item list for a [name, value] pair', () => {
+    const log: Redaction[] = [];
+    assert.deepEqual(redactor.value({ required: ['password', 'email'], context: ['operationId', 'idempotencyKey'] }, '/data', log), {
+      required: ['password', 'email'],
+      context: ['operationId', 'idempotencyKey'],
+    });
+    assert.deepEqual(log, []);
+  });
+
+  it('hides the value of a name/value entry whose name is secret, in objects and in lists of [name, value] pairs', () => {
     const log: Redaction[] = [];
     const out = redactor.value(
       {

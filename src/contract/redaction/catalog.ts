@@ -42,6 +42,8 @@ export const TOKEN_FAMILIES: readonly TokenFamily[] = [
   { rule: 'openai_api_key', prefixes: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-None-'], body: TOKEN, minBody: 20 },
   { rule: 'anthropic_api_key', prefixes: ['sk-ant-'], body: TOKEN, minBody: 20 },
   { rule: 'stripe_secret_key', prefixes: ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_', 'whsec_'], body: ALNUM, minBody: 16 },
+  // A live/test label after `sk-` marks a secret key as plainly as Stripe's underscores do.
+  { rule: 'secret_key', prefixes: ['sk-live-', 'sk-test-', 'rk-live-', 'rk-test-'], body: TOKEN, minBody: 16 },
   // `sk-`/`sk_` alone name secret keys at many vendors (legacy OpenAI, DeepSeek, OpenRouter, ElevenLabs…); SKUs and
   // slugs share the prefix, so the body must look random.
   { rule: 'secret_key', prefixes: ['sk-', 'sk_'], body: TOKEN, minBody: 16, randomBody: true },
