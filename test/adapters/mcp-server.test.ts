@@ -12,7 +12,7 @@ import { renderModelResult } from '../../src/adapters/render-model-result.js';
 import { executeTool, ToolRegistry, type ModelResult, type ToolExecution } from '../../src/index.js';
 import { testContext } from '../support/context.js';
 import { goodOrderOutput, orderTool, refundTool, returning } from '../support/tools.js';
-import { assertOfficial, type McpRevision } from './mcp-official-schema.js';
+import { assertOfficial, type McpRevision } from '../support/mcp-official-schema.js';
 import { reviewsTool } from './results.js';
 
 /** Revisions this SDK can negotiate (2026-07-28 results carry `resultType`, covered in result-adapters.test.ts). */

@@ -13,7 +13,7 @@ import { toChatToolMessage, toResponsesOutput } from '../../src/adapters/openai.
 import { renderModelResult } from '../../src/adapters/render-model-result.js';
 import type { ModelResult } from '../../src/index.js';
 import { testContext } from '../support/context.js';
-import { assertOfficial, MCP_REVISIONS } from './mcp-official-schema.js';
+import { assertOfficial, MCP_REVISIONS } from '../support/mcp-official-schema.js';
 import { scenarios, type Scenario } from './results.js';
 
 let all: Awaited<ReturnType<typeof scenarios>>;

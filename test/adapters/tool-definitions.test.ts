@@ -15,7 +15,7 @@ import { fromProviderToolName, fromStrictArguments, OPENAI_NAME_MAX, toChatTool,
 import { defineTool, executeTool, type AnyToolDefinition } from '../../src/index.js';
 import { testContext } from '../support/context.js';
 import { orderTool, refundTool, returning } from '../support/tools.js';
-import { assertOfficial, MCP_REVISIONS } from './mcp-official-schema.js';
+import { assertOfficial, MCP_REVISIONS } from '../support/mcp-official-schema.js';
 
 const searchTool = defineTool({
   name: 'tickets.search',

@@ -1,21 +1,11 @@
-// Validators for the official MCP JSON Schemas (../shared/conformance/mcp-schema/<revision>/schema.json, located from
-// the repository root). A missing file fails the test that needs it: conformance is never skipped.
+// Validators for the official MCP JSON Schemas, vendored in test/conformance/vectors/mcp-schema/<revision>/.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readVector } from './conformance-vectors.js';
 
 export const MCP_REVISIONS = ['2025-06-18', '2025-11-25', '2026-07-28'] as const;
 export type McpRevision = (typeof MCP_REVISIONS)[number];
-
-const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SCHEMA_DIR = resolve(REPO_ROOT, '..', 'shared', 'conformance', 'mcp-schema');
-
-function schemaPath(revision: McpRevision): string {
-  return join(SCHEMA_DIR, revision, 'schema.json');
-}
 
 const cache = new Map<string, ValidateFunction>();
 
@@ -24,7 +14,7 @@ export function officialValidator(revision: McpRevision, definition: string): Va
   const key = `${revision}#${definition}`;
   const cached = cache.get(key);
   if (cached) return cached;
-  const schema = JSON.parse(readFileSync(schemaPath(revision), 'utf8')) as { $defs?: object; definitions?: object };
+  const schema = JSON.parse(readVector(`mcp-schema/${revision}/schema.json`).toString('utf8')) as { $defs?: object; definitions?: object };
   let validate: ValidateFunction;
   if (schema.$defs) {
     const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
