@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { verifyAudit } from '../../../src/index.js';
+import { APPEND_ONLY_SQLSTATE, toStoreError } from '../../../src/store/pg/pg-errors.js';
+import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
+import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { testContext } from '../../support/context.js';
+import { ordersGet, runCall } from './fixtures/tools.js';
+
+let db: TestDatabase;
+let store: PgToolStore;
+before(async () => {
+  db = await openTestDatabase('audit');
+  store = db.store();
+});
+after(async () => db?.close());
+
+/** Runs raw SQL the way an operator (or attacker) with table access would, and returns the SQLSTATE it failed with. */
+async function sqlState(sql: string, params: unknown[] = []): Promise<string> {
+  try {
+    await db.pool.query(sql, params);
+  } catch (error) {
+    assert.equal(toStoreError(error).reason, 'append_only');
+    return (error as { code: string }).code;
+  }
+  assert.fail(`expected the database to refuse: ${sql}`);
+}
+
+describe('audit log (real Postgres)', () => {
+  it('stores one row per attempt and reads back the exact record, which still verifies', async () => {
+    const first = await runCall(ordersGet, { orderId: 'o-1' }, { workflowId: 'wf-audit', callId: 'c1', attempt: 1 });
+    const second = await runCall(ordersGet, { orderId: 'o-1' }, { workflowId: 'wf-audit', callId: 'c1', attempt: 2 });
+    await store.recordExecution({ execution: first, workflowId: 'wf-audit', runId: 'run-1' });
+    await store.recordExecution({ execution: second, workflowId: 'wf-audit', runId: 'run-1' });
+
+    const audits = await store.listAudits({ workflowId: 'wf-audit', callId: 'c1' });
+    assert.deepEqual(audits.map((a) => a.attempt).sort(), [1, 2]);
+    const stored = await store.getAudit(first.audit.audit_id);
+    assert.ok(stored);
+    assert.deepEqual(stored.audit, first.audit);
+    assert.deepEqual(stored.modelResult, first.modelResult);
+    assert.equal(stored.runId, 'run-1');
+
+    const ctx = testContext({ callId: 'c1', operationId: 'op-wf-audit-c1', idempotencyKey: 'wf-audit/c1' });
+    const verification = verifyAudit({
+      modelResult: stored.modelResult,
+      audit: stored.audit,
+      trusted: { principal: ctx.principal, tool: ordersGet, arguments: { orderId: 'o-1' }, provider: ctx.provider, callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey },
+    });
+    assert.deepEqual(verification, { ok: true, failed: [] });
+  });
+
+  it('stores evidence rows with call, locator, supports, quote and source', async () => {
+    const evidence = await store.listEvidence({ workflowId: 'wf-audit', callId: 'c1' });
+    assert.equal(evidence.length, 2);
+    const status = evidence.find((e) => e.supports.includes('/order/status'));
+    assert.ok(status);
+    assert.equal(status.locator, 'orders/o-1');
+    assert.equal(status.quote, 'status of o-1');
+    assert.equal(status.source, 'orders-db');
+    assert.equal(status.callId, 'c1');
+    const total = evidence.find((e) => e.supports.includes('/order/total'));
+    assert.equal(total?.source, 'billing-db');
+    assert.equal(total?.quote, null);
+  });
+
+  it('refuses UPDATE of an audit row in the database itself', async () => {
+    const [row] = await store.listAudits({ workflowId: 'wf-audit' });
+    assert.ok(row);
+    assert.equal(await sqlState(`UPDATE ttc_audit SET status = 'succeeded', audit_json = '{}' WHERE audit_id = $1`, [row.auditId]), APPEND_ONLY_SQLSTATE);
+    assert.deepEqual((await store.getAudit(row.auditId))?.audit, row.audit);
+  });
+
+  it('refuses DELETE and TRUNCATE of audit rows in the database itself', async () => {
+    assert.equal(await sqlState('DELETE FROM ttc_audit'), APPEND_ONLY_SQLSTATE);
+    assert.equal(await sqlState('TRUNCATE ttc_audit CASCADE'), APPEND_ONLY_SQLSTATE);
+    assert.equal((await store.listAudits({ workflowId: 'wf-audit' })).length, 2);
+  });
+
+  it('keeps state-patch and reconciliation-attempt history append-only too', async () => {
+    const [evidence] = await store.listEvidence({ workflowId: 'wf-audit' });
+    await store.applyStatePatch({
+      patchId: 'p-audit', workflowId: 'wf-audit', key: 'order', value: { status: 'shipped' }, evidenceIds: [evidence!.evidenceId],
+      source: 'orders-db', observedAt: null, retrievedAt: '2026-11-30T12:00:00Z', expectedVersion: 0, callId: 'c1',
+    });
+    await store.openReconciliation({ idempotencyKey: 'k-audit', workflowId: 'wf-audit', callId: 'c9', tool: 'payments.charge', auditId: null });
+    await store.recordReconciliationAttempt({ idempotencyKey: 'k-audit', attempt: 1, finding: 'unknown', detail: null });
+    assert.equal(await sqlState('DELETE FROM ttc_state_patches'), APPEND_ONLY_SQLSTATE);
+    assert.equal(await sqlState('UPDATE ttc_reconciliation_attempts SET finding = $1', ['committed']), APPEND_ONLY_SQLSTATE);
+    assert.equal((await store.listStatePatches({ workflowId: 'wf-audit' })).length, 1);
+    assert.equal((await store.getReconciliation('k-audit'))?.attempts[0]?.finding, 'unknown');
+  });
+
+  it('detects a model result edited behind the trigger (by a superuser) when reading the audit', async () => {
+    const [row] = await store.listAudits({ workflowId: 'wf-audit' });
+    assert.ok(row);
+    const client = await db.pool.connect();
+    try {
+      // Replica mode skips ordinary triggers: what someone with superuser access could do.
+      await client.query("SET session_replication_role = 'replica'");
+      await client.query('UPDATE ttc_audit SET model_result_json = $1 WHERE audit_id = $2', [JSON.stringify({ ...row.modelResult, status: 'failed' }), row.auditId]);
+    } finally {
+      await client.query("SET session_replication_role = 'origin'");
+      client.release();
+    }
+    await assert.rejects(store.getAudit(row.auditId), (error: { code?: unknown; reason?: unknown }) => error.code === 'PROTOCOL_ERROR' && error.reason === 'digest_mismatch');
+  });
+
+  it('detects an audit record whose bindings were edited behind the trigger', async () => {
+    const execution = await runCall(ordersGet, { orderId: 'o-edit' }, { workflowId: 'wf-audit-edit', callId: 'c1' });
+    await store.recordExecution({ execution, workflowId: 'wf-audit-edit', runId: null });
+    const forged = { ...execution.audit, bindings: { ...execution.audit.bindings, request_sha256: 'f'.repeat(64) } };
+    const client = await db.pool.connect();
+    try {
+      await client.query("SET session_replication_role = 'replica'");
+      await client.query('UPDATE ttc_audit SET audit_json = $1 WHERE audit_id = $2', [JSON.stringify(forged), execution.audit.audit_id]);
+    } finally {
+      await client.query("SET session_replication_role = 'origin'");
+      client.release();
+    }
+    await assert.rejects(store.getAudit(execution.audit.audit_id), (error: { code?: unknown; reason?: unknown }) => error.code === 'PROTOCOL_ERROR' && error.reason === 'digest_mismatch');
+  });
+
+  it('returns null for an unknown audit id and nothing for an unknown workflow', async () => {
+    assert.equal(await store.getAudit('aud_missing'), null);
+    assert.deepEqual(await store.listAudits({ workflowId: 'wf-none' }), []);
+    assert.deepEqual(await store.listEvidence({ workflowId: 'wf-none' }), []);
+  });
+});

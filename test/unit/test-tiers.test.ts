@@ -1,0 +1,44 @@
+// Tests come in tiers that can run alone: test/ holds exactly the tier folders (and support/, which holds no tests),
+// each tier has its npm script, and `npm test` runs every tier.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { PROJECT_ROOT } from '../support/postgres.js';
+
+const TIERS = ['conformance', 'integration', 'reliability', 'replay', 'ui', 'unit'] as const;
+const TEST_DIR = join(PROJECT_ROOT, 'test');
+const { scripts } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+
+function testFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return testFilesUnder(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('test tiers', () => {
+  it('test/ holds the tier folders and support/, and nothing else', () => {
+    const entries = readdirSync(TEST_DIR, { withFileTypes: true });
+    assert.deepEqual(entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name), []);
+    assert.deepEqual(entries.map((entry) => entry.name).sort(), [...TIERS, 'support'].sort());
+  });
+
+  it('support/ holds no tests (every test belongs to a tier)', () => {
+    assert.deepEqual(testFilesUnder(join(TEST_DIR, 'support')), []);
+  });
+
+  it('every tier has a test file and an npm script test:<tier> that runs exactly that folder', () => {
+    for (const tier of TIERS) {
+      assert.ok(testFilesUnder(join(TEST_DIR, tier)).length > 0, `test/${tier} has no tests`);
+      assert.equal(scripts[`test:${tier}`], `scripts/run-tests.sh test/${tier}`);
+    }
+    const tierScripts = Object.keys(scripts).filter((name) => name.startsWith('test:'));
+    assert.deepEqual(tierScripts.sort(), TIERS.map((tier) => `test:${tier}`).sort(), 'a test:* script for each tier and no other');
+  });
+
+  it('npm test type-checks, lints and then runs all of test/ (run-tests.sh without a folder)', () => {
+    assert.equal(scripts['test'], 'npm run typecheck && npm run lint && scripts/run-tests.sh');
+  });
+});
