@@ -148,7 +148,17 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    // The benchmarks measure the package with the same fakes the tests use, so those fakes live in testkit/, which
+    // both may import; the benchmarks never reach into test/, and testkit/ stands on src/ alone.
+    files: ['bench/**/*.ts'],
+    rules: forbid([[['**/test/**'], 'bench/ may not import test/: move what both need to testkit/.']]),
+  },
+  {
+    files: ['testkit/**/*.ts'],
+    rules: forbid([[['**/test/**', '**/bench/**', '**/scripts/**'], 'testkit/ is what test/ and bench/ share: it may import src/ (and packages) only.']]),
+  },
+  {
+    files: ['test/**/*.ts', 'testkit/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/require-await': 'off',

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { InMemoryToolStore } from '../src/store/in-memory/in-memory-tool-store.js';
 import { PgToolStore } from '../src/store/pg/pg-tool-store.js';
-import { TOOLS } from '../test/support/payment-tools.js';
+import { TOOLS } from '../testkit/payment-tools.js';
 import { BENCH_PRINCIPAL, startBenchRuntime } from './support/bench-runtime.js';
 import { SEGMENT_LABELS, segmentsOf, type WorkflowSegments } from './support/history-segments.js';
 import { envInt, machineLine, median, ms, perSecond, printTable, quantile, ratio, reportSummary } from './support/stats.js';

@@ -5,7 +5,7 @@
 import { performance } from 'node:perf_hooks';
 import { PgToolStore } from '../src/store/pg/pg-tool-store.js';
 import type { ToolCallResult } from '../workflows/index.js';
-import { chargeKey, TOOLS } from '../test/support/payment-tools.js';
+import { chargeKey, TOOLS } from '../testkit/payment-tools.js';
 import { BENCH_PRINCIPAL, startBenchRuntime } from './support/bench-runtime.js';
 import { RECONCILE_SEGMENT_LABELS, reconcileSegmentsOf, type ReconcileSegments } from './support/history-segments.js';
 import { envInt, machineLine, median, ms, printTable, quantile, reportSummary } from './support/stats.js';

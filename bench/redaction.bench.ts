@@ -9,9 +9,9 @@ import type { JsonSchemaObject } from '../src/adapters/tool-definitions/schema-w
 import { Redactor } from '../src/contract/redaction.js';
 import { looksInstructional } from '../src/contract/untrusted-content.js';
 import { defineTool, executeTool, type ExecutionContext } from '../src/index.js';
-import { INSTRUCTION_INPUTS, REDACTION_INPUTS, repeated } from '../test/unit/security/adversarial-inputs.js';
-import { cpuMs } from '../test/unit/security/cpu-time.js';
-import { BENIGN_LOOKALIKES, FAKE_SECRETS } from '../test/unit/security/secret-corpus.js';
+import { INSTRUCTION_INPUTS, REDACTION_INPUTS, repeated } from '../testkit/security/adversarial-inputs.js';
+import { cpuMs } from '../testkit/security/cpu-time.js';
+import { BENIGN_LOOKALIKES, FAKE_SECRETS } from '../testkit/security/secret-corpus.js';
 import { machineLine, median, ms, printTable, reportSummary } from './support/stats.js';
 
 const MEGABYTE = 1 << 20;

@@ -6,8 +6,8 @@ import { spawnSync, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { resolveTemporalCli } from '../src/testing/temporal-cli.js';
+import { PROJECT_ROOT } from '../testkit/project-root.js';
 import { machineLine, printTable, type SummaryRow } from './support/stats.js';
 
 const PARTS = {
@@ -19,7 +19,6 @@ const PARTS = {
 } as const;
 type Part = keyof typeof PARTS;
 
-const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 const requested = process.argv.slice(2);
 const unknown = requested.filter((name) => !(name in PARTS));
 if (unknown.length > 0) {
@@ -28,7 +27,7 @@ if (unknown.length > 0) {
 }
 const parts = (requested.length > 0 ? requested : Object.keys(PARTS)) as Part[];
 
-const cli = resolveTemporalCli({ env: process.env, projectRoot });
+const cli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
 const temporalVersion = cli === null ? 'not found' : execFileSync(cli.path, ['--version'], { encoding: 'utf8' }).trim();
 const dir = mkdtempSync(join(tmpdir(), 'ttc-bench-'));
 const summaryFile = join(dir, 'summary.jsonl');
@@ -41,7 +40,7 @@ try {
     console.log(`\n=== ${part}: node ${[...nodeFlags, '--import', 'tsx', file].join(' ')}`);
     const partStart = Date.now();
     const result = spawnSync(process.execPath, [...nodeFlags, '--import', 'tsx', file], {
-      cwd: projectRoot,
+      cwd: PROJECT_ROOT,
       stdio: 'inherit',
       env: { ...process.env, BENCH_SUMMARY_FILE: summaryFile },
     });

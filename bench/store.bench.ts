@@ -3,7 +3,7 @@
 // repo root:  npm run bench:store
 // Knobs: BENCH_STORE_WRITES (writes per round, default 500), BENCH_ROUNDS (default 3), BENCH_PG_FSYNC, DATABASE_URL.
 import { PgToolStore } from '../src/store/pg/pg-tool-store.js';
-import { ordersGet, runCall } from '../test/integration/store/fixtures/tools.js';
+import { ordersGet, runCall } from '../testkit/store-tools.js';
 import { openBenchDatabase } from './support/bench-postgres.js';
 import { ledgerWorkload, statePatchWorkload, type Workload } from './support/store-workloads.js';
 import { envInt, machineLine, median, perSecond, printTable, ratio, reportSummary } from './support/stats.js';

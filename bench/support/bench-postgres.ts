@@ -4,7 +4,7 @@ import pg from 'pg';
 import { EMBEDDED_DATA_ROOT } from '../../src/testing/resolve-database.js';
 import { EmbeddedPostgresServer } from '../../src/testing/embedded-postgres-server.js';
 import { migrate } from '../../src/store/pg/migrate.js';
-import { PROJECT_ROOT } from '../../test/support/postgres.js';
+import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
 /** A migrated, throwaway schema for one benchmark run. */
 export interface BenchDatabase {

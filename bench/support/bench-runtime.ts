@@ -3,11 +3,11 @@ import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/work
 import type { ToolRegistry } from '../../src/index.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
-import { paymentTools } from '../../test/support/payment-tools.js';
-import { PaymentsService } from '../../test/support/payments-service.js';
-import { CleanupStack } from '../../test/support/cleanup-stack.js';
-import { runInBackground, type RunningWorker } from '../../test/support/running-worker.js';
-import { startTestTemporal, type TestTemporal } from '../../test/support/temporal-server.js';
+import { paymentTools } from '../../testkit/payment-tools.js';
+import { PaymentsService } from '../../testkit/payments-service.js';
+import { CleanupStack } from '../../testkit/cleanup-stack.js';
+import { runInBackground, type RunningWorker } from '../../testkit/running-worker.js';
+import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
 import { createBareActivities } from './bare-activities.js';
 import { openBenchDatabase, type BenchDatabase } from './bench-postgres.js';
 

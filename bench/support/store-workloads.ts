@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { ToolExecution } from '../../src/index.js';
 import type { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
-import { ordersGet, runCall } from '../../test/integration/store/fixtures/tools.js';
+import { ordersGet, runCall } from '../../testkit/store-tools.js';
 
 /**
  * One kind of store write, measured two ways on the same database: through the store (`store`) and as raw

@@ -8,7 +8,7 @@ import type { ScriptedModelConfig } from '../../src/model/scripted-model.js';
 import { agentLoop, type AgentLoopInput, type AgentLoopResult, type ApprovalDecision, type ModelMessage, type PendingApproval } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
 import { integrationStore } from '../support/integration-store.js';
-import { chargeKey, TOOLS } from '../support/payment-tools.js';
+import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };

@@ -7,7 +7,7 @@ import { APPROVAL_PENDING_SA } from '../../src/wire/search-attributes.js';
 import type { ApprovalDecision, ApprovalUpdateResult, PendingApproval, ToolCallResult } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
 import { integrationStore } from '../support/integration-store.js';
-import { chargeKey, TOOLS } from '../support/payment-tools.js';
+import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };

@@ -9,7 +9,8 @@ import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
 import { processesWith, runCli, startCli, type CliProcess } from '../support/cli-process.js';
-import { openTestDatabase, PROJECT_ROOT, type TestDatabase } from '../support/postgres.js';
+import { PROJECT_ROOT } from '../../testkit/project-root.js';
+import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 
 // `dev` and `migrate` as a user runs them: child processes, in a scratch project folder, on free ports.
 let db: TestDatabase;

@@ -5,7 +5,7 @@ import { defineTool, executeTool } from '../../src/index.js';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import type { InspectView } from '../../src/cli/inspect-view.js';
 import { runCli } from '../support/cli-process.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 
 // `inspect` as an operator runs it (a child process on DATABASE_URL), on two calls that carry a secret: one failed with

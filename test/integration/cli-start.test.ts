@@ -6,7 +6,7 @@ import { after, test } from 'node:test';
 import { freePort } from '../../src/testing/free-port.js';
 import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
 import { processesWith, runCli } from '../support/cli-process.js';
-import { PROJECT_ROOT } from '../support/postgres.js';
+import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
 // `npm start` as a user runs it: one process, a fresh project folder (its own embedded Postgres and Temporal state),
 // free ports; --exit so it stops after the summary.

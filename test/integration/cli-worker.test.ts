@@ -6,7 +6,7 @@ import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import type { ToolCallResult } from '../../workflows/index.js';
 import { runCli, startCli } from '../support/cli-process.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporal-server.js';
+import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
 
 // `tool-contract worker` as a child process against this file's dev server and database.
 let temporal: TestTemporal;

@@ -17,7 +17,7 @@ import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import { reconcileWorkflowId, type ToolCallResult } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
 import { integrationStore } from '../support/integration-store.js';
-import { chargeKey, TOOLS } from '../support/payment-tools.js';
+import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
 
 // The machine may be shared with other test runs: every wait here is generous.

@@ -10,7 +10,7 @@ import type { ToolStore } from '../../src/store/index.js';
 import type { ModelMessage } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporal-server.js';
+import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
 
 // The demo support agent end to end on a real dev server and a real Postgres, with its own workflows module, tools
 // and in-process shop backend (the payment provider commits the first refund request and never answers it).

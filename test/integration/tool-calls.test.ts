@@ -6,7 +6,7 @@ import { verifyAudit } from '../../src/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { WORKFLOW_PROVIDER, type CorrelatedResult, type ToolCallResult } from '../../workflows/index.js';
 import { historyText } from '../support/history-text.js';
-import { chargeKey, TOOLS } from '../support/payment-tools.js';
+import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { integrationStore } from '../support/integration-store.js';
 import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
 

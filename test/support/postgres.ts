@@ -1,15 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { EmbeddedPostgresServer, isAlive } from '../../src/testing/embedded-postgres-server.js';
 import { EMBEDDED_DATA_ROOT } from '../../src/testing/resolve-database.js';
 import { migrate } from '../../src/store/pg/migrate.js';
 import { PgToolStore, type PgToolStoreOptions } from '../../src/store/pg/pg-tool-store.js';
-
-/** Project root (this file is test/support/postgres.ts). */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
 /**
  * Flags for throwaway test clusters: no fsync (the data is deleted afterwards; a clean stop still writes

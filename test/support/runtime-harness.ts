@@ -4,14 +4,14 @@ import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/work
 import type { ToolRegistry } from '../../src/index.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
-import { CleanupStack } from './cleanup-stack.js';
+import { CleanupStack } from '../../testkit/cleanup-stack.js';
 import { encodeHistoryFixture } from './history-fixture.js';
-import { paymentTools } from './payment-tools.js';
-import { PaymentsService } from './payments-service.js';
-import { runInBackground, type RunningWorker } from './running-worker.js';
-import { startTestTemporal, type TestTemporal } from './temporal-server.js';
+import { paymentTools } from '../../testkit/payment-tools.js';
+import { PaymentsService } from '../../testkit/payments-service.js';
+import { runInBackground, type RunningWorker } from '../../testkit/running-worker.js';
+import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
 
-export type { RunningWorker } from './running-worker.js';
+export type { RunningWorker } from '../../testkit/running-worker.js';
 
 const testWorkflows = fileURLToPath(new URL('./test-workflows.ts', import.meta.url));
 const historiesDir = fileURLToPath(new URL('../replay/histories/', import.meta.url));

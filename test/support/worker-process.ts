@@ -10,7 +10,7 @@ import pg from 'pg';
 import { z } from 'zod';
 import { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
-import { paymentTools } from './payment-tools.js';
+import { paymentTools } from '../../testkit/payment-tools.js';
 
 /** What the parent passes (one JSON argument). */
 export const workerProcessConfig = z.strictObject({

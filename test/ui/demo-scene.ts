@@ -1,10 +1,10 @@
 import { Worker } from '@temporalio/worker';
 import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, runDemo, startDemoServices, SUPPORT_DEMO_WORKFLOW_TYPE } from '../../src/demo/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
-import { CleanupStack } from '../support/cleanup-stack.js';
+import { CleanupStack } from '../../testkit/cleanup-stack.js';
 import { integrationStore } from '../support/integration-store.js';
-import { runInBackground } from '../support/running-worker.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporal-server.js';
+import { runInBackground } from '../../testkit/running-worker.js';
+import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
 
 /** What the UI should show of one finished run. */
 export interface UiRun {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { executeTool, requestDigest, verifyAudit, type ExecutionContext, type ToolExecution, type TrustedCallInputs } from '../../src/index.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning, sampleOrder } from '../support/tools.js';
 
 const tool = orderTool(returning(goodOrderOutput()));

@@ -5,7 +5,7 @@ import { auditRecordSchema, canonicalJson, defineTool, executeTool, ToolError, t
 import { MAX_AUDIT_BYTES, MAX_AUDIT_REDACTIONS, MAX_REDACTION_PATH_CHARS } from '../../src/contract/funnel/audit-bounds.js';
 import { MAX_TRUSTED_VALUE_CHARS } from '../../src/contract/funnel/recordable-context.js';
 import { codeOf } from '../support/assertions.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { orderTool, returning } from '../support/tools.js';
 
 const ctx = testContext();

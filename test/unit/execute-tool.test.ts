@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { defineTool, executeTool, resolvePointerForTest, ToolError } from './execute-tool.imports.js';
 import { assertNothingSensitive, codeOf } from '../support/assertions.js';
-import { FIXED_NOW, testContext } from '../support/context.js';
+import { FIXED_NOW, testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, refundTool, returning, sampleOrder } from '../support/tools.js';
 
 const ctx = testContext();

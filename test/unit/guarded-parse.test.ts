@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool, executeTool } from './execute-tool.imports.js';
 import { guardedParse } from '../../src/contract/guarded-parse.js';
 import { assertNothingSensitive, codeOf } from '../support/assertions.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { returning } from '../support/tools.js';
 
 const ctx = testContext();

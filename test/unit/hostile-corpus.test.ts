@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { BEARER, HOSTILE_CASES, orderArgs, PASSWORD, SECRET } from '../support/hostile-corpus.js';
 import { executeTool, ToolRegistry } from '../support/hostile-corpus.imports.js';
 import { assertNothingSensitive, codeOf } from '../support/assertions.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning } from '../support/tools.js';
 
 const ctx = testContext();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { canonicalJson, defineTool, executeTool, type ToolExecution } from '../../src/index.js';
 import { inspectJson } from '../../src/contract/json-shape.js';
 import { codeOf } from '../support/assertions.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { returning } from '../support/tools.js';
 
 const ctx = testContext();

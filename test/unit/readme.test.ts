@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
 import { README_PATH, renderReadme } from '../../scripts/readme-sections.js';
-import { PROJECT_ROOT } from '../support/postgres.js';
+import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
 const readme = readFileSync(README_PATH, 'utf8');
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { verifyAudit, type ExecutionContext, type ToolExecution } from '../../src/index.js';
 import { asLocalReplay, humanCommitted, notCommitted, receiptReconciled, withOutcomeUnknown } from '../../src/contract/settled-results.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { refundTool } from '../support/tools.js';
 
 const tool = refundTool(() => Promise.reject(new Error('settled results never run the handler')));

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { PROJECT_ROOT } from '../support/postgres.js';
+import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
 const TIERS = ['conformance', 'integration', 'reliability', 'replay', 'ui', 'unit'] as const;
 const TEST_DIR = join(PROJECT_ROOT, 'test');

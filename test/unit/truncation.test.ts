@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { defineTool, executeTool } from '../../src/index.js';
 import { cutText, utf8ByteLength } from '../../src/contract/truncation.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { listTool } from '../support/tools.js';
 
 const ctx = testContext();

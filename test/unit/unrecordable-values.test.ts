@@ -5,7 +5,7 @@ import { catalogFailure } from '../../src/contract/call-failure.js';
 import { failedExecution } from '../../src/contract/execute-tool.js';
 import { executeTool, ToolError } from './execute-tool.imports.js';
 import { codeOf } from '../support/assertions.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, refundTool, returning } from '../support/tools.js';
 
 const LONE = '\ud800';

@@ -4,7 +4,7 @@ import { sha256Hex } from '../../../src/index.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
-import { catalogSearch, runCall } from './fixtures/tools.js';
+import { catalogSearch, runCall } from '../../../testkit/store-tools.js';
 
 let db: TestDatabase;
 let store: PgToolStore;

@@ -4,8 +4,8 @@ import { verifyAudit } from '../../../src/index.js';
 import { APPEND_ONLY_SQLSTATE, toStoreError } from '../../../src/store/pg/pg-errors.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { testContext } from '../../support/context.js';
-import { ordersGet, runCall } from './fixtures/tools.js';
+import { testContext } from '../../../testkit/context.js';
+import { ordersGet, runCall } from '../../../testkit/store-tools.js';
 
 let db: TestDatabase;
 let store: PgToolStore;

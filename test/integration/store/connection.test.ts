@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import { EMBEDDED_DATA_ROOT, resolveDatabase, type ResolvedDatabase } from '../../../src/testing/resolve-database.js';
-import { openTestDatabase, PROJECT_ROOT } from '../../support/postgres.js';
+import { PROJECT_ROOT } from '../../../testkit/project-root.js';
+import { openTestDatabase } from '../../support/postgres.js';
 
 const cluster = `test-conn-${process.pid}-${Date.now().toString(16).slice(-6)}`;
 const opened: ResolvedDatabase[] = [];

@@ -5,7 +5,7 @@ import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import type { StatePatchInput } from '../../../src/store/state-patch.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
-import { ordersGet, runCall } from './fixtures/tools.js';
+import { ordersGet, runCall } from '../../../testkit/store-tools.js';
 
 let db: TestDatabase;
 let store: PgToolStore;

@@ -4,7 +4,7 @@ import { asLocalReplay } from '../../../src/contract/settled-results.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
-import { ordersGet, paymentsCharge, runCall } from './fixtures/tools.js';
+import { ordersGet, paymentsCharge, runCall } from '../../../testkit/store-tools.js';
 
 let db: TestDatabase;
 let store: PgToolStore;

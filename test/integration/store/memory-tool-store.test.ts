@@ -4,7 +4,7 @@ import { InMemoryToolStore } from '../../../src/store/in-memory/in-memory-tool-s
 import { isStoreError } from '../../../src/store/store-error.js';
 import type { ToolStore } from '../../../src/store/tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { ordersGet, paymentsCharge, runCall } from './fixtures/tools.js';
+import { ordersGet, paymentsCharge, runCall } from '../../../testkit/store-tools.js';
 
 let db: TestDatabase;
 before(async () => {

@@ -5,7 +5,7 @@ import { MEMORY_SOURCE_KINDS } from '../../../src/store/memory-policy.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
-import { ordersGet, runCall } from './fixtures/tools.js';
+import { ordersGet, runCall } from '../../../testkit/store-tools.js';
 
 let db: TestDatabase;
 let strict: PgToolStore;

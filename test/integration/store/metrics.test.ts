@@ -9,7 +9,7 @@ import type { ToolStore } from '../../../src/store/tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { goodOrderOutput, orderTool, refundTool, returning, sampleOrder } from '../../support/tools.js';
 import { rejectsWith } from './assert-store-error.js';
-import { runCall } from './fixtures/tools.js';
+import { runCall } from '../../../testkit/store-tools.js';
 
 /** One tool behaviour per catalogued outcome the metrics count. */
 const behaviours = {

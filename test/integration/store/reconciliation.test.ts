@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
-import { paymentsCharge, runCall } from './fixtures/tools.js';
+import { paymentsCharge, runCall } from '../../../testkit/store-tools.js';
 
 let db: TestDatabase;
 let store: PgToolStore;

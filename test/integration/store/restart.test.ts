@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { isStoreError } from '../../../src/store/store-error.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
-import { ordersGet, runCall } from './fixtures/tools.js';
+import { ordersGet, runCall } from '../../../testkit/store-tools.js';
 
 const WRITERS = 3;
 const OPS_PER_WRITER = 80;

@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../../../src/wire/names.js';
 import type { ApprovalDecision, ApprovalUpdateResult, PendingApproval, ToolCallResult } from '../../../workflows/index.js';
 import { eventually } from '../../support/eventually.js';
-import { chargeKey, TOOLS } from '../../support/payment-tools.js';
+import { chargeKey, TOOLS } from '../../../testkit/payment-tools.js';
 import { startStack, type StackHarness } from './stack.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };

@@ -15,7 +15,7 @@ import { toolActivityInterceptors } from '../../../activities/tool-activity-inte
 import { createToolActivities, type ToolActivityInput, type ToolCallResult } from '../../../activities/tool-activity.js';
 import { TOOL_ACTIVITY_INPUT_KIND } from '../../../src/wire/message-kinds.js';
 import { WORKFLOW_PROVIDER, type CorrelatedResult } from '../../../workflows/index.js';
-import { TOOLS } from '../../support/payment-tools.js';
+import { TOOLS } from '../../../testkit/payment-tools.js';
 import { orderTool, refundTool } from '../../support/tools.js';
 import { behaviour, FUZZ_MARKERS, play, type Behaviour } from './hostile-values.js';
 import { historyText } from '../../support/history-text.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { ToolCallResult } from '../../../workflows/index.js';
 import { eventually } from '../../support/eventually.js';
-import { chargeKey, TOOLS } from '../../support/payment-tools.js';
+import { chargeKey, TOOLS } from '../../../testkit/payment-tools.js';
 import { failureChain } from './support/failure-chain.js';
 import { startFaultWorld, type FaultWorld } from './support/fault-world.js';
 import { assertSettled } from './support/settled-calls.js';

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CorrelatedResult, StatePatchResult, ToolCallResult } from '../../../workflows/index.js';
 import { eventually } from '../../support/eventually.js';
-import { chargeKey, TOOLS } from '../../support/payment-tools.js';
+import { chargeKey, TOOLS } from '../../../testkit/payment-tools.js';
 import { failureChain } from './support/failure-chain.js';
 import { startFaultWorld, type FaultWorld } from './support/fault-world.js';
 import { assertSettled, type TrackedCall } from './support/settled-calls.js';

@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toCallToolResult, toMcpTool, wrapMcpTools, type WrapMcpToolsOptions, type WrappedMcpTools } from '../../../src/adapters/mcp.js';
 import { executeTool, type AnyToolDefinition, type ToolExecution } from '../../../src/index.js';
-import { testContext } from '../../support/context.js';
+import { testContext } from '../../../testkit/context.js';
 
 const record: Tool['inputSchema'] = {
   type: 'object',

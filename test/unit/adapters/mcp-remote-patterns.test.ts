@@ -8,7 +8,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { wrapMcpTools, type WrappedMcpTools } from '../../../src/adapters/mcp.js';
 import { executeTool } from '../../../src/index.js';
-import { testContext } from '../../support/context.js';
+import { testContext } from '../../../testkit/context.js';
 
 const EVIL = `${'a'.repeat(28)}!`;
 const stringInput = (pattern: string): Tool['inputSchema'] => ({ type: 'object', properties: { code: { type: 'string', pattern } }, required: ['code'] });

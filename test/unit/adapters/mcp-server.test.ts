@@ -10,7 +10,7 @@ import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '
 import { createMcpServer, type McpServerOptions } from '../../../src/adapters/mcp.js';
 import { renderModelResult } from '../../../src/adapters/render-model-result.js';
 import { executeTool, ToolRegistry, type ModelResult, type ToolExecution } from '../../../src/index.js';
-import { testContext } from '../../support/context.js';
+import { testContext } from '../../../testkit/context.js';
 import { goodOrderOutput, orderTool, refundTool, returning } from '../../support/tools.js';
 import { assertOfficial, type McpRevision } from '../../support/mcp-official-schema.js';
 import { reviewsTool } from './results.js';

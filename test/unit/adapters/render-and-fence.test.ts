@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { defangUntrustedText, fenceNonce, fenceUntrustedText, FENCE_TAG } from '../../../src/adapters/fence-untrusted.js';
 import { renderModelResult } from '../../../src/adapters/render-model-result.js';
 import { executeTool, modelResultSchema, type ModelResult } from '../../../src/index.js';
-import { testContext } from '../../support/context.js';
+import { testContext } from '../../../testkit/context.js';
 import { HOSTILE_TEXT, reviewsTool, scenarios } from './results.js';
 
 let all: Awaited<ReturnType<typeof scenarios>>;

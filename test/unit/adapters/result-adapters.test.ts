@@ -12,7 +12,7 @@ import { isErrorResult, toCallToolResult } from '../../../src/adapters/mcp.js';
 import { toChatToolMessage, toResponsesOutput } from '../../../src/adapters/openai.js';
 import { renderModelResult } from '../../../src/adapters/render-model-result.js';
 import type { ModelResult } from '../../../src/index.js';
-import { testContext } from '../../support/context.js';
+import { testContext } from '../../../testkit/context.js';
 import { assertOfficial, MCP_REVISIONS } from '../../support/mcp-official-schema.js';
 import { scenarios, type Scenario } from './results.js';
 

@@ -2,7 +2,7 @@
 // tested on exactly what the contract produces.
 import { z } from 'zod';
 import { defineTool, executeTool, ToolError, type ModelResult, type ToolExecution } from '../../../src/index.js';
-import { testContext } from '../../support/context.js';
+import { testContext } from '../../../testkit/context.js';
 import { goodOrderOutput, listTool, orderTool, refundTool, returning } from '../../support/tools.js';
 
 /** Untrusted text that tries to close any fence, pose as system text and use chat-template tokens. */

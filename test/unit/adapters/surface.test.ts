@@ -3,15 +3,14 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import * as anthropic from '../../../src/adapters/anthropic.js';
 import * as gemini from '../../../src/adapters/gemini.js';
 import * as mcp from '../../../src/adapters/mcp.js';
 import * as openai from '../../../src/adapters/openai.js';
 import * as root from '../../../src/index.js';
+import { PROJECT_ROOT as REPO } from '../../../testkit/project-root.js';
 
-const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const ADAPTERS = join(REPO, 'src', 'adapters');
 
 const ENTRIES: Record<string, { module: object; names: string[] }> = {

@@ -13,7 +13,7 @@ import { toGeminiFunctionDeclaration } from '../../../src/adapters/gemini.js';
 import { toMcpTool } from '../../../src/adapters/mcp.js';
 import { fromProviderToolName, fromStrictArguments, OPENAI_NAME_MAX, toChatTool, toProviderToolName, toResponsesTool } from '../../../src/adapters/openai.js';
 import { defineTool, executeTool, type AnyToolDefinition } from '../../../src/index.js';
-import { testContext } from '../../support/context.js';
+import { testContext } from '../../../testkit/context.js';
 import { orderTool, refundTool, returning } from '../../support/tools.js';
 import { assertOfficial, MCP_REVISIONS } from '../../support/mcp-official-schema.js';
 

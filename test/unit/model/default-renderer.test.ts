@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { executeTool } from '../../../src/index.js';
 import { fencedModelResultRenderer } from '../../../src/model/index.js';
-import { testContext } from '../../support/context.js';
+import { testContext } from '../../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning } from '../../support/tools.js';
 
 it('by default, tool results reach the model with untrusted text fenced and defanged', async () => {

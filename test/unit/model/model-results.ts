@@ -1,5 +1,5 @@
 import { executeTool, type ModelResult } from '../../../src/index.js';
-import { testContext } from '../../support/context.js';
+import { testContext } from '../../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning } from '../../support/tools.js';
 
 /** A real model result (through the contract funnel) of the `orders.get` read tool, with one evidence item. */

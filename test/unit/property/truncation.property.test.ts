@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { canonicalJson, defineTool, executeTool, modelResultSchema, type ToolExecution } from '../../../src/index.js';
 import { resolvePointer } from '../../../src/contract/json-pointer.js';
-import { testContext } from '../../support/context.js';
+import { testContext } from '../../../testkit/context.js';
 
 const item = z.strictObject({ id: z.number().int(), name: z.string(), tags: z.array(z.string()), score: z.number() });
 type Item = z.infer<typeof item>;

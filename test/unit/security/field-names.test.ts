@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fieldNameTokens, Redactor } from '../../../src/contract/redaction.js';
-import { BENIGN_FIELD_NAMES, SECRET_FIELD_NAMES } from './secret-corpus.js';
+import { BENIGN_FIELD_NAMES, SECRET_FIELD_NAMES } from '../../../testkit/security/secret-corpus.js';
 
 const redactor = new Redactor({ sensitiveFields: ['ssn'], protectedSubstrings: [], protectedExact: [] });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { FakeSecret } from './secret-corpus.js';
+import type { FakeSecret } from '../../../testkit/security/secret-corpus.js';
 
 /** Shortest piece of a secret that counts as showing it. */
 const TELLING_PIECE = 8;

@@ -10,9 +10,9 @@ import { looksInstructional } from '../../../src/contract/untrusted-content.js';
 import { compileSchemaCheck } from '../../../src/adapters/json-schema-check.js';
 import type { JsonSchemaObject } from '../../../src/adapters/tool-definitions/schema-walk.js';
 import { defineTool, executeTool } from '../../../src/index.js';
-import { testContext } from '../../support/context.js';
-import { INSTRUCTION_INPUTS, REDACTION_INPUTS, repeated, type AdversarialInput } from './adversarial-inputs.js';
-import { leastCpuMsUnder } from './cpu-time.js';
+import { testContext } from '../../../testkit/context.js';
+import { INSTRUCTION_INPUTS, REDACTION_INPUTS, repeated, type AdversarialInput } from '../../../testkit/security/adversarial-inputs.js';
+import { leastCpuMsUnder } from '../../../testkit/security/cpu-time.js';
 
 const MEGABYTE = 1 << 20;
 const LIMIT_MS = 100;

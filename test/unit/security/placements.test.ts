@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { defineTool, executeTool, type AnyToolDefinition, type ToolOutput } from '../../../src/index.js';
-import { testContext } from '../../support/context.js';
+import { testContext } from '../../../testkit/context.js';
 import { assertHidden } from './hidden.js';
-import { FAKE_SECRETS, type FakeSecret } from './secret-corpus.js';
+import { FAKE_SECRETS, type FakeSecret } from '../../../testkit/security/secret-corpus.js';
 
 const ctx = testContext();
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Redactor, type Redaction } from '../../../src/contract/redaction.js';
-import { BENIGN_LOOKALIKES, FAKE_SECRETS, type FakeSecret } from './secret-corpus.js';
+import { BENIGN_LOOKALIKES, FAKE_SECRETS, type FakeSecret } from '../../../testkit/security/secret-corpus.js';
 import { assertHidden } from './hidden.js';
 
 const redactor = new Redactor({ sensitiveFields: [], protectedSubstrings: [], protectedExact: [] });

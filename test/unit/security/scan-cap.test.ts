@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import { Redactor } from '../../../src/contract/redaction.js';
 import { truncationMarker } from '../../../src/contract/truncation.js';
 import { assertHidden } from './hidden.js';
-import { FAKE_SECRETS } from './secret-corpus.js';
-import { cpuMs } from './cpu-time.js';
+import { FAKE_SECRETS } from '../../../testkit/security/secret-corpus.js';
+import { cpuMs } from '../../../testkit/security/cpu-time.js';
 
 const CAP = 2_000;
 const capped = new Redactor({ sensitiveFields: [], protectedSubstrings: ['idem-wf-42-call-0001'], protectedExact: ['tenant-acme'], maxScanChars: CAP });

@@ -1,8 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { startDevServer, type DevServer } from '../../../../src/testing/dev-server.js';
 import { resolveTemporalCli } from '../../../../src/testing/temporal-cli.js';
-
-const projectRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+import { PROJECT_ROOT } from '../../../../testkit/project-root.js';
 
 /** A dev server persisted to a SQLite file, started again on the same port and file after it was killed. */
 export interface RestartableTemporal {
@@ -14,7 +12,7 @@ export interface RestartableTemporal {
 }
 
 export async function startRestartableTemporal(dbFilename: string): Promise<RestartableTemporal> {
-  const cli = resolveTemporalCli({ env: process.env, projectRoot });
+  const cli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
   if (cli === null) throw new Error('Temporal CLI not found (TEMPORAL_CLI_PATH, PATH, .tools/bin/temporal, SDK cache); run scripts/install-temporal-cli.sh');
   const start = (port?: number) => startDevServer({ cliPath: cli.path, dbFilename, startTimeoutMs: 90_000, ...(port === undefined ? {} : { port }) });
   let server: DevServer = await start();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { ToolCallResult } from '../../../../workflows/index.js';
 import type { ReconciliationRecord } from '../../../../src/store/reconciliation.js';
 import type { ToolStore } from '../../../../src/store/tool-store.js';
-import type { PaymentsService } from '../../../support/payments-service.js';
+import type { PaymentsService } from '../../../../testkit/payments-service.js';
 import type { TestDatabase } from '../../../support/postgres.js';
 
 /** One write call a fault test made, with the result its workflow returned. */

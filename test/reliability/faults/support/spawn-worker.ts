@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../../../../testkit/project-root.js';
 import { WORKER_READY_LINE, WORKER_START_LINE, type WorkerProcessConfig } from '../../../support/worker-process.js';
 
 const workerEntry = fileURLToPath(new URL('../../../support/worker-process.ts', import.meta.url));
-const projectRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** A worker running in a child process (see test/support/worker-process.ts). */
 export interface WorkerProcess {
@@ -28,7 +28,7 @@ export interface StandbyWorker {
 
 /** Starts a worker process in standby (loading its code now); `start` it when it is needed. */
 export function prepareWorker(config: WorkerProcessConfig): StandbyWorker {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerEntry, JSON.stringify({ ...config, standby: true })], { cwd: projectRoot, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', workerEntry, JSON.stringify({ ...config, standby: true })], { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
   const lines: string[] = [];
   let ready!: () => void;
   const readyLine = new Promise<void>((resolve) => (ready = resolve));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, ToolError, ToolRegistry, type ReconcileOutcome } from '../../src/index.js';
+import { defineTool, ToolError, ToolRegistry, type ReconcileOutcome } from '../src/index.js';
 
 const chargeInput = z.strictObject({ payment_id: z.string().regex(/^pay_\w+$/), customer: z.string(), amount_cents: z.number().int().positive() });
 const chargeOutput = z.strictObject({ charge_id: z.string(), amount_cents: z.number().int(), status: z.literal('succeeded') });
@@ -12,7 +12,7 @@ interface ChargeBody {
   readonly created_at: string;
 }
 
-/** Tool names used by the integration tests. */
+/** Tool names of the payment tools (integration and reliability tests, end-to-end benchmarks). */
 export const TOOLS = {
   charge: 'payments.charge',
   chargeNoReconcile: 'payments.charge_blind',
@@ -30,7 +30,7 @@ export function chargeKey(paymentId: string, tool: string = TOOLS.charge): strin
 }
 
 /**
- * The tools of the integration tests, talking to the fake payments service at `baseUrl`: a charge (write with a
+ * The payment tools, talking to the fake payments service at `baseUrl`: a charge (write with a
  * business idempotency key and `reconcile`), the same without `reconcile`, one that may not be safely retried, a refund that needs approval, a plain
  * read, a hostile read that leaks a token and adds a `status` field, and a slow read for parallelism.
  */

@@ -1,6 +1,6 @@
 // The security corpus: fake secrets that must never reach a model, and benign look-alikes that must survive.
-// A data module shared by the tiers that use it: the redactor (test/unit/security/redaction-corpus.test.ts), the
-// contract funnel with every placement (placements.test.ts), and the whole stack.
+// A data module shared by the tests that use it — the redactor (test/unit/security/redaction-corpus.test.ts), the
+// contract funnel with every placement (test/unit/security/placements.test.ts) — and the redaction benchmark.
 //
 // Every secret is fake: generated from a fixed seed in the vendor's published shape, most bodies starting with
 // FAKE / fake / deadbeef so no reader mistakes one for a leak; card numbers are the networks' public test numbers.

@@ -1,10 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { startDevServer, type DevServer } from '../../src/testing/dev-server.js';
-import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
-
-const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+import { startDevServer, type DevServer } from '../src/testing/dev-server.js';
+import { resolveTemporalCli } from '../src/testing/temporal-cli.js';
+import { PROJECT_ROOT } from './project-root.js';
 
 /** A real Temporal dev server for one test file, with a client and a worker connection to it. */
 export interface TestTemporal {
@@ -23,7 +21,7 @@ export interface TestTemporal {
  */
 export async function startTestTemporal(options: { dbFilename?: string; ui?: boolean } = {}): Promise<TestTemporal> {
   quietRuntime();
-  const cli = resolveTemporalCli({ env: process.env, projectRoot });
+  const cli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
   if (cli === null) {
     throw new Error('Temporal CLI not found (TEMPORAL_CLI_PATH, PATH, .tools/bin/temporal, SDK cache); run scripts/install-temporal-cli.sh');
   }
