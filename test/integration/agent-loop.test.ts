@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { AGENT_LOOP_WORKFLOW_TYPE, AGENT_TRANSCRIPT_QUERY, APPROVAL_SIGNAL, MODEL_CALL_ACTIVITY, PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../src/model/index.js';
@@ -7,27 +7,15 @@ import { modelResultSchema } from '../../src/contract/model-result.js';
 import type { ScriptedModelConfig } from '../../src/model/scripted-model.js';
 import { agentLoop, type AgentLoopInput, type AgentLoopResult, type ApprovalDecision, type ModelMessage, type PendingApproval } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
-import { integrationStore } from '../support/integration-store.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
-import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
+import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 /** Writes time out after 1.5 s; reconciliation asks every 200–800 ms. */
 const toolOptions = { timeoutMs: 1500, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 10_000 } };
 const INVENTED = 'ev_0123456789abcdef';
-let h: RuntimeHarness;
-let worker: RunningWorker;
+const h = useRuntimeHarness('it-agent-loop', { safeRetryTools: [TOOLS.charge] });
 const finished: string[] = [];
-
-before(async () => {
-  h = await startRuntimeHarness(integrationStore('it-agent-loop'), { safeRetryTools: [TOOLS.charge] });
-  worker = await h.startWorker();
-}, { timeout: 180_000 });
-
-after(async () => {
-  await worker?.stop();
-  await h?.stop();
-}, { timeout: 180_000 });
 
 function start(workflowId: string, script: ScriptedModelConfig, input: Partial<AgentLoopInput> = {}, taskQueue = h.taskQueue) {
   finished.push(workflowId);

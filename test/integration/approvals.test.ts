@@ -1,29 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import { APPROVAL_PENDING_SA } from '../../src/wire/search-attributes.js';
 import type { ApprovalDecision, ApprovalUpdateResult, PendingApproval, ToolCallResult } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
-import { integrationStore } from '../support/integration-store.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
-import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
+import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
-let h: RuntimeHarness;
-let worker: RunningWorker;
+const h = useRuntimeHarness('it-approvals');
 const finished: string[] = [];
-
-before(async () => {
-  h = await startRuntimeHarness(integrationStore('it-approvals'));
-  worker = await h.startWorker();
-}, { timeout: 180_000 });
-
-after(async () => {
-  await worker?.stop();
-  await h?.stop();
-}, { timeout: 180_000 });
 
 /** Starts a refund that needs approval and waits until it is pending; returns the handle and the pending entry. */
 async function startRefund(workflowId: string, paymentId: string, options: Record<string, unknown> = {}): Promise<{ handle: WorkflowHandle; pending: PendingApproval }> {

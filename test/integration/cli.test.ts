@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { after, before, test } from 'node:test';
-import type { Client } from '@temporalio/client';
+import { test } from 'node:test';
 import { parseCommand } from '../../src/cli/argv.js';
 import { CliError, EXIT_CODES } from '../../src/cli/cli-error.js';
 import type { CliDeps } from '../../src/cli/command.js';
@@ -16,26 +15,12 @@ import type { ToolStore } from '../../src/store/index.js';
 import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import { reconcileWorkflowId, type ToolCallResult } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
-import { integrationStore } from '../support/integration-store.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
-import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
+import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 // The machine may be shared with other test runs: every wait here is generous.
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
-let h: RuntimeHarness;
-let worker: RunningWorker;
-let client: Client;
-
-before(async () => {
-  h = await startRuntimeHarness(integrationStore('it-cli'));
-  worker = await h.startWorker();
-  client = h.temporal.client;
-}, { timeout: 300_000 });
-
-after(async () => {
-  await worker?.stop();
-  await h?.stop();
-}, { timeout: 300_000 });
+const h = useRuntimeHarness('it-cli');
 
 const mainScript = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
@@ -72,20 +57,20 @@ async function rejectsWithExit(promise: Promise<unknown>, exitCode: number): Pro
 
 test('pending lists a call waiting for approval, approve runs it, inspect shows its model result, audit and evidence', { timeout: 240_000 }, async () => {
   const workflowId = 'cli-approve-1';
-  const handle = await client.workflow.start('runToolCall', {
+  const handle = await h.temporal.client.workflow.start('runToolCall', {
     taskQueue: h.taskQueue,
     workflowId,
     args: [TOOLS.refund, { payment_id: 'pay_cli_1', customer: 'cus_1', amount_cents: 700 }, { principal }],
   });
   const [one] = (await eventually('the call to be pending', async () => {
-    const { workflows } = await listPendingApprovals(client, { workflowId });
+    const { workflows } = await listPendingApprovals(h.temporal.client, { workflowId });
     return workflows[0]?.approvals.length === 1 ? workflows : undefined;
   }, 60_000));
   const pending = one!.approvals[0]!;
   assert.equal(pending.preview.tool, TOOLS.refund);
 
   const listed = await eventually('visibility to list the waiting workflow', async () => {
-    const { workflows } = await listPendingApprovals(client);
+    const { workflows } = await listPendingApprovals(h.temporal.client);
     return workflows.find((wf) => wf.workflowId === workflowId);
   }, 60_000);
   assert.equal(listed.error, null);
@@ -93,16 +78,16 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
 
   // A wrong digest is refused at once (exit 5) and the call stays pending.
   await rejectsWithExit(
-    decideApproval(client, { workflowId, callId: pending.callId, requestSha256: '0'.repeat(64), decision: 'approve', approver: 'mallory' }),
+    decideApproval(h.temporal.client, { workflowId, callId: pending.callId, requestSha256: '0'.repeat(64), decision: 'approve', approver: 'mallory' }),
     EXIT_CODES.refused,
   );
   await rejectsWithExit(
-    decideApproval(client, { workflowId: 'cli-no-such-workflow', callId: 'call-1', requestSha256: '0'.repeat(64), decision: 'approve', approver: 'alice' }),
+    decideApproval(h.temporal.client, { workflowId: 'cli-no-such-workflow', callId: 'call-1', requestSha256: '0'.repeat(64), decision: 'approve', approver: 'alice' }),
     EXIT_CODES.notFound,
   );
 
   // Driven through the parsed command line, as `main` does.
-  const deps: CliDeps = { client: () => Promise.resolve(client), store: () => Promise.resolve(h.store) };
+  const deps: CliDeps = { client: () => Promise.resolve(h.temporal.client), store: () => Promise.resolve(h.store) };
   const decided = await runOperator(
     ['approve', workflowId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'alice@example.com', '--reason', 'customer verified'],
     deps,
@@ -127,18 +112,18 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
   assert.deepEqual(whole.calls.map((c) => c.callId), [pending.callId]);
 
   await rejectsWithExit(inspectCalls(h.store, { workflowId, callId: 'call-999' }), EXIT_CODES.notFound);
-  await rejectsWithExit(listPendingApprovals(client, { workflowId: 'cli-no-such-workflow' }), EXIT_CODES.notFound);
+  await rejectsWithExit(listPendingApprovals(h.temporal.client, { workflowId: 'cli-no-such-workflow' }), EXIT_CODES.notFound);
 });
 
 test('unsettled lists an escalated reconciliation with metrics, and resolve settles it: human_resolved', { timeout: 240_000 }, async () => {
   const key = chargeKey('pay_cli_2', TOOLS.chargeNoReconcile);
   h.payments.inject(key, 'hang_before_commit');
-  const handle = await client.workflow.start('runToolCall', {
+  const handle = await h.temporal.client.workflow.start('runToolCall', {
     taskQueue: h.taskQueue,
     workflowId: 'cli-escalate-1',
     args: [TOOLS.chargeNoReconcile, { payment_id: 'pay_cli_2', customer: 'cus_1', amount_cents: 500 }, { principal, timeoutMs: 1500, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 3000 } }],
   });
-  const reconciler = client.workflow.getHandle(reconcileWorkflowId(key));
+  const reconciler = h.temporal.client.workflow.getHandle(reconcileWorkflowId(key));
   await eventually('escalation', async () => ((await reconciler.describe()).typedSearchAttributes.get(RECONCILE_STATE_SA) === 'escalated' ? true : undefined), 90_000);
 
   const before = await eventually('the escalated record in the store', async () => {
@@ -148,8 +133,8 @@ test('unsettled lists an escalated reconciliation with metrics, and resolve sett
   assert.ok(before.metrics.unknownSideEffects >= 1);
   assert.ok(before.metrics.escalated >= 1);
 
-  await rejectsWithExit(resolveOutcome(client, { idempotencyKey: 'no-such-key', outcome: 'not_committed', resolvedBy: 'ops' }), EXIT_CODES.notFound);
-  const sent = await resolveOutcome(client, { idempotencyKey: key, outcome: 'not_committed', resolvedBy: 'ops@example.com', note: 'not in the provider dashboard' });
+  await rejectsWithExit(resolveOutcome(h.temporal.client, { idempotencyKey: 'no-such-key', outcome: 'not_committed', resolvedBy: 'ops' }), EXIT_CODES.notFound);
+  const sent = await resolveOutcome(h.temporal.client, { idempotencyKey: key, outcome: 'not_committed', resolvedBy: 'ops@example.com', note: 'not in the provider dashboard' });
   assert.deepEqual(sent, { workflowId: reconcileWorkflowId(key), idempotencyKey: key, outcome: 'not_committed', signalled: true });
   const { modelResult } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.execution.delivery, 'human_resolved');
@@ -175,7 +160,7 @@ test('metrics: seed 004 rates and time to settle from what the calls above recor
 
 test('main: argv and env in, JSON out, exit codes for bad input, unknown workflows and an unreachable server', { timeout: 240_000 }, async () => {
   const workflowId = 'cli-main-reject-1';
-  const handle = await client.workflow.start('runToolCall', {
+  const handle = await h.temporal.client.workflow.start('runToolCall', {
     taskQueue: h.taskQueue,
     workflowId,
     args: [TOOLS.refund, { payment_id: 'pay_cli_3', customer: 'cus_1', amount_cents: 900 }, { principal }],

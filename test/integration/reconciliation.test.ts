@@ -1,29 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/names.js';
 import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import { reconcileWorkflowId, type ReconcileStatus, type ResolveOutcomeSignal, type ToolCallResult } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
-import { integrationStore } from '../support/integration-store.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
-import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
+import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 /** Writes time out after 1.5 s; reconciliation asks every 200–800 ms and escalates after 3 s without an answer. */
 const fast = { timeoutMs: 1500, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 3000 } };
-let h: RuntimeHarness;
-let worker: RunningWorker;
+const h = useRuntimeHarness('it-reconciliation', { safeRetryTools: [TOOLS.charge] });
 const finished: string[] = [];
-
-before(async () => {
-  h = await startRuntimeHarness(integrationStore('it-reconciliation'), { safeRetryTools: [TOOLS.charge] });
-  worker = await h.startWorker();
-}, { timeout: 180_000 });
-
-after(async () => {
-  await worker?.stop();
-  await h?.stop();
-}, { timeout: 180_000 });
 
 function start(workflowId: string, tool: string, paymentId: string, options: { reconcile?: Record<string, number> } = {}) {
   finished.push(workflowId);
@@ -175,9 +163,9 @@ test('a worker stopped and restarted during reconciliation completes it', { time
     const status = await reconciler.query<ReconcileStatus>(RECONCILE_STATE_QUERY);
     return status.state === 'reconciling' && status.queries >= 1 ? true : undefined;
   }, 30_000);
-  await worker.stop();
+  await h.worker.stop();
   h.payments.setStatusFault(key, 'truthful');
-  worker = await h.startWorker();
+  await h.startWorker();
   const { modelResult } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.execution.delivery, 'receipt_reconciled');
   assert.equal(modelResult.execution.outcome, 'committed');

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import { verifyAudit } from '../../src/index.js';
@@ -7,23 +7,11 @@ import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { WORKFLOW_PROVIDER, type CorrelatedResult, type ToolCallResult } from '../../workflows/index.js';
 import { historyText } from '../support/history-text.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
-import { integrationStore } from '../support/integration-store.js';
-import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
+import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
-let h: RuntimeHarness;
-let worker: RunningWorker;
+const h = useRuntimeHarness('it-tool-calls');
 const finished: string[] = [];
-
-before(async () => {
-  h = await startRuntimeHarness(integrationStore('it-tool-calls'));
-  worker = await h.startWorker();
-}, { timeout: 180_000 });
-
-after(async () => {
-  await worker?.stop();
-  await h?.stop();
-}, { timeout: 180_000 });
 
 async function run(workflowId: string, name: string, args: unknown, options: Record<string, unknown> = {}): Promise<ToolCallResult> {
   const result: unknown = await h.temporal.client.workflow.execute('runToolCall', { taskQueue: h.taskQueue, workflowId, args: [name, args, { principal, ...options }] });

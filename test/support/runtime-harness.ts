@@ -5,18 +5,15 @@ import type { ToolRegistry } from '../../src/index.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { CleanupStack } from '../../testkit/cleanup-stack.js';
-import { encodeHistoryFixture } from './history-fixture.js';
 import { paymentTools } from '../../testkit/payment-tools.js';
 import { PaymentsService } from '../../testkit/payments-service.js';
 import { runInBackground, type RunningWorker } from '../../testkit/running-worker.js';
 import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
-
-export type { RunningWorker } from '../../testkit/running-worker.js';
+import { encodeHistoryFixture } from './history-fixture.js';
 
 const testWorkflows = fileURLToPath(new URL('./test-workflows.ts', import.meta.url));
 const historiesDir = fileURLToPath(new URL('../replay/histories/', import.meta.url));
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
-
 
 /** One test file's world: a real dev server, a store, the fake payments service and a worker factory. */
 export interface RuntimeHarness {

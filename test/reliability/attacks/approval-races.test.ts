@@ -1,14 +1,14 @@
 // Many decisions racing for one call that awaits approval: approvals and rejections, by update and by signal, some
 // for the wrong request digest, many duplicates — exactly one decision takes effect, and the tool runs at most once.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
+import { test } from 'node:test';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../../../src/wire/names.js';
 import type { ApprovalDecision, ApprovalUpdateResult, PendingApproval, ToolCallResult } from '../../../workflows/index.js';
 import { eventually } from '../../support/eventually.js';
 import { chargeKey, TOOLS } from '../../../testkit/payment-tools.js';
-import { startStack, type StackHarness } from './stack.js';
+import { useRuntimeHarness } from '../../support/use-runtime-harness.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 const ROUNDS = 6;
@@ -24,13 +24,7 @@ interface Racer {
 /** What the workflow answered a racer. */
 type Answer = 'accepted' | 'duplicate' | 'refused_invalid' | 'refused_closed' | 'signalled';
 
-let stack: StackHarness;
-before(async () => {
-  stack = await startStack('rel-approval-races', []);
-}, { timeout: 180_000 });
-after(async () => {
-  await stack?.stop();
-}, { timeout: 180_000 });
+const stack = useRuntimeHarness('rel-approval-races');
 
 /** A seeded generator, so every run races the same mix in the same order. */
 function seeded(seed: number): () => number {
@@ -62,7 +56,7 @@ function racers(pending: PendingApproval, random: () => number, mode: RoundMode)
   });
 }
 
-async function send(handle: ReturnType<StackHarness['h']['temporal']['client']['workflow']['getHandle']>, racer: Racer): Promise<Answer> {
+async function send(handle: WorkflowHandle, racer: Racer): Promise<Answer> {
   try {
     if (racer.via === 'signal') {
       await handle.signal(APPROVAL_SIGNAL, racer.decision);
@@ -83,11 +77,11 @@ const tally: { round: number; mode: RoundMode; winner: string; accepted: number;
 for (let round = 1; round <= ROUNDS; round++) {
   const mode: RoundMode = round % 2 === 0 ? 'updates' : 'mixed';
   test(`round ${round} (${mode}): ${DECISIONS_PER_ROUND} concurrent decisions, exactly one takes effect`, { timeout: 120_000 }, async () => {
-    const { client } = stack.h.temporal;
+    const { client } = stack.temporal;
     const paymentId = `pay_race_${round}`;
     const workflowId = `approval-race-${round}`;
     const handle = await client.workflow.start('runToolCall', {
-      taskQueue: stack.h.taskQueue,
+      taskQueue: stack.taskQueue,
       workflowId,
       args: [TOOLS.refund, { payment_id: paymentId, customer: 'cus_1', amount_cents: 700 }, { principal }],
     });
@@ -114,12 +108,12 @@ for (let round = 1; round <= ROUNDS; round++) {
     else assert.ok(mix.some((r) => r.via === 'signal' && r.validDigest && r.decision.decision === winner), 'a valid signal decided the call');
 
     // Exactly one effective decision recorded, and the tool ran exactly once iff it was an approval.
-    const audits = await stack.h.store.listAudits({ workflowId });
+    const audits = await stack.store.listAudits({ workflowId });
     assert.equal(audits.length, 1, 'one audited outcome for the call');
     assert.equal(audits[0]!.audit.error_code, approved ? null : 'APPROVAL_REJECTED');
     const key = chargeKey(paymentId, TOOLS.refund);
-    assert.equal(stack.h.payments.dispatches(key), approved ? 1 : 0, 'the refund ran at most once, and only when approved');
-    assert.equal(stack.h.payments.commits(key), approved ? 1 : 0);
+    assert.equal(stack.payments.dispatches(key), approved ? 1 : 0, 'the refund ran at most once, and only when approved');
+    assert.equal(stack.payments.commits(key), approved ? 1 : 0);
     const history = await handle.fetchHistory();
     assert.equal((history.events ?? []).filter((e) => e.workflowTaskFailedEventAttributes).length, 0, 'no workflow task failed');
 

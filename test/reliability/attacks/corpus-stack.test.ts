@@ -1,7 +1,7 @@
 // The hostile corpus through the whole stack: each case's behaviour is a real tool on a real worker (dev server +
 // Postgres), called from a workflow with callTools, and its model result rendered by every provider adapter.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { AnyToolDefinition, HandlerContext, ModelResult, ReconcileOutcome } from '../../../src/index.js';
 import type { BatchCallRequest, CorrelatedResult } from '../../../workflows/index.js';
 import { BEARER, HOSTILE_CASES, orderArgs, PASSWORD, SECRET, type HostileCase } from '../../support/hostile-corpus.js';
@@ -9,7 +9,8 @@ import { testContext } from '../../../testkit/context.js';
 import { TOOLS } from '../../../testkit/payment-tools.js';
 import { goodOrderOutput } from '../../support/tools.js';
 import { historyText } from '../../support/history-text.js';
-import { adapterRenderings, assertAbsent, assertValidModelResult, printMetrics, startStack, type StackHarness } from './stack.js';
+import { adapterRenderings, assertAbsent, assertValidModelResult, printMetrics } from './stack.js';
+import { useRuntimeHarness } from '../../support/use-runtime-harness.js';
 
 const PLANTED = [SECRET, BEARER, PASSWORD];
 /** The caller of every call; the corpus checks that its identity never reaches a model. */
@@ -33,7 +34,7 @@ const notCommitted = (): Promise<ReconcileOutcome<never>> => Promise.resolve({ s
  */
 function stackTool(c: StackCase): AnyToolDefinition {
   const write = c.tool.effect !== 'read';
-  const handler = async (args: unknown, h: HandlerContext) => rebaseFreshInstant(await c.tool.handler(args, h));
+  const handler = async (args: unknown, ctx: HandlerContext) => rebaseFreshInstant(await c.tool.handler(args, ctx));
   return { ...c.tool, name: c.toolName, handler, requiresApproval: false, ...(write ? { reconcile: notCommitted } : {}) } as AnyToolDefinition;
 }
 
@@ -47,27 +48,19 @@ function rebaseFreshInstant(output: unknown): unknown {
   return { ...output, observedAt: new Date(Date.now() - 30_000).toISOString() };
 }
 
-let stack: StackHarness;
+const stack = useRuntimeHarness('rel-hostile-corpus', { extraTools: cases.map(stackTool) });
 const results = new Map<number, CorrelatedResult>();
 const workflowIds = batches.map((_, i) => `hostile-corpus-${i}`);
 
-before(async () => {
-  stack = await startStack('rel-hostile-corpus', cases.map(stackTool));
-}, { timeout: 180_000 });
-
-after(async () => {
-  await stack?.stop();
-}, { timeout: 180_000 });
-
 test(`the corpus (${cases.length} transportable cases of ${HOSTILE_CASES.length}) runs through real workflows in ${batches.length} batches`, { timeout: 180_000 }, async () => {
   assert.ok(cases.length >= 60, `only ${cases.length} whole-stack cases`);
-  const { client } = stack.h.temporal;
+  const { client } = stack.temporal;
   const started = Date.now();
   const outcomes = await Promise.all(
     batches.map((batch, i) => {
       const calls: BatchCallRequest[] = batch.map((c) => ({ name: c.toolName, args: c.args === undefined ? orderArgs : c.args, callId: `case-${c.index}` }));
       return client.workflow.execute('runToolCalls', {
-        taskQueue: stack.h.taskQueue,
+        taskQueue: stack.taskQueue,
         workflowId: workflowIds[i]!,
         args: [calls, { principal, readAttempts: 1, reconcile: { initialIntervalMs: 100, deadlineMs: 60_000 } }],
       }) as Promise<CorrelatedResult[]>;
@@ -88,7 +81,7 @@ for (const c of cases) {
     const { modelResult, auditRef } = result;
     assertValidModelResult(modelResult, c.name);
     const workflowId = workflowIds[Math.floor(c.index / BATCH)]!;
-    const audits = await stack.h.store.listAudits({ workflowId, callId: result.callId });
+    const audits = await stack.store.listAudits({ workflowId, callId: result.callId });
     assert.ok(audits.length > 0 && auditRef !== null, 'every call is audited');
     assert.equal(audits[0]!.audit.error_code, c.code, 'the first attempt carries the catalogued code');
     if (c.code === 'OUTCOME_UNKNOWN' && c.tool.effect !== 'read') {
@@ -99,7 +92,7 @@ for (const c of cases) {
       if (c.status) assert.equal(modelResult.status, c.status);
       if (c.code !== null) assert.equal(modelResult.data, null, 'no data travels with an error');
     }
-    const stored = await stack.h.store.getAudit(auditRef.audit_id);
+    const stored = await stack.store.getAudit(auditRef.audit_id);
     assert.ok(stored !== null);
     assert.deepEqual(stored.modelResult, modelResult, 'the workflow got exactly the audited result');
     const identity = [`${workflowId}:${result.callId}`, principal.tenant, principal.subject, stored.audit.bindings.request_sha256, stored.audit.bindings.call_binding_sha256, stored.audit.principal_ref];
@@ -109,7 +102,7 @@ for (const c of cases) {
 }
 
 test('no planted secret appears anywhere in the Temporal history of the corpus workflows or their reconciliations', { timeout: 60_000 }, async () => {
-  const { client } = stack.h.temporal;
+  const { client } = stack.temporal;
   const reconciliations: string[] = [];
   for await (const info of client.workflow.list({ query: `WorkflowType = 'reconcileToolCall'` })) reconciliations.push(info.workflowId);
   const unknownWrites = cases.filter((c) => c.code === 'OUTCOME_UNKNOWN' && c.tool.effect !== 'read').length;
@@ -125,13 +118,13 @@ test('no planted secret appears anywhere in the Temporal history of the corpus w
 
 test('the worker survived the corpus: still running, and a healthy call afterwards succeeds', { timeout: 60_000 }, async () => {
   assert.equal(stack.worker.worker.getState(), 'RUNNING');
-  const healthy = (await stack.h.temporal.client.workflow.execute('runToolCall', {
-    taskQueue: stack.h.taskQueue,
+  const healthy = (await stack.temporal.client.workflow.execute('runToolCall', {
+    taskQueue: stack.taskQueue,
     workflowId: 'hostile-corpus-healthy',
     args: [TOOLS.customer, { customer_id: 'cus_1' }, { principal }],
   })) as { modelResult: ModelResult };
   assert.equal(healthy.modelResult.status, 'succeeded');
-  printMetrics('Metrics after the whole-stack corpus', await stack.h.store.contractMetrics());
+  printMetrics('Metrics after the whole-stack corpus', await stack.store.contractMetrics());
 });
 
 function assertReconciledNotCommitted(modelResult: ModelResult): void {

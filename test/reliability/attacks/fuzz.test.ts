@@ -3,7 +3,7 @@
 // the same generator goes through a real worker, workflows and Postgres. Every result must be a valid model result
 // with a catalogued code, no planted secret may reach a model or Temporal history, and the worker must survive.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { asyncLocalStorage, Context, type Info } from '@temporalio/activity';
 import { noopMetricMeter } from '@temporalio/common';
 import type { ActivityExecuteInput } from '@temporalio/worker';
@@ -19,7 +19,8 @@ import { TOOLS } from '../../../testkit/payment-tools.js';
 import { orderTool, refundTool } from '../../support/tools.js';
 import { behaviour, FUZZ_MARKERS, play, type Behaviour } from './hostile-values.js';
 import { historyText } from '../../support/history-text.js';
-import { adapterRenderings, assertAbsent, assertValidModelResult, startStack, type StackHarness } from './stack.js';
+import { adapterRenderings, assertAbsent, assertValidModelResult } from './stack.js';
+import { useRuntimeHarness } from '../../support/use-runtime-harness.js';
 
 const SEED = 20261130;
 const IN_PROCESS_RUNS = 1500;
@@ -104,26 +105,19 @@ test(`in process: ${IN_PROCESS_RUNS} seeded hostile behaviours through the real 
   process.stdout.write(`\nfuzz in process: ${IN_PROCESS_RUNS} runs in ${Date.now() - started} ms; outcomes ${JSON.stringify(Object.fromEntries([...codes].sort()))}\n`);
 });
 
-let stack: StackHarness;
-before(async () => {
-  stack = await startStack('rel-fuzz', [fuzzRead, fuzzWrite]);
-}, { timeout: 180_000 });
-after(async () => {
-  await stack?.stop();
-}, { timeout: 180_000 });
-
+const stack = useRuntimeHarness('rel-fuzz', { extraTools: [fuzzRead, fuzzWrite] });
 test(`real worker: ${WORKER_SAMPLES} seeded behaviours through workflows, Postgres and every adapter`, { timeout: 180_000 }, async () => {
   const samples = fc.sample(behaviour, { seed: SEED + 1, numRuns: WORKER_SAMPLES });
   const offset = 1_000_000;
   samples.forEach((b, i) => behaviours.set(offset + i, b));
-  const { client } = stack.h.temporal;
+  const { client } = stack.temporal;
   const started = Date.now();
   const halves = [samples.slice(0, WORKER_SAMPLES / 2), samples.slice(WORKER_SAMPLES / 2)];
   const workflowIds = halves.map((_, i) => `fuzz-worker-${i}`);
   const batches = await Promise.all(
     halves.map((half, h) =>
       client.workflow.execute('runToolCalls', {
-        taskQueue: stack.h.taskQueue,
+        taskQueue: stack.taskQueue,
         workflowId: workflowIds[h]!,
         args: [
           half.map((_, j) => {
@@ -147,7 +141,7 @@ test(`real worker: ${WORKER_SAMPLES} seeded behaviours through workflows, Postgr
     assertAbsent({ [`history of ${workflowId}`]: (await historyText(client, workflowId)).text }, FUZZ_MARKERS, 'history');
   }
   assert.equal(stack.worker.worker.getState(), 'RUNNING');
-  const healthy = (await client.workflow.execute('runToolCall', { taskQueue: stack.h.taskQueue, workflowId: 'fuzz-healthy', args: [TOOLS.customer, { customer_id: 'cus_1' }, { principal }] })) as { modelResult: ModelResult };
+  const healthy = (await client.workflow.execute('runToolCall', { taskQueue: stack.taskQueue, workflowId: 'fuzz-healthy', args: [TOOLS.customer, { customer_id: 'cus_1' }, { principal }] })) as { modelResult: ModelResult };
   assert.equal(healthy.modelResult.status, 'succeeded', 'the worker still serves an ordinary call');
   process.stdout.write(`\nfuzz through the worker: ${WORKER_SAMPLES} calls (+${reconciliations.length} reconciliations) in ${Date.now() - started} ms\n`);
 });

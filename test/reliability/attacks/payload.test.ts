@@ -1,13 +1,14 @@
 // A tool that returns about 5 MB never breaks the workflow: the model result is cut to its budget with a reference,
 // the full data is an artifact in Postgres, and no payload anywhere near Temporal's limits enters history.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { z } from 'zod';
 import { canonicalJson, DEFAULT_BUDGET, defineTool, sha256Hex } from '../../../src/index.js';
 import { utf8ByteLength } from '../../../src/contract/truncation.js';
 import type { CorrelatedResult } from '../../../workflows/index.js';
 import { historyText } from '../../support/history-text.js';
-import { adapterRenderings, assertValidModelResult, startStack, type StackHarness } from './stack.js';
+import { adapterRenderings, assertValidModelResult } from './stack.js';
+import { useRuntimeHarness } from '../../support/use-runtime-harness.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 const TARGET_BYTES = 5 * 1024 * 1024;
@@ -46,19 +47,12 @@ const blobTool = defineTool({
   handler: () => Promise.resolve({ data: bigBlob() }),
 });
 
-let stack: StackHarness;
-before(async () => {
-  stack = await startStack('rel-payload', [rowTool, blobTool]);
-}, { timeout: 180_000 });
-after(async () => {
-  await stack?.stop();
-}, { timeout: 180_000 });
-
+const stack = useRuntimeHarness('rel-payload', { extraTools: [rowTool, blobTool] });
 test('two 5 MB results: the workflow completes, results fit the budget, artifacts hold everything, history stays small', { timeout: 180_000 }, async () => {
   const workflowId = 'payload-5mb';
   const started = Date.now();
-  const results = (await stack.h.temporal.client.workflow.execute('runToolCalls', {
-    taskQueue: stack.h.taskQueue,
+  const results = (await stack.temporal.client.workflow.execute('runToolCalls', {
+    taskQueue: stack.taskQueue,
     workflowId,
     args: [[{ name: rowTool.name, args: { report: 'ledger' } }, { name: blobTool.name, args: { report: 'ledger' } }], { principal, readAttempts: 1 }],
   })) as CorrelatedResult[];
@@ -83,14 +77,14 @@ test('two 5 MB results: the workflow completes, results fit the budget, artifact
     // The reference leads to the full data in Postgres, byte for byte (the store verifies the digest on read).
     const ref = modelResult.artifact;
     assert.ok(ref !== undefined, 'a truncated result references its full data');
-    const artifact = await stack.h.store.getArtifact(ref.artifact_id.slice('art_'.length));
+    const artifact = await stack.store.getArtifact(ref.artifact_id.slice('art_'.length));
     assert.equal(artifact.bytes, ref.bytes);
     assert.equal(artifact.body, canonicalJson(full));
     assert.equal(sha256Hex(artifact.body), artifact.sha256);
     figures.push(`${result.callId}: tool output ${fullBytes} B → model result ${resultBytes} B (${modelResult.completeness.returned_items ?? '-'} of ${modelResult.completeness.available_items ?? '-'} items), artifact ${artifact.bytes} B`);
   }
 
-  const history = await historyText(stack.h.temporal.client, workflowId);
+  const history = await historyText(stack.temporal.client, workflowId);
   assert.ok(history.largestPayloadBytes < TEMPORAL_BLOB_WARN / 8, `largest history payload is ${history.largestPayloadBytes} bytes`);
   assert.ok(history.text.length < 1024 * 1024, `history text is ${history.text.length} characters`);
   assert.ok(!history.text.includes('2026-11-30,100\n2026-11-30,100\n'.repeat(100)), 'the bulk data never entered history');

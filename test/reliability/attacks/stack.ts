@@ -1,42 +1,13 @@
-// What the whole-stack reliability tests share: a runtime harness with extra tools registered, the text of a
-// workflow's Temporal history with every payload decoded, and each provider adapter's rendering of a model result.
+// What the whole-stack reliability tests share: each provider adapter's rendering of a model result, checks that
+// results are valid and leak nothing, and the metrics table they print.
 import assert from 'node:assert/strict';
 import { toToolResultBlock } from '../../../src/adapters/anthropic.js';
 import { GEMINI_NAME_MAX, toFunctionResponse } from '../../../src/adapters/gemini.js';
 import { toCallToolResult } from '../../../src/adapters/mcp.js';
 import { toChatToolMessage, toProviderToolName, toResponsesOutput } from '../../../src/adapters/openai.js';
-import { modelResultSchema, type AnyToolDefinition, type ModelResult } from '../../../src/index.js';
+import { modelResultSchema, type ModelResult } from '../../../src/index.js';
 import type { ContractMetrics } from '../../../src/store/index.js';
 import { metricsTable } from '../../../src/cli/metrics.js';
-import { integrationStore } from '../../support/integration-store.js';
-import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../../support/runtime-harness.js';
-
-/** A harness whose worker also offers `tools`, with one worker already running. */
-export interface StackHarness {
-  readonly h: RuntimeHarness;
-  readonly worker: RunningWorker;
-  stop(): Promise<void>;
-}
-
-/** Starts the real dev server + Postgres + worker, with `tools` registered next to the harness's payment tools. */
-export async function startStack(label: string, tools: readonly AnyToolDefinition[]): Promise<StackHarness> {
-  const h = await startRuntimeHarness(integrationStore(label));
-  try {
-    for (const tool of tools) h.tools.register(tool);
-    const worker = await h.startWorker();
-    return {
-      h,
-      worker,
-      stop: async () => {
-        await worker.stop();
-        await h.stop();
-      },
-    };
-  } catch (error) {
-    await h.stop();
-    throw error;
-  }
-}
 
 /** A model result as every provider adapter renders it (OpenAI Responses and Chat, Anthropic, Gemini, MCP). */
 export function adapterRenderings(callId: string, toolName: string, result: ModelResult): Record<string, unknown> {
