@@ -126,12 +126,13 @@ test('unsettled lists an escalated reconciliation with metrics, and resolve sett
   const reconciler = h.temporal.client.workflow.getHandle(reconcileWorkflowId(key));
   await eventually('escalation', async () => ((await reconciler.describe()).typedSearchAttributes.get(RECONCILE_STATE_SA) === 'escalated' ? true : undefined), 90_000);
 
-  const before = await eventually('the escalated record in the store', async () => {
+  // listUnsettled reads the records and the metrics in two statements at once: the poll that first sees the record
+  // may count it in one and not yet in the other, so wait until both agree.
+  await eventually('the escalated record listed and counted as unknown and escalated', async () => {
     const out = await listUnsettled(h.store);
-    return out.unsettled.some((r) => r.idempotencyKey === key && r.state === 'escalated') ? out : undefined;
+    const listed = out.unsettled.some((r) => r.idempotencyKey === key && r.state === 'escalated');
+    return listed && out.metrics.unknownSideEffects >= 1 && out.metrics.escalated >= 1 ? true : undefined;
   }, 60_000);
-  assert.ok(before.metrics.unknownSideEffects >= 1);
-  assert.ok(before.metrics.escalated >= 1);
 
   await rejectsWithExit(resolveOutcome(h.temporal.client, { idempotencyKey: 'no-such-key', outcome: 'not_committed', resolvedBy: 'ops' }), EXIT_CODES.notFound);
   const sent = await resolveOutcome(h.temporal.client, { idempotencyKey: key, outcome: 'not_committed', resolvedBy: 'ops@example.com', note: 'not in the provider dashboard' });
