@@ -1,13 +1,18 @@
 import { Context } from '@temporalio/activity';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
+import type { PrincipalKey } from '../src/contract/principal-ref.js';
 import type { CallIdentity } from './call-identity.js';
 
-/** The contract's execution context for a call, inside the current activity (coordinates from activity info). */
-export function activityExecutionContext(identity: CallIdentity, auditAttempt: number): ExecutionContext {
+/**
+ * The contract's execution context for a call, inside the current activity (coordinates from activity info). The
+ * principal key comes from the worker's runtime, never from the identity: the identity is in history, the key is not.
+ */
+export function activityExecutionContext(identity: CallIdentity, auditAttempt: number, principalKey: PrincipalKey | undefined): ExecutionContext {
   const context = Context.current();
   const info = context.info;
   return {
     principal: identity.principal,
+    ...(principalKey === undefined ? {} : { principalKey }),
     provider: identity.provider,
     callId: identity.callId,
     operationId: identity.operationId,

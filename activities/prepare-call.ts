@@ -3,6 +3,7 @@ import { requestDigest, type ProviderContext } from '../src/contract/bindings.js
 import type { Principal, ToolEffect } from '../src/contract/define-tool.js';
 import { catalogFailure } from '../src/contract/call-failure.js';
 import { executeTool, failedExecution } from '../src/contract/execute-tool.js';
+import { businessIdempotencyKey } from '../src/contract/idempotency-key.js';
 import { ToolRegistry } from '../src/contract/tool-registry.js';
 import { Redactor } from '../src/contract/redaction.js';
 import { activityExecutionContext, activityWorkflow } from './call-context.js';
@@ -61,8 +62,9 @@ export type PreparedCall =
 export type ReadyCall = Extract<PreparedCall, { kind: 'ready' }>;
 
 /**
- * Validates a call's arguments and fixes its identity: the idempotency key is the tool's business key when it
- * derives one, else `<workflow id>:<call id>` (deterministic across retries and replays).
+ * Validates a call's arguments and fixes its identity: the idempotency key is the tool's business key scoped by
+ * tenant when it derives one, else `<workflow id>:<call id>` (deterministic across retries and replays). The
+ * prepared call is recorded in history, so a replay keeps the key it was prepared with.
  */
 export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInput) => Promise<PreparedCall> {
   return async (input) => {
@@ -74,7 +76,7 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
     if (tool === null || parsed === null || !parsed.success) {
       const { malformedArguments } = input;
       const identity: CallIdentity = { ...callOf(input), operationId, idempotencyKey: operationId };
-      const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.settled);
+      const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.settled, runtime.principalKey);
       // An unknown (or not allowed) tool, malformed or invalid arguments: refused at the input layer, before any
       // handler runs. A registered tool outside the allowed set is looked up in an empty registry, so it is exactly
       // as unknown as an unregistered one.
@@ -87,7 +89,7 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
       return { kind: 'refused', result: await recordRefusal(runtime, execution, identity, workflowId) };
     }
     const args: unknown = parsed.data;
-    const idempotencyKey = tool.idempotencyKey === undefined ? operationId : `${tool.name}:${String(tool.idempotencyKey(args))}`;
+    const idempotencyKey = tool.idempotencyKey === undefined ? operationId : businessIdempotencyKey(tool.name, input.principal.tenant, String(tool.idempotencyKey(args)));
     const identity: CallIdentity = { ...callOf(input), operationId, idempotencyKey };
     const requestSha256 = requestDigest(input.principal, tool, args);
     const redactor = new Redactor({ sensitiveFields: tool.sensitiveFields, protectedSubstrings: [idempotencyKey, operationId], protectedExact: [input.principal.tenant, input.principal.subject] });

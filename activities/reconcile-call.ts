@@ -38,7 +38,7 @@ export function createOpenReconciliation(
 export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promise<OutcomeFinding> {
   return async ({ identity, attempt }) => {
     const tool = runtime.registry.get(identity.tool);
-    const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99));
+    const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99), runtime.principalKey);
     const reconcile = tool.reconcile;
     if (reconcile === undefined) throw new ToolError('TOOL_ERROR', { reason: `tool '${tool.name}' cannot reconcile` });
     let outcome: ReconcileOutcome<unknown>;

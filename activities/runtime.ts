@@ -10,4 +10,6 @@ export interface ToolRuntime {
    * said it was not committed. Any other tool's uncommitted write ends as failed, `not_started`.
    */
   readonly safeRetryTools: ReadonlySet<string>;
+  /** Keys every audit's `principal_ref` (already checked by `parsePrincipalKey`); absent: plain digests. */
+  readonly principalKey?: Uint8Array;
 }

@@ -41,7 +41,7 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
   return async ({ identity, settlement }) => {
     const tool = runtime.registry.get(identity.tool);
     const base = settlement.kind === 'human' ? AUDIT_ATTEMPT_BASE.human : AUDIT_ATTEMPT_BASE.settled;
-    const ctx = activityExecutionContext(identity, base);
+    const ctx = activityExecutionContext(identity, base, runtime.principalKey);
     const execution = settledExecution(tool, ctx, identity.args, settlement);
     if (settlement.kind === 'human') {
       const { resolution } = settlement;

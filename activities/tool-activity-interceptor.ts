@@ -48,7 +48,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   private async run(tool: AnyToolDefinition, call: ToolActivityInput, input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<ToolCallResult> {
     const { info } = this.activity;
     const base = call.dispatch === 'redispatch' ? AUDIT_ATTEMPT_BASE.redispatch : AUDIT_ATTEMPT_BASE.dispatch;
-    const ctx = activityExecutionContext({ ...call, tool: tool.name }, base + info.attempt);
+    const ctx = activityExecutionContext({ ...call, tool: tool.name }, base + info.attempt, this.runtime.principalKey);
     const workflowId = ctx.temporal?.workflowId ?? 'none';
 
     const claim = await this.runtime.store.claimIdempotencyKey({

@@ -28,7 +28,7 @@ try {
 
   const run = Date.now().toString(36);
   const paymentIds = Array.from({ length: WRITES }, (_, i) => `pay_bench_${run}_${i}`);
-  for (const id of paymentIds) rt.payments.inject(chargeKey(id), 'commit_then_hang');
+  for (const id of paymentIds) rt.payments.inject(chargeKey(BENCH_PRINCIPAL.tenant, id), 'commit_then_hang');
 
   const latencies: number[] = [];
   const start = performance.now();
@@ -46,7 +46,7 @@ try {
   );
   const allSettledMs = performance.now() - start;
 
-  const keys = paymentIds.map((id) => chargeKey(id));
+  const keys = paymentIds.map((id) => chargeKey(BENCH_PRINCIPAL.tenant, id));
   const sideEffects = keys.reduce((sum, key) => sum + rt.payments.commits(key), 0);
   const dispatches = keys.reduce((sum, key) => sum + rt.payments.dispatches(key), 0);
   const exactlyOnce = keys.filter((key) => rt.payments.commits(key) === 1).length;

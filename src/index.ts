@@ -47,13 +47,16 @@ export {
   requestDigest,
   resultDigest,
   callBindingDigest,
-  principalRef,
+  auditDigest,
   type AuditVerification,
+  type AuditVerificationInput,
   type AuditCheck,
   type TrustedCallInputs,
   type ProviderContext,
   type ToolContractRef,
 } from './contract/bindings.js';
+export { principalRef, type PrincipalKey } from './contract/principal-ref.js';
+export { businessIdempotencyKey } from './contract/idempotency-key.js';
 export { readHttpJson, type HttpLikeResponse, type HttpJson, type HttpJsonOptions } from './contract/http-response.js';
 export {
   modelResultSchema,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, ToolError, ToolRegistry, type ReconcileOutcome } from '../src/index.js';
+import { businessIdempotencyKey, defineTool, ToolError, ToolRegistry, type ReconcileOutcome } from '../src/index.js';
 
 const chargeInput = z.strictObject({ payment_id: z.string().regex(/^pay_\w+$/), customer: z.string(), amount_cents: z.number().int().positive() });
 const chargeOutput = z.strictObject({ charge_id: z.string(), amount_cents: z.number().int(), status: z.literal('succeeded') });
@@ -24,9 +24,9 @@ export const TOOLS = {
   slowRead: 'catalog.slow_lookup',
 } as const;
 
-/** The business idempotency key the charge tools derive from a payment id (the package prefixes the tool name). */
-export function chargeKey(paymentId: string, tool: string = TOOLS.charge): string {
-  return `${tool}:${paymentId}`;
+/** The idempotency key of a charge: the business key the charge tools derive (the payment id), scoped by the package. */
+export function chargeKey(tenant: string, paymentId: string, tool: string = TOOLS.charge): string {
+  return businessIdempotencyKey(tool, tenant, paymentId);
 }
 
 /**

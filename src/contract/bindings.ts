@@ -1,6 +1,7 @@
 import { auditRecordSchema, type AuditRecord, type Bindings, type ToolRevisions } from './audit-record.js';
 import type { Principal } from './define-tool.js';
 import type { ModelResult } from './model-result.js';
+import { principalRef, type PrincipalKey } from './principal-ref.js';
 import { digestJson } from './sha256.js';
 
 /** The model call a tool call answers: which provider, which response, which function call. */
@@ -16,11 +17,6 @@ export interface ProviderContext {
 export interface ToolContractRef {
   readonly name: string;
   readonly revisions: ToolRevisions;
-}
-
-/** Irreversible reference to a principal: the audit never stores the raw tenant or subject. */
-export function principalRef(principal: Principal): string {
-  return digestJson({ domain: 'ttc.principal.v1', tenant: principal.tenant, subject: principal.subject });
 }
 
 /**
@@ -43,6 +39,15 @@ export function requestDigest(principal: Principal, tool: ToolContractRef, args:
 /** `result_sha256`: exactly the bytes of the model result the model saw (canonical JSON). */
 export function resultDigest(modelResult: ModelResult): string {
   return digestJson(modelResult);
+}
+
+/**
+ * `audit_sha256`: the whole audit record (canonical JSON, exactly the bytes the store keeps). The three bindings
+ * cover request, result and call; this digest covers every other field too (downstream receipt, validation
+ * outcomes, timings, redactions), and travels to Temporal history in the audit reference.
+ */
+export function auditDigest(audit: AuditRecord): string {
+  return digestJson(audit);
 }
 
 /** Everything `call_binding_sha256` commits to. */
@@ -92,10 +97,27 @@ export interface TrustedCallInputs {
   readonly callId: string;
   readonly operationId: string;
   readonly idempotencyKey: string;
+  /** The host's principal key, when the audit was recorded with one (its `principal_ref` is then an HMAC). */
+  readonly principalKey?: PrincipalKey;
 }
 
-/** A check {@link verifyAudit} can fail. `identity`: the audit's plain call fields differ from the trusted ones. */
-export type AuditCheck = 'audit_schema' | 'principal' | 'identity' | 'request' | 'result' | 'call_binding';
+/**
+ * A check {@link verifyAudit} can fail. `identity`: the audit's plain call fields differ from the trusted ones;
+ * `audit`: the record is not the one whose `audit_sha256` was recorded (some field changed since).
+ */
+export type AuditCheck = 'audit_schema' | 'audit' | 'principal' | 'identity' | 'request' | 'result' | 'call_binding';
+
+/** What {@link verifyAudit} checks: a stored audit and model result against what the verifier trusts. */
+export interface AuditVerificationInput {
+  readonly modelResult: ModelResult;
+  readonly audit: AuditRecord;
+  readonly trusted: TrustedCallInputs;
+  /**
+   * `audit_sha256` as recorded where the audit cannot be rewritten with it (the audit reference in Temporal
+   * history). When given, the whole record must still hash to it; when absent, that check is not made.
+   */
+  readonly auditSha256?: string;
+}
 
 /** Outcome of {@link verifyAudit}: `failed` names every check that did not hold. */
 export interface AuditVerification {
@@ -104,12 +126,14 @@ export interface AuditVerification {
 }
 
 /**
- * Recomputes the three bindings from trusted inputs and the model result and compares them with the audit. A
- * digest that merely looks right proves nothing: every value is recomputed, none is taken from the audit.
+ * Recomputes the three bindings from trusted inputs and the model result and compares them with the audit, and —
+ * given the recorded `audit_sha256` — the digest of the whole record. A digest that merely looks right proves
+ * nothing: every value is recomputed, none is taken from the audit.
  */
-export function verifyAudit(input: { modelResult: ModelResult; audit: AuditRecord; trusted: TrustedCallInputs }): AuditVerification {
+export function verifyAudit(input: AuditVerificationInput): AuditVerification {
   const failed: AuditCheck[] = [];
   if (!auditRecordSchema.safeParse(input.audit).success) failed.push('audit_schema');
+  if (input.auditSha256 !== undefined && !wholeRecordMatches(input.audit, input.auditSha256)) failed.push('audit');
   let expected: Bindings;
   try {
     expected = computeBindings(input.trusted, input.modelResult);
@@ -118,12 +142,21 @@ export function verifyAudit(input: { modelResult: ModelResult; audit: AuditRecor
     return { ok: false, failed: [...failed, 'request', 'result', 'call_binding'] };
   }
   const recorded: Partial<Bindings> = input.audit.bindings ?? {};
-  if (input.audit.principal_ref !== principalRef(input.trusted.principal)) failed.push('principal');
+  if (input.audit.principal_ref !== principalRef(input.trusted.principal, input.trusted.principalKey)) failed.push('principal');
   if (!plainFieldsMatch(input.audit, input.trusted, input.modelResult)) failed.push('identity');
   if (recorded.request_sha256 !== expected.request_sha256) failed.push('request');
   if (recorded.result_sha256 !== expected.result_sha256) failed.push('result');
   if (recorded.call_binding_sha256 !== expected.call_binding_sha256) failed.push('call_binding');
   return { ok: failed.length === 0, failed };
+}
+
+function wholeRecordMatches(audit: AuditRecord, recorded: string): boolean {
+  try {
+    return auditDigest(audit) === recorded;
+  } catch {
+    // A record that cannot be canonicalized is not the record that was hashed.
+    return false;
+  }
 }
 
 /**

@@ -154,7 +154,11 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>>;
   /** Fields (JSON Pointers into `data`) whose conflicts the tool resolves by a named rule. */
   readonly aggregations?: Readonly<Record<string, string>>;
-  /** Derives a business idempotency key from the arguments; by default the host derives one per call. */
+  /**
+   * Derives a business idempotency key from the arguments; by default the host derives one per call. The host scopes
+   * it by tenant (`<tool>:<tenant ref>:<business key>`, see `businessIdempotencyKey`), and that scoped key is what the
+   * handler and `reconcile` receive.
+   */
   readonly idempotencyKey?: (args: z.output<In>) => string;
   readonly handler: (args: z.output<In>, ctx: HandlerContext) => Promise<ToolOutput<z.input<Out>>>;
   /** For writes: ask the authoritative system whether the write with this key took effect. */

@@ -1,5 +1,6 @@
 import type { ProviderContext } from './bindings.js';
 import type { Principal } from './define-tool.js';
+import type { PrincipalKey } from './principal-ref.js';
 
 /** Where a call sits in Temporal, when it runs there; recorded in the audit. */
 export interface TemporalCoordinates {
@@ -15,6 +16,8 @@ export interface TemporalCoordinates {
  */
 export interface ExecutionContext {
   readonly principal: Principal;
+  /** Keys the audit's `principal_ref` (HMAC-SHA256); without it the reference is a plain, guessable digest. */
+  readonly principalKey?: PrincipalKey;
   readonly provider: ProviderContext;
   /** The call's id within its workflow (stable across attempts). */
   readonly callId: string;

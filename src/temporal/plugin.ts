@@ -1,4 +1,5 @@
 import { SimplePlugin } from '@temporalio/plugin';
+import { parsePrincipalKey, type PrincipalKey } from '../contract/principal-ref.js';
 import type { ToolRegistry } from '../contract/tool-registry.js';
 import type { ModelClient } from '../model/model-turn.js';
 import type { ToolStore } from '../store/tool-store.js';
@@ -19,6 +20,12 @@ export interface ToolContractPluginOptions {
    * its own configuration so no API key ever travels in workflow input. The scripted model needs no entry.
    */
   readonly models?: Readonly<Record<string, ModelClient>>;
+  /**
+   * A secret of at least 32 bytes that keys every audit's `principal_ref` (HMAC-SHA256), so the reference cannot be
+   * inverted by guessing subjects. It stays on the worker: never in history, the audit or a model result. Without
+   * it the reference is a plain SHA-256 of tenant and subject, which short or guessable ids do not protect.
+   */
+  readonly principalKey?: PrincipalKey;
 }
 
 /**
@@ -34,7 +41,12 @@ export class ToolContractPlugin extends SimplePlugin {
     if (reserved.length > 0) throw new Error(`tool names may not start with '${RESERVED_ACTIVITY_PREFIX}': ${reserved.map((t) => t.name).join(', ')}`);
     const unknownSafeRetry = (options.safeRetryTools ?? []).filter((name) => !options.tools.has(name));
     if (unknownSafeRetry.length > 0) throw new Error(`safeRetryTools names unregistered tools: ${unknownSafeRetry.join(', ')}`);
-    const runtime: ToolRuntime = { registry: options.tools, store: options.store, safeRetryTools: new Set(options.safeRetryTools ?? []) };
+    const runtime: ToolRuntime = {
+      registry: options.tools,
+      store: options.store,
+      safeRetryTools: new Set(options.safeRetryTools ?? []),
+      ...(options.principalKey === undefined ? {} : { principalKey: parsePrincipalKey(options.principalKey) }),
+    };
     super({
       name: 'temporal-tool-contract',
       activities: { ...createToolActivities(tools), ...createPackageActivities(runtime, options.models ?? {}) },

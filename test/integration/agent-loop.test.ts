@@ -39,8 +39,8 @@ test('the workflow type constant is the exported workflow function name', () => 
 });
 
 test('one run: a read with evidence, a write approved by signal while the loop waits, a committed-then-timed-out write reconciled, and a final answer whose citations are checked', { timeout: 180_000 }, async () => {
-  const chargeKeyValue = chargeKey('pay_agent_charge');
-  const refundKey = chargeKey('pay_agent_refund', TOOLS.refund);
+  const chargeKeyValue = chargeKey(principal.tenant, 'pay_agent_charge');
+  const refundKey = chargeKey(principal.tenant, 'pay_agent_refund', TOOLS.refund);
   h.payments.inject(chargeKeyValue, 'commit_then_hang');
   const handle = await start(
     'agent-main',
@@ -144,7 +144,7 @@ test('hostile model output: unknown and not-allowed tools are UNKNOWN_TOOL, bad 
   const results = toolMessages(await handle.query<ModelMessage[]>(AGENT_TRANSCRIPT_QUERY)).map((m) => m.result);
   assert.deepEqual(results.map((r) => r.error?.code ?? r.status), ['UNKNOWN_TOOL', 'UNKNOWN_TOOL', 'INVALID_ARGUMENTS', 'INVALID_ARGUMENTS', 'succeeded', 'succeeded']);
   for (const refused of results.slice(0, 4)) assert.equal(refused.execution.outcome, 'not_started');
-  assert.equal(h.payments.dispatches(chargeKey('pay_agent_bad')), 0);
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_agent_bad')), 0);
 });
 
 test('hostile model output: 50 parallel calls in one response each get exactly one result, correlated by call id', { timeout: 180_000 }, async () => {
@@ -184,7 +184,7 @@ test('hostile model output: duplicate call ids in one response end the loop as a
   assert.equal(result.error?.code, 'PROTOCOL_ERROR');
   assert.equal(result.toolCalls, 0);
   assert.deepEqual((await handle.query<ModelMessage[]>(AGENT_TRANSCRIPT_QUERY)).map((m) => m.role), ['user']);
-  assert.equal(h.payments.dispatches(chargeKey('pay_agent_dup')), 0);
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_agent_dup')), 0);
 });
 
 test('a final answer without citations while evidence was returned is flagged as missing', { timeout: 120_000 }, async () => {

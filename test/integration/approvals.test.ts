@@ -35,7 +35,7 @@ test('a call that requires approval waits, is listed with a secret-free preview 
   assert.equal(pending.preview.effect, 'write');
   assert.match(pending.preview.requestSha256, /^[0-9a-f]{64}$/);
   assert.deepEqual(pending.preview.arguments, { payment_id: 'pay_appr_1', customer: 'cus_1', amount_cents: 700 });
-  assert.equal(h.payments.dispatches(chargeKey('pay_appr_1', TOOLS.refund)), 0, 'nothing runs before the decision');
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_appr_1', TOOLS.refund)), 0, 'nothing runs before the decision');
   const described = await handle.describe();
   assert.equal(described.typedSearchAttributes.get(APPROVAL_PENDING_SA), true);
   const listed = await eventually('visibility to list the waiting workflow', async () => {
@@ -49,7 +49,7 @@ test('a call that requires approval waits, is listed with a secret-free preview 
   const { modelResult } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.status, 'succeeded');
   assert.equal(modelResult.execution.outcome, 'committed');
-  assert.equal(h.payments.commits(chargeKey('pay_appr_1', TOOLS.refund)), 1);
+  assert.equal(h.payments.commits(chargeKey(principal.tenant, 'pay_appr_1', TOOLS.refund)), 1);
   assert.equal((await handle.describe()).typedSearchAttributes.get(APPROVAL_PENDING_SA), false);
 });
 
@@ -61,7 +61,7 @@ test('a rejection ends the call as APPROVAL_REJECTED without running it', { time
   assert.equal(modelResult.error?.code, 'APPROVAL_REJECTED');
   assert.equal(modelResult.execution.outcome, 'not_started');
   assert.ok(auditRef !== null, 'the refusal is audited');
-  assert.equal(h.payments.dispatches(chargeKey('pay_rej_1', TOOLS.refund)), 0);
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_rej_1', TOOLS.refund)), 0);
 });
 
 test('a decision for a different request digest is recorded as invalid and the call stays pending', { timeout: 120_000 }, async () => {
@@ -72,11 +72,11 @@ test('a decision for a different request digest is recorded as invalid and the c
     return entry !== undefined && entry.invalidDecisions.length === 1 ? entry : undefined;
   });
   assert.equal(still.invalidDecisions[0]?.approver, 'mallory');
-  assert.equal(h.payments.dispatches(chargeKey('pay_mis_1', TOOLS.refund)), 0);
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_mis_1', TOOLS.refund)), 0);
   await handle.signal(APPROVAL_SIGNAL, decision(pending));
   const { modelResult } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.status, 'succeeded');
-  assert.equal(h.payments.commits(chargeKey('pay_mis_1', TOOLS.refund)), 1);
+  assert.equal(h.payments.commits(chargeKey(principal.tenant, 'pay_mis_1', TOOLS.refund)), 1);
 });
 
 test('no decision before the deadline fails closed with APPROVAL_INVALID', { timeout: 120_000 }, async () => {
@@ -85,7 +85,7 @@ test('no decision before the deadline fails closed with APPROVAL_INVALID', { tim
   assert.equal(modelResult.status, 'failed');
   assert.equal(modelResult.error?.code, 'APPROVAL_INVALID');
   assert.equal(modelResult.execution.outcome, 'not_started');
-  assert.equal(h.payments.dispatches(chargeKey('pay_exp_1', TOOLS.refund)), 0);
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_exp_1', TOOLS.refund)), 0);
 });
 
 test('duplicate decisions are idempotent: the first valid one wins, later ones change nothing', { timeout: 120_000 }, async () => {
@@ -96,7 +96,7 @@ test('duplicate decisions are idempotent: the first valid one wins, later ones c
   await handle.signal(APPROVAL_SIGNAL, decision(pending, { decision: 'reject', approver: 'bob' }));
   const { modelResult } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.status, 'succeeded');
-  assert.equal(h.payments.dispatches(chargeKey('pay_dup_1', TOOLS.refund)), 1);
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_dup_1', TOOLS.refund)), 1);
 });
 
 test('the approval update refuses a decision for other arguments with an immediate error, and leaves the call pending', { timeout: 120_000 }, async () => {
@@ -119,7 +119,7 @@ test('malformed approval signals are dropped without breaking the workflow', { t
   }
   const [entry] = await handle.query<PendingApproval[]>(PENDING_APPROVALS_QUERY);
   assert.equal(entry?.callId, pending.callId, 'still pending and still answering queries');
-  assert.equal(h.payments.dispatches(chargeKey('pay_mal_1', TOOLS.refund)), 0);
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_mal_1', TOOLS.refund)), 0);
   await handle.signal(APPROVAL_SIGNAL, decision(pending));
   assert.equal(((await handle.result()) as ToolCallResult).modelResult.status, 'succeeded');
   const history = await handle.fetchHistory();

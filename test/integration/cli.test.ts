@@ -95,7 +95,7 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
   assert.deepEqual(decided, { workflowId, callId: pending.callId, decision: 'approve', accepted: true, duplicate: false });
   const { modelResult } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.status, 'succeeded');
-  assert.equal(h.payments.commits(chargeKey('pay_cli_1', TOOLS.refund)), 1);
+  assert.equal(h.payments.commits(chargeKey(principal.tenant, 'pay_cli_1', TOOLS.refund)), 1);
 
   const inspected = await inspectCalls(h.store, { workflowId, callId: pending.callId });
   assert.equal(inspected.calls.length, 1);
@@ -116,7 +116,7 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
 });
 
 test('unsettled lists an escalated reconciliation with metrics, and resolve settles it: human_resolved', { timeout: 240_000 }, async () => {
-  const key = chargeKey('pay_cli_2', TOOLS.chargeNoReconcile);
+  const key = chargeKey(principal.tenant, 'pay_cli_2', TOOLS.chargeNoReconcile);
   h.payments.inject(key, 'hang_before_commit');
   const handle = await h.temporal.client.workflow.start('runToolCall', {
     taskQueue: h.taskQueue,

@@ -23,13 +23,13 @@ function start(workflowId: string, tool: string, paymentId: string, options: { r
 }
 
 function child(tool: string, paymentId: string) {
-  const id = reconcileWorkflowId(chargeKey(paymentId, tool));
+  const id = reconcileWorkflowId(chargeKey(principal.tenant, paymentId, tool));
   if (!finished.includes(id)) finished.push(id);
   return h.temporal.client.workflow.getHandle(id);
 }
 
 test('a write that commits and then times out is reconciled by key: receipt_reconciled, exactly one side effect, never re-dispatched', { timeout: 120_000 }, async () => {
-  const key = chargeKey('pay_rec_1');
+  const key = chargeKey(principal.tenant, 'pay_rec_1');
   h.payments.inject(key, 'commit_then_hang');
   const handle = await start('rec-commit-1', TOOLS.charge, 'pay_rec_1');
   const { modelResult, auditRef } = (await handle.result()) as ToolCallResult;
@@ -56,7 +56,7 @@ test('a write that commits and then times out is reconciled by key: receipt_reco
 });
 
 test('a write that was not committed is dispatched once more with the same key when the tool allows it: exactly one side effect', { timeout: 120_000 }, async () => {
-  const key = chargeKey('pay_rec_2');
+  const key = chargeKey(principal.tenant, 'pay_rec_2');
   h.payments.inject(key, 'hang_before_commit');
   const handle = await start('rec-retry-1', TOOLS.charge, 'pay_rec_2');
   const { modelResult } = (await handle.result()) as ToolCallResult;
@@ -70,7 +70,7 @@ test('a write that was not committed is dispatched once more with the same key w
 });
 
 test('a write that was not committed ends failed, not_started, when the tool does not allow a retry', { timeout: 120_000 }, async () => {
-  const key = chargeKey('pay_rec_3', TOOLS.chargeNoRetry);
+  const key = chargeKey(principal.tenant, 'pay_rec_3', TOOLS.chargeNoRetry);
   h.payments.inject(key, 'hang_before_commit');
   const handle = await start('rec-noretry-1', TOOLS.chargeNoRetry, 'pay_rec_3');
   const { modelResult } = (await handle.result()) as ToolCallResult;
@@ -83,7 +83,7 @@ test('a write that was not committed ends failed, not_started, when the tool doe
 });
 
 test('an outcome that never settles escalates (search attribute, listable) and a human signal resolves it: human_resolved', { timeout: 120_000 }, async () => {
-  const key = chargeKey('pay_rec_4');
+  const key = chargeKey(principal.tenant, 'pay_rec_4');
   h.payments.inject(key, 'commit_then_hang');
   h.payments.setStatusFault(key, 'unavailable');
   const handle = await start('rec-escalate-1', TOOLS.charge, 'pay_rec_4');
@@ -117,7 +117,7 @@ test('an outcome that never settles escalates (search attribute, listable) and a
 });
 
 test('the reconciliation child survives its parent: a tool without reconcile escalates at once and a human settles it after the parent is gone', { timeout: 120_000 }, async () => {
-  const key = chargeKey('pay_rec_5', TOOLS.chargeNoReconcile);
+  const key = chargeKey(principal.tenant, 'pay_rec_5', TOOLS.chargeNoReconcile);
   h.payments.inject(key, 'hang_before_commit');
   const handle = await start('rec-orphan-1', TOOLS.chargeNoReconcile, 'pay_rec_5');
   const reconciler = child(TOOLS.chargeNoReconcile, 'pay_rec_5');
@@ -134,7 +134,7 @@ test('the reconciliation child survives its parent: a tool without reconcile esc
 });
 
 test('a second workflow using a key whose outcome is being reconciled gets OUTCOME_UNKNOWN, never a second dispatch', { timeout: 120_000 }, async () => {
-  const key = chargeKey('pay_rec_7');
+  const key = chargeKey(principal.tenant, 'pay_rec_7');
   h.payments.inject(key, 'commit_then_hang');
   h.payments.setStatusFault(key, 'unavailable');
   const first = await start('rec-owner-1', TOOLS.charge, 'pay_rec_7', { reconcile: { deadlineMs: 120_000 } });
@@ -153,7 +153,7 @@ test('a second workflow using a key whose outcome is being reconciled gets OUTCO
 });
 
 test('a worker stopped and restarted during reconciliation completes it', { timeout: 120_000 }, async () => {
-  const key = chargeKey('pay_rec_6');
+  const key = chargeKey(principal.tenant, 'pay_rec_6');
   h.payments.inject(key, 'commit_then_hang');
   h.payments.setStatusFault(key, 'unavailable');
   // The deadline runs on workflow time, which goes on while no worker is up: give it room, or it escalates.

@@ -83,7 +83,7 @@ test('an unknown tool and invalid arguments are refused before any tool activity
     const history = await h.temporal.client.workflow.getHandle(id).fetchHistory();
     assert.equal((history.events ?? []).filter((e) => e.activityTaskScheduledEventAttributes).length, 0, `${id}: no activity scheduled`);
   }
-  assert.equal(h.payments.dispatches(chargeKey('nope')), 0);
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'nope')), 0);
 });
 
 test('a business error from a read is not retried; NOT_FOUND comes back catalogued', { timeout: 120_000 }, async () => {
@@ -143,22 +143,22 @@ test('the same business key twice is a local replay with exactly one side effect
   const second = await run('replay-second', TOOLS.charge, args);
   assert.equal(second.modelResult.execution.delivery, 'local_replay');
   assert.deepEqual(second.modelResult.data, first.modelResult.data);
-  assert.equal(h.payments.commits(chargeKey('pay_replay')), 1);
-  assert.equal(h.payments.dispatches(chargeKey('pay_replay')), 1);
-  assert.equal((await h.store.getLedgerEntry(chargeKey('pay_replay')))?.status, 'completed');
+  assert.equal(h.payments.commits(chargeKey(principal.tenant, 'pay_replay')), 1);
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_replay')), 1);
+  assert.equal((await h.store.getLedgerEntry(chargeKey(principal.tenant, 'pay_replay')))?.status, 'completed');
   const conflict = await run('replay-conflict', TOOLS.charge, { ...args, amount_cents: 9999 });
   assert.equal(conflict.modelResult.error?.code, 'IDEMPOTENCY_CONFLICT');
   assert.equal(conflict.modelResult.execution.outcome, 'not_started');
-  assert.equal(h.payments.dispatches(chargeKey('pay_replay')), 1);
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_replay')), 1);
 });
 
 test('a write that fails before committing is failed, not started, and not reconciled', { timeout: 120_000 }, async () => {
-  h.payments.inject(chargeKey('pay_fail_early'), 'fail_before_commit');
+  h.payments.inject(chargeKey(principal.tenant, 'pay_fail_early'), 'fail_before_commit');
   const { modelResult } = await run('write-fail-early', TOOLS.charge, { payment_id: 'pay_fail_early', customer: 'c', amount_cents: 10 });
   assert.equal(modelResult.error?.code, 'UPSTREAM_UNAVAILABLE');
   assert.equal(modelResult.execution.outcome, 'not_started');
-  assert.equal(h.payments.commits(chargeKey('pay_fail_early')), 0);
-  assert.equal(h.payments.dispatches(chargeKey('pay_fail_early')), 1, 'a write is never retried by Temporal');
+  assert.equal(h.payments.commits(chargeKey(principal.tenant, 'pay_fail_early')), 0);
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_fail_early')), 1, 'a write is never retried by Temporal');
 });
 
 test('a state patch from workflow code cites the evidence ids the read returned', { timeout: 120_000 }, async () => {

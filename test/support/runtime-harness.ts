@@ -35,7 +35,13 @@ export interface StoreFactory {
   create(): Promise<{ store: ToolStore; close(): Promise<void> }>;
 }
 
-export async function startRuntimeHarness(storeFactory: StoreFactory, options: { safeRetryTools?: readonly string[] } = {}): Promise<RuntimeHarness> {
+/** Plugin options of the harness's workers. */
+export interface HarnessOptions {
+  readonly safeRetryTools?: readonly string[];
+  readonly principalKey?: string;
+}
+
+export async function startRuntimeHarness(storeFactory: StoreFactory, options: HarnessOptions = {}): Promise<RuntimeHarness> {
   const cleanups = new CleanupStack();
   const cleanup = () => cleanups.release();
   try {
@@ -66,7 +72,14 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: {
           shutdownGraceTime: '1s',
           // A worker whose activities never confirm cancellation must not hang the test run.
           shutdownForceTime: '15s',
-          plugins: [new ToolContractPlugin({ tools, store, ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }) })],
+          plugins: [
+            new ToolContractPlugin({
+              tools,
+              store,
+              ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }),
+              ...(options.principalKey === undefined ? {} : { principalKey: options.principalKey }),
+            }),
+          ],
           ...extra,
         });
         return runInBackground(worker, workers);

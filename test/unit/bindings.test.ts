@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { executeTool, requestDigest, verifyAudit, type ExecutionContext, type ToolExecution, type TrustedCallInputs } from '../../src/index.js';
+import { auditDigest, canonicalJson, executeTool, requestDigest, sha256Hex, verifyAudit, type ExecutionContext, type ToolExecution, type TrustedCallInputs } from '../../src/index.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning, sampleOrder } from '../support/tools.js';
 
@@ -109,5 +109,38 @@ describe('bindings: relabelled records', () => {
     ]) {
       assert.deepEqual(verifyAudit({ modelResult, audit: edited, trusted: trustedFor(ctx) }).failed, ['identity']);
     }
+  });
+});
+
+describe('bindings: the whole record (audit_sha256)', () => {
+  it('any field of the record changed since its audit_sha256 was recorded fails the audit check, and only that one', async () => {
+    const ctx = testContext();
+    const { modelResult, audit } = await run(ctx);
+    const recorded = auditDigest(audit);
+    assert.deepEqual(verifyAudit({ modelResult, audit, trusted: trustedFor(ctx), auditSha256: recorded }), { ok: true, failed: [] });
+    const edits = [
+      { ...audit, downstream: { ...audit.downstream, receipt_external_id: 'ch_attacker' } },
+      { ...audit, raw_response_sha256: 'a'.repeat(64) },
+      { ...audit, validation: audit.validation.slice(1) },
+      { ...audit, timings: { ...audit.timings, total_ms: audit.timings.total_ms + 1 } },
+      { ...audit, redactions: [...audit.redactions, { path: '/data/note', reason: 'sensitive_field' }] },
+    ];
+    for (const edited of edits) {
+      assert.notDeepEqual(edited, audit);
+      // The three bindings do not see these fields: only the digest of the whole record does.
+      assert.deepEqual(verifyAudit({ modelResult, audit: edited, trusted: trustedFor(ctx) }), { ok: true, failed: [] });
+      assert.deepEqual(verifyAudit({ modelResult, audit: edited, trusted: trustedFor(ctx), auditSha256: recorded }).failed, ['audit']);
+    }
+  });
+
+  it('a forged but well-formed audit_sha256 proves nothing', async () => {
+    const ctx = testContext();
+    const { modelResult, audit } = await run(ctx);
+    assert.deepEqual(verifyAudit({ modelResult, audit, trusted: trustedFor(ctx), auditSha256: 'f'.repeat(64) }).failed, ['audit']);
+  });
+
+  it('is SHA-256 over the canonical JSON of the record: the bytes the store keeps', async () => {
+    const { audit } = await run(testContext());
+    assert.equal(auditDigest(audit), sha256Hex(canonicalJson(audit)));
   });
 });

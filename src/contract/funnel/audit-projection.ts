@@ -1,8 +1,9 @@
 import { AUDIT_SCHEMA_VERSION, type AuditRecord } from '../audit-record.js';
-import { computeBindings, principalRef, type TrustedCallInputs } from '../bindings.js';
+import { computeBindings, type TrustedCallInputs } from '../bindings.js';
 import { jsonSafe } from '../call-failure.js';
 import { canonicalJson } from '../canonical-json.js';
 import type { ModelResult } from '../model-result.js';
+import { principalRef } from '../principal-ref.js';
 import type { Redaction } from '../redaction.js';
 import { sha256Hex } from '../sha256.js';
 import { boundedRedactions, compactErrorDetail, compactLayerLog, compactRevisions, countedRedactions } from './audit-bounds.js';
@@ -39,7 +40,7 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
   const record: AuditRecord = {
     schema_version: AUDIT_SCHEMA_VERSION,
     audit_id: `aud_${sha256Hex(canonicalJson({ op: ctx.operationId, call: ctx.callId, attempt: ctx.attempt })).slice(0, 24)}`,
-    principal_ref: principalRef(ctx.principal),
+    principal_ref: principalRef(ctx.principal, ctx.principalKey),
     provider: {
       provider: ctx.provider.provider,
       api_family: ctx.provider.apiFamily,

@@ -111,7 +111,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     const audits = await stack.store.listAudits({ workflowId });
     assert.equal(audits.length, 1, 'one audited outcome for the call');
     assert.equal(audits[0]!.audit.error_code, approved ? null : 'APPROVAL_REJECTED');
-    const key = chargeKey(paymentId, TOOLS.refund);
+    const key = chargeKey(principal.tenant, paymentId, TOOLS.refund);
     assert.equal(stack.payments.dispatches(key), approved ? 1 : 0, 'the refund ran at most once, and only when approved');
     assert.equal(stack.payments.commits(key), approved ? 1 : 0);
     const history = await handle.fetchHistory();

@@ -41,7 +41,7 @@ test('Postgres stopped and restarted during a run: every workflow completes, no 
     Array.from({ length: TURNS }, async (_, t) => {
       const paymentIds = Array.from({ length: CHARGES_PER_TURN }, (_, i) => `pay_pg_${t}_${i}`);
       // Slow charges keep requests in flight while the database goes away.
-      for (const id of paymentIds) harness.payments.inject(chargeKey(id), t % 2 === 0 ? 'slow' : 'ok');
+      for (const id of paymentIds) harness.payments.inject(chargeKey(principal.tenant, id), t % 2 === 0 ? 'slow' : 'ok');
       const handle = await client.workflow.start('runToolCalls', {
         taskQueue: harness.taskQueue,
         workflowId: `pg-turn-${t}`,
@@ -72,7 +72,7 @@ test('Postgres stopped and restarted during a run: every workflow completes, no 
   for (const { handle, paymentIds } of turns) {
     const results = (await handle.result().catch((error: unknown) => assert.fail(`${handle.workflowId} did not complete: ${failureChain(error)}`))) as CorrelatedResult[];
     assert.deepEqual(results.map((r) => r.callId), paymentIds.map((_, i) => `c${i + 1}`));
-    for (const [i, id] of paymentIds.entries()) firstResults.push({ workflowId: handle.workflowId, tool: TOOLS.charge, key: chargeKey(id), result: results[i]! });
+    for (const [i, id] of paymentIds.entries()) firstResults.push({ workflowId: handle.workflowId, tool: TOOLS.charge, key: chargeKey(principal.tenant, id), result: results[i]! });
   }
   // A call the database outage kept from starting is settled failed, not_started and retryable: the caller
   // repeats it (same payment id, so same key), as the catalogue tells a model to. That is the only way to "lose" one.
@@ -80,7 +80,7 @@ test('Postgres stopped and restarted during a run: every workflow completes, no 
   for (const call of notStarted) assert.equal(call.result.modelResult.error?.retryable, true, `${call.key}: a not-started call is retryable (${call.result.modelResult.error?.code})`);
   const retried: TrackedCall[] = [];
   for (const [r, call] of notStarted.entries()) {
-    const paymentId = call.key.slice(`${TOOLS.charge}:`.length);
+    const paymentId = call.key.slice(chargeKey(principal.tenant, '').length);
     const handle = await client.workflow.start('runToolCall', { taskQueue: harness.taskQueue, workflowId: `pg-retry-${r}`, args: [TOOLS.charge, charge(paymentId), callOptions] });
     retried.push({ workflowId: handle.workflowId, tool: TOOLS.charge, key: call.key, result: (await handle.result()) as ToolCallResult });
   }

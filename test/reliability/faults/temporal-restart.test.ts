@@ -90,7 +90,7 @@ test('the Temporal dev server SIGKILLed and restarted on its database file: wait
   const refunds = await Promise.all(Array.from({ length: APPROVALS }, (_, a) => start('runToolCall', `tmp-approve-${a}`, [TOOLS.refund, charge(`pay_tmp_refund_${a}`), callOptions])));
   const reconciling = await Promise.all(
     Array.from({ length: RECONCILING }, (_, r) => {
-      const key = chargeKey(`pay_tmp_rec_${r}`);
+      const key = chargeKey(principal.tenant, `pay_tmp_rec_${r}`);
       // Committed, never answered; the provider's status endpoint answers 503 several times: the reconciliation
       // child sits in its backoff timers when the server dies.
       payments.inject(key, 'commit_then_hang');
@@ -99,12 +99,12 @@ test('the Temporal dev server SIGKILLed and restarted on its database file: wait
     }),
   );
   for (const handle of refunds) await eventually(`${handle.workflowId} to wait for approval`, async () => ((await handle.query<PendingApproval[]>(PENDING_APPROVALS_QUERY)).length === 1 ? true : undefined), 60_000);
-  for (let r = 0; r < RECONCILING; r++) await eventually(`pay_tmp_rec_${r} to be reconciling`, async () => (payments.statusQueries(chargeKey(`pay_tmp_rec_${r}`)) >= 1 ? true : undefined), 60_000, 50);
-  const turnKeys = (t: number) => Array.from({ length: CHARGES_PER_TURN }, (_, i) => chargeKey(`pay_tmp_${t}_${i}`));
+  for (let r = 0; r < RECONCILING; r++) await eventually(`pay_tmp_rec_${r} to be reconciling`, async () => (payments.statusQueries(chargeKey(principal.tenant, `pay_tmp_rec_${r}`)) >= 1 ? true : undefined), 60_000, 50);
+  const turnKeys = (t: number) => Array.from({ length: CHARGES_PER_TURN }, (_, i) => chargeKey(principal.tenant, `pay_tmp_${t}_${i}`));
   const turns = await Promise.all(
     Array.from({ length: TURNS }, (_, t) => {
       const ids = Array.from({ length: CHARGES_PER_TURN }, (_, i) => `pay_tmp_${t}_${i}`);
-      for (const id of ids) payments.inject(chargeKey(id), 'slow');
+      for (const id of ids) payments.inject(chargeKey(principal.tenant, id), 'slow');
       return start('runToolCalls', `tmp-turn-${t}`, [ids.map((id, i) => ({ name: TOOLS.charge, args: charge(id), callId: `c${i + 1}` })), callOptions]);
     }),
   );
@@ -112,7 +112,7 @@ test('the Temporal dev server SIGKILLed and restarted on its database file: wait
   const unanswered = () => Array.from({ length: TURNS }, (_, t) => turnKeys(t)).flat().filter((key) => payments.dispatches(key) === 1 && payments.commits(key) === 0).length;
   await eventually('charges in flight', async () => (unanswered() >= 2 ? true : undefined), 60_000, 10);
   const inFlight = unanswered();
-  for (let r = 0; r < RECONCILING; r++) assert.ok(payments.statusQueries(chargeKey(`pay_tmp_rec_${r}`)) <= STATUS_503S, `pay_tmp_rec_${r} is still reconciling at the kill`);
+  for (let r = 0; r < RECONCILING; r++) assert.ok(payments.statusQueries(chargeKey(principal.tenant, `pay_tmp_rec_${r}`)) <= STATUS_503S, `pay_tmp_rec_${r} is still reconciling at the kill`);
 
   const killedAt = Date.now();
   await temporal.killAndRestart(DOWN_MS);
@@ -133,16 +133,16 @@ test('the Temporal dev server SIGKILLed and restarted on its database file: wait
 
   const calls: TrackedCall[] = [];
   const outcome = async (handle: WorkflowHandle) => handle.result().catch((error: unknown) => assert.fail(`${handle.workflowId} did not complete: ${failureChain(error)}`)) as Promise<unknown>;
-  for (const [a, handle] of refunds.entries()) calls.push({ workflowId: handle.workflowId, tool: TOOLS.refund, key: chargeKey(`pay_tmp_refund_${a}`, TOOLS.refund), result: (await outcome(handle)) as ToolCallResult });
-  for (const [r, handle] of reconciling.entries()) calls.push({ workflowId: handle.workflowId, tool: TOOLS.charge, key: chargeKey(`pay_tmp_rec_${r}`), result: (await outcome(handle)) as ToolCallResult });
+  for (const [a, handle] of refunds.entries()) calls.push({ workflowId: handle.workflowId, tool: TOOLS.refund, key: chargeKey(principal.tenant, `pay_tmp_refund_${a}`, TOOLS.refund), result: (await outcome(handle)) as ToolCallResult });
+  for (const [r, handle] of reconciling.entries()) calls.push({ workflowId: handle.workflowId, tool: TOOLS.charge, key: chargeKey(principal.tenant, `pay_tmp_rec_${r}`), result: (await outcome(handle)) as ToolCallResult });
   for (const [t, handle] of turns.entries()) {
     const results = (await outcome(handle)) as CorrelatedResult[];
-    for (let i = 0; i < CHARGES_PER_TURN; i++) calls.push({ workflowId: handle.workflowId, tool: TOOLS.charge, key: chargeKey(`pay_tmp_${t}_${i}`), result: results[i]! });
+    for (let i = 0; i < CHARGES_PER_TURN; i++) calls.push({ workflowId: handle.workflowId, tool: TOOLS.charge, key: chargeKey(principal.tenant, `pay_tmp_${t}_${i}`), result: results[i]! });
   }
   const summary = await assertSettled({ store: db.store(), payments, db }, calls, () => false);
   assert.equal(summary.succeeded, APPROVALS + RECONCILING + TURNS * CHARGES_PER_TURN, 'every call happened, exactly once');
   for (let r = 0; r < RECONCILING; r++) {
-    const call = calls.find((c) => c.key === chargeKey(`pay_tmp_rec_${r}`))!;
+    const call = calls.find((c) => c.key === chargeKey(principal.tenant, `pay_tmp_rec_${r}`))!;
     assert.equal(call.result.modelResult.execution.delivery, 'receipt_reconciled', `${call.key}: settled by its reconciliation`);
     assert.equal(payments.dispatches(call.key), 1, `${call.key}: never re-dispatched`);
   }

@@ -52,7 +52,7 @@ async function startTarget(trial: number, point: KillPoint, rng: SeededRandom): 
   // The safe-retry charge re-dispatches after "not committed"; the other one settles failed, not_started.
   const tool = rng.next() < 0.7 ? TOOLS.charge : TOOLS.chargeNoRetry;
   const paymentId = `pay_kill_${trial}`;
-  const key = chargeKey(paymentId, tool);
+  const key = chargeKey(principal.tenant, paymentId, tool);
   const { payments } = world.harness;
   if (point === 'before_commit') payments.inject(key, 'hang_before_commit');
   else if (point === 'after_commit') payments.inject(key, 'commit_then_hang');
@@ -75,7 +75,7 @@ async function startTarget(trial: number, point: KillPoint, rng: SeededRandom): 
 async function startBackground(trial: number, n: number, rng: SeededRandom): Promise<StartedWorkflow> {
   const calls = Array.from({ length: rng.int(1, 2) }, (_, i) => {
     const paymentId = `pay_bg_${trial}_${n}_${i}`;
-    const key = chargeKey(paymentId);
+    const key = chargeKey(principal.tenant, paymentId);
     world.harness.payments.inject(key, rng.pick<ChargeFault>(['ok', 'slow']));
     return { callId: `c${i + 1}`, tool: TOOLS.charge, key, paymentId };
   });

@@ -1,0 +1,40 @@
+import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { canonicalJson } from './canonical-json.js';
+import type { Principal } from './define-tool.js';
+
+/**
+ * The host's secret for principal references: raw bytes, or text taken as its UTF-8 bytes. It lives on the worker
+ * only; it never enters Temporal history, the audit record or a model result.
+ */
+export type PrincipalKey = string | Uint8Array;
+
+/**
+ * Shortest key accepted by {@link parsePrincipalKey}, in bytes (256 bits, SHA-256's own strength): a key shorter than
+ * the digest it protects would be the easier thing to guess.
+ */
+export const MIN_PRINCIPAL_KEY_BYTES = 32;
+
+/**
+ * Checks a configured key and returns its bytes. Throws a `RangeError` (naming the minimum, never the key) when it is
+ * shorter than {@link MIN_PRINCIPAL_KEY_BYTES}; configuration code calls this once, at startup.
+ */
+export function parsePrincipalKey(key: PrincipalKey): Uint8Array {
+  const bytes = typeof key === 'string' ? utf8ToBytes(key) : key;
+  if (bytes.byteLength < MIN_PRINCIPAL_KEY_BYTES) {
+    throw new RangeError(`a principal key needs at least ${MIN_PRINCIPAL_KEY_BYTES} bytes (got ${bytes.byteLength})`);
+  }
+  return bytes;
+}
+
+/**
+ * The audit's reference to a principal: never the raw tenant or subject. With a key it is HMAC-SHA256(key, …), which
+ * nobody without the key can recompute; without one it is a plain SHA-256, which anyone who can enumerate likely
+ * subjects (short ids, emails of a known domain) can invert by brute force — documented as the weaker mode.
+ */
+export function principalRef(principal: Principal, key?: PrincipalKey): string {
+  const message = utf8ToBytes(canonicalJson({ domain: 'ttc.principal.v1', tenant: principal.tenant, subject: principal.subject }));
+  if (key === undefined) return bytesToHex(sha256(message));
+  return bytesToHex(hmac(sha256, typeof key === 'string' ? utf8ToBytes(key) : key, message));
+}
