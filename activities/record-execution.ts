@@ -26,6 +26,6 @@ export async function recordOnce(store: ToolStore, execution: ToolExecution): Pr
     if (!isStoreError(error) || error.reason !== 'audit_id_reused') throw error;
     const recorded = await store.getAudit(execution.audit.audit_id);
     if (recorded === null) throw error;
-    return { modelResult: recorded.modelResult, auditRef: auditRefOf(recorded.audit) };
+    return { modelResult: recorded.modelResult, auditRef: auditRefOf(recorded.audit, recorded.auditSha256) };
   }
 }

@@ -1,25 +1,34 @@
 import type { AuditRecord } from '../contract/audit-record.js';
+import { auditDigest } from '../contract/bindings.js';
 import type { ToolExecution } from '../contract/execute-tool.js';
 import type { ModelResult } from '../contract/model-result.js';
 
 /**
- * What Temporal history carries instead of the protected audit: the audit id and the three binding digests
- * (SPEC §2). Snake case because it is stored in history and compared with the audit record's own fields.
+ * What Temporal history carries instead of the protected audit: the audit id, the three binding digests (SPEC §2)
+ * and the digest of the whole record. Snake case because it is stored in history and compared with the audit
+ * record's own fields. History is where a database owner cannot reach: an audit rewritten together with its stored
+ * digest still differs from the `audit_sha256` here (`verifyAudit` with `auditSha256`).
  */
 export interface AuditRef {
   readonly audit_id: string;
   readonly request_sha256: string;
   readonly result_sha256: string;
   readonly call_binding_sha256: string;
+  /** Absent only in references recorded before the digest existed (older histories). */
+  readonly audit_sha256?: string;
 }
 
-/** The reference to an audit record, taken from the record itself. */
-export function auditRefOf(audit: AuditRecord): AuditRef {
+/**
+ * The reference to an audit record, taken from the record itself; `auditSha256` when the caller already hashed the
+ * record's canonical bytes (the store does, for the row it writes).
+ */
+export function auditRefOf(audit: AuditRecord, auditSha256: string = auditDigest(audit)): AuditRef {
   return {
     audit_id: audit.audit_id,
     request_sha256: audit.bindings.request_sha256,
     result_sha256: audit.bindings.result_sha256,
     call_binding_sha256: audit.bindings.call_binding_sha256,
+    audit_sha256: auditSha256,
   };
 }
 

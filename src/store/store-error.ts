@@ -25,6 +25,7 @@ export type StoreFailure =
   | 'append_only'
   | 'schema_missing'
   | 'migration_mismatch'
+  | 'role_setup'
   | 'internal';
 
 /**
@@ -44,8 +45,9 @@ export const STORE_FAILURE_CODES = Object.freeze({
   evidence_required: 'INVALID_ARGUMENTS',
   invalid_input: 'INVALID_ARGUMENTS',
   artifact_not_found: 'NOT_FOUND',
-  // Stored bytes that no longer match their digest (artifact body, recorded model result) are a protocol failure,
-  // like a body shorter than its declared length: the data is not used.
+  // Stored bytes that no longer match their digest (artifact body, recorded model result, audit record, evidence
+  // that is not what its audit says) are a protocol failure, like a body shorter than its declared length: the
+  // data is not used.
   digest_mismatch: 'PROTOCOL_ERROR',
   reconciliation_not_found: 'NOT_FOUND',
   memory_not_found: 'NOT_FOUND',
@@ -54,6 +56,8 @@ export const STORE_FAILURE_CODES = Object.freeze({
   append_only: 'TOOL_ERROR',
   schema_missing: 'TOOL_ERROR',
   migration_mismatch: 'TOOL_ERROR',
+  // The application role could do what an owner can (it is the owner, a superuser, a member, or owns the tables).
+  role_setup: 'TOOL_ERROR',
   internal: 'TOOL_ERROR',
 } satisfies Record<StoreFailure, CatalogCode>);
 

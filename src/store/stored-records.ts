@@ -10,6 +10,8 @@ export interface StoredAudit {
   readonly attempt: number;
   readonly idempotencyKey: string;
   readonly recordedAt: string;
+  /** SHA-256 of the record's canonical bytes, as recorded (and as history's audit reference carries it). */
+  readonly auditSha256: string;
   readonly audit: AuditRecord;
   readonly modelResult: ModelResult;
 }

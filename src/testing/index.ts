@@ -13,6 +13,6 @@ export {
   type ProvisionedTemporalCli,
   type TemporalCliSetup,
 } from './provision-temporal-cli.js';
-export { EmbeddedPostgresServer, type EmbeddedPostgresOptions } from './embedded-postgres-server.js';
+export { EmbeddedPostgresServer, EMBEDDED_APP_ROLE, type EmbeddedPostgresOptions } from './embedded-postgres-server.js';
 export { resolveDatabase, EMBEDDED_DATA_ROOT, type DatabaseResolution, type ResolvedDatabase } from './resolve-database.js';
 export { freePort } from './free-port.js';

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import pg from 'pg';
+import { ensureLoginRole, withCredentials } from '../../src/testing/application-role.js';
 import { EmbeddedPostgresServer, isAlive } from '../../src/testing/embedded-postgres-server.js';
 import { EMBEDDED_DATA_ROOT } from '../../src/testing/resolve-database.js';
 import { migrate } from '../../src/store/pg/migrate.js';
@@ -14,16 +15,27 @@ import { PROJECT_ROOT } from '../../testkit/project-root.js';
  */
 const TEST_POSTGRES_FLAGS = ['-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200'];
 
-/** One test file's private database: a fresh schema on a real Postgres, with a pool bound to it. */
+/**
+ * One test file's private database: a fresh schema on a real Postgres with its own application role, set up as a
+ * deployment is — the owner migrates and owns the tables, the store connects as the application role.
+ */
 export interface TestDatabase {
+  /** Connected as the application role, exactly as a deployed store connects. */
   readonly pool: pg.Pool;
+  /** The application role's URL (DATABASE_URL style; the schema is chosen with search_path, see {@link schema}). */
   readonly connectionString: string;
+  /** The owner's URL (DATABASE_OWNER_URL style): the server's admin role. */
+  readonly ownerConnectionString: string;
+  /** Connected as the owner: for migrations, and tests that act as the owner (or a superuser) on purpose. */
+  readonly ownerPool: pg.Pool;
+  /** The application role (one per test database, so test files never share grants). */
+  readonly appRole: string;
   readonly schema: string;
   /** The embedded server, when this process started one (absent with DATABASE_URL). */
   readonly server: EmbeddedPostgresServer | null;
-  /** A store over this database's pool. */
+  /** A store over this database's (application) pool. */
   store(options?: PgToolStoreOptions): PgToolStore;
-  /** Opens another pool on the same schema (e.g. for a raw-SQL "attacker" or a second process). */
+  /** Opens another application-role pool on the same schema (e.g. for a raw-SQL "attacker" or a second process). */
   newPool(max?: number, extra?: pg.PoolConfig): pg.Pool;
   close(): Promise<void>;
 }
@@ -56,15 +68,18 @@ export interface TestDatabaseOptions {
 }
 
 /**
- * Opens a fresh schema for one test file on the Postgres the project resolves (DATABASE_URL, else embedded), and
- * migrates it unless `migrate: false`. Files never share a schema, so they cannot interfere.
+ * Opens a fresh schema for one test file on the Postgres the project resolves (DATABASE_URL, else embedded), creates
+ * its application role, and migrates it as the owner (granting the role) unless `migrate: false`. Files never share
+ * a schema or a role, so they cannot interfere. With DATABASE_URL its role must be allowed to create roles.
  */
 export async function openTestDatabase(label: string, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const url = options.privateServer ? undefined : process.env['DATABASE_URL']?.trim();
   const server = url ? null : await startEmbeddedPostgres(label);
-  const connectionString = url || server!.connectionString;
+  const ownerConnectionString = url || server!.connectionString;
   const schema = `ttc_test_${safeName(label)}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString });
+  const appRole = `${schema}_app`;
+  const appPassword = randomBytes(18).toString('base64url');
+  const admin = new pg.Client({ connectionString: ownerConnectionString });
   try {
     await admin.connect();
     await admin.query(`CREATE SCHEMA ${schema}`);
@@ -74,19 +89,26 @@ export async function openTestDatabase(label: string, options: TestDatabaseOptio
   } finally {
     await admin.end().catch(() => undefined);
   }
+  await ensureLoginRole(ownerConnectionString, appRole, appPassword);
+  const connectionString = withCredentials(ownerConnectionString, appRole, appPassword);
   const pools: pg.Pool[] = [];
-  const newPool = (max = 30, extra: pg.PoolConfig = {}): pg.Pool => {
-    const pool = new pg.Pool({ ...extra, connectionString, max, options: `-c search_path=${schema}` });
+  const poolOn = (target: string, max: number, extra: pg.PoolConfig): pg.Pool => {
+    const pool = new pg.Pool({ ...extra, connectionString: target, max, options: `-c search_path=${schema}` });
     // An idle client losing its connection (e.g. a server restart) must not crash the test process.
     pool.on('error', () => undefined);
     pools.push(pool);
     return pool;
   };
+  const newPool = (max = 30, extra: pg.PoolConfig = {}): pg.Pool => poolOn(connectionString, max, extra);
   const pool = newPool(options.pool?.max ?? 30, options.pool ?? {});
-  if (options.migrate !== false) await migrate(pool);
+  const ownerPool = poolOn(ownerConnectionString, 4, {});
+  if (options.migrate !== false) await migrate(ownerPool, { appRole });
   return {
     pool,
     connectionString,
+    ownerConnectionString,
+    ownerPool,
+    appRole,
     schema,
     server,
     store: (storeOptions) => new PgToolStore(pool, storeOptions),
@@ -97,10 +119,12 @@ export async function openTestDatabase(label: string, options: TestDatabaseOptio
         await server.dispose();
         return;
       }
-      const cleanup = new pg.Client({ connectionString });
+      const cleanup = new pg.Client({ connectionString: ownerConnectionString });
       await cleanup.connect();
       try {
         await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
+        await cleanup.query(`DROP OWNED BY ${appRole}`);
+        await cleanup.query(`DROP ROLE ${appRole}`);
       } finally {
         await cleanup.end();
       }
@@ -116,9 +140,9 @@ async function removeAbandonedClusters(): Promise<void> {
   const root = join(PROJECT_ROOT, EMBEDDED_DATA_ROOT);
   const entries = await readdir(root).catch(() => [] as string[]);
   for (const entry of entries) {
-    const match = /^test-.+-(\d+)-[0-9a-f]{6}(\.ttc-password)?$/.exec(entry);
+    const match = /^test-.+-(\d+)-[0-9a-f]{6}(\.ttc(-app)?-password)?$/.exec(entry);
     if (!match || isAlive(Number(match[1]))) continue;
-    const dataDir = join(root, entry.replace(/\.ttc-password$/, ''));
+    const dataDir = join(root, entry.replace(/\.ttc(-app)?-password$/, ''));
     // A postmaster the dead test left running still owns the folder; leave it rather than pull data from under it.
     if (await postmasterAlive(dataDir)) continue;
     await rm(join(root, entry), { recursive: true, force: true });

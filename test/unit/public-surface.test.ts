@@ -18,7 +18,9 @@ it('the root export surface is exactly the documented one', () => {
     'ToolError',
     'ToolRegistry',
     'VALIDATION_LAYERS',
+    'auditDigest',
     'auditRecordSchema',
+    'businessIdempotencyKey',
     'callBindingDigest',
     'canonicalJson',
     'computeBindings',
@@ -44,6 +46,7 @@ it('the dev stack is exported from ./testing only', async () => {
   const [testing, temporal, store] = await Promise.all([import('../../src/testing/index.js'), import('../../src/temporal/index.js'), import('../../src/store/index.js')]);
   const devStack = Object.keys(testing).sort();
   assert.deepEqual(devStack, [
+    'EMBEDDED_APP_ROLE',
     'EMBEDDED_DATA_ROOT',
     'EmbeddedPostgresServer',
     'TEMPORAL_CLI_WHEEL',

@@ -1,3 +1,4 @@
+import type { AuditRecord } from '../../contract/audit-record.js';
 import { asLocalReplay } from '../../contract/settled-results.js';
 import { toCanonicalText } from '../canonical-text.js';
 import { sha256OfBytes } from '../byte-digest.js';
@@ -31,9 +32,11 @@ export function recordExecution(tables: InMemoryTables, input: RecordExecutionIn
   const { audit, modelResult, artifacts, evidenceSources } = input.execution;
   const modelResultJson = toCanonicalText(modelResult, 'execution.modelResult');
   if (sha256OfBytes(modelResultJson) !== audit.bindings.result_sha256) throw new StoreError('digest_mismatch', { what: 'model_result', auditId: audit.audit_id });
-  const ref = auditRefOf(audit);
+  const auditSha256 = sha256OfBytes(toCanonicalText(audit, 'execution.audit'));
   const existing = tables.audits.get(audit.audit_id);
-  if (existing && toCanonicalText(auditRefOf(existing.audit), 'ref') !== toCanonicalText(ref, 'ref')) throw new StoreError('audit_id_reused', { auditId: audit.audit_id });
+  // A second record under an audit id must carry the same bindings; the stored record (and its digest) stays.
+  const ref = existing ? auditRefOf(existing.audit, existing.auditSha256) : auditRefOf(audit, auditSha256);
+  if (existing && !sameBindings(ref, audit.bindings)) throw new StoreError('audit_id_reused', { auditId: audit.audit_id });
   for (const artifact of artifacts) putArtifact(tables, artifact);
   if (!existing) {
     tables.audits.set(audit.audit_id, {
@@ -44,6 +47,7 @@ export function recordExecution(tables: InMemoryTables, input: RecordExecutionIn
       attempt: audit.attempt,
       idempotencyKey: audit.idempotency_key,
       recordedAt: now,
+      auditSha256,
       audit: copy(audit),
       modelResult: copy(modelResult),
     });
@@ -74,6 +78,10 @@ export function recordExecution(tables: InMemoryTables, input: RecordExecutionIn
     Object.assign(row, { status, modelResult: copy(modelResult), auditRef: ref, completedAt: status === 'completed' ? now : null });
   }
   return ref;
+}
+
+function sameBindings(a: AuditRef, b: AuditRecord['bindings']): boolean {
+  return a.request_sha256 === b.request_sha256 && a.result_sha256 === b.result_sha256 && a.call_binding_sha256 === b.call_binding_sha256;
 }
 
 /** The ledger row of a key, as a copy. */

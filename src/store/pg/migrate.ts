@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import type { Pool } from 'pg';
-import { inTransaction } from './sql-runner.js';
+import { checkText } from '../input-checks.js';
+import { inTransaction, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 
 /** Where the numbered SQL files live (shipped next to this module). */
@@ -21,10 +22,25 @@ export interface Migration {
   readonly sha256: string;
 }
 
-/** What {@link migrate} did: versions applied now, and versions that were already there. */
+/** Options of {@link migrate}. */
+export interface MigrateOptions {
+  /**
+   * The role the application connects as (e.g. the user of `DATABASE_URL`). It must be a different role from the
+   * one migrating, not a superuser and not a member of the owner; it is granted exactly what the store needs
+   * (`ttc_grant_application_role`, migration 002). Without it, whoever migrates owns the tables *and* is expected to
+   * run the application: append-only is then a courtesy, not enforced against the application.
+   */
+  readonly appRole?: string;
+  /** The migrations to apply; defaults to the package's own ({@link loadMigrations}). */
+  readonly migrations?: readonly Migration[];
+}
+
+/** What {@link migrate} did: versions applied now, versions that were already there, and the role granted. */
 export interface MigrationReport {
   readonly applied: readonly number[];
   readonly alreadyApplied: readonly number[];
+  /** The application role granted its privileges, or `null` when the migrating role is the application's too. */
+  readonly appRole: string | null;
 }
 
 /** Reads `NNN_name.sql` files in version order; a gap or duplicate number is a packaging error. */
@@ -43,12 +59,15 @@ export async function loadMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migrati
 /**
  * Brings the schema up to date: applies every migration not yet recorded, in order, in one transaction under an
  * advisory lock, so concurrent migrators wait and then find nothing to do. Forward only: an applied migration
- * whose file changed is refused (`migration_mismatch`) rather than silently diverging.
+ * whose file changed is refused (`migration_mismatch`) rather than silently diverging. With `appRole`, the pool must
+ * connect as the owner, and the application role is (re)granted its privileges in the same transaction.
  */
-export async function migrate(pool: Pool, migrations?: readonly Migration[]): Promise<MigrationReport> {
-  const all = migrations ?? (await loadMigrations());
+export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<MigrationReport> {
+  const all = options.migrations ?? (await loadMigrations());
+  const appRole = options.appRole === undefined ? null : checkText(options.appRole, 'appRole');
   return inTransaction(pool, async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+    if (appRole !== null) await assertSeparateRole(tx, appRole);
     await tx.query(
       `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version integer PRIMARY KEY, name text NOT NULL, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
       [],
@@ -72,6 +91,34 @@ export async function migrate(pool: Pool, migrations?: readonly Migration[]): Pr
     const known = new Set(all.map((m) => m.version));
     const unknown = [...recorded.keys()].filter((version) => !known.has(version));
     if (unknown.length > 0) throw new StoreError('migration_mismatch', { versions: unknown, problem: 'database is newer than this package' });
-    return { applied, alreadyApplied };
+    if (appRole !== null) {
+      await assertOwnsTables(tx);
+      await tx.query('SELECT ttc_grant_application_role($1)', [appRole]);
+    }
+    return { applied, alreadyApplied, appRole };
   });
+}
+
+/**
+ * The application role must not be able to do what an owner can: it exists, is not the migrating role, not a
+ * superuser, and does not inherit the migrating role's rights through membership.
+ */
+async function assertSeparateRole(tx: Queryable, appRole: string): Promise<void> {
+  const rows = await tx.query<{ superuser: boolean; member_of_owner: boolean; is_owner: boolean }>(
+    `SELECT rolsuper AS superuser, pg_has_role(oid, current_user, 'MEMBER') AS member_of_owner, rolname = current_user AS is_owner
+       FROM pg_roles WHERE rolname = $1`,
+    [appRole],
+  );
+  const role = rows[0];
+  const problem = !role ? 'no_such_role' : role.is_owner ? 'same_as_owner' : role.superuser ? 'superuser' : role.member_of_owner ? 'member_of_owner' : null;
+  if (problem !== null) throw new StoreError('role_setup', { appRole, problem });
+}
+
+/** Grants mean nothing on tables the application role owns (e.g. created by an older, single-role setup). */
+async function assertOwnsTables(tx: Queryable): Promise<void> {
+  const foreign = await tx.query<{ tablename: string; tableowner: string }>(
+    `SELECT tablename, tableowner FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'ttc\\_%' AND tableowner <> current_user ORDER BY tablename`,
+    [],
+  );
+  if (foreign.length > 0) throw new StoreError('role_setup', { problem: 'tables_owned_by_another_role', tables: foreign.map((row) => `${row.tablename} (${row.tableowner})`) });
 }

@@ -4,7 +4,7 @@ import { sha256OfBytes } from '../byte-digest.js';
 import { fromCanonicalText } from '../canonical-text.js';
 import type { AuditRef } from '../ledger.js';
 import { StoreError } from '../store-error.js';
-import type { EvidenceRecord, StoredAudit } from '../stored-records.js';
+import type { StoredAudit } from '../stored-records.js';
 import { isoOf } from '../timestamps.js';
 
 /** Columns of `ttc_audit` as selected by {@link AUDIT_COLUMNS}. */
@@ -18,6 +18,7 @@ export interface AuditRow {
   readonly request_sha256: string;
   readonly result_sha256: string;
   readonly call_binding_sha256: string;
+  readonly audit_sha256: string;
   readonly audit_json: string;
   readonly model_result_json: string;
   readonly recorded_at: Date;
@@ -25,11 +26,76 @@ export interface AuditRow {
 
 /** The select list matching {@link AuditRow}. */
 export const AUDIT_COLUMNS =
-  'audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, request_sha256, result_sha256, call_binding_sha256, audit_json, model_result_json, recorded_at';
+  'audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at';
 
-/** The reference Temporal history carries for an audit row. */
-export function auditRefOfRow(row: Pick<AuditRow, 'audit_id' | 'request_sha256' | 'result_sha256' | 'call_binding_sha256'>): AuditRef {
-  return { audit_id: row.audit_id, request_sha256: row.request_sha256, result_sha256: row.result_sha256, call_binding_sha256: row.call_binding_sha256 };
+/** The columns of an audit row that identify and bind it: what {@link verifiedAuditRecord} checks. */
+const AUDIT_IDENTITY_COLUMNS = [
+  'audit_id',
+  'workflow_id',
+  'call_id',
+  'attempt',
+  'idempotency_key',
+  'request_sha256',
+  'result_sha256',
+  'call_binding_sha256',
+  'audit_sha256',
+  'audit_json',
+] as const;
+type AuditIdentityColumn = (typeof AUDIT_IDENTITY_COLUMNS)[number];
+
+/** An audit row's identity columns (see {@link verifiedAuditRecord}). */
+export type AuditIdentityRow = Pick<AuditRow, AuditIdentityColumn>;
+
+/** The identity columns of an audit joined into another table's query as `a_<column>` (all null if no audit row). */
+export type JoinedAuditColumns = { readonly [C in AuditIdentityColumn as `a_${C}`]: AuditRow[C] | null };
+
+/** Select list of {@link JoinedAuditColumns} for the audit table under `alias`. */
+export function joinedAuditColumns(alias: string): string {
+  return AUDIT_IDENTITY_COLUMNS.map((column) => `${alias}.${column} AS a_${column}`).join(', ');
+}
+
+/** The joined audit's identity row, or `null` when the join found no audit row. */
+export function joinedAuditRow(row: JoinedAuditColumns): AuditIdentityRow | null {
+  if (row.a_audit_id === null) return null;
+  return Object.fromEntries(AUDIT_IDENTITY_COLUMNS.map((column) => [column, row[`a_${column}`]])) as unknown as AuditIdentityRow;
+}
+
+/**
+ * The audit record of a row, after checking it is the record that was written: its bytes still hash to
+ * `audit_sha256`, and the indexed columns (which ledger rows, evidence rows and history references were built from)
+ * say what the record says. Any edit of the record or of those columns fails `digest_mismatch`; only someone who
+ * rewrites record and digest together gets past this, and the `audit_sha256` in Temporal history still differs.
+ */
+export function verifiedAuditRecord(row: AuditIdentityRow): AuditRecord {
+  const mismatch = (field: string) => new StoreError('digest_mismatch', { what: 'audit', auditId: row.audit_id, field });
+  if (sha256OfBytes(row.audit_json) !== row.audit_sha256) throw mismatch('audit_sha256');
+  const audit = fromCanonicalText(row.audit_json) as AuditRecord;
+  const { bindings } = audit;
+  const columns: readonly [string, unknown, unknown][] = [
+    ['audit_id', audit.audit_id, row.audit_id],
+    ['call_id', audit.call_id, row.call_id],
+    ['attempt', audit.attempt, row.attempt],
+    ['idempotency_key', audit.idempotency_key, row.idempotency_key],
+    ['request_sha256', bindings.request_sha256, row.request_sha256],
+    ['result_sha256', bindings.result_sha256, row.result_sha256],
+    ['call_binding_sha256', bindings.call_binding_sha256, row.call_binding_sha256],
+    // Recorded inside Temporal, the record names its workflow: a row moved to another workflow no longer agrees.
+    ['workflow_id', audit.temporal?.workflow_id ?? row.workflow_id, row.workflow_id],
+  ];
+  const differing = columns.find(([, recorded, column]) => recorded !== column);
+  if (differing) throw mismatch(differing[0]);
+  return audit;
+}
+
+/** The reference Temporal history carries for an audit row (after {@link verifiedAuditRecord}). */
+export function auditRefOfRow(row: Pick<AuditRow, 'audit_id' | 'request_sha256' | 'result_sha256' | 'call_binding_sha256' | 'audit_sha256'>): AuditRef {
+  return {
+    audit_id: row.audit_id,
+    request_sha256: row.request_sha256,
+    result_sha256: row.result_sha256,
+    call_binding_sha256: row.call_binding_sha256,
+    audit_sha256: row.audit_sha256,
+  };
 }
 
 /**
@@ -42,20 +108,11 @@ export function verifiedModelResult(modelResultJson: string, resultSha256: strin
 }
 
 /**
- * An audit row as the API returns it. The record's own id and bindings must agree with the indexed columns (which
- * the ledger and history references were built from); an audit edited behind the trigger fails `digest_mismatch`.
+ * An audit row as the API returns it, verified ({@link verifiedAuditRecord}, and the model result against its
+ * `result_sha256`): a row edited behind the trigger fails `digest_mismatch` and is never returned.
  */
 export function storedAuditOf(row: AuditRow): StoredAudit {
-  const audit = fromCanonicalText(row.audit_json) as AuditRecord;
-  const { bindings } = audit;
-  if (
-    audit.audit_id !== row.audit_id ||
-    bindings.request_sha256 !== row.request_sha256 ||
-    bindings.result_sha256 !== row.result_sha256 ||
-    bindings.call_binding_sha256 !== row.call_binding_sha256
-  ) {
-    throw new StoreError('digest_mismatch', { what: 'audit', auditId: row.audit_id });
-  }
+  const audit = verifiedAuditRecord(row);
   return {
     auditId: row.audit_id,
     workflowId: row.workflow_id,
@@ -64,43 +121,8 @@ export function storedAuditOf(row: AuditRow): StoredAudit {
     attempt: row.attempt,
     idempotencyKey: row.idempotency_key,
     recordedAt: isoOf(row.recorded_at),
+    auditSha256: row.audit_sha256,
     audit,
     modelResult: verifiedModelResult(row.model_result_json, row.result_sha256, row.audit_id),
-  };
-}
-
-/** Columns of `ttc_evidence` readers need. */
-export interface EvidenceRow {
-  readonly workflow_id: string;
-  readonly call_id: string;
-  readonly audit_id: string;
-  readonly record_json: string;
-}
-
-/** The exact evidence item (plus source) stored with an evidence row. */
-export interface EvidenceDocument {
-  readonly evidence_id: string;
-  readonly kind: string;
-  readonly locator: string;
-  readonly supports: string[];
-  readonly quote?: string;
-  readonly observed_at?: string;
-  readonly source: string;
-}
-
-/** An evidence row as the API returns it (from its exact JSON, not the query copies). */
-export function evidenceRecordOf(row: EvidenceRow): EvidenceRecord {
-  const doc = fromCanonicalText(row.record_json) as unknown as EvidenceDocument;
-  return {
-    evidenceId: doc.evidence_id,
-    workflowId: row.workflow_id,
-    callId: row.call_id,
-    auditId: row.audit_id,
-    kind: doc.kind,
-    locator: doc.locator,
-    supports: doc.supports,
-    quote: doc.quote ?? null,
-    observedAt: doc.observed_at ?? null,
-    source: doc.source,
   };
 }

@@ -2,12 +2,12 @@ import type { ModelResult } from '../../contract/model-result.js';
 import { asLocalReplay } from '../../contract/settled-results.js';
 import { checkSha256, checkText } from '../input-checks.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus } from '../ledger.js';
-import { auditRefOfRow, verifiedModelResult } from './pg-audit-rows.js';
+import { auditRefOfRow, joinedAuditColumns, joinedAuditRow, verifiedAuditRecord, verifiedModelResult, type JoinedAuditColumns } from './pg-audit-rows.js';
 import type { Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 import { isoOf, isoOrNull } from '../timestamps.js';
 
-interface LedgerRow {
+interface LedgerRow extends JoinedAuditColumns {
   readonly idempotency_key: string;
   readonly request_sha256: string;
   readonly tool: string;
@@ -18,15 +18,12 @@ interface LedgerRow {
   readonly audit_id: string | null;
   readonly claimed_at: Date;
   readonly completed_at: Date | null;
-  readonly a_request_sha256: string | null;
-  readonly a_result_sha256: string | null;
-  readonly a_call_binding_sha256: string | null;
 }
 
+/** A ledger row with the audit of its last recorded attempt, which is verified before the row is used. */
 const SELECT_LEDGER = `
   SELECT l.idempotency_key, l.request_sha256, l.tool, l.workflow_id, l.call_id, l.status, l.model_result_json, l.audit_id,
-         l.claimed_at, l.completed_at, a.request_sha256 AS a_request_sha256, a.result_sha256 AS a_result_sha256,
-         a.call_binding_sha256 AS a_call_binding_sha256
+         l.claimed_at, l.completed_at, ${joinedAuditColumns('a')}
     FROM ttc_ledger l LEFT JOIN ttc_audit a ON a.audit_id = l.audit_id
    WHERE l.idempotency_key = $1`;
 
@@ -51,7 +48,7 @@ export async function claimIdempotencyKey(db: Queryable, input: ClaimInput, now:
   const claimed = won[0];
   if (claimed) return { kind: 'claimed', claimedAt: isoOf(claimed.claimed_at) };
 
-  const row = (await db.query<LedgerRow>(SELECT_LEDGER, [key], 'ttc_select_ledger_v1'))[0];
+  const row = (await db.query<LedgerRow>(SELECT_LEDGER, [key], 'ttc_select_ledger_v2'))[0];
   // Rows are never deleted, so the row that beat this insert is visible to this later statement.
   if (!row) throw new StoreError('internal', { idempotencyKey: key, problem: 'ledger row vanished' });
   if (row.request_sha256 !== requestSha256) return { kind: 'conflict', recordedRequestSha256: row.request_sha256, recordedTool: row.tool };
@@ -90,7 +87,13 @@ export async function getLedgerEntry(db: Queryable, idempotencyKey: string): Pro
   };
 }
 
+/**
+ * The reference to the row's last recorded audit, after verifying that audit (a replay hands its reference to
+ * history, and a tampered audit must not be vouched for there). `null` while no attempt was recorded.
+ */
 function auditRefOf(row: LedgerRow): AuditRef | null {
-  if (row.audit_id === null || row.a_request_sha256 === null || row.a_result_sha256 === null || row.a_call_binding_sha256 === null) return null;
-  return auditRefOfRow({ audit_id: row.audit_id, request_sha256: row.a_request_sha256, result_sha256: row.a_result_sha256, call_binding_sha256: row.a_call_binding_sha256 });
+  const audit = joinedAuditRow(row);
+  if (audit === null) return null;
+  verifiedAuditRecord(audit);
+  return auditRefOfRow(audit);
 }

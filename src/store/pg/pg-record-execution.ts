@@ -6,6 +6,7 @@ import { toCanonicalText } from '../canonical-text.js';
 import { checkOptionalText, checkText } from '../input-checks.js';
 import { auditRefOf, ledgerStatusFor, type AuditRef, type RecordExecutionInput } from '../ledger.js';
 import { insertArtifact } from './pg-artifacts.js';
+import { auditRefOfRow } from './pg-audit-rows.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 
@@ -33,38 +34,44 @@ export async function recordExecution(pool: Pool, input: RecordExecutionInput, n
   if (sha256OfBytes(modelResultJson) !== record.bindings.result_sha256) {
     throw new StoreError('digest_mismatch', { what: 'model_result', auditId: record.audit_id });
   }
-  const ref = auditRefOf(record);
+  const ref = auditRefOf(record, sha256OfBytes(auditJson));
 
-  const conflict = await inTransaction(pool, async (tx) => {
+  const { recorded, conflict } = await inTransaction(pool, async (tx) => {
     const inserted = await tx.query<{ audit_id: string }>(
       `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code,
-         request_sha256, result_sha256, call_binding_sha256, audit_json, model_result_json, recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+         request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
        ON CONFLICT (audit_id) DO NOTHING RETURNING audit_id`,
       [
         record.audit_id, workflowId, runId, record.call_id, record.attempt, record.idempotency_key, queryCopy(record.tool), record.status,
-        record.error_code === null ? null : queryCopy(record.error_code), ref.request_sha256, ref.result_sha256, ref.call_binding_sha256, auditJson, modelResultJson, now,
+        record.error_code === null ? null : queryCopy(record.error_code), ref.request_sha256, ref.result_sha256, ref.call_binding_sha256, ref.audit_sha256,
+        auditJson, modelResultJson, now,
       ],
     );
-    if (inserted.length === 0) await assertSameAttempt(tx, ref);
+    const stored = inserted.length === 0 ? await sameAttempt(tx, ref) : ref;
     for (const artifact of execution.artifacts) await insertArtifact(tx, artifact, now);
     await insertEvidence(tx, input, workflowId, now);
-    return updateLedger(tx, input, workflowId, modelResultJson, now);
+    return { recorded: stored, conflict: await updateLedger(tx, input, workflowId, modelResultJson, now) };
   });
   if (conflict) throw new StoreError('idempotency_conflict', { idempotencyKey: record.idempotency_key, auditId: record.audit_id, recordedRequestSha256: conflict });
-  return ref;
+  return recorded;
 }
 
-/** An audit id names one attempt: a second record under it must be the very same record. */
-async function assertSameAttempt(tx: Queryable, ref: AuditRef): Promise<void> {
-  const rows = await tx.query<{ request_sha256: string; result_sha256: string; call_binding_sha256: string }>(
-    'SELECT request_sha256, result_sha256, call_binding_sha256 FROM ttc_audit WHERE audit_id = $1',
+/**
+ * An audit id names one attempt: a second record under it must carry the same bindings. It may differ in other
+ * fields (timings of a re-run), so the reference returned is the stored row's: its `audit_sha256` is the one that
+ * matches the database, and the one history must carry.
+ */
+async function sameAttempt(tx: Queryable, ref: AuditRef): Promise<AuditRef> {
+  const rows = await tx.query<{ request_sha256: string; result_sha256: string; call_binding_sha256: string; audit_sha256: string }>(
+    'SELECT request_sha256, result_sha256, call_binding_sha256, audit_sha256 FROM ttc_audit WHERE audit_id = $1',
     [ref.audit_id],
   );
   const row = rows[0];
   if (!row || row.request_sha256 !== ref.request_sha256 || row.result_sha256 !== ref.result_sha256 || row.call_binding_sha256 !== ref.call_binding_sha256) {
     throw new StoreError('audit_id_reused', { auditId: ref.audit_id });
   }
+  return auditRefOfRow({ audit_id: ref.audit_id, ...row });
 }
 
 async function insertEvidence(tx: Queryable, input: RecordExecutionInput, workflowId: string, now: Date): Promise<void> {

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { sha256OfBytes } from '../byte-digest.js';
 import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
 import { checkCount, checkIdList, checkOptionalTimestamp, checkText, checkTimestamp } from '../input-checks.js';
+import { assertEvidenceInWorkflow } from './pg-evidence-check.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
 import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
 import { StoreError, isStoreError } from '../store-error.js';
@@ -27,12 +28,11 @@ interface PatchRow {
 
 const PATCH_COLUMNS = 'patch_id, workflow_id, key, value_json, evidence_ids, source, observed_at, retrieved_at, version, call_id, patch_sha256, applied_at';
 
-/** The locking read of {@link applyChecked}: earlier patch with this id, cited evidence found, current version. */
+/** The locking read of {@link applyChecked}: earlier patch with this id, current version. */
 const CHECK_PATCH = `
-  SELECT (SELECT array_agg(DISTINCT evidence_id) FROM ttc_evidence WHERE workflow_id = $1 AND evidence_id = ANY($2::text[])) AS found,
-         (SELECT version FROM ttc_state WHERE workflow_id = $1 AND key = $3 FOR UPDATE) AS current_version,
+  SELECT (SELECT version FROM ttc_state WHERE workflow_id = $1 AND key = $2 FOR UPDATE) AS current_version,
          ${PATCH_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')}
-    FROM (SELECT 1) AS one LEFT JOIN ttc_state_patches p ON p.patch_id = $4`;
+    FROM (SELECT 1) AS one LEFT JOIN ttc_state_patches p ON p.patch_id = $3`;
 
 /** The write of {@link applyChecked}: the patch row and the pointer move, as one statement. */
 function writePatchSql(firstVersion: boolean): string {
@@ -87,23 +87,19 @@ export async function applyStatePatch(pool: Pool, input: StatePatchInput, now: D
 }
 
 /**
- * One read and one write per patch (plus BEGIN/COMMIT), so the store stays close to raw inserts: the read finds an
- * earlier patch with this id, the cited evidence and the current version (locking the state row, so the check and
- * the write are one step for concurrent writers of the key); the write inserts the patch and moves the pointer.
+ * Two reads and one write per patch (plus BEGIN/COMMIT), so the store stays close to raw inserts: the first read
+ * finds an earlier patch with this id and the current version (locking the state row, so the check and the write
+ * are one step for concurrent writers of the key); the second reads the cited evidence with the audits that
+ * recorded it, to verify each row (a row moved from another workflow is refused); the write inserts the patch and
+ * moves the pointer.
  */
 async function applyChecked(tx: Queryable, patch: CheckedPatch, now: Date): Promise<StatePatchResult> {
   const checked = (
-    await tx.query<PatchColumns & { found: string[] | null; current_version: number | null }>(
-      CHECK_PATCH,
-      [patch.workflowId, patch.evidenceIds, patch.key, patch.patchId],
-      'ttc_check_patch_v1',
-    )
+    await tx.query<PatchColumns & { current_version: number | null }>(CHECK_PATCH, [patch.workflowId, patch.key, patch.patchId], 'ttc_check_patch_v2')
   )[0];
   if (!checked) throw new StoreError('internal', { problem: 'patch check returned nothing' });
   if (checked.patch_id !== null) return replayOf(checked as PatchRow, patch);
-  const found = new Set(checked.found ?? []);
-  const missing = patch.evidenceIds.filter((id) => !found.has(id));
-  if (missing.length > 0) throw new StoreError('evidence_not_found', { workflowId: patch.workflowId, missing });
+  await assertEvidenceInWorkflow(tx, patch.workflowId, patch.evidenceIds);
   const currentVersion = checked.current_version ?? 0;
   if (currentVersion !== patch.expectedVersion) {
     throw new StoreError('version_conflict', { workflowId: patch.workflowId, key: patch.key, expectedVersion: patch.expectedVersion, currentVersion });

@@ -6,7 +6,8 @@ import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, M
 import { DEFAULT_MEMORY_POLICY, type MemoryPolicy } from '../memory-policy.js';
 import { insertArtifact, readArtifact } from './pg-artifacts.js';
 import type { ContractMetrics, MetricsWindow } from '../contract-metrics.js';
-import { AUDIT_COLUMNS, evidenceRecordOf, storedAuditOf, type AuditRow, type EvidenceRow } from './pg-audit-rows.js';
+import { AUDIT_COLUMNS, storedAuditOf, type AuditRow } from './pg-audit-rows.js';
+import { readVerifiedEvidence } from './pg-evidence.js';
 import { claimIdempotencyKey, getLedgerEntry } from './pg-ledger.js';
 import { contractMetrics } from './pg-metrics.js';
 import { confirmMemoryCandidate, listMemories, proposeMemory } from './pg-memory.js';
@@ -73,13 +74,11 @@ export class PgToolStore implements ToolStore {
     return rows.map(storedAuditOf);
   }
 
-  async listEvidence(filter: CallFilter): Promise<EvidenceRecord[]> {
-    const rows = await this.db.query<EvidenceRow>(
-      `SELECT workflow_id, call_id, audit_id, record_json FROM ttc_evidence
-        WHERE workflow_id = $1 AND ($2::text IS NULL OR call_id = $2) ORDER BY recorded_at, call_id, evidence_id`,
-      [checkText(filter.workflowId, 'workflowId'), filter.callId === undefined ? null : checkText(filter.callId, 'callId')],
-    );
-    return rows.map(evidenceRecordOf);
+  listEvidence(filter: CallFilter): Promise<EvidenceRecord[]> {
+    return readVerifiedEvidence(this.db, {
+      workflowId: checkText(filter.workflowId, 'workflowId'),
+      ...(filter.callId === undefined ? {} : { callId: checkText(filter.callId, 'callId') }),
+    });
   }
 
   putArtifact(artifact: ArtifactPayload): Promise<void> {

@@ -44,7 +44,7 @@ describe('artifacts (real Postgres)', () => {
     const body = JSON.stringify({ refund: 10 });
     const sha256 = sha256Hex(body);
     await store.putArtifact({ sha256, contentType: 'application/json', bytes: Buffer.byteLength(body), body });
-    const client = await db.pool.connect();
+    const client = await db.ownerPool.connect();
     try {
       // Artifacts are immutable by trigger; replica mode (superuser) bypasses it, as an attacker with disk or admin access could.
       await client.query("SET session_replication_role = 'replica'");
@@ -56,8 +56,11 @@ describe('artifacts (real Postgres)', () => {
     await rejectsWith(store.getArtifact(sha256), 'PROTOCOL_ERROR', 'digest_mismatch');
   });
 
-  it('refuses an ordinary UPDATE of an artifact in the database', async () => {
-    await assert.rejects(db.pool.query("UPDATE ttc_artifacts SET content_type = 'text/html'"), (error: { code?: unknown }) => error.code === 'TT001');
+  it('refuses UPDATE, DELETE and TRUNCATE of artifacts: the application has no such privilege, the owner meets the trigger', async () => {
+    for (const sql of ["UPDATE ttc_artifacts SET content_type = 'text/html'", 'DELETE FROM ttc_artifacts', 'TRUNCATE ttc_artifacts']) {
+      await assert.rejects(db.pool.query(sql), (error: { code?: unknown }) => error.code === '42501', `application role: ${sql}`);
+      await assert.rejects(db.ownerPool.query(sql), (error: { code?: unknown }) => error.code === 'TT001', `owner: ${sql}`);
+    }
   });
 
   it('refuses to store a body under a digest it does not have', async () => {

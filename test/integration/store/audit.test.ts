@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type pg from 'pg';
 import { verifyAudit } from '../../../src/index.js';
 import { APPEND_ONLY_SQLSTATE, toStoreError } from '../../../src/store/pg/pg-errors.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
@@ -15,15 +16,24 @@ before(async () => {
 });
 after(async () => db?.close());
 
-/** Runs raw SQL the way an operator (or attacker) with table access would, and returns the SQLSTATE it failed with. */
-async function sqlState(sql: string, params: unknown[] = []): Promise<string> {
+/** SQLSTATE `insufficient_privilege`: what the application role gets for anything it was not granted. */
+const INSUFFICIENT_PRIVILEGE = '42501';
+
+/** Runs raw SQL as `pool`'s role would, and returns the SQLSTATE it failed with. */
+async function sqlState(pool: pg.Pool, sql: string, params: unknown[] = []): Promise<string> {
   try {
-    await db.pool.query(sql, params);
+    await pool.query(sql, params);
   } catch (error) {
-    assert.equal(toStoreError(error).reason, 'append_only');
     return (error as { code: string }).code;
   }
   assert.fail(`expected the database to refuse: ${sql}`);
+}
+
+/** The application role is refused by its privileges; the owner, who has them, by the append-only trigger. */
+async function refusedToBoth(sql: string, params: unknown[] = []): Promise<void> {
+  assert.equal(await sqlState(db.pool, sql, params), INSUFFICIENT_PRIVILEGE, `application role: ${sql}`);
+  assert.equal(await sqlState(db.ownerPool, sql, params), APPEND_ONLY_SQLSTATE, `owner: ${sql}`);
+  await assert.rejects(db.ownerPool.query(sql, params), (error) => toStoreError(error).reason === 'append_only');
 }
 
 describe('audit log (real Postgres)', () => {
@@ -67,13 +77,13 @@ describe('audit log (real Postgres)', () => {
   it('refuses UPDATE of an audit row in the database itself', async () => {
     const [row] = await store.listAudits({ workflowId: 'wf-audit' });
     assert.ok(row);
-    assert.equal(await sqlState(`UPDATE ttc_audit SET status = 'succeeded', audit_json = '{}' WHERE audit_id = $1`, [row.auditId]), APPEND_ONLY_SQLSTATE);
+    await refusedToBoth(`UPDATE ttc_audit SET status = 'succeeded', audit_json = '{}' WHERE audit_id = $1`, [row.auditId]);
     assert.deepEqual((await store.getAudit(row.auditId))?.audit, row.audit);
   });
 
   it('refuses DELETE and TRUNCATE of audit rows in the database itself', async () => {
-    assert.equal(await sqlState('DELETE FROM ttc_audit'), APPEND_ONLY_SQLSTATE);
-    assert.equal(await sqlState('TRUNCATE ttc_audit CASCADE'), APPEND_ONLY_SQLSTATE);
+    await refusedToBoth('DELETE FROM ttc_audit');
+    await refusedToBoth('TRUNCATE ttc_audit CASCADE');
     assert.equal((await store.listAudits({ workflowId: 'wf-audit' })).length, 2);
   });
 
@@ -85,8 +95,8 @@ describe('audit log (real Postgres)', () => {
     });
     await store.openReconciliation({ idempotencyKey: 'k-audit', workflowId: 'wf-audit', callId: 'c9', tool: 'payments.charge', auditId: null });
     await store.recordReconciliationAttempt({ idempotencyKey: 'k-audit', attempt: 1, finding: 'unknown', detail: null });
-    assert.equal(await sqlState('DELETE FROM ttc_state_patches'), APPEND_ONLY_SQLSTATE);
-    assert.equal(await sqlState('UPDATE ttc_reconciliation_attempts SET finding = $1', ['committed']), APPEND_ONLY_SQLSTATE);
+    await refusedToBoth('DELETE FROM ttc_state_patches');
+    await refusedToBoth('UPDATE ttc_reconciliation_attempts SET finding = $1', ['committed']);
     assert.equal((await store.listStatePatches({ workflowId: 'wf-audit' })).length, 1);
     assert.equal((await store.getReconciliation('k-audit'))?.attempts[0]?.finding, 'unknown');
   });
@@ -94,7 +104,7 @@ describe('audit log (real Postgres)', () => {
   it('detects a model result edited behind the trigger (by a superuser) when reading the audit', async () => {
     const [row] = await store.listAudits({ workflowId: 'wf-audit' });
     assert.ok(row);
-    const client = await db.pool.connect();
+    const client = await db.ownerPool.connect();
     try {
       // Replica mode skips ordinary triggers: what someone with superuser access could do.
       await client.query("SET session_replication_role = 'replica'");
@@ -110,7 +120,7 @@ describe('audit log (real Postgres)', () => {
     const execution = await runCall(ordersGet, { orderId: 'o-edit' }, { workflowId: 'wf-audit-edit', callId: 'c1' });
     await store.recordExecution({ execution, workflowId: 'wf-audit-edit', runId: null });
     const forged = { ...execution.audit, bindings: { ...execution.audit.bindings, request_sha256: 'f'.repeat(64) } };
-    const client = await db.pool.connect();
+    const client = await db.ownerPool.connect();
     try {
       await client.query("SET session_replication_role = 'replica'");
       await client.query('UPDATE ttc_audit SET audit_json = $1 WHERE audit_id = $2', [JSON.stringify(forged), execution.audit.audit_id]);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { asLocalReplay } from '../../../src/contract/settled-results.js';
+import { canonicalJson, sha256Hex } from '../../../src/index.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
@@ -35,7 +36,7 @@ describe('idempotency ledger (real Postgres)', () => {
     assert.equal(claim.kind, 'claimed');
 
     const ref = await store.recordExecution({ execution, workflowId: 'wf-replay', runId: 'run-1' });
-    assert.deepEqual(ref, { audit_id: execution.audit.audit_id, ...execution.audit.bindings });
+    assert.deepEqual(ref, { audit_id: execution.audit.audit_id, ...execution.audit.bindings, audit_sha256: sha256Hex(canonicalJson(execution.audit)) });
 
     const again = await store.claimIdempotencyKey(claimOf(execution, 'wf-replay'));
     assert.equal(again.kind, 'replay');

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { canonicalJson, sha256Hex } from '../../../src/index.js';
 import { loadMigrations, migrate, MIGRATIONS_TABLE } from '../../../src/store/pg/migrate.js';
+import { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
+import { ensureLoginRole } from '../../../src/testing/application-role.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
+import { ordersGet, runCall } from '../../../testkit/store-tools.js';
 
 let db: TestDatabase;
 before(async () => {
@@ -12,18 +17,52 @@ before(async () => {
 after(async () => db?.close());
 
 async function tables(): Promise<string[]> {
-  const { rows } = await db.pool.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename');
+  const { rows } = await db.ownerPool.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename');
   return rows.map((r) => r.tablename);
 }
 
+/** A scratch schema (dropped afterwards) and a pool on it for each connection string given. */
+async function withSchema(suffix: string, work: (schema: string, poolOf: (connectionString: string, max?: number) => pg.Pool) => Promise<void>): Promise<void> {
+  const schema = `${db.schema}_${suffix}`;
+  await db.ownerPool.query(`CREATE SCHEMA ${schema}`);
+  const pools: pg.Pool[] = [];
+  try {
+    await work(schema, (connectionString, max = 2) => {
+      const pool = new pg.Pool({ connectionString, max, options: `-c search_path=${schema}` });
+      pools.push(pool);
+      return pool;
+    });
+  } finally {
+    await Promise.all(pools.map((pool) => pool.end()));
+    await db.ownerPool.query(`DROP SCHEMA ${schema} CASCADE`);
+  }
+}
+
+/** What the application role may do to each package table (`has_table_privilege`, for the four privileges asked). */
+async function appPrivileges(): Promise<Record<string, string>> {
+  const { rows } = await db.ownerPool.query<{ tablename: string; granted: string }>(
+    `SELECT tablename, concat_ws(',',
+        CASE WHEN has_table_privilege($1, format('%I.%I', schemaname, tablename), 'SELECT') THEN 'SELECT' END,
+        CASE WHEN has_table_privilege($1, format('%I.%I', schemaname, tablename), 'INSERT') THEN 'INSERT' END,
+        CASE WHEN has_table_privilege($1, format('%I.%I', schemaname, tablename), 'UPDATE') THEN 'UPDATE' END,
+        CASE WHEN has_table_privilege($1, format('%I.%I', schemaname, tablename), 'DELETE') THEN 'DELETE' END,
+        CASE WHEN has_table_privilege($1, format('%I.%I', schemaname, tablename), 'TRUNCATE') THEN 'TRUNCATE' END,
+        CASE WHEN has_table_privilege($1, format('%I.%I', schemaname, tablename), 'TRIGGER') THEN 'TRIGGER' END) AS granted
+       FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`,
+    [db.appRole],
+  );
+  return Object.fromEntries(rows.map((row) => [row.tablename, row.granted]));
+}
+
 describe('migrations (real Postgres)', () => {
-  it('migrates an empty schema from nothing to the current version', async () => {
+  it('migrates an empty schema from nothing to the current version as the owner, granting the application role', async () => {
     assert.deepEqual(await tables(), []);
     const all = await loadMigrations();
-    assert.ok(all.length >= 1);
-    const report = await migrate(db.pool);
+    assert.ok(all.length >= 2);
+    const report = await migrate(db.ownerPool, { appRole: db.appRole });
     assert.deepEqual(report.applied, all.map((m) => m.version));
     assert.deepEqual(report.alreadyApplied, []);
+    assert.equal(report.appRole, db.appRole);
     assert.deepEqual(await tables(), [
       'ttc_artifacts',
       'ttc_audit',
@@ -32,42 +71,128 @@ describe('migrations (real Postgres)', () => {
       'ttc_memory',
       'ttc_reconciliation_attempts',
       'ttc_reconciliations',
+      'ttc_retention_log',
       MIGRATIONS_TABLE,
       'ttc_state',
       'ttc_state_patches',
     ]);
   });
 
-  it('does nothing on a re-run', async () => {
-    const before = await db.pool.query<{ version: number; applied_at: Date }>(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`);
-    const report = await migrate(db.pool);
+  it('grants the application role exactly SELECT/INSERT on history and SELECT/INSERT/UPDATE on state, nothing else', async () => {
+    assert.deepEqual(await appPrivileges(), {
+      ttc_artifacts: 'SELECT,INSERT',
+      ttc_audit: 'SELECT,INSERT',
+      ttc_evidence: 'SELECT,INSERT',
+      ttc_ledger: 'SELECT,INSERT,UPDATE',
+      ttc_memory: 'SELECT,INSERT,UPDATE',
+      ttc_reconciliation_attempts: 'SELECT,INSERT',
+      ttc_reconciliations: 'SELECT,INSERT,UPDATE',
+      ttc_retention_log: '',
+      [MIGRATIONS_TABLE]: '',
+      ttc_state: 'SELECT,INSERT,UPDATE',
+      ttc_state_patches: 'SELECT,INSERT',
+    });
+    const { rows } = await db.ownerPool.query<{ owner: string; retention: boolean; grant: boolean }>(
+      `SELECT (SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tableowner = $1)::int AS owner,
+              has_function_privilege($1, 'ttc_purge_before(timestamptz)', 'EXECUTE') AS retention,
+              has_function_privilege($1, 'ttc_grant_application_role(name)', 'EXECUTE') AS grant`,
+      [db.appRole],
+    );
+    assert.deepEqual(rows[0], { owner: 0, retention: false, grant: false }, 'the application role owns nothing and may not purge or grant');
+  });
+
+  it('does nothing on a re-run, and re-grants: a privilege added by hand is revoked again', async () => {
+    await db.ownerPool.query(`GRANT DELETE ON ttc_audit TO ${db.appRole}`);
+    const before = await db.ownerPool.query<{ version: number; applied_at: Date }>(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`);
+    const report = await migrate(db.ownerPool, { appRole: db.appRole });
     assert.deepEqual(report.applied, []);
     assert.deepEqual(report.alreadyApplied, before.rows.map((r) => r.version));
-    const afterRows = await db.pool.query<{ version: number; applied_at: Date }>(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`);
+    const afterRows = await db.ownerPool.query<{ version: number; applied_at: Date }>(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`);
     assert.deepEqual(afterRows.rows, before.rows);
+    assert.equal((await appPrivileges())['ttc_audit'], 'SELECT,INSERT');
+  });
+
+  it('refuses an application role that could act as the owner: the owner itself, a superuser, a member of the owner, or none', async () => {
+    const owner = (await db.ownerPool.query<{ current_user: string }>('SELECT current_user')).rows[0]!.current_user;
+    await rejectsWith(migrate(db.ownerPool, { appRole: owner }), 'TOOL_ERROR', 'role_setup');
+    await rejectsWith(migrate(db.ownerPool, { appRole: `${db.schema}_nobody` }), 'TOOL_ERROR', 'role_setup');
+    const member = `${db.schema}_member`;
+    await db.ownerPool.query(`CREATE ROLE ${member} LOGIN`);
+    try {
+      await db.ownerPool.query(`GRANT ${owner} TO ${member}`);
+      await rejectsWith(migrate(db.ownerPool, { appRole: member }), 'TOOL_ERROR', 'role_setup');
+      await db.ownerPool.query(`REVOKE ${owner} FROM ${member}`);
+      await db.ownerPool.query(`ALTER ROLE ${member} SUPERUSER`);
+      await rejectsWith(migrate(db.ownerPool, { appRole: member }), 'TOOL_ERROR', 'role_setup');
+    } finally {
+      await db.ownerPool.query(`DROP ROLE ${member}`);
+    }
+  });
+
+  it('refuses to grant on tables the application role owns (an older single-role setup) until ownership moves', async () => {
+    await withSchema('single', async (schema, poolOf) => {
+      await db.ownerPool.query(`GRANT USAGE, CREATE ON SCHEMA ${schema} TO ${db.appRole}`);
+      const report = await migrate(poolOf(db.connectionString), {});
+      assert.equal(report.appRole, null, 'migrated by the application role itself: no separation');
+      await rejectsWith(migrate(poolOf(db.ownerConnectionString), { appRole: db.appRole }), 'TOOL_ERROR', 'role_setup');
+    });
+  });
+
+  it('backfills audit_sha256 of audit rows recorded before migration 002, and the store reads them as intact', async () => {
+    const [first] = await loadMigrations();
+    const execution = await runCall(ordersGet, { orderId: 'o-old' }, { workflowId: 'wf-old', callId: 'c1' });
+    const auditJson = canonicalJson(execution.audit);
+    await withSchema('backfill', async (_schema, poolOf) => {
+      const owner = poolOf(db.ownerConnectionString);
+      await migrate(owner, { migrations: [first!] });
+      const { audit } = execution;
+      await owner.query(
+        `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256,
+           call_binding_sha256, audit_json, model_result_json, recorded_at) VALUES ($1, $2, NULL, $3, $4, $5, $6, $7, NULL, $8, $9, $10, $11, $12, now())`,
+        [audit.audit_id, 'wf-old', audit.call_id, audit.attempt, audit.idempotency_key, audit.tool, audit.status, audit.bindings.request_sha256,
+          audit.bindings.result_sha256, audit.bindings.call_binding_sha256, auditJson, canonicalJson(execution.modelResult)],
+      );
+      await migrate(owner, { appRole: db.appRole });
+      const stored = await new PgToolStore(poolOf(db.connectionString)).getAudit(audit.audit_id);
+      assert.equal(stored?.auditSha256, sha256Hex(auditJson));
+      assert.deepEqual(stored?.audit, audit);
+    });
   });
 
   it('lets concurrent migrators of a fresh schema apply each migration exactly once', async () => {
-    const schema = `${db.schema}_concurrent`;
-    await db.pool.query(`CREATE SCHEMA ${schema}`);
-    const pools = Array.from({ length: 5 }, () => new pg.Pool({ connectionString: db.connectionString, max: 2, options: `-c search_path=${schema}` }));
-    try {
-      const reports = await Promise.all(pools.map((pool) => migrate(pool)));
+    await withSchema('concurrent', async (schema, poolOf) => {
+      const pools = Array.from({ length: 5 }, () => poolOf(db.ownerConnectionString));
+      const reports = await Promise.all(pools.map((pool) => migrate(pool, { appRole: db.appRole })));
       assert.equal(reports.filter((r) => r.applied.length > 0).length, 1);
-      const { rows } = await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.${MIGRATIONS_TABLE}`);
+      const { rows } = await db.ownerPool.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.${MIGRATIONS_TABLE}`);
       assert.equal(Number(rows[0]!.n), (await loadMigrations()).length);
-    } finally {
-      await Promise.all(pools.map((pool) => pool.end()));
-      await db.pool.query(`DROP SCHEMA ${schema} CASCADE`);
-    }
+    });
   });
 
   it('refuses to run when an applied migration file was edited (forward only)', async () => {
     const edited = (await loadMigrations()).map((m) => (m.version === 1 ? { ...m, sql: `${m.sql}\n-- edited`, sha256: 'f'.repeat(64) } : m));
-    await rejectsWith(migrate(db.pool, edited), 'TOOL_ERROR', 'migration_mismatch');
+    await rejectsWith(migrate(db.ownerPool, { migrations: edited }), 'TOOL_ERROR', 'migration_mismatch');
   });
 
   it('refuses a database that has migrations this package does not know', async () => {
-    await rejectsWith(migrate(db.pool, []), 'TOOL_ERROR', 'migration_mismatch');
+    await rejectsWith(migrate(db.ownerPool, { migrations: [] }), 'TOOL_ERROR', 'migration_mismatch');
+  });
+
+  it('creates a login role idempotently, and a second call resets its password', async () => {
+    const role = `${db.schema}_login`;
+    const password = randomBytes(12).toString('hex');
+    await ensureLoginRole(db.ownerConnectionString, role, 'first-password');
+    await ensureLoginRole(db.ownerConnectionString, role, password);
+    const url = new URL(db.ownerConnectionString);
+    url.username = role;
+    url.password = password;
+    const client = new pg.Client({ connectionString: url.toString() });
+    try {
+      await client.connect();
+      assert.equal((await client.query<{ current_user: string }>('SELECT current_user')).rows[0]?.current_user, role);
+    } finally {
+      await client.end().catch(() => undefined);
+      await db.ownerPool.query(`DROP ROLE ${role}`);
+    }
   });
 });

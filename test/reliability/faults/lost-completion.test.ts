@@ -40,7 +40,7 @@ async function workerBehindRelay() {
 test('a reconcile query that recorded its finding but whose completion was lost (worker killed) is retried and settles the call', { timeout: 300_000 }, async () => {
   const { harness, db } = world;
   const { relay, worker } = await workerBehindRelay();
-  const key = chargeKey('pay_lost_1');
+  const key = chargeKey(principal.tenant, 'pay_lost_1');
   harness.payments.inject(key, 'commit_then_hang');
   // The status answer takes 300 ms: time to cut the worker off from the server before it can report anything.
   harness.payments.injectStatus(key, 'slow');
@@ -72,14 +72,14 @@ test('a reconcile query that recorded its finding but whose completion was lost 
 // cut off, so the kill lands after the record.
 test('a settle activity that recorded its result but whose completion was lost (worker killed) is retried and settles the call', { timeout: 300_000 }, async () => {
   const { harness, db } = world;
-  await db.pool.query(`CREATE FUNCTION hold_settled_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+  await db.ownerPool.query(`CREATE FUNCTION hold_settled_audit() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN IF NEW.attempt = 300 THEN PERFORM pg_advisory_xact_lock(${SETTLE_LOCK}); END IF; RETURN NEW; END $$`);
-  await db.pool.query('CREATE TRIGGER hold_settled_audit BEFORE INSERT ON ttc_audit FOR EACH ROW EXECUTE FUNCTION hold_settled_audit()');
+  await db.ownerPool.query('CREATE TRIGGER hold_settled_audit BEFORE INSERT ON ttc_audit FOR EACH ROW EXECUTE FUNCTION hold_settled_audit()');
   const lock = await db.pool.connect();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [SETTLE_LOCK]);
     const { relay, worker } = await workerBehindRelay();
-    const key = chargeKey('pay_lost_2', TOOLS.chargeNoRetry);
+    const key = chargeKey(principal.tenant, 'pay_lost_2', TOOLS.chargeNoRetry);
     harness.payments.inject(key, 'hang_before_commit');
     const handle = await harness.temporal.client.workflow.start('runToolCall', {
       taskQueue: harness.taskQueue,
@@ -87,7 +87,7 @@ test('a settle activity that recorded its result but whose completion was lost (
       args: [TOOLS.chargeNoRetry, { payment_id: 'pay_lost_2', customer: 'cus_lost', amount_cents: 300 }, callOptions],
     });
     await eventually('the settle to wait for its audit insert', async () => {
-      const { rows } = await db.pool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'");
+      const { rows } = await db.ownerPool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'");
       return rows.length > 0 ? true : undefined;
     }, 60_000, 20);
     relay.dropClientTraffic();
@@ -110,8 +110,8 @@ test('a settle activity that recorded its result but whose completion was lost (
     assert.deepEqual([summary.failed, harness.payments.commits(key), harness.payments.dispatches(key)], [1, 0, 1]);
   } finally {
     lock.release();
-    await db.pool.query('DROP TRIGGER hold_settled_audit ON ttc_audit');
-    await db.pool.query('DROP FUNCTION hold_settled_audit()');
+    await db.ownerPool.query('DROP TRIGGER hold_settled_audit ON ttc_audit');
+    await db.ownerPool.query('DROP FUNCTION hold_settled_audit()');
   }
 });
 
@@ -120,14 +120,14 @@ test('a settle activity that recorded its result but whose completion was lost (
 // released (the reconciliation's answer), not turn back to unknown. A trigger holds the late insert until then.
 test("a timed-out write's late 'unknown' record does not relabel a key its reconciliation already released", { timeout: 300_000 }, async () => {
   const { harness, db } = world;
-  await db.pool.query(`CREATE FUNCTION hold_dispatch_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+  await db.ownerPool.query(`CREATE FUNCTION hold_dispatch_audit() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN IF NEW.attempt = 1 AND NEW.idempotency_key LIKE '%pay_late_1' THEN PERFORM pg_advisory_xact_lock(${LATE_LOCK}); END IF; RETURN NEW; END $$`);
-  await db.pool.query('CREATE TRIGGER hold_dispatch_audit BEFORE INSERT ON ttc_audit FOR EACH ROW EXECUTE FUNCTION hold_dispatch_audit()');
+  await db.ownerPool.query('CREATE TRIGGER hold_dispatch_audit BEFORE INSERT ON ttc_audit FOR EACH ROW EXECUTE FUNCTION hold_dispatch_audit()');
   const lock = await db.pool.connect();
   const worker = await world.spawnWorker();
   try {
     await lock.query('SELECT pg_advisory_lock($1)', [LATE_LOCK]);
-    const key = chargeKey('pay_late_1', TOOLS.chargeNoRetry);
+    const key = chargeKey(principal.tenant, 'pay_late_1', TOOLS.chargeNoRetry);
     harness.payments.inject(key, 'hang_before_commit');
     const handle = await harness.temporal.client.workflow.start('runToolCall', {
       taskQueue: harness.taskQueue,
@@ -145,7 +145,7 @@ test("a timed-out write's late 'unknown' record does not relabel a key its recon
   } finally {
     await worker.kill();
     lock.release();
-    await db.pool.query('DROP TRIGGER hold_dispatch_audit ON ttc_audit');
-    await db.pool.query('DROP FUNCTION hold_dispatch_audit()');
+    await db.ownerPool.query('DROP TRIGGER hold_dispatch_audit ON ttc_audit');
+    await db.ownerPool.query('DROP FUNCTION hold_dispatch_audit()');
   }
 });
