@@ -5,6 +5,8 @@ export const CLI_ENV = {
   temporalAddress: 'TEMPORAL_ADDRESS',
   temporalNamespace: 'TEMPORAL_NAMESPACE',
   databaseUrl: 'DATABASE_URL',
+  databaseOwnerUrl: 'DATABASE_OWNER_URL',
+  principalKey: 'TTC_PRINCIPAL_KEY',
 } as const;
 
 /** Where the CLI connects. */
@@ -13,6 +15,10 @@ export interface CliConfig {
   readonly temporalNamespace: string;
   /** `undefined` means the embedded Postgres of the project folder (see `resolveDatabase`). */
   readonly databaseUrl: string | undefined;
+  /** The role that owns the tables and migrates; `undefined`: DATABASE_URL's role migrates (and owns) them itself. */
+  readonly databaseOwnerUrl: string | undefined;
+  /** Keys the audit's principal references (worker); `undefined`: plain digests. Never printed. */
+  readonly principalKey: string | undefined;
 }
 
 /** Defaults match a local `temporal server start-dev`. */
@@ -28,6 +34,8 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     temporalAddress: read(CLI_ENV.temporalAddress) ?? CLI_DEFAULTS.temporalAddress,
     temporalNamespace: read(CLI_ENV.temporalNamespace) ?? CLI_DEFAULTS.temporalNamespace,
     databaseUrl: read(CLI_ENV.databaseUrl),
+    databaseOwnerUrl: read(CLI_ENV.databaseOwnerUrl),
+    principalKey: read(CLI_ENV.principalKey),
   };
 }
 

@@ -1,10 +1,10 @@
 import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, formatDemoSummary, runDemo, startDemoServices, type DemoSummary } from '../demo/index.js';
-import { migrate, type ToolStore } from '../store/index.js';
+import type { ToolStore } from '../store/index.js';
 import type { DevPorts } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
-import { openDatabase } from './database.js';
+import { migrationLines, openDatabase } from './database.js';
 import { bringUpStack, describeStack, exportLines, readyEvent, untilStoppedOrDead } from './dev-command.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
@@ -61,9 +61,9 @@ export async function runDemoCommand(ctx: StackContext, flags: DemoFlags): Promi
     const target = { address: ctx.config.temporalAddress, namespace: ctx.config.temporalNamespace };
     ctx.out.progress(`connecting to Temporal at ${target.address} (namespace ${target.namespace})`);
     const { client, connection } = await connectBoth(target, teardown);
-    const database = await openDatabase(ctx.config.databaseUrl, ctx.projectRoot);
+    const database = await openDatabase(ctx.config, ctx.projectRoot);
     teardown.add('the database', () => database.close());
-    await migrate(database.pool);
+    for (const line of migrationLines(await database.migrate())) ctx.out.progress(line);
     // A private task queue: a `tool-contract worker` polling ttc-demo on the same server has its own backend,
     // which knows nothing of the case this process seeds.
     const demo = { target, uiUrl: null, client, connection, store: database.store, taskQueue: `${DEMO_TASK_QUEUE}-${process.pid}` };

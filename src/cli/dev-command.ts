@@ -26,7 +26,7 @@ export async function runDev(ctx: StackContext, ports: DevPorts): Promise<ExitCo
 
 /** Starts the dev stack (see `startDevStack`) and registers its stop. */
 export async function bringUpStack(ctx: StackContext, ports: DevPorts, teardown: Teardown): Promise<DevStack> {
-  const stack = await startDevStack({ projectRoot: ctx.projectRoot, env: ctx.env, ports, databaseUrl: ctx.config.databaseUrl, progress: ctx.out.progress });
+  const stack = await startDevStack({ projectRoot: ctx.projectRoot, env: ctx.env, ports, database: ctx.config, progress: ctx.out.progress });
   teardown.add('the dev stack', () => stack.stop());
   return stack;
 }
@@ -40,8 +40,9 @@ export function readyEvent(stack: DevStack) {
     uiUrl: stack.temporal.uiUrl,
     temporalDataFile: stack.temporalDataFile,
     database: stack.database.source.kind,
-    // Masked: the URL holds the password (of DATABASE_URL, or the embedded cluster's own).
+    // Masked: the URLs hold passwords (of DATABASE_URL and DATABASE_OWNER_URL, or the embedded cluster's own).
     databaseUrl: maskCredentials(stack.database.connectionString),
+    databaseOwnerUrl: stack.database.ownerConnectionString === null ? null : maskCredentials(stack.database.ownerConnectionString),
     migrationsApplied: stack.migrations.applied,
   } as const;
 }
@@ -63,10 +64,11 @@ export function describeStack(stack: DevStack): string {
  */
 export function exportLines(stack: DevStack): string {
   const source = stack.database.source;
+  const owner = stack.database.ownerConnectionString === null ? '' : ` and ${CLI_ENV.databaseOwnerUrl}`;
   const database =
     source.kind === 'embedded'
       ? `  # no ${CLI_ENV.databaseUrl}: run in this folder, the commands attach to its embedded Postgres`
-      : `  # and the same ${CLI_ENV.databaseUrl} as here (${maskCredentials(stack.database.connectionString)})`;
+      : `  # and the same ${CLI_ENV.databaseUrl}${owner} as here (${maskCredentials(stack.database.connectionString)})`;
   return [`  export ${CLI_ENV.temporalAddress}=${stack.temporal.address}`, `  export ${CLI_ENV.temporalNamespace}=${stack.temporal.namespace}`, database].join('\n');
 }
 

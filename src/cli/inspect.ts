@@ -1,4 +1,4 @@
-import type { EvidenceRecord, LedgerEntry, StatePatchRecord, StoredAudit, ToolStore } from '../store/index.js';
+import { isStoreError, type EvidenceRecord, type LedgerEntry, type StatePatchRecord, type StoredAudit, type ToolStore } from '../store/index.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 
 /** One call as the store knows it: the ledger row of its key and every audited attempt (with its model result). */
@@ -22,9 +22,25 @@ export interface InspectOutput {
 
 /**
  * Reads a workflow's calls (or one call) from the store: model results, audit records, evidence and state patches
- * (for one call, the patches it applied). A workflow or call with no audit row is reported as not found.
+ * (for one call, the patches it applied). A workflow or call with no audit row is reported as not found; a row
+ * that no longer matches its digest (changed in the database after it was written) is reported, never shown.
  */
 export async function inspectCalls(store: ToolStore, filter: { readonly workflowId: string; readonly callId?: string }): Promise<InspectOutput> {
+  try {
+    return await inspectStored(store, filter);
+  } catch (error) {
+    if (!isStoreError(error) || error.reason !== 'digest_mismatch') throw error;
+    const { what, auditId, field } = error.details;
+    const text = (value: unknown, fallback: string) => (typeof value === 'string' ? value : fallback);
+    throw new CliError(
+      `integrity check failed: the ${text(what, 'record')} of audit ${text(auditId, '?')} was changed in the database after it was written (${text(field, 'digest')} does not match); nothing is shown`,
+      EXIT_CODES.failure,
+      { cause: error },
+    );
+  }
+}
+
+async function inspectStored(store: ToolStore, filter: { readonly workflowId: string; readonly callId?: string }): Promise<InspectOutput> {
   const [audits, evidence, patches] = await Promise.all([store.listAudits(filter), store.listEvidence(filter), store.listStatePatches({ workflowId: filter.workflowId })]);
   if (audits.length === 0) {
     const what = filter.callId === undefined ? `workflow '${filter.workflowId}'` : `call '${filter.callId}' of workflow '${filter.workflowId}'`;

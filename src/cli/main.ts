@@ -26,7 +26,7 @@ function connect(config: CliConfig): CliDeps & { close(): Promise<void> } {
     },
     store: async () => {
       const { openDatabase } = await import('./database.js');
-      database ??= await openDatabase(config.databaseUrl, process.cwd());
+      database ??= await openDatabase(config, process.cwd());
       return database.store;
     },
     close: async () => {

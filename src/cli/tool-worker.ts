@@ -19,8 +19,11 @@ export interface RunningToolWorker {
   stop(): Promise<void>;
 }
 
-/** Creates (bundling the workflows) and runs a worker with the ToolContractPlugin. */
-export async function startToolWorker(connection: NativeConnection, namespace: string, store: ToolStore, plan: WorkerPlan): Promise<RunningToolWorker> {
+/**
+ * Creates (bundling the workflows) and runs a worker with the ToolContractPlugin; `principalKey` (checked by the
+ * caller) keys the audit's principal references.
+ */
+export async function startToolWorker(connection: NativeConnection, namespace: string, store: ToolStore, plan: WorkerPlan, principalKey?: Uint8Array): Promise<RunningToolWorker> {
   const worker = await Worker.create({
     connection,
     namespace,
@@ -29,7 +32,14 @@ export async function startToolWorker(connection: NativeConnection, namespace: s
     shutdownGraceTime: '5s',
     // An activity that ignores cancellation must not keep Ctrl-C waiting for long.
     shutdownForceTime: '20s',
-    plugins: [new ToolContractPlugin({ tools: plan.tools, store, ...(plan.safeRetryTools === undefined ? {} : { safeRetryTools: plan.safeRetryTools }) })],
+    plugins: [
+      new ToolContractPlugin({
+        tools: plan.tools,
+        store,
+        ...(plan.safeRetryTools === undefined ? {} : { safeRetryTools: plan.safeRetryTools }),
+        ...(principalKey === undefined ? {} : { principalKey }),
+      }),
+    ],
   });
   const done = worker.run();
   // `done` is awaited by whoever stops the worker; until then a failure must not be an unhandled rejection.

@@ -10,8 +10,9 @@ const FOOTER = `--json (any command): stdout carries only JSON; start/dev/worker
 ({"event":"ready",...}, {"event":"summary",...}, {"event":"stopped"}) and their progress on stderr.
 Passwords and tokens in URLs are masked in everything printed (inspect --protected prints its records as stored).
 Environment: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (default default),
-DATABASE_URL (default: the embedded Postgres under .data/postgres/main), TTC_DEV_PORT / TTC_DEV_UI_PORT (dev, start),
-TEMPORAL_CLI_PATH (a Temporal CLI binary to use).
+DATABASE_URL (the application role; default: the embedded Postgres under .data/postgres/main), DATABASE_OWNER_URL (the
+role that owns the tables and migrates), TTC_PRINCIPAL_KEY (worker: 32+ byte secret keying audit principal refs),
+TTC_DEV_PORT / TTC_DEV_UI_PORT (dev, start), TEMPORAL_CLI_PATH (a Temporal CLI binary to use).
 Exit codes: 0 ok, 1 failure, 2 bad input, 3 not found, 4 server unreachable (or port taken), 5 refused by the workflow.`;
 
 /** One command's entry: the synopsis, and its description beside it (or below it, when the synopsis is long). */

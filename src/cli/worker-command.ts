@@ -1,8 +1,10 @@
 import type { NativeConnection } from '@temporalio/worker';
 import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, startDemoServices } from '../demo/index.js';
-import { migrate, type ToolStore } from '../store/index.js';
+import { MIN_PRINCIPAL_KEY_BYTES, parsePrincipalKey } from '../contract/principal-ref.js';
+import type { ToolStore } from '../store/index.js';
+import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
-import { openDatabase } from './database.js';
+import { migrationLines, openDatabase } from './database.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
 import { connectWorker } from './worker-connection.js';
@@ -28,10 +30,10 @@ export async function runWorkerCommand(ctx: StackContext, source: WorkerSource):
     teardown.add('the Temporal connection', () => connection.close());
     const plan = await workerPlan(ctx, source, teardown);
     ctx.out.progress(ctx.config.databaseUrl === undefined ? 'starting the embedded Postgres (.data/postgres/main)' : 'connecting to DATABASE_URL');
-    const database = await openDatabase(ctx.config.databaseUrl, ctx.projectRoot);
+    const database = await openDatabase(ctx.config, ctx.projectRoot);
     teardown.add('the database', () => database.close());
-    const migrations = await migrate(database.pool);
-    ctx.out.progress(`database migrated (${migrations.applied.length} applied, ${migrations.alreadyApplied.length} already there)`);
+    for (const line of migrationLines(await database.migrate())) ctx.out.progress(line);
+    if (ctx.config.principalKey === undefined) ctx.out.progress(`warning: ${CLI_ENV.principalKey} is not set: audit principal references are plain SHA-256 digests, which short subject ids do not protect`);
     if (ctx.stop.aborted) return EXIT_CODES.ok;
     const worker = await runPlan(ctx, connection, database.store, plan, teardown);
     const tools = plan.tools.list().map((tool) => tool.name);
@@ -48,12 +50,23 @@ export async function runWorkerCommand(ctx: StackContext, source: WorkerSource):
   }
 }
 
-/** Bundles the workflows, starts the worker and registers its shutdown. */
+/** Bundles the workflows, starts the worker (keyed by TTC_PRINCIPAL_KEY when set) and registers its shutdown. */
 export async function runPlan(ctx: StackContext, connection: NativeConnection, store: ToolStore, plan: WorkerPlan, teardown: Teardown): Promise<RunningToolWorker> {
+  const principalKey = configuredPrincipalKey(ctx.config.principalKey);
   ctx.out.progress(`bundling the workflows and starting a worker on task queue '${plan.taskQueue}'`);
-  const worker = await startToolWorker(connection, ctx.config.temporalNamespace, store, plan);
+  const worker = await startToolWorker(connection, ctx.config.temporalNamespace, store, plan, principalKey);
   teardown.add('the worker', () => worker.stop());
   return worker;
+}
+
+/** The configured principal key as bytes; one that is too short is a usage error (which never shows the key). */
+function configuredPrincipalKey(value: string | undefined): Uint8Array | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parsePrincipalKey(value);
+  } catch {
+    throw new CliError(`${CLI_ENV.principalKey} must be at least ${MIN_PRINCIPAL_KEY_BYTES} bytes (e.g. openssl rand -base64 32)`, EXIT_CODES.usage);
+  }
 }
 
 /** Waits for the stop signal; a worker that stops on its own (a fatal error) is a failure. */

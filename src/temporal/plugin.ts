@@ -25,7 +25,7 @@ export interface ToolContractPluginOptions {
    * inverted by guessing subjects. It stays on the worker: never in history, the audit or a model result. Without
    * it the reference is a plain SHA-256 of tenant and subject, which short or guessable ids do not protect.
    */
-  readonly principalKey?: PrincipalKey;
+  readonly principalKey?: PrincipalKey | undefined;
 }
 
 /**

@@ -10,7 +10,7 @@ import { freePort } from '../../src/testing/free-port.js';
 import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
 import { processesWith, runCli, startCli, type CliProcess } from '../support/cli-process.js';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
-import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { databaseEnv, openTestDatabase, type TestDatabase } from '../support/postgres.js';
 
 // `dev` and `migrate` as a user runs them: child processes, in a scratch project folder, on free ports.
 let db: TestDatabase;
@@ -38,13 +38,10 @@ before(async () => {
   project = mkdtempSync(join(tmpdir(), 'ttc-cli-dev-'));
   const cli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
   assert.ok(cli !== null, 'the Temporal CLI is installed (scripts/install-temporal-cli.sh)');
-  // The test database's own schema, as a user would put it in DATABASE_URL, with a password that must never be
-  // printed (a server that trusts local connections ignores it).
-  const url = new URL(db.connectionString);
-  url.searchParams.set('options', `-c search_path=${db.schema}`);
-  if (url.password === '') url.password = 'ttc-test-secret';
-  password = url.password;
-  cliEnv = { DATABASE_URL: url.toString(), TEMPORAL_CLI_PATH: cli.path };
+  // The test database's own schema and roles, as a user would put them in DATABASE_URL and DATABASE_OWNER_URL; the
+  // application role's password must never be printed.
+  cliEnv = { ...databaseEnv(db), TEMPORAL_CLI_PATH: cli.path };
+  password = new URL(cliEnv['DATABASE_URL']!).password;
 }, { timeout: 120_000 });
 
 after(async () => {
@@ -52,11 +49,25 @@ after(async () => {
   if (project !== undefined) rmSync(project, { recursive: true, force: true });
 }, { timeout: 60_000 });
 
-test('migrate applies every migration once and prints them; a second run applies nothing', { timeout: 120_000 }, async () => {
+test('migrate without DATABASE_OWNER_URL runs as DATABASE_URL\'s role: here one with no rights, so it fails and says what to set', { timeout: 120_000 }, async () => {
+  const appOnly = await runCli(['migrate'], { cwd: project, env: { DATABASE_URL: cliEnv['DATABASE_URL'] } });
+  assert.equal(appOnly.code, EXIT_CODES.failure, appOnly.stderr);
+  assert.match(appOnly.stderr, /migrating as DATABASE_URL failed: .*set DATABASE_OWNER_URL/);
+  const ownerOnly = await runCli(['migrate'], { cwd: project, env: { DATABASE_OWNER_URL: cliEnv['DATABASE_OWNER_URL'] } });
+  assert.equal(ownerOnly.code, EXIT_CODES.usage, ownerOnly.stderr);
+  assert.match(ownerOnly.stderr, /DATABASE_OWNER_URL needs DATABASE_URL/);
+  const sameRole = await runCli(['migrate'], { cwd: project, env: { DATABASE_URL: cliEnv['DATABASE_OWNER_URL'], DATABASE_OWNER_URL: cliEnv['DATABASE_OWNER_URL'] } });
+  assert.equal(sameRole.code, EXIT_CODES.usage, sameRole.stderr);
+  assert.match(sameRole.stderr, /cannot separate the application role from the owner/);
+});
+
+test('migrate applies every migration once as the owner, grants DATABASE_URL\'s role and prints them; a second run applies nothing', { timeout: 120_000 }, async () => {
   const first = await runCli(['migrate'], { cwd: project, env: cliEnv });
   assert.equal(first.code, 0, first.stderr);
-  const applied = JSON.parse(first.stdout) as { database: string; applied: { version: number; name: string }[]; alreadyApplied: unknown[] };
+  const applied = JSON.parse(first.stdout) as { database: string; applied: { version: number; name: string }[]; alreadyApplied: unknown[]; appRole: string | null; warning?: string };
   assert.equal(applied.database, 'DATABASE_URL');
+  assert.equal(applied.appRole, db.appRole);
+  assert.equal(applied.warning, undefined);
   assert.ok(applied.applied.length >= 1);
   assert.deepEqual(applied.applied.map((m) => m.version), applied.applied.map((_, index) => index + 1));
   assert.ok(applied.applied.every((m) => /^\d{3}_[a-z0-9_]+\.sql$/.test(m.name)));

@@ -1,23 +1,24 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
+import { principalRef } from '../../src/index.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import type { ToolCallResult } from '../../workflows/index.js';
 import { runCli, startCli } from '../support/cli-process.js';
-import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { databaseEnv, openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
 
-// `tool-contract worker` as a child process against this file's dev server and database.
+// `tool-contract worker` as a child process against this file's dev server and database, configured as a deployment
+// is: DATABASE_URL the application role, DATABASE_OWNER_URL the owner, and a principal key.
+const PRINCIPAL_KEY = 'cli-worker-test-principal-key-0123456789';
 let temporal: TestTemporal;
 let db: TestDatabase;
 let env: Record<string, string>;
 
 before(async () => {
   [temporal, db] = await Promise.all([startTestTemporal(), openTestDatabase('it-cli-worker', { migrate: false })]);
-  const url = new URL(db.connectionString);
-  url.searchParams.set('options', `-c search_path=${db.schema}`);
-  env = { TEMPORAL_ADDRESS: temporal.server.address, TEMPORAL_NAMESPACE: temporal.server.namespace, DATABASE_URL: url.toString() };
+  env = { TEMPORAL_ADDRESS: temporal.server.address, TEMPORAL_NAMESPACE: temporal.server.namespace, ...databaseEnv(db), TTC_PRINCIPAL_KEY: PRINCIPAL_KEY };
 }, { timeout: 180_000 });
 
 after(async () => {
@@ -25,7 +26,7 @@ after(async () => {
   await db?.close();
 }, { timeout: 60_000 });
 
-test('worker --tools runs the user\'s tools with the plugin, migrates the database, and exits cleanly on SIGTERM', { timeout: 240_000 }, async () => {
+test('worker --tools runs the user\'s tools with the plugin, migrates the database as the owner, keys principal references, and exits cleanly on SIGTERM', { timeout: 240_000 }, async () => {
   const taskQueue = `cli-worker-${process.pid}`;
   const worker = startCli(['worker', '--json', '--tools', 'test/support/cli-worker-tools.ts', '--workflows', 'test/support/test-workflows.ts', '--task-queue', taskQueue], { env });
   try {
@@ -46,6 +47,10 @@ test('worker --tools runs the user\'s tools with the plugin, migrates the databa
     const audits = await db.store().listAudits({ workflowId });
     assert.equal(audits.length, 1);
     assert.equal(audits[0]!.audit.tool, 'orders.get');
+    assert.equal(audits[0]!.audit.principal_ref, principalRef({ tenant: 't-1', subject: 'u-1' }, PRINCIPAL_KEY));
+    const owners = await db.ownerPool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = current_schema() AND tableowner = $1', [db.appRole]);
+    assert.equal(owners.rows[0]!.n, 0, 'the owner migrated: the application role owns no table');
+    assert.doesNotMatch(worker.stderr(), /DATABASE_OWNER_URL is not set|TTC_PRINCIPAL_KEY is not set/, 'split roles and a key: nothing to warn about');
 
     worker.child.kill('SIGTERM');
     assert.equal(await worker.exited(60_000), 0, worker.stderr());
@@ -69,6 +74,10 @@ test('worker: an unreachable Temporal server is exit 4 with a hint; bad modules 
   const noQueue = await runCli(['worker', '--tools', 'test/support/cli-worker-tools.ts'], { env });
   assert.equal(noQueue.code, EXIT_CODES.usage);
   assert.match(noQueue.stderr, /--task-queue/);
+  const shortKey = await runCli(['worker', '--tools', 'test/support/cli-worker-tools.ts', '--task-queue', 'q'], { env: { ...env, TTC_PRINCIPAL_KEY: 'too-short-a-key' } });
+  assert.equal(shortKey.code, EXIT_CODES.usage, shortKey.stderr);
+  assert.match(shortKey.stderr, /TTC_PRINCIPAL_KEY must be at least 32 bytes/);
+  assert.doesNotMatch(shortKey.stderr, /too-short-a-key/, 'the key is never printed');
 });
 
 test('worker without --tools serves the demo (as docker-compose runs it); demo --auto-approve runs beside it on its own queue and keeps running for inspection until SIGINT', { timeout: 300_000 }, async () => {

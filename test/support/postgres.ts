@@ -133,6 +133,19 @@ export async function openTestDatabase(label: string, options: TestDatabaseOptio
 }
 
 /**
+ * The environment a CLI process needs to use this test database as a deployment would: DATABASE_URL as the
+ * application role and DATABASE_OWNER_URL as the owner, both on the test schema.
+ */
+export function databaseEnv(db: TestDatabase): { DATABASE_URL: string; DATABASE_OWNER_URL: string } {
+  const onSchema = (connectionString: string) => {
+    const url = new URL(connectionString);
+    url.searchParams.set('options', `-c search_path=${db.schema}`);
+    return url.toString();
+  };
+  return { DATABASE_URL: onSchema(db.connectionString), DATABASE_OWNER_URL: onSchema(db.ownerConnectionString) };
+}
+
+/**
  * Removes test clusters left behind by killed test processes (their folder names carry the owner's pid), so an
  * interrupted run does not leak data folders. Folders of live processes are never touched.
  */
