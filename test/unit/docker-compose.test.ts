@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { test } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { parseCommand } from '../../src/cli/argv.js';
@@ -54,14 +54,15 @@ test('the worker gets every environment variable the CLI reads, pointing at the 
   for (const name of Object.values(CLI_ENV)) assert.ok(name in worker, `worker sets ${name}`);
   assert.equal(worker[CLI_ENV.temporalAddress], 'temporal:7233');
   assert.equal(worker[CLI_ENV.temporalNamespace], env('temporal')['DEFAULT_NAMESPACE']);
-  const url = new URL(String(worker[CLI_ENV.databaseUrl]));
-  const postgres = env('postgres');
-  assert.equal(url.protocol, 'postgres:');
-  assert.equal(url.hostname, 'postgres');
-  assert.equal(url.port, '5432');
-  assert.equal(url.username, postgres['POSTGRES_USER']);
-  assert.equal(url.password, postgres['POSTGRES_PASSWORD']);
-  assert.equal(url.pathname, `/${String(postgres['POSTGRES_DB'])}`);
+  for (const name of [CLI_ENV.databaseUrl, CLI_ENV.databaseOwnerUrl]) {
+    const url = new URL(String(worker[name]));
+    assert.equal(url.protocol, 'postgres:');
+    assert.equal(url.hostname, 'postgres');
+    assert.equal(url.port, '5432');
+    assert.equal(url.pathname, `/${String(env('postgres')['POSTGRES_DB'])}`, `${name} names the package's database`);
+  }
+  // The principal key comes from the host's environment (empty: plain digests, and the worker warns).
+  assert.equal(worker[CLI_ENV.principalKey], '${TTC_PRINCIPAL_KEY:-}');
   const command = strings(service('worker')['command'], 'worker.command');
   assert.deepEqual(command.slice(0, 4), ['node', '--import', 'tsx', 'src/cli/main.ts']);
   // The CLI accepts the arguments, and they run the (demo) worker.
@@ -103,4 +104,32 @@ test('services start in order: Postgres healthy before Temporal, attributes regi
   assert.equal(condition('worker', 'postgres'), 'service_healthy');
   assert.equal(condition('worker', 'search-attributes'), 'service_completed_successfully');
   assert.equal(service('search-attributes')['restart'], 'no', 'the registration is a one-shot');
+});
+
+test('the worker connects as an application role and migrates as the owner: two roles the Postgres init script creates', () => {
+  const postgres = env('postgres');
+  const worker = env('worker');
+  const app = new URL(String(worker[CLI_ENV.databaseUrl]));
+  const owner = new URL(String(worker[CLI_ENV.databaseOwnerUrl]));
+  assert.deepEqual([app.username, owner.username], ['ttc_app', 'ttc_owner']);
+  assert.notEqual(app.username, postgres['POSTGRES_USER'], 'the worker is not the superuser');
+  assert.equal(app.password, postgres['TTC_APP_PASSWORD']);
+  assert.equal(owner.password, postgres['TTC_OWNER_PASSWORD']);
+
+  const volumes = strings(service('postgres')['volumes'], 'postgres.volumes');
+  const init = volumes.find((volume) => volume.endsWith(':/docker-entrypoint-initdb.d:ro'));
+  assert.ok(init !== undefined, 'an init folder is mounted');
+  const folder = new URL(`../../${init.split(':')[0]!.replace(/^\.\//, '')}/`, import.meta.url);
+  const scripts = readdirSync(folder).filter((file) => file.endsWith('.sh'));
+  assert.deepEqual(scripts, ['10-tool-contract-roles.sh']);
+  const script = readFileSync(new URL(scripts[0]!, folder), 'utf8');
+  assert.ok((statSync(new URL(scripts[0]!, folder)).mode & 0o111) !== 0, 'the init script is executable');
+  // Each role logs in with the password the service's environment gives it, passed as a psql variable.
+  assert.match(script, /-v owner_password="\$TTC_OWNER_PASSWORD" -v app_password="\$TTC_APP_PASSWORD"/);
+  assert.match(script, new RegExp(`CREATE ROLE ${owner.username} LOGIN PASSWORD :'owner_password';`));
+  assert.match(script, new RegExp(`CREATE ROLE ${app.username} LOGIN PASSWORD :'app_password';`));
+  // The owner owns the database (and so, on Postgres 15+, its public schema); the application role is granted nothing here.
+  assert.match(script, new RegExp(`ALTER DATABASE %I OWNER TO ${owner.username}`));
+  assert.doesNotMatch(script, /GRANT|SUPERUSER|CREATEROLE/);
+  assert.match(String(service('postgres')['image']), /^postgres:(1[5-9]|[2-9]\d)\./, 'Postgres 15+ (public schema owned by the database owner, no CREATE for PUBLIC)');
 });
