@@ -25,6 +25,6 @@ export type { AuditCounts, ContractMetrics, MetricRate, MetricsWindow } from './
 export { StoreError, isStoreError, STORE_FAILURE_CODES, type StoreFailure } from './store-error.js';
 export { PgToolStore, type PgToolStoreOptions } from './pg/pg-tool-store.js';
 export { InMemoryToolStore } from './in-memory/in-memory-tool-store.js';
-export { migrate, loadMigrations, MIGRATIONS_DIR, MIGRATIONS_TABLE, type Migration, type MigrationReport } from './pg/migrate.js';
+export { migrate, loadMigrations, MIGRATIONS_DIR, MIGRATIONS_TABLE, type MigrateOptions, type Migration, type MigrationReport } from './pg/migrate.js';
 export { APPEND_ONLY_SQLSTATE, toStoreError } from './pg/pg-errors.js';
 export type { StoreClock } from './timestamps.js';

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
+import { EMBEDDED_APP_ROLE } from '../../../src/testing/embedded-postgres-server.js';
 import { EMBEDDED_DATA_ROOT, resolveDatabase, type ResolvedDatabase } from '../../../src/testing/resolve-database.js';
 import { PROJECT_ROOT } from '../../../testkit/project-root.js';
 import { openTestDatabase } from '../../support/postgres.js';
@@ -13,22 +14,30 @@ after(async () => {
   for (const db of opened.reverse()) await db.close();
 });
 
-async function serverVersion(connectionString: string): Promise<string> {
+/** The first row of one query, on a connection of its own. */
+async function firstRow<T extends pg.QueryResultRow>(connectionString: string, sql: string): Promise<T> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    return (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
+    return (await client.query<T>(sql)).rows[0]!;
   } finally {
     await client.end();
   }
 }
 
+async function serverVersion(connectionString: string): Promise<string> {
+  return (await firstRow<{ server_version: string }>(connectionString, 'SHOW server_version')).server_version;
+}
+
 describe('database resolution', () => {
-  it('uses DATABASE_URL as given when it is set, starting nothing', async () => {
+  it('uses DATABASE_URL (and DATABASE_OWNER_URL) as given when set, starting nothing', async () => {
     const resolved = await resolveDatabase({ databaseUrl: 'postgres://u:p@db.example:5432/app', projectRoot: PROJECT_ROOT });
     assert.equal(resolved.connectionString, 'postgres://u:p@db.example:5432/app');
+    assert.equal(resolved.ownerConnectionString, null, 'no owner URL: the application role migrates itself');
     assert.equal(resolved.embedded, null);
     await resolved.close();
+    const split = await resolveDatabase({ databaseUrl: 'postgres://app:p@db.example/app', databaseOwnerUrl: 'postgres://owner:q@db.example/app', projectRoot: PROJECT_ROOT });
+    assert.deepEqual([split.connectionString, split.ownerConnectionString], ['postgres://app:p@db.example/app', 'postgres://owner:q@db.example/app']);
   });
 
   it('starts a real embedded Postgres under .data/postgres when no URL is set, and a second resolver attaches to it', async () => {
@@ -37,6 +46,12 @@ describe('database resolution', () => {
     assert.ok(first.embedded?.ownsServer);
     assert.ok(existsSync(join(PROJECT_ROOT, EMBEDDED_DATA_ROOT, cluster, 'PG_VERSION')));
     assert.match(await serverVersion(first.connectionString), /^\d+/);
+    // The store connects as the cluster's application role; its superuser is the owner that migrates.
+    assert.equal(new URL(first.connectionString).username, EMBEDDED_APP_ROLE);
+    assert.equal(new URL(first.ownerConnectionString ?? '').username, 'postgres');
+    assert.deepEqual(await firstRow(first.connectionString, 'SELECT current_user, rolsuper AS superuser FROM pg_roles WHERE rolname = current_user'), { current_user: EMBEDDED_APP_ROLE, superuser: false });
+    const passwordFile = join(PROJECT_ROOT, EMBEDDED_DATA_ROOT, `${cluster}.ttc-app-password`);
+    assert.equal(statSync(passwordFile).mode & 0o777, 0o600, 'its password file is private');
 
     const second = await resolveDatabase({ projectRoot: PROJECT_ROOT, clusterName: cluster });
     assert.equal(second.embedded?.ownsServer, false);
