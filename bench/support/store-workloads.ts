@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ToolExecution } from '../../src/index.js';
+import { sha256Hex, type ToolExecution } from '../../src/index.js';
 import type { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import { ordersGet, runCall } from '../../testkit/store-tools.js';
 
@@ -92,13 +92,14 @@ export function ledgerWorkload(store: PgToolStore, pool: pg.Pool): Workload<Ledg
         const execution = await runCall(ordersGet, { orderId: `o-${i}` }, { workflowId, callId: `${label}-${i}` });
         const { audit, modelResult } = execution;
         const modelResultJson = JSON.stringify(modelResult);
+        const auditJson = JSON.stringify(audit);
         const { bindings } = audit;
         rows.push({
           execution,
           workflowId,
           modelResultJson,
           audit: [audit.audit_id, workflowId, 'run-1', audit.call_id, audit.attempt, audit.idempotency_key, audit.tool, audit.status, audit.error_code,
-            bindings.request_sha256, bindings.result_sha256, bindings.call_binding_sha256, JSON.stringify(audit), modelResultJson],
+            bindings.request_sha256, bindings.result_sha256, bindings.call_binding_sha256, sha256Hex(auditJson), auditJson, modelResultJson],
           evidence: modelResult.evidence.map((item) => [workflowId, audit.call_id, item.evidence_id, audit.audit_id, item.kind, item.locator, item.supports,
             item.quote ?? null, item.observed_at ?? null, modelResult.provenance.source_label, JSON.stringify(item)]),
         });
@@ -118,8 +119,8 @@ export function ledgerWorkload(store: PgToolStore, pool: pg.Pool): Workload<Ledg
       ]);
       await transaction(pool, async (client) => {
         await client.query(
-          `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256, call_binding_sha256, audit_json, model_result_json, recorded_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now())`,
+          `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now())`,
           [...row.audit],
         );
         for (const evidence of row.evidence) {
