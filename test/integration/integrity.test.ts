@@ -7,9 +7,10 @@ import { reconcileWorkflowId, WORKFLOW_PROVIDER, type ToolCallResult } from '../
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { runCli } from '../support/cli-process.js';
 import { historyText } from '../support/history-text.js';
-import { chargeKey, TOOLS } from '../support/payment-tools.js';
+import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
+import type { RunningWorker } from '../../testkit/running-worker.js';
 import { databaseEnv, openTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
+import { startRuntimeHarness, type RuntimeHarness } from '../support/runtime-harness.js';
 
 /** The worker's principal key (a test value; real keys come from a secret store). */
 const PRINCIPAL_KEY = 'integration-test-principal-key-0123456789abcdef';
