@@ -61,11 +61,11 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
 function settledExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, settlement: Settlement): ToolExecution {
   switch (settlement.kind) {
     case 'approval_rejected':
-      return failedExecution(tool, ctx, catalogFailure('APPROVAL_REJECTED', 'input', { approver: settlement.approver, reason: settlement.reason }), args);
+      return failedExecution(tool, ctx, catalogFailure('APPROVAL_REJECTED', 'approval', { approver: settlement.approver, reason: settlement.reason }), args);
     case 'approval_expired':
-      return failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'input', { expired: true, invalid_decisions: settlement.invalidDecisions }), args);
+      return failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'approval', { expired: true, invalid_decisions: settlement.invalidDecisions }), args);
     case 'unavailable':
-      return failedExecution(tool, ctx, catalogFailure('UPSTREAM_UNAVAILABLE', 'side_effect', { temporal_failure: settlement.failureType }), args);
+      return failedExecution(tool, ctx, catalogFailure('UPSTREAM_UNAVAILABLE', 'execution', { temporal_failure: settlement.failureType }), args);
     case 'outcome_unknown':
       return withOutcomeUnknown(tool, ctx, args, { reconciled_by: settlement.reconciledBy });
     case 'not_committed':

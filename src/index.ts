@@ -72,3 +72,4 @@ export {
   type Execution,
 } from './contract/model-result.js';
 export { auditRecordSchema, AUDIT_SCHEMA_VERSION, VALIDATION_LAYERS, type AuditRecord, type LayerOutcome, type ToolRevisions } from './contract/audit-record.js';
+export { ERROR_LAYERS, type ErrorLayer, type ValidationLayer } from './contract/validation-layers.js';

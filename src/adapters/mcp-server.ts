@@ -91,7 +91,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 /** The default executor: the contract funnel, except that approval-gated tools are refused before they run. */
 function executeUnlessApprovalRequired(tool: AnyToolDefinition, args: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
   if (!tool.requiresApproval) return executeTool(tool, args, ctx);
-  return Promise.resolve(failedExecution(tool, ctx, catalogFailure('APPROVAL_REQUIRED', 'input', { reason: 'no approval channel on the MCP server' }), args));
+  return Promise.resolve(failedExecution(tool, ctx, catalogFailure('APPROVAL_REQUIRED', 'approval', { reason: 'no approval channel on the MCP server' }), args));
 }
 
 /** Runs a host hook; whatever it throws becomes a generic protocol error so host internals never reach the client. */

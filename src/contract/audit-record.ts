@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { TOOL_STATUSES } from './model-result.js';
+import { VALIDATION_LAYERS } from './validation-layers.js';
+
+export { VALIDATION_LAYERS, type ValidationLayer } from './validation-layers.js';
 
 /**
  * `tool-result.audit.v1`: the protected projection (SPEC §2). It is stored by the host (Postgres), never put in
@@ -9,19 +12,6 @@ export const AUDIT_SCHEMA_VERSION = 'tool-result.audit.v1';
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const isoTimestamp = z.iso.datetime({ offset: true });
-
-/** The validation layers of the funnel, in order (seed 004). */
-export const VALIDATION_LAYERS = [
-  'input',
-  'protocol',
-  'schema',
-  'semantics',
-  'evidence',
-  'side_effect',
-  'redaction',
-  'budget',
-] as const;
-export type ValidationLayer = (typeof VALIDATION_LAYERS)[number];
 
 /** One validation layer's verdict, with the rule version that decided it. */
 export const layerOutcomeSchema = z.strictObject({

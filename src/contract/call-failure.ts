@@ -1,14 +1,14 @@
-import type { ValidationLayer } from './audit-record.js';
 import type { AnyToolDefinition } from './define-tool.js';
 import { ERROR_CATALOG, isCatalogCode, type CatalogCode } from './error-catalog.js';
 import type { ExecutionOutcome, ModelError, Receipt, ToolStatus } from './model-result.js';
 import { isToolError } from './tool-error.js';
+import type { ErrorLayer } from './validation-layers.js';
 
 /** A failure found somewhere in the funnel: what the model will see, and what only the audit keeps. */
 export interface CallFailure {
   readonly error: ModelError;
-  /** The layer that decided, for the audit. */
-  readonly layer: ValidationLayer;
+  /** The layer that decided; the model sees it as `error.layer`, the audit as `error_detail.layer`. */
+  readonly layer: ErrorLayer;
   /** Internal detail (issues, thrown codes, exception class). JSON-safe; audit only. */
   readonly detail: unknown;
 }
@@ -16,7 +16,7 @@ export interface CallFailure {
 /** A failure with a catalog code; `message` overrides the catalog text only with another safe text. */
 export function catalogFailure(
   code: CatalogCode,
-  layer: ValidationLayer,
+  layer: ErrorLayer,
   detail: unknown,
   extra: { message?: string; retryAfterMs?: number | undefined } = {},
 ): CallFailure {
@@ -27,6 +27,7 @@ export function catalogFailure(
     message: extra.message ?? entry.message,
     retryable: entry.retryable,
     recovery: entry.recovery,
+    layer,
   };
   if (extra.retryAfterMs !== undefined && Number.isFinite(extra.retryAfterMs) && extra.retryAfterMs >= 0) {
     // Capped to a safe integer: an upstream `Retry-After: 99999999999999` must stay RATE_LIMITED, not fail the schema.
@@ -43,7 +44,7 @@ export function failureFromThrown(tool: AnyToolDefinition, thrown: unknown): Cal
   if (isToolError(thrown)) {
     const detail = { thrown_code: thrown.code, details: jsonSafe(thrown.details) };
     if (isCatalogCode(thrown.code)) {
-      return catalogFailure(thrown.code, 'side_effect', detail, { retryAfterMs: thrown.retryAfterMs });
+      return catalogFailure(thrown.code, 'execution', detail, { retryAfterMs: thrown.retryAfterMs });
     }
     const declared = Object.hasOwn(tool.businessErrors ?? {}, thrown.code) ? tool.businessErrors?.[thrown.code] : undefined;
     if (declared) {
@@ -55,14 +56,15 @@ export function failureFromThrown(tool: AnyToolDefinition, thrown: unknown): Cal
           message: declared.message,
           retryable: false,
           recovery: declared.recovery ?? entry.recovery,
+          layer: 'execution',
         },
-        layer: 'semantics',
+        layer: 'execution',
         detail,
       };
     }
-    return catalogFailure('TOOL_ERROR', 'side_effect', { ...detail, reason: 'undeclared error code' });
+    return catalogFailure('TOOL_ERROR', 'execution', { ...detail, reason: 'undeclared error code' });
   }
-  return catalogFailure('TOOL_ERROR', 'side_effect', describeThrown(thrown));
+  return catalogFailure('TOOL_ERROR', 'execution', describeThrown(thrown));
 }
 
 /** How a failure settles into status and execution outcome, given what is known about the side effect. */

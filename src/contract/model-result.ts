@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CATEGORIES, RECOVERIES } from './error-catalog.js';
+import { ERROR_LAYERS } from './validation-layers.js';
 
 /**
  * `tool-result.model.v1`: the only projection of a tool call a model ever sees (SPEC §2). Every object is strict:
@@ -30,6 +31,9 @@ export const modelErrorSchema = z.strictObject({
   retryable: z.boolean(),
   recovery: z.enum(RECOVERIES),
   retry_after_ms: z.number().int().nonnegative().optional(),
+  /** Where the error was decided (seed 003's recovery signal "at which stage"). Set on every new result; optional
+   * only so that results recorded before it existed still parse. */
+  layer: z.enum(ERROR_LAYERS).optional(),
 });
 export type ModelError = z.infer<typeof modelErrorSchema>;
 

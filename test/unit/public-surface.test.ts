@@ -11,6 +11,7 @@ it('the root export surface is exactly the documented one', () => {
     'DEFAULT_BUDGET',
     'ERROR_CATALOG',
     'ERROR_CATEGORIES',
+    'ERROR_LAYERS',
     'MODEL_RESULT_SCHEMA_VERSION',
     'RECOVERIES',
     'TOOL_STATUSES',

@@ -2,6 +2,7 @@ import { jsonSafe, settleFailure, type CallFailure } from '../call-failure.js';
 import { MODEL_RESULT_SCHEMA_VERSION, type ModelResult } from '../model-result.js';
 import type { Redaction } from '../redaction.js';
 import type { FunnelState } from './funnel-state.js';
+import { appliedArguments } from './applied-arguments.js';
 import { visibleReceipt } from './visible-receipt.js';
 
 /** The model result of a failed call, and the audit's view of the failure. */
@@ -9,18 +10,20 @@ export interface FailureProjection {
   readonly modelResult: ModelResult;
   /** What the audit records as `error_detail` (before its own redaction). */
   readonly errorDetail: unknown;
-  /** Removals made while building the model result (the receipt id). */
+  /** Removals made while building the model result (the receipt id, the applied arguments). */
   readonly redactions: readonly Redaction[];
 }
 
 /**
  * The model result of a call that failed at any point, settled by what is known about its side effect (SPEC §4):
- * no data, the catalogued error, and the receipt of a write that committed.
+ * no data, the catalogued error, the receipt of a write that committed, and the arguments that ran when they
+ * differ from what the model sent.
  */
 export function failureResult(state: FunnelState, failure: CallFailure): FailureProjection {
   const { tool } = state;
   const settled = settleFailure(failure, tool, state.handler !== null, state.receipt);
   const redactions: Redaction[] = [];
+  const applied = appliedArguments(state, redactions);
   const modelResult: ModelResult = {
     schema_version: MODEL_RESULT_SCHEMA_VERSION,
     tool: tool.name,
@@ -44,6 +47,7 @@ export function failureResult(state: FunnelState, failure: CallFailure): Failure
     warnings: settled.outcome === 'committed'
       ? [{ code: 'COMMITTED_OUTPUT_UNVERIFIED', message: 'The operation took effect (see receipt) but its output could not be verified. Do not repeat it.' }]
       : [],
+    ...(applied === undefined ? {} : { applied_arguments: applied as ModelResult['applied_arguments'] }),
   };
   const errorDetail = {
     layer: failure.layer,

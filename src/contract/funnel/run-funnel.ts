@@ -50,6 +50,6 @@ export async function runFunnel(tool: AnyToolDefinition, rawArgs: unknown, ctx: 
   } catch (error) {
     // A defect in this package (or a hostile value defeating a guard) still ends as a catalogued result, projected
     // from the state before the step that threw.
-    return failedExecutionOf(state, catalogFailure('TOOL_ERROR', 'side_effect', { internal: describeThrown(error) }));
+    return failedExecutionOf(state, catalogFailure('TOOL_ERROR', 'execution', { internal: describeThrown(error) }));
   }
 }

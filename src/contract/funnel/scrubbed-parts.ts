@@ -1,14 +1,12 @@
-import { canonicalJson } from '../canonical-json.js';
 import type { ToolOutput } from '../define-tool.js';
 import type { BuiltEvidence } from '../evidence.js';
-import { inspectJson } from '../json-shape.js';
 import { parsePointer } from '../json-pointer.js';
 import type { Conflict, Continuation, UntrustedContent } from '../model-result.js';
 import type { Redaction } from '../redaction.js';
 import { cutText } from '../truncation.js';
 import { buildUntrustedContent } from '../untrusted-content.js';
+import { appliedArguments } from './applied-arguments.js';
 import type { CheckedEvidence, FunnelState } from './funnel-state.js';
-import { MAX_ARGUMENT_DEPTH } from './input-steps.js';
 
 /** Longest evidence locator shown to a model (a URI or a record path; anything longer is cut with a marker). */
 const MAX_LOCATOR_CHARS = 2048;
@@ -64,17 +62,5 @@ export function scrubHandlerParts(state: FunnelState, output: ToolOutput<unknown
   const next = output.next?.type === 'cursor' && typeof output.next.value === 'string'
     ? { ...output.next, value: scrub(output.next.value, '/completeness/next/value') }
     : (output.next ?? null);
-  return { evidence, untrusted, conflicts, next, appliedArguments: appliedArguments(state, output.appliedArguments, log) };
-}
-
-/** Parameter fidelity: what ran, shown only when it differs from what the model sent. */
-function appliedArguments(state: FunnelState, fromHandler: unknown, log: Redaction[]): unknown {
-  const applied = fromHandler === undefined ? state.arguments : fromHandler;
-  if (!inspectJson(applied, MAX_ARGUMENT_DEPTH).ok) return undefined;
-  try {
-    if (canonicalJson(applied) === canonicalJson(state.sentArguments)) return undefined;
-  } catch {
-    return undefined;
-  }
-  return state.redactor.value(applied, '/applied_arguments', log);
+  return { evidence, untrusted, conflicts, next, appliedArguments: appliedArguments(state, log) };
 }
