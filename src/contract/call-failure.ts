@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from './define-tool.js';
+import type { AnyToolDefinition, EvidenceInput } from './define-tool.js';
 import { ERROR_CATALOG, isCatalogCode, type CatalogCode } from './error-catalog.js';
 import type { ExecutionOutcome, ModelError, Receipt, ToolStatus } from './model-result.js';
 import { isToolError } from './tool-error.js';
@@ -11,6 +11,10 @@ export interface CallFailure {
   readonly layer: ErrorLayer;
   /** Internal detail (issues, thrown codes, exception class). JSON-safe; audit only. */
   readonly detail: unknown;
+  /** Only more input can lift it (`APPROVAL_REQUIRED`, a business code declared `needs_input`): `needs_input`. */
+  readonly needsInput?: boolean;
+  /** What the tool cited for its error; pointers into the model-visible `error` (see `failureEvidence`). */
+  readonly evidence?: readonly EvidenceInput[];
 }
 
 /** A failure with a catalog code; `message` overrides the catalog text only with another safe text. */
@@ -33,7 +37,7 @@ export function catalogFailure(
     // Capped to a safe integer: an upstream `Retry-After: 99999999999999` must stay RATE_LIMITED, not fail the schema.
     error.retry_after_ms = Math.min(Math.round(extra.retryAfterMs), Number.MAX_SAFE_INTEGER);
   }
-  return { error, layer, detail };
+  return { error, layer, detail, ...(code === 'APPROVAL_REQUIRED' ? { needsInput: true } : {}) };
 }
 
 /**
@@ -43,23 +47,28 @@ export function catalogFailure(
 export function failureFromThrown(tool: AnyToolDefinition, thrown: unknown): CallFailure {
   if (isToolError(thrown)) {
     const detail = { thrown_code: thrown.code, details: jsonSafe(thrown.details) };
+    // A ToolError from another copy of the package may predate `evidence`.
+    const cited = Array.isArray(thrown.evidence) && thrown.evidence.length > 0 ? { evidence: thrown.evidence } : {};
     if (isCatalogCode(thrown.code)) {
-      return catalogFailure(thrown.code, 'execution', detail, { retryAfterMs: thrown.retryAfterMs });
+      return { ...catalogFailure(thrown.code, 'execution', detail, { retryAfterMs: thrown.retryAfterMs }), ...cited };
     }
     const declared = Object.hasOwn(tool.businessErrors ?? {}, thrown.code) ? tool.businessErrors?.[thrown.code] : undefined;
     if (declared) {
       const entry = ERROR_CATALOG.BUSINESS_RULE;
+      const needsInput = declared.status === 'needs_input';
       return {
         error: {
           code: thrown.code,
           category: entry.category,
           message: declared.message,
           retryable: false,
-          recovery: declared.recovery ?? entry.recovery,
+          recovery: declared.recovery ?? (needsInput ? 'ask_user' : entry.recovery),
           layer: 'execution',
         },
         layer: 'execution',
         detail,
+        ...(needsInput ? { needsInput } : {}),
+        ...cited,
       };
     }
     return catalogFailure('TOOL_ERROR', 'execution', { ...detail, reason: 'undeclared error code' });
@@ -80,7 +89,8 @@ export interface SettledFailure {
  * Applies the side-effect rules (SPEC §4) to a failure:
  * - a committed write keeps its receipt and is `partial`, never `failed` (a retry would duplicate it);
  * - a write that ran without a receipt and failed for any reason but a declared "did not run" is `OUTCOME_UNKNOWN`;
- * - `APPROVAL_REQUIRED` asks for input; everything else that did not run is `failed`.
+ * - a failure only more input can lift (`APPROVAL_REQUIRED`, a `needs_input` business code) that did not run asks
+ *   for input; everything else that did not run is `failed`.
  */
 export function settleFailure(
   failure: CallFailure,
@@ -91,7 +101,7 @@ export function settleFailure(
   const catalogOutcome = isCatalogCode(failure.error.code) ? ERROR_CATALOG[failure.error.code].outcome : 'not_started';
   if (receipt !== null) return { status: 'partial', outcome: 'committed', error: failure.error };
   if (!handlerRan || catalogOutcome === 'not_started') {
-    const status: ToolStatus = failure.error.code === 'APPROVAL_REQUIRED' ? 'needs_input' : 'failed';
+    const status: ToolStatus = failure.needsInput === true ? 'needs_input' : 'failed';
     return { status, outcome: 'not_started', error: failure.error };
   }
   if (catalogOutcome === 'unknown') return { status: 'unknown', outcome: 'unknown', error: failure.error };

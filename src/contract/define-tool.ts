@@ -41,11 +41,21 @@ export interface FreshnessPolicy {
   readonly onStale: 'warn' | 'fail';
 }
 
-/** A business error code a tool may throw with {@link ToolError}, and its safe message. */
+/**
+ * A business error code a tool may throw with {@link ToolError}, its safe message and what the model should do.
+ * `status: 'needs_input'` declares a refusal that only more input can lift (a missing shipping address, an
+ * ambiguous customer): the call did not run, and the model asks (`recovery` `ask_user`, the default for it) or
+ * corrects its arguments (`correct_input`) instead of reporting a failure.
+ */
 export interface BusinessErrorDeclaration {
   readonly message: string;
   readonly recovery?: Recovery;
+  /** Default `failed`. */
+  readonly status?: 'failed' | 'needs_input';
 }
+
+/** Recoveries a `needs_input` business error may declare: both get the missing input, neither retries as is. */
+export const NEEDS_INPUT_RECOVERIES: readonly Recovery[] = Object.freeze(['ask_user', 'correct_input']);
 
 /** Where a tool's data comes from, and which sources it is allowed to use. */
 export interface ToolSource {
@@ -206,8 +216,12 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
   for (const key of ['maxItems', 'maxTextChars', 'maxDepth'] as const) {
     if (!Number.isSafeInteger(budget[key]) || budget[key] < 1) fail(`budget.${key} must be a positive integer`);
   }
-  for (const code of Object.keys(spec.businessErrors ?? {})) {
+  for (const [code, declared] of Object.entries(spec.businessErrors ?? {})) {
     if (!BUSINESS_CODE_PATTERN.test(code) || isCatalogCode(code)) fail(`business code '${code}' must be UPPER_SNAKE and not a catalog code`);
+    if (declared.status !== undefined && declared.status !== 'failed' && declared.status !== 'needs_input') fail(`business code '${code}' has an unknown status`);
+    if (declared.status === 'needs_input' && declared.recovery !== undefined && !NEEDS_INPUT_RECOVERIES.includes(declared.recovery)) {
+      fail(`business code '${code}' needs input, so its recovery must be one of ${NEEDS_INPUT_RECOVERIES.join(', ')}`);
+    }
   }
   const invariantIds = new Set<string>();
   for (const invariant of spec.invariants ?? []) {

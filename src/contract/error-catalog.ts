@@ -5,7 +5,11 @@
  * `retryable`.
  */
 
-/** What the model (or its operator) should do about an error. Closed set. */
+/**
+ * What the model (or its operator) should do about an error. Closed set; new values are appended (the order is the
+ * published enum's). `ask_user`: only the user can supply what is missing — a fact, a choice, an authorization —
+ * so the model asks instead of guessing (seed 000's `action: "ask_user"`).
+ */
 export const RECOVERIES = [
   'correct_input',
   'choose_another_tool',
@@ -14,6 +18,7 @@ export const RECOVERIES = [
   'retry_after',
   'query_status',
   'human_review',
+  'ask_user',
 ] as const;
 export type Recovery = (typeof RECOVERIES)[number];
 
@@ -62,8 +67,10 @@ const entry = (
 export const ERROR_CATALOG = Object.freeze({
   UNKNOWN_TOOL: entry('request', 'not_started', 'choose_another_tool', false, 'No tool with this name is available.'),
   INVALID_ARGUMENTS: entry('request', 'not_started', 'correct_input', false, 'The arguments do not match the tool input schema.'),
-  NOT_FOUND: entry('access', 'not_started', 'explain', false, 'The requested resource was not found.'),
-  PERMISSION_DENIED: entry('access', 'not_started', 'explain', false, 'The caller is not permitted to perform this operation.'),
+  // Distinct recoveries (seed 003): a missing resource is looked up again or corrected, a missing right only the user
+  // can obtain. NOT_FOUND still does not say whether the resource exists elsewhere (docs/contract.md, "Errors").
+  NOT_FOUND: entry('access', 'not_started', 'correct_input', false, 'The requested resource was not found; check the identifier or look it up again.'),
+  PERMISSION_DENIED: entry('access', 'not_started', 'ask_user', false, 'The caller is not permitted to perform this operation; the user must obtain access.'),
   APPROVAL_REQUIRED: entry('approval', 'not_started', 'request_approval', false, 'This operation requires human approval before it can run.'),
   APPROVAL_REJECTED: entry('approval', 'not_started', 'explain', false, 'A human reviewer rejected this operation.'),
   APPROVAL_INVALID: entry('approval', 'not_started', 'request_approval', false, 'The approval does not match this exact request or has expired.'),

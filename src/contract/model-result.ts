@@ -91,7 +91,10 @@ export const provenanceSchema = z.strictObject({
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
-/** One piece of evidence; `supports` are JSON Pointers that resolve in `data`, and the id is stable for citation. */
+/**
+ * One piece of evidence; the id is stable for citation. `supports` are JSON Pointers that resolve in `data` — or,
+ * on a result without data, in `error` (evidence a tool cited for its refusal).
+ */
 export const evidenceSchema = z.strictObject({
   evidence_id: z.string().regex(/^ev_[0-9a-f]{16}$/),
   kind: z.string(),

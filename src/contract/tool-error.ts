@@ -1,3 +1,4 @@
+import type { EvidenceInput } from './define-tool.js';
 import { isCatalogCode, type CatalogCode } from './error-catalog.js';
 
 /** JSON-safe detail attached to a {@link ToolError}; it goes to the protected audit, never to the model. */
@@ -13,12 +14,15 @@ export class ToolError extends Error {
   readonly details: ToolErrorDetails;
   /** For `RATE_LIMITED` and other `retry_after` codes: how long to wait, when the upstream said so. */
   readonly retryAfterMs: number | undefined;
+  /** What the refusal rests on, shown to the model with the error (see {@link ToolErrorOptions.evidence}). */
+  readonly evidence: readonly EvidenceInput[];
 
   constructor(code: CatalogCode | (string & {}), details: ToolErrorDetails = {}, options: ToolErrorOptions = {}) {
     super(code, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.details = details;
     this.retryAfterMs = options.retryAfterMs;
+    this.evidence = options.evidence ?? [];
   }
 
   /** True when the code is in the fixed catalog (as opposed to a tool's business code). */
@@ -31,6 +35,12 @@ export class ToolError extends Error {
 export interface ToolErrorOptions {
   readonly cause?: unknown;
   readonly retryAfterMs?: number;
+  /**
+   * Evidence for the error (seed 000's error envelope: a refund refused by policy cites the policy). A failed result
+   * has no data, so `supports` are JSON Pointers into the model-visible `error` (`/code`, `/message`). Kept only
+   * with a catalog or declared business code; unlike `details`, it reaches the model (redacted like any evidence).
+   */
+  readonly evidence?: readonly EvidenceInput[];
 }
 
 /** Recognizes a ToolError even across module copies (duck-typed on name and code). */

@@ -1,8 +1,9 @@
 import { jsonSafe, settleFailure, type CallFailure } from '../call-failure.js';
-import { MODEL_RESULT_SCHEMA_VERSION, type ModelResult } from '../model-result.js';
+import { MODEL_RESULT_SCHEMA_VERSION, type ModelResult, type Warning } from '../model-result.js';
 import type { Redaction } from '../redaction.js';
 import type { FunnelState } from './funnel-state.js';
 import { appliedArguments } from './applied-arguments.js';
+import { failureEvidence } from './failure-evidence.js';
 import { visibleReceipt } from './visible-receipt.js';
 
 /** The model result of a failed call, and the audit's view of the failure. */
@@ -10,20 +11,26 @@ export interface FailureProjection {
   readonly modelResult: ModelResult;
   /** What the audit records as `error_detail` (before its own redaction). */
   readonly errorDetail: unknown;
-  /** Removals made while building the model result (the receipt id, the applied arguments). */
+  /** Removals made while building the model result (the receipt id, the applied arguments, the evidence). */
   readonly redactions: readonly Redaction[];
+  /** Source label of every evidence id in the model result (for evidence rows in the store). */
+  readonly evidenceSources: Readonly<Record<string, string>>;
 }
 
 /**
  * The model result of a call that failed at any point, settled by what is known about its side effect (SPEC §4):
- * no data, the catalogued error, the receipt of a write that committed, and the arguments that ran when they
- * differ from what the model sent.
+ * no data, the catalogued error with the evidence the tool cited for it, the receipt of a write that committed,
+ * and the arguments that ran when they differ from what the model sent.
  */
 export function failureResult(state: FunnelState, failure: CallFailure): FailureProjection {
   const { tool } = state;
   const settled = settleFailure(failure, tool, state.handler !== null, state.receipt);
   const redactions: Redaction[] = [];
   const applied = appliedArguments(state, redactions);
+  const cited = failureEvidence(state, failure, settled.error, redactions);
+  const committedWarning: Warning[] = settled.outcome === 'committed'
+    ? [{ code: 'COMMITTED_OUTPUT_UNVERIFIED', message: 'The operation took effect (see receipt) but its output could not be verified. Do not repeat it.' }]
+    : [];
   const modelResult: ModelResult = {
     schema_version: MODEL_RESULT_SCHEMA_VERSION,
     tool: tool.name,
@@ -41,12 +48,10 @@ export function failureResult(state: FunnelState, failure: CallFailure): Failure
       retrieved_at: new Date(state.startedAt).toISOString(),
       trust: tool.source.trust ?? 'untrusted_data',
     },
-    evidence: [],
+    evidence: cited.evidence.map((item) => item.evidence),
     untrusted_content: [],
     conflicts: [],
-    warnings: settled.outcome === 'committed'
-      ? [{ code: 'COMMITTED_OUTPUT_UNVERIFIED', message: 'The operation took effect (see receipt) but its output could not be verified. Do not repeat it.' }]
-      : [],
+    warnings: [...committedWarning, ...cited.warnings],
     ...(applied === undefined ? {} : { applied_arguments: applied as ModelResult['applied_arguments'] }),
   };
   const errorDetail = {
@@ -57,5 +62,6 @@ export function failureResult(state: FunnelState, failure: CallFailure): Failure
     // Which trusted values the audit records changed (U+FFFD for a lone surrogate), whatever the failure was.
     ...(state.unrecordableContext.length > 0 ? { unrecordable_context: state.unrecordableContext } : {}),
   };
-  return { modelResult, errorDetail, redactions };
+  const evidenceSources = Object.fromEntries(cited.evidence.map((item) => [item.evidence.evidence_id, item.source]));
+  return { modelResult, errorDetail, redactions, evidenceSources };
 }

@@ -33,12 +33,12 @@ export function succeededExecution(state: FunnelState): ToolExecution {
  * {@link MAX_AUDIT_BYTES} is made compact; the outcome stays (nothing was shown, so only detail is lost).
  */
 export function failedExecutionOf(state: FunnelState, failure: CallFailure): ToolExecution {
-  const { modelResult, errorDetail, redactions } = failureResult(state, failure);
+  const { modelResult, errorDetail, redactions, evidenceSources } = failureResult(state, failure);
   const settled = { ...state, redactions: [...state.redactions, ...redactions] };
   assertPublishedShape(modelResult);
   const audit = auditProjection(settled, modelResult, errorDetail);
   const bounded = auditBytes(audit) <= MAX_AUDIT_BYTES ? audit : auditProjection(settled, modelResult, errorDetail, 'compact');
-  return { modelResult, audit: bounded, artifacts: [], evidenceSources: {} };
+  return { modelResult, audit: bounded, artifacts: [], evidenceSources };
 }
 
 /** Defence in depth: a result must satisfy its own published schema before anyone sees it. */

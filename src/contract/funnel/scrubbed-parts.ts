@@ -3,13 +3,10 @@ import type { BuiltEvidence } from '../evidence.js';
 import { parsePointer } from '../json-pointer.js';
 import type { Conflict, Continuation, UntrustedContent } from '../model-result.js';
 import type { Redaction } from '../redaction.js';
-import { cutText } from '../truncation.js';
 import { buildUntrustedContent } from '../untrusted-content.js';
 import { appliedArguments } from './applied-arguments.js';
 import type { CheckedEvidence, FunnelState } from './funnel-state.js';
-
-/** Longest evidence locator shown to a model (a URI or a record path; anything longer is cut with a marker). */
-const MAX_LOCATOR_CHARS = 2048;
+import { scrubEvidence } from './scrubbed-evidence.js';
 
 /** Everything besides `data` that a successful model result shows from the handler, redacted. */
 export interface ScrubbedParts {
@@ -29,19 +26,7 @@ export interface ScrubbedParts {
 export function scrubHandlerParts(state: FunnelState, output: ToolOutput<unknown>, checked: CheckedEvidence, log: Redaction[]): ScrubbedParts {
   const { redactor } = state;
   const scrub = (text: string, path: string) => redactor.text(text, path, log);
-  // Locators are often URLs (which can carry tokens) and quotes are free text: both are scrubbed and bounded.
-  const evidence = checked.evidence.map((item) => {
-    const path = `/evidence/${item.evidence.evidence_id}`;
-    const scrubbed = {
-      ...item.evidence,
-      kind: scrub(item.evidence.kind, `${path}/kind`),
-      locator: cutText(scrub(item.evidence.locator, `${path}/locator`), MAX_LOCATOR_CHARS),
-    };
-    if (item.evidence.quote !== undefined) {
-      scrubbed.quote = cutText(scrub(item.evidence.quote, `${path}/quote`), state.tool.budget.maxTextChars);
-    }
-    return { ...item, evidence: scrubbed };
-  });
+  const evidence = scrubEvidence(state, checked.evidence, log);
   const untrusted = buildUntrustedContent(output.untrusted ?? []).map((item, i) => ({
     ...item,
     text: scrub(item.text, `/untrusted_content/${i}/text`),
