@@ -38,6 +38,7 @@ export {
   type ReconcileOutcome,
   type TimeInput,
 } from './contract/define-tool.js';
+export type { ToolExample } from './contract/tool-guidance.js';
 export { ToolRegistry } from './contract/tool-registry.js';
 export { executeTool, type ToolExecution, type ArtifactPayload } from './contract/execute-tool.js';
 export type { ExecutionContext, TemporalCoordinates } from './contract/execution-context.js';

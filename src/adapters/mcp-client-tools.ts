@@ -108,7 +108,7 @@ function wrapOne(remote: Tool, name: string, policy: McpToolPolicy | undefined, 
   const outputCheck = outputSchema === undefined ? undefined : compileSchemaCheck(outputSchema, { exact });
   const effect = policy?.effect ?? escalate(options.defaults?.effect ?? 'write', remote);
   const violations = new WeakMap<object, string>();
-  const description = policy?.description ?? defangUntrustedText((remote.description ?? remote.title ?? remote.name).slice(0, MAX_DESCRIPTION));
+  const description = policy?.description ?? remoteDescription(remote, options.sourceLabel);
   return defineTool({
     name,
     description,
@@ -125,6 +125,15 @@ function wrapOne(remote: Tool, name: string, policy: McpToolPolicy | undefined, 
     ...(options.budget ? { budget: options.budget } : {}),
     handler: (args: unknown, ctx: HandlerContext) => callRemote(remote.name, args, ctx, { effect, hasOutputSchema: outputSchema !== undefined, policy, options, violations }),
   });
+}
+
+/**
+ * The server's description (untrusted text, defanged), or its title; a tool with neither says so instead of being
+ * shown with an empty description (which `defineTool` refuses).
+ */
+function remoteDescription(remote: Tool, sourceLabel: string): string {
+  const given = remote.description?.trim() || remote.title?.trim() || `Tool '${remote.name}' of the MCP server ${sourceLabel}; the server gave no description.`;
+  return defangUntrustedText(given.slice(0, MAX_DESCRIPTION));
 }
 
 /** Server hints may only make a tool stricter: `destructiveHint` upgrades a write; `readOnlyHint` never downgrades. */

@@ -4,6 +4,7 @@ import { canonicalJson } from './canonical-json.js';
 import { isCatalogCode, type Recovery } from './error-catalog.js';
 import type { Continuation } from './model-result.js';
 import { sha256Hex } from './sha256.js';
+import { guidanceProblems, type ToolExample } from './tool-guidance.js';
 
 /** What a tool does to the world. Anything but `read` is a side effect and is never blindly re-run. */
 export type ToolEffect = 'read' | 'write' | 'destructive';
@@ -148,7 +149,15 @@ export type ReconcileOutcome<Data> =
 /** What a user passes to {@link defineTool}. */
 export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly name: string;
+  /** What the tool is for and when to use it; refused when empty or when it only restates the name. */
   readonly description: string;
+  /** Example calls, shown to the model in every provider's description; each must pass the input schema. */
+  readonly examples?: readonly ToolExample<z.input<In>>[];
+  /**
+   * Rules by which arguments change before use ("amounts are in cents", "names are trimmed"), shown to the model
+   * with the description; the result's `applied_arguments` then shows what actually ran.
+   */
+  readonly normalizations?: readonly string[];
   readonly input: In;
   /** Exact output schema: keys it does not declare are rejected wherever they appear, never stripped. */
   readonly output: Out;
@@ -177,8 +186,10 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
 
 /** A validated, normalized tool definition (see {@link defineTool}). */
 export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType>
-  extends Omit<ToolSpec<In, Out>, 'revisions' | 'budget' | 'sensitiveFields' | 'invariants' | 'requiresApproval'> {
+  extends Omit<ToolSpec<In, Out>, 'revisions' | 'budget' | 'sensitiveFields' | 'invariants' | 'requiresApproval' | 'examples' | 'normalizations'> {
   readonly requiresApproval: boolean;
+  readonly examples: readonly ToolExample<z.input<In>>[];
+  readonly normalizations: readonly string[];
   readonly revisions: ToolRevisions;
   readonly budget: ToolBudget;
   readonly sensitiveFields: readonly string[];
@@ -211,6 +222,7 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
   if (!['read', 'write', 'destructive'].includes(spec.effect)) fail(`unknown effect '${String(spec.effect)}'`);
   if (spec.reconcile && spec.effect === 'read') fail('only side-effecting tools can reconcile');
   if (typeof spec.handler !== 'function') fail('handler must be a function');
+  for (const problem of guidanceProblems(spec.name, spec.input, spec)) fail(problem);
   const budget: ToolBudget = { ...DEFAULT_BUDGET, ...spec.budget };
   if (!Number.isSafeInteger(budget.maxBytes) || budget.maxBytes < MIN_BUDGET_BYTES) fail(`budget.maxBytes must be an integer ≥ ${MIN_BUDGET_BYTES}`);
   for (const key of ['maxItems', 'maxTextChars', 'maxDepth'] as const) {
@@ -244,6 +256,8 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     budget: Object.freeze(budget),
     sensitiveFields: Object.freeze([...(spec.sensitiveFields ?? [])]),
     invariants: Object.freeze([...(spec.invariants ?? [])]),
+    examples: Object.freeze([...(spec.examples ?? [])]),
+    normalizations: Object.freeze([...(spec.normalizations ?? [])]),
   });
 }
 

@@ -1,6 +1,7 @@
 import type { AnyToolDefinition } from '../../contract/define-tool.js';
 import { omitKeywords } from './schema-walk.js';
 import { toProviderToolName } from './tool-name.js';
+import { toolDescription } from './tool-description.js';
 import { toolInputJsonSchema } from './tool-json-schema.js';
 
 /** Anthropic's tool name rule: `^[a-zA-Z0-9_-]{1,128}$`. */
@@ -16,5 +17,5 @@ export interface AnthropicTool {
 /** `tool` as an Anthropic tool: full JSON Schema input (Anthropic accepts it), name mapped reversibly. */
 export function toAnthropicTool(tool: AnyToolDefinition): AnthropicTool {
   const schema = omitKeywords(toolInputJsonSchema(tool), ['$schema']);
-  return { name: toProviderToolName(tool.name, ANTHROPIC_NAME_MAX), description: tool.description, input_schema: { ...schema, type: 'object' } };
+  return { name: toProviderToolName(tool.name, ANTHROPIC_NAME_MAX), description: toolDescription(tool), input_schema: { ...schema, type: 'object' } };
 }

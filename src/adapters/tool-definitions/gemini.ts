@@ -2,6 +2,7 @@ import type { AnyToolDefinition } from '../../contract/define-tool.js';
 import { pruneKeywords } from './prune-keywords.js';
 import { isSchemaObject, mapSchema, type JsonSchemaObject } from './schema-walk.js';
 import { toProviderToolName } from './tool-name.js';
+import { toolDescription } from './tool-description.js';
 import { toolInputJsonSchema } from './tool-json-schema.js';
 
 /** Gemini's limit on function names. */
@@ -27,5 +28,5 @@ export function toGeminiFunctionDeclaration(tool: AnyToolDefinition): GeminiFunc
     const { const: value, ...rest } = node;
     return isSchemaObject(value) || Array.isArray(value) ? node : { ...rest, enum: [value] };
   });
-  return { name: toProviderToolName(tool.name, GEMINI_NAME_MAX), description: tool.description, parametersJsonSchema: pruneKeywords(withEnums, GEMINI_KEYWORDS) };
+  return { name: toProviderToolName(tool.name, GEMINI_NAME_MAX), description: toolDescription(tool), parametersJsonSchema: pruneKeywords(withEnums, GEMINI_KEYWORDS) };
 }

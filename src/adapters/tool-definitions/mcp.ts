@@ -1,4 +1,5 @@
 import type { AnyToolDefinition, ToolEffect } from '../../contract/define-tool.js';
+import { toolDescription } from './tool-description.js';
 import { toolInputJsonSchema, toolResultJsonSchema } from './tool-json-schema.js';
 
 /** MCP tool annotations: hints for clients, derived from the tool's declared effect. */
@@ -41,7 +42,7 @@ export function mcpAnnotations(tool: Pick<AnyToolDefinition, 'effect' | 'idempot
 export function toMcpTool(tool: AnyToolDefinition): McpTool {
   return {
     name: tool.name,
-    description: tool.description,
+    description: toolDescription(tool),
     inputSchema: { ...toolInputJsonSchema(tool), type: 'object' },
     outputSchema: { ...toolResultJsonSchema(tool), type: 'object' },
     annotations: mcpAnnotations(tool),

@@ -2,6 +2,7 @@ import type { AnyToolDefinition } from '../../contract/define-tool.js';
 import { toStrictJsonSchema } from './strict-schema.js';
 import { omitKeywords, type JsonSchemaObject } from './schema-walk.js';
 import { toProviderToolName } from './tool-name.js';
+import { toolDescription } from './tool-description.js';
 import { toolInputJsonSchema } from './tool-json-schema.js';
 
 /** OpenAI's limit on function names. */
@@ -37,11 +38,11 @@ function parameters(tool: AnyToolDefinition, strict: boolean): JsonSchemaObject 
 /** `tool` as a Responses API function tool; the name is mapped with `toProviderToolName`. */
 export function toResponsesTool(tool: AnyToolDefinition, options: OpenAIToolOptions = {}): ResponsesFunctionTool {
   const strict = options.strict ?? true;
-  return { type: 'function', name: toProviderToolName(tool.name, OPENAI_NAME_MAX), description: tool.description, parameters: parameters(tool, strict), strict };
+  return { type: 'function', name: toProviderToolName(tool.name, OPENAI_NAME_MAX), description: toolDescription(tool), parameters: parameters(tool, strict), strict };
 }
 
 /** `tool` as a Chat Completions function tool; the name is mapped with `toProviderToolName`. */
 export function toChatTool(tool: AnyToolDefinition, options: OpenAIToolOptions = {}): ChatFunctionTool {
   const strict = options.strict ?? true;
-  return { type: 'function', function: { name: toProviderToolName(tool.name, OPENAI_NAME_MAX), description: tool.description, parameters: parameters(tool, strict), strict } };
+  return { type: 'function', function: { name: toProviderToolName(tool.name, OPENAI_NAME_MAX), description: toolDescription(tool), parameters: parameters(tool, strict), strict } };
 }

@@ -12,7 +12,7 @@ import { toAnthropicTool, ANTHROPIC_NAME_MAX } from '../../../src/adapters/anthr
 import { toGeminiFunctionDeclaration } from '../../../src/adapters/gemini.js';
 import { toMcpTool } from '../../../src/adapters/mcp.js';
 import { fromProviderToolName, fromStrictArguments, OPENAI_NAME_MAX, toChatTool, toProviderToolName, toResponsesTool } from '../../../src/adapters/openai.js';
-import { defineTool, executeTool, type AnyToolDefinition } from '../../../src/index.js';
+import { defineTool, executeTool, ToolDefinitionError, type AnyToolDefinition } from '../../../src/index.js';
 import { testContext } from '../../../testkit/context.js';
 import { orderTool, refundTool, returning } from '../../support/tools.js';
 import { assertOfficial, MCP_REVISIONS } from '../../support/mcp-official-schema.js';
@@ -255,5 +255,73 @@ describe('MCP Tool', () => {
     for (const tool of [order, refund, deleteTool, searchTool, labelTool]) {
       for (const revision of MCP_REVISIONS) assertOfficial(revision, 'Tool', toMcpTool(tool));
     }
+  });
+});
+
+describe('examples and normalizations reach every provider (seed 003)', () => {
+  const timed = defineTool({
+    name: 'events.since',
+    description: 'List events after a point in time.',
+    input: z.strictObject({
+      since: z.number().int().meta({ examples: [1700000000] }),
+      tz: z.string().default('UTC'),
+    }),
+    output: z.strictObject({ count: z.number() }),
+    effect: 'read',
+    source: { label: 'events', type: 'database' },
+    examples: [{ description: 'events of the last day', arguments: { since: 1764460800 } }, { arguments: { since: 0, tz: 'Europe/Oslo' } }],
+    normalizations: ['since is in seconds since the epoch, not milliseconds', 'tz names are matched case-insensitively'],
+    handler: returning({ data: { count: 0 } }),
+  });
+  const descriptions: [string, () => string][] = [
+    ['OpenAI strict', () => toResponsesTool(timed).description],
+    ['OpenAI non-strict', () => toChatTool(timed, { strict: false }).function.description],
+    ['Anthropic', () => toAnthropicTool(timed).description],
+    ['Gemini', () => toGeminiFunctionDeclaration(timed).description ?? ''],
+    ['MCP', () => toMcpTool(timed).description],
+  ];
+  for (const [dialect, description] of descriptions) {
+    it(`${dialect}: the description carries the normalization rules and every example`, () => {
+      const text = description();
+      assert.ok(text.startsWith('List events after a point in time.'));
+      for (const rule of timed.normalizations) assert.ok(text.includes(rule), rule);
+      assert.ok(text.includes('{"since":1764460800}'));
+      assert.ok(text.includes('{"since":0,"tz":"Europe/Oslo"}'));
+      assert.ok(text.includes('events of the last day'));
+    });
+  }
+
+  it('a schema-level example survives where the dialect has no examples keyword, as description text', () => {
+    const strictSince = (toResponsesTool(timed).parameters['properties'] as Record<string, Schema>)['since'];
+    const geminiSince = (toGeminiFunctionDeclaration(timed).parametersJsonSchema['properties'] as Record<string, Schema>)['since'];
+    for (const since of [strictSince, geminiSince]) {
+      assert.equal(since?.['examples'], undefined);
+      assert.match(String(since?.['description']), /1700000000/);
+    }
+    const anthropicSince = (toAnthropicTool(timed).input_schema['properties'] as Record<string, Schema>)['since'];
+    assert.deepEqual(anthropicSince?.['examples'], [1700000000], 'kept as a keyword where the dialect has one');
+  });
+
+  it('a tool without guidance keeps its description exactly', () => {
+    assert.equal(toAnthropicTool(searchTool).description, 'Search tickets.');
+  });
+});
+
+describe('defineTool refuses guidance that cannot help a model', () => {
+  const base = { name: 'events.since', input: z.strictObject({ since: z.number().int() }), output: z.null(), effect: 'read', source: { label: 'e', type: 'db' }, handler: returning({ data: null }) } as const;
+  const refused: [string, Record<string, unknown>][] = [
+    ['an empty description', { description: '' }],
+    ['a whitespace description', { description: ' \n\t' }],
+    ['a description that restates the name', { description: 'Events since.' }],
+    ['an example the input schema refuses', { description: 'List events.', examples: [{ arguments: { since: 'yesterday' } }] }],
+    ['an example that is not JSON', { description: 'List events.', examples: [{ arguments: { since: 1n } }] }],
+    ['an empty normalization rule', { description: 'List events.', normalizations: [' '] }],
+  ];
+  for (const [what, spec] of refused) {
+    it(`refuses ${what}`, () => assert.throws(() => defineTool({ ...base, ...spec } as never), ToolDefinitionError));
+  }
+
+  it('accepts a short description that says what the tool does', () => {
+    assert.doesNotThrow(() => defineTool({ ...base, description: 'Ping.' }));
   });
 });

@@ -1,0 +1,64 @@
+import type { ZodType } from 'zod';
+import { canonicalJson } from './canonical-json.js';
+import { guardedParse } from './guarded-parse.js';
+import { inspectJson } from './json-shape.js';
+
+/**
+ * What a tool tells the model besides its schema (seed 003: a description that says what the tool is for, real
+ * call examples, and the normalization rules its arguments go through). Every provider export renders it into the
+ * tool's description, so no dialect drops it.
+ */
+
+/** One example call: arguments the input schema accepts, and optionally what the example shows. */
+export interface ToolExample<Args = unknown> {
+  readonly arguments: Args;
+  readonly description?: string;
+}
+
+/** Limits that keep a description readable; a definition over them is refused. */
+export const GUIDANCE_LIMITS = Object.freeze({ examples: 8, exampleChars: 1000, normalizations: 16, normalizationChars: 300 });
+
+/** Guidance as a definition holds it. */
+export interface ToolGuidance {
+  readonly description: string;
+  readonly examples?: readonly ToolExample[];
+  readonly normalizations?: readonly string[];
+}
+
+/**
+ * Why this guidance cannot be given to a model, one reason per problem (empty when it can). A description must say
+ * something beyond the tool's name; a length threshold would refuse short precise ones ("Refund part or all of an
+ * order.") and pass long vague ones, so only emptiness and a restated name are refused. Every example must pass
+ * the input schema: a wrong example teaches wrong calls.
+ */
+export function guidanceProblems(name: string, input: ZodType, guidance: ToolGuidance): string[] {
+  const problems: string[] = [];
+  const description: unknown = guidance.description;
+  if (typeof description !== 'string' || description.trim() === '') problems.push('description must say what the tool does (it is empty)');
+  else if (letters(description) === letters(name)) problems.push('description only restates the tool name');
+  const examples = guidance.examples ?? [];
+  if (examples.length > GUIDANCE_LIMITS.examples) problems.push(`at most ${GUIDANCE_LIMITS.examples} examples`);
+  examples.forEach((example, i) => {
+    if (!inspectJson(example.arguments, 64).ok || canonicalJson(example.arguments).length > GUIDANCE_LIMITS.exampleChars) {
+      problems.push(`examples[${i}].arguments must be plain JSON of at most ${GUIDANCE_LIMITS.exampleChars} characters`);
+    } else if (!guardedParse(input, example.arguments).success) {
+      problems.push(`examples[${i}].arguments do not pass the input schema`);
+    }
+    const label: unknown = example.description;
+    if (label !== undefined && (typeof label !== 'string' || label.length > GUIDANCE_LIMITS.normalizationChars)) {
+      problems.push(`examples[${i}].description must be a text of at most ${GUIDANCE_LIMITS.normalizationChars} characters`);
+    }
+  });
+  const normalizations = guidance.normalizations ?? [];
+  if (normalizations.length > GUIDANCE_LIMITS.normalizations) problems.push(`at most ${GUIDANCE_LIMITS.normalizations} normalizations`);
+  normalizations.forEach((rule, i) => {
+    if (typeof rule !== 'string' || rule.trim() === '' || rule.length > GUIDANCE_LIMITS.normalizationChars) {
+      problems.push(`normalizations[${i}] must be a non-empty text of at most ${GUIDANCE_LIMITS.normalizationChars} characters`);
+    }
+  });
+  return problems;
+}
+
+function letters(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
