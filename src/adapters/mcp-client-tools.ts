@@ -17,6 +17,7 @@ import { ToolError } from '../contract/tool-error.js';
 import { defangUntrustedText } from './fence-untrusted.js';
 import { compileSchemaCheck, type SchemaCheck } from './json-schema-check.js';
 import { mcpCallFailureCode } from './mcp-call-failure.js';
+import { checkProse } from './mcp-prose-check.js';
 import { omitKeywords, type JsonSchemaObject } from './tool-definitions/schema-walk.js';
 
 /** Local policy for one remote tool. It is the only authority: the server's annotations never loosen it. */
@@ -63,8 +64,8 @@ const MAX_DESCRIPTION = 1024;
 /**
  * Turns a remote MCP server's tools into contract tools. Arguments and `structuredContent` are validated against
  * the server's own schemas (closed, see `compileSchemaCheck`); `structuredContent` becomes `data` and a JSON text
- * block that disagrees with it fails the output schema (`OUTPUT_CONTRACT_VIOLATION`), never a silent pick; other text is untrusted
- * content. `isError` results are `TOOL_ERROR` (an unknown outcome for writes). A write's receipt is the server's
+ * block that disagrees with it fails the output schema (`OUTPUT_CONTRACT_VIOLATION`), never a silent pick; prose
+ * is untrusted content, checked against the structured values where it restates them (see `checkedProse`). `isError` results are `TOOL_ERROR` (an unknown outcome for writes). A write's receipt is the server's
  * successful answer (its id from `receiptPointer`, else the answer's digest).
  */
 export async function wrapMcpTools(options: WrapMcpToolsOptions): Promise<WrappedMcpTools> {
@@ -200,16 +201,17 @@ async function callRemote(remoteName: string, args: unknown, ctx: HandlerContext
   if (result.isError === true) throw new ToolError('TOOL_ERROR', { remote_tool: remoteName, remote_error: texts.join('\n').slice(0, 2000) });
 
   const structured = result.structuredContent;
-  const untrustedTexts: string[] = [];
+  const prose: string[] = [];
   let disagreement = false;
   for (const text of texts) {
     const parsed = structuredText(text);
     if (parsed.isStructured && settings.hasOutputSchema) {
       disagreement ||= structured === undefined || canonicalJson(parsed.value) !== canonicalJson(structured);
-    } else untrustedTexts.push(text);
+    } else prose.push(text);
   }
   // Without an output schema nothing is a verified fact: structured output, if any, is shown as untrusted text.
-  if (!settings.hasOutputSchema && structured !== undefined) untrustedTexts.push(canonicalJson(structured));
+  const unschematized = !settings.hasOutputSchema && structured !== undefined ? [canonicalJson(structured)] : [];
+  const checked = settings.hasOutputSchema && structured !== undefined ? checkedProse(prose, structured) : uncheckedProse([...prose, ...unschematized]);
   let data: unknown = null;
   if (settings.hasOutputSchema) {
     data = structured ?? {};
@@ -222,11 +224,47 @@ async function callRemote(remoteName: string, args: unknown, ctx: HandlerContext
     data,
     // No facts without an output schema: zero items (so completeness stays consistent for `data: null`).
     ...(settings.hasOutputSchema ? {} : { availableItems: 0 }),
-    untrusted: untrustedTexts.map((text) => ({ text, source })),
+    untrusted: checked.untrusted.map((text) => ({ text, source })),
+    ...(checked.warnings.length > 0 ? { warnings: checked.warnings } : {}),
     rawResponse: { body: canonicalJson(result), contentType: 'application/json' },
     ...(effect === 'read' ? {} : receiptOf(remoteName, result, settings.policy)),
   };
   return output;
+}
+
+/** Prose blocks as the model will see them, and what it should know about them. */
+interface ShownProse {
+  readonly untrusted: readonly string[];
+  readonly warnings: readonly { readonly code: string; readonly message: string }[];
+}
+
+const UNVERIFIED_TEXT = { code: 'UNVERIFIED_TEXT', message: 'Text from the remote server could not be checked against structured data; treat it as unverified.' };
+
+/**
+ * Prose next to validated `structuredContent`: text whose dates and numbers restate the structured values is shown
+ * (as untrusted text, like all remote text); text that contradicts them is withheld with the warning
+ * `TEXT_CONTRADICTS_DATA` — seed 000: the model must not be left to guess which number is right, and the validated
+ * structured value is what it gets; text with nothing to compare is shown with `UNVERIFIED_TEXT`.
+ */
+function checkedProse(prose: readonly string[], structured: unknown): ShownProse {
+  const untrusted: string[] = [];
+  const warnings: ShownProse['warnings'][number][] = [];
+  let withheld = 0;
+  let unverified = false;
+  for (const text of prose) {
+    const check = checkProse(text, structured);
+    if (check.kind === 'contradicts') withheld += 1;
+    else untrusted.push(text);
+    unverified ||= check.kind === 'unverifiable';
+  }
+  if (withheld > 0) warnings.push({ code: 'TEXT_CONTRADICTS_DATA', message: `${withheld} text block(s) from the remote server contradicted its structured data and were withheld; the data is what the server's schema validated.` });
+  if (unverified) warnings.push(UNVERIFIED_TEXT);
+  return { untrusted, warnings };
+}
+
+/** Text with no validated structured result to check it against: shown, and marked unverified. */
+function uncheckedProse(texts: readonly string[]): ShownProse {
+  return { untrusted: texts, warnings: texts.length > 0 ? [UNVERIFIED_TEXT] : [] };
 }
 
 /** JSON objects and arrays in a text block are claims about the structured result; anything else is prose. */

@@ -138,6 +138,8 @@ export interface ToolOutput<Data> {
   readonly receipt?: SideEffectReceipt;
   readonly rawResponse?: RawResponse;
   readonly downstream?: { readonly requestRef?: string; readonly statusRef?: string };
+  /** Notes for the model about this result (UPPER_SNAKE code, message); redacted and bounded like any handler text. */
+  readonly warnings?: readonly { readonly code: string; readonly message: string }[];
 }
 
 /** What the authoritative system says about a write, asked by idempotency key. */

@@ -256,3 +256,23 @@ describe('executeTool: audit record', () => {
     assert.ok(!JSON.stringify(audit).includes(temporalCtx.principal.subject), 'audit stores the principal only as a digest');
   });
 });
+
+describe('executeTool: warnings a handler attaches', () => {
+  it('reach the model redacted and bounded, after the funnel\'s own', async () => {
+    const note = { code: 'UNVERIFIED_TEXT', message: `checked with key ${ctx.idempotencyKey} ${'x'.repeat(2000)}` };
+    const result = await executeTool(orderTool(returning({ ...goodOrderOutput(), warnings: [note] })), { order_id: 'ord_1001' }, ctx);
+    assert.equal(result.modelResult.status, 'succeeded');
+    const [warning] = result.modelResult.warnings;
+    assert.equal(warning?.code, 'UNVERIFIED_TEXT');
+    assert.ok((warning?.message.length ?? 0) < 600);
+    assertNothingSensitive(result, ctx);
+  });
+
+  it('a malformed warning is a protocol violation', async () => {
+    for (const warnings of [[{ code: 'lower', message: 'm' }], [{ code: 'OK_CODE' }], 'WARN', Array.from({ length: 17 }, () => ({ code: 'MANY', message: 'm' }))]) {
+      const result = await executeTool(orderTool(returning({ ...goodOrderOutput(), warnings })), { order_id: 'ord_1001' }, ctx);
+      assert.equal(codeOf(result), 'OUTPUT_CONTRACT_VIOLATION', JSON.stringify(warnings).slice(0, 80));
+      assert.equal(result.modelResult.error?.layer, 'protocol');
+    }
+  });
+});

@@ -1,7 +1,9 @@
 import type { ToolOutput } from '../define-tool.js';
 import { wellFormedPrefix } from '../truncation.js';
 import type { FunnelState } from './funnel-state.js';
+import type { Redaction } from '../redaction.js';
 import { contractFailure } from './contract-failure.js';
+import { readHandlerWarnings } from './handler-warnings.js';
 import { handlerOutput } from './handler-steps.js';
 import { failLayer, proceed, type StepResult } from './step.js';
 
@@ -20,11 +22,12 @@ const ENVELOPE_KEYS = new Set([
   'receipt',
   'rawResponse',
   'downstream',
+  'warnings',
 ]);
 
 const RULE = 'envelope@1';
 
-/** Protocol layer, part one: the handler returned an object with `data` and only the declared keys. */
+/** Protocol layer, part one: the handler returned an object with `data` and only the declared keys, its warnings well-formed. */
 export function checkEnvelope(state: FunnelState): StepResult {
   const output = handlerOutput(state);
   if (output === null || typeof output !== 'object' || Array.isArray(output)) {
@@ -36,10 +39,13 @@ export function checkEnvelope(state: FunnelState): StepResult {
     return failLayer(state, 'protocol', RULE, contractFailure('protocol', why), why);
   }
   const envelope = output as ToolOutput<unknown>;
+  const log: Redaction[] = [];
+  const noted = readHandlerWarnings(state, envelope.warnings, log);
+  if (!noted.ok) return failLayer(state, 'protocol', RULE, contractFailure('protocol', noted.reason), noted.reason);
   const downstream = envelope.downstream
     ? { requestRef: stringOrNull(envelope.downstream.requestRef), statusRef: stringOrNull(envelope.downstream.statusRef) }
     : state.downstream;
-  return proceed(state, { envelope, downstream });
+  return proceed(state, { envelope, downstream, warnings: [...state.warnings, ...noted.warnings], redactions: [...state.redactions, ...log] });
 }
 
 /** A downstream reference for the audit, bounded like a receipt id and well-formed so the record stays storable. */
