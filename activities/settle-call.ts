@@ -2,7 +2,7 @@ import { catalogFailure } from '../src/contract/call-failure.js';
 import type { AnyToolDefinition } from '../src/contract/define-tool.js';
 import { failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
-import { humanCommitted, notCommitted, withOutcomeUnknown, type HumanResolution } from '../src/contract/settled-results.js';
+import { humanCommitted, notCommitted, withOutcomeUnknown, type HumanResolution, type UnsettledBecause } from '../src/contract/settled-results.js';
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordOnce } from './record-execution.js';
@@ -17,8 +17,11 @@ export type Settlement =
   | { readonly kind: 'approval_rejected'; readonly approver: string; readonly reason: string | null }
   /** No valid decision before the deadline: fail closed. */
   | { readonly kind: 'approval_expired'; readonly invalidDecisions: number }
-  /** The authoritative system says the write did not happen, and the tool does not allow a safe retry. */
-  | { readonly kind: 'not_committed' }
+  /**
+   * The authoritative system says the write did not happen, and the tool does not allow a safe retry.
+   * `unsettledBecause` is absent in settlements scheduled by workflows that predate it.
+   */
+  | { readonly kind: 'not_committed'; readonly unsettledBecause?: UnsettledBecause }
   /** A read whose activity failed at the Temporal level (timeouts, exhausted retries) without a result. */
   | { readonly kind: 'unavailable'; readonly failureType: string }
   /** The outcome is unknown and another workflow's reconciliation owns the key. */
@@ -69,11 +72,11 @@ function settledExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: 
     case 'outcome_unknown':
       return withOutcomeUnknown(tool, ctx, args, { reconciled_by: settlement.reconciledBy });
     case 'not_committed':
-      return notCommitted(tool, ctx, args, 'receipt_reconciled', { finding: 'not_committed' });
+      return notCommitted(tool, ctx, args, { by: 'reconciliation', unsettledBecause: settlement.unsettledBecause ?? 'unknown' });
     case 'human': {
       const { resolution } = settlement;
       if (resolution.outcome === 'not_committed') {
-        return notCommitted(tool, ctx, args, 'human_resolved', { resolved_by: resolution.resolvedBy, note: resolution.note });
+        return notCommitted(tool, ctx, args, { by: 'human', resolvedBy: resolution.resolvedBy, note: resolution.note });
       }
       return humanCommitted(tool, ctx, args, resolution);
     }

@@ -6,9 +6,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
  * - `commit_then_hang`: commit, then never answer (the caller times out not knowing);
  * - `hang_before_commit`: never commit, never answer (a lost request);
  * - `fail_before_commit`: answer 503 without committing;
+ * - `error_before_commit`: answer a plain 500 without committing (the caller cannot tell whether it committed);
  * - `slow`: wait `slowMs`, then commit and answer.
  */
-export type ChargeFault = 'ok' | 'commit_then_hang' | 'hang_before_commit' | 'fail_before_commit' | 'slow';
+export type ChargeFault = 'ok' | 'commit_then_hang' | 'hang_before_commit' | 'fail_before_commit' | 'error_before_commit' | 'slow';
 
 /** How GET /charges/:key (the status query by idempotency key) answers: the truth, or 503 forever. */
 export type StatusFault = 'truthful' | 'unavailable';
@@ -131,6 +132,8 @@ export class PaymentsService {
     switch (fault) {
       case 'fail_before_commit':
         return send(res, 503, { error: 'unavailable' });
+      case 'error_before_commit':
+        return send(res, 500, { error: 'internal' });
       case 'hang_before_commit':
         this.hanging.add(res);
         return;

@@ -14,7 +14,7 @@ import { nextCallId } from './call-ids.js';
 import { callSummary } from './call-summary.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 import { settle } from './settle.js';
-import { dispatchRead, dispatchWriteOnce } from './tool-dispatch.js';
+import { dispatchRead, dispatchWriteOnce, type WriteDispatch } from './tool-dispatch.js';
 
 export type { ToolCallResult } from '../activities/tool-activity.js';
 
@@ -100,7 +100,7 @@ async function dispatchWrite(prepared: ReadyCall, options: CallToolOptions): Pro
   const result = await dispatchWriteOnce(prepared.identity, 'dispatch', callSummary(prepared), options);
   if (result.kind === 'settled') return result.result;
   try {
-    return await reconcileInChild(prepared, result.auditId, options);
+    return await reconcileInChild(prepared, result, options);
   } catch (error) {
     // One key has one reconciliation: when another workflow's child already owns it, this call's outcome is
     // unknown to this workflow — it says so (OUTCOME_UNKNOWN, recovery query_status) instead of failing or retrying.
@@ -109,7 +109,7 @@ async function dispatchWrite(prepared: ReadyCall, options: CallToolOptions): Pro
   }
 }
 
-function reconcileInChild(prepared: ReadyCall, auditId: string | null, options: CallToolOptions): Promise<ToolCallResult> {
+function reconcileInChild(prepared: ReadyCall, unknown: Extract<WriteDispatch, { kind: 'unknown' }>, options: CallToolOptions): Promise<ToolCallResult> {
   return executeChild<(input: ReconcileInput) => Promise<ToolCallResult>>(RECONCILE_WORKFLOW_TYPE, {
     workflowId: reconcileWorkflowId(prepared.identity.idempotencyKey),
     args: [
@@ -118,7 +118,8 @@ function reconcileInChild(prepared: ReadyCall, auditId: string | null, options: 
         parentWorkflowId: workflowInfo().workflowId,
         canReconcile: prepared.canReconcile,
         safeRetry: prepared.safeRetry,
-        auditId,
+        auditId: unknown.auditId,
+        unsettledBecause: unknown.because,
         toolTimeoutMs: options.timeoutMs ?? 30_000,
         policy: { ...DEFAULT_RECONCILE_POLICY, ...options.reconcile },
         summary: callSummary(prepared),

@@ -1,4 +1,5 @@
 import type { CallIdentity } from '../activities/call-identity.js';
+import type { UnsettledBecause } from '../src/contract/settled-results.js';
 
 /** Backoff and deadline of a reconciliation. */
 export interface ReconcilePolicy {
@@ -32,4 +33,6 @@ export interface ReconcileInput {
   readonly policy: ReconcilePolicy;
   readonly summary: string;
   readonly taskQueue?: string;
+  /** How the attempt left the outcome unknown; absent in children started before it was recorded. */
+  readonly unsettledBecause?: UnsettledBecause;
 }

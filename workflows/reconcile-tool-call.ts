@@ -74,6 +74,7 @@ export async function reconcileToolCall(input: ReconcileInput): Promise<ToolCall
   enter('reconciling', 'asking the authoritative system');
   await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, workflowId: input.parentWorkflowId, auditId: input.auditId });
 
+  let unsettledBecause = input.unsettledBecause ?? 'unknown';
   let deadline = Date.now() + policy.deadlineMs;
   let interval = policy.initialIntervalMs;
   while (human === null && input.canReconcile && Date.now() < deadline) {
@@ -87,7 +88,7 @@ export async function reconcileToolCall(input: ReconcileInput): Promise<ToolCall
     if (found.finding === 'not_committed') {
       if (!input.safeRetry || status.redispatched) {
         enter('not_committed', 'the write did not happen; it was not repeated');
-        return settle(identity, { kind: 'not_committed' });
+        return settle(identity, { kind: 'not_committed', unsettledBecause });
       }
       status.redispatched = true;
       enter('redispatching', 'the write did not happen; dispatching it once more with the same key');
@@ -96,6 +97,7 @@ export async function reconcileToolCall(input: ReconcileInput): Promise<ToolCall
         enter(again.result.modelResult.execution.outcome === 'committed' ? 'committed' : 'not_committed', 'settled by the safe re-dispatch');
         return again.result;
       }
+      unsettledBecause = again.because;
       enter('reconciling', 'the re-dispatch outcome is unknown too; asking again');
       await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, workflowId: input.parentWorkflowId, auditId: again.auditId });
       deadline = Date.now() + policy.deadlineMs;

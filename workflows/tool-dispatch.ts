@@ -2,6 +2,7 @@ import { ActivityFailure, isCancellation, scheduleActivity, TimeoutFailure, type
 import type { CallIdentity } from '../activities/call-identity.js';
 import type { DispatchKind, ToolActivityInput, ToolCallResult } from '../activities/tool-activity.js';
 import { ERROR_CATALOG, isCatalogCode, nonRetryableCodes } from '../src/contract/error-catalog.js';
+import type { UnsettledBecause } from '../src/contract/settled-results.js';
 import { TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
 import { carriedResult, failureType } from './activity-failure.js';
 import { settle } from './settle.js';
@@ -35,7 +36,7 @@ export async function dispatchRead(identity: CallIdentity, summary: string, opti
 export type WriteDispatch =
   | { readonly kind: 'settled'; readonly result: ToolCallResult }
   /** `result` is the activity's own `unknown` result, when it returned one (rather than timing out). */
-  | { readonly kind: 'unknown'; readonly auditId: string | null; readonly result: ToolCallResult | null };
+  | { readonly kind: 'unknown'; readonly auditId: string | null; readonly result: ToolCallResult | null; readonly because: UnsettledBecause };
 
 /**
  * Dispatches a write exactly once (`maximumAttempts: 1`: the default policy would retry forever). A timeout, a
@@ -44,20 +45,20 @@ export type WriteDispatch =
 export async function dispatchWriteOnce(identity: CallIdentity, dispatch: DispatchKind, summary: string, options: DispatchOptions): Promise<WriteDispatch> {
   try {
     const result = await scheduleTool(identity, dispatch, summary, options, { maximumAttempts: 1 });
-    if (result.modelResult.execution.outcome === 'unknown') return { kind: 'unknown', auditId: result.auditRef?.audit_id ?? null, result };
+    if (result.modelResult.execution.outcome === 'unknown') return { kind: 'unknown', auditId: result.auditRef?.audit_id ?? null, result, because: 'error' };
     return { kind: 'settled', result };
   } catch (error) {
     // A cancelled workflow stops here; a write in flight at that moment is left to the ledger (its key stays claimed,
     // so a later call with the same key reports OUTCOME_UNKNOWN instead of running it again).
     if (isCancellation(error)) throw error;
-    if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) return { kind: 'unknown', auditId: null, result: null };
+    if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) return { kind: 'unknown', auditId: null, result: null, because: 'timeout' };
     const carried = carriedResult(error);
     if (carried !== null && carried.execution.outcome === 'not_started') return { kind: 'settled', result: { modelResult: carried, auditRef: null } };
     const type = failureType(error);
     if (isCatalogCode(type) && ERROR_CATALOG[type].outcome === 'not_started' && carried === null) {
       return { kind: 'settled', result: await settle(identity, { kind: 'unavailable', failureType: type }) };
     }
-    return { kind: 'unknown', auditId: null, result: null };
+    return { kind: 'unknown', auditId: null, result: null, because: carried === null ? 'lost' : 'error' };
   }
 }
 

@@ -78,6 +78,9 @@ export const ERROR_CATALOG = Object.freeze({
   RATE_LIMITED: entry('transient', 'not_started', 'retry_after', true, 'The upstream service is rate limiting requests; try again later.'),
   UPSTREAM_UNAVAILABLE: entry('transient', 'not_started', 'retry_after', true, 'The upstream service is unavailable; the operation did not run.'),
   OUTCOME_UNKNOWN: entry('side_effect', 'unknown', 'query_status', false, 'It is not known whether this operation took effect. Do not repeat it; its status is being checked.'),
+  // What reconciliation (or a person) established about a write whose outcome was unknown: it did not happen. Its
+  // own code, so nothing says "timed out" when the attempt failed some other way (docs/contract.md).
+  NOT_COMMITTED: entry('side_effect', 'not_started', 'retry_after', true, 'The operation did not take effect: the authoritative system confirmed it was not committed. It may be requested again.'),
   IDEMPOTENCY_CONFLICT: entry('conflict', 'not_started', 'human_review', false, 'This idempotency key was already used for a different request.'),
   STATUS_CONFLICT: entry('conflict', 'as_executed', 'human_review', false, 'The authoritative system reports a status that conflicts with this operation.'),
   PROTOCOL_ERROR: entry('protocol', 'as_executed', 'explain', false, 'The upstream response was malformed or incomplete and was not used.'),

@@ -16,8 +16,13 @@ export type ToolStatus = (typeof TOOL_STATUSES)[number];
 export const EXECUTION_OUTCOMES = ['not_started', 'committed', 'unknown', 'none'] as const;
 export type ExecutionOutcome = (typeof EXECUTION_OUTCOMES)[number];
 
-/** How the data in this result was obtained. */
-export const DELIVERIES = ['fresh', 'local_replay', 'receipt_reconciled', 'human_resolved'] as const;
+/**
+ * How this result was obtained: `fresh` (the call ran now), `local_replay` (the ledger's recorded result for the
+ * key), `receipt_reconciled` (the authoritative system, asked by key, produced the write's record), `confirmed_absent`
+ * (the authoritative system, asked by key, confirmed no such write exists), `human_resolved` (a person decided).
+ * Appended only: results recorded before `confirmed_absent` existed say `receipt_reconciled` for an absent write.
+ */
+export const DELIVERIES = ['fresh', 'local_replay', 'receipt_reconciled', 'human_resolved', 'confirmed_absent'] as const;
 export type Delivery = (typeof DELIVERIES)[number];
 
 const isoTimestamp = z.iso.datetime({ offset: true });

@@ -42,11 +42,39 @@ export function withOutcomeUnknown(tool: AnyToolDefinition, ctx: ExecutionContex
   return reshapeExecution(failed, (result) => ({ ...result, status: 'unknown', execution: { ...result.execution, outcome: 'unknown' } }), { tool, ctx });
 }
 
-/** The write did not happen: `failed`, `not_started`, with how that became known (`delivery`). */
-export function notCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, delivery: Delivery, detail: unknown): ToolExecution {
-  const failure = catalogFailure('TIMEOUT_BEFORE_EXECUTE', 'side_effect', detail, {
-    message: 'The operation did not take effect (confirmed after its outcome was unknown). It may be requested again.',
-  });
+/**
+ * Why a write's outcome was unknown before it was settled, as the workflow saw its attempt: it timed out, the tool
+ * answered with an error (or an answer that could not be verified), or the attempt ended without any answer (a lost
+ * worker). `unknown` when the workflow did not record it (one started before this was recorded).
+ */
+export type UnsettledBecause = 'timeout' | 'error' | 'lost' | 'unknown';
+
+/** Who established that a write did not happen. */
+export type NotCommittedConfirmation =
+  /** The authoritative system, asked by idempotency key, found no such write. */
+  | { readonly by: 'reconciliation'; readonly unsettledBecause: UnsettledBecause }
+  | { readonly by: 'human'; readonly resolvedBy: string; readonly note: string | null };
+
+/** What the model is told about a write that did not happen, by what came before (safe, fixed texts). */
+const NOT_COMMITTED_MESSAGES: Readonly<Record<UnsettledBecause | 'human', string>> = {
+  timeout: 'The operation timed out; the authoritative system then confirmed it did not take effect. It may be requested again.',
+  error: 'The operation failed; the authoritative system then confirmed it did not take effect. It may be requested again.',
+  lost: 'The operation ended without an answer; the authoritative system then confirmed it did not take effect. It may be requested again.',
+  unknown: 'The authoritative system confirmed the operation did not take effect. It may be requested again.',
+  human: 'A person confirmed the operation did not take effect. It may be requested again.',
+};
+
+/**
+ * The write did not happen: `failed`, `not_started`, `NOT_COMMITTED`. Delivered `confirmed_absent` when the
+ * authoritative system said so (it found nothing, so there is no receipt to speak of), `human_resolved` when a person
+ * did. The message says what came before; the audit records it as `unsettled_because`.
+ */
+export function notCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, confirmation: NotCommittedConfirmation): ToolExecution {
+  const [delivery, message, detail] =
+    confirmation.by === 'human'
+      ? ['human_resolved' as const, NOT_COMMITTED_MESSAGES.human, { resolved_by: confirmation.resolvedBy, note: confirmation.note }]
+      : ['confirmed_absent' as const, NOT_COMMITTED_MESSAGES[confirmation.unsettledBecause], { finding: 'not_committed', unsettled_because: confirmation.unsettledBecause }];
+  const failure = catalogFailure('NOT_COMMITTED', 'side_effect', detail, { message });
   return reshapeExecution(failedExecution(tool, ctx, failure, rawArgs), (result) => withDelivery(result, delivery), { tool, ctx });
 }
 

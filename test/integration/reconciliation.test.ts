@@ -22,6 +22,13 @@ function start(workflowId: string, tool: string, paymentId: string, options: { r
   });
 }
 
+/** What the audit of a not-committed settlement records about how the outcome had become unknown. */
+async function unsettledBecause(auditRef: ToolCallResult['auditRef']): Promise<unknown> {
+  assert.ok(auditRef !== null);
+  const recorded = await h.store.getAudit(auditRef.audit_id);
+  return (recorded?.audit.error_detail as { detail?: { unsettled_because?: unknown } } | null)?.detail?.unsettled_because;
+}
+
 function child(tool: string, paymentId: string) {
   const id = reconcileWorkflowId(chargeKey(principal.tenant, paymentId, tool));
   if (!finished.includes(id)) finished.push(id);
@@ -73,13 +80,32 @@ test('a write that was not committed ends failed, not_started, when the tool doe
   const key = chargeKey(principal.tenant, 'pay_rec_3', TOOLS.chargeNoRetry);
   h.payments.inject(key, 'hang_before_commit');
   const handle = await start('rec-noretry-1', TOOLS.chargeNoRetry, 'pay_rec_3');
-  const { modelResult } = (await handle.result()) as ToolCallResult;
+  const { modelResult, auditRef } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.status, 'failed');
   assert.equal(modelResult.execution.outcome, 'not_started');
-  assert.equal(modelResult.execution.delivery, 'receipt_reconciled');
+  assert.equal(modelResult.error?.code, 'NOT_COMMITTED');
+  assert.equal(modelResult.execution.delivery, 'confirmed_absent', 'the authoritative system found nothing: no receipt was reconciled');
+  assert.equal(await unsettledBecause(auditRef), 'timeout');
   assert.equal(h.payments.dispatches(key), 1);
   assert.equal(h.payments.commits(key), 0);
   assert.equal((await h.store.getLedgerEntry(key))?.status, 'released', 'the key may be used again');
+});
+
+test('a write answered by a plain 500 before any commit, then found absent, is NOT_COMMITTED after an error: nothing says it timed out', { timeout: 120_000 }, async () => {
+  const key = chargeKey('pay_rec_8', TOOLS.chargeNoRetry);
+  h.payments.inject(key, 'error_before_commit');
+  const handle = await start('rec-error-1', TOOLS.chargeNoRetry, 'pay_rec_8');
+  const { modelResult, auditRef } = (await handle.result()) as ToolCallResult;
+  assert.equal(modelResult.status, 'failed');
+  assert.equal(modelResult.execution.outcome, 'not_started');
+  assert.equal(modelResult.error?.code, 'NOT_COMMITTED');
+  assert.notEqual(modelResult.error?.code, 'TIMEOUT_BEFORE_EXECUTE');
+  assert.equal(modelResult.execution.delivery, 'confirmed_absent');
+  assert.equal(await unsettledBecause(auditRef), 'error');
+  const history = await handle.fetchHistory();
+  assert.ok(!(history.events ?? []).some((e) => e.activityTaskTimedOutEventAttributes), 'nothing timed out');
+  assert.equal(h.payments.dispatches(key), 1);
+  assert.equal(h.payments.commits(key), 0);
 });
 
 test('an outcome that never settles escalates (search attribute, listable) and a human signal resolves it: human_resolved', { timeout: 120_000 }, async () => {

@@ -9,6 +9,8 @@ describe('error catalog', () => {
       'APPROVAL_INVALID', 'TIMEOUT_BEFORE_EXECUTE', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE', 'OUTCOME_UNKNOWN',
       'IDEMPOTENCY_CONFLICT', 'STATUS_CONFLICT', 'PROTOCOL_ERROR', 'OUTPUT_CONTRACT_VIOLATION', 'INVARIANT_VIOLATION',
       'STALE_DATA', 'SOURCE_NOT_ALLOWED', 'BUSINESS_RULE', 'TOOL_ERROR',
+      // Beyond the spec's list: a write reconciliation found absent (not a timeout).
+      'NOT_COMMITTED',
     ];
     assert.deepEqual([...CATALOG_CODES].sort(), [...required].sort());
   });
@@ -25,6 +27,7 @@ describe('error catalog', () => {
     assert.equal(ERROR_CATALOG.IDEMPOTENCY_CONFLICT.recovery, 'human_review');
     assert.equal(ERROR_CATALOG.STATUS_CONFLICT.recovery, 'human_review');
     assert.equal(ERROR_CATALOG.APPROVAL_REQUIRED.recovery, 'request_approval');
+    assert.deepEqual([ERROR_CATALOG.NOT_COMMITTED.category, ERROR_CATALOG.NOT_COMMITTED.outcome], ['side_effect', 'not_started']);
   });
 
   it('drives the non-retryable list: unknown tools, bad arguments and unknown writes are never retried', () => {

@@ -27,16 +27,27 @@ describe('settled results', () => {
     assertVerifies(execution, ctx);
   });
 
-  it('a write confirmed not committed is failed, not_started, with how it became known; its audit verifies', () => {
+  it('a write the authoritative system found absent is NOT_COMMITTED, delivered confirmed_absent (no receipt exists); its audit verifies', () => {
     const ctx = testContext();
-    for (const delivery of ['receipt_reconciled', 'human_resolved'] as const) {
-      const execution = notCommitted(tool, ctx, args, delivery, { finding: 'not_committed' });
+    for (const unsettledBecause of ['timeout', 'error', 'lost', 'unknown'] as const) {
+      const execution = notCommitted(tool, ctx, args, { by: 'reconciliation', unsettledBecause });
       assert.equal(execution.modelResult.status, 'failed');
       assert.equal(execution.modelResult.execution.outcome, 'not_started');
-      assert.equal(execution.modelResult.execution.delivery, delivery);
-      assert.equal(execution.modelResult.error?.code, 'TIMEOUT_BEFORE_EXECUTE');
+      assert.equal(execution.modelResult.execution.delivery, 'confirmed_absent');
+      assert.equal(execution.modelResult.execution.receipt, null);
+      assert.equal(execution.modelResult.error?.code, 'NOT_COMMITTED');
+      assert.equal(execution.modelResult.error?.layer, 'side_effect');
+      assert.equal((execution.audit.error_detail as { detail: { unsettled_because: string } }).detail.unsettled_because, unsettledBecause);
       assertVerifies(execution, ctx);
     }
+  });
+
+  it('a person confirming the write did not happen gives NOT_COMMITTED, human_resolved; its audit verifies', () => {
+    const ctx = testContext();
+    const execution = notCommitted(tool, ctx, args, { by: 'human', resolvedBy: 'ops@acme', note: null });
+    assert.equal(execution.modelResult.error?.code, 'NOT_COMMITTED');
+    assert.equal(execution.modelResult.execution.delivery, 'human_resolved');
+    assertVerifies(execution, ctx);
   });
 
   it('a receipt runs through the funnel and is delivered as receipt_reconciled; its audit verifies', async () => {

@@ -129,6 +129,6 @@ test('the worker survived the corpus: still running, and a healthy call afterwar
 
 function assertReconciledNotCommitted(modelResult: ModelResult): void {
   assert.equal(modelResult.status, 'failed');
-  assert.equal(modelResult.error?.code, 'TIMEOUT_BEFORE_EXECUTE');
-  assert.deepEqual([modelResult.execution.outcome, modelResult.execution.delivery], ['not_started', 'receipt_reconciled']);
+  assert.equal(modelResult.error?.code, 'NOT_COMMITTED');
+  assert.deepEqual([modelResult.execution.outcome, modelResult.execution.delivery], ['not_started', 'confirmed_absent']);
 }

@@ -116,7 +116,7 @@ async function reachKillPoint(point: KillPoint, key: string): Promise<() => bool
  * turned out not committed does it settle failed — never a second re-dispatch.
  */
 function mayEndNotCommitted(call: TrackedCall, record: ReconciliationRecord | null): boolean {
-  if (call.result.modelResult.error?.code !== 'TIMEOUT_BEFORE_EXECUTE' || record?.outcome !== 'not_committed') return false;
+  if (call.result.modelResult.error?.code !== 'NOT_COMMITTED' || record?.outcome !== 'not_committed') return false;
   return call.tool === TOOLS.chargeNoRetry || record.round >= 2;
 }
 
