@@ -51,6 +51,8 @@ export type PreparedCall =
       readonly requiresApproval: boolean;
       /** The tool can ask the authoritative system about a key (`reconcile`). */
       readonly canReconcile: boolean;
+      /** The tool can ask about a job it started by the job's handle (`poll`). Absent in calls prepared before it existed. */
+      readonly canPoll?: boolean;
       /** An uncommitted write may be dispatched once more with the same key. */
       readonly safeRetry: boolean;
       readonly requestSha256: string;
@@ -99,6 +101,7 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
       effect: tool.effect,
       requiresApproval: tool.requiresApproval,
       canReconcile: tool.reconcile !== undefined,
+      canPoll: tool.poll !== undefined,
       safeRetry: runtime.safeRetryTools.has(tool.name),
       requestSha256,
       preview: { tool: tool.name, effect: tool.effect, arguments: redactor.value(args, '/arguments', []), requestSha256 },

@@ -11,6 +11,8 @@ import type { ToolCallResult } from './tool-activity.js';
 export interface QueryOutcomeInput {
   readonly identity: CallIdentity;
   readonly attempt: number;
+  /** Set to poll the job the call started by its handle (`tool.poll`) instead of asking by key (`tool.reconcile`). */
+  readonly jobHandle?: string;
 }
 
 /** What the authoritative system said about a key. */
@@ -31,19 +33,27 @@ export function createOpenReconciliation(
 }
 
 /**
- * Asks the tool's authoritative system about the call's key (`tool.reconcile`) once, records the attempt, and on a
- * definite answer settles the record. A committed write's output runs through the whole funnel, so a reconciled
- * result is as validated as a fresh one. A reconcile that throws counts as `unknown`: the next query will tell.
+ * Asks the tool's authoritative system once — about the job the call started (`tool.poll`, by handle) or else about
+ * the call's key (`tool.reconcile`) — records the attempt, and on a definite answer settles the record. A committed
+ * write's output runs through the whole funnel, so a reconciled result is as validated as a fresh one. A reconcile
+ * that throws counts as `unknown`: the next query will tell.
  */
 export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promise<OutcomeFinding> {
-  return async ({ identity, attempt }) => {
+  return async ({ identity, attempt, jobHandle }) => {
     const tool = runtime.registry.get(identity.tool);
     const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99), runtime.principalKey);
-    const reconcile = tool.reconcile;
-    if (reconcile === undefined) throw new ToolError('TOOL_ERROR', { reason: `tool '${tool.name}' cannot reconcile` });
+    const handlerContext = { callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey, attempt: ctx.attempt, principal: ctx.principal, now: Date.now };
+    const { poll, reconcile } = tool;
+    const ask =
+      jobHandle !== undefined && poll !== undefined
+        ? () => poll(jobHandle, handlerContext)
+        : reconcile === undefined
+          ? undefined
+          : () => reconcile(identity.idempotencyKey, handlerContext);
+    if (ask === undefined) throw new ToolError('TOOL_ERROR', { reason: `tool '${tool.name}' cannot reconcile` });
     let outcome: ReconcileOutcome<unknown>;
     try {
-      outcome = (await reconcile(identity.idempotencyKey, { callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey, attempt: ctx.attempt, principal: ctx.principal, now: Date.now }));
+      outcome = await ask();
     } catch (error) {
       outcome = { state: 'unknown', reason: error instanceof Error ? error.name : 'reconcile failed' };
     }

@@ -91,7 +91,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
       // Temporal retries by policy; the last attempt returns the catalogued result instead.
       throw retryableReadFailure(modelResult);
     }
-    return { modelResult, auditRef };
+    return { modelResult, auditRef, ...(execution.job ? { job: execution.job } : {}) };
   }
 
   /** Records the attempt; a write that may have taken effect but cannot be recorded is reported as unknown. */

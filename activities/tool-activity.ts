@@ -1,5 +1,6 @@
 import type { ProviderContext } from '../src/contract/bindings.js';
 import type { AnyToolDefinition, HandlerContext, Principal, ToolOutput } from '../src/contract/define-tool.js';
+import type { StartedJob } from '../src/contract/execute-tool.js';
 import type { ModelResult } from '../src/contract/model-result.js';
 import type { AuditRef } from '../src/store/ledger.js';
 import { FUNNELLED_CALL_KIND, TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
@@ -24,6 +25,8 @@ export interface ToolActivityInput {
 export interface ToolCallResult {
   readonly modelResult: ModelResult;
   readonly auditRef: AuditRef | null;
+  /** The job an `accepted` call started, with its handle as the authoritative system gave it (for polling). */
+  readonly job?: StartedJob;
 }
 
 /** The second argument the interceptor passes to a tool activity function: marks the funnel as already applied. */

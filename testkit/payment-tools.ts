@@ -22,6 +22,8 @@ export const TOOLS = {
   customer: 'customers.get',
   hostile: 'customers.hostile',
   slowRead: 'catalog.slow_lookup',
+  /** A write the service runs as an asynchronous job: accepted at once, polled by job handle until paid. */
+  payout: 'payments.payout',
 } as const;
 
 /** The idempotency key of a charge: the business key the charge tools derive (the payment id), scoped by the package. */
@@ -32,7 +34,8 @@ export function chargeKey(tenant: string, paymentId: string, tool: string = TOOL
 /**
  * The payment tools, talking to the fake payments service at `baseUrl`: a charge (write with a
  * business idempotency key and `reconcile`), the same without `reconcile`, one that may not be safely retried, a refund that needs approval, a plain
- * read, a hostile read that leaks a token and adds a `status` field, and a slow read for parallelism.
+ * read, a hostile read that leaks a token and adds a `status` field, a slow read for parallelism, and a payout the
+ * service runs as an asynchronous job (`accepted`, then polled).
  */
 export function paymentTools(baseUrl: string, options: { slowReadMs?: number } = {}): ToolRegistry {
   const toOutput = (body: ChargeBody) => ({
@@ -67,12 +70,45 @@ export function paymentTools(baseUrl: string, options: { slowReadMs?: number } =
     idempotencyKey: (args: z.infer<typeof chargeInput>) => args.payment_id,
     handler: charge,
   };
+  const payoutOutput = z.strictObject({ payout_id: z.string(), amount_cents: z.number().int(), status: z.literal('paid') });
+  const payout = async (args: { amount_cents: number }, ctx: { idempotencyKey: string; signal?: AbortSignal }) => {
+    const res = await fetch(`${baseUrl}/payouts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ idempotency_key: ctx.idempotencyKey, amount_cents: args.amount_cents }),
+      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+    });
+    if (res.status !== 202) throw new ToolError('TOOL_ERROR', { status: res.status });
+    const job = (await res.json()) as { job_id: string; poll_after_ms: number };
+    return { accepted: { handle: job.job_id, pollAfterMs: job.poll_after_ms } };
+  };
+  const pollPayout = async (handle: string): Promise<ReconcileOutcome<z.infer<typeof payoutOutput>>> => {
+    const res = await fetch(`${baseUrl}/payouts/jobs/${encodeURIComponent(handle)}`);
+    if (res.status === 404) return { state: 'not_committed' };
+    const body = (await res.json()) as { state: 'running' | 'paid'; payout_id?: string; amount_cents?: number; paid_at?: string };
+    if (body.state !== 'paid' || body.payout_id === undefined || body.amount_cents === undefined) return { state: 'unknown', reason: 'the payout job is still running' };
+    return {
+      state: 'committed',
+      output: { data: { payout_id: body.payout_id, amount_cents: body.amount_cents, status: 'paid' }, receipt: { externalId: body.payout_id, ...(body.paid_at === undefined ? {} : { committedAt: body.paid_at }) } },
+    };
+  };
   const customerOutput = z.strictObject({ id: z.string(), name: z.string(), tier: z.enum(['basic', 'gold']) });
   return new ToolRegistry([
     defineTool({ ...chargeSpec, name: TOOLS.charge, reconcile }),
     defineTool({ ...chargeSpec, name: TOOLS.chargeNoReconcile }),
     defineTool({ ...chargeSpec, name: TOOLS.chargeNoRetry, reconcile }),
     defineTool({ ...chargeSpec, name: TOOLS.refund, description: 'Refund a payment (needs approval).', requiresApproval: true, reconcile }),
+    defineTool({
+      name: TOOLS.payout,
+      description: 'Pay out to a customer; the service runs payouts as jobs.',
+      input: z.strictObject({ payout_request: z.string().regex(/^pay_\w+$/), amount_cents: z.number().int().positive() }),
+      output: payoutOutput,
+      effect: 'write',
+      source: { label: 'payments-api', type: 'http_api' },
+      idempotencyKey: (args) => args.payout_request,
+      handler: payout,
+      poll: pollPayout,
+    }),
     defineTool({
       name: TOOLS.customer,
       description: 'Look up a customer.',

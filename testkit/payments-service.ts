@@ -31,10 +31,23 @@ export interface Charge {
   readonly created_at: string;
 }
 
+/** One payout: an asynchronous job the service accepts at once and finishes after some status polls. */
+export interface PayoutJob {
+  readonly job_id: string;
+  readonly idempotency_key: string;
+  readonly amount_cents: number;
+  /** Status polls that answer `running` before the job answers `paid`. */
+  readonly runningPolls: number;
+  polls: number;
+  payout_id: string | null;
+}
+
 /**
  * An in-process HTTP payments service for tests. It is idempotent by key like a real one, and it counts, per
  * idempotency key, how many charge requests arrived (`dispatches`) and how many side effects happened (`commits`),
- * so a test can prove "exactly one side effect" and "never re-dispatched". Faults are queued per key.
+ * so a test can prove "exactly one side effect" and "never re-dispatched". Faults are queued per key. Payouts are
+ * asynchronous jobs: POST /payouts answers 202 with a job id, GET /payouts/jobs/:id answers `running` until the
+ * job is paid.
  */
 export class PaymentsService {
   private readonly server: Server;
@@ -46,6 +59,8 @@ export class PaymentsService {
   private readonly queuedStatusFaults = new Map<string, QueuedStatusFault[]>();
   private readonly statusQueryCounts = new Map<string, number>();
   private readonly hanging = new Set<ServerResponse>();
+  private readonly payouts = new Map<string, PayoutJob>();
+  private readonly payoutRunningPolls = new Map<string, number>();
   private sequence = 0;
   private port = 0;
 
@@ -107,6 +122,16 @@ export class PaymentsService {
     return this.charges.get(key);
   }
 
+  /** Makes the payout job of `key` answer `running` to this many polls before it is paid (default 1). */
+  payoutRunsFor(key: string, polls: number): void {
+    this.payoutRunningPolls.set(key, polls);
+  }
+
+  /** The payout job accepted for `key`, with how often it was polled. */
+  payout(key: string): Readonly<PayoutJob> | undefined {
+    return this.payouts.get(key);
+  }
+
   async stop(): Promise<void> {
     for (const res of this.hanging) res.destroy();
     this.hanging.clear();
@@ -117,6 +142,9 @@ export class PaymentsService {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.baseUrl);
     if (req.method === 'POST' && url.pathname === '/charges') return this.createCharge(await readJson(req), res);
+    if (req.method === 'POST' && url.pathname === '/payouts') return this.createPayout(await readJson(req), res);
+    const job = /^\/payouts\/jobs\/(.+)$/.exec(url.pathname);
+    if (req.method === 'GET' && job?.[1] !== undefined) return this.payoutStatus(decodeURIComponent(job[1]), res);
     const match = /^\/charges\/(.+)$/.exec(url.pathname);
     if (req.method === 'GET' && match?.[1] !== undefined) return this.chargeStatus(decodeURIComponent(match[1]), res);
     res.writeHead(404).end();
@@ -162,6 +190,28 @@ export class PaymentsService {
     const charge = this.charges.get(key);
     if (charge === undefined) return send(res, 404, { error: 'not_found' });
     send(res, 200, charge);
+  }
+
+  /** Accepts a payout job, once per key: a repeated request gets the same job. */
+  private createPayout(body: unknown, res: ServerResponse): void {
+    const { idempotency_key: key, amount_cents: amount } = (body ?? {}) as Record<string, unknown>;
+    if (typeof key !== 'string' || typeof amount !== 'number') return send(res, 400, { error: 'bad_request' });
+    let job = this.payouts.get(key);
+    if (job === undefined) {
+      this.sequence += 1;
+      job = { job_id: `job_${String(this.sequence).padStart(6, '0')}`, idempotency_key: key, amount_cents: amount, runningPolls: this.payoutRunningPolls.get(key) ?? 1, polls: 0, payout_id: null };
+      this.payouts.set(key, job);
+    }
+    send(res, 202, { job_id: job.job_id, poll_after_ms: 100 });
+  }
+
+  private payoutStatus(jobId: string, res: ServerResponse): void {
+    const job = [...this.payouts.values()].find((candidate) => candidate.job_id === jobId);
+    if (job === undefined) return send(res, 404, { error: 'not_found' });
+    job.polls += 1;
+    if (job.polls <= job.runningPolls) return send(res, 200, { job_id: job.job_id, state: 'running' });
+    job.payout_id ??= `po_${job.job_id.slice(4)}`;
+    send(res, 200, { job_id: job.job_id, state: 'paid', payout_id: job.payout_id, amount_cents: job.amount_cents, paid_at: new Date().toISOString() });
   }
 
   /** Idempotent by key: a second request for a committed key returns the same charge and is not a new effect. */

@@ -120,6 +120,8 @@ function reconcileInChild(prepared: ReadyCall, unknown: Extract<WriteDispatch, {
         safeRetry: prepared.safeRetry,
         auditId: unknown.auditId,
         unsettledBecause: unknown.because,
+        canPoll: prepared.canPoll === true,
+        ...(unknown.result?.job === undefined ? {} : { job: unknown.result.job }),
         toolTimeoutMs: options.timeoutMs ?? 30_000,
         policy: { ...DEFAULT_RECONCILE_POLICY, ...options.reconcile },
         summary: callSummary(prepared),
@@ -128,7 +130,7 @@ function reconcileInChild(prepared: ReadyCall, unknown: Extract<WriteDispatch, {
     ],
     // The child must survive its parent: a human may settle the side effect after the agent is gone.
     parentClosePolicy: ParentClosePolicy.ABANDON,
-    staticSummary: `Reconcile ${prepared.identity.tool} (unknown outcome)`,
+    staticSummary: unknown.result?.job === undefined ? `Reconcile ${prepared.identity.tool} (unknown outcome)` : `Poll ${prepared.identity.tool} job (accepted)`,
     staticDetails: `Idempotency key \`${prepared.identity.idempotencyKey}\`; parent workflow \`${workflowInfo().workflowId}\`, call \`${prepared.identity.callId}\`.`,
     typedSearchAttributes: [
       { key: IDEMPOTENCY_KEY_SA, value: prepared.identity.idempotencyKey },

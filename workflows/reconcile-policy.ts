@@ -1,4 +1,5 @@
 import type { CallIdentity } from '../activities/call-identity.js';
+import type { StartedJob } from '../src/contract/execute-tool.js';
 import type { UnsettledBecause } from '../src/contract/settled-results.js';
 
 /** Backoff and deadline of a reconciliation. */
@@ -23,8 +24,12 @@ export const DEFAULT_RECONCILE_POLICY: ReconcilePolicy = Object.freeze({
 export interface ReconcileInput {
   readonly identity: CallIdentity;
   readonly parentWorkflowId: string;
-  /** The tool has `reconcile`; without it the call escalates at once. */
+  /** The tool has `reconcile`; without it (and without a job to poll) the call escalates at once. */
   readonly canReconcile: boolean;
+  /** The tool has `poll`, for a job it started. */
+  readonly canPoll?: boolean;
+  /** The asynchronous job the attempt started (an `accepted` result): polled by its handle when the tool can. */
+  readonly job?: StartedJob;
   /** One re-dispatch with the same key is allowed after "not committed". */
   readonly safeRetry: boolean;
   /** Audit of the attempt whose outcome is unknown, when one was recorded. */

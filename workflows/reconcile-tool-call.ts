@@ -42,8 +42,9 @@ type Activities = {
 };
 
 /**
- * Settles a write whose outcome is unknown, by idempotency key. It never re-dispatches a write whose outcome is
- * unknown: it asks the tool's authoritative system (`reconcile`) with backoff until it says committed
+ * Settles a write whose outcome is unknown, by idempotency key — or an asynchronous job the write started, by the
+ * job's handle (`poll`, first after the job's own `pollAfterMs`). It never re-dispatches a write whose outcome is
+ * unknown: it asks the tool's authoritative system (`poll` or `reconcile`) with backoff until it says committed
  * (`receipt_reconciled`) or not committed (then one safe re-dispatch with the same key if the tool allows it, else
  * failed `not_started`). Past its deadline it escalates and waits for a human's signal (`human_resolved`).
  * Started by `callTool` with a workflow id derived from the key and `ParentClosePolicy.ABANDON`.
@@ -75,11 +76,15 @@ export async function reconcileToolCall(input: ReconcileInput): Promise<ToolCall
   await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, workflowId: input.parentWorkflowId, auditId: input.auditId });
 
   let unsettledBecause = input.unsettledBecause ?? 'unknown';
+  let job = input.job;
+  const polls = () => job !== undefined && input.canPoll === true;
+  // A job is not asked about before the time its system named: asking earlier only costs a query.
+  if (job?.pollAfterMs) await condition(() => human !== null, job.pollAfterMs);
   let deadline = Date.now() + policy.deadlineMs;
   let interval = policy.initialIntervalMs;
-  while (human === null && input.canReconcile && Date.now() < deadline) {
+  while (human === null && (input.canReconcile || polls()) && Date.now() < deadline) {
     status.queries += 1;
-    const found = await activities[QUERY_OUTCOME_ACTIVITY]({ identity, attempt: status.queries });
+    const found = await activities[QUERY_OUTCOME_ACTIVITY]({ identity, attempt: status.queries, ...(job !== undefined && polls() ? { jobHandle: job.handle } : {}) });
     status.lastFinding = found.finding;
     if (found.finding === 'committed') {
       enter('committed', 'the authoritative system confirmed the write');
@@ -98,6 +103,7 @@ export async function reconcileToolCall(input: ReconcileInput): Promise<ToolCall
         return again.result;
       }
       unsettledBecause = again.because;
+      job = again.result?.job;
       enter('reconciling', 'the re-dispatch outcome is unknown too; asking again');
       await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, workflowId: input.parentWorkflowId, auditId: again.auditId });
       deadline = Date.now() + policy.deadlineMs;
@@ -109,7 +115,7 @@ export async function reconcileToolCall(input: ReconcileInput): Promise<ToolCall
   }
 
   if (human === null) {
-    const reason = input.canReconcile ? `no definite answer within ${policy.deadlineMs} ms` : 'the tool cannot reconcile';
+    const reason = input.canReconcile || polls() ? `no definite answer within ${policy.deadlineMs} ms` : 'the tool cannot reconcile';
     enter('escalated', `waiting for a human: ${reason}`);
     await activities[ESCALATE_ACTIVITY]({ identity, reason });
     await condition(() => human !== null);

@@ -40,12 +40,15 @@ export type WriteDispatch =
 
 /**
  * Dispatches a write exactly once (`maximumAttempts: 1`: the default policy would retry forever). A timeout, a
- * result that says `unknown`, or any failure the catalog does not call "not started" leaves the outcome unknown.
+ * result whose outcome is `unknown` (including an accepted job, which has not finished), or any failure the catalog
+ * does not call "not started" leaves the outcome unknown.
  */
 export async function dispatchWriteOnce(identity: CallIdentity, dispatch: DispatchKind, summary: string, options: DispatchOptions): Promise<WriteDispatch> {
   try {
     const result = await scheduleTool(identity, dispatch, summary, options, { maximumAttempts: 1 });
-    if (result.modelResult.execution.outcome === 'unknown') return { kind: 'unknown', auditId: result.auditRef?.audit_id ?? null, result, because: 'error' };
+    if (result.modelResult.execution.outcome === 'unknown') {
+      return { kind: 'unknown', auditId: result.auditRef?.audit_id ?? null, result, because: result.modelResult.status === 'accepted' ? 'accepted' : 'error' };
+    }
     return { kind: 'settled', result };
   } catch (error) {
     // A cancelled workflow stops here; a write in flight at that moment is left to the ledger (its key stays claimed,

@@ -142,6 +142,16 @@ export interface ToolOutput<Data> {
   readonly warnings?: readonly { readonly code: string; readonly message: string }[];
 }
 
+/**
+ * What a handler returns instead of a {@link ToolOutput} when the authoritative system accepted an asynchronous
+ * job and has not finished it: its handle for the job (to poll with) and, when it said, how long to wait first.
+ * Only side-effecting tools may; the result is `accepted` and the workflow polls the job (see `poll`).
+ */
+export interface AcceptedJob {
+  readonly accepted: { readonly handle: string; readonly pollAfterMs?: number };
+  readonly downstream?: { readonly requestRef?: string; readonly statusRef?: string };
+}
+
 /** What the authoritative system says about a write, asked by idempotency key. */
 export type ReconcileOutcome<Data> =
   | { readonly state: 'committed'; readonly output: ToolOutput<Data> }
@@ -181,9 +191,15 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
    * handler and `reconcile` receive.
    */
   readonly idempotencyKey?: (args: z.output<In>) => string;
-  readonly handler: (args: z.output<In>, ctx: HandlerContext) => Promise<ToolOutput<z.input<Out>>>;
+  readonly handler: (args: z.output<In>, ctx: HandlerContext) => Promise<ToolOutput<z.input<Out>> | AcceptedJob>;
   /** For writes: ask the authoritative system whether the write with this key took effect. */
   readonly reconcile?: (idempotencyKey: string, ctx: HandlerContext) => Promise<ReconcileOutcome<z.input<Out>>>;
+  /**
+   * For tools that start asynchronous jobs: ask about the job with this handle (from {@link AcceptedJob}).
+   * `committed` = the job finished and this is its output (validated like a fresh one), `not_committed` = it ended
+   * without taking effect, `unknown` = still running. Without it an accepted job is asked about with `reconcile`.
+   */
+  readonly poll?: (handle: string, ctx: HandlerContext) => Promise<ReconcileOutcome<z.input<Out>>>;
 }
 
 /** A validated, normalized tool definition (see {@link defineTool}). */
@@ -223,6 +239,7 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
   if (!(spec.input instanceof z.ZodType) || !(spec.output instanceof z.ZodType)) fail('input and output must be zod schemas');
   if (!['read', 'write', 'destructive'].includes(spec.effect)) fail(`unknown effect '${String(spec.effect)}'`);
   if (spec.reconcile && spec.effect === 'read') fail('only side-effecting tools can reconcile');
+  if (spec.poll && spec.effect === 'read') fail('only side-effecting tools can start jobs to poll');
   if (typeof spec.handler !== 'function') fail('handler must be a function');
   for (const problem of guidanceProblems(spec.name, spec.input, spec)) fail(problem);
   const budget: ToolBudget = { ...DEFAULT_BUDGET, ...spec.budget };

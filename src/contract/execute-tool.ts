@@ -8,7 +8,7 @@ import { runFunnel } from './funnel/run-funnel.js';
 import type { ToolExecution } from './funnel/tool-execution.js';
 
 export { MAX_ARGUMENT_DEPTH } from './funnel/input-steps.js';
-export type { ArtifactPayload, ToolExecution } from './funnel/tool-execution.js';
+export type { ArtifactPayload, StartedJob, ToolExecution } from './funnel/tool-execution.js';
 
 /**
  * Runs one tool call through the whole funnel — input, handler, protocol, schema, semantics, evidence, side

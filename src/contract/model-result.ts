@@ -8,8 +8,12 @@ import { ERROR_LAYERS } from './validation-layers.js';
  */
 export const MODEL_RESULT_SCHEMA_VERSION = 'tool-result.model.v1';
 
-/** Call status. `partial` = succeeded but incomplete; `unknown` = a side effect may or may not have happened. */
-export const TOOL_STATUSES = ['succeeded', 'partial', 'failed', 'needs_input', 'unknown'] as const;
+/**
+ * Call status. `partial` = succeeded but incomplete; `unknown` = a side effect may or may not have happened;
+ * `accepted` = an asynchronous job was accepted and has not finished (seed 000: "已接收，尚未完成"), see `job`.
+ * Appended only, so the published enum keeps its order.
+ */
+export const TOOL_STATUSES = ['succeeded', 'partial', 'failed', 'needs_input', 'unknown', 'accepted'] as const;
 export type ToolStatus = (typeof TOOL_STATUSES)[number];
 
 /** What is known about the side effect. `none` = the call has no side effect (a read that ran). */
@@ -143,6 +147,16 @@ export const warningSchema = z.strictObject({
 });
 export type Warning = z.infer<typeof warningSchema>;
 
+/**
+ * The asynchronous job an `accepted` call started: the authoritative system's handle for it, and how long to wait
+ * before asking about it (`null`: the system did not say). The job's own result is not known yet.
+ */
+export const jobSchema = z.strictObject({
+  handle: z.string().min(1),
+  poll_after_ms: z.number().int().nonnegative().nullable(),
+});
+export type Job = z.infer<typeof jobSchema>;
+
 /** Reference to the full result stored out of band (protected storage), named by its SHA-256. */
 export const artifactRefSchema = z.strictObject({
   artifact_id: z.string().regex(/^art_[0-9a-f]{64}$/),
@@ -172,6 +186,8 @@ export const modelResultObjectSchema = z.strictObject({
   applied_arguments: z.json().optional(),
   /** The full result, when it was over budget; stored out of band and verified by digest. */
   artifact: artifactRefSchema.optional(),
+  /** The job an `accepted` call started; present exactly when the status is `accepted`. */
+  job: jobSchema.optional(),
 });
 
 /** Zod schema of `tool-result.model.v1`. `data` is checked against the tool's own output schema separately. */
@@ -182,7 +198,8 @@ export const modelResultSchema = modelResultObjectSchema.superRefine((result, ct
 /**
  * The rules that tie `status` to the other fields (SPEC §2): a failed or unknown call carries no data and an error;
  * a success carries no error and is complete; `partial` is either truncated or a committed write whose output
- * could not be verified. A receipt only ever accompanies a committed side effect.
+ * could not be verified; an accepted job has a job handle, no data and no error, and an unknown outcome. A receipt
+ * only ever accompanies a committed side effect.
  */
 function statusInconsistencies(result: {
   status: ToolStatus;
@@ -190,9 +207,10 @@ function statusInconsistencies(result: {
   error: unknown;
   execution: { outcome: ExecutionOutcome; receipt: unknown };
   completeness: { state: string };
+  job?: unknown;
 }): string[] {
   const problems: string[] = [];
-  const { status, data, error, execution, completeness } = result;
+  const { status, data, error, execution, completeness, job } = result;
   if ((status === 'failed' || status === 'unknown' || status === 'needs_input') && (data !== null || error === null)) {
     problems.push(`a ${status} result has no data and carries an error`);
   }
@@ -203,6 +221,10 @@ function statusInconsistencies(result: {
     problems.push('a partial result is truncated, or a committed write with an unverified output');
   }
   if (status === 'unknown' && execution.outcome !== 'unknown') problems.push('an unknown result has an unknown outcome');
+  if ((status === 'accepted') !== (job !== undefined)) problems.push('an accepted result, and only one, names its job');
+  if (status === 'accepted' && (data !== null || error !== null || execution.outcome !== 'unknown')) {
+    problems.push('an accepted job has no data or error yet, and its outcome is unknown until it finishes');
+  }
   if (execution.receipt !== null && execution.outcome !== 'committed') problems.push('a receipt means the side effect committed');
   return problems;
 }

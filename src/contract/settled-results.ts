@@ -44,10 +44,11 @@ export function withOutcomeUnknown(tool: AnyToolDefinition, ctx: ExecutionContex
 
 /**
  * Why a write's outcome was unknown before it was settled, as the workflow saw its attempt: it timed out, the tool
- * answered with an error (or an answer that could not be verified), or the attempt ended without any answer (a lost
- * worker). `unknown` when the workflow did not record it (one started before this was recorded).
+ * answered with an error (or an answer that could not be verified), the attempt ended without any answer (a lost
+ * worker), or the tool started an asynchronous job (`accepted`). `unknown` when the workflow did not record it (one
+ * started before this was recorded).
  */
-export type UnsettledBecause = 'timeout' | 'error' | 'lost' | 'unknown';
+export type UnsettledBecause = 'timeout' | 'error' | 'lost' | 'accepted' | 'unknown';
 
 /** Who established that a write did not happen. */
 export type NotCommittedConfirmation =
@@ -60,6 +61,7 @@ const NOT_COMMITTED_MESSAGES: Readonly<Record<UnsettledBecause | 'human', string
   timeout: 'The operation timed out; the authoritative system then confirmed it did not take effect. It may be requested again.',
   error: 'The operation failed; the authoritative system then confirmed it did not take effect. It may be requested again.',
   lost: 'The operation ended without an answer; the authoritative system then confirmed it did not take effect. It may be requested again.',
+  accepted: 'The job was accepted, but the authoritative system then reported it ended without taking effect. It may be requested again.',
   unknown: 'The authoritative system confirmed the operation did not take effect. It may be requested again.',
   human: 'A person confirmed the operation did not take effect. It may be requested again.',
 };

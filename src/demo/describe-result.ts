@@ -1,11 +1,13 @@
 import type { ModelResult } from '../index.js';
 
 /**
- * One line about a model result, as an operator reads it: status or error code, and what is notable — items cut
+ * One line about a model result, as an operator reads it: status or error code, and what is notable — the job an
+ * accepted call started, items cut
  * by the budget and where to continue, untrusted text isolated, how a write's outcome was established, evidence.
  */
 export function describeResult(result: ModelResult): string {
   const parts: string[] = [result.error === null ? result.status : `${result.status} ${result.error.code}`];
+  if (result.job !== undefined) parts.push(`job ${result.job.handle}`);
   const { completeness } = result;
   if (completeness.state === 'truncated') {
     const of = completeness.available_items === null ? '' : ` of ${completeness.available_items}`;

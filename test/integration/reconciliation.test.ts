@@ -4,6 +4,7 @@ import { RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/na
 import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import { reconcileWorkflowId, type ReconcileStatus, type ResolveOutcomeSignal, type ToolCallResult } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
+import { historyText } from '../support/history-text.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
@@ -197,6 +198,32 @@ test('a worker stopped and restarted during reconciliation completes it', { time
   assert.equal(modelResult.execution.outcome, 'committed');
   assert.equal(h.payments.dispatches(key), 1);
   assert.equal(h.payments.commits(key), 1);
+});
+
+test('an accepted payout job is polled by its handle until it is paid: accepted first, then succeeded via receipt_reconciled after two polls', { timeout: 120_000 }, async () => {
+  const key = chargeKey('pay_job_1', TOOLS.payout);
+  h.payments.payoutRunsFor(key, 1);
+  finished.push('job-1');
+  const handle = await h.temporal.client.workflow.start('runToolCall', {
+    taskQueue: h.taskQueue,
+    workflowId: 'job-1',
+    args: [TOOLS.payout, { payout_request: 'pay_job_1', amount_cents: 900 }, { principal, ...fast }],
+  });
+  const { modelResult } = (await handle.result()) as ToolCallResult;
+  const job = h.payments.payout(key);
+  assert.equal(modelResult.status, 'succeeded');
+  assert.equal(modelResult.execution.outcome, 'committed');
+  assert.equal(modelResult.execution.delivery, 'receipt_reconciled');
+  assert.equal(modelResult.execution.receipt?.external_id, job?.payout_id);
+  assert.deepEqual(modelResult.data, { payout_id: job?.payout_id, amount_cents: 900, status: 'paid' });
+  assert.equal(job?.polls, 2, 'running once, then paid');
+  const { text } = await historyText(h.temporal.client, 'job-1');
+  assert.match(text, /"status":"accepted"/, 'the tool activity answered accepted, with the job');
+  assert.match(text, new RegExp(`"handle":"${job?.job_id ?? 'missing'}"`));
+  const reconciler = child(TOOLS.payout, 'pay_job_1');
+  assert.equal((await reconciler.query<ReconcileStatus>(RECONCILE_STATE_QUERY)).queries, 2);
+  const record = await h.store.getReconciliation(key);
+  assert.deepEqual([record?.state, record?.outcome, record?.via], ['settled', 'committed', 'receipt']);
 });
 
 test('recorded histories of the parent and reconciliation workflows replay deterministically', { timeout: 120_000 }, async () => {

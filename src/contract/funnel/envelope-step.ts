@@ -1,8 +1,8 @@
 import type { ToolOutput } from '../define-tool.js';
-import { wellFormedPrefix } from '../truncation.js';
 import type { FunnelState } from './funnel-state.js';
 import type { Redaction } from '../redaction.js';
 import { contractFailure } from './contract-failure.js';
+import { readDownstream } from './downstream-refs.js';
 import { readHandlerWarnings } from './handler-warnings.js';
 import { handlerOutput } from './handler-steps.js';
 import { failLayer, proceed, type StepResult } from './step.js';
@@ -42,13 +42,6 @@ export function checkEnvelope(state: FunnelState): StepResult {
   const log: Redaction[] = [];
   const noted = readHandlerWarnings(state, envelope.warnings, log);
   if (!noted.ok) return failLayer(state, 'protocol', RULE, contractFailure('protocol', noted.reason), noted.reason);
-  const downstream = envelope.downstream
-    ? { requestRef: stringOrNull(envelope.downstream.requestRef), statusRef: stringOrNull(envelope.downstream.statusRef) }
-    : state.downstream;
+  const downstream = readDownstream(envelope.downstream, state.downstream);
   return proceed(state, { envelope, downstream, warnings: [...state.warnings, ...noted.warnings], redactions: [...state.redactions, ...log] });
-}
-
-/** A downstream reference for the audit, bounded like a receipt id and well-formed so the record stays storable. */
-function stringOrNull(value: unknown): string | null {
-  return typeof value === 'string' ? wellFormedPrefix(value, 256) : null;
 }

@@ -3,6 +3,7 @@ import { MODEL_RESULT_SCHEMA_VERSION, type ModelResult, type Warning } from '../
 import type { Redaction } from '../redaction.js';
 import type { FunnelState } from './funnel-state.js';
 import { appliedArguments } from './applied-arguments.js';
+import { declaredProvenance } from './declared-provenance.js';
 import { failureEvidence } from './failure-evidence.js';
 import { visibleReceipt } from './visible-receipt.js';
 
@@ -39,15 +40,7 @@ export function failureResult(state: FunnelState, failure: CallFailure): Failure
     error: settled.error,
     execution: { outcome: settled.outcome, delivery: 'fresh', receipt: visibleReceipt(state, redactions) },
     completeness: { state: 'unknown', returned_items: 0, available_items: null, next: null },
-    provenance: {
-      source_label: tool.source.label,
-      source_type: tool.source.type,
-      producer_revision: tool.revisions.producer,
-      resource_revision: null,
-      observed_at: null,
-      retrieved_at: new Date(state.startedAt).toISOString(),
-      trust: tool.source.trust ?? 'untrusted_data',
-    },
+    provenance: declaredProvenance(state),
     evidence: cited.evidence.map((item) => item.evidence),
     untrusted_content: [],
     conflicts: [],

@@ -21,7 +21,9 @@ export function succeededExecution(state: FunnelState): ToolExecution {
   assertPublishedShape(shown.modelResult);
   const audit = auditProjection(state, shown.modelResult, null);
   const bytes = auditBytes(audit);
-  if (bytes <= MAX_AUDIT_BYTES) return { modelResult: shown.modelResult, audit, artifacts: shown.artifacts, evidenceSources: shown.evidenceSources };
+  if (bytes <= MAX_AUDIT_BYTES) {
+    return { modelResult: shown.modelResult, audit, artifacts: shown.artifacts, evidenceSources: shown.evidenceSources, ...(shown.job ? { job: shown.job } : {}) };
+  }
   const size = Number.isFinite(bytes) ? { bytes } : {};
   const reason = Number.isFinite(bytes) ? `the audit record would be ${bytes} bytes` : 'the audit record has no canonical form';
   const refused = withVerdict(state, { layer: 'budget', outcome: 'failed', rule_version: `audit@1;bytes=${MAX_AUDIT_BYTES}`, reason });

@@ -2,6 +2,7 @@ import { catalogFailure, describeThrown } from '../call-failure.js';
 import type { AnyToolDefinition } from '../define-tool.js';
 import type { ExecutionContext } from '../execution-context.js';
 import { refuseUnrecordableContext } from './context-step.js';
+import { acceptJob } from './accepted-job-step.js';
 import { checkDataShape } from './data-shape-step.js';
 import { checkEnvelope } from './envelope-step.js';
 import { checkEvidence } from './evidence-step.js';
@@ -19,7 +20,7 @@ import type { ToolExecution } from './tool-execution.js';
 
 /**
  * The funnel of SPEC §3, in order: the one place the order of the checks is decided. A step sees only what the
- * steps before it established; the first that fails ends the call.
+ * steps before it established; the first that fails (or finishes early) ends the call.
  */
 const FUNNEL: readonly Step[] = [
   refuseUnrecordableContext, // input: trusted values the audit and bindings can record
@@ -28,6 +29,7 @@ const FUNNEL: readonly Step[] = [
   runHandler,
   failOnHandlerThrow,
   keepReceipt, // side effect: a write's receipt, kept whatever fails next
+  acceptJob, // protocol: an accepted asynchronous job ends the call here (nothing to check until it finishes)
   checkEnvelope, // protocol: the declared envelope keys
   checkDataShape, // protocol: plain, bounded JSON data; raw size gate; raw digest
   checkOutputSchema, // schema
@@ -45,6 +47,7 @@ export async function runFunnel(tool: AnyToolDefinition, rawArgs: unknown, ctx: 
       const result = await step(state);
       state = result.state;
       if (result.kind === 'fail') return failedExecutionOf(state, result.failure);
+      if (result.kind === 'finish') break;
     }
     return succeededExecution(state);
   } catch (error) {

@@ -5,12 +5,15 @@ import type { FunnelState } from './funnel-state.js';
 
 /**
  * What one step of the funnel concluded. `pass` and `skip` go on to the next step; `fail` ends the call with
- * `failure`. The state is returned in every case: a failure is projected from what the funnel knew when it failed.
+ * `failure`; `finish` ends it early with the result the step put in `state.shown` (an accepted job: there is no
+ * output to check yet). The state is returned in every case: a failure is projected from what the funnel knew
+ * when it failed.
  */
 export type StepResult =
   | { readonly kind: 'pass'; readonly state: FunnelState }
   | { readonly kind: 'skip'; readonly state: FunnelState }
-  | { readonly kind: 'fail'; readonly state: FunnelState; readonly failure: CallFailure };
+  | { readonly kind: 'fail'; readonly state: FunnelState; readonly failure: CallFailure }
+  | { readonly kind: 'finish'; readonly state: FunnelState };
 
 /** One step of the funnel: a function of the state so far. */
 export type Step = (state: FunnelState) => StepResult | Promise<StepResult>;

@@ -27,6 +27,7 @@ const EXPECTED_ERROR_FLAG: Record<ModelResult['status'], boolean> = {
   failed: true,
   needs_input: true,
   unknown: false,
+  accepted: false,
 };
 
 function each(run: (scenario: Scenario) => void): void {
@@ -39,8 +40,10 @@ function textOf(result: ModelResult): string {
 }
 
 describe('the error flag', () => {
-  it('is set for failed and needs_input only; partial and unknown are not errors (a retry could duplicate a write)', () => {
+  it('is set for failed and needs_input only; partial, unknown and accepted are not errors (a retry could duplicate a write)', () => {
     each(({ status, execution }) => assert.equal(isErrorResult(execution.modelResult), EXPECTED_ERROR_FLAG[status], status));
+    assert.equal(all.askUser.execution.modelResult.error?.recovery, 'ask_user');
+    assert.deepEqual(all.accepted.execution.modelResult.job, { handle: 'job-r-1', poll_after_ms: 500 });
     assert.equal(all.unknown.execution.modelResult.error?.recovery, 'query_status');
     assert.equal(all.committedPartial.execution.modelResult.execution.outcome, 'committed');
   });

@@ -44,6 +44,21 @@ const committedButUnverified = defineTool({
   handler: async (args) => ({ data: { ticket_id: args.ticket_id, state: 'closed' as const }, receipt: { externalId: 'tk-close-991' } }),
 });
 
+/** A write that starts an asynchronous job and returns its handle: `accepted`. */
+const exportStart = defineTool({
+  name: 'reports.export',
+  description: 'Start exporting a report; the export runs as a job.',
+  input: z.strictObject({ report_id: z.string() }),
+  output: z.strictObject({ url: z.string() }),
+  effect: 'write',
+  source: { label: 'reports-api', type: 'http_api' },
+  businessErrors: { REPORT_PERIOD_MISSING: { message: 'Which period should the report cover? Ask the user.', status: 'needs_input' } },
+  handler: async (args) => {
+    if (args.report_id === 'r-?') throw new ToolError('REPORT_PERIOD_MISSING');
+    return { accepted: { handle: `job-${args.report_id}`, pollAfterMs: 500 } };
+  },
+});
+
 export interface Scenario {
   readonly name: string;
   readonly status: ModelResult['status'];
@@ -51,7 +66,7 @@ export interface Scenario {
 }
 
 /** Every scenario, executed with the shared test context (so audit values are known and can be looked for). */
-export async function scenarios(): Promise<Record<'succeeded' | 'partial' | 'committedPartial' | 'failed' | 'needsInput' | 'unknown' | 'untrusted', Scenario>> {
+export async function scenarios(): Promise<Record<'succeeded' | 'partial' | 'committedPartial' | 'failed' | 'needsInput' | 'askUser' | 'unknown' | 'accepted' | 'untrusted', Scenario>> {
   const ctx = testContext();
   const run = async (name: string, status: ModelResult['status'], execution: Promise<ToolExecution>): Promise<Scenario> => {
     const done = await execution;
@@ -64,6 +79,8 @@ export async function scenarios(): Promise<Record<'succeeded' | 'partial' | 'com
     committedPartial: await run('committed partial', 'partial', executeTool(committedButUnverified, { ticket_id: 't-9' }, ctx)),
     failed: await run('failed', 'failed', executeTool(orderTool(returning(goodOrderOutput())), { order_id: 'not-an-order' }, ctx)),
     needsInput: await run('needs_input', 'needs_input', executeTool(refundTool(() => Promise.reject(new ToolError('APPROVAL_REQUIRED'))), { order_id: 'ord_1', amount_cents: 5 }, ctx)),
+    askUser: await run('needs_input (ask_user)', 'needs_input', executeTool(exportStart, { report_id: 'r-?' }, ctx)),
+    accepted: await run('accepted', 'accepted', executeTool(exportStart, { report_id: 'r-1' }, ctx)),
     unknown: await run('unknown', 'unknown', executeTool(refundTool(() => Promise.reject(new Error('socket hang up'))), { order_id: 'ord_1', amount_cents: 5 }, ctx)),
     untrusted: await run('untrusted', 'succeeded', executeTool(reviewsTool, { product_id: 'p-1' }, ctx)),
   };
