@@ -27,6 +27,17 @@ export interface ToolCallResult {
   readonly auditRef: AuditRef | null;
   /** The job an `accepted` call started, with its handle as the authoritative system gave it (for polling). */
   readonly job?: StartedJob;
+  /** Calls this result replaced — a re-query, fallback tools — in the order they ran; absent when there were none. */
+  readonly attempts?: readonly ReplacedAttempt[];
+}
+
+/** A call whose result was replaced by a recovery path (see `CallToolOptions.requery` and `fallbackTools`). */
+export interface ReplacedAttempt {
+  readonly tool: string;
+  readonly callId: string;
+  readonly status: ModelResult['status'];
+  readonly code: string | null;
+  readonly auditId: string | null;
 }
 
 /** The second argument the interceptor passes to a tool activity function: marks the funnel as already applied. */

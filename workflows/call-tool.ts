@@ -13,13 +13,14 @@ import { awaitApproval } from './approvals.js';
 import { nextCallId } from './call-ids.js';
 import { callSummary } from './call-summary.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
+import { withRecoveryPaths, type RecoveryOptions } from './recovery-paths.js';
 import { settle } from './settle.js';
 import { dispatchRead, dispatchWriteOnce, type WriteDispatch } from './tool-dispatch.js';
 
 export type { ToolCallResult } from '../activities/tool-activity.js';
 
 /** Options of one tool call from workflow code. */
-export interface CallToolOptions {
+export interface CallToolOptions extends RecoveryOptions {
   /** The trusted caller (from the workflow's own input, never from model output). */
   readonly principal: Principal;
   /** Stable call id; deterministic `call-<n>` when omitted. Pass one when the workflow continues as new. */
@@ -59,11 +60,13 @@ export const WORKFLOW_PROVIDER: ProviderContext = Object.freeze({
  * Runs one tool call through the contract and returns its model result and audit reference. Never throws for
  * anything the tool or its arguments do: unknown tools, invalid arguments, refused approvals and failures are
  * catalogued results. A write whose outcome is unknown is never dispatched again blindly: a child workflow
- * reconciles it by idempotency key, and the result says how it was settled.
+ * reconciles it by idempotency key, and the result says how it was settled. Opt-in recovery paths (a re-query,
+ * fallback tools; see {@link RecoveryOptions}) may replace the result; the calls they replaced are listed in it.
  */
 export async function callTool(name: string, args: unknown, options: CallToolOptions): Promise<ToolCallResult> {
-  const prepared = await prepareCall(name, args, options);
-  return runPrepared(prepared, options);
+  const callId = options.callId ?? nextCallId();
+  const run = async (tool: string, id: string) => runPrepared(await prepareCall(tool, args, { ...options, callId: id }), options);
+  return withRecoveryPaths(name, callId, await run(name, callId), options, run);
 }
 
 /** Step one of a call: the worker validates it and fixes its identity (recorded in history). */

@@ -4,6 +4,7 @@ import type { ProviderContext } from '../src/contract/bindings.js';
 import { nextCallId } from './call-ids.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import { prepareCall, runPrepared, type CallToolOptions } from './call-tool.js';
+import { withRecoveryPaths } from './recovery-paths.js';
 
 /** One call of a batch. */
 export interface BatchCallRequest {
@@ -24,35 +25,52 @@ export interface CorrelatedResult extends ToolCallResult {
 
 /**
  * Runs a batch of calls (one model turn): reads run in parallel, writes one at a time in the order given, both
- * correlated by call id. The results come back in the order of the calls, and the set of result call ids must
+ * correlated by call id; each call's recovery paths (see `RecoveryOptions`) run with it. The results come back in the order of the calls, and the set of result call ids must
  * equal the set of call ids — anything else is a defect and fails the workflow task loudly.
  */
 export async function callTools(calls: readonly BatchCallRequest[], options: Omit<CallToolOptions, 'callId'>): Promise<CorrelatedResult[]> {
   const callIds = calls.map((call) => call.callId ?? nextCallId());
   if (new Set(callIds).size !== callIds.length) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'call ids in one batch must be unique');
+  const callOptions = (call: BatchCallRequest, callId: string) => ({ ...options, callId, ...(call.provider === undefined ? {} : { provider: call.provider }) });
   const prepared = await Promise.all(
     calls.map((call, i) =>
-      prepareCall(
-        call.name,
-        call.args,
-        { ...options, callId: callIds[i] ?? nextCallId(), ...(call.provider === undefined ? {} : { provider: call.provider }) },
-        call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments },
-      ),
+      prepareCall(call.name, call.args, callOptions(call, callIds[i] ?? nextCallId()), call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments }),
     ),
   );
   const results = new Map<string, ToolCallResult>();
   const isWrite = (p: PreparedCall) => p.kind === 'ready' && p.effect !== 'read';
+  // A read's fallback that is a write must not run beside the batch's writes: it waits for them (the lane starts as
+  // the writes loop, below), then runs one at a time.
+  let lane: Promise<unknown> = Promise.resolve();
+  const afterWrites = <T>(run: () => Promise<T>): Promise<T> => {
+    const next = lane.then(run);
+    lane = next.catch(() => undefined);
+    return next;
+  };
+  // Recovery attempts (re-query, fallbacks) stay with their call, so a write's fallback runs before the next write.
+  const answer = async (i: number, p: PreparedCall): Promise<ToolCallResult> => {
+    const call = calls[i];
+    const first = await runPrepared(p, options);
+    if (call === undefined) return first;
+    const again = async (tool: string, id: string) => {
+      const fallback = await prepareCall(tool, call.args, callOptions(call, id));
+      const run = () => runPrepared(fallback, options);
+      return !isWrite(p) && isWrite(fallback) ? afterWrites(run) : run();
+    };
+    return withRecoveryPaths(call.name, callIds[i] ?? '', first, options, again);
+  };
   const reads = Promise.all(
     prepared.map(async (p, i) => {
       if (isWrite(p)) return;
-      results.set(callIds[i] ?? '', await runPrepared(p, options));
+      results.set(callIds[i] ?? '', await answer(i, p));
     }),
   );
   const writes = (async () => {
     for (const [i, p] of prepared.entries()) {
-      if (isWrite(p)) results.set(callIds[i] ?? '', await runPrepared(p, options));
+      if (isWrite(p)) results.set(callIds[i] ?? '', await answer(i, p));
     }
   })();
+  lane = writes;
   await Promise.all([reads, writes]);
   const missing = callIds.filter((id) => !results.has(id));
   if (missing.length > 0 || results.size !== callIds.length) {

@@ -3,6 +3,8 @@
 export { reconcileWorkflowId } from '../src/wire/ids.js';
 export { callTool, prepareCall, runPrepared, WORKFLOW_PROVIDER, type CallToolOptions, type PrepareCallExtras, type ToolCallResult } from './call-tool.js';
 export { callTools, type BatchCallRequest, type CorrelatedResult } from './call-tools.js';
+export type { RecoveryOptions } from './recovery-paths.js';
+export type { ReplacedAttempt } from '../activities/tool-activity.js';
 export {
   installApprovalHandlers,
   approvalSignal,

@@ -20,3 +20,11 @@ export function workflowCallId(sequence: number): string {
 export function agentCallId(count: number): string {
   return `agent-call-${count}`;
 }
+
+/**
+ * The call id of a recovery attempt of `callId`: its one re-query (`<call>.requery`) or its `n`-th fallback tool
+ * (`<call>.fallback-<n>`). Each attempt is a call of its own (its own key and audit), derived so replay finds it.
+ */
+export function recoveryCallId(callId: string, attempt: { readonly kind: 'requery' } | { readonly kind: 'fallback'; readonly n: number }): string {
+  return attempt.kind === 'requery' ? `${callId}.requery` : `${callId}.fallback-${attempt.n}`;
+}
