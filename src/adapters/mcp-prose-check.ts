@@ -21,15 +21,22 @@ const NUMBER = /(?<![\w.,-])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])/g;
 /** Structured values looked at, at most: a remote answer is bounded, but this check must not be its weak point. */
 const MAX_LEAVES = 10_000;
 const MAX_TEXT_CHARS = 100_000;
+/** A longer digit run is not a restated value (no JSON number has that many significant digits): it contradicts. */
+const MAX_NUMBER_CHARS = 32;
 
-/** Compares the dates and numbers of `text` with the values of `structured`. */
+/**
+ * Compares the dates and numbers of `text` with the values of `structured`. Linear in the text and the structure:
+ * the structured values are indexed once, and each claim is one lookup (a handful for a date in an unnamed zone).
+ */
 export function checkProse(text: string, structured: unknown): ProseCheck {
   const bounded = text.slice(0, MAX_TEXT_CHARS);
   const dates = [...bounded.matchAll(ISO_DATE)].map((match) => match[0]);
   const numbers = [...bounded.replace(ISO_DATE, ' ').matchAll(NUMBER)].map((match) => match[0]);
   if (dates.length === 0 && numbers.length === 0) return { kind: 'unverifiable' };
-  const values = structuredLeaves(structured);
-  const claims = [...dates.filter((date) => !values.dates.some((value) => sameDate(date, value))), ...numbers.filter((number) => !values.numbers.some((value) => restates(number, value)))];
+  const leaves = structuredLeaves(structured);
+  const restatesNumber = numberIndex(leaves.numbers);
+  const restatesDate = dateIndex(leaves.dates);
+  const claims = [...dates.filter((date) => !restatesDate(date)), ...numbers.filter((number) => !restatesNumber(number))];
   return claims.length === 0 ? { kind: 'consistent' } : { kind: 'contradicts', claims };
 }
 
@@ -42,7 +49,7 @@ function structuredLeaves(structured: unknown): { numbers: number[]; dates: stri
     const value = queue[next];
     if (typeof value === 'number') numbers.push(value);
     else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) dates.push(value);
-    else if (typeof value === 'string' && /^-?\d+(?:\.\d+)?$/.test(value)) numbers.push(Number(value));
+    else if (typeof value === 'string' && value.length <= MAX_NUMBER_CHARS && /^-?\d+(?:\.\d+)?$/.test(value)) numbers.push(Number(value));
     else if (value !== null && typeof value === 'object') {
       for (const child of Array.isArray(value) ? value : Object.values(value)) {
         if (queue.length >= MAX_LEAVES) break;
@@ -53,12 +60,24 @@ function structuredLeaves(structured: unknown): { numbers: number[]; dates: stri
   return { numbers, dates };
 }
 
-/** The text's number equals `value`, or is `value` rounded to the decimals the text shows. */
-function restates(claim: string, value: number): boolean {
-  const normalized = claim.replace(/,/g, '');
-  const stated = Number(normalized);
-  const decimals = normalized.includes('.') ? normalized.length - normalized.indexOf('.') - 1 : 0;
-  return stated === value || (Number.isFinite(value) && Number(value.toFixed(Math.min(decimals, 20))) === stated);
+/** Whether a number in the text equals a structured value, or is one rounded to the decimals the text shows. */
+function numberIndex(values: readonly number[]): (claim: string) => boolean {
+  const finite = values.filter((value) => Number.isFinite(value));
+  const exact = new Set(finite);
+  const roundedTo = new Map<number, Set<number>>();
+  return (claim) => {
+    if (claim.length > MAX_NUMBER_CHARS) return false;
+    const normalized = claim.replace(/,/g, '');
+    const stated = Number(normalized);
+    if (exact.has(stated)) return true;
+    const decimals = Math.min(normalized.includes('.') ? normalized.length - normalized.indexOf('.') - 1 : 0, 20);
+    let rounded = roundedTo.get(decimals);
+    if (rounded === undefined) {
+      rounded = new Set(finite.map((value) => Number(value.toFixed(decimals))));
+      roundedTo.set(decimals, rounded);
+    }
+    return rounded.has(stated);
+  };
 }
 
 const DAY_MS = 86_400_000;
@@ -67,22 +86,28 @@ const MAX_OFFSET_MS = 14 * 3_600_000;
 const QUARTER_HOUR_MS = 900_000;
 
 /**
- * The text's date names the value's instant. With an offset (or `Z`) it must be that instant; without one it is a
- * wall-clock time in some zone the text does not name (seed 000 writes 10:20Z as "18:20 China Standard Time"), so
- * any real offset is accepted; a bare date must be a day that instant falls on somewhere on Earth.
+ * Whether a date in the text names a structured instant. With an offset (or `Z`) it must be that instant; without
+ * one it is a wall-clock time in some zone the text does not name (seed 000 writes 10:20Z as "18:20 China Standard
+ * Time"), so any real offset is accepted; a bare date must be a day that instant falls on somewhere on Earth.
  */
-function sameDate(claim: string, value: string): boolean {
-  const instant = Date.parse(value);
-  if (!Number.isFinite(instant)) return false;
-  if (claim.length === 10) {
-    const day = Date.parse(`${claim}T00:00:00Z`);
-    return instant + MAX_OFFSET_MS >= day && instant - MAX_OFFSET_MS < day + DAY_MS;
+function dateIndex(values: readonly string[]): (claim: string) => boolean {
+  const instants = new Set(values.map((value) => Date.parse(value)).filter((instant) => Number.isFinite(instant)));
+  const days = new Set<number>();
+  for (const instant of instants) {
+    for (let day = startOfDay(instant - MAX_OFFSET_MS); day <= instant + MAX_OFFSET_MS; day += DAY_MS) days.add(day);
   }
-  const iso = claim.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
-  const zoned = /(?:Z|[+-]\d{2}:\d{2})$/.test(iso);
-  const at = Date.parse(zoned ? iso : `${iso}Z`);
-  if (!Number.isFinite(at)) return false;
-  if (zoned) return at === instant;
-  const shift = at - instant;
-  return Math.abs(shift) <= MAX_OFFSET_MS && shift % QUARTER_HOUR_MS === 0;
+  return (claim) => {
+    if (claim.length === 10) return days.has(Date.parse(`${claim}T00:00:00Z`));
+    const iso = claim.replace(' ', 'T').replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
+    const zoned = /(?:Z|[+-]\d{2}:\d{2})$/.test(iso);
+    const at = Date.parse(zoned ? iso : `${iso}Z`);
+    if (!Number.isFinite(at)) return false;
+    if (zoned) return instants.has(at);
+    for (let offset = -MAX_OFFSET_MS; offset <= MAX_OFFSET_MS; offset += QUARTER_HOUR_MS) if (instants.has(at - offset)) return true;
+    return false;
+  };
+}
+
+function startOfDay(instant: number): number {
+  return Math.floor(instant / DAY_MS) * DAY_MS;
 }
