@@ -1,26 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
+import { TOOLS } from '../../testkit/payment-tools.js';
 import type { CorrelatedResult, ToolCallResult } from '../../workflows/index.js';
-import { integrationStore } from '../support/integration-store.js';
-import { TOOLS } from '../support/payment-tools.js';
-import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
+import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 // The opt-in recovery paths on the real stack: fallback tools and the one re-query of a read, decided in workflow
 // code from recorded results (so they replay), each attempt its own call with its own audit.
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
-let h: RuntimeHarness;
-let worker: RunningWorker;
+const h = useRuntimeHarness('it-recovery-paths');
 const finished: string[] = [];
-
-before(async () => {
-  h = await startRuntimeHarness(integrationStore('it-recovery-paths'));
-  worker = await h.startWorker();
-}, { timeout: 180_000 });
-
-after(async () => {
-  await worker?.stop();
-  await h?.stop();
-}, { timeout: 180_000 });
 
 async function run(workflowId: string, name: string, args: unknown, options: Record<string, unknown>): Promise<ToolCallResult> {
   const result: unknown = await h.temporal.client.workflow.execute('runToolCall', { taskQueue: h.taskQueue, workflowId, args: [name, args, { principal, ...options }] });

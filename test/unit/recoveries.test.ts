@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool, ERROR_CATALOG, executeTool, ToolDefinitionError, ToolError, type EvidenceInput } from '../../src/index.js';
 import { isErrorResult } from '../../src/adapters/error-flag.js';
 import { resolvePointer } from '../../src/contract/json-pointer.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { orderTool } from '../support/tools.js';
 
 const ctx = testContext();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool, executeTool, ToolError, type ModelResult } from '../../src/index.js';
 import { withRecoveryPaths, type RecoveryCall } from '../../workflows/recovery-paths.js';
 import type { ToolCallResult } from '../../workflows/index.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning, sampleOrder } from '../support/tools.js';
 
 // The workflow's recovery decisions, on real model results: which result answers the call, which calls it replaced.

@@ -32,14 +32,5 @@ describe('checkProse', () => {
     assert.equal(checkProse('order ord_1001 is shipped', { status: 'shipped' }).kind, 'unverifiable');
     assert.equal(checkProse('Sunny and pleasant.', weather).kind, 'unverifiable');
   });
-
-  it('runs in linear time on hostile text, also with many claims against a large structure', () => {
-    const hostile = ['9'.repeat(200_000) + 'x', '1,'.repeat(100_000) + 'x', '2026-01-01T'.repeat(20_000), `${'1.'.repeat(100_000)}x`];
-    const manyClaims = 'It was 27.4 °C at 2026-09-01 10:00, reading 123456. '.repeat(2_000);
-    const large = { readings: Array.from({ length: 50_000 }, (_, i) => i / 10), at: Array.from({ length: 50_000 }, (_, i) => new Date(i * 60_000).toISOString()) };
-    const started = performance.now();
-    for (const text of [...hostile, manyClaims]) for (const structured of [weather, large]) checkProse(text, structured);
-    // Comparing every claim with every value took 17 s for 10,000 claims; indexed, all of this takes well under 1 s.
-    assert.ok(performance.now() - started < 3_000, 'hostile text must not stall the worker');
-  });
+  // Linear time on hostile text: test/unit/security/linear-time.test.ts.
 });
