@@ -93,7 +93,7 @@ test('a write that was not committed ends failed, not_started, when the tool doe
 });
 
 test('a write answered by a plain 500 before any commit, then found absent, is NOT_COMMITTED after an error: nothing says it timed out', { timeout: 120_000 }, async () => {
-  const key = chargeKey('pay_rec_8', TOOLS.chargeNoRetry);
+  const key = chargeKey(principal.tenant, 'pay_rec_8', TOOLS.chargeNoRetry);
   h.payments.inject(key, 'error_before_commit');
   const handle = await start('rec-error-1', TOOLS.chargeNoRetry, 'pay_rec_8');
   const { modelResult, auditRef } = (await handle.result()) as ToolCallResult;
@@ -201,7 +201,7 @@ test('a worker stopped and restarted during reconciliation completes it', { time
 });
 
 test('an accepted payout job is polled by its handle until it is paid: accepted first, then succeeded via receipt_reconciled after two polls', { timeout: 120_000 }, async () => {
-  const key = chargeKey('pay_job_1', TOOLS.payout);
+  const key = chargeKey(principal.tenant, 'pay_job_1', TOOLS.payout);
   h.payments.payoutRunsFor(key, 1);
   finished.push('job-1');
   const handle = await h.temporal.client.workflow.start('runToolCall', {
