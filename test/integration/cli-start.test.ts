@@ -36,7 +36,7 @@ test('start --exit --auto-approve brings up the stack, runs the demo to a summar
   const password = readFileSync(join(project, '.data', 'postgres', 'main.ttc-password'), 'utf8').trim();
   assert.ok(password.length > 0);
   assert.ok(!run.stdout.includes(password) && !run.stderr.includes(password), 'no password on the terminal');
-  assert.match(String(ready['databaseUrl']), /^postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:\d+\/postgres$/);
+  assert.match(String(ready['databaseUrl']), /^postgres:\/\/ttc_app:\*\*\*@127\.0\.0\.1:\d+\/postgres$/);
 
   const { succeeded, uiUrl, summary } = run.events[1] as unknown as { succeeded: boolean; uiUrl: string; summary: { status: string; agentStatus: string; refundsCommitted: number; approvalMode: string; approval: { approvers: string[] } | null } };
   assert.equal(succeeded, true);
