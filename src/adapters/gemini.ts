@@ -1,5 +1,5 @@
 // Public entry `temporal-tool-contract/adapters/gemini`: model results and function declarations for the Gemini
-// API (`@google/genai`). Named explicitly; test/adapters/surface.test.ts pins this list.
+// API (`@google/genai`). Named explicitly; test/unit/adapters/surface.test.ts pins this list.
 export {
   toFunctionResponse,
   toFunctionResponseContent,

@@ -1,5 +1,5 @@
 // Public entry `temporal-tool-contract/adapters/mcp`: MCP both ways — results and tool definitions, a server for a
-// registry, and remote tools wrapped as contract tools. Named explicitly; test/adapters/surface.test.ts pins this list.
+// registry, and remote tools wrapped as contract tools. Named explicitly; test/unit/adapters/surface.test.ts pins this list.
 export { toCallToolResult, type ContractCallToolResult, type CallToolResultOptions } from './mcp-call-tool-result.js';
 export { toMcpTool, mcpAnnotations, type McpTool, type McpToolAnnotations } from './tool-definitions/mcp.js';
 export { createMcpServer, type McpServerOptions, type McpRequestExtra } from './mcp-server.js';

@@ -1,5 +1,5 @@
 // Public entry `temporal-tool-contract/adapters/openai`: model results and tool definitions for the OpenAI
-// Responses and Chat Completions APIs. Named explicitly; test/adapters/surface.test.ts pins this list.
+// Responses and Chat Completions APIs. Named explicitly; test/unit/adapters/surface.test.ts pins this list.
 export { toResponsesOutput, type ResponsesFunctionCallOutput } from './openai-responses.js';
 export { toChatToolMessage, type ChatToolMessage } from './openai-chat.js';
 export { toResponsesTool, toChatTool, OPENAI_NAME_MAX, type OpenAIToolOptions, type ResponsesFunctionTool, type ChatFunctionTool } from './tool-definitions/openai.js';
