@@ -71,6 +71,7 @@ export const ERROR_CATALOG = Object.freeze({
   // can obtain. NOT_FOUND still does not say whether the resource exists elsewhere (docs/contract.md, "Errors").
   NOT_FOUND: entry('access', 'not_started', 'correct_input', false, 'The requested resource was not found; check the identifier or look it up again.'),
   PERMISSION_DENIED: entry('access', 'not_started', 'ask_user', false, 'The caller is not permitted to perform this operation; the user must obtain access.'),
+  CALL_LIMIT_EXCEEDED: entry('policy', 'not_started', 'explain', false, 'This tool was already called as many times as this workflow allows; it did not run.'),
   APPROVAL_REQUIRED: entry('approval', 'not_started', 'request_approval', false, 'This operation requires human approval before it can run.'),
   APPROVAL_REJECTED: entry('approval', 'not_started', 'explain', false, 'A human reviewer rejected this operation.'),
   APPROVAL_INVALID: entry('approval', 'not_started', 'request_approval', false, 'The approval does not match this exact request or has expired.'),
