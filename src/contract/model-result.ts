@@ -69,7 +69,29 @@ export const continuationSchema = z.strictObject({
 });
 export type Continuation = z.infer<typeof continuationSchema>;
 
-/** How much of the result the model sees; a result with a continuation or missing items is never `complete`. */
+/** The exact call that continues a listing: this tool again, with these arguments (absolute, ready to send). */
+export const continueWithSchema = z.strictObject({
+  tool: z.string(),
+  arguments: z.record(z.string(), z.json()),
+});
+export type ContinueWith = z.infer<typeof continueWithSchema>;
+
+/** Which items of the whole listing this result shows, counted from 1 (`to` included); `of` is the total, if known. */
+export const itemRangeSchema = z
+  .strictObject({
+    from: z.number().int().positive(),
+    to: z.number().int().positive(),
+    of: z.number().int().nonnegative().nullable(),
+  })
+  .refine((r) => r.to >= r.from && (r.of === null || r.of >= r.to), 'a range runs forwards and ends within its total');
+export type ItemRange = z.infer<typeof itemRangeSchema>;
+
+/**
+ * How much of the result the model sees; a result with a continuation or missing items is never `complete`. A
+ * listing also says which items it shows (`range`), the call that continues it (`continue_with`, for tools that
+ * declare how they continue) and one sentence a model reads (`notice`). Those three are optional, so every result
+ * recorded before they existed still parses.
+ */
 export const completenessSchema = z
   .strictObject({
     state: z.enum(['complete', 'truncated', 'unknown']),
@@ -78,12 +100,17 @@ export const completenessSchema = z
     available_items: z.number().int().nonnegative().nullable(),
     next: continuationSchema.nullable(),
     reason: z.string().optional(),
+    range: itemRangeSchema.optional(),
+    continue_with: continueWithSchema.optional(),
+    notice: z.string().optional(),
   })
   .refine((c) => c.state !== 'complete' || c.next === null, 'a result with a continuation cannot be complete')
   .refine(
     (c) => c.state !== 'complete' || c.available_items === null || c.available_items === c.returned_items,
     'a result missing items cannot be complete',
-  );
+  )
+  .refine((c) => c.continue_with === undefined || c.next !== null, 'a call to continue with needs a continuation')
+  .refine((c) => c.range === undefined || c.range.to - c.range.from + 1 === c.returned_items, 'a range spans the items returned');
 export type Completeness = z.infer<typeof completenessSchema>;
 
 /** Where the data came from, and when it was true (`observed_at`) versus when it was read (`retrieved_at`). */
