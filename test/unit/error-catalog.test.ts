@@ -9,8 +9,10 @@ describe('error catalog', () => {
       'APPROVAL_INVALID', 'TIMEOUT_BEFORE_EXECUTE', 'RATE_LIMITED', 'UPSTREAM_UNAVAILABLE', 'OUTCOME_UNKNOWN',
       'IDEMPOTENCY_CONFLICT', 'STATUS_CONFLICT', 'PROTOCOL_ERROR', 'OUTPUT_CONTRACT_VIOLATION', 'INVARIANT_VIOLATION',
       'STALE_DATA', 'SOURCE_NOT_ALLOWED', 'BUSINESS_RULE', 'TOOL_ERROR',
-      // Beyond the spec's list: a write reconciliation found absent (not a timeout).
+      // Beyond the spec's list: a write reconciliation found absent (not a timeout); a per-workflow call limit
+      // refuses a call before it runs.
       'NOT_COMMITTED',
+      'CALL_LIMIT_EXCEEDED',
     ];
     assert.deepEqual([...CATALOG_CODES].sort(), [...required].sort());
   });
