@@ -37,6 +37,10 @@ export {
   type RawResponse,
   type ReconcileOutcome,
   type TimeInput,
+  type Authorize,
+  type AuthorizationContext,
+  type DataScope,
+  type ToolContinuation,
 } from './contract/define-tool.js';
 export type { ToolExample } from './contract/tool-guidance.js';
 export { ToolRegistry } from './contract/tool-registry.js';
@@ -69,6 +73,8 @@ export {
   type Evidence,
   type UntrustedContent,
   type Completeness,
+  type ContinueWith,
+  type ItemRange,
   type Provenance,
   type Execution,
 } from './contract/model-result.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { ToolRevisions } from './audit-record.js';
 import { canonicalJson } from './canonical-json.js';
 import { isCatalogCode, type Recovery } from './error-catalog.js';
+import { parsePointer } from './json-pointer.js';
 import type { Continuation } from './model-result.js';
 import { sha256Hex } from './sha256.js';
 import { guidanceProblems, type ToolExample } from './tool-guidance.js';
@@ -62,7 +63,10 @@ export const NEEDS_INPUT_RECOVERIES: readonly Recovery[] = Object.freeze(['ask_u
 export interface ToolSource {
   readonly label: string;
   readonly type: string;
-  /** When set, every source label the handler reports (result or evidence) must be in this list. */
+  /**
+   * Further labels the handler may report (as `sourceLabel` or an evidence item's `source`) besides `label`. Any
+   * other reported label is `SOURCE_NOT_ALLOWED`: a handler cannot vouch for a source the tool did not declare.
+   */
   readonly allowlist?: readonly string[];
   /** Defaults to `untrusted_data`: tool output is data about the world, not instructions. */
   readonly trust?: 'untrusted_data' | 'trusted_control';
@@ -132,7 +136,12 @@ export interface ToolOutput<Data> {
   readonly evidence?: readonly EvidenceInput[];
   readonly untrusted?: readonly UntrustedInput[];
   readonly conflicts?: readonly ConflictInput[];
+  /**
+   * Where the listing goes on: with an `offset` continuation, the absolute offset of the next item; with a `cursor`
+   * continuation, the upstream's cursor (the model sees it sealed). Omitted or `null`: no further page.
+   */
   readonly next?: Continuation | null;
+  /** Items available from this call's first item on (this page and every later one); `null` = unknown, never 0. */
   readonly availableItems?: number | null;
   readonly appliedArguments?: unknown;
   readonly receipt?: SideEffectReceipt;
@@ -158,6 +167,43 @@ export type ReconcileOutcome<Data> =
   | { readonly state: 'not_committed' }
   | { readonly state: 'unknown'; readonly reason?: string };
 
+/** What {@link ToolSpec.authorize} gets besides the arguments and the principal. */
+export interface AuthorizationContext {
+  readonly tool: string;
+  readonly callId: string;
+  readonly operationId: string;
+  readonly now: () => number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Decides whether the principal may make this call: `true` allows it; anything else refuses it as
+ * `PERMISSION_DENIED`, and a string is the reason the audit records (the model sees only the catalog text).
+ */
+export type Authorize<Args> = (args: Args, principal: Principal, ctx: AuthorizationContext) => boolean | string | Promise<boolean | string>;
+
+/**
+ * Whose data a read returns: JSON Pointers, into each item of the tool's main list (`budget.itemsPointer`, or `data`
+ * itself when it is an array) or else into `data`, to the record's tenant and/or subject. A record whose value there
+ * is not exactly the caller's is out of scope, and so is one without it.
+ */
+export interface DataScope {
+  readonly tenantPointer?: string;
+  readonly subjectPointer?: string;
+}
+
+/**
+ * How a listing continues. `offset`: the named argument takes the absolute position of the next item. `cursor`: the
+ * named argument takes the cursor the executor sealed for this principal, tool and arguments (valid `ttlMs`, default
+ * 15 minutes); the handler only ever sees the upstream's own cursor.
+ */
+export type ToolContinuation =
+  | { readonly kind: 'offset'; readonly argument: string }
+  | { readonly kind: 'cursor'; readonly argument: string; readonly ttlMs?: number };
+
+/** How long a sealed cursor stays valid unless the tool says otherwise. */
+export const DEFAULT_CURSOR_TTL_MS = 15 * 60_000;
+
 /** What a user passes to {@link defineTool}. */
 export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly name: string;
@@ -174,8 +220,17 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   /** Exact output schema: keys it does not declare are rejected wherever they appear, never stripped. */
   readonly output: Out;
   readonly effect: ToolEffect;
+  /** Defaults to `true` for a `destructive` tool (which must say `false` to opt out), else `false`. */
   readonly requiresApproval?: boolean;
   readonly source: ToolSource;
+  /** Asked before the handler runs (and again at dispatch, after any approval); see {@link Authorize}. */
+  readonly authorize?: Authorize<z.output<In>>;
+  /** Reads only: the data must belong to the caller (see {@link DataScope}); checked before any other output check. */
+  readonly scope?: DataScope;
+  /** Reads only: how the model continues a truncated or paginated listing (see {@link ToolContinuation}). */
+  readonly continuation?: ToolContinuation;
+  /** Most calls of this tool one workflow may make (across continue-as-new of the agent loop); more are `CALL_LIMIT_EXCEEDED`. */
+  readonly callLimit?: number;
   readonly revisions?: Partial<ToolRevisions>;
   readonly budget?: Partial<ToolBudget>;
   /** Field names removed from `data` wherever they occur, in addition to the built-in credential list. */
@@ -260,17 +315,22 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     invariantIds.add(invariant.id);
   }
   if (spec.freshness && !(spec.freshness.maxAgeMs > 0)) fail('freshness.maxAgeMs must be positive');
+  if (spec.authorize !== undefined && typeof spec.authorize !== 'function') fail('authorize must be a function');
+  for (const problem of [...scopeProblems(spec), ...continuationProblems(spec)]) fail(problem);
+  if (spec.callLimit !== undefined && !(Number.isSafeInteger(spec.callLimit) && spec.callLimit > 0)) fail('callLimit must be a positive integer');
+  // A destructive tool asks a person first unless its author opted out in so many words.
+  const requiresApproval = spec.requiresApproval ?? spec.effect === 'destructive';
   const revisions: ToolRevisions = {
     input: spec.revisions?.input ?? schemaRevision(spec.input),
     output: spec.revisions?.output ?? schemaRevision(spec.output),
-    effect: spec.revisions?.effect ?? `${spec.effect}${spec.requiresApproval ? '+approval' : ''}`,
+    effect: spec.revisions?.effect ?? `${spec.effect}${requiresApproval ? '+approval' : ''}`,
     handler: spec.revisions?.handler ?? '1',
     producer: spec.revisions?.producer ?? '1',
     policy: spec.revisions?.policy ?? '1',
   };
   return Object.freeze({
     ...spec,
-    requiresApproval: spec.requiresApproval ?? false,
+    requiresApproval,
     revisions: Object.freeze(revisions),
     budget: Object.freeze(budget),
     sensitiveFields: Object.freeze([...(spec.sensitiveFields ?? [])]),
@@ -278,6 +338,30 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     examples: Object.freeze([...(spec.examples ?? [])]),
     normalizations: Object.freeze([...(spec.normalizations ?? [])]),
   });
+}
+
+function scopeProblems(spec: ToolSpec<z.ZodType, z.ZodType>): string[] {
+  const { scope } = spec;
+  if (scope === undefined) return [];
+  if (spec.effect !== 'read') return ['scope applies to reads only (a write is authorized before it runs)'];
+  const pointers = [scope.tenantPointer, scope.subjectPointer].filter((pointer) => pointer !== undefined);
+  if (pointers.length === 0) return ['scope needs a tenantPointer or a subjectPointer'];
+  return pointers.filter((pointer) => typeof pointer !== 'string' || parsePointer(pointer) === null).map((pointer) => `scope pointer '${String(pointer)}' is not a JSON Pointer`);
+}
+
+function continuationProblems(spec: ToolSpec<z.ZodType, z.ZodType>): string[] {
+  const { continuation } = spec;
+  if (continuation === undefined) return [];
+  if (spec.effect !== 'read') return ['continuation applies to reads only'];
+  if (continuation.kind !== 'offset' && continuation.kind !== 'cursor') return [`unknown continuation kind '${String((continuation as { kind: unknown }).kind)}'`];
+  // The executor rewrites this one argument, so the input must be an object schema that declares it.
+  if (!(spec.input instanceof z.ZodObject) || !Object.hasOwn(spec.input.shape, continuation.argument)) {
+    return [`continuation argument '${String(continuation.argument)}' must be a key of the input object schema`];
+  }
+  if (continuation.kind === 'cursor' && continuation.ttlMs !== undefined && !(Number.isSafeInteger(continuation.ttlMs) && continuation.ttlMs > 0)) {
+    return ['continuation.ttlMs must be a positive integer'];
+  }
+  return [];
 }
 
 function schemaRevision(schema: z.ZodType): string {

@@ -8,6 +8,7 @@ import { runFunnel } from './funnel/run-funnel.js';
 import type { ToolExecution } from './funnel/tool-execution.js';
 
 export { MAX_ARGUMENT_DEPTH } from './funnel/input-steps.js';
+export { checkBeforeHandler, type PreDispatchCheck } from './funnel/run-funnel.js';
 export type { ArtifactPayload, StartedJob, ToolExecution } from './funnel/tool-execution.js';
 
 /**

@@ -27,6 +27,11 @@ export interface ExecutionContext {
   /** 1-based attempt number. */
   readonly attempt: number;
   readonly temporal?: TemporalCoordinates;
+  /**
+   * Keys the cursors the executor seals for tools with a `cursor` continuation (HMAC-SHA256, at least 32 bytes). A
+   * host secret: never in history, an audit or a model result. Such a tool refuses to run without it.
+   */
+  readonly cursorKey?: Uint8Array;
   /** Injectable clock (epoch milliseconds); defaults to `Date.now`. */
   readonly now?: () => number;
   readonly signal?: AbortSignal;

@@ -1,7 +1,7 @@
 import type { ToolBudget } from './define-tool.js';
 import { evidenceStillSupported, type BuiltEvidence } from './evidence.js';
 import { resolvePointer } from './json-pointer.js';
-import type { Completeness, Continuation, ModelResult, UntrustedContent, Warning } from './model-result.js';
+import type { Completeness, ContinueWith, Continuation, ItemRange, ModelResult, UntrustedContent, Warning } from './model-result.js';
 import type { Redaction } from './redaction.js';
 import {
   cutText,
@@ -28,6 +28,34 @@ export interface FitInput {
   readonly budget: ToolBudget;
   /** What the tool said about its own pagination. */
   readonly pagination: { readonly next: Continuation | null; readonly availableItems: number | null };
+  /**
+   * Decides the continuation of each candidate (it changes with the items that fit, and its size counts). Without
+   * it, a cut continues at an offset into this call's full result and the tool's own continuation passes through.
+   */
+  readonly paging?: (page: PageFacts) => PageView;
+}
+
+/** What fitting established about the main list of one candidate result. */
+export interface PageFacts {
+  /** The result has a main list (`budget.itemsPointer`, or `data` as an array). */
+  readonly listing: boolean;
+  readonly returned: number;
+  /** Fitting dropped items of the main list. */
+  readonly itemsCut: boolean;
+  /** The handler's own continuation. */
+  readonly upstreamNext: Continuation | null;
+  /** What fitting alone would offer: an offset into this call's full result after a cut, else the handler's own. */
+  readonly defaultNext: Continuation | null;
+  /** `completeness.available_items` of the candidate. */
+  readonly available: number | null;
+}
+
+/** How a result continues, as the model sees it (see {@link FitInput.paging}); an `undefined` part is left out. */
+export interface PageView {
+  readonly next: Continuation | null;
+  readonly range?: ItemRange | undefined;
+  readonly continueWith?: ContinueWith | undefined;
+  readonly notice?: string | undefined;
 }
 
 /** Output of {@link fitToBudget}. */
@@ -144,10 +172,11 @@ function assemble(input: FitInput, shape: Shape, redactions: readonly Redaction[
   const itemsCut = originalItems !== null && returned < originalItems;
   const { next: upstreamNext, availableItems } = input.pagination;
   // Our own cut wins: the continuation then points into this call's full result (kept as an artifact).
-  const next: Continuation | null = itemsCut ? { type: 'offset', value: returned } : upstreamNext;
+  const cutNext: Continuation | null = itemsCut ? { type: 'offset', value: returned } : upstreamNext;
   let available = availableItems ?? (upstreamNext === null ? (originalItems ?? (shape.overBudget ? null : returned)) : null);
   // A count no larger than what is shown contradicts a continuation: the count is then unknown (null), never 0.
-  if (available !== null && (available < returned || (next !== null && available <= returned))) available = null;
+  if (available !== null && (available < returned || (cutNext !== null && available <= returned))) available = null;
+  const page = input.paging?.({ listing: itemsPointer !== null, returned, itemsCut, upstreamNext, defaultNext: cutNext, available }) ?? { next: cutNext };
   const reasons = [
     shape.overBudget ? 'over_byte_budget' : null,
     itemsCut ? 'item_or_byte_budget' : null,
@@ -156,12 +185,15 @@ function assemble(input: FitInput, shape: Shape, redactions: readonly Redaction[
     upstreamNext !== null || (availableItems !== null && availableItems > (originalItems ?? 1)) ? 'upstream_pagination' : null,
   ].filter((reason): reason is string => reason !== null);
   const completeness: Completeness = {
-    state: reasons.length > 0 ? 'truncated' : 'complete',
+    state: reasons.length > 0 || page.next !== null ? 'truncated' : 'complete',
     returned_items: returned,
     available_items: available,
-    next,
+    next: page.next,
   };
   if (reasons.length > 0) completeness.reason = reasons.join(',');
+  if (page.range !== undefined) completeness.range = page.range;
+  if (page.continueWith !== undefined) completeness.continue_with = page.continueWith;
+  if (page.notice !== undefined) completeness.notice = page.notice;
   const evidence = evidenceStillSupported(input.evidence, data);
   const warnings: Warning[] = [...input.base.warnings];
   if (evidence.length < input.evidence.length) {

@@ -85,7 +85,9 @@ export function notCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, raw
  * (so a reconciled result is as validated as a fresh one) and is delivered as `receipt_reconciled`.
  */
 export async function receiptReconciled(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, output: ToolOutput<unknown>): Promise<ToolExecution> {
-  const replayed: AnyToolDefinition = { ...tool, handler: () => Promise.resolve(output) };
+  // The write happened. It was authorized before it was dispatched, and asking again now could only deny what
+  // cannot be undone (and tell the model "not started"): the confirmed output skips the authorization layer.
+  const replayed: AnyToolDefinition = { ...withoutAuthorize(tool), handler: () => Promise.resolve(output) };
   const fresh = await executeTool(replayed, rawArgs, ctx);
   return reshapeExecution(fresh, (result) => withDelivery(result, 'receipt_reconciled'), { tool, ctx });
 }
@@ -111,6 +113,10 @@ export function humanCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, r
     }),
     { tool, ctx },
   );
+}
+
+function withoutAuthorize(tool: AnyToolDefinition): AnyToolDefinition {
+  return Object.fromEntries(Object.entries(tool).filter(([key]) => key !== 'authorize')) as AnyToolDefinition;
 }
 
 function withDelivery(result: ModelResult, delivery: Delivery): ModelResult {

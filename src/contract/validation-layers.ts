@@ -1,7 +1,13 @@
-/** The validation layers of the funnel, in order (seed 004). The audit's layer log has one verdict for each. */
+/**
+ * The validation layers of the funnel, in order (seed 004). The audit's layer log has one verdict for each.
+ * `authorization` asks the tool's `authorize` before the handler runs; `scope` checks that the data returned belongs
+ * to the caller's tenant (and subject) before any later layer can say something about it.
+ */
 export const VALIDATION_LAYERS = [
   'input',
+  'authorization',
   'protocol',
+  'scope',
   'schema',
   'semantics',
   'evidence',

@@ -14,7 +14,9 @@ describe('budgets and truncation', () => {
     const model = result.modelResult;
     assert.equal(model.status, 'partial');
     assert.equal((model.data as { items: unknown[] }).items.length, 10);
-    assert.deepEqual(model.completeness, { state: 'truncated', returned_items: 10, available_items: 50, next: { type: 'offset', value: 10 }, reason: 'item_or_byte_budget' });
+    const { notice, ...completeness } = model.completeness;
+    assert.deepEqual(completeness, { state: 'truncated', returned_items: 10, available_items: 50, next: { type: 'offset', value: 10 }, reason: 'item_or_byte_budget', range: { from: 1, to: 10, of: 50 } });
+    assert.ok(notice !== undefined, 'a cut listing tells the model what it shows');
     assert.match(model.artifact!.artifact_id, /^art_[0-9a-f]{64}$/);
     assert.equal(result.artifacts[0]!.sha256, model.artifact!.artifact_id.slice(4));
   });
@@ -53,7 +55,9 @@ describe('budgets and truncation', () => {
       handler: () => Promise.resolve({ data: { items: [] }, next: { type: 'cursor' as const, value: 'p2' }, availableItems: 0 }),
     });
     const { completeness } = (await executeTool(tool, {}, ctx)).modelResult;
-    assert.deepEqual(completeness, { state: 'truncated', returned_items: 0, available_items: null, next: { type: 'cursor', value: 'p2' }, reason: 'upstream_pagination' });
+    const { notice, ...rest } = completeness;
+    assert.deepEqual(rest, { state: 'truncated', returned_items: 0, available_items: null, next: { type: 'cursor', value: 'p2' }, reason: 'upstream_pagination' });
+    assert.ok(notice !== undefined);
   });
 
   it('cuts text at code points with a visible marker, never inside a surrogate pair', () => {

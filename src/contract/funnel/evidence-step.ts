@@ -1,4 +1,5 @@
 import { catalogFailure, type CallFailure } from '../call-failure.js';
+import type { AnyToolDefinition } from '../define-tool.js';
 import { buildEvidence, danglingPointers, EvidenceError, type BuiltEvidence } from '../evidence.js';
 import type { Warning } from '../model-result.js';
 import { toIsoTimestamp } from '../time.js';
@@ -7,8 +8,13 @@ import { contractFailure } from './contract-failure.js';
 import { envelopeOf, type FunnelState } from './funnel-state.js';
 import { failLayer, passLayer, type StepResult } from './step.js';
 
+/** The source labels a tool may report: its own `source.label` and every label of `source.allowlist`. */
+export function declaredSourceLabels(tool: AnyToolDefinition): readonly string[] {
+  return [tool.source.label, ...(tool.source.allowlist ?? [])];
+}
+
 /**
- * Evidence layer: every source on the tool's allowlist, every evidence pointer resolving in the data, the data
+ * Evidence layer: every reported source among the tool's declared labels, every evidence pointer resolving in the data, the data
  * fresh enough (or a warning, as the tool declares), and every reported conflict naming a real field.
  */
 export function checkEvidence(state: FunnelState): StepResult {
@@ -24,10 +30,11 @@ export function checkEvidence(state: FunnelState): StepResult {
     const reason = error instanceof EvidenceError ? error.message : 'malformed evidence';
     return fail(contractFailure('evidence', reason), reason);
   }
-  const allowlist = tool.source.allowlist;
-  const disallowed = [sourceLabel, ...evidence.map((item) => item.source)].filter((label) => allowlist && !allowlist.includes(label));
+  // A label the handler reports is a claim about where data came from; only the labels the tool declared count.
+  const declared = declaredSourceLabels(tool);
+  const disallowed = [sourceLabel, ...evidence.map((item) => item.source)].filter((label) => !declared.includes(label));
   if (disallowed.length > 0) {
-    const reason = `sources not on the allowlist: ${[...new Set(disallowed)].join(', ')}`;
+    const reason = `sources the tool does not declare: ${[...new Set(disallowed)].join(', ')}`;
     return fail(catalogFailure('SOURCE_NOT_ALLOWED', 'evidence', { disallowed }), reason);
   }
   const dangling = danglingPointers(

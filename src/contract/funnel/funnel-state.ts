@@ -33,6 +33,16 @@ export interface Downstream {
   readonly statusRef: string | null;
 }
 
+/** Where this call starts in a listing, for a tool that declares how it continues (set by the input layer). */
+export interface PageStart {
+  /** Items of the whole listing before this call's first item. */
+  readonly position: number;
+  /** The upstream cursor the handler is given (cursor continuations; `null` for the first page). */
+  readonly upstreamCursor: string | null;
+  /** Leading items of the handler's page that an earlier call already showed (it had cut the page to its budget). */
+  readonly skip: number;
+}
+
 /** The verdict of each layer that decided, by layer; the audit lists them in {@link VALIDATION_LAYERS} order. */
 export type Verdicts = Readonly<Partial<Record<ValidationLayer, LayerOutcome>>>;
 
@@ -52,8 +62,11 @@ export interface FunnelState {
   readonly redactor: Redactor;
   /** Arguments exactly as the model sent them; unchecked until the input layer ran. */
   readonly sentArguments: unknown;
-  /** Arguments as the input schema returned them: what the handler gets. */
+  /** Arguments as the input schema returned them. */
   readonly arguments: unknown;
+  /** What `authorize` and the handler get: {@link arguments} with a sealed cursor replaced by the upstream's own. */
+  readonly handlerArguments: unknown;
+  readonly page: PageStart | null;
   /** What `request_sha256` is taken over. */
   readonly digestArguments: unknown;
   readonly handler: HandlerRun | null;
@@ -96,6 +109,8 @@ export function startState(tool: AnyToolDefinition, trusted: ExecutionContext, s
     }),
     sentArguments,
     arguments: null,
+    handlerArguments: null,
+    page: null,
     digestArguments: null,
     handler: null,
     receipt: null,

@@ -11,7 +11,7 @@ export async function runHandler(state: FunnelState): Promise<StepResult> {
   const start = state.now();
   let settled: { returned: unknown } | { thrown: unknown };
   try {
-    settled = { returned: await state.tool.handler(state.arguments, handlerContext(state)) };
+    settled = { returned: await state.tool.handler(state.handlerArguments, handlerContext(state)) };
   } catch (thrown) {
     settled = { thrown };
   }

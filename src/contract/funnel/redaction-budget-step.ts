@@ -4,6 +4,7 @@ import type { Redaction } from '../redaction.js';
 import { wellFormedPrefix } from '../truncation.js';
 import { canonicalDataOf } from './data-shape-step.js';
 import { checkedOf, envelopeOf, type FunnelState } from './funnel-state.js';
+import { pagingOf } from './page-continuation.js';
 import { scrubHandlerParts } from './scrubbed-parts.js';
 import { proceed, withVerdict, type StepResult } from './step.js';
 import type { ArtifactPayload, ShownResult } from './tool-execution.js';
@@ -54,6 +55,7 @@ export function redactAndFit(state: FunnelState): StepResult {
     untrusted: parts.untrusted,
     budget: tool.budget,
     pagination: { next: parts.next, availableItems: output.availableItems ?? null },
+    paging: pagingOf(state, parts.next),
   });
   const redactions = [...state.redactions, ...log, ...fitted.redactions];
   let modelResult = fitted.modelResult;
