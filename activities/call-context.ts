@@ -1,18 +1,17 @@
 import { Context } from '@temporalio/activity';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
-import type { PrincipalKey } from '../src/contract/principal-ref.js';
 import type { CallIdentity } from './call-identity.js';
 
-/**
- * The contract's execution context for a call, inside the current activity (coordinates from activity info). The
- * principal key comes from the worker's runtime, never from the identity: the identity is in history, the key is not.
- */
-export function activityExecutionContext(identity: CallIdentity, auditAttempt: number, principalKey: PrincipalKey | undefined): ExecutionContext {
+/** The worker's secrets a call may need; they come from the runtime, never from the identity (which is in history). */
+export type HostKeys = Pick<ExecutionContext, 'principalKey' | 'cursorKey'>;
+
+/** The contract's execution context for a call, inside the current activity (coordinates from activity info). */
+export function activityExecutionContext(identity: CallIdentity, auditAttempt: number, keys: HostKeys): ExecutionContext {
   const context = Context.current();
   const info = context.info;
   return {
+    ...keys,
     principal: identity.principal,
-    ...(principalKey === undefined ? {} : { principalKey }),
     provider: identity.provider,
     callId: identity.callId,
     operationId: identity.operationId,

@@ -1,17 +1,16 @@
-import type { ZodType } from 'zod';
 import { requestDigest, type ProviderContext } from '../src/contract/bindings.js';
-import type { Principal, ToolEffect } from '../src/contract/define-tool.js';
+import type { AnyToolDefinition, Principal, ToolEffect } from '../src/contract/define-tool.js';
 import { catalogFailure } from '../src/contract/call-failure.js';
-import { executeTool, failedExecution } from '../src/contract/execute-tool.js';
+import { checkBeforeHandler, failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
 import { businessIdempotencyKey } from '../src/contract/idempotency-key.js';
 import { ToolRegistry } from '../src/contract/tool-registry.js';
 import { Redactor } from '../src/contract/redaction.js';
 import { activityExecutionContext, activityWorkflow } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordExecution } from './record-execution.js';
-import type { ToolRuntime } from './runtime.js';
+import { hostKeysOf, type ToolRuntime } from './runtime.js';
 import type { ToolCallResult } from './tool-activity.js';
-import type { ToolExecution } from '../src/contract/execute-tool.js';
+import type { ExecutionContext } from '../src/contract/execution-context.js';
 
 /** What workflow code knows about a call before preparing it. */
 export interface PrepareCallInput {
@@ -49,6 +48,8 @@ export type PreparedCall =
       readonly identity: CallIdentity;
       readonly effect: ToolEffect;
       readonly requiresApproval: boolean;
+      /** The tool's own limit on its calls per workflow, when it declares one. */
+      readonly callLimit?: number;
       /** The tool can ask the authoritative system about a key (`reconcile`). */
       readonly canReconcile: boolean;
       /** The tool can ask about a job it started by the job's handle (`poll`). Absent in calls prepared before it existed. */
@@ -72,25 +73,10 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
   return async (input) => {
     const { workflowId } = activityWorkflow();
     const operationId = `${workflowId}:${input.callId}`;
-    const allowed = input.allowedTools === undefined || input.allowedTools.includes(input.tool);
-    const tool = allowed && runtime.registry.has(input.tool) ? runtime.registry.get(input.tool) : null;
-    const parsed = tool === null || input.malformedArguments !== undefined ? null : (tool.input as ZodType).safeParse(input.args);
-    if (tool === null || parsed === null || !parsed.success) {
-      const { malformedArguments } = input;
-      const identity: CallIdentity = { ...callOf(input), operationId, idempotencyKey: operationId };
-      const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.settled, runtime.principalKey);
-      // An unknown (or not allowed) tool, malformed or invalid arguments: refused at the input layer, before any
-      // handler runs. A registered tool outside the allowed set is looked up in an empty registry, so it is exactly
-      // as unknown as an unregistered one.
-      const execution =
-        tool === null
-          ? await (allowed ? runtime.registry : new ToolRegistry()).execute(input.tool, input.args, ctx)
-          : malformedArguments !== undefined
-            ? failedExecution(tool, ctx, catalogFailure('INVALID_ARGUMENTS', 'input', { reason: malformedArguments }), input.args)
-            : await executeTool(tool, input.args, ctx);
-      return { kind: 'refused', result: await recordRefusal(runtime, execution, identity, workflowId) };
-    }
-    const args: unknown = parsed.data;
+    const refusalIdentity: CallIdentity = { ...callOf(input), operationId, idempotencyKey: operationId };
+    const checked = await checkCall(runtime, input, activityExecutionContext(refusalIdentity, AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime)));
+    if (checked.kind === 'refused') return { kind: 'refused', result: await recordRefusal(runtime, checked.execution, refusalIdentity, workflowId) };
+    const { tool, arguments: args } = checked;
     const idempotencyKey = tool.idempotencyKey === undefined ? operationId : businessIdempotencyKey(tool.name, input.principal.tenant, String(tool.idempotencyKey(args)));
     const identity: CallIdentity = { ...callOf(input), operationId, idempotencyKey };
     const requestSha256 = requestDigest(input.principal, tool, args);
@@ -100,6 +86,8 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
       identity,
       effect: tool.effect,
       requiresApproval: tool.requiresApproval,
+      // Only when set, so that the recorded result of an ordinary call keeps its shape.
+      ...(tool.callLimit === undefined ? {} : { callLimit: tool.callLimit }),
       canReconcile: tool.reconcile !== undefined,
       canPoll: tool.poll !== undefined,
       safeRetry: runtime.safeRetryTools.has(tool.name),
@@ -107,6 +95,25 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
       preview: { tool: tool.name, effect: tool.effect, arguments: redactor.value(args, '/arguments', []), requestSha256 },
     };
   };
+}
+
+/**
+ * Refuses, before any handler runs, an unknown (or not allowed) tool, malformed or invalid arguments, a refused
+ * continuation cursor and a principal the tool's `authorize` denies — before an approval is even asked for. The tool
+ * activity checks all of it again at dispatch. A registered tool outside the allowed set is looked up in an empty
+ * registry, so it is exactly as unknown as an unregistered one.
+ */
+async function checkCall(runtime: ToolRuntime, input: PrepareCallInput, ctx: ExecutionContext): Promise<{ kind: 'refused'; execution: ToolExecution } | { kind: 'ready'; tool: AnyToolDefinition; arguments: unknown }> {
+  const allowed = input.allowedTools === undefined || input.allowedTools.includes(input.tool);
+  if (!allowed || !runtime.registry.has(input.tool)) {
+    return { kind: 'refused', execution: await (allowed ? runtime.registry : new ToolRegistry()).execute(input.tool, input.args, ctx) };
+  }
+  const tool = runtime.registry.get(input.tool);
+  if (input.malformedArguments !== undefined) {
+    return { kind: 'refused', execution: failedExecution(tool, ctx, catalogFailure('INVALID_ARGUMENTS', 'input', { reason: input.malformedArguments }), input.args) };
+  }
+  const checked = await checkBeforeHandler(tool, input.args, ctx);
+  return checked.kind === 'refused' ? checked : { kind: 'ready', tool, arguments: checked.arguments };
 }
 
 /** The fields of the input that identify the call (the refusal options are not part of its identity). */

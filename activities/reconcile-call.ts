@@ -4,7 +4,7 @@ import { receiptReconciled } from '../src/contract/settled-results.js';
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordOnce } from './record-execution.js';
-import type { ToolRuntime } from './runtime.js';
+import { hostKeysOf, type ToolRuntime } from './runtime.js';
 import type { ToolCallResult } from './tool-activity.js';
 
 /** Input of the reconcile query: which call, and which query this is (1-based; idempotent per number). */
@@ -41,7 +41,7 @@ export function createOpenReconciliation(
 export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promise<OutcomeFinding> {
   return async ({ identity, attempt, jobHandle }) => {
     const tool = runtime.registry.get(identity.tool);
-    const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99), runtime.principalKey);
+    const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99), hostKeysOf(runtime));
     const handlerContext = { callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey, attempt: ctx.attempt, principal: ctx.principal, now: Date.now };
     const { poll, reconcile } = tool;
     const ask =

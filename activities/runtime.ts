@@ -1,4 +1,5 @@
 import type { ToolRegistry } from '../src/contract/tool-registry.js';
+import type { HostKeys } from './call-context.js';
 import type { ToolStore } from '../src/store/tool-store.js';
 
 /** What the package's activities and the tool activity interceptor work with; injected by the plugin. */
@@ -12,4 +13,14 @@ export interface ToolRuntime {
   readonly safeRetryTools: ReadonlySet<string>;
   /** Keys every audit's `principal_ref` (already checked by `parsePrincipalKey`); absent: plain digests. */
   readonly principalKey?: Uint8Array;
+  /** Seals and opens the continuation cursors of tools with a `cursor` continuation (already length-checked). */
+  readonly cursorKey?: Uint8Array;
+}
+
+/** The runtime's secrets as an execution context takes them (only those that are configured). */
+export function hostKeysOf(runtime: ToolRuntime): HostKeys {
+  return {
+    ...(runtime.principalKey === undefined ? {} : { principalKey: runtime.principalKey }),
+    ...(runtime.cursorKey === undefined ? {} : { cursorKey: runtime.cursorKey }),
+  };
 }

@@ -6,7 +6,7 @@ import { humanCommitted, notCommitted, withOutcomeUnknown, type HumanResolution,
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordOnce } from './record-execution.js';
-import type { ToolRuntime } from './runtime.js';
+import { hostKeysOf, type ToolRuntime } from './runtime.js';
 import type { ToolCallResult } from './tool-activity.js';
 
 export type { HumanResolution } from '../src/contract/settled-results.js';
@@ -27,7 +27,9 @@ export type Settlement =
   /** The outcome is unknown and another workflow's reconciliation owns the key. */
   | { readonly kind: 'outcome_unknown'; readonly reconciledBy: string }
   /** A human settled an escalated reconciliation. */
-  | { readonly kind: 'human'; readonly resolution: HumanResolution };
+  | { readonly kind: 'human'; readonly resolution: HumanResolution }
+  /** The workflow already made `limit` calls of this tool: this one is refused before it runs. */
+  | { readonly kind: 'call_limit'; readonly limit: number };
 
 /** Input of {@link createSettleCall}. */
 export interface SettleCallInput {
@@ -44,7 +46,7 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
   return async ({ identity, settlement }) => {
     const tool = runtime.registry.get(identity.tool);
     const base = settlement.kind === 'human' ? AUDIT_ATTEMPT_BASE.human : AUDIT_ATTEMPT_BASE.settled;
-    const ctx = activityExecutionContext(identity, base, runtime.principalKey);
+    const ctx = activityExecutionContext(identity, base, hostKeysOf(runtime));
     const execution = settledExecution(tool, ctx, identity.args, settlement);
     if (settlement.kind === 'human') {
       const { resolution } = settlement;
@@ -67,6 +69,8 @@ function settledExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: 
       return failedExecution(tool, ctx, catalogFailure('APPROVAL_REJECTED', 'approval', { approver: settlement.approver, reason: settlement.reason }), args);
     case 'approval_expired':
       return failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'approval', { expired: true, invalid_decisions: settlement.invalidDecisions }), args);
+    case 'call_limit':
+      return failedExecution(tool, ctx, catalogFailure('CALL_LIMIT_EXCEEDED', 'authorization', { limit: settlement.limit }), args);
     case 'unavailable':
       return failedExecution(tool, ctx, catalogFailure('UPSTREAM_UNAVAILABLE', 'execution', { temporal_failure: settlement.failureType }), args);
     case 'outcome_unknown':

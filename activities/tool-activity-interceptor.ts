@@ -10,7 +10,7 @@ import { ToolError } from '../src/contract/tool-error.js';
 import { FUNNELLED_CALL_KIND } from '../src/wire/message-kinds.js';
 import { AUDIT_ATTEMPT_BASE } from './call-identity.js';
 import { activityExecutionContext } from './call-context.js';
-import type { ToolRuntime } from './runtime.js';
+import { hostKeysOf, type ToolRuntime } from './runtime.js';
 import { isFunnelledCall, isToolActivityInput, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
 import { recordExecution } from './record-execution.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
@@ -48,7 +48,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   private async run(tool: AnyToolDefinition, call: ToolActivityInput, input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<ToolCallResult> {
     const { info } = this.activity;
     const base = call.dispatch === 'redispatch' ? AUDIT_ATTEMPT_BASE.redispatch : AUDIT_ATTEMPT_BASE.dispatch;
-    const ctx = activityExecutionContext({ ...call, tool: tool.name }, base + info.attempt, this.runtime.principalKey);
+    const ctx = activityExecutionContext({ ...call, tool: tool.name }, base + info.attempt, hostKeysOf(this.runtime));
     const workflowId = ctx.temporal?.workflowId ?? 'none';
 
     const claim = await this.runtime.store.claimIdempotencyKey({

@@ -6,6 +6,7 @@ import { nonRetryableCodes, type CatalogCode } from '../src/contract/error-catal
 import { failureType } from './activity-failure.js';
 import { installApprovalHandlers } from './approvals.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
+import { resumeToolCallCounts, toolCallCounts } from './call-limits.js';
 import type { CallToolOptions } from './call-tool.js';
 import { callTools, type BatchCallRequest } from './call-tools.js';
 import { checkCitations, type CitationReport } from './citations.js';
@@ -50,6 +51,8 @@ export interface AgentLoopCarry {
   readonly runs: number;
   /** Messages that were input to the first run: their tool results are not evidence returned by this loop. */
   readonly seedMessages: number;
+  /** Calls admitted per tool so far, so per-workflow call limits hold across runs (absent in runs carried before). */
+  readonly callsByTool?: Readonly<Record<string, number>>;
 }
 
 /** Why the loop stopped. */
@@ -89,6 +92,7 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
   const transcript: ModelMessage[] = [...(input.messages ?? []), ...(input.goal === undefined ? [] : [{ role: 'user' as const, text: input.goal }])];
   setHandler(agentTranscriptQuery, () => [...transcript]);
   const carried = input.carried ?? { turns: 0, callCount: 0, runs: 1, seedMessages: transcript.length };
+  resumeToolCallCounts(carried.callsByTool ?? {});
   let turns = carried.turns;
   let callCount = carried.callCount;
   let turnsThisRun = 0;
@@ -115,7 +119,7 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
     if (turnsThisRun >= (input.turnsPerRun ?? DEFAULT_TURNS_PER_RUN) || workflowInfo().continueAsNewSuggested) {
       // No call is in flight here: every batch has settled, so nothing pending is lost with this run. The goal is
       // already part of the transcript.
-      const next: AgentLoopInput = { ...input, messages: transcript, carried: { ...carried, turns, callCount, runs: carried.runs + 1 } };
+      const next: AgentLoopInput = { ...input, messages: transcript, carried: { ...carried, turns, callCount, runs: carried.runs + 1, callsByTool: toolCallCounts() } };
       delete (next as { goal?: string }).goal;
       return continueAsNew<typeof agentLoop>(next);
     }

@@ -10,6 +10,7 @@ import { reconcileWorkflowId } from '../src/wire/ids.js';
 import { PREPARE_CALL_ACTIVITY, RECONCILE_WORKFLOW_TYPE } from '../src/wire/names.js';
 import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
 import { awaitApproval } from './approvals.js';
+import { callsMade, countCall } from './call-limits.js';
 import { nextCallId } from './call-ids.js';
 import { callSummary } from './call-summary.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
@@ -39,6 +40,12 @@ export interface CallToolOptions extends RecoveryOptions {
   readonly taskQueue?: string;
   /** When given, only these tools may run; any other name is refused as `UNKNOWN_TOOL` (registered or not). */
   readonly allowedTools?: readonly string[];
+  /**
+   * Most calls of each named tool this workflow may make (the lower of this and the tool's own `callLimit` applies);
+   * a call past it is refused as `CALL_LIMIT_EXCEEDED` without running. Counted per workflow run: a workflow that
+   * continues as new carries `toolCallCounts()` over with `resumeToolCallCounts` (the agent loop does).
+   */
+  readonly callLimits?: Readonly<Record<string, number>>;
 }
 
 /** Per-call extras of {@link prepareCall}, for calls that come from a model turn. */
@@ -90,6 +97,10 @@ export async function prepareCall(name: string, args: unknown, options: CallTool
 /** Step two: approval when required, then the tool activity, then reconciliation when a write's fate is unknown. */
 export async function runPrepared(prepared: PreparedCall, options: CallToolOptions): Promise<ToolCallResult> {
   if (prepared.kind === 'refused') return prepared.result;
+  const limit = lowerLimit(prepared.callLimit, options.callLimits?.[prepared.identity.tool]);
+  // Counted before any approval is asked for: a call past its limit must not even wait for a person.
+  if (limit !== undefined && callsMade(prepared.identity.tool) >= limit) return settle(prepared.identity, { kind: 'call_limit', limit });
+  countCall(prepared.identity.tool);
   if (prepared.requiresApproval) {
     const outcome = await awaitApproval(prepared.preview, prepared.identity.callId, options.approvalTimeoutMs ?? 24 * 3600_000);
     if (outcome.kind === 'rejected') return settle(prepared.identity, { kind: 'approval_rejected', approver: outcome.approver, reason: outcome.reason });
@@ -97,6 +108,11 @@ export async function runPrepared(prepared: PreparedCall, options: CallToolOptio
   }
   if (prepared.effect === 'read') return dispatchRead(prepared.identity, callSummary(prepared), options);
   return dispatchWrite(prepared, options);
+}
+
+function lowerLimit(...limits: readonly (number | undefined)[]): number | undefined {
+  const set = limits.filter((limit): limit is number => limit !== undefined);
+  return set.length === 0 ? undefined : Math.min(...set);
 }
 
 async function dispatchWrite(prepared: ReadyCall, options: CallToolOptions): Promise<ToolCallResult> {

@@ -3,6 +3,7 @@
 export { reconcileWorkflowId } from '../src/wire/ids.js';
 export { callTool, prepareCall, runPrepared, WORKFLOW_PROVIDER, type CallToolOptions, type PrepareCallExtras, type ToolCallResult } from './call-tool.js';
 export { callTools, type BatchCallRequest, type CorrelatedResult } from './call-tools.js';
+export { toolCallCounts, resumeToolCallCounts } from './call-limits.js';
 export type { RecoveryOptions } from './recovery-paths.js';
 export type { ReplacedAttempt } from '../activities/tool-activity.js';
 export {

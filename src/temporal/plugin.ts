@@ -1,5 +1,6 @@
 import { SimplePlugin } from '@temporalio/plugin';
 import { parsePrincipalKey, type PrincipalKey } from '../contract/principal-ref.js';
+import { parseSecretKey } from '../contract/keyed-digest.js';
 import type { ToolRegistry } from '../contract/tool-registry.js';
 import type { ModelClient } from '../model/model-turn.js';
 import type { ToolStore } from '../store/tool-store.js';
@@ -26,6 +27,13 @@ export interface ToolContractPluginOptions {
    * it the reference is a plain SHA-256 of tenant and subject, which short or guessable ids do not protect.
    */
   readonly principalKey?: PrincipalKey | undefined;
+  /**
+   * A secret of at least 32 bytes that seals the continuation cursors of tools with a `cursor` continuation
+   * (HMAC-SHA256 over principal, tool, arguments and expiry), so a model can neither forge a cursor nor use another
+   * caller's. Required when such a tool is registered. It stays on the worker; every worker of a task queue needs
+   * the same key, and changing it invalidates the cursors given out so far (nothing else).
+   */
+  readonly cursorKey?: string | Uint8Array;
 }
 
 /**
@@ -41,11 +49,14 @@ export class ToolContractPlugin extends SimplePlugin {
     if (reserved.length > 0) throw new Error(`tool names may not start with '${RESERVED_ACTIVITY_PREFIX}': ${reserved.map((t) => t.name).join(', ')}`);
     const unknownSafeRetry = (options.safeRetryTools ?? []).filter((name) => !options.tools.has(name));
     if (unknownSafeRetry.length > 0) throw new Error(`safeRetryTools names unregistered tools: ${unknownSafeRetry.join(', ')}`);
+    const cursorTools = tools.filter((tool) => tool.continuation?.kind === 'cursor');
+    if (cursorTools.length > 0 && options.cursorKey === undefined) throw new Error(`a cursorKey is required by the cursor continuations of: ${cursorTools.map((t) => t.name).join(', ')}`);
     const runtime: ToolRuntime = {
       registry: options.tools,
       store: options.store,
       safeRetryTools: new Set(options.safeRetryTools ?? []),
       ...(options.principalKey === undefined ? {} : { principalKey: parsePrincipalKey(options.principalKey) }),
+      ...(options.cursorKey === undefined ? {} : { cursorKey: parseSecretKey(options.cursorKey, 'cursorKey') }),
     };
     super({
       name: 'temporal-tool-contract',

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { ToolRegistry } from '../../src/index.js';
+import type { AnyToolDefinition, ToolRegistry } from '../../src/index.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { CleanupStack } from '../../testkit/cleanup-stack.js';
@@ -39,6 +39,10 @@ export interface StoreFactory {
 export interface HarnessOptions {
   readonly safeRetryTools?: readonly string[];
   readonly principalKey?: string;
+  /** Tools registered besides the payment tools. */
+  readonly extraTools?: readonly AnyToolDefinition[];
+  /** The plugin's cursor key (required by tools with a cursor continuation). */
+  readonly cursorKey?: string;
 }
 
 export async function startRuntimeHarness(storeFactory: StoreFactory, options: HarnessOptions = {}): Promise<RuntimeHarness> {
@@ -54,6 +58,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
     const payments = await new PaymentsService().start();
     cleanups.push(() => payments.stop());
     const tools = paymentTools(payments.baseUrl);
+    for (const tool of options.extraTools ?? []) tools.register(tool);
     const taskQueue = `ttc-it-${process.pid}`;
     const workers = new Set<RunningWorker>();
     const harness: RuntimeHarness = {
@@ -78,6 +83,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
               store,
               ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }),
               ...(options.principalKey === undefined ? {} : { principalKey: options.principalKey }),
+              ...(options.cursorKey === undefined ? {} : { cursorKey: options.cursorKey }),
             }),
           ],
           ...extra,

@@ -18,6 +18,17 @@ export async function runToolCalls(calls: BatchCallRequest[], options: Omit<Call
   return callTools(calls, options);
 }
 
+/** Calls a listing tool, then each call its result says continues it, until one does not (at most 10 calls). */
+export async function followListing(name: string, args: unknown, options: Omit<CallToolOptions, 'callId'>): Promise<ToolCallResult[]> {
+  const results = [await callTool(name, args, options)];
+  for (let next = results[0]!.modelResult.completeness.continue_with; next !== undefined && results.length < 10; ) {
+    const result = await callTool(next.tool, next.arguments, options);
+    results.push(result);
+    next = result.modelResult.completeness.continue_with;
+  }
+  return results;
+}
+
 /** A read, then a state patch citing the evidence it returned. */
 export async function readThenPatch(name: string, args: unknown, options: CallToolOptions & { callId: string; key: string; pointer: string; expectedVersion?: number }): Promise<{ read: ToolCallResult; patch: StatePatchResult | null }> {
   const read = await callTool(name, args, options);
