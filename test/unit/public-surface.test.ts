@@ -33,10 +33,13 @@ it('the root export surface is exactly the documented one', () => {
     'modelResultSchema',
     'nonRetryableCodes',
     'principalRef',
+    'publicUrl',
     'readHttpJson',
     'requestDigest',
     'resultDigest',
+    'safePath',
     'sha256Hex',
+    'shellFreeString',
     'verifyAudit',
   ]);
 });

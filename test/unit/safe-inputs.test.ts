@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { z } from 'zod';
+import { defineTool, executeTool, publicUrl, safePath, shellFreeString } from '../../src/index.js';
+import { isPublicAddress } from '../../src/contract/safe-inputs/ip-address.js';
+import { codeOf } from '../support/assertions.js';
+import { testContext } from '../support/context.js';
+
+const accepts = (schema: z.ZodType, value: string) => schema.safeParse(value).success;
+
+describe('safePath', () => {
+  const path = safePath({ root: '/srv/files/' });
+  it('normalizes a relative path into the root', () => {
+    assert.equal(path.parse('reports/2026/q3.csv'), '/srv/files/reports/2026/q3.csv');
+    assert.equal(path.parse('./a//b/./c.txt'), '/srv/files/a/b/c.txt');
+  });
+  it('refuses every way out of the root', () => {
+    const hostile = [
+      '../etc/passwd', 'a/../../etc/passwd', 'a/..', '..', '/etc/passwd', '~/.ssh/id_rsa', 'C:/Windows/win.ini', 'C:\\Windows',
+      'a\\..\\..\\b', 'a\u0000.txt', 'a\nb', '%2e%2e/%2e%2e/etc/passwd', '..%2fetc', '\uff0e\uff0e/etc', '\u2024\u2024/etc', '', '.', './.',
+    ];
+    for (const value of hostile) assert.equal(accepts(path, value), false, JSON.stringify(value));
+  });
+  it('a root must be absolute and clean', () => {
+    assert.throws(() => safePath({ root: 'relative/dir' }), TypeError);
+    assert.throws(() => safePath({ root: '/srv/../etc' }), TypeError);
+  });
+});
+
+describe('publicUrl', () => {
+  const url = publicUrl();
+  it('accepts public http(s) URLs and returns them normalized', () => {
+    assert.equal(url.parse('HTTPS://Example.COM/a?b=1'), 'https://example.com/a?b=1');
+    assert.equal(url.parse('http://8.8.8.8'), 'http://8.8.8.8/');
+    assert.equal(url.parse('http://[2606:4700:4700::1111]/dns'), 'http://[2606:4700:4700::1111]/dns');
+  });
+  it('refuses private, loopback, link-local, unique-local and CGNAT addresses in every spelling the URL parser accepts', () => {
+    const hostile = [
+      'http://127.0.0.1/', 'http://127.1/', 'http://2130706433/', 'http://0x7f.0.0.1/', 'http://0x7f000001/', 'http://017700000001/', 'http://0177.0.0.1/',
+      'http://0/', 'http://0.0.0.0/', 'http://10.1.2.3/', 'http://172.16.0.1/', 'http://192.168.1.1/', 'http://100.64.0.1/', 'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/', 'http://[::]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://[::ffff:169.254.169.254]/', 'http://[fd00::1]/', 'http://[fe80::1]/',
+      'http://[64:ff9b::a00:1]/', 'http://[2002:a00:1::]/', 'http://[2001:db8::1]/', 'http://224.0.0.1/', 'http://255.255.255.255/',
+    ];
+    for (const value of hostile) assert.equal(accepts(url, value), false, value);
+  });
+  it('refuses local and single-label names, other schemes and credentials', () => {
+    const hostile = ['http://localhost/', 'http://LOCALHOST./', 'http://api.localhost/', 'http://intranet/', 'http://printer.local/', 'http://metadata.google.internal/', 'http://router.home.arpa/',
+      'file:///etc/passwd', 'gopher://example.com/', 'javascript:alert(1)', 'ftp://example.com/', 'https://user:pass@example.com/', 'https://example.com@127.0.0.1/', 'not a url'];
+    for (const value of hostile) assert.equal(accepts(url, value), false, value);
+  });
+  it('classifies resolved addresses the same way (for the fetch-time check)', () => {
+    for (const address of ['8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808']) assert.equal(isPublicAddress(address), true, address);
+    for (const address of ['127.0.0.1', '::1', '::ffff:10.0.0.1', 'fe80::1%eth0', 'fc00::1', '100.100.100.100', 'not-an-ip']) assert.equal(isPublicAddress(address), false, address);
+  });
+});
+
+describe('shellFreeString', () => {
+  const word = shellFreeString();
+  it('accepts plain words, including non-ASCII letters', () => {
+    for (const value of ['report-2026.csv', 'José_Ñúñez', 'key=value', 'path/to/file', 'user@example.com', '10%']) assert.equal(accepts(word, value), true, value);
+  });
+  it('refuses shell metacharacters, whitespace, control characters and option-like words', () => {
+    const hostile = ['a b', 'a;rm -rf /', 'x && y', 'a|b', '$(id)', '${HOME}', '`id`', "it's", '"q"', 'a>b', 'a<b', '*', 'a?', '[a]', '{a,b}', '~root', '!1', '#c', 'a\\b', 'a\nb', 'a\u0000', '-rf', '--output=/etc/x', '=ls', ''];
+    for (const value of hostile) assert.equal(accepts(word, value), false, JSON.stringify(value));
+  });
+});
+
+describe('the helpers in a tool\'s input schema', () => {
+  it('a hostile argument is INVALID_ARGUMENTS and the handler never runs', async () => {
+    let runs = 0;
+    const tool = defineTool({
+      name: 'files.read',
+      description: 'Read a file.',
+      input: z.strictObject({ path: safePath({ root: '/srv/files' }), mirror: publicUrl().optional(), tag: shellFreeString().optional() }),
+      output: z.strictObject({ path: z.string() }),
+      effect: 'read',
+      source: { label: 'files', type: 'filesystem' },
+      handler: (args) => {
+        runs += 1;
+        return Promise.resolve({ data: { path: args.path } });
+      },
+    });
+    const ctx = testContext();
+    for (const args of [{ path: '../../etc/shadow' }, { path: 'a.txt', mirror: 'http://169.254.169.254/' }, { path: 'a.txt', tag: '$(reboot)' }]) {
+      assert.equal(codeOf(await executeTool(tool, args, ctx)), 'INVALID_ARGUMENTS', JSON.stringify(args));
+    }
+    assert.equal(runs, 0);
+    const ok = await executeTool(tool, { path: 'docs/a.txt' }, ctx);
+    assert.deepEqual(ok.modelResult.data, { path: '/srv/files/docs/a.txt' });
+  });
+});
