@@ -35,7 +35,7 @@ export function demoScript(demoCase: DemoCase): ScriptedModelConfig {
       {
         kind: 'tool_calls',
         text: 'The listing was cut at its budget; continuing where it stopped.',
-        calls: [{ name: listing, arguments: { customer_id: demoCase.customerId, offset: { $result: { tool: listing, pointer: '/completeness/next/value' } } } }],
+        calls: [{ name: listing, arguments: { customer_id: demoCase.customerId, offset: { $result: { tool: listing, pointer: '/completeness/continue_with/arguments/offset' } } } }],
       },
       {
         kind: 'tool_calls',

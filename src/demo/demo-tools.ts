@@ -82,12 +82,14 @@ export function demoTools(baseUrl: string): ToolRegistry {
     }),
     defineTool({
       name: DEMO_TOOLS.orderList,
-      description: `List a customer's orders, newest first (at most ${ORDER_LIST_ITEM_BUDGET} per call; continue with the offset the result gives).`,
+      description: `List a customer's orders, newest first (at most ${ORDER_LIST_ITEM_BUDGET} per call; continue with completeness.continue_with).`,
       input: z.strictObject({ customer_id: customerId, offset: z.number().int().nonnegative().optional() }),
       output: z.strictObject({ customer_id: z.string(), orders: z.array(orderSummary) }),
       effect: 'read',
       source: { label: 'shop-orders', type: 'http_api' },
       budget: { maxItems: ORDER_LIST_ITEM_BUDGET, itemsPointer: '/orders' },
+      // Each result names the absolute offset of the next page, so the listing continues correctly from any page.
+      continuation: { kind: 'offset', argument: 'offset' },
       handler: async (args, ctx) => {
         const offset = args.offset ?? 0;
         const response = await http(`/customers/${encodeURIComponent(args.customer_id)}/orders?offset=${offset}`, signalOf(ctx));

@@ -82,6 +82,8 @@ test('auto approval: the demo agent looks up, lists, searches, refunds exactly o
   assert.equal(firstPage.completeness.returned_items, 5);
   assert.equal(firstPage.completeness.available_items, summary.demoCase.orderCount);
   assert.deepEqual(firstPage.completeness.next, { type: 'offset', value: 5 });
+  assert.deepEqual(firstPage.completeness.continue_with, { tool: DEMO_TOOLS.orderList, arguments: { customer_id: summary.demoCase.customerId, offset: 5 } });
+  assert.deepEqual(secondPage?.completeness.range, { from: 6, to: summary.demoCase.orderCount, of: summary.demoCase.orderCount });
   assert.equal(secondPage?.status, 'succeeded');
   assert.equal(secondPage.completeness.state, 'complete');
   assert.equal(secondPage.completeness.returned_items, summary.demoCase.orderCount - 5);
