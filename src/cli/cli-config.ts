@@ -7,6 +7,7 @@ export const CLI_ENV = {
   databaseUrl: 'DATABASE_URL',
   databaseOwnerUrl: 'DATABASE_OWNER_URL',
   principalKey: 'TTC_PRINCIPAL_KEY',
+  cursorKey: 'TTC_CURSOR_KEY',
 } as const;
 
 /** Where the CLI connects. */
@@ -19,6 +20,8 @@ export interface CliConfig {
   readonly databaseOwnerUrl: string | undefined;
   /** Keys the audit's principal references (worker); `undefined`: plain digests. Never printed. */
   readonly principalKey: string | undefined;
+  /** The worker's key for sealed continuation cursors (`cursorKey` of the plugin); never printed. */
+  readonly cursorKey: string | undefined;
 }
 
 /** Defaults match a local `temporal server start-dev`. */
@@ -36,6 +39,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>)
     databaseUrl: read(CLI_ENV.databaseUrl),
     databaseOwnerUrl: read(CLI_ENV.databaseOwnerUrl),
     principalKey: read(CLI_ENV.principalKey),
+    cursorKey: read(CLI_ENV.cursorKey),
   };
 }
 

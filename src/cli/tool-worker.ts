@@ -19,11 +19,16 @@ export interface RunningToolWorker {
   stop(): Promise<void>;
 }
 
-/**
- * Creates (bundling the workflows) and runs a worker with the ToolContractPlugin; `principalKey` (checked by the
- * caller) keys the audit's principal references.
- */
-export async function startToolWorker(connection: NativeConnection, namespace: string, store: ToolStore, plan: WorkerPlan, principalKey?: Uint8Array): Promise<RunningToolWorker> {
+/** The worker's secrets, checked by the caller: kept out of the plan, which is printed and passed around. */
+export interface WorkerKeys {
+  /** Keys the audit's principal references. */
+  readonly principalKey?: Uint8Array;
+  /** Seals the continuation cursors of tools with a cursor continuation. */
+  readonly cursorKey?: Uint8Array;
+}
+
+/** Creates (bundling the workflows) and runs a worker with the ToolContractPlugin, keyed by `keys`. */
+export async function startToolWorker(connection: NativeConnection, namespace: string, store: ToolStore, plan: WorkerPlan, keys: WorkerKeys = {}): Promise<RunningToolWorker> {
   const worker = await Worker.create({
     connection,
     namespace,
@@ -37,7 +42,7 @@ export async function startToolWorker(connection: NativeConnection, namespace: s
         tools: plan.tools,
         store,
         ...(plan.safeRetryTools === undefined ? {} : { safeRetryTools: plan.safeRetryTools }),
-        ...(principalKey === undefined ? {} : { principalKey }),
+        ...keys,
       }),
     ],
   });

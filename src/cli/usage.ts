@@ -12,6 +12,7 @@ Passwords and tokens in URLs are masked in everything printed (inspect --protect
 Environment: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (default default),
 DATABASE_URL (the application role; default: the embedded Postgres under .data/postgres/main), DATABASE_OWNER_URL (the
 role that owns the tables and migrates), TTC_PRINCIPAL_KEY (worker: 32+ byte secret keying audit principal refs),
+TTC_CURSOR_KEY (worker: 32+ byte secret sealing continuation cursors; required by tools with a cursor continuation),
 TTC_DEV_PORT / TTC_DEV_UI_PORT (dev, start), TEMPORAL_CLI_PATH (a Temporal CLI binary to use).
 Exit codes: 0 ok, 1 failure, 2 bad input, 3 not found, 4 server unreachable (or port taken), 5 refused by the workflow.`;
 

@@ -1,5 +1,6 @@
 import type { NativeConnection } from '@temporalio/worker';
 import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, startDemoServices } from '../demo/index.js';
+import { MIN_KEY_BYTES, parseSecretKey } from '../contract/keyed-digest.js';
 import { MIN_PRINCIPAL_KEY_BYTES, parsePrincipalKey } from '../contract/principal-ref.js';
 import type { ToolStore } from '../store/index.js';
 import { CLI_ENV } from './cli-config.js';
@@ -9,7 +10,7 @@ import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
 import { connectWorker } from './worker-connection.js';
 import { loadToolModule, packageWorkflowsPath, workflowsModulePath } from './tool-module.js';
-import { startToolWorker, type RunningToolWorker, type WorkerPlan } from './tool-worker.js';
+import { startToolWorker, type RunningToolWorker, type WorkerKeys, type WorkerPlan } from './tool-worker.js';
 
 /** What `worker` serves: the demo, or the user's tools module (and workflows module, else the package's). */
 export type WorkerSource =
@@ -50,11 +51,16 @@ export async function runWorkerCommand(ctx: StackContext, source: WorkerSource):
   }
 }
 
-/** Bundles the workflows, starts the worker (keyed by TTC_PRINCIPAL_KEY when set) and registers its shutdown. */
+/**
+ * Bundles the workflows, starts the worker (keyed by TTC_PRINCIPAL_KEY and TTC_CURSOR_KEY when set) and registers its
+ * shutdown.
+ */
 export async function runPlan(ctx: StackContext, connection: NativeConnection, store: ToolStore, plan: WorkerPlan, teardown: Teardown): Promise<RunningToolWorker> {
   const principalKey = configuredPrincipalKey(ctx.config.principalKey);
+  const cursorKey = configuredCursorKey(ctx.config.cursorKey);
+  const keys: WorkerKeys = { ...(principalKey === undefined ? {} : { principalKey }), ...(cursorKey === undefined ? {} : { cursorKey }) };
   ctx.out.progress(`bundling the workflows and starting a worker on task queue '${plan.taskQueue}'`);
-  const worker = await startToolWorker(connection, ctx.config.temporalNamespace, store, plan, principalKey);
+  const worker = await startToolWorker(connection, ctx.config.temporalNamespace, store, plan, keys);
   teardown.add('the worker', () => worker.stop());
   return worker;
 }
@@ -66,6 +72,16 @@ function configuredPrincipalKey(value: string | undefined): Uint8Array | undefin
     return parsePrincipalKey(value);
   } catch {
     throw new CliError(`${CLI_ENV.principalKey} must be at least ${MIN_PRINCIPAL_KEY_BYTES} bytes (e.g. openssl rand -base64 32)`, EXIT_CODES.usage);
+  }
+}
+
+/** The configured cursor key as bytes; one that is too short is a usage error (which never shows the key). */
+function configuredCursorKey(value: string | undefined): Uint8Array | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseSecretKey(value, CLI_ENV.cursorKey);
+  } catch {
+    throw new CliError(`${CLI_ENV.cursorKey} must be at least ${MIN_KEY_BYTES} bytes (e.g. openssl rand -base64 32)`, EXIT_CODES.usage);
   }
 }
 
