@@ -33,7 +33,7 @@ export interface ToolContractPluginOptions {
    * caller's. Required when such a tool is registered. It stays on the worker; every worker of a task queue needs
    * the same key, and changing it invalidates the cursors given out so far (nothing else).
    */
-  readonly cursorKey?: string | Uint8Array;
+  readonly cursorKey?: string | Uint8Array | undefined;
 }
 
 /**
