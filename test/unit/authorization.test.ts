@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { defineTool, ERROR_CATALOG, executeTool, ToolError, type Authorize, type Principal } from '../../src/index.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../support/context.js';
-import { goodOrderOutput, orderTool } from '../support/tools.js';
+import { receiptReconciled } from '../../src/contract/settled-results.js';
+import { goodOrderOutput, orderTool, refundTool } from '../support/tools.js';
 
 const ctx = testContext();
 const layer = (result: Awaited<ReturnType<typeof executeTool>>, name: string) => result.audit.validation.find((l) => l.layer === name)!;
@@ -93,5 +94,14 @@ describe('destructive tools ask for approval unless they opt out explicitly', ()
     assert.equal(defineTool({ ...spec, effect: 'destructive', requiresApproval: false }).requiresApproval, false);
     assert.equal(defineTool({ ...spec, effect: 'write' }).requiresApproval, false);
     assert.equal(defineTool({ ...spec, effect: 'read' }).requiresApproval, false);
+  });
+});
+
+describe('authorization and reconciliation', () => {
+  it('a write the authoritative system confirmed is reconciled as committed even if authorize would now deny (regression: it would read "not started")', async () => {
+    const revoked = { ...refundTool(() => Promise.reject(new Error('not run'))), authorize: () => 'grant revoked after dispatch' };
+    const output = { data: { refund_id: 're_1', amount_cents: 500, status: 'settled' as const }, receipt: { externalId: 're_1', committedAt: '2026-11-30T11:59:00.000Z' } };
+    const { modelResult } = await receiptReconciled(revoked, ctx, { order_id: 'ord_1001', amount_cents: 500 }, output);
+    assert.deepEqual([modelResult.status, modelResult.execution.outcome, modelResult.execution.delivery], ['succeeded', 'committed', 'receipt_reconciled']);
   });
 });
