@@ -1,9 +1,11 @@
 import { DEFAULT_CURSOR_TTL_MS, type ToolContinuation } from '../define-tool.js';
 import type { PageFacts, PageView } from '../fit-budget.js';
-import type { Continuation, ItemRange } from '../model-result.js';
+import type { ContinueWith, Continuation, ItemRange } from '../model-result.js';
 import { sealCursor, type CursorPosition } from '../sealed-cursor.js';
 import { cursorBinding } from './continuation-input-step.js';
 import type { FunnelState } from './funnel-state.js';
+
+type CursorContinuation = Extract<ToolContinuation, { kind: 'cursor' }>;
 
 /**
  * The continuation a model sees, decided for each candidate result while it is fitted to its budget.
@@ -37,7 +39,8 @@ export function pagingOf(state: FunnelState, upstreamNext: Continuation | null):
       const notice = more ? `${shown}. The rest cannot be continued from here: narrow the request.` : `${shown}; this is the end of the listing.`;
       return { next: null, range, notice };
     }
-    const continueWith = { tool: state.tool.name, arguments: { ...(state.sentArguments as Record<string, never>), [continuation.argument]: next.value } };
+    // The model's own arguments (a JSON object: the input schema is an object schema) with the continuation's.
+    const continueWith: ContinueWith = { tool: state.tool.name, arguments: { ...(state.sentArguments as ContinueWith['arguments']), [continuation.argument]: next.value } };
     const how = next.type === 'offset' ? `${continuation.argument}=${next.value}` : 'the arguments in completeness.continue_with';
     return { next, continueWith, range, notice: `${shown}. More follow: call ${state.tool.name} with ${how}.` };
   };
@@ -55,7 +58,7 @@ function nextOffset(facts: PageFacts, position: number, upstreamNext: Continuati
   return facts.available !== null && facts.available > facts.returned ? { type: 'offset', value: position + facts.returned } : null;
 }
 
-function nextCursor(state: FunnelState, continuation: ToolContinuation, facts: PageFacts, position: number, upstreamNext: Continuation | null): Continuation | null {
+function nextCursor(state: FunnelState, continuation: CursorContinuation, facts: PageFacts, position: number, upstreamNext: Continuation | null): Continuation | null {
   const key = state.ctx.cursorKey;
   const page = state.page;
   if (key === undefined || page === null) return null;
@@ -63,9 +66,8 @@ function nextCursor(state: FunnelState, continuation: ToolContinuation, facts: P
   if (facts.itemsCut) at = { cursor: page.upstreamCursor, skip: page.skip + facts.returned, position: position + facts.returned };
   else if (upstreamNext !== null && typeof upstreamNext.value === 'string') at = { cursor: upstreamNext.value, skip: 0, position: position + facts.returned };
   if (at === null) return null;
-  const ttlMs = continuation.kind === 'cursor' ? (continuation.ttlMs ?? DEFAULT_CURSOR_TTL_MS) : DEFAULT_CURSOR_TTL_MS;
   try {
-    return { type: 'cursor', value: sealCursor(key, cursorBinding(state, continuation), at, state.startedAt + ttlMs) };
+    return { type: 'cursor', value: sealCursor(key, cursorBinding(state, continuation), at, state.startedAt + (continuation.ttlMs ?? DEFAULT_CURSOR_TTL_MS)) };
   } catch {
     // Arguments without a canonical form cannot be bound; no continuation is offered rather than an unbound one.
     return null;

@@ -20,7 +20,8 @@ const MAX_LISTED_INDEXES = 20;
 export function checkScope(state: FunnelState): StepResult {
   const { scope, budget } = state.tool;
   if (scope === undefined) return skipLayer(state, 'scope', 'no scope declared');
-  const rule = `scope@1;${[scope.tenantPointer && `tenant=${scope.tenantPointer}`, scope.subjectPointer && `subject=${scope.subjectPointer}`].filter(Boolean).join(';')}`;
+  const pointers = [scope.tenantPointer === undefined ? [] : [`tenant=${scope.tenantPointer}`], scope.subjectPointer === undefined ? [] : [`subject=${scope.subjectPointer}`]];
+  const rule = ['scope@1', ...pointers.flat()].join(';');
   const { data } = envelopeOf(state);
   const listPointer = locateItemsList(data, budget.itemsPointer);
   if (listPointer === null) {
