@@ -1,29 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import type { WorkflowHandle } from '@temporalio/client';
 import { AGENT_LOOP_WORKFLOW_TYPE, AGENT_TRANSCRIPT_QUERY, PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import type { ScriptedModelConfig } from '../../src/model/scripted-model.js';
 import type { AgentLoopInput, AgentLoopResult, CorrelatedResult, ModelMessage, PendingApproval, ToolCallResult } from '../../workflows/index.js';
 import { eventually } from '../support/eventually.js';
-import { integrationStore } from '../support/integration-store.js';
 import { FOREIGN_RECORD, OWN_RECORDS, RECORD_TOOLS, recordTools, type RecordToolLog } from '../support/record-tools.js';
-import { startRuntimeHarness, type RunningWorker, type RuntimeHarness } from '../support/runtime-harness.js';
+import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 const log: RecordToolLog = { cursors: [], handlerRuns: 0 };
-let h: RuntimeHarness;
-let worker: RunningWorker;
+const h = useRuntimeHarness('it-permission', { extraTools: recordTools(log), cursorKey: 'integration-test-cursor-key-of-32-bytes!' });
 const finished: string[] = [];
-
-before(async () => {
-  h = await startRuntimeHarness(integrationStore('it-permission'), { extraTools: recordTools(log), cursorKey: 'integration-test-cursor-key-of-32-bytes!' });
-  worker = await h.startWorker();
-}, { timeout: 180_000 });
-
-after(async () => {
-  await worker?.stop();
-  await h?.stop();
-}, { timeout: 180_000 });
 
 async function execute<T>(workflowType: string, workflowId: string, args: unknown[]): Promise<T> {
   const result: unknown = await h.temporal.client.workflow.execute(workflowType, { taskQueue: h.taskQueue, workflowId, args });

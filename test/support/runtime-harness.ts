@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/worker';
-import type { AnyToolDefinition, ToolRegistry } from '../../src/index.js';
+import type { ToolRegistry } from '../../src/index.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { CleanupStack } from '../../testkit/cleanup-stack.js';
@@ -39,8 +39,6 @@ export interface StoreFactory {
 export interface HarnessOptions {
   readonly safeRetryTools?: readonly string[];
   readonly principalKey?: string;
-  /** Tools registered besides the payment tools. */
-  readonly extraTools?: readonly AnyToolDefinition[];
   /** The plugin's cursor key (required by tools with a cursor continuation). */
   readonly cursorKey?: string;
 }
@@ -58,7 +56,6 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
     const payments = await new PaymentsService().start();
     cleanups.push(() => payments.stop());
     const tools = paymentTools(payments.baseUrl);
-    for (const tool of options.extraTools ?? []) tools.register(tool);
     const taskQueue = `ttc-it-${process.pid}`;
     const workers = new Set<RunningWorker>();
     const harness: RuntimeHarness = {

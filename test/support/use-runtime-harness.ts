@@ -15,6 +15,8 @@ export interface UseRuntimeHarnessOptions {
   readonly safeRetryTools?: readonly string[];
   /** Tools registered next to the payment tools before the worker starts. */
   readonly extraTools?: readonly AnyToolDefinition[];
+  /** The plugin's cursor key (required by tools with a cursor continuation). */
+  readonly cursorKey?: string;
 }
 
 /** Starting a dev server, Postgres and a workflow bundle together takes minutes on a busy 2-core machine. */

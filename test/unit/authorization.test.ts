@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defineTool, ERROR_CATALOG, executeTool, ToolError, type Authorize, type Principal } from '../../src/index.js';
 import { codeOf } from '../support/assertions.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { receiptReconciled } from '../../src/contract/settled-results.js';
 import { goodOrderOutput, orderTool, refundTool } from '../support/tools.js';
 

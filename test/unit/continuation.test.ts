@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { defineTool, executeTool, type ExecutionContext, type ModelResult, type ToolOutput } from '../../src/index.js';
 import { codeOf } from '../support/assertions.js';
-import { FIXED_NOW, testContext } from '../support/context.js';
+import { FIXED_NOW, testContext } from '../../testkit/context.js';
 
 const cursorKey = new Uint8Array(32).fill(42);
 const ctx = testContext({ cursorKey });

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { defineTool, ERROR_CATALOG, executeTool, type DataScope } from '../../src/index.js';
 import { codeOf } from '../support/assertions.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 
 const ctx = testContext();
 const TENANT = ctx.principal.tenant;

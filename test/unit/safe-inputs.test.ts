@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool, executeTool, publicUrl, safePath, shellFreeString } from '../../src/index.js';
 import { isPublicAddress } from '../../src/contract/safe-inputs/ip-address.js';
 import { codeOf } from '../support/assertions.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 
 const accepts = (schema: z.ZodType, value: string) => schema.safeParse(value).success;
 
