@@ -22,9 +22,9 @@ export function parseSecretKey(key: string | Uint8Array, what: string): Uint8Arr
 }
 
 /**
- * HMAC-SHA256 over the canonical JSON of `message`. Pure JavaScript, like {@link sha256Hex}: it runs wherever the
- * contract runs. Callers put a `domain` tag in `message`, so one key never makes two kinds of MAC that could stand
- * in for each other.
+ * HMAC-SHA256 over the canonical JSON of `message` — the one keyed digest of the package (principal references,
+ * sealed cursors). Pure JavaScript, like `sha256Hex`: it runs wherever the contract runs. Callers put a `domain` tag
+ * in `message`, so one key never makes two kinds of MAC that could stand in for each other.
  */
 export function keyedDigest(key: Uint8Array, message: unknown): Uint8Array {
   return hmac(sha256, key, utf8ToBytes(canonicalJson(message)));

@@ -1,8 +1,7 @@
-import { hmac } from '@noble/hashes/hmac.js';
-import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { canonicalJson } from './canonical-json.js';
 import type { Principal } from './define-tool.js';
+import { keyedDigest, MIN_KEY_BYTES, parseSecretKey } from './keyed-digest.js';
+import { digestJson } from './sha256.js';
 
 /**
  * The host's secret for principal references: raw bytes, or text taken as its UTF-8 bytes. It lives on the worker
@@ -14,18 +13,14 @@ export type PrincipalKey = string | Uint8Array;
  * Shortest key accepted by {@link parsePrincipalKey}, in bytes (256 bits, SHA-256's own strength): a key shorter than
  * the digest it protects would be the easier thing to guess.
  */
-export const MIN_PRINCIPAL_KEY_BYTES = 32;
+export const MIN_PRINCIPAL_KEY_BYTES = MIN_KEY_BYTES;
 
 /**
  * Checks a configured key and returns its bytes. Throws a `RangeError` (naming the minimum, never the key) when it is
  * shorter than {@link MIN_PRINCIPAL_KEY_BYTES}; configuration code calls this once, at startup.
  */
 export function parsePrincipalKey(key: PrincipalKey): Uint8Array {
-  const bytes = typeof key === 'string' ? utf8ToBytes(key) : key;
-  if (bytes.byteLength < MIN_PRINCIPAL_KEY_BYTES) {
-    throw new RangeError(`a principal key needs at least ${MIN_PRINCIPAL_KEY_BYTES} bytes (got ${bytes.byteLength})`);
-  }
-  return bytes;
+  return parseSecretKey(key, 'a principal key');
 }
 
 /**
@@ -34,7 +29,7 @@ export function parsePrincipalKey(key: PrincipalKey): Uint8Array {
  * subjects (short ids, emails of a known domain) can invert by brute force — documented as the weaker mode.
  */
 export function principalRef(principal: Principal, key?: PrincipalKey): string {
-  const message = utf8ToBytes(canonicalJson({ domain: 'ttc.principal.v1', tenant: principal.tenant, subject: principal.subject }));
-  if (key === undefined) return bytesToHex(sha256(message));
-  return bytesToHex(hmac(sha256, typeof key === 'string' ? utf8ToBytes(key) : key, message));
+  const message = { domain: 'ttc.principal.v1', tenant: principal.tenant, subject: principal.subject };
+  if (key === undefined) return digestJson(message);
+  return bytesToHex(keyedDigest(typeof key === 'string' ? utf8ToBytes(key) : key, message));
 }
