@@ -158,10 +158,16 @@ test(`SIGKILL of the worker at random points of writes (${TRIALS} trials): every
   const summary = await assertSettled({ store: world.harness.store, payments: world.harness.payments, db: world.db }, calls, mayEndNotCommitted);
   assert.deepEqual(hit, planned, 'every kill landed at its planned point');
   assert.ok(summary.reconciled >= TRIALS, 'every target went through reconciliation');
+  const settle = (await world.harness.store.reconciliationMetrics()).timeToSettleMs;
   console.log(
     `worker-kill summary: seed ${SEED}; ${TRIALS} SIGKILLs (${KILL_POINTS.map((p) => `${p} ${hit[p]}`).join(', ')}); ` +
       `${workflows.length} workflows, ${summary.calls} write calls: ${summary.succeeded} succeeded, ${summary.failed} failed not_started, ${summary.reconciled} reconciled; ` +
       `${summary.dispatches} charge requests, ${summary.sideEffects} side effects; worker restarts avg ${Math.round(workerStartMs / TRIALS)} ms; ` +
+      `reconciliation open to settle p50 ${ms(settle?.p50)} / p95 ${ms(settle?.p95)} / max ${ms(settle?.max)}; ` +
       `kills phase ${Math.round((killsDone - started) / 1000)} s, settling after the last kill ${Math.round(settledMs / 1000)} s, total ${Math.round((Date.now() - started) / 1000)} s`,
   );
 });
+
+function ms(value: number | undefined): string {
+  return value === undefined ? 'n/a' : `${(value / 1000).toFixed(1)} s`;
+}
