@@ -2,6 +2,7 @@ import type { AuditRecord } from '../contract/audit-record.js';
 import { auditDigest } from '../contract/bindings.js';
 import type { ToolExecution } from '../contract/execute-tool.js';
 import type { ModelResult } from '../contract/model-result.js';
+import type { Lease, LeaseRequest, LeaseState } from './lease.js';
 
 /**
  * What Temporal history carries instead of the protected audit: the audit id, the three binding digests (SPEC §2)
@@ -40,6 +41,11 @@ export interface ClaimInput {
   readonly tool: string;
   readonly callId: string;
   readonly workflowId: string;
+  /**
+   * Asks for a dispatch lease (writes under the plugin always do): the claim then fences its request, see
+   * `lease.ts`. A dispatcher that reconciliation fenced out of the key is answered `fenced`.
+   */
+  readonly lease?: LeaseRequest;
 }
 
 /**
@@ -51,11 +57,16 @@ export type LedgerStatus = 'claimed' | 'completed' | 'unknown' | 'released';
 /** Outcome of {@link ClaimInput}: exactly one of four, discriminated by `kind`. */
 export type ClaimResult =
   /** First use of the key (or a released key): run the tool, then call `recordExecution`. */
-  | { readonly kind: 'claimed'; readonly claimedAt: string }
+  | { readonly kind: 'claimed'; readonly claimedAt: string; readonly lease: Lease | null }
   /** Same key, same request digest, already completed: return this instead of running again. */
   | { readonly kind: 'replay'; readonly modelResult: ModelResult; readonly auditRef: AuditRef }
   /** Same key, different request digest: the caller answers `IDEMPOTENCY_CONFLICT`. */
   | { readonly kind: 'conflict'; readonly recordedRequestSha256: string; readonly recordedTool: string }
+  /**
+   * This dispatcher's call was reconciled while it had not claimed the key (a frozen or slow attempt waking up):
+   * its outcome was settled without it, and it must not run. Nothing is recorded.
+   */
+  | { readonly kind: 'fenced' }
   /**
    * Same key and digest, claimed earlier but never completed (`running`: possibly a crashed attempt), or completed
    * with an unknown side effect (`outcome_unknown`). A write must treat its outcome as unknown and reconcile; a
@@ -82,6 +93,12 @@ export interface RecordExecutionInput {
    * nor turn a key that reconciliation released back to `unknown`.
    */
   readonly claimedAt?: string;
+  /**
+   * The lease token of the claim this attempt held. A leased record moves the row only while that claim still holds
+   * it; a committed result whose claim was settled "not committed" meanwhile is a late commit: it is audited, the
+   * ledger keeps the verdict and marks the row disputed (`unknown`), and the key's reconciliation escalates.
+   */
+  readonly leaseToken?: string;
 }
 
 /** A ledger row as stored, for inspection. */
@@ -97,6 +114,10 @@ export interface LedgerEntry {
   readonly auditRef: AuditRef | null;
   readonly claimedAt: string;
   readonly completedAt: string | null;
+  /** The dispatch lease of the current claim, when it was leased. */
+  readonly lease: LeaseState | null;
+  /** The audit of a commit recorded after the call was settled "not committed"; while set, a human owns the row. */
+  readonly lateCommitAuditId: string | null;
 }
 
 /**

@@ -3,6 +3,8 @@
  * the store keeps history, lists what is unsettled and measures how long settling takes.
  */
 
+import type { DispatchFence, DispatchState } from './lease.js';
+
 /** `open`: being reconciled; `escalated`: waiting for a human; `settled`: the outcome is known. */
 export type ReconciliationState = 'open' | 'escalated' | 'settled';
 
@@ -17,6 +19,12 @@ export interface OpenReconciliationInput {
   readonly tool: string;
   /** Audit of the attempt whose outcome is unknown, when it was recorded. */
   readonly auditId: string | null;
+  /**
+   * The dispatch whose outcome is unknown. Opening revokes its lease and fences it out of the key before anyone asks
+   * the provider; the round keeps what that established, and settles `not_committed` by receipt only once the
+   * dispatch can no longer be in flight.
+   */
+  readonly fence?: DispatchFence;
 }
 
 /** One reconcile query; idempotent by (key, attempt). */
@@ -36,7 +44,9 @@ export interface EscalationInput {
 /**
  * Settles the record. `via: 'receipt'` = the authoritative system answered (`receipt_reconciled`); `via: 'human'`
  * = a person decided (`human_resolved`). Settling twice the same way is a no-op; differently is a conflict.
- * Settling `not_committed` also releases the ledger key, so a safe retry with the same key can claim it.
+ * Settling `not_committed` also releases the ledger key, so a safe retry with the same key can claim it. By receipt
+ * it is refused (`verdict_premature`) while the fenced dispatch may still be in flight or once a commit of it was
+ * recorded: the next query will tell. A human's settlement also ends a late-commit dispute.
  */
 export interface SettleReconciliationInput {
   readonly idempotencyKey: string;
@@ -74,6 +84,8 @@ export interface ReconciliationRecord {
   readonly receiptExternalId: string | null;
   readonly resolvedBy: string | null;
   readonly note: string | null;
+  /** What fencing the reconciled dispatch established, when the round was opened with a fence. */
+  readonly dispatch: DispatchState | null;
   readonly attempts: readonly ReconciliationAttempt[];
 }
 

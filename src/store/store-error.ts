@@ -12,6 +12,7 @@ export type StoreFailure =
   | 'memory_id_reused'
   | 'version_conflict'
   | 'reconciliation_conflict'
+  | 'verdict_premature'
   | 'not_a_candidate'
   | 'evidence_not_found'
   | 'evidence_required'
@@ -39,6 +40,8 @@ export const STORE_FAILURE_CODES = Object.freeze({
   memory_id_reused: 'IDEMPOTENCY_CONFLICT',
   version_conflict: 'STATUS_CONFLICT',
   reconciliation_conflict: 'STATUS_CONFLICT',
+  // "Not committed" cannot be concluded yet: the fenced dispatch may still be in flight, or a commit was recorded.
+  verdict_premature: 'STATUS_CONFLICT',
   not_a_candidate: 'STATUS_CONFLICT',
   // "Absent" and "belongs to another workflow" share one reason on purpose, like NOT_FOUND does.
   evidence_not_found: 'INVALID_ARGUMENTS',

@@ -1,5 +1,6 @@
 import type { ArtifactPayload } from '../contract/execute-tool.js';
 import type { ContractMetrics, MetricsWindow } from './contract-metrics.js';
+import type { FenceDecision, FenceDispatchInput } from './lease.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from './ledger.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from './memory.js';
 import type { MemoryPolicy } from './memory-policy.js';
@@ -33,6 +34,11 @@ export interface ToolStoreOptions {
 export interface ToolStore {
   /** Claims an idempotency key before a tool runs; concurrent claimers of one key get exactly one `claimed`. */
   claimIdempotencyKey(input: ClaimInput): Promise<ClaimResult>;
+  /**
+   * The dispatch fence, passed immediately before a leased attempt's request leaves: in one atomic step, checks that
+   * its claim still holds the key and its lease is unrevoked and unexpired, and marks it dispatched.
+   */
+  fenceDispatch(input: FenceDispatchInput): Promise<FenceDecision>;
   /**
    * In one transaction: appends the attempt's audit row, its evidence rows and artifacts, and moves the ledger
    * row for its key to the status the result implies. Recording the same attempt twice is a no-op.

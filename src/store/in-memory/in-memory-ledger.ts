@@ -3,23 +3,33 @@ import { asLocalReplay } from '../../contract/settled-results.js';
 import { toCanonicalText } from '../canonical-text.js';
 import { sha256OfBytes } from '../byte-digest.js';
 import { checkSha256, checkText } from '../input-checks.js';
+import { checkLeaseRequest } from '../lease.js';
 import { auditRefOf, ledgerStatusFor, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type RecordExecutionInput } from '../ledger.js';
 import { StoreError } from '../store-error.js';
 import { putArtifact } from './in-memory-artifacts.js';
-import { copy, type InMemoryTables } from './in-memory-tables.js';
+import { escalateLateCommit } from './in-memory-reconciliation.js';
+import { copy, type InMemoryTables, type LedgerRow } from './in-memory-tables.js';
 
-/** Claims a key: the first claimer, or a claimer after a release, gets `claimed`; everyone else learns why not. */
+/**
+ * Claims a key: the first claimer, or a claimer after a release that reconciliation has not fenced out of the key,
+ * gets `claimed` (with a lease when it asked for one); everyone else learns why not.
+ */
 export function claimIdempotencyKey(tables: InMemoryTables, input: ClaimInput, now: string): ClaimResult {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
   const requestSha256 = checkSha256(input.requestSha256, 'requestSha256');
+  const lease = checkLeaseRequest(input);
   const row = tables.ledger.get(key);
   const claim = (): ClaimResult => {
-    tables.ledger.set(key, { requestSha256, tool: input.tool, workflowId: input.workflowId, callId: input.callId, status: 'claimed', modelResult: row?.modelResult ?? null, auditRef: row?.auditRef ?? null, claimedAt: now, completedAt: null });
-    return { kind: 'claimed', claimedAt: now };
+    const granted = lease === null ? null : { holder: lease.holder, token: lease.token, expiresAt: new Date(Date.parse(now) + lease.durationMs).toISOString(), dispatchedAt: null, revokedAt: null };
+    tables.ledger.set(key, {
+      requestSha256, tool: input.tool, workflowId: input.workflowId, callId: input.callId, status: 'claimed', modelResult: row?.modelResult ?? null, auditRef: row?.auditRef ?? null,
+      claimedAt: now, completedAt: null, lease: granted, fencedHolders: row?.fencedHolders ?? [], lateCommitAuditId: null,
+    });
+    return { kind: 'claimed', claimedAt: now, lease: granted && { token: granted.token, expiresAt: granted.expiresAt } };
   };
   if (!row) return claim();
   if (row.requestSha256 !== requestSha256) return { kind: 'conflict', recordedRequestSha256: row.requestSha256, recordedTool: row.tool };
-  if (row.status === 'released') return claim();
+  if (row.status === 'released') return lease !== null && row.fencedHolders.includes(lease.holder) ? { kind: 'fenced' } : claim();
   if (row.status === 'completed' && row.modelResult && row.auditRef) return { kind: 'replay', modelResult: asLocalReplay(copy(row.modelResult)), auditRef: row.auditRef };
   return { kind: 'in_progress', state: row.status === 'unknown' ? 'outcome_unknown' : 'running', claimedAt: row.claimedAt, claimedBy: { workflowId: row.workflowId, callId: row.callId }, auditRef: row.auditRef };
 }
@@ -71,11 +81,16 @@ export function recordExecution(tables: InMemoryTables, input: RecordExecutionIn
   const row = tables.ledger.get(audit.idempotency_key);
   const status = ledgerStatusFor(modelResult);
   if (!row) {
-    tables.ledger.set(audit.idempotency_key, { requestSha256: ref.request_sha256, tool: audit.tool, workflowId: input.workflowId, callId: audit.call_id, status, modelResult: copy(modelResult), auditRef: ref, claimedAt: now, completedAt: status === 'completed' ? now : null });
+    tables.ledger.set(audit.idempotency_key, {
+      requestSha256: ref.request_sha256, tool: audit.tool, workflowId: input.workflowId, callId: audit.call_id, status, modelResult: copy(modelResult), auditRef: ref,
+      claimedAt: now, completedAt: status === 'completed' ? now : null, lease: null, fencedHolders: [], lateCommitAuditId: null,
+    });
   } else if (row.requestSha256 !== ref.request_sha256) {
     throw new StoreError('idempotency_conflict', { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, recordedRequestSha256: row.requestSha256 });
-  } else if (row.status !== 'completed' && (status === 'completed' || input.claimedAt === undefined || (row.claimedAt === input.claimedAt && row.status === 'claimed'))) {
+  } else if (recordMovesRow(row, input, status === 'completed')) {
     Object.assign(row, { status, modelResult: copy(modelResult), auditRef: ref, completedAt: status === 'completed' ? now : null });
+  } else if (input.leaseToken !== undefined && modelResult.execution.outcome === 'committed' && row.status !== 'completed') {
+    escalateLateCommit(tables, { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, workflowId: input.workflowId, callId: audit.call_id, tool: audit.tool }, now);
   }
   return ref;
 }
@@ -84,8 +99,21 @@ function sameBindings(a: AuditRef, b: AuditRecord['bindings']): boolean {
   return a.request_sha256 === b.request_sha256 && a.result_sha256 === b.result_sha256 && a.call_binding_sha256 === b.call_binding_sha256;
 }
 
+/** The pg store's ledger rule (see updateLedger there): completed and disputed rows stay; a leased record needs its claim. */
+function recordMovesRow(row: LedgerRow, input: RecordExecutionInput, completes: boolean): boolean {
+  if (row.status === 'completed' || row.lateCommitAuditId !== null) return false;
+  if (input.leaseToken !== undefined) return row.lease?.token === input.leaseToken && row.status === 'claimed';
+  return completes || input.claimedAt === undefined || (row.claimedAt === input.claimedAt && row.status === 'claimed');
+}
+
 /** The ledger row of a key, as a copy. */
 export function getLedgerEntry(tables: InMemoryTables, idempotencyKey: string): LedgerEntry | null {
   const row = tables.ledger.get(idempotencyKey);
-  return row ? { idempotencyKey, ...row, modelResult: row.modelResult && copy(row.modelResult) } : null;
+  if (!row) return null;
+  const { requestSha256, tool, workflowId, callId, status, auditRef, claimedAt, completedAt, lease, lateCommitAuditId } = row;
+  return {
+    idempotencyKey, requestSha256, tool, workflowId, callId, status, auditRef, claimedAt, completedAt, lateCommitAuditId,
+    modelResult: row.modelResult && copy(row.modelResult),
+    lease: lease && { expiresAt: lease.expiresAt, dispatchedAt: lease.dispatchedAt, revokedAt: lease.revokedAt },
+  };
 }

@@ -16,6 +16,25 @@ export interface LedgerRow {
   auditRef: AuditRef | null;
   claimedAt: string;
   completedAt: string | null;
+  /** The current claim's lease (holder, token, deadline, fence passage, revocation), when it was leased. */
+  lease: LeaseRow | null;
+  /** Dispatchers reconciliation fenced out of the key for good. */
+  fencedHolders: string[];
+  lateCommitAuditId: string | null;
+}
+
+/** A claim's lease, as the ledger columns hold it. */
+export interface LeaseRow {
+  readonly holder: string;
+  readonly token: string;
+  readonly expiresAt: string;
+  dispatchedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** A reconciliation round with the dispatcher it fenced (a column the record does not show). */
+export interface RoundRow extends Mutable<ReconciliationRecord> {
+  fencedHolder: string | null;
 }
 
 /** A row type whose fields the store may update in place (callers only ever see copies). */
@@ -47,7 +66,7 @@ export interface InMemoryTables {
   /** By memory id. */
   readonly memory: Map<string, Fingerprinted<MemoryRecord>>;
   /** By idempotency key: every round, oldest first. */
-  readonly reconciliations: Map<string, Mutable<ReconciliationRecord>[]>;
+  readonly reconciliations: Map<string, RoundRow[]>;
 }
 
 /** Tables with no rows. */

@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/require-await -- methods are async so that every validation failure is a rejected promise, exactly as with the pg store. */
 import type { ArtifactPayload } from '../../contract/execute-tool.js';
 import type { ContractMetrics, MetricsWindow } from '../contract-metrics.js';
+import type { FenceDecision, FenceDispatchInput } from '../lease.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from '../ledger.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from '../memory.js';
 import { DEFAULT_MEMORY_POLICY, type MemoryPolicy } from '../memory-policy.js';
@@ -18,6 +19,7 @@ import type { StoreClock } from '../timestamps.js';
 import type { ToolStore, ToolStoreOptions } from '../tool-store.js';
 import { confirmMemoryCandidate, listMemories, proposeMemory } from './in-memory-agent-memory.js';
 import { getArtifact, putArtifact } from './in-memory-artifacts.js';
+import { fenceDispatch } from './in-memory-lease.js';
 import { claimIdempotencyKey, getLedgerEntry, recordExecution } from './in-memory-ledger.js';
 import { contractMetrics } from './in-memory-metrics.js';
 import * as reconciliation from './in-memory-reconciliation.js';
@@ -41,6 +43,10 @@ export class InMemoryToolStore implements ToolStore {
 
   async claimIdempotencyKey(input: ClaimInput): Promise<ClaimResult> {
     return claimIdempotencyKey(this.tables, input, this.now());
+  }
+
+  async fenceDispatch(input: FenceDispatchInput): Promise<FenceDecision> {
+    return fenceDispatch(this.tables, input, this.now());
   }
 
   async recordExecution(input: RecordExecutionInput): Promise<AuditRef> {

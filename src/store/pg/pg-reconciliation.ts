@@ -10,6 +10,8 @@ import type {
   ReconciliationState,
   SettleReconciliationInput,
 } from '../reconciliation.js';
+import { checkDispatchFence, LATE_COMMIT_ESCALATION } from '../lease.js';
+import { revokeLease } from './pg-lease.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 import { isoOf, isoOrNull } from '../timestamps.js';
@@ -31,6 +33,15 @@ interface RoundRow {
   readonly receipt_external_id: string | null;
   readonly resolved_by: string | null;
   readonly note: string | null;
+  readonly fenced_holder: string | null;
+  readonly lease_dispatched: boolean | null;
+  readonly dispatch_quiet_at: Date | null;
+}
+
+/** What settling reads of the key's ledger row (locked first: ledger row before round, as everywhere). */
+interface LedgerLock {
+  readonly status: string;
+  readonly late_commit_audit_id: string | null;
 }
 
 interface AttemptRow {
@@ -43,25 +54,30 @@ interface AttemptRow {
 }
 
 const ROUND_COLUMNS =
-  'idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, escalated_at, escalation_reason, settled_at, outcome, via, receipt_external_id, resolved_by, note';
+  'idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, escalated_at, escalation_reason, settled_at, outcome, via, receipt_external_id, resolved_by, note, fenced_holder, lease_dispatched, dispatch_quiet_at';
 const LATEST_ROUND = `SELECT ${ROUND_COLUMNS} FROM ttc_reconciliations WHERE idempotency_key = $1 ORDER BY round DESC LIMIT 1`;
 const FINDINGS = new Set<ReconcileFinding>(['committed', 'not_committed', 'unknown']);
 
 /**
  * Opens the record for a key: returns the latest round unless it was settled `not_committed`, in which case a
- * safe retry became unknown again and a new round starts. Concurrent openers end up with the same round.
+ * safe retry became unknown again and a new round starts. Concurrent openers end up with the same round. With a
+ * fence, the fenced dispatch's lease is revoked first, in the same transaction, and a new round keeps what that found.
  */
 export async function openReconciliation(pool: Pool, input: OpenReconciliationInput, now: Date): Promise<ReconciliationRecord> {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
-  const fields = [checkText(input.workflowId, 'workflowId'), checkText(input.callId, 'callId'), checkText(input.tool, 'tool'), checkOptionalText(input.auditId, 'auditId')];
+  const tool = checkText(input.tool, 'tool');
+  const fields = [checkText(input.workflowId, 'workflowId'), checkText(input.callId, 'callId'), tool, checkOptionalText(input.auditId, 'auditId')];
+  const fence = input.fence === undefined ? null : checkDispatchFence(input.fence);
   return inTransaction(pool, async (tx) => {
+    // Ledger row before round, as everywhere both are locked.
+    const dispatch = fence === null ? null : await revokeLease(tx, key, tool, fence, now);
     const latest = (await tx.query<RoundRow>(`${LATEST_ROUND} FOR UPDATE`, [key]))[0];
     if (latest && !(latest.state === 'settled' && latest.outcome === 'not_committed')) return withAttempts(tx, latest);
     const round = (latest?.round ?? 0) + 1;
     const inserted = await tx.query<RoundRow>(
-      `INSERT INTO ttc_reconciliations (idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7) ON CONFLICT (idempotency_key, round) DO NOTHING RETURNING ${ROUND_COLUMNS}`,
-      [key, round, ...fields, now],
+      `INSERT INTO ttc_reconciliations (idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, fenced_holder, lease_dispatched, dispatch_quiet_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10) ON CONFLICT (idempotency_key, round) DO NOTHING RETURNING ${ROUND_COLUMNS}`,
+      [key, round, ...fields, now, fence?.holder ?? null, dispatch?.dispatched ?? null, dispatch?.quietAt ?? null],
     );
     // Losing the insert race means another opener created this round a moment ago: use theirs.
     const row = inserted[0] ?? (await tx.query<RoundRow>(LATEST_ROUND, [key]))[0];
@@ -116,7 +132,9 @@ export async function escalateReconciliation(pool: Pool, input: EscalationInput,
 
 /**
  * Settles the latest round. Settling the same way again is a no-op, differently a conflict. `not_committed`
- * also releases the ledger key in the same transaction, so the safe retry with that key can claim it.
+ * also releases the ledger key in the same transaction (unless another dispatcher holds it), so the safe retry with
+ * that key can claim it; by receipt it is refused as `verdict_premature` while the fenced dispatch may still be in
+ * flight (database clock) or when a commit was recorded meanwhile. A human's settlement ends a late-commit dispute.
  */
 export async function settleReconciliation(pool: Pool, input: SettleReconciliationInput, now: Date): Promise<ReconciliationRecord> {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
@@ -127,11 +145,13 @@ export async function settleReconciliation(pool: Pool, input: SettleReconciliati
   const receipt = checkOptionalText(input.receiptExternalId, 'receiptExternalId');
   const note = checkOptionalText(input.note, 'note');
   return inTransaction(pool, async (tx) => {
+    const ledger = (await tx.query<LedgerLock>('SELECT status, late_commit_audit_id FROM ttc_ledger WHERE idempotency_key = $1 FOR UPDATE', [key]))[0];
     const round = await lockLatest(tx, key);
     if (round.state === 'settled') {
       if (round.outcome === input.outcome && round.via === input.via) return withAttempts(tx, round);
       throw new StoreError('reconciliation_conflict', { idempotencyKey: key, recorded: round.outcome, via: round.via });
     }
+    if (input.outcome === 'not_committed' && input.via === 'receipt') await assertVerdictFinal(tx, key, round, ledger);
     const row = (
       await tx.query<RoundRow>(
         `UPDATE ttc_reconciliations SET state = 'settled', settled_at = $3, outcome = $4, via = $5, receipt_external_id = $6, resolved_by = $7, note = $8
@@ -140,10 +160,59 @@ export async function settleReconciliation(pool: Pool, input: SettleReconciliati
       )
     )[0];
     if (input.outcome === 'not_committed') {
-      await tx.query(`UPDATE ttc_ledger SET status = 'released' WHERE idempotency_key = $1 AND status IN ('claimed', 'unknown')`, [key]);
+      await tx.query(
+        `UPDATE ttc_ledger SET status = 'released', late_commit_audit_id = NULL
+          WHERE idempotency_key = $1 AND status IN ('claimed', 'unknown')
+            AND ($2::text IS NULL OR lease_holder IS NULL OR lease_holder = $2 OR late_commit_audit_id IS NOT NULL)`,
+        [key, round.fenced_holder],
+      );
+    } else {
+      // The committed result (reconciled or a human's) is recorded next and completes the row; a dispute ends here.
+      await tx.query('UPDATE ttc_ledger SET late_commit_audit_id = NULL WHERE idempotency_key = $1 AND late_commit_audit_id IS NOT NULL', [key]);
     }
     return withAttempts(tx, row ?? round);
   });
+}
+
+/**
+ * "Not committed" from the provider is final only when nothing of the fenced dispatch can still arrive: it had not
+ * passed its fence, or its deadline plus grace is over; and no commit of the key was recorded meanwhile.
+ */
+async function assertVerdictFinal(tx: Queryable, key: string, round: RoundRow, ledger: LedgerLock | undefined): Promise<void> {
+  if (ledger !== undefined && (ledger.status === 'completed' || ledger.late_commit_audit_id !== null)) {
+    throw new StoreError('verdict_premature', { idempotencyKey: key, why: 'commit_recorded' });
+  }
+  if (round.dispatch_quiet_at === null) return;
+  const clock = (await tx.query<{ in_flight: boolean }>('SELECT clock_timestamp() < $1::timestamptz AS in_flight', [round.dispatch_quiet_at]))[0];
+  if (clock?.in_flight === true) throw new StoreError('verdict_premature', { idempotencyKey: key, why: 'dispatch_in_flight', quietAt: round.dispatch_quiet_at.toISOString() });
+}
+
+/**
+ * A commit recorded after its call was settled "not committed" (the record path calls this with the ledger row
+ * locked): the row is marked disputed and `unknown` (it keeps the verdict's result), and the key's latest round is
+ * escalated — a new round when the latest was settled — with the late record's audit, for a human to decide.
+ */
+export async function escalateLateCommit(tx: Queryable, late: { idempotencyKey: string; auditId: string; workflowId: string; callId: string; tool: string }, now: Date): Promise<void> {
+  await tx.query(
+    `UPDATE ttc_ledger SET status = 'unknown', late_commit_audit_id = $2, audit_id = COALESCE(audit_id, $2)
+      WHERE idempotency_key = $1 AND status <> 'completed' AND late_commit_audit_id IS NULL`,
+    [late.idempotencyKey, late.auditId],
+  );
+  const latest = (await tx.query<RoundRow>(`${LATEST_ROUND} FOR UPDATE`, [late.idempotencyKey]))[0];
+  if (latest === undefined || latest.state === 'settled') {
+    await tx.query(
+      `INSERT INTO ttc_reconciliations (idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, escalated_at, escalation_reason)
+       VALUES ($1, $2, $3, $4, $5, $6, 'escalated', $7, $7, $8)`,
+      [late.idempotencyKey, (latest?.round ?? 0) + 1, late.workflowId, late.callId, late.tool, late.auditId, now, LATE_COMMIT_ESCALATION],
+    );
+  } else if (latest.state === 'open') {
+    await tx.query(`UPDATE ttc_reconciliations SET state = 'escalated', escalated_at = $3, escalation_reason = $4 WHERE idempotency_key = $1 AND round = $2`, [
+      late.idempotencyKey,
+      latest.round,
+      now,
+      LATE_COMMIT_ESCALATION,
+    ]);
+  }
 }
 
 /** The latest round of a key, or `null`. */
@@ -224,6 +293,7 @@ function recordOf(row: RoundRow, attempts: readonly AttemptRow[]): Reconciliatio
     receiptExternalId: row.receipt_external_id,
     resolvedBy: row.resolved_by,
     note: row.note,
+    dispatch: row.fenced_holder === null ? null : { dispatched: row.lease_dispatched === true, quietAt: isoOrNull(row.dispatch_quiet_at) },
     attempts: attempts.map((a) => ({ attempt: a.attempt, finding: a.finding, detail: a.detail, at: isoOf(a.at) })),
   };
 }

@@ -7,6 +7,7 @@ import { checkOptionalText, checkText } from '../input-checks.js';
 import { auditRefOf, ledgerStatusFor, type AuditRef, type RecordExecutionInput } from '../ledger.js';
 import { insertArtifact } from './pg-artifacts.js';
 import { auditRefOfRow } from './pg-audit-rows.js';
+import { escalateLateCommit } from './pg-reconciliation.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 
@@ -93,27 +94,37 @@ async function insertEvidence(tx: Queryable, input: RecordExecutionInput, workfl
 
 /**
  * Moves the key's ledger row to the status this result implies (inserting it if nobody claimed). A completed row
- * is final: later attempts are audited but never replace the result a replay returns. A result that does not
- * complete the key only moves a row its own claim still holds (a completed one always lands: it is the truth). Returns the recorded
+ * is final, and a disputed one (a late commit) is a human's: later attempts are audited but never replace the result
+ * a replay returns. A leased record moves the row only while its own claim holds it; a record without a lease
+ * follows the older rule: one that does not complete the key only moves a row its own claim (`claimedAt`) still
+ * holds, a completing one always lands. A leased commit that finds its claim settled "not committed" meanwhile is a
+ * late commit: the ledger keeps the verdict and the key escalates (see escalateLateCommit). Returns the recorded
  * request digest when it differs from this attempt's (a conflict), else `null`.
  */
 async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflowId: string, modelResultJson: string, now: Date): Promise<string | null> {
   const { audit, modelResult } = input.execution;
   const status = ledgerStatusFor(modelResult);
+  const leaseToken = checkOptionalText(input.leaseToken, 'leaseToken');
   const updated = await tx.query<{ status: string }>(
     `INSERT INTO ttc_ledger (idempotency_key, request_sha256, tool, workflow_id, call_id, status, model_result_json, audit_id, claimed_at, completed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $6 = 'completed' THEN $9::timestamptz END)
      ON CONFLICT (idempotency_key) DO UPDATE
        SET status = EXCLUDED.status, model_result_json = EXCLUDED.model_result_json, audit_id = EXCLUDED.audit_id, completed_at = EXCLUDED.completed_at
-       WHERE ttc_ledger.request_sha256 = EXCLUDED.request_sha256 AND ttc_ledger.status <> 'completed'
-         AND (EXCLUDED.status = 'completed' OR $10::timestamptz IS NULL OR (ttc_ledger.claimed_at = $10::timestamptz AND ttc_ledger.status = 'claimed'))
+       WHERE ttc_ledger.request_sha256 = EXCLUDED.request_sha256 AND ttc_ledger.status <> 'completed' AND ttc_ledger.late_commit_audit_id IS NULL
+         AND CASE WHEN $11::text IS NOT NULL THEN ttc_ledger.lease_token = $11 AND ttc_ledger.status = 'claimed'
+                  ELSE EXCLUDED.status = 'completed' OR $10::timestamptz IS NULL OR (ttc_ledger.claimed_at = $10::timestamptz AND ttc_ledger.status = 'claimed') END
      RETURNING status`,
-    [audit.idempotency_key, audit.bindings.request_sha256, audit.tool, workflowId, audit.call_id, status, modelResultJson, audit.audit_id, now, input.claimedAt ?? null],
+    [audit.idempotency_key, audit.bindings.request_sha256, audit.tool, workflowId, audit.call_id, status, modelResultJson, audit.audit_id, now, input.claimedAt ?? null, leaseToken],
   );
   if (updated.length > 0) return null;
-  const rows = await tx.query<{ request_sha256: string }>('SELECT request_sha256 FROM ttc_ledger WHERE idempotency_key = $1', [audit.idempotency_key]);
-  const recorded = rows[0]?.request_sha256;
-  return recorded !== undefined && recorded !== audit.bindings.request_sha256 ? recorded : null;
+  // The upsert locked the row: this read and the escalation below see it as it stays until commit.
+  const rows = await tx.query<{ request_sha256: string; status: string }>('SELECT request_sha256, status FROM ttc_ledger WHERE idempotency_key = $1', [audit.idempotency_key]);
+  const row = rows[0];
+  if (row !== undefined && row.request_sha256 !== audit.bindings.request_sha256) return row.request_sha256;
+  if (leaseToken !== null && modelResult.execution.outcome === 'committed' && row?.status !== 'completed') {
+    await escalateLateCommit(tx, { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, workflowId, callId: audit.call_id, tool: audit.tool }, now);
+  }
+  return null;
 }
 
 /** Text columns cannot hold NUL; query copies show it as U+FFFD (the exact value is in the JSON columns). */

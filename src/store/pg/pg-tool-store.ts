@@ -8,6 +8,8 @@ import { insertArtifact, readArtifact } from './pg-artifacts.js';
 import type { ContractMetrics, MetricsWindow } from '../contract-metrics.js';
 import { AUDIT_COLUMNS, storedAuditOf, type AuditRow } from './pg-audit-rows.js';
 import { readVerifiedEvidence } from './pg-evidence.js';
+import type { FenceDecision, FenceDispatchInput } from '../lease.js';
+import { fenceDispatch } from './pg-lease.js';
 import { claimIdempotencyKey, getLedgerEntry } from './pg-ledger.js';
 import { contractMetrics } from './pg-metrics.js';
 import { confirmMemoryCandidate, listMemories, proposeMemory } from './pg-memory.js';
@@ -51,6 +53,10 @@ export class PgToolStore implements ToolStore {
 
   claimIdempotencyKey(input: ClaimInput): Promise<ClaimResult> {
     return claimIdempotencyKey(this.db, input, this.now());
+  }
+
+  fenceDispatch(input: FenceDispatchInput): Promise<FenceDecision> {
+    return fenceDispatch(this.db, input);
   }
 
   recordExecution(input: RecordExecutionInput): Promise<AuditRef> {

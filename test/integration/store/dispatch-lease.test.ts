@@ -1,0 +1,168 @@
+// Dispatch leases and late commits, on both stores: the fence, its revocation by reconciliation, "not committed"
+// held back while a dispatch may be in flight, and a commit recorded after the verdict. Real Postgres (its clock)
+// for one store, the in-memory store (the system clock) for the other: the same scenarios, the same answers.
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { InMemoryToolStore } from '../../../src/store/in-memory/in-memory-tool-store.js';
+import { LATE_COMMIT_ESCALATION, type Dispatcher } from '../../../src/store/lease.js';
+import type { ToolStore } from '../../../src/store/tool-store.js';
+import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { rejectsWith } from './assert-store-error.js';
+import { paymentsCharge, runCall } from '../../../testkit/store-tools.js';
+
+let db: TestDatabase;
+before(async () => {
+  db = await openTestDatabase('leases');
+});
+after(async () => db?.close());
+
+/** The worker's local timeout buffer the tests grant a dispatched attempt (short, so the tests can wait it out). */
+const GRACE_MS = 300;
+
+const stores: readonly [string, () => ToolStore][] = [
+  ['Postgres', () => db.store()],
+  ['in-memory', () => new InMemoryToolStore()],
+];
+
+for (const [name, makeStore] of stores) {
+  describe(`dispatch leases (${name} store)`, () => {
+    let store: ToolStore;
+    let n = 0;
+    before(() => {
+      store = makeStore();
+    });
+
+    /** A fresh call: its key, its committed execution and its dispatcher (run `run-1` of workflow `wf-<n>`). */
+    const call = async () => {
+      n += 1;
+      const workflowId = `wf-lease-${n}`;
+      const execution = await runCall(paymentsCharge, { amount: n, mode: 'commit' }, { workflowId, callId: 'c1', idempotencyKey: `lease-key-${n}` });
+      const dispatcher: Dispatcher = { workflowId, runId: 'run-1', callId: 'c1' };
+      return { key: `lease-key-${n}`, execution, dispatcher, requestSha256: execution.audit.bindings.request_sha256 };
+    };
+    type Call = Awaited<ReturnType<typeof call>>;
+    const claim = (c: Call, durationMs: number, dispatcher: Dispatcher = c.dispatcher) =>
+      store.claimIdempotencyKey({ idempotencyKey: c.key, requestSha256: c.requestSha256, tool: 'payments.charge', workflowId: dispatcher.workflowId, callId: dispatcher.callId, lease: { runId: dispatcher.runId, durationMs } });
+    const leaseOf = async (c: Call, durationMs: number) => {
+      const claimed = await claim(c, durationMs);
+      assert.equal(claimed.kind, 'claimed');
+      assert.ok(claimed.lease !== null, 'a leased claim gets a lease');
+      return claimed.lease;
+    };
+    const openFenced = (c: Call) =>
+      store.openReconciliation({
+        idempotencyKey: c.key, workflowId: c.dispatcher.workflowId, callId: 'c1', tool: 'payments.charge', auditId: null,
+        fence: { dispatcher: c.dispatcher, requestSha256: c.requestSha256, graceMs: GRACE_MS },
+      });
+    const settleNotCommitted = (key: string) => store.settleReconciliation({ idempotencyKey: key, outcome: 'not_committed', via: 'receipt', receiptExternalId: null, resolvedBy: null, note: null });
+
+    it('grants a lease with the claim; the fence passes once per check and marks the row dispatched', async () => {
+      const c = await call();
+      const lease = await leaseOf(c, 30_000);
+      assert.ok(Date.parse(lease.expiresAt) > Date.now() + 20_000, 'the deadline is the duration from now');
+      assert.deepEqual(await store.fenceDispatch({ idempotencyKey: c.key, leaseToken: lease.token }), { allowed: true });
+      const first = (await store.getLedgerEntry(c.key))?.lease?.dispatchedAt;
+      assert.ok(first !== null && first !== undefined);
+      assert.deepEqual(await store.fenceDispatch({ idempotencyKey: c.key, leaseToken: lease.token }), { allowed: true });
+      assert.equal((await store.getLedgerEntry(c.key))?.lease?.dispatchedAt, first, 'the first passage is kept');
+      assert.deepEqual(await store.fenceDispatch({ idempotencyKey: c.key, leaseToken: 'another-token' }), { allowed: false, reason: 'superseded' });
+    });
+
+    it('refuses the fence once the lease expired', async () => {
+      const c = await call();
+      const lease = await leaseOf(c, 0);
+      assert.deepEqual(await store.fenceDispatch({ idempotencyKey: c.key, leaseToken: lease.token }), { allowed: false, reason: 'expired' });
+    });
+
+    it('revoking an attempt that had not passed its fence makes "not committed" final at once, and the fence refuses', async () => {
+      const c = await call();
+      const lease = await leaseOf(c, 30_000);
+      const round = await openFenced(c);
+      assert.deepEqual(round.dispatch, { dispatched: false, quietAt: null });
+      assert.deepEqual(await store.fenceDispatch({ idempotencyKey: c.key, leaseToken: lease.token }), { allowed: false, reason: 'revoked' });
+      assert.equal((await settleNotCommitted(c.key)).outcome, 'not_committed');
+      assert.equal((await store.getLedgerEntry(c.key))?.status, 'released');
+    });
+
+    it('holds "not committed" back while a dispatched attempt may still be sending, and settles once its deadline plus grace passed', async () => {
+      const c = await call();
+      const lease = await leaseOf(c, 200);
+      assert.deepEqual(await store.fenceDispatch({ idempotencyKey: c.key, leaseToken: lease.token }), { allowed: true });
+      const round = await openFenced(c);
+      assert.equal(round.dispatch?.dispatched, true);
+      assert.equal(Date.parse(round.dispatch.quietAt ?? ''), Date.parse(lease.expiresAt) + GRACE_MS);
+      await rejectsWith(settleNotCommitted(c.key), 'STATUS_CONFLICT', 'verdict_premature');
+      assert.equal((await store.getReconciliation(c.key))?.state, 'open');
+      await sleep(Date.parse(round.dispatch.quietAt ?? '') - Date.now() + 50);
+      assert.equal((await settleNotCommitted(c.key)).outcome, 'not_committed');
+    });
+
+    it('a fence and a revocation racing: a passed fence is always seen by the revocation', async () => {
+      for (let i = 0; i < 25; i++) {
+        const c = await call();
+        const lease = await leaseOf(c, 30_000);
+        const [decision, round] = await Promise.all([store.fenceDispatch({ idempotencyKey: c.key, leaseToken: lease.token }), openFenced(c)]);
+        assert.equal(round.dispatch?.dispatched, decision.allowed, `race ${i}: fence ${JSON.stringify(decision)}, revocation ${JSON.stringify(round.dispatch)}`);
+        if (!decision.allowed) assert.equal(decision.reason, 'revoked');
+      }
+    });
+
+    it('fences out a dispatcher that never claimed the key: it can never claim it, another call still can', async () => {
+      const c = await call();
+      const round = await openFenced(c);
+      assert.deepEqual(round.dispatch, { dispatched: false, quietAt: null });
+      await settleNotCommitted(c.key);
+      assert.equal((await store.getLedgerEntry(c.key))?.status, 'released');
+      assert.deepEqual(await claim(c, 30_000), { kind: 'fenced' });
+      const later = await claim(c, 30_000, { ...c.dispatcher, runId: 'run-2' });
+      assert.equal(later.kind, 'claimed');
+    });
+
+    it('a commit recorded within the wait lands, and then "not committed" is refused', async () => {
+      const c = await call();
+      const lease = await leaseOf(c, 30_000);
+      await store.fenceDispatch({ idempotencyKey: c.key, leaseToken: lease.token });
+      await openFenced(c);
+      await store.recordExecution({ execution: c.execution, workflowId: c.dispatcher.workflowId, runId: 'run-1', leaseToken: lease.token });
+      assert.equal((await store.getLedgerEntry(c.key))?.status, 'completed');
+      await rejectsWith(settleNotCommitted(c.key), 'STATUS_CONFLICT', 'verdict_premature');
+    });
+
+    it('a commit recorded after "not committed" keeps the verdict, is audited as a late commit, escalates the key, and only a human settles it', async () => {
+      const c = await call();
+      const lease = await leaseOf(c, 30_000);
+      await openFenced(c);
+      await settleNotCommitted(c.key);
+      const ref = await store.recordExecution({ execution: c.execution, workflowId: c.dispatcher.workflowId, runId: 'run-1', leaseToken: lease.token });
+      assert.ok((await store.getAudit(ref.audit_id)) !== null, 'the late commit is audited');
+
+      const entry = await store.getLedgerEntry(c.key);
+      assert.equal(entry?.status, 'unknown', 'disputed: neither the verdict nor the late commit is replayed');
+      assert.equal(entry.lateCommitAuditId, ref.audit_id);
+      assert.notEqual(entry.modelResult?.execution.outcome, 'committed', 'the ledger does not take the late result');
+      const round = await store.getReconciliation(c.key);
+      assert.deepEqual([round?.round, round?.state, round?.escalationReason, round?.auditId], [2, 'escalated', LATE_COMMIT_ESCALATION, ref.audit_id]);
+      assert.deepEqual((await store.listUnsettled()).map((r) => r.idempotencyKey).filter((k) => k === c.key), [c.key]);
+
+      const later = await claim(c, 30_000, { ...c.dispatcher, workflowId: 'wf-later' });
+      assert.deepEqual([later.kind, later.kind === 'in_progress' ? later.state : null], ['in_progress', 'outcome_unknown'], 'a later call is not told "committed" behind the verdict');
+      await rejectsWith(settleNotCommitted(c.key), 'STATUS_CONFLICT', 'verdict_premature');
+      // A record without a lease (a settlement) does not move a disputed row either.
+      await store.recordExecution({ execution: c.execution, workflowId: 'wf-other', runId: null });
+      assert.equal((await store.getLedgerEntry(c.key))?.status, 'unknown');
+
+      await store.settleReconciliation({ idempotencyKey: c.key, outcome: 'committed', via: 'human', receiptExternalId: 'ch_late', resolvedBy: 'ops', note: null });
+      assert.equal((await store.getLedgerEntry(c.key))?.lateCommitAuditId, null, "the human's settlement ends the dispute");
+    });
+
+    it('settling "not committed" does not release a key another dispatcher claimed', async () => {
+      const c = await call();
+      await openFenced(c);
+      const other = await claim(c, 30_000, { ...c.dispatcher, workflowId: 'wf-other-claimer' });
+      assert.equal(other.kind, 'claimed');
+      await settleNotCommitted(c.key);
+      assert.equal((await store.getLedgerEntry(c.key))?.status, 'claimed');
+    });
+  });
+}
