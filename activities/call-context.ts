@@ -5,8 +5,11 @@ import type { CallIdentity } from './call-identity.js';
 /** The worker's secrets a call may need; they come from the runtime, never from the identity (which is in history). */
 export type HostKeys = Pick<ExecutionContext, 'principalKey' | 'cursorKey'>;
 
-/** The contract's execution context for a call, inside the current activity (coordinates from activity info). */
-export function activityExecutionContext(identity: CallIdentity, auditAttempt: number, keys: HostKeys): ExecutionContext {
+/**
+ * The contract's execution context for a call, inside the current activity (coordinates from activity info). The
+ * handler's signal is the activity's cancellation unless the caller passes one that also aborts at a deadline.
+ */
+export function activityExecutionContext(identity: CallIdentity, auditAttempt: number, keys: HostKeys, signal?: AbortSignal): ExecutionContext {
   const context = Context.current();
   const info = context.info;
   return {
@@ -23,7 +26,7 @@ export function activityExecutionContext(identity: CallIdentity, auditAttempt: n
       activityId: info.activityId,
       attempt: info.attempt,
     },
-    signal: context.cancellationSignal,
+    signal: signal ?? context.cancellationSignal,
   };
 }
 

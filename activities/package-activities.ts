@@ -9,6 +9,7 @@ import {
 } from '../src/wire/names.js';
 import type { ModelClient } from '../src/model/model-turn.js';
 import { toApplicationFailure } from './tool-failure.js';
+import { withHeartbeats } from './heartbeats.js';
 import { createModelCall } from './model-call.js';
 import { createPrepareCall } from './prepare-call.js';
 import { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome } from './reconcile-call.js';
@@ -20,7 +21,8 @@ type Activity = (input: never) => Promise<unknown>;
 
 /**
  * The package's own activities, keyed by their activity type. Every error leaves through the one translator, so
- * workflow code sees a catalog code as the failure `type` and Temporal retries only what the catalog allows.
+ * workflow code sees a catalog code as the failure `type` and Temporal retries only what the catalog allows; each
+ * heartbeats while it runs when scheduled with a heartbeat timeout (reconciliation's steps are).
  */
 export function createPackageActivities(runtime: ToolRuntime, models: Readonly<Record<string, ModelClient>> = {}): Record<string, (input: never) => Promise<unknown>> {
   const activities: Record<string, Activity> = {
@@ -38,7 +40,7 @@ export function createPackageActivities(runtime: ToolRuntime, models: Readonly<R
 function translated(activity: Activity): Activity {
   return async (input) => {
     try {
-      return await activity(input);
+      return await withHeartbeats(() => activity(input));
     } catch (error) {
       throw toApplicationFailure(error);
     }

@@ -1,10 +1,13 @@
 import { ToolError } from '../src/contract/tool-error.js';
-import type { ReconcileOutcome } from '../src/contract/define-tool.js';
+import { openDispatchFence, type ReconcileOutcome } from '../src/contract/define-tool.js';
 import { receiptReconciled } from '../src/contract/settled-results.js';
+import { isStoreError } from '../src/store/store-error.js';
+import { SDK_LOCAL_TIMEOUT_BUFFER_MS } from './attempt-deadline.js';
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordOnce } from './record-execution.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
+import { intendedRequestDigest } from './request-digest.js';
 import type { ToolCallResult } from './tool-activity.js';
 
 /** Input of the reconcile query: which call, and which query this is (1-based; idempotent per number). */
@@ -23,12 +26,30 @@ export type OutcomeFinding =
   | { readonly finding: 'not_committed' }
   | { readonly finding: 'unknown'; readonly reason: string };
 
-/** Opens the reconciliation record of a call whose outcome is unknown (returns the open one on a retry). */
-export function createOpenReconciliation(
-  runtime: ToolRuntime,
-): (input: { identity: CallIdentity; workflowId: string; auditId: string | null }) => Promise<void> {
-  return async ({ identity, workflowId, auditId }) => {
-    await runtime.store.openReconciliation({ idempotencyKey: identity.idempotencyKey, workflowId, callId: identity.callId, tool: identity.tool, auditId });
+/** Input of the open step: the call, the workflow it belongs to, and the run that dispatched the unknown attempt. */
+export interface OpenRoundInput {
+  readonly identity: CallIdentity;
+  readonly workflowId: string;
+  readonly auditId: string | null;
+  /**
+   * The workflow run whose dispatch of this call is unknown (the parent's for the first round, the reconciliation's
+   * own for its re-dispatch). Absent in inputs recorded before fencing existed: the round then fences nothing.
+   */
+  readonly dispatcher?: { readonly workflowId: string; readonly runId: string };
+}
+
+/**
+ * Opens the reconciliation record of a call whose outcome is unknown (returns the open one on a retry), revoking
+ * the dispatcher's lease first, before anyone asks the provider: from then on that attempt cannot send its request.
+ */
+export function createOpenReconciliation(runtime: ToolRuntime): (input: OpenRoundInput) => Promise<void> {
+  return async ({ identity, workflowId, auditId, dispatcher }) => {
+    const tool = runtime.registry.get(identity.tool);
+    const fence =
+      dispatcher === undefined
+        ? {}
+        : { fence: { dispatcher: { ...dispatcher, callId: identity.callId }, requestSha256: intendedRequestDigest(tool, identity.principal, identity.args), graceMs: SDK_LOCAL_TIMEOUT_BUFFER_MS } };
+    await runtime.store.openReconciliation({ idempotencyKey: identity.idempotencyKey, workflowId, callId: identity.callId, tool: identity.tool, auditId, ...fence });
   };
 }
 
@@ -42,7 +63,7 @@ export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeIn
   return async ({ identity, attempt, jobHandle }) => {
     const tool = runtime.registry.get(identity.tool);
     const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99), hostKeysOf(runtime));
-    const handlerContext = { callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey, attempt: ctx.attempt, principal: ctx.principal, now: Date.now };
+    const handlerContext = { callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey, attempt: ctx.attempt, principal: ctx.principal, now: Date.now, beforeDispatch: openDispatchFence };
     const { poll, reconcile } = tool;
     const ask =
       jobHandle !== undefined && poll !== undefined
@@ -63,10 +84,17 @@ export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeIn
       case 'unknown':
         await record('unknown', outcome.reason ?? null);
         return { finding: 'unknown', reason: outcome.reason ?? 'the authoritative system does not know yet' };
-      case 'not_committed':
+      case 'not_committed': {
         await record('not_committed', null);
-        await runtime.store.settleReconciliation({ idempotencyKey: identity.idempotencyKey, outcome: 'not_committed', via: 'receipt', receiptExternalId: null, resolvedBy: null, note: null });
+        try {
+          await runtime.store.settleReconciliation({ idempotencyKey: identity.idempotencyKey, outcome: 'not_committed', via: 'receipt', receiptExternalId: null, resolvedBy: null, note: null });
+        } catch (error) {
+          // Not final yet: the fenced attempt may still send its request, or a commit of it was just recorded.
+          if (!isStoreError(error) || error.reason !== 'verdict_premature') throw error;
+          return { finding: 'unknown', reason: `not committed so far, but not final: ${String(error.details['why'])}` };
+        }
         return { finding: 'not_committed' };
+      }
       case 'committed': {
         const execution = await receiptReconciled(tool, ctx, identity.args, outcome.output);
         await record('committed', execution.modelResult.execution.receipt?.external_id ?? null);

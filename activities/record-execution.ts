@@ -5,12 +5,19 @@ import type { ToolStore } from '../src/store/tool-store.js';
 import { activityWorkflow } from './call-context.js';
 import type { ToolCallResult } from './tool-activity.js';
 
+/** The ledger claim an attempt holds: when it was made and, for a leased claim, its lease token. */
+export interface HeldClaim {
+  readonly claimedAt: string;
+  readonly leaseToken?: string;
+}
+
 /**
  * Persists one execution (audit, evidence, artifacts, ledger) under the current activity's workflow. Idempotent.
- * `claimedAt` is the ledger claim the attempt holds, so a late record can never release a newer claim.
+ * `claim` is the ledger claim the attempt holds, so a late record can never release a newer claim, and a late
+ * commit never overwrites a verdict reached without it (see `RecordExecutionInput`).
  */
-export function recordExecution(store: ToolStore, execution: ToolExecution, claimedAt?: string): Promise<AuditRef> {
-  return store.recordExecution({ execution, ...activityWorkflow(), ...(claimedAt === undefined ? {} : { claimedAt }) });
+export function recordExecution(store: ToolStore, execution: ToolExecution, claim?: HeldClaim): Promise<AuditRef> {
+  return store.recordExecution({ execution, ...activityWorkflow(), ...claim });
 }
 
 /**

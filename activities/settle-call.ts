@@ -45,8 +45,7 @@ export interface SettleCallInput {
 export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput) => Promise<ToolCallResult> {
   return async ({ identity, settlement }) => {
     const tool = runtime.registry.get(identity.tool);
-    const base = settlement.kind === 'human' ? AUDIT_ATTEMPT_BASE.human : AUDIT_ATTEMPT_BASE.settled;
-    const ctx = activityExecutionContext(identity, base, hostKeysOf(runtime));
+    const ctx = activityExecutionContext(identity, settlement.kind === 'human' ? await humanAuditAttempt(runtime, identity) : AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime));
     const execution = settledExecution(tool, ctx, identity.args, settlement);
     if (settlement.kind === 'human') {
       const { resolution } = settlement;
@@ -61,6 +60,15 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
     }
     return recordOnce(runtime.store, execution);
   };
+}
+
+/**
+ * A human may settle more than one round of a key (a late commit escalates a call a human had already settled), and
+ * each resolution is its own audited attempt: numbered by the round it settles.
+ */
+async function humanAuditAttempt(runtime: ToolRuntime, identity: CallIdentity): Promise<number> {
+  const round = (await runtime.store.getReconciliation(identity.idempotencyKey))?.round ?? 1;
+  return AUDIT_ATTEMPT_BASE.human + Math.min(round - 1, 99);
 }
 
 function settledExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, settlement: Settlement): ToolExecution {

@@ -1,18 +1,21 @@
 import type { Context as ActivityContext } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
-import { requestDigest } from '../src/contract/bindings.js';
 import { catalogFailure } from '../src/contract/call-failure.js';
 import type { AnyToolDefinition, HandlerContext } from '../src/contract/define-tool.js';
 import { executeTool, failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
-import type { ExecutionContext } from '../src/contract/execution-context.js';
 import { asLocalReplay, withOutcomeUnknown } from '../src/contract/settled-results.js';
 import { ToolError } from '../src/contract/tool-error.js';
+import type { ClaimResult } from '../src/store/ledger.js';
 import { FUNNELLED_CALL_KIND } from '../src/wire/message-kinds.js';
-import { AUDIT_ATTEMPT_BASE } from './call-identity.js';
+import { attemptDeadline, type AttemptDeadline } from './attempt-deadline.js';
+import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { activityExecutionContext } from './call-context.js';
+import { dispatchFence, unfencedWriteWarnings, type DispatchFence } from './dispatch-fence.js';
+import { escalateIfLateCommit } from './late-commit.js';
+import { intendedRequestDigest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
-import { isFunnelledCall, isToolActivityInput, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
-import { recordExecution } from './record-execution.js';
+import { callIdentityOf, isFunnelledCall, isToolActivityInput, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
+import { recordExecution, type HeldClaim } from './record-execution.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
 /**
@@ -24,39 +27,46 @@ import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
  * funnelled; the inner one sees the mark and passes through, so a result is normalized exactly once.
  */
 export function toolActivityInterceptors(runtime: ToolRuntime): ActivityInterceptorsFactory {
-  return (ctx) => ({ inbound: new ToolActivityInterceptor(runtime, ctx) });
+  const warnUnfenced = unfencedWriteWarnings();
+  return (ctx) => ({ inbound: new ToolActivityInterceptor(runtime, ctx, warnUnfenced) });
 }
 
 class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   constructor(
     private readonly runtime: ToolRuntime,
     private readonly activity: ActivityContext,
+    private readonly warnUnfenced: ReturnType<typeof unfencedWriteWarnings>,
   ) {}
 
   async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     const [call, second] = input.args;
     const type = this.activity.info.activityType;
     if (isFunnelledCall(second) || !isToolActivityInput(call) || !this.runtime.registry.has(type)) return next(input);
+    // The attempt's deadline counts from here: at (or just after) the moment the server started its timer.
+    const deadline = attemptDeadline(this.activity, Date.now());
     const tool = this.runtime.registry.get(type);
     try {
-      return await this.run(tool, call, input, next);
+      return await this.run(tool, call, deadline, input, next);
     } catch (error) {
       throw toApplicationFailure(error);
     }
   }
 
-  private async run(tool: AnyToolDefinition, call: ToolActivityInput, input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<ToolCallResult> {
+  private async run(tool: AnyToolDefinition, call: ToolActivityInput, deadline: AttemptDeadline, input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<ToolCallResult> {
     const { info } = this.activity;
     const base = call.dispatch === 'redispatch' ? AUDIT_ATTEMPT_BASE.redispatch : AUDIT_ATTEMPT_BASE.dispatch;
-    const ctx = activityExecutionContext({ ...call, tool: tool.name }, base + info.attempt, hostKeysOf(this.runtime));
+    const identity = callIdentityOf(call, tool.name);
+    const ctx = activityExecutionContext(identity, base + info.attempt, hostKeysOf(this.runtime), deadline.signal);
     const workflowId = ctx.temporal?.workflowId ?? 'none';
 
     const claim = await this.runtime.store.claimIdempotencyKey({
       idempotencyKey: call.idempotencyKey,
-      requestSha256: intendedRequestDigest(tool, ctx, call.args),
+      requestSha256: intendedRequestDigest(tool, ctx.principal, call.args),
       tool: tool.name,
       callId: call.callId,
       workflowId,
+      // The lease lasts until the attempt's own deadline; the store takes its end on its own clock.
+      lease: { runId: ctx.temporal?.runId ?? 'none', durationMs: deadline.atMs - Date.now() },
     });
     switch (claim.kind) {
       case 'replay':
@@ -64,6 +74,11 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
       case 'conflict': {
         const failure = catalogFailure('IDEMPOTENCY_CONFLICT', 'side_effect', { recorded_tool: claim.recordedTool, recorded_request_sha256: claim.recordedRequestSha256 });
         // The key belongs to another request: nothing is recorded under it, the result is for this caller only.
+        return { modelResult: failedExecution(tool, ctx, failure, call.args).modelResult, auditRef: null };
+      }
+      case 'fenced': {
+        // Reconciliation settled this call while the attempt had not even claimed the key: it must not run now.
+        const failure = catalogFailure('TIMEOUT_BEFORE_EXECUTE', 'side_effect', { reason: 'dispatch_fenced_by_reconciliation' });
         return { modelResult: failedExecution(tool, ctx, failure, call.args).modelResult, auditRef: null };
       }
       case 'in_progress':
@@ -84,8 +99,10 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
         return next({ ...input, args: [args, mark] }) as Promise<never>;
       },
     };
-    const execution = await executeTool(funnelled, call.args, ctx);
-    const auditRef = await this.record(tool, execution, claim.kind === 'claimed' ? claim.claimedAt : undefined);
+    const fence = claim.kind === 'claimed' && claim.lease !== null ? dispatchFence(this.runtime.store, call.idempotencyKey, claim.lease, deadline) : null;
+    const execution = await executeTool(funnelled, call.args, fence === null ? ctx : { ...ctx, beforeDispatch: fence.beforeDispatch });
+    const auditRef = await this.record(tool, execution, heldClaim(claim));
+    if (auditRef !== null) await this.afterCommit(tool, identity, execution, auditRef.audit_id, fence, deadline);
     const modelResult = execution.modelResult;
     if (tool.effect === 'read' && modelResult.error?.retryable === true && !this.lastAttempt()) {
       // Temporal retries by policy; the last attempt returns the catalogued result instead.
@@ -95,9 +112,9 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   }
 
   /** Records the attempt; a write that may have taken effect but cannot be recorded is reported as unknown. */
-  private async record(tool: AnyToolDefinition, execution: ToolExecution, claimedAt: string | undefined): Promise<ToolCallResult['auditRef']> {
+  private async record(tool: AnyToolDefinition, execution: ToolExecution, claim: HeldClaim | undefined): Promise<ToolCallResult['auditRef']> {
     try {
-      return await recordExecution(this.runtime.store, execution, claimedAt);
+      return await recordExecution(this.runtime.store, execution, claim);
     } catch (error) {
       const outcome = execution.modelResult.execution.outcome;
       if (tool.effect !== 'read' && (outcome === 'committed' || outcome === 'unknown')) {
@@ -107,21 +124,26 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     }
   }
 
+  /**
+   * A leased write that committed: warned about once if it never passed its fence, and escalated to a human when the
+   * store found its call already settled "not committed" (a late commit). A fenced attempt can only be that late
+   * after its deadline, so only then is the store asked; an unfenced one can be late at any time.
+   */
+  private async afterCommit(tool: AnyToolDefinition, identity: CallIdentity, execution: ToolExecution, auditId: string, fence: DispatchFence | null, deadline: AttemptDeadline): Promise<void> {
+    if (tool.effect === 'read' || execution.modelResult.execution.outcome !== 'committed' || fence === null) return;
+    const fenced = fence.passed();
+    if (!fenced) this.warnUnfenced(tool.name, this.activity.log);
+    if (!fenced || Date.now() >= deadline.atMs) await escalateIfLateCommit(this.runtime.store, this.activity, identity, auditId);
+  }
+
   private lastAttempt(): boolean {
     const maximum = this.activity.info.retryPolicy?.maximumAttempts;
     return maximum !== undefined && maximum > 0 && this.activity.info.attempt >= maximum;
   }
 }
 
-/** The request digest the ledger is keyed on: over the validated arguments, as the funnel will compute it. */
-function intendedRequestDigest(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown): string {
-  const parsed = (tool.input as { safeParse: (value: unknown) => { success: boolean; data?: unknown } }).safeParse(rawArgs);
-  if (parsed.success) {
-    try {
-      return requestDigest(ctx.principal, tool, parsed.data);
-    } catch {
-      // Arguments whose parsed form is not JSON are digested as sent, like the funnel does.
-    }
-  }
-  return requestDigest(ctx.principal, tool, rawArgs);
+/** The claim a record holds on to, from what claiming returned (nothing for a read that runs without a claim). */
+function heldClaim(claim: ClaimResult): HeldClaim | undefined {
+  if (claim.kind !== 'claimed') return undefined;
+  return { claimedAt: claim.claimedAt, ...(claim.lease === null ? {} : { leaseToken: claim.lease.token }) };
 }

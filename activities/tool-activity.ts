@@ -3,6 +3,7 @@ import type { AnyToolDefinition, HandlerContext, Principal, ToolOutput } from '.
 import type { StartedJob } from '../src/contract/execute-tool.js';
 import type { ModelResult } from '../src/contract/model-result.js';
 import type { AuditRef } from '../src/store/ledger.js';
+import type { CallIdentity } from './call-identity.js';
 import { FUNNELLED_CALL_KIND, TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
 
 /** Why this execution of a call runs: the first dispatch, or the one safe retry after "not committed". */
@@ -44,6 +45,12 @@ export interface ReplacedAttempt {
 export interface FunnelledCall {
   readonly kind: typeof FUNNELLED_CALL_KIND;
   readonly handlerContext: HandlerContext;
+}
+
+/** The identity of the call a tool activity runs (its input without the message tag and dispatch kind). */
+export function callIdentityOf(call: ToolActivityInput, tool: string): CallIdentity {
+  const { args, callId, operationId, idempotencyKey, principal, provider } = call;
+  return { tool, args, callId, operationId, idempotencyKey, principal, provider };
 }
 
 /** True when `value` is a {@link ToolActivityInput} (shape only; the interceptor validates the rest). */

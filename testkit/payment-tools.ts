@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { businessIdempotencyKey, defineTool, ToolError, ToolRegistry, type ReconcileOutcome } from '../src/index.js';
+import { businessIdempotencyKey, defineTool, ToolError, ToolRegistry, type HandlerContext, type ReconcileOutcome } from '../src/index.js';
 
 const chargeInput = z.strictObject({ payment_id: z.string().regex(/^pay_\w+$/), customer: z.string(), amount_cents: z.number().int().positive() });
 const chargeOutput = z.strictObject({ charge_id: z.string(), amount_cents: z.number().int(), status: z.literal('succeeded') });
@@ -49,7 +49,8 @@ export function paymentTools(baseUrl: string, options: { slowReadMs?: number } =
     observedAt: body.created_at,
     evidence: [{ kind: 'payment_receipt', locator: `payments/charges/${body.charge_id}`, supports: ['/charge_id', '/amount_cents'] }],
   });
-  const charge = async (args: z.infer<typeof chargeInput>, ctx: { idempotencyKey: string; signal?: AbortSignal }) => {
+  const charge = async (args: z.infer<typeof chargeInput>, ctx: HandlerContext) => {
+    await ctx.beforeDispatch();
     const res = await fetch(`${baseUrl}/charges`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -2,7 +2,7 @@ import type { CallIdentity } from '../activities/call-identity.js';
 import type { StartedJob } from '../src/contract/execute-tool.js';
 import type { UnsettledBecause } from '../src/contract/settled-results.js';
 
-/** Backoff and deadline of a reconciliation. */
+/** Backoff and deadline of a reconciliation, and the timeouts of its own activities. */
 export interface ReconcilePolicy {
   /** Wait after the first inconclusive query. */
   readonly initialIntervalMs: number;
@@ -10,14 +10,23 @@ export interface ReconcilePolicy {
   readonly maximumIntervalMs: number;
   /** After this long without a definite answer, a human is asked (escalation). */
   readonly deadlineMs: number;
+  /** Start-to-close timeout of each attempt of the reconciliation's own activities (open, query, escalate, settle). */
+  readonly activityTimeoutMs: number;
+  /**
+   * Heartbeat timeout of those activities; they heartbeat while they run, so one on a worker that died is retried
+   * elsewhere after this long rather than after the whole start-to-close timeout.
+   */
+  readonly activityHeartbeatTimeoutMs: number;
 }
 
-/** Defaults: 1 s, doubling to 5 min, escalate after 1 h. */
+/** Defaults: 1 s, doubling to 5 min, escalate after 1 h; activities get 10 s per attempt and a 3 s heartbeat timeout. */
 export const DEFAULT_RECONCILE_POLICY: ReconcilePolicy = Object.freeze({
   initialIntervalMs: 1000,
   backoffCoefficient: 2,
   maximumIntervalMs: 300_000,
   deadlineMs: 3600_000,
+  activityTimeoutMs: 10_000,
+  activityHeartbeatTimeoutMs: 3_000,
 });
 
 /** Input of the reconciliation child workflow. */
@@ -35,6 +44,7 @@ export interface ReconcileInput {
   /** Audit of the attempt whose outcome is unknown, when one was recorded. */
   readonly auditId: string | null;
   readonly toolTimeoutMs: number;
+  /** Recorded inputs from before the activity timeouts existed lack those two fields; defaults fill them in. */
   readonly policy: ReconcilePolicy;
   readonly summary: string;
   readonly taskQueue?: string;

@@ -1,13 +1,14 @@
-import { condition, defineQuery, defineSignal, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import type { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome } from '../activities/reconcile-call.js';
+import { condition, defineQuery, defineSignal, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { LateCommitEscalation } from '../activities/late-commit.js';
+import type { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome, OpenRoundInput } from '../activities/reconcile-call.js';
 import type { HumanResolution } from '../activities/settle-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
-import { settle } from './settle.js';
+import { settle, type SettleTimeouts } from './settle.js';
 import { dispatchWriteOnce } from './tool-dispatch.js';
 import { ESCALATE_ACTIVITY, OPEN_RECONCILIATION_ACTIVITY, QUERY_OUTCOME_ACTIVITY, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../src/wire/names.js';
 import { RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
-import type { ReconcileInput } from './reconcile-policy.js';
+import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 
 /** A human's answer to an escalated (or still reconciling) call, sent as a signal. */
 export interface ResolveOutcomeSignal {
@@ -44,15 +45,18 @@ type Activities = {
 /**
  * Settles a write whose outcome is unknown, by idempotency key — or an asynchronous job the write started, by the
  * job's handle (`poll`, first after the job's own `pollAfterMs`). It never re-dispatches a write whose outcome is
- * unknown: it asks the tool's authoritative system (`poll` or `reconcile`) with backoff until it says committed
- * (`receipt_reconciled`) or not committed (then one safe re-dispatch with the same key if the tool allows it, else
- * failed `not_started`). Past its deadline it escalates and waits for a human's signal (`human_resolved`).
- * Started by `callTool` with a workflow id derived from the key and `ParentClosePolicy.ABANDON`.
+ * unknown: it first fences the attempt (its lease is revoked, so it can no longer send its request), then asks the
+ * tool's authoritative system (`poll` or `reconcile`) with backoff until it says committed (`receipt_reconciled`) or
+ * not committed — final once the fenced attempt cannot still be sending — and then makes one safe re-dispatch with
+ * the same key if the tool allows it, else settles failed `not_started`. Past its deadline it escalates and waits for
+ * a human's signal (`human_resolved`). Started by `callTool` with a workflow id derived from the key and
+ * `ParentClosePolicy.ABANDON`; started by a worker with a {@link LateCommitEscalation} when a commit was recorded
+ * after the call had been settled "not committed", it only waits for the human.
  */
-export async function reconcileToolCall(input: ReconcileInput): Promise<ToolCallResult> {
+export async function reconcileToolCall(input: ReconcileInput | LateCommitEscalation): Promise<ToolCallResult> {
   // Handlers first: a human may signal before the first query even runs.
   let human: HumanResolution | null = null;
-  const status = { state: 'reconciling' as ReconcileState, queries: 0, lastFinding: null as string | null, redispatched: false, refusedSignals: 0 };
+  const status: Progress = { state: 'reconciling', queries: 0, lastFinding: null, redispatched: false, refusedSignals: 0 };
   setHandler(resolveOutcomeSignal, (signal) => {
     const resolution = validResolution(signal);
     if (resolution === null) status.refusedSignals += 1;
@@ -60,11 +64,15 @@ export async function reconcileToolCall(input: ReconcileInput): Promise<ToolCall
   });
   setHandler(reconcileStateQuery, () => ({ ...status, idempotencyKey: input.identity.idempotencyKey, tool: input.identity.tool }));
 
-  const { identity, policy } = input;
+  const { identity } = input;
+  // Inputs recorded before the activity timeouts existed lack them: the defaults fill in.
+  const policy = { ...DEFAULT_RECONCILE_POLICY, ...('policy' in input ? input.policy : {}) };
+  const taskQueue = 'taskQueue' in input ? input.taskQueue : undefined;
   const activities = proxyActivities<Activities>({
-    startToCloseTimeout: '60s',
+    startToCloseTimeout: policy.activityTimeoutMs,
+    heartbeatTimeout: policy.activityHeartbeatTimeoutMs,
     retry: { initialInterval: '1s', maximumInterval: '30s', nonRetryableErrorTypes: nonRetryableCodes() },
-    ...(input.taskQueue === undefined ? {} : { taskQueue: input.taskQueue }),
+    ...(taskQueue === undefined ? {} : { taskQueue }),
   });
   const enter = (state: ReconcileState, detail: string) => {
     status.state = state;
@@ -72,58 +80,97 @@ export async function reconcileToolCall(input: ReconcileInput): Promise<ToolCall
     setCurrentDetails(`**${state}** — ${input.summary}\n\nkey \`${identity.idempotencyKey}\`; ${detail}`);
   };
 
+  if ('lateCommitAuditId' in input) {
+    // The store escalated the key when it recorded the late commit; both facts are in its records.
+    enter('escalated', `waiting for a human: a commit (audit \`${input.lateCommitAuditId}\`) arrived after the call was settled not committed`);
+    await condition(() => human !== null);
+  } else {
+    const queried = await reconcileByQueries(input, policy, activities, enter, status, () => human !== null);
+    if (queried.kind === 'settled') return queried.result;
+    if (human === null) {
+      const reason = queried.couldAsk ? `no definite answer within ${policy.deadlineMs} ms` : 'the tool cannot reconcile';
+      enter('escalated', `waiting for a human: ${reason}`);
+      await activities[ESCALATE_ACTIVITY]({ identity, reason });
+      await condition(() => human !== null);
+    }
+  }
+  const resolution = human as HumanResolution | null;
+  if (resolution === null) throw new Error('unreachable: resolution awaited');
+  enter(resolution.outcome, `resolved by ${resolution.resolvedBy}`);
+  return settle(identity, { kind: 'human', resolution }, settleTimeouts(policy));
+}
+
+/** Where the reconciliation stands, as the state query reports it. */
+type Progress = { -readonly [K in Exclude<keyof ReconcileStatus, 'idempotencyKey' | 'tool'>]: ReconcileStatus[K] };
+type Enter = (state: ReconcileState, detail: string) => void;
+
+function settleTimeouts(policy: ReconcilePolicy): SettleTimeouts {
+  return { startToCloseMs: policy.activityTimeoutMs, heartbeatMs: policy.activityHeartbeatTimeoutMs };
+}
+
+/**
+ * The queries: fence the unknown dispatch and open the round, then ask with backoff until a definite answer, the
+ * deadline, or a human's resolution. Returns the settled result, or — when a human must (or did) decide — whether
+ * the authoritative system could be asked at all (by key, or by the handle of the job the last dispatch started).
+ */
+async function reconcileByQueries(
+  input: ReconcileInput,
+  policy: ReconcilePolicy,
+  activities: ReturnType<typeof proxyActivities<Activities>>,
+  enter: Enter,
+  status: Progress,
+  humanResolved: () => boolean,
+): Promise<{ readonly kind: 'settled'; readonly result: ToolCallResult } | { readonly kind: 'undecided'; readonly couldAsk: boolean }> {
+  const { identity } = input;
+  const parent = workflowInfo().parent;
   enter('reconciling', 'asking the authoritative system');
-  await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, workflowId: input.parentWorkflowId, auditId: input.auditId });
+  await activities[OPEN_RECONCILIATION_ACTIVITY](openInput(input, input.auditId, parent && { workflowId: parent.workflowId, runId: parent.runId }));
 
   let unsettledBecause = input.unsettledBecause ?? 'unknown';
   let job = input.job;
   const polls = () => job !== undefined && input.canPoll === true;
   // A job is not asked about before the time its system named: asking earlier only costs a query.
-  if (job?.pollAfterMs) await condition(() => human !== null, job.pollAfterMs);
+  if (job?.pollAfterMs) await condition(humanResolved, job.pollAfterMs);
   let deadline = Date.now() + policy.deadlineMs;
   let interval = policy.initialIntervalMs;
-  while (human === null && (input.canReconcile || polls()) && Date.now() < deadline) {
+  while (!humanResolved() && (input.canReconcile || polls()) && Date.now() < deadline) {
     status.queries += 1;
     const found = await activities[QUERY_OUTCOME_ACTIVITY]({ identity, attempt: status.queries, ...(job !== undefined && polls() ? { jobHandle: job.handle } : {}) });
     status.lastFinding = found.finding;
     if (found.finding === 'committed') {
       enter('committed', 'the authoritative system confirmed the write');
-      return found.result;
+      return { kind: 'settled', result: found.result };
     }
     if (found.finding === 'not_committed') {
       if (!input.safeRetry || status.redispatched) {
         enter('not_committed', 'the write did not happen; it was not repeated');
-        return settle(identity, { kind: 'not_committed', unsettledBecause });
+        return { kind: 'settled', result: await settle(identity, { kind: 'not_committed', unsettledBecause }, settleTimeouts(policy)) };
       }
       status.redispatched = true;
       enter('redispatching', 'the write did not happen; dispatching it once more with the same key');
       const again = await dispatchWriteOnce(identity, 'redispatch', input.summary, { timeoutMs: input.toolTimeoutMs, ...(input.taskQueue === undefined ? {} : { taskQueue: input.taskQueue }) });
       if (again.kind === 'settled') {
         enter(again.result.modelResult.execution.outcome === 'committed' ? 'committed' : 'not_committed', 'settled by the safe re-dispatch');
-        return again.result;
+        return { kind: 'settled', result: again.result };
       }
       unsettledBecause = again.because;
       job = again.result?.job;
       enter('reconciling', 'the re-dispatch outcome is unknown too; asking again');
-      await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, workflowId: input.parentWorkflowId, auditId: again.auditId });
+      // This time the unknown dispatch is this workflow's own.
+      const self = workflowInfo();
+      await activities[OPEN_RECONCILIATION_ACTIVITY](openInput(input, again.auditId, { workflowId: self.workflowId, runId: self.runId }));
       deadline = Date.now() + policy.deadlineMs;
       interval = policy.initialIntervalMs;
       continue;
     }
-    await condition(() => human !== null, interval);
+    await condition(humanResolved, interval);
     interval = Math.min(interval * policy.backoffCoefficient, policy.maximumIntervalMs);
   }
+  return { kind: 'undecided', couldAsk: input.canReconcile || polls() };
+}
 
-  if (human === null) {
-    const reason = input.canReconcile || polls() ? `no definite answer within ${policy.deadlineMs} ms` : 'the tool cannot reconcile';
-    enter('escalated', `waiting for a human: ${reason}`);
-    await activities[ESCALATE_ACTIVITY]({ identity, reason });
-    await condition(() => human !== null);
-  }
-  const resolution = human as HumanResolution | null;
-  if (resolution === null) throw new Error('unreachable: resolution awaited');
-  enter(resolution.outcome, `resolved by ${resolution.resolvedBy}`);
-  return settle(identity, { kind: 'human', resolution });
+function openInput(input: ReconcileInput, auditId: string | null, dispatcher: OpenRoundInput['dispatcher']): OpenRoundInput {
+  return { identity: input.identity, workflowId: input.parentWorkflowId, auditId, ...(dispatcher === undefined ? {} : { dispatcher }) };
 }
 
 function validResolution(signal: unknown): HumanResolution | null {

@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { openDispatchFence } from '../../src/contract/define-tool.js';
 import type { AnyToolDefinition, HandlerContext, Principal } from '../../src/index.js';
 import { bareActivityName } from './bare-names.js';
 
@@ -13,7 +14,7 @@ export function createBareActivities(tools: Iterable<AnyToolDefinition>, princip
     activities[bareActivityName(tool.name)] = (args: unknown) => {
       const { info, cancellationSignal } = Context.current();
       const operationId = `${info.workflowExecution?.workflowId ?? 'none'}:${info.activityId}`;
-      const ctx: HandlerContext = { callId: info.activityId, operationId, idempotencyKey: operationId, attempt: info.attempt, principal, now: Date.now, signal: cancellationSignal };
+      const ctx: HandlerContext = { callId: info.activityId, operationId, idempotencyKey: operationId, attempt: info.attempt, principal, now: Date.now, signal: cancellationSignal, beforeDispatch: openDispatchFence };
       return tool.handler(args, ctx);
     };
   }

@@ -187,6 +187,8 @@ interface CallSettings {
 
 async function callRemote(remoteName: string, args: unknown, ctx: HandlerContext, settings: CallSettings): Promise<ToolOutput<unknown>> {
   const { options, effect } = settings;
+  // A remote side effect is fenced like any other write: the request is not sent once its claim was revoked.
+  if (effect !== 'read') await ctx.beforeDispatch();
   let result: CallToolResult;
   try {
     result = await options.client.request(

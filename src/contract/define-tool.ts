@@ -86,7 +86,22 @@ export interface HandlerContext {
   readonly attempt: number;
   readonly principal: Principal;
   readonly now: () => number;
+  /** Aborted when the attempt must stop: cancelled, or (under the plugin) at its own start-to-close deadline. */
   readonly signal?: AbortSignal;
+  /**
+   * The dispatch fence. A write calls it immediately before the request that takes effect leaves the process (after
+   * any preparation, right before `fetch`). Under the plugin it checks, in one statement, that this attempt's claim
+   * on the idempotency key is still held, unrevoked and before its deadline, and marks it dispatched; it throws a
+   * `ToolError` `TIMEOUT_BEFORE_EXECUTE` (the write did not start) when reconciliation revoked the claim or its
+   * deadline passed — let that propagate, and send nothing. Outside the plugin it resolves at once. A write that does
+   * not call it gets the weaker guarantee: a late commit is detected, audited and escalated, not prevented.
+   */
+  readonly beforeDispatch: () => Promise<void>;
+}
+
+/** The dispatch fence of a call with no ledger lease behind it (run outside the plugin, or a reconcile query). */
+export function openDispatchFence(): Promise<void> {
+  return Promise.resolve();
 }
 
 /** A timestamp as handlers may give it: a Date, epoch milliseconds or an ISO-8601 string. */

@@ -35,4 +35,6 @@ export interface ExecutionContext {
   /** Injectable clock (epoch milliseconds); defaults to `Date.now`. */
   readonly now?: () => number;
   readonly signal?: AbortSignal;
+  /** The handler's dispatch fence (see `HandlerContext.beforeDispatch`); without one the fence is open. */
+  readonly beforeDispatch?: () => Promise<void>;
 }

@@ -137,15 +137,17 @@ export function demoTools(baseUrl: string): ToolRegistry {
           check: (data: RefundData, args: z.infer<typeof refundInput>) => (data.order_id === args.order_id && data.amount_cents === args.amount_cents) || 'the provider refunded something else',
         },
       ],
-      handler: async (args, ctx) =>
-        refundOf(
+      handler: async (args, ctx) => {
+        await ctx.beforeDispatch();
+        return refundOf(
           await http('/refunds', {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ idempotency_key: ctx.idempotencyKey, order_id: args.order_id, amount_cents: args.amount_cents, reason: args.reason }),
             ...signalOf(ctx),
           }),
-        ),
+        );
+      },
       // The provider is the authority: asked by idempotency key, it says whether the refund happened.
       reconcile: async (key, ctx): Promise<ReconcileOutcome<RefundData>> => {
         const res = await fetch(`${baseUrl}/refunds/${encodeURIComponent(key)}`, { redirect: 'error', ...signalOf(ctx) });

@@ -1,5 +1,5 @@
 import { failureFromThrown } from '../call-failure.js';
-import type { HandlerContext } from '../define-tool.js';
+import { openDispatchFence, type HandlerContext } from '../define-tool.js';
 import type { FunnelState } from './funnel-state.js';
 import { proceed, stop, type StepResult } from './step.js';
 
@@ -33,6 +33,6 @@ export function handlerOutput(state: FunnelState): unknown {
 }
 
 function handlerContext(state: FunnelState): HandlerContext {
-  const { callId, operationId, idempotencyKey, attempt, principal, signal } = state.ctx;
-  return { callId, operationId, idempotencyKey, attempt, principal, now: state.now, ...(signal ? { signal } : {}) };
+  const { callId, operationId, idempotencyKey, attempt, principal, signal, beforeDispatch = openDispatchFence } = state.ctx;
+  return { callId, operationId, idempotencyKey, attempt, principal, now: state.now, beforeDispatch, ...(signal ? { signal } : {}) };
 }
