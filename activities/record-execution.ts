@@ -5,19 +5,23 @@ import type { ToolStore } from '../src/store/tool-store.js';
 import { activityWorkflow } from './call-context.js';
 import type { ToolCallResult } from './tool-activity.js';
 
-/** The ledger claim an attempt holds: when it was made and, for a leased claim, its lease token. */
-export interface HeldClaim {
+/**
+ * What a record knows of its attempt's claim: when it was made, its lease token (for a leased claim), and whether the
+ * attempt's request may have left after a verdict (see `RecordExecutionInput`).
+ */
+export interface ClaimedAttempt {
   readonly claimedAt: string;
   readonly leaseToken?: string;
+  readonly possiblySentLate?: boolean;
 }
 
 /**
  * Persists one execution (audit, evidence, artifacts, ledger) under the current activity's workflow. Idempotent.
- * `claim` is the ledger claim the attempt holds, so a late record can never release a newer claim, and a late
- * commit never overwrites a verdict reached without it (see `RecordExecutionInput`).
+ * `attempt` carries the ledger claim the attempt holds, so a late record can never release a newer claim, and a late
+ * result never overwrites a verdict reached without it.
  */
-export function recordExecution(store: ToolStore, execution: ToolExecution, claim?: HeldClaim): Promise<AuditRef> {
-  return store.recordExecution({ execution, ...activityWorkflow(), ...claim });
+export function recordExecution(store: ToolStore, execution: ToolExecution, attempt?: ClaimedAttempt): Promise<AuditRef> {
+  return store.recordExecution({ execution, ...activityWorkflow(), ...attempt });
 }
 
 /**

@@ -7,15 +7,15 @@ import { asLocalReplay, withOutcomeUnknown } from '../src/contract/settled-resul
 import { ToolError } from '../src/contract/tool-error.js';
 import type { ClaimResult } from '../src/store/ledger.js';
 import { FUNNELLED_CALL_KIND } from '../src/wire/message-kinds.js';
-import { attemptDeadline, type AttemptDeadline } from './attempt-deadline.js';
+import { attemptDeadline, SDK_LOCAL_TIMEOUT_BUFFER_MS, type AttemptDeadline } from './attempt-deadline.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { activityExecutionContext } from './call-context.js';
 import { dispatchFence, unfencedWriteWarnings, type DispatchFence } from './dispatch-fence.js';
-import { escalateIfLateCommit } from './late-commit.js';
+import { escalateIfLateResult } from './late-result.js';
 import { intendedRequestDigest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
 import { callIdentityOf, isFunnelledCall, isToolActivityInput, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
-import { recordExecution, type HeldClaim } from './record-execution.js';
+import { recordExecution, type ClaimedAttempt } from './record-execution.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
 /**
@@ -101,8 +101,9 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     };
     const fence = claim.kind === 'claimed' && claim.lease !== null ? dispatchFence(this.runtime.store, call.idempotencyKey, claim.lease, deadline) : null;
     const execution = await executeTool(funnelled, call.args, fence === null ? ctx : { ...ctx, beforeDispatch: fence.beforeDispatch });
-    const auditRef = await this.record(tool, execution, heldClaim(claim));
-    if (auditRef !== null) await this.afterCommit(tool, identity, execution, auditRef.audit_id, fence, deadline);
+    const attempt = claimedAttempt(claim, fence, deadline);
+    const auditRef = await this.record(tool, execution, attempt);
+    if (auditRef !== null && attempt?.leaseToken !== undefined) await this.afterLeasedWrite(tool, identity, execution, auditRef.audit_id, attempt, fence, deadline);
     const modelResult = execution.modelResult;
     if (tool.effect === 'read' && modelResult.error?.retryable === true && !this.lastAttempt()) {
       // Temporal retries by policy; the last attempt returns the catalogued result instead.
@@ -112,9 +113,9 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   }
 
   /** Records the attempt; a write that may have taken effect but cannot be recorded is reported as unknown. */
-  private async record(tool: AnyToolDefinition, execution: ToolExecution, claim: HeldClaim | undefined): Promise<ToolCallResult['auditRef']> {
+  private async record(tool: AnyToolDefinition, execution: ToolExecution, attempt: ClaimedAttempt | undefined): Promise<ToolCallResult['auditRef']> {
     try {
-      return await recordExecution(this.runtime.store, execution, claim);
+      return await recordExecution(this.runtime.store, execution, attempt);
     } catch (error) {
       const outcome = execution.modelResult.execution.outcome;
       if (tool.effect !== 'read' && (outcome === 'committed' || outcome === 'unknown')) {
@@ -125,15 +126,17 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   }
 
   /**
-   * A leased write that committed: warned about once if it never passed its fence, and escalated to a human when the
-   * store found its call already settled "not committed" (a late commit). A fenced attempt can only be that late
-   * after its deadline, so only then is the store asked; an unfenced one can be late at any time.
+   * A leased write that committed: warned about once if it never passed its fence. One whose result may contradict a
+   * "not committed" verdict reached meanwhile — a commit recorded past its deadline (or unfenced: its verdict need
+   * not wait), an unknown outcome whose request may have left late — is escalated to a human when the store found it
+   * so. Any earlier commit cannot be late: a verdict on a dispatched attempt waits out its deadline and more.
    */
-  private async afterCommit(tool: AnyToolDefinition, identity: CallIdentity, execution: ToolExecution, auditId: string, fence: DispatchFence | null, deadline: AttemptDeadline): Promise<void> {
-    if (tool.effect === 'read' || execution.modelResult.execution.outcome !== 'committed' || fence === null) return;
-    const fenced = fence.passed();
-    if (!fenced) this.warnUnfenced(tool.name, this.activity.log);
-    if (!fenced || Date.now() >= deadline.atMs) await escalateIfLateCommit(this.runtime.store, this.activity, identity, auditId);
+  private async afterLeasedWrite(tool: AnyToolDefinition, identity: CallIdentity, execution: ToolExecution, auditId: string, attempt: ClaimedAttempt, fence: DispatchFence | null, deadline: AttemptDeadline): Promise<void> {
+    const { outcome } = execution.modelResult.execution;
+    if (tool.effect === 'read' || fence === null) return;
+    if (outcome === 'committed' && !fence.passed()) this.warnUnfenced(tool.name, this.activity.log);
+    const mayBeLate = outcome === 'committed' ? !fence.passed() || Date.now() >= deadline.atMs : outcome === 'unknown' && attempt.possiblySentLate === true;
+    if (mayBeLate) await escalateIfLateResult(this.runtime.store, this.activity, identity, auditId);
   }
 
   private lastAttempt(): boolean {
@@ -142,8 +145,14 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   }
 }
 
-/** The claim a record holds on to, from what claiming returned (nothing for a read that runs without a claim). */
-function heldClaim(claim: ClaimResult): HeldClaim | undefined {
+/**
+ * What the record keeps of the attempt's claim. Its request may have left after a verdict when the handler finished
+ * past the deadline plus sdk-core's buffer (a verdict on a dispatched attempt waits at least that long), or when it
+ * never passed its fence (the verdict on an undispatched attempt does not wait at all).
+ */
+function claimedAttempt(claim: ClaimResult, fence: DispatchFence | null, deadline: AttemptDeadline): ClaimedAttempt | undefined {
   if (claim.kind !== 'claimed') return undefined;
-  return { claimedAt: claim.claimedAt, ...(claim.lease === null ? {} : { leaseToken: claim.lease.token }) };
+  if (claim.lease === null || fence === null) return { claimedAt: claim.claimedAt };
+  const possiblySentLate = !fence.passed() || Date.now() >= deadline.atMs + SDK_LOCAL_TIMEOUT_BUFFER_MS;
+  return { claimedAt: claim.claimedAt, leaseToken: claim.lease.token, possiblySentLate };
 }

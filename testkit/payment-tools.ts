@@ -12,6 +12,25 @@ interface ChargeBody {
   readonly created_at: string;
 }
 
+/** Where a charge stands when it reaches its dispatch point: just before its fence, or past it and about to send. */
+export type DispatchPoint = 'before_fence' | 'after_fence';
+
+/** What a fault test answers at a dispatch point. */
+export interface DispatchPointAnswer {
+  /**
+   * Send the charge without the attempt's deadline signal: a request already on its way when the worker froze, which
+   * no abort on waking can stop (otherwise the signal, long expired by then, often aborts it first).
+   */
+  readonly sendRegardless: boolean;
+}
+
+/** Options of {@link paymentTools}. */
+export interface PaymentToolOptions {
+  readonly slowReadMs?: number;
+  /** Called by the charge tools at both dispatch points (a fault test freezes the worker there). */
+  readonly atDispatchPoint?: (point: DispatchPoint, idempotencyKey: string) => Promise<DispatchPointAnswer>;
+}
+
 /** Tool names of the payment tools (integration and reliability tests, end-to-end benchmarks). */
 export const TOOLS = {
   charge: 'payments.charge',
@@ -42,7 +61,7 @@ export function chargeKey(tenant: string, paymentId: string, tool: string = TOOL
  * service runs as an asynchronous job (`accepted`, then polled), a replica of the customer read (a fallback), and a
  * stock read whose first answer per SKU is incomplete (a re-query).
  */
-export function paymentTools(baseUrl: string, options: { slowReadMs?: number } = {}): ToolRegistry {
+export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}): ToolRegistry {
   const toOutput = (body: ChargeBody) => ({
     data: { charge_id: body.charge_id, amount_cents: body.amount_cents, status: body.status } satisfies ChargeData,
     receipt: { externalId: body.charge_id, committedAt: body.created_at },
@@ -50,12 +69,14 @@ export function paymentTools(baseUrl: string, options: { slowReadMs?: number } =
     evidence: [{ kind: 'payment_receipt', locator: `payments/charges/${body.charge_id}`, supports: ['/charge_id', '/amount_cents'] }],
   });
   const charge = async (args: z.infer<typeof chargeInput>, ctx: HandlerContext) => {
+    await options.atDispatchPoint?.('before_fence', ctx.idempotencyKey);
     await ctx.beforeDispatch();
+    const sendRegardless = (await options.atDispatchPoint?.('after_fence', ctx.idempotencyKey))?.sendRegardless === true;
     const res = await fetch(`${baseUrl}/charges`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ idempotency_key: ctx.idempotencyKey, customer: args.customer, amount_cents: args.amount_cents }),
-      ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
+      ...(ctx.signal === undefined || sendRegardless ? {} : { signal: ctx.signal }),
     });
     if (res.status === 503) throw new ToolError('UPSTREAM_UNAVAILABLE', { status: 503 });
     if (!res.ok) throw new ToolError('TOOL_ERROR', { status: res.status });

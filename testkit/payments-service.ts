@@ -83,6 +83,14 @@ export class PaymentsService {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /**
+   * How long an idle client connection stays open (Node's default is 5 s): longer, a worker frozen for a while still
+   * finds its connection open when it wakes up, and sends its request on it at once.
+   */
+  keepConnectionsAlive(ms: number): void {
+    this.server.keepAliveTimeout = ms;
+  }
+
   /** Queues faults for the next charge requests of `key` (then `ok`). */
   inject(key: string, ...faults: ChargeFault[]): void {
     this.faults.set(key, [...(this.faults.get(key) ?? []), ...faults]);
@@ -145,6 +153,8 @@ export class PaymentsService {
     if (req.method === 'POST' && url.pathname === '/payouts') return this.createPayout(await readJson(req), res);
     const job = /^\/payouts\/jobs\/(.+)$/.exec(url.pathname);
     if (req.method === 'GET' && job?.[1] !== undefined) return this.payoutStatus(decodeURIComponent(job[1]), res);
+    // No side effect: lets a client open (and keep) a connection before it charges.
+    if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { ok: true });
     const match = /^\/charges\/(.+)$/.exec(url.pathname);
     if (req.method === 'GET' && match?.[1] !== undefined) return this.chargeStatus(decodeURIComponent(match[1]), res);
     res.writeHead(404).end();

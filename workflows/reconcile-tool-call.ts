@@ -1,5 +1,5 @@
 import { condition, defineQuery, defineSignal, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { LateCommitEscalation } from '../activities/late-commit.js';
+import type { LateResultEscalation } from '../activities/late-result.js';
 import type { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome, OpenRoundInput } from '../activities/reconcile-call.js';
 import type { HumanResolution } from '../activities/settle-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
@@ -50,10 +50,10 @@ type Activities = {
  * not committed — final once the fenced attempt cannot still be sending — and then makes one safe re-dispatch with
  * the same key if the tool allows it, else settles failed `not_started`. Past its deadline it escalates and waits for
  * a human's signal (`human_resolved`). Started by `callTool` with a workflow id derived from the key and
- * `ParentClosePolicy.ABANDON`; started by a worker with a {@link LateCommitEscalation} when a commit was recorded
- * after the call had been settled "not committed", it only waits for the human.
+ * `ParentClosePolicy.ABANDON`; started by a worker with a {@link LateResultEscalation} when a result saying the write
+ * may have taken effect was recorded after the call had been settled "not committed", it only waits for the human.
  */
-export async function reconcileToolCall(input: ReconcileInput | LateCommitEscalation): Promise<ToolCallResult> {
+export async function reconcileToolCall(input: ReconcileInput | LateResultEscalation): Promise<ToolCallResult> {
   // Handlers first: a human may signal before the first query even runs.
   let human: HumanResolution | null = null;
   const status: Progress = { state: 'reconciling', queries: 0, lastFinding: null, redispatched: false, refusedSignals: 0 };
@@ -80,9 +80,9 @@ export async function reconcileToolCall(input: ReconcileInput | LateCommitEscala
     setCurrentDetails(`**${state}** — ${input.summary}\n\nkey \`${identity.idempotencyKey}\`; ${detail}`);
   };
 
-  if ('lateCommitAuditId' in input) {
-    // The store escalated the key when it recorded the late commit; both facts are in its records.
-    enter('escalated', `waiting for a human: a commit (audit \`${input.lateCommitAuditId}\`) arrived after the call was settled not committed`);
+  if ('lateAuditId' in input) {
+    // The store escalated the key when it recorded the late result; both facts are in its records.
+    enter('escalated', `waiting for a human: a result (audit \`${input.lateAuditId}\`) says the write may have taken effect after the call was settled not committed`);
     await condition(() => human !== null);
   } else {
     const queried = await reconcileByQueries(input, policy, activities, enter, status, () => human !== null);

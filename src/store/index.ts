@@ -4,7 +4,7 @@
 export type { ToolStore, ToolStoreOptions } from './tool-store.js';
 export { auditRefOf, ledgerStatusFor } from './ledger.js';
 export type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus, RecordExecutionInput } from './ledger.js';
-export { LATE_COMMIT_ESCALATION, leaseHolder } from './lease.js';
+export { LATE_RESULT_ESCALATION, leaseHolder } from './lease.js';
 export type { Dispatcher, DispatchFence, DispatchState, FenceDecision, FenceDispatchInput, Lease, LeaseRequest, LeaseState } from './lease.js';
 export type { JsonValue } from '../contract/json-value.js';
 export type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from './state-patch.js';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkSha256, checkText } from './input-checks.js';
+import type { RecordExecutionInput } from './ledger.js';
 import { StoreError } from './store-error.js';
 
 /**
@@ -12,6 +13,9 @@ import { StoreError } from './store-error.js';
  * it reconciles before it asks the provider, and fences that dispatcher out of the key for good, so an attempt that
  * wakes up from a freeze can neither pass its fence nor claim the key again.
  */
+
+/** Longest lease or grace a store accepts (about 24 days, far beyond any activity timeout worth fencing). */
+const MAX_LEASE_MS = 2_147_483_647;
 
 /** The execution that dispatches a write: one call of one workflow run. Leases and fences are per dispatcher. */
 export interface Dispatcher {
@@ -83,8 +87,23 @@ export interface DispatchState {
   readonly quietAt: string | null;
 }
 
-/** Escalation reason of a round opened because a commit was recorded after the call was settled "not committed". */
-export const LATE_COMMIT_ESCALATION = 'late_commit_after_verdict';
+/**
+ * Escalation reasons of a round opened because a leased attempt's result was recorded after its call had been settled
+ * "not committed": a commit, or an unknown outcome of an attempt that may have sent its request after the verdict.
+ */
+export const LATE_RESULT_ESCALATION = Object.freeze({ committed: 'late_commit_after_verdict', unknown: 'late_unknown_after_verdict' } as const);
+
+/**
+ * Whether a record that finds its claim no longer holding the row contradicts a "not committed" verdict, and how
+ * the key escalates if so (`null`: it does not). A commit always does; an unknown outcome does when the attempt says
+ * its request may have left after the verdict (it finished past its deadline plus grace, or without its fence).
+ */
+export function lateResultEscalation(input: RecordExecutionInput): string | null {
+  if (input.leaseToken === undefined) return null;
+  const { outcome } = input.execution.modelResult.execution;
+  if (outcome === 'committed') return LATE_RESULT_ESCALATION.committed;
+  return outcome === 'unknown' && input.possiblySentLate === true ? LATE_RESULT_ESCALATION.unknown : null;
+}
 
 /** A lease request as both stores store it: the holder, a fresh random token and a whole duration. */
 export interface CheckedLease {
@@ -122,6 +141,3 @@ export function checkDispatchFence(fence: DispatchFence): CheckedFence {
   }
   return { holder: leaseHolder(dispatcher), dispatcher, requestSha256: checkSha256(fence.requestSha256, 'fence.requestSha256'), graceMs: fence.graceMs };
 }
-
-/** Longest lease or grace a store accepts (about 24 days, far beyond any activity timeout worth fencing). */
-const MAX_LEASE_MS = 2_147_483_647;

@@ -96,9 +96,16 @@ export interface RecordExecutionInput {
   /**
    * The lease token of the claim this attempt held. A leased record moves the row only while that claim still holds
    * it; a committed result whose claim was settled "not committed" meanwhile is a late commit: it is audited, the
-   * ledger keeps the verdict and marks the row disputed (`unknown`), and the key's reconciliation escalates.
+   * ledger keeps the verdict and marks the row disputed (`unknown`), and the key's reconciliation escalates (see
+   * `lateResultEscalation`).
    */
   readonly leaseToken?: string;
+  /**
+   * For a leased write whose outcome is unknown: its handler finished past its deadline plus the worker's timeout
+   * buffer, or without passing its fence, so its request may have left after a "not committed" verdict. Recorded
+   * after such a verdict, it is kept as a dispute like a late commit instead of being dropped.
+   */
+  readonly possiblySentLate?: boolean;
 }
 
 /** A ledger row as stored, for inspection. */

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { paymentTools } from '../../testkit/payment-tools.js';
+import { reportDispatchPoints } from './dispatch-probe.js';
 
 /** What the parent passes (one JSON argument). */
 export const workerProcessConfig = z.strictObject({
@@ -25,6 +26,11 @@ export const workerProcessConfig = z.strictObject({
   /** A workflow bundle the parent built once (bundling in every worker would take seconds per restart). */
   workflowBundlePath: z.string().min(1),
   safeRetryTools: z.array(z.string()).default([]),
+  /** The test's dispatch probe (test/support/dispatch-probe.ts): the charge tools report their dispatch points to it. */
+  dispatchProbeUrl: z.url().optional(),
+  /** Run activities only (no workflow tasks), and at most this many at a time: a frozen worker then holds no poll. */
+  activitiesOnly: z.boolean().default(false),
+  maxConcurrentActivities: z.number().int().positive().optional(),
   /** Wait for a `start` line on stdin before polling (see above). */
   standby: z.boolean().default(false),
 });
@@ -45,15 +51,17 @@ async function main(rawConfig: string | undefined): Promise<void> {
   // A dropped connection (a Postgres restart) surfaces on the next query as a retryable store error, not here.
   pool.on('error', () => undefined);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
+  const tools = paymentTools(config.paymentsUrl, config.dispatchProbeUrl === undefined ? {} : { atDispatchPoint: reportDispatchPoints(config.dispatchProbeUrl, config.paymentsUrl) });
   const worker = await Worker.create({
     connection,
     namespace: config.namespace,
     taskQueue: config.taskQueue,
-    workflowBundle: { codePath: config.workflowBundlePath },
+    ...(config.activitiesOnly ? {} : { workflowBundle: { codePath: config.workflowBundlePath } }),
+    ...(config.maxConcurrentActivities === undefined ? {} : { maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities }),
     // A killed worker's sticky queue has no poller: hand its workflow tasks back to the shared queue quickly.
     stickyQueueScheduleToStartTimeout: '1s',
     shutdownGraceTime: '1s',
-    plugins: [new ToolContractPlugin({ tools: paymentTools(config.paymentsUrl), store: new PgToolStore(pool), safeRetryTools: config.safeRetryTools })],
+    plugins: [new ToolContractPlugin({ tools, store: new PgToolStore(pool), safeRetryTools: config.safeRetryTools })],
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => worker.shutdown());
   // Created but not yet running, the worker polls nothing: a standby process takes no task.

@@ -3,11 +3,11 @@ import { asLocalReplay } from '../../contract/settled-results.js';
 import { toCanonicalText } from '../canonical-text.js';
 import { sha256OfBytes } from '../byte-digest.js';
 import { checkSha256, checkText } from '../input-checks.js';
-import { checkLeaseRequest } from '../lease.js';
+import { checkLeaseRequest, lateResultEscalation } from '../lease.js';
 import { auditRefOf, ledgerStatusFor, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type RecordExecutionInput } from '../ledger.js';
 import { StoreError } from '../store-error.js';
 import { putArtifact } from './in-memory-artifacts.js';
-import { escalateLateCommit } from './in-memory-reconciliation.js';
+import { escalateLateResult } from './in-memory-reconciliation.js';
 import { copy, type InMemoryTables, type LedgerRow } from './in-memory-tables.js';
 
 /**
@@ -89,8 +89,11 @@ export function recordExecution(tables: InMemoryTables, input: RecordExecutionIn
     throw new StoreError('idempotency_conflict', { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, recordedRequestSha256: row.requestSha256 });
   } else if (recordMovesRow(row, input, status === 'completed')) {
     Object.assign(row, { status, modelResult: copy(modelResult), auditRef: ref, completedAt: status === 'completed' ? now : null });
-  } else if (input.leaseToken !== undefined && modelResult.execution.outcome === 'committed' && row.status !== 'completed') {
-    escalateLateCommit(tables, { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, workflowId: input.workflowId, callId: audit.call_id, tool: audit.tool }, now);
+  } else {
+    const reason = lateResultEscalation(input);
+    if (reason !== null && row.status !== 'completed') {
+      escalateLateResult(tables, { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, workflowId: input.workflowId, callId: audit.call_id, tool: audit.tool, reason }, now);
+    }
   }
   return ref;
 }

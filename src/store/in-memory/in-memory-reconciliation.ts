@@ -7,7 +7,7 @@ import type {
   ReconciliationRecord,
   SettleReconciliationInput,
 } from '../reconciliation.js';
-import { checkDispatchFence, LATE_COMMIT_ESCALATION } from '../lease.js';
+import { checkDispatchFence } from '../lease.js';
 import { auditRefOf } from '../ledger.js';
 import { StoreError } from '../store-error.js';
 import { revokeLease } from './in-memory-lease.js';
@@ -33,10 +33,10 @@ export function openReconciliation(tables: InMemoryTables, input: OpenReconcilia
 }
 
 /**
- * A commit recorded after its call was settled "not committed": the row is marked disputed and `unknown` (it keeps
- * the verdict's result), and the key's latest round is escalated — a new round when the latest was settled.
+ * A leased result recorded after its call was settled "not committed": the row is marked disputed and `unknown` (it
+ * keeps the verdict's result), and the key's latest round is escalated — a new round when the latest was settled.
  */
-export function escalateLateCommit(tables: InMemoryTables, late: { idempotencyKey: string; auditId: string; workflowId: string; callId: string; tool: string }, now: string): void {
+export function escalateLateResult(tables: InMemoryTables, late: { idempotencyKey: string; auditId: string; workflowId: string; callId: string; tool: string; reason: string }, now: string): void {
   const row = tables.ledger.get(late.idempotencyKey);
   if (row && row.status !== 'completed' && row.lateCommitAuditId === null) {
     const lateAudit = tables.audits.get(late.auditId);
@@ -44,9 +44,9 @@ export function escalateLateCommit(tables: InMemoryTables, late: { idempotencyKe
   }
   const rounds = tables.reconciliations.get(late.idempotencyKey) ?? [];
   const latest = rounds.at(-1);
-  const escalated = { state: 'escalated' as const, escalatedAt: now, escalationReason: LATE_COMMIT_ESCALATION };
+  const escalated = { state: 'escalated' as const, escalatedAt: now, escalationReason: late.reason };
   if (latest === undefined || latest.state === 'settled') {
-    const round: RoundRow = { ...newRound({ ...late, auditId: late.auditId }, (latest?.round ?? 0) + 1, now), ...escalated, fencedHolder: null, dispatch: null };
+    const round: RoundRow = { ...newRound(late, (latest?.round ?? 0) + 1, now), ...escalated, fencedHolder: null, dispatch: null };
     tables.reconciliations.set(late.idempotencyKey, [...rounds, round]);
   } else if (latest.state === 'open') Object.assign(latest, escalated);
 }

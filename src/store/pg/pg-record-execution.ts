@@ -4,10 +4,11 @@ import { modelResultSchema } from '../../contract/model-result.js';
 import { sha256OfBytes } from '../byte-digest.js';
 import { toCanonicalText } from '../canonical-text.js';
 import { checkOptionalText, checkText } from '../input-checks.js';
+import { lateResultEscalation } from '../lease.js';
 import { auditRefOf, ledgerStatusFor, type AuditRef, type RecordExecutionInput } from '../ledger.js';
 import { insertArtifact } from './pg-artifacts.js';
 import { auditRefOfRow } from './pg-audit-rows.js';
-import { escalateLateCommit } from './pg-reconciliation.js';
+import { escalateLateResult } from './pg-reconciliation.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 
@@ -97,8 +98,8 @@ async function insertEvidence(tx: Queryable, input: RecordExecutionInput, workfl
  * is final, and a disputed one (a late commit) is a human's: later attempts are audited but never replace the result
  * a replay returns. A leased record moves the row only while its own claim holds it; a record without a lease
  * follows the older rule: one that does not complete the key only moves a row its own claim (`claimedAt`) still
- * holds, a completing one always lands. A leased commit that finds its claim settled "not committed" meanwhile is a
- * late commit: the ledger keeps the verdict and the key escalates (see escalateLateCommit). Returns the recorded
+ * holds, a completing one always lands. A leased commit (or possibly late unknown outcome) that finds its claim
+ * settled "not committed" meanwhile is a late result: the ledger keeps the verdict and the key escalates. Returns the recorded
  * request digest when it differs from this attempt's (a conflict), else `null`.
  */
 async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflowId: string, modelResultJson: string, now: Date): Promise<string | null> {
@@ -121,8 +122,9 @@ async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflow
   const rows = await tx.query<{ request_sha256: string; status: string }>('SELECT request_sha256, status FROM ttc_ledger WHERE idempotency_key = $1', [audit.idempotency_key]);
   const row = rows[0];
   if (row !== undefined && row.request_sha256 !== audit.bindings.request_sha256) return row.request_sha256;
-  if (leaseToken !== null && modelResult.execution.outcome === 'committed' && row?.status !== 'completed') {
-    await escalateLateCommit(tx, { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, workflowId, callId: audit.call_id, tool: audit.tool }, now);
+  const escalation = lateResultEscalation(input);
+  if (escalation !== null && row?.status !== 'completed') {
+    await escalateLateResult(tx, { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, workflowId, callId: audit.call_id, tool: audit.tool, reason: escalation }, now);
   }
   return null;
 }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { InMemoryToolStore } from '../../../src/store/in-memory/in-memory-tool-store.js';
-import { LATE_COMMIT_ESCALATION, type Dispatcher } from '../../../src/store/lease.js';
+import { LATE_RESULT_ESCALATION, type Dispatcher } from '../../../src/store/lease.js';
 import type { ToolStore } from '../../../src/store/tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
@@ -33,11 +33,11 @@ for (const [name, makeStore] of stores) {
       store = makeStore();
     });
 
-    /** A fresh call: its key, its committed execution and its dispatcher (run `run-1` of workflow `wf-<n>`). */
-    const call = async () => {
+    /** A fresh call: its key, its execution (committed by default) and its dispatcher (run `run-1` of workflow `wf-<n>`). */
+    const call = async (mode: 'commit' | 'no_receipt' = 'commit') => {
       n += 1;
       const workflowId = `wf-lease-${n}`;
-      const execution = await runCall(paymentsCharge, { amount: n, mode: 'commit' }, { workflowId, callId: 'c1', idempotencyKey: `lease-key-${n}` });
+      const execution = await runCall(paymentsCharge, { amount: n, mode }, { workflowId, callId: 'c1', idempotencyKey: `lease-key-${n}` });
       const dispatcher: Dispatcher = { workflowId, runId: 'run-1', callId: 'c1' };
       return { key: `lease-key-${n}`, execution, dispatcher, requestSha256: execution.audit.bindings.request_sha256 };
     };
@@ -142,7 +142,7 @@ for (const [name, makeStore] of stores) {
       assert.equal(entry.lateCommitAuditId, ref.audit_id);
       assert.notEqual(entry.modelResult?.execution.outcome, 'committed', 'the ledger does not take the late result');
       const round = await store.getReconciliation(c.key);
-      assert.deepEqual([round?.round, round?.state, round?.escalationReason, round?.auditId], [2, 'escalated', LATE_COMMIT_ESCALATION, ref.audit_id]);
+      assert.deepEqual([round?.round, round?.state, round?.escalationReason, round?.auditId], [2, 'escalated', LATE_RESULT_ESCALATION.committed, ref.audit_id]);
       assert.deepEqual((await store.listUnsettled()).map((r) => r.idempotencyKey).filter((k) => k === c.key), [c.key]);
 
       const later = await claim(c, 30_000, { ...c.dispatcher, workflowId: 'wf-later' });
@@ -154,6 +154,25 @@ for (const [name, makeStore] of stores) {
 
       await store.settleReconciliation({ idempotencyKey: c.key, outcome: 'committed', via: 'human', receiptExternalId: 'ch_late', resolvedBy: 'ops', note: null });
       assert.equal((await store.getLedgerEntry(c.key))?.lateCommitAuditId, null, "the human's settlement ends the dispute");
+    });
+
+    it('an unknown outcome recorded after "not committed" is a dispute only when its request may have left late', async () => {
+      for (const possiblySentLate of [false, true]) {
+        const c = await call('no_receipt');
+        const lease = await leaseOf(c, 30_000);
+        await store.fenceDispatch({ idempotencyKey: c.key, leaseToken: lease.token });
+        await openFenced(c);
+        await store.settleReconciliation({ idempotencyKey: c.key, outcome: 'not_committed', via: 'human', receiptExternalId: null, resolvedBy: 'ops', note: null });
+        assert.equal(c.execution.modelResult.execution.outcome, 'unknown');
+        const ref = await store.recordExecution({ execution: c.execution, workflowId: c.dispatcher.workflowId, runId: 'run-1', leaseToken: lease.token, possiblySentLate });
+        const entry = await store.getLedgerEntry(c.key);
+        const round = await store.getReconciliation(c.key);
+        if (possiblySentLate) {
+          assert.deepEqual([entry?.status, entry?.lateCommitAuditId, round?.state, round?.escalationReason], ['unknown', ref.audit_id, 'escalated', LATE_RESULT_ESCALATION.unknown]);
+        } else {
+          assert.deepEqual([entry?.status, entry?.lateCommitAuditId, round?.state], ['released', null, 'settled'], 'a request that left before the verdict was covered by it');
+        }
+      }
     });
 
     it('settling "not committed" does not release a key another dispatcher claimed', async () => {
