@@ -1,4 +1,4 @@
-import { condition, defineQuery, defineSignal, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { LateResultEscalation } from '../activities/late-result.js';
 import type { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome, OpenRoundInput } from '../activities/reconcile-call.js';
 import type { HumanResolution } from '../activities/settle-call.js';
@@ -116,7 +116,7 @@ function settleTimeouts(policy: ReconcilePolicy): SettleTimeouts {
 async function reconcileByQueries(
   input: ReconcileInput,
   policy: ReconcilePolicy,
-  activities: ReturnType<typeof proxyActivities<Activities>>,
+  activities: ActivityInterfaceFor<Activities>,
   enter: Enter,
   status: Progress,
   humanResolved: () => boolean,
