@@ -98,7 +98,8 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
     handler: charge,
   };
   const payoutOutput = z.strictObject({ payout_id: z.string(), amount_cents: z.number().int(), status: z.literal('paid') });
-  const payout = async (args: { amount_cents: number }, ctx: { idempotencyKey: string; signal?: AbortSignal }) => {
+  const payout = async (args: { amount_cents: number }, ctx: HandlerContext) => {
+    await ctx.beforeDispatch();
     const res = await fetch(`${baseUrl}/payouts`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
