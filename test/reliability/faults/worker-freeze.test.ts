@@ -135,7 +135,10 @@ async function facts(key: string) {
 async function assertNeverSent(outcome: FreezeOutcome): Promise<void> {
   const { key, result, attempt } = outcome;
   const { commits, requests, ledger, round } = await facts(key);
-  assert.deepEqual([result.modelResult.status, result.modelResult.execution.outcome, result.modelResult.execution.delivery], ['failed', 'not_started', 'receipt_reconciled']);
+  assert.deepEqual(
+    [result.modelResult.status, result.modelResult.execution.outcome, result.modelResult.execution.delivery, result.modelResult.error?.code],
+    ['failed', 'not_started', 'confirmed_absent', 'NOT_COMMITTED'],
+  );
   assert.deepEqual([requests, commits], [0, 0], 'the frozen attempt never sent its request');
   assert.deepEqual([attempt.status, attempt.error_code], ['failed', 'TIMEOUT_BEFORE_EXECUTE'], 'its fence refused it: the write did not start');
   assert.deepEqual([round?.round, round?.state, round?.outcome, round?.dispatch?.dispatched], [1, 'settled', 'not_committed', false]);
