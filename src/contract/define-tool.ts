@@ -4,6 +4,7 @@ import { canonicalJson } from './canonical-json.js';
 import { isCatalogCode, type Recovery } from './error-catalog.js';
 import { parsePointer } from './json-pointer.js';
 import type { Continuation } from './model-result.js';
+import { policyRevision } from './policy-revision.js';
 import { sha256Hex } from './sha256.js';
 import { guidanceProblems, type ToolExample } from './tool-guidance.js';
 
@@ -298,8 +299,9 @@ export class ToolDefinitionError extends Error {
 }
 
 /**
- * Validates and freezes a tool definition. Schema revisions default to a digest of the schema's JSON Schema, so a
- * changed schema is a changed contract even when nobody bumps a number.
+ * Validates and freezes a tool definition. Schema revisions default to a digest of the schema's JSON Schema and the
+ * policy revision to a digest of every policy setting, so a changed schema or policy is a changed contract even when
+ * nobody bumps a number.
  */
 export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: ToolSpec<In, Out>): ToolDefinition<In, Out> {
   const fail = (why: string): never => {
@@ -341,7 +343,7 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     effect: spec.revisions?.effect ?? `${spec.effect}${requiresApproval ? '+approval' : ''}`,
     handler: spec.revisions?.handler ?? '1',
     producer: spec.revisions?.producer ?? '1',
-    policy: spec.revisions?.policy ?? '1',
+    policy: spec.revisions?.policy ?? policyRevision({ ...spec, budget }),
   };
   return Object.freeze({
     ...spec,

@@ -23,6 +23,31 @@ describe('defineTool', () => {
     assert.equal(defineTool({ ...base, revisions: { output: '7' } }).revisions.output, '7');
   });
 
+  it('derives the policy revision from every policy setting, so a changed policy is a changed contract', () => {
+    const policy = (override: Partial<ToolSpec<z.ZodType, z.ZodType>>) => defineTool({ ...base, ...override }).revisions.policy;
+    const original = policy({});
+    assert.match(original, /^sha256:[0-9a-f]{16}$/);
+    const changes: [string, Partial<ToolSpec<z.ZodType, z.ZodType>>][] = [
+      ['an allowlist', { source: { ...base.source, allowlist: ['kb'] } }],
+      ['trust', { source: { ...base.source, trust: 'trusted_control' } }],
+      ['freshness', { freshness: { maxAgeMs: 60_000, onStale: 'warn' } }],
+      ['sensitive fields', { sensitiveFields: ['email'] }],
+      ['an aggregation rule', { aggregations: { '/total': 'sum' } }],
+      ['a budget', { budget: { maxItems: 5 } }],
+      ['a business error', { businessErrors: { KB_CLOSED: { message: 'The knowledge base is closed.' } } }],
+    ];
+    const revisions = changes.map(([what, override]) => {
+      const revision = policy(override);
+      assert.notEqual(revision, original, what);
+      return revision;
+    });
+    assert.equal(new Set(revisions).size, revisions.length, 'each setting moves the revision its own way');
+    assert.notEqual(policy({ freshness: { maxAgeMs: 60_000, onStale: 'fail' } }), policy({ freshness: { maxAgeMs: 60_000, onStale: 'warn' } }));
+    assert.equal(policy({ budget: { maxItems: 200 } }), original, 'declaring a default is the same policy');
+    assert.equal(policy({ sensitiveFields: ['a', 'b'] }), policy({ sensitiveFields: ['b', 'a'] }), 'order of a set does not matter');
+    assert.equal(policy({ revisions: { policy: 'p7' } }), 'p7');
+  });
+
   it('fills budgets with defaults and freezes the definition', () => {
     const tool = defineTool({ ...base, budget: { maxItems: 5 } });
     assert.equal(tool.budget.maxItems, 5);

@@ -1,0 +1,36 @@
+import type { BusinessErrorDeclaration, FreshnessPolicy, ToolBudget, ToolSource } from './define-tool.js';
+import { ERROR_CATALOG } from './error-catalog.js';
+import { digestJson } from './sha256.js';
+
+/** The settings of a tool that decide how its results are judged and shown, besides its schemas and invariants. */
+export interface PolicySettings {
+  readonly source: ToolSource;
+  readonly freshness?: FreshnessPolicy | undefined;
+  readonly sensitiveFields?: readonly string[] | undefined;
+  readonly aggregations?: Readonly<Record<string, string>> | undefined;
+  /** With the defaults filled in, so declaring a default explicitly is the same policy. */
+  readonly budget: ToolBudget;
+  readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>> | undefined;
+}
+
+/**
+ * The default policy revision: a digest of every policy setting (allowlist, trust, freshness, sensitive fields,
+ * aggregation rules, budget, declared business errors). A changed policy is a changed
+ * contract — the call binding commits to it and the audit's rule versions name it — even when nobody bumps a
+ * number. Lists whose order means nothing are sorted, so reordering them is not a change.
+ */
+export function policyRevision(settings: PolicySettings): string {
+  const businessErrors = Object.fromEntries(
+    Object.entries(settings.businessErrors ?? {}).map(([code, declared]) => [code, { message: declared.message, recovery: declared.recovery ?? ERROR_CATALOG.BUSINESS_RULE.recovery }]),
+  );
+  const policy = {
+    allowlist: settings.source.allowlist === undefined ? null : [...settings.source.allowlist].sort(),
+    trust: settings.source.trust ?? 'untrusted_data',
+    freshness: settings.freshness === undefined ? null : { maxAgeMs: settings.freshness.maxAgeMs, onStale: settings.freshness.onStale },
+    sensitiveFields: [...(settings.sensitiveFields ?? [])].sort(),
+    aggregations: settings.aggregations ?? {},
+    budget: settings.budget,
+    businessErrors,
+  };
+  return `sha256:${digestJson(policy).slice(0, 16)}`;
+}
