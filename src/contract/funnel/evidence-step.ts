@@ -6,7 +6,7 @@ import { toIsoTimestamp } from '../time.js';
 import { checkConflicts } from './conflicts.js';
 import { contractFailure } from './contract-failure.js';
 import { envelopeOf, type FunnelState } from './funnel-state.js';
-import { failLayer, passLayer, type StepResult } from './step.js';
+import { failLayer, passLayer, warnLayer, type StepResult } from './step.js';
 
 /** The source labels a tool may report: its own `source.label` and every label of `source.allowlist`. */
 export function declaredSourceLabels(tool: AnyToolDefinition): readonly string[] {
@@ -16,6 +16,8 @@ export function declaredSourceLabels(tool: AnyToolDefinition): readonly string[]
 /**
  * Evidence layer: every reported source among the tool's declared labels, every evidence pointer resolving in the data, the data
  * fresh enough (or a warning, as the tool declares), and every reported conflict naming a real field.
+ * Data let through with a warning (stale in `warn` mode, of unknown age, or with unresolved conflicts) makes the
+ * layer `warned`.
  */
 export function checkEvidence(state: FunnelState): StepResult {
   const { tool } = state;
@@ -48,7 +50,8 @@ export function checkEvidence(state: FunnelState): StepResult {
     observedAt = toIsoTimestamp(output.observedAt);
     if (observedAt === null) return fail(contractFailure('evidence', 'invalid observedAt'), 'invalid observedAt');
   }
-  const warnings: Warning[] = [...state.warnings];
+  // What this layer lets through with a warning: its verdict is `warned`, never `passed`.
+  const warnings: Warning[] = [];
   if (tool.freshness) {
     const { maxAgeMs, onStale } = tool.freshness;
     if (observedAt === null) {
@@ -67,5 +70,7 @@ export function checkEvidence(state: FunnelState): StepResult {
   if (conflicts.conflicts.some((c) => c.resolution === 'unresolved')) {
     warnings.push({ code: 'CONFLICTING_SOURCES', message: 'Sources disagree on some fields; see conflicts.' });
   }
-  return passLayer(state, 'evidence', rule, { checked: { evidence, observedAt, conflicts: conflicts.conflicts }, warnings });
+  const changes = { checked: { evidence, observedAt, conflicts: conflicts.conflicts }, warnings: [...state.warnings, ...warnings] };
+  if (warnings.length === 0) return passLayer(state, 'evidence', rule, changes);
+  return warnLayer(state, 'evidence', rule, `warned: ${warnings.map((warning) => warning.code).join(', ')}`, changes);
 }
