@@ -21,6 +21,9 @@ export interface HttpJson {
   readonly rawResponse: RawResponse;
 }
 
+/** The rule version of what `readHttpJson` refuses; the funnel records it on the protocol layer. */
+export const HTTP_JSON_RULE = 'http-json@1';
+
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 
 /**
@@ -28,64 +31,68 @@ const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
  * one whole document. A login page served with 200, a body shorter than its Content-Length, broken encoding or
  * half a document is a `PROTOCOL_ERROR`, never "success". Status codes map to catalog codes (429 → RATE_LIMITED
  * with its Retry-After, 503 → UPSTREAM_UNAVAILABLE, …); ambiguous server errors stay `PROTOCOL_ERROR`, which the
- * funnel turns into `OUTCOME_UNKNOWN` for writes.
+ * funnel turns into `OUTCOME_UNKNOWN` for writes. Every refusal carries the raw body, so the audit records the
+ * SHA-256 of what arrived even though nothing was parsed; a `PROTOCOL_ERROR` fails the protocol layer.
  */
 export function readHttpJson(response: HttpLikeResponse, options: HttpJsonOptions = {}): HttpJson {
   const header = headerReader(response.headers);
   const { status, body } = response;
-  if (!Number.isInteger(status) || status < 100 || status > 599) throw protocolError('invalid HTTP status', { status: String(status) });
   if (!(body instanceof Uint8Array) && typeof body !== 'string') throw protocolError('body is neither bytes nor text', {});
-  if (status < 200 || status >= 300) throw statusError(status, header);
-
-  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
   const contentType = header('content-type') ?? '';
   const [mediaType = '', ...params] = contentType.split(';').map((part) => part.trim());
-  if (!JSON_CONTENT_TYPE.test(mediaType)) throw protocolError('response is not declared as JSON', { content_type: contentType.slice(0, 200) });
+  // Every refusal from here on carries the body it refused, so the audit records the digest of what arrived.
+  const raw: RawResponse = { body, contentType: mediaType.toLowerCase() };
+  if (!Number.isInteger(status) || status < 100 || status > 599) throw protocolError('invalid HTTP status', { status: String(status) }, raw);
+  if (status < 200 || status >= 300) throw statusError(status, header, raw);
+
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+  if (!JSON_CONTENT_TYPE.test(mediaType)) throw protocolError('response is not declared as JSON', { content_type: contentType.slice(0, 200) }, raw);
   const charset = params.find((param) => /^charset=/i.test(param))?.slice(8).replace(/"/g, '').toLowerCase();
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw protocolError('unsupported charset', { charset });
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw protocolError('unsupported charset', { charset }, raw);
 
   const declaredLength = header('content-length');
   if (declaredLength !== undefined && (!/^\d+$/.test(declaredLength) || Number(declaredLength) !== bytes.byteLength)) {
-    throw protocolError('body length differs from Content-Length', { declared: declaredLength, received: bytes.byteLength });
+    throw protocolError('body length differs from Content-Length', { declared: declaredLength, received: bytes.byteLength }, raw);
   }
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
-  if (bytes.byteLength > maxBodyBytes) throw protocolError('body exceeds the size limit', { bytes: bytes.byteLength, limit: maxBodyBytes });
+  if (bytes.byteLength > maxBodyBytes) throw protocolError('body exceeds the size limit', { bytes: bytes.byteLength, limit: maxBodyBytes }, raw);
 
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw protocolError('body is not valid UTF-8', { bytes: bytes.byteLength });
+    throw protocolError('body is not valid UTF-8', { bytes: bytes.byteLength }, raw);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw protocolError('body is not one complete JSON document', { bytes: bytes.byteLength });
+    throw protocolError('body is not one complete JSON document', { bytes: bytes.byteLength }, raw);
   }
   return { json, rawResponse: { body: bytes, contentType: mediaType.toLowerCase() } };
 }
 
-function statusError(status: number, header: (name: string) => string | undefined): ToolError {
+function statusError(status: number, header: (name: string) => string | undefined, raw: RawResponse): ToolError {
   const details = { http_status: status };
+  const options = { rawResponse: raw, rule: HTTP_JSON_RULE };
   switch (status) {
     case 400:
     case 422:
-      return new ToolError('INVALID_ARGUMENTS', details);
+      return new ToolError('INVALID_ARGUMENTS', details, options);
     case 401:
     case 403:
-      return new ToolError('PERMISSION_DENIED', details);
+      return new ToolError('PERMISSION_DENIED', details, options);
     case 404:
     case 410:
-      return new ToolError('NOT_FOUND', details);
+      return new ToolError('NOT_FOUND', details, options);
     case 409:
-      return new ToolError('STATUS_CONFLICT', details);
+      return new ToolError('STATUS_CONFLICT', details, options);
     case 429:
-      return new ToolError('RATE_LIMITED', details, retryAfter(header('retry-after')));
+      return new ToolError('RATE_LIMITED', details, { ...options, ...retryAfter(header('retry-after')) });
     case 503:
-      return new ToolError('UPSTREAM_UNAVAILABLE', details, retryAfter(header('retry-after')));
+      return new ToolError('UPSTREAM_UNAVAILABLE', details, { ...options, ...retryAfter(header('retry-after')) });
     default:
-      return protocolError('unexpected HTTP status', details);
+      return protocolError('unexpected HTTP status', details, raw);
   }
 }
 
@@ -96,8 +103,8 @@ function retryAfter(value: string | undefined): { retryAfterMs?: number } {
   return Number.isFinite(at) ? { retryAfterMs: Math.max(0, at - Date.now()) } : {};
 }
 
-function protocolError(reason: string, details: Record<string, unknown>): ToolError {
-  return new ToolError('PROTOCOL_ERROR', { reason, ...details });
+function protocolError(reason: string, details: Record<string, unknown>, raw?: RawResponse): ToolError {
+  return new ToolError('PROTOCOL_ERROR', { reason, ...details }, { rule: HTTP_JSON_RULE, ...(raw === undefined ? {} : { rawResponse: raw }) });
 }
 
 function headerReader(headers: HttpLikeResponse['headers']): (name: string) => string | undefined {

@@ -1,4 +1,4 @@
-import type { EvidenceInput } from './define-tool.js';
+import type { EvidenceInput, RawResponse } from './define-tool.js';
 import { isCatalogCode, type CatalogCode } from './error-catalog.js';
 
 /** JSON-safe detail attached to a {@link ToolError}; it goes to the protected audit, never to the model. */
@@ -16,6 +16,10 @@ export class ToolError extends Error {
   readonly retryAfterMs: number | undefined;
   /** What the refusal rests on, shown to the model with the error (see {@link ToolErrorOptions.evidence}). */
   readonly evidence: readonly EvidenceInput[];
+  /** The upstream response that was refused, so the audit can record its digest (see {@link ToolErrorOptions}). */
+  readonly rawResponse: RawResponse | undefined;
+  /** The versioned rule that found the failure, recorded as the layer's rule version. */
+  readonly rule: string | undefined;
 
   constructor(code: CatalogCode | (string & {}), details: ToolErrorDetails = {}, options: ToolErrorOptions = {}) {
     super(code, options.cause === undefined ? undefined : { cause: options.cause });
@@ -23,6 +27,8 @@ export class ToolError extends Error {
     this.details = details;
     this.retryAfterMs = options.retryAfterMs;
     this.evidence = options.evidence ?? [];
+    this.rawResponse = options.rawResponse;
+    this.rule = options.rule;
   }
 
   /** True when the code is in the fixed catalog (as opposed to a tool's business code). */
@@ -41,6 +47,10 @@ export interface ToolErrorOptions {
    * with a catalog or declared business code; unlike `details`, it reaches the model (redacted like any evidence).
    */
   readonly evidence?: readonly EvidenceInput[];
+  /** The raw upstream response a handler refused (`readHttpJson` passes it): its SHA-256 goes to the audit. */
+  readonly rawResponse?: RawResponse;
+  /** The versioned rule that refused it, e.g. `http-json@1` (`readHttpJson`). */
+  readonly rule?: string;
 }
 
 /** Recognizes a ToolError even across module copies (duck-typed on name and code). */

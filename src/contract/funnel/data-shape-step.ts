@@ -1,5 +1,5 @@
 import { canonicalJson } from '../canonical-json.js';
-import type { ToolOutput } from '../define-tool.js';
+import type { RawResponse, ToolOutput } from '../define-tool.js';
 import { inspectJson } from '../json-shape.js';
 import { sha256Hex } from '../sha256.js';
 import { utf8ByteLength } from '../truncation.js';
@@ -24,13 +24,17 @@ export function checkDataShape(state: FunnelState): StepResult {
 
 /** The handler's raw bytes when it kept them, else the canonical form of its data (which the artifact reuses). */
 function rawResponseDigest(envelope: ToolOutput<unknown>): Pick<FunnelState, 'rawResponse' | 'canonicalData'> {
-  const raw = envelope.rawResponse;
-  if (raw && (typeof raw.body === 'string' || raw.body instanceof Uint8Array)) {
-    const bytes = typeof raw.body === 'string' ? utf8ByteLength(raw.body) : raw.body.byteLength;
-    return { rawResponse: { sha256: sha256Hex(raw.body), bytes }, canonicalData: null };
-  }
+  const raw = rawBodyDigest(envelope.rawResponse);
+  if (raw !== null) return { rawResponse: raw, canonicalData: null };
   const canonical = canonicalDataOf(envelope);
   return { rawResponse: { sha256: canonical.sha256, bytes: canonical.bytes }, canonicalData: canonical };
+}
+
+/** SHA-256 and size of raw upstream bytes, or `null` when `raw` is not a body a handler could have received. */
+export function rawBodyDigest(raw: RawResponse | undefined): FunnelState['rawResponse'] {
+  if (!raw || (typeof raw.body !== 'string' && !(raw.body instanceof Uint8Array))) return null;
+  const bytes = typeof raw.body === 'string' ? utf8ByteLength(raw.body) : raw.body.byteLength;
+  return { sha256: sha256Hex(raw.body), bytes };
 }
 
 /** Canonical JSON of the handler's data, unredacted: the artifact body and (without raw bytes) the raw digest. */

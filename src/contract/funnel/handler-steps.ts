@@ -1,7 +1,10 @@
 import { failureFromThrown } from '../call-failure.js';
 import { openDispatchFence, type HandlerContext } from '../define-tool.js';
+import { isToolError } from '../tool-error.js';
+import { wellFormedPrefix } from '../truncation.js';
+import { rawBodyDigest } from './data-shape-step.js';
 import type { FunnelState } from './funnel-state.js';
-import { proceed, stop, type StepResult } from './step.js';
+import { failLayer, proceed, stop, type StepResult } from './step.js';
 
 /**
  * Runs the tool's handler. Whatever it returns or throws is recorded as is; mapping a throw is the next step's
@@ -18,11 +21,25 @@ export async function runHandler(state: FunnelState): Promise<StepResult> {
   return proceed(state, { handler: { ms: state.now() - start, settled } });
 }
 
-/** A handler that threw ends the call with the failure its throw maps to (catalog, business or `TOOL_ERROR`). */
+/**
+ * A handler that threw ends the call with the failure its throw maps to (catalog, business or `TOOL_ERROR`). The
+ * raw response a `ToolError` carries (`readHttpJson` attaches it) is digested for the audit, and a thrown
+ * `PROTOCOL_ERROR` is the protocol layer's verdict: the handler's own protocol check refused the response.
+ */
 export function failOnHandlerThrow(state: FunnelState): StepResult {
   const settled = state.handler?.settled;
-  if (settled !== undefined && 'thrown' in settled) return stop(state, failureFromThrown(state.tool, settled.thrown));
-  return proceed(state);
+  if (settled === undefined || !('thrown' in settled)) return proceed(state);
+  const { thrown } = settled;
+  const failure = failureFromThrown(state.tool, thrown);
+  if (!isToolError(thrown)) return stop(state, failure);
+  const rawResponse = rawBodyDigest(thrown.rawResponse) ?? state.rawResponse;
+  if (failure.error.code !== 'PROTOCOL_ERROR') return stop({ ...state, rawResponse }, failure);
+  // A ToolError of another copy of this package is recognised by shape only: its fields are read defensively.
+  const details: unknown = thrown.details;
+  const stated = typeof details === 'object' && details !== null ? (details as Record<string, unknown>)['reason'] : undefined;
+  const reason = typeof stated === 'string' ? stated : 'the handler refused the upstream response';
+  const rule = typeof thrown.rule === 'string' ? wellFormedPrefix(thrown.rule, 256) : 'handler-reported';
+  return failLayer(state, 'protocol', rule, { ...failure, layer: 'protocol' }, reason, { rawResponse });
 }
 
 /** What the handler returned; only called after {@link failOnHandlerThrow} let the call through. */
