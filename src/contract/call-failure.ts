@@ -1,3 +1,4 @@
+import { declaredRecovery } from './catalog-rule.js';
 import type { AnyToolDefinition, EvidenceInput } from './define-tool.js';
 import { ERROR_CATALOG, isCatalogCode, type CatalogCode } from './error-catalog.js';
 import type { ExecutionOutcome, ModelError, Receipt, ToolStatus } from './model-result.js';
@@ -62,7 +63,7 @@ export function failureFromThrown(tool: AnyToolDefinition, thrown: unknown): Cal
           category: entry.category,
           message: declared.message,
           retryable: false,
-          recovery: declared.recovery ?? (needsInput ? 'ask_user' : entry.recovery),
+          recovery: declaredRecovery(declared),
           layer: 'execution',
         },
         layer: 'execution',

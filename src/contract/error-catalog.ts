@@ -93,6 +93,32 @@ export const ERROR_CATALOG = Object.freeze({
   TOOL_ERROR: entry('internal', 'as_executed', 'explain', false, 'The tool failed unexpectedly.'),
 } satisfies Record<string, CatalogEntry>);
 
+/**
+ * What the model is told about a write that did not happen (`NOT_COMMITTED`), by what came before: safe, fixed texts
+ * — the only wordings of that code besides its catalog text (see {@link CATALOG_MESSAGE_VARIANTS}).
+ */
+export const NOT_COMMITTED_MESSAGES = Object.freeze({
+  timeout: 'The operation timed out; the authoritative system then confirmed it did not take effect. It may be requested again.',
+  error: 'The operation failed; the authoritative system then confirmed it did not take effect. It may be requested again.',
+  lost: 'The operation ended without an answer; the authoritative system then confirmed it did not take effect. It may be requested again.',
+  accepted: 'The job was accepted, but the authoritative system then reported it ended without taking effect. It may be requested again.',
+  unknown: 'The authoritative system confirmed the operation did not take effect. It may be requested again.',
+  human: 'A person confirmed the operation did not take effect. It may be requested again.',
+});
+
+/**
+ * The wordings a code's message may take besides its catalog text, each for one named case; the model result schema
+ * refuses any other text. A `detailed` code may end its catalog text with `: <detail>` instead of `.` (the input
+ * schema's issues, which name the model's own arguments); `alternatives` are fixed texts.
+ */
+export const CATALOG_MESSAGE_VARIANTS: {
+  readonly detailed: readonly CatalogCode[];
+  readonly alternatives: Readonly<Partial<Record<CatalogCode, readonly string[]>>>;
+} = Object.freeze({
+  detailed: Object.freeze(['INVALID_ARGUMENTS'] as const),
+  alternatives: Object.freeze({ NOT_COMMITTED: Object.freeze(Object.values(NOT_COMMITTED_MESSAGES)) }),
+});
+
 /** A code of the fixed catalog. */
 export type CatalogCode = keyof typeof ERROR_CATALOG;
 

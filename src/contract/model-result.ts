@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { catalogDisagreements } from './catalog-rule.js';
 import { ERROR_CATEGORIES, RECOVERIES } from './error-catalog.js';
 import { ERROR_LAYERS } from './validation-layers.js';
 
@@ -217,9 +218,15 @@ export const modelResultObjectSchema = z.strictObject({
   job: jobSchema.optional(),
 });
 
-/** Zod schema of `tool-result.model.v1`. `data` is checked against the tool's own output schema separately. */
+/**
+ * Zod schema of `tool-result.model.v1`. `data` is checked against the tool's own output schema separately, and so
+ * is a business code against the tool's declaration; a catalog code's category, recovery, retryability and message
+ * are checked here, so a result whose error was edited cannot pass.
+ */
 export const modelResultSchema = modelResultObjectSchema.superRefine((result, ctx) => {
   for (const problem of statusInconsistencies(result)) ctx.addIssue({ code: 'custom', message: problem, path: ['status'] });
+  if (result.error === null) return;
+  for (const problem of catalogDisagreements(result.error)) ctx.addIssue({ code: 'custom', message: problem, path: ['error'] });
 });
 
 /**

@@ -1,6 +1,7 @@
 import { callBindingDigest, resultDigest } from './bindings.js';
 import { catalogFailure } from './call-failure.js';
 import type { AnyToolDefinition, ToolOutput } from './define-tool.js';
+import { NOT_COMMITTED_MESSAGES } from './error-catalog.js';
 import { executeTool, failedExecution, type ToolExecution } from './execute-tool.js';
 import type { ExecutionContext } from './execution-context.js';
 import { modelResultSchema, type Delivery, type ModelResult } from './model-result.js';
@@ -55,16 +56,6 @@ export type NotCommittedConfirmation =
   /** The authoritative system, asked by idempotency key, found no such write. */
   | { readonly by: 'reconciliation'; readonly unsettledBecause: UnsettledBecause }
   | { readonly by: 'human'; readonly resolvedBy: string; readonly note: string | null };
-
-/** What the model is told about a write that did not happen, by what came before (safe, fixed texts). */
-const NOT_COMMITTED_MESSAGES: Readonly<Record<UnsettledBecause | 'human', string>> = {
-  timeout: 'The operation timed out; the authoritative system then confirmed it did not take effect. It may be requested again.',
-  error: 'The operation failed; the authoritative system then confirmed it did not take effect. It may be requested again.',
-  lost: 'The operation ended without an answer; the authoritative system then confirmed it did not take effect. It may be requested again.',
-  accepted: 'The job was accepted, but the authoritative system then reported it ended without taking effect. It may be requested again.',
-  unknown: 'The authoritative system confirmed the operation did not take effect. It may be requested again.',
-  human: 'A person confirmed the operation did not take effect. It may be requested again.',
-};
 
 /**
  * The write did not happen: `failed`, `not_started`, `NOT_COMMITTED`. Delivered `confirmed_absent` when the

@@ -1,4 +1,5 @@
 import type { CallFailure } from '../call-failure.js';
+import { catalogDisagreements } from '../catalog-rule.js';
 import { guardedParse } from '../guarded-parse.js';
 import { modelResultSchema, type ModelResult } from '../model-result.js';
 import { auditBytes, MAX_AUDIT_BYTES } from './audit-bounds.js';
@@ -18,7 +19,7 @@ import type { ToolExecution } from './tool-execution.js';
 export function succeededExecution(state: FunnelState): ToolExecution {
   const shown = state.shown;
   if (shown === null) throw new Error('internal: the funnel finished without a model result');
-  assertPublishedShape(shown.modelResult);
+  assertPublishedShape(shown.modelResult, state);
   const audit = auditProjection(state, shown.modelResult, null);
   const bytes = auditBytes(audit);
   if (bytes <= MAX_AUDIT_BYTES) {
@@ -37,14 +38,19 @@ export function succeededExecution(state: FunnelState): ToolExecution {
 export function failedExecutionOf(state: FunnelState, failure: CallFailure): ToolExecution {
   const { modelResult, errorDetail, redactions, evidenceSources } = failureResult(state, failure);
   const settled = { ...state, redactions: [...state.redactions, ...redactions] };
-  assertPublishedShape(modelResult);
+  assertPublishedShape(modelResult, state);
   const audit = auditProjection(settled, modelResult, errorDetail);
   const bounded = auditBytes(audit) <= MAX_AUDIT_BYTES ? audit : auditProjection(settled, modelResult, errorDetail, 'compact');
   return { modelResult, audit: bounded, artifacts: [], evidenceSources };
 }
 
-/** Defence in depth: a result must satisfy its own published schema before anyone sees it. */
-function assertPublishedShape(modelResult: ModelResult): void {
+/**
+ * Defence in depth: a result must satisfy its own published schema before anyone sees it, and its error must be the
+ * catalog's or, for a business code, exactly what this tool declared (the one check the schema cannot make).
+ */
+function assertPublishedShape(modelResult: ModelResult, { tool }: FunnelState): void {
   const checked = guardedParse(modelResultSchema, modelResult);
   if (!checked.success) throw new Error(`internal: model result violates tool-result.model.v1 at ${checked.issues.map((issue) => issue.path).join(', ')}`);
+  const disagreements = modelResult.error === null ? [] : catalogDisagreements(modelResult.error, tool.businessErrors ?? {});
+  if (disagreements.length > 0) throw new Error(`internal: model result error disagrees with the catalog: ${disagreements.join('; ')}`);
 }
