@@ -9,7 +9,8 @@ import { catalogWorkflowFailure } from './catalog-failure.js';
 import { resumeToolCallCounts, toolCallCounts } from './call-limits.js';
 import type { CallToolOptions } from './call-tool.js';
 import { callTools, type BatchCallRequest } from './call-tools.js';
-import { checkCitations, type CitationReport } from './citations.js';
+import { checkCitations, type CitableResult, type CitationReport } from './citations.js';
+import { citationFollowUp } from './citation-follow-up.js';
 import { AGENT_LOOP_CALL_PROVIDER } from '../src/wire/call-providers.js';
 import { agentCallId } from '../src/wire/ids.js';
 import { AGENT_TRANSCRIPT_QUERY, MODEL_CALL_ACTIVITY } from '../src/wire/names.js';
@@ -39,6 +40,8 @@ export interface AgentLoopInput {
   readonly modelAttempts?: number;
   /** Turns per workflow run before it continues as new (default 50), besides the server's own suggestion. */
   readonly turnsPerRun?: number;
+  /** What to do with a final answer whose citation report is not clean (default `report`). */
+  readonly citationPolicy?: CitationPolicy;
   /** Set by the loop itself when it continues as new. */
   readonly carried?: AgentLoopCarry;
 }
@@ -53,15 +56,25 @@ export interface AgentLoopCarry {
   readonly seedMessages: number;
   /** Calls admitted per tool so far, so per-workflow call limits hold across runs (absent in runs carried before). */
   readonly callsByTool?: Readonly<Record<string, number>>;
+  /** Set once the loop asked the model again about an answer's citations (`citationPolicy: 'ask_again'`). */
+  readonly askedAboutCitations?: boolean;
 }
 
+/**
+ * What the loop does with a final answer whose citation report is not clean (an uncited figure, date or id, an
+ * unknown citation, a quote that does not match, a whole-result citation): `report` returns it with the report;
+ * `ask_again` gives the model the report's findings and asks once more (if a turn is left), then returns whatever
+ * it answers with its report; `fail` returns status `citations_rejected` (the answer and report kept for a person).
+ */
+export type CitationPolicy = 'report' | 'ask_again' | 'fail';
+
 /** Why the loop stopped. */
-export type AgentLoopStatus = 'final' | 'turn_budget_exhausted' | 'model_error';
+export type AgentLoopStatus = 'final' | 'turn_budget_exhausted' | 'model_error' | 'citations_rejected';
 
 /** Result of {@link agentLoop}. */
 export interface AgentLoopResult {
   readonly status: AgentLoopStatus;
-  /** The final answer (`status: 'final'`), else `null`. */
+  /** The final answer (`status: 'final'`, or `citations_rejected`), else `null`. */
   readonly answer: string | null;
   /** The final answer's citations checked against the evidence this run's tool calls returned. */
   readonly citations: CitationReport | null;
@@ -82,8 +95,9 @@ const DEFAULT_TURNS_PER_RUN = 50;
  * The built-in agent loop. Each turn asks the model (an activity), then runs the tool calls it asked for through
  * {@link callTools} — so approvals and reconciliation apply — and gives the model one result per call, correlated by
  * its call id. Malformed arguments are refused as `INVALID_ARGUMENTS` and tools outside `allowedTools` as
- * `UNKNOWN_TOOL`, both without running anything. It stops on a final answer (whose `[ev_…]` citations are checked),
- * when `maxTurns` is used up, or when the model fails (non-retryable, or duplicate call ids in one response).
+ * `UNKNOWN_TOOL`, both without running anything. It stops on a final answer (whose `[ev_…]` citations are checked,
+ * and handled as `citationPolicy` says), when `maxTurns` is used up, or when the model fails (non-retryable, or
+ * duplicate call ids in one response).
  * Long loops continue as new with the transcript and the call counter, so call ids stay unique.
  */
 export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult> {
@@ -95,6 +109,8 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
   resumeToolCallCounts(carried.callsByTool ?? {});
   let turns = carried.turns;
   let callCount = carried.callCount;
+  let askedAboutCitations = carried.askedAboutCitations ?? false;
+  const citationPolicy = input.citationPolicy ?? 'report';
   let turnsThisRun = 0;
   const modelName = input.model.kind === 'named' ? input.model.name.slice(0, 64) : 'scripted';
   // Per turn, for the summary the UI shows on the timeline (the model and the turn; never the conversation).
@@ -104,10 +120,11 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
       retry: { maximumAttempts: input.modelAttempts ?? 5, nonRetryableErrorTypes: nonRetryableCodes() },
       summary: `model turn ${turn} (${modelName})`,
     })[MODEL_CALL_ACTIVITY];
+  const citationsOf = (answer: string) => checkCitations(answer, returnedResults(transcript.slice(carried.seedMessages)));
   const end = (status: AgentLoopStatus, answer: string | null, error: AgentLoopResult['error'] = null): AgentLoopResult => ({
     status,
     answer,
-    citations: answer === null ? null : checkCitations(answer, returnedEvidence(transcript.slice(carried.seedMessages))),
+    citations: answer === null ? null : citationsOf(answer),
     turns,
     toolCalls: callCount,
     runs: carried.runs,
@@ -119,7 +136,7 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
     if (turnsThisRun >= (input.turnsPerRun ?? DEFAULT_TURNS_PER_RUN) || workflowInfo().continueAsNewSuggested) {
       // No call is in flight here: every batch has settled, so nothing pending is lost with this run. The goal is
       // already part of the transcript.
-      const next: AgentLoopInput = { ...input, messages: transcript, carried: { ...carried, turns, callCount, runs: carried.runs + 1, callsByTool: toolCallCounts() } };
+      const next: AgentLoopInput = { ...input, messages: transcript, carried: { ...carried, turns, callCount, runs: carried.runs + 1, callsByTool: toolCallCounts(), askedAboutCitations } };
       delete (next as { goal?: string }).goal;
       return continueAsNew<typeof agentLoop>(next);
     }
@@ -135,7 +152,13 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
     turnsThisRun += 1;
     if (response.kind === 'final') {
       transcript.push({ role: 'assistant', text: response.text, calls: [] });
-      return end('final', response.text);
+      const report = citationsOf(response.text);
+      if (report.clean || citationPolicy === 'report') return end('final', response.text);
+      if (citationPolicy === 'fail') return end('citations_rejected', response.text);
+      if (askedAboutCitations || turns >= input.maxTurns) return end('final', response.text);
+      askedAboutCitations = true;
+      transcript.push({ role: 'user', text: citationFollowUp(report) });
+      continue;
     }
     // Results are correlated by call id: a response that repeats one cannot be answered call by call. Model
     // clients refuse it already; this guards clients that do not.
@@ -160,9 +183,9 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
   }
 }
 
-/** Every evidence id the transcript's tool results returned, in order. */
-function returnedEvidence(transcript: readonly ModelMessage[]): string[] {
-  return transcript.flatMap((message) => (message.role === 'tool' ? message.result.evidence.map((evidence) => evidence.evidence_id) : []));
+/** The tool results of the transcript, in order: what a final answer's citations are checked against. */
+function returnedResults(transcript: readonly ModelMessage[]): CitableResult[] {
+  return transcript.flatMap((message) => (message.role === 'tool' ? [message.result] : []));
 }
 
 /** The model call a tool call answers, for the call's audit binding. */

@@ -1,3 +1,26 @@
+import { answerSentences, citationsIn, type ClaimMarker } from '../src/contract/answer-claims.js';
+import type { Evidence } from '../src/contract/model-result.js';
+import { unquotedPointers } from '../src/contract/quote-match.js';
+
+/** What the check needs of one tool result: its data and the evidence it returned. */
+export interface CitableResult {
+  readonly data: unknown;
+  readonly evidence: readonly Evidence[];
+}
+
+/** A sentence that states a number, a date or an id and cites no evidence. */
+export interface UncitedClaim {
+  /** The sentence, cut to 200 characters (the report is stored in workflow history). */
+  readonly sentence: string;
+  readonly carries: readonly ClaimMarker[];
+}
+
+/** Cited evidence whose quote does not show the values at some of the pointers it supports. */
+export interface QuoteMismatch {
+  readonly evidenceId: string;
+  readonly pointers: readonly string[];
+}
+
 /** How a final answer's evidence citations compare with the evidence the run's tool calls actually returned. */
 export interface CitationReport {
   /** Cited ids that some tool result of this run returned, in citation order. */
@@ -8,21 +31,50 @@ export interface CitationReport {
   readonly uncited: readonly string[];
   /** True when evidence was returned but the answer cites none at all. */
   readonly missing: boolean;
+  /** Sentences that state a number, date or id and cite nothing, in answer order. */
+  readonly uncitedClaims: readonly UncitedClaim[];
+  /** Cited evidence whose quote does not match the values at its pointers (normalised comparison). */
+  readonly quoteMismatches: readonly QuoteMismatch[];
+  /** Cited evidence supporting the whole result (pointer `''`): it ties no claim to a field. */
+  readonly wholeResult: readonly string[];
+  /** True when there is no unknown citation, uncited claim, mismatched quote or whole-result citation. */
+  readonly clean: boolean;
 }
 
-/** A citation is `[ev_…]`: the bracketed id, whatever follows the prefix (a malformed id is still a citation, and unknown). */
-const CITATION = /\[(ev_[^\]\s]{1,200})\]/g;
+const MAX_SENTENCE_CHARS = 200;
 
-/** Checks `answer`'s citations against `returned` (evidence ids of this run's tool results). Pure and deterministic. */
-export function checkCitations(answer: string, returned: readonly string[]): CitationReport {
-  const cited = [...new Set([...answer.matchAll(CITATION)].map((match) => match[1] ?? ''))];
-  const known = new Set(returned);
+/**
+ * Checks `answer` against the results of this run's tool calls: which citations are real, which sentences state a
+ * figure, date or id without citing anything, and whether the cited evidence holds up (its quote shows the values
+ * at its pointers; it does not support the whole result). Pure and deterministic, so workflow code can call it.
+ */
+export function checkCitations(answer: string, results: readonly CitableResult[]): CitationReport {
+  const cited = [...new Set(citationsIn(answer))];
+  const returned = results.flatMap((result) => result.evidence.map((evidence) => ({ evidence, data: result.data })));
+  const known = new Set(returned.map(({ evidence }) => evidence.evidence_id));
   const citedSet = new Set(cited);
-  const uniqueReturned = [...known];
+  const valid = cited.filter((id) => known.has(id));
+  const unknown = cited.filter((id) => !known.has(id));
+  const uncitedClaims = answerSentences(answer)
+    .filter((sentence) => sentence.citations.length === 0 && sentence.carries.length > 0)
+    .map((sentence) => ({ sentence: Array.from(sentence.text).slice(0, MAX_SENTENCE_CHARS).join(''), carries: sentence.carries }));
+  const quoteMismatches: QuoteMismatch[] = [];
+  const wholeResult: string[] = [];
+  for (const id of valid) {
+    // Evidence ids are content digests: every result that returned this one must be checked, and it holds if one agrees.
+    const copies = returned.filter(({ evidence }) => evidence.evidence_id === id);
+    const misses = copies.map(({ evidence, data }) => unquotedPointers(evidence, data));
+    if (misses.every((pointers) => pointers.length > 0)) quoteMismatches.push({ evidenceId: id, pointers: misses[0] ?? [] });
+    if (copies.some(({ evidence }) => evidence.supports.includes(''))) wholeResult.push(id);
+  }
   return {
-    valid: cited.filter((id) => known.has(id)),
-    unknown: cited.filter((id) => !known.has(id)),
-    uncited: uniqueReturned.filter((id) => !citedSet.has(id)),
-    missing: cited.length === 0 && uniqueReturned.length > 0,
+    valid,
+    unknown,
+    uncited: [...known].filter((id) => !citedSet.has(id)),
+    missing: cited.length === 0 && known.size > 0,
+    uncitedClaims,
+    quoteMismatches,
+    wholeResult,
+    clean: unknown.length === 0 && uncitedClaims.length === 0 && quoteMismatches.length === 0 && wholeResult.length === 0,
   };
 }

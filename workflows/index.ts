@@ -27,8 +27,9 @@ export {
   type AgentLoopStatus,
   type AgentLoopCarry,
   type AgentToolOptions,
+  type CitationPolicy,
   type AgentModelConfig,
   type ModelMessage,
   type ModelSettings,
 } from './agent-loop.js';
-export { checkCitations, type CitationReport } from './citations.js';
+export { checkCitations, type CitableResult, type CitationReport, type QuoteMismatch, type UncitedClaim } from './citations.js';

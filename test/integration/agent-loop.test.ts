@@ -201,6 +201,48 @@ test('a final answer without citations while evidence was returned is flagged as
   assert.equal(result.citations?.uncited.length, 1);
 });
 
+test("citationPolicy 'ask_again': an answer with an uncited figure goes back to the model once, and its second answer is checked", { timeout: 120_000 }, async () => {
+  const uncited = 'The customer cus_ask has spent 1200 cents.';
+  const handle = await start(
+    'agent-ask-again',
+    {
+      turns: [
+        { kind: 'tool_calls', calls: [{ name: TOOLS.customer, arguments: { customer_id: 'cus_ask' } }] },
+        { kind: 'final', text: uncited },
+        { kind: 'final', text: `The customer is gold {{evidence:${TOOLS.customer}}}.` },
+      ],
+    },
+    { citationPolicy: 'ask_again' },
+  );
+  const result = (await handle.result()) as AgentLoopResult;
+  assert.equal(result.status, 'final');
+  assert.equal(result.turns, 3);
+  assert.match(result.answer ?? '', /^The customer is gold \[ev_[0-9a-f]{16}\]\.$/);
+  assert.equal(result.citations?.clean, true);
+  const transcript = await handle.query<ModelMessage[]>(AGENT_TRANSCRIPT_QUERY);
+  assert.deepEqual(transcript.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
+  const followUp = transcript[4];
+  assert.ok(followUp?.role === 'user' && followUp.text.includes(uncited), 'the model is told which sentence lacked evidence');
+});
+
+test("citationPolicy 'fail': an answer whose report is not clean ends the loop as citations_rejected, answer and report kept", { timeout: 120_000 }, async () => {
+  const handle = await start(
+    'agent-citations-fail',
+    {
+      turns: [
+        { kind: 'tool_calls', calls: [{ name: TOOLS.customer, arguments: { customer_id: 'cus_fail' } }] },
+        { kind: 'final', text: `The customer is gold {{evidence:${TOOLS.customer}}}. They have spent 1200 cents.` },
+      ],
+    },
+    { citationPolicy: 'fail' },
+  );
+  const result = (await handle.result()) as AgentLoopResult;
+  assert.equal(result.status, 'citations_rejected');
+  assert.equal(result.turns, 2);
+  assert.match(result.answer ?? '', /1200 cents/);
+  assert.deepEqual(result.citations?.uncitedClaims, [{ sentence: 'They have spent 1200 cents.', carries: ['number'] }]);
+});
+
 test('a named model registered on the worker sees provider-safe tool names, and its calls are mapped back to contract names', { timeout: 120_000 }, async () => {
   const requests: ModelRequest[] = [];
   const model: ModelClient = {
