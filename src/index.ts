@@ -83,3 +83,5 @@ export {
 } from './contract/model-result.js';
 export { auditRecordSchema, AUDIT_SCHEMA_VERSION, VALIDATION_LAYERS, type AuditRecord, type LayerOutcome, type ToolRevisions } from './contract/audit-record.js';
 export { ERROR_LAYERS, type ErrorLayer, type ValidationLayer } from './contract/validation-layers.js';
+export { runGoldenSet, type GoldenSetReport, type GoldenCaseResult, type GoldenSetOptions } from './contract/golden-set.js';
+export { goldenCaseSchema, goldenCaseFromRecording, GoldenCaseError, type GoldenCase, type CaseOutcome } from './contract/golden-case.js';

@@ -29,12 +29,13 @@ const AUDIT_FIELD_VISIBILITY = {
   validation: 'shown',
   raw_response_sha256: 'shown',
   raw_response_bytes: 'shown',
+  recorded_output: 'shown',
   redactions: 'protected',
   timings: 'shown',
   bindings: 'shown',
 } as const satisfies Record<keyof AuditRecord, 'shown' | 'protected'>;
 
-type ShownAuditField = { [K in keyof AuditRecord]: (typeof AUDIT_FIELD_VISIBILITY)[K] extends 'shown' ? K : never }[keyof AuditRecord];
+type ShownAuditField = { [K in keyof AuditRecord]-?: (typeof AUDIT_FIELD_VISIBILITY)[K] extends 'shown' ? K : never }[keyof AuditRecord];
 
 /** The audit fields printed by default. */
 export type ShownAudit = Pick<AuditRecord, ShownAuditField>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TOOL_STATUSES } from './model-result.js';
+import { artifactRefSchema, TOOL_STATUSES } from './model-result.js';
 import { VALIDATION_LAYERS } from './validation-layers.js';
 
 export { VALIDATION_LAYERS, type ValidationLayer } from './validation-layers.js';
@@ -83,6 +83,8 @@ export const auditRecordSchema = z.strictObject({
   validation: z.array(layerOutcomeSchema),
   raw_response_sha256: sha256.nullable(),
   raw_response_bytes: z.number().int().nonnegative().nullable(),
+  /** The recorded call (arguments and handler output, redacted) of a tool with `recordRawOutput`, for golden cases. */
+  recorded_output: artifactRefSchema.optional(),
   redactions: z.array(z.strictObject({ path: z.string(), reason: z.string() })),
   timings: z.strictObject({
     started_at: isoTimestamp,

@@ -257,6 +257,11 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   /** Fields (JSON Pointers into `data`) whose conflicts the tool resolves by a named rule. */
   readonly aggregations?: Readonly<Record<string, string>>;
   /**
+   * Keep what the handler returned or threw, with the validated arguments, as a redacted artifact referenced from
+   * the audit (`recorded_output`), so recorded calls can become golden cases. Off by default.
+   */
+  readonly recordRawOutput?: boolean;
+  /**
    * Derives a business idempotency key from the arguments; by default the host derives one per call. The host scopes
    * it by tenant (`<tool>:<tenant ref>:<business key>`, see `businessIdempotencyKey`), and that scoped key is what the
    * handler and `reconcile` receive.

@@ -70,6 +70,9 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
     validation: compact ? compactLayerLog(layerLog(state.verdicts)) : layerLog(state.verdicts),
     raw_response_sha256: state.rawResponse?.sha256 ?? null,
     raw_response_bytes: state.rawResponse?.bytes ?? null,
+    ...(state.recording === null
+      ? {}
+      : { recorded_output: { artifact_id: `art_${state.recording.sha256}`, content_type: state.recording.contentType, bytes: state.recording.bytes } }),
     redactions: compact ? countedRedactions(redactions) : boundedRedactions(redactions),
     timings: {
       started_at: new Date(state.startedAt).toISOString(),

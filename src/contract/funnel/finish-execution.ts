@@ -8,7 +8,7 @@ import { contractFailure } from './contract-failure.js';
 import { failureResult } from './failure-result.js';
 import type { FunnelState } from './funnel-state.js';
 import { withVerdict } from './step.js';
-import type { ToolExecution } from './tool-execution.js';
+import type { ArtifactPayload, ToolExecution } from './tool-execution.js';
 
 /**
  * Binds the audit to the model result of a call that passed every layer. When the audit cannot be kept within
@@ -23,7 +23,7 @@ export function succeededExecution(state: FunnelState): ToolExecution {
   const audit = auditProjection(state, shown.modelResult, null);
   const bytes = auditBytes(audit);
   if (bytes <= MAX_AUDIT_BYTES) {
-    return { modelResult: shown.modelResult, audit, artifacts: shown.artifacts, evidenceSources: shown.evidenceSources, ...(shown.job ? { job: shown.job } : {}) };
+    return { modelResult: shown.modelResult, audit, artifacts: [...shown.artifacts, ...recordingOf(state)], evidenceSources: shown.evidenceSources, ...(shown.job ? { job: shown.job } : {}) };
   }
   const size = Number.isFinite(bytes) ? { bytes } : {};
   const reason = Number.isFinite(bytes) ? `the audit record would be ${bytes} bytes` : 'the audit record has no canonical form';
@@ -41,7 +41,12 @@ export function failedExecutionOf(state: FunnelState, failure: CallFailure): Too
   assertPublishedShape(modelResult, state);
   const audit = auditProjection(settled, modelResult, errorDetail);
   const bounded = auditBytes(audit) <= MAX_AUDIT_BYTES ? audit : auditProjection(settled, modelResult, errorDetail, 'compact');
-  return { modelResult, audit: bounded, artifacts: [], evidenceSources };
+  return { modelResult, audit: bounded, artifacts: recordingOf(state), evidenceSources };
+}
+
+/** The recorded call (`recordRawOutput`), whatever the outcome: failures are the cases a golden set needs most. */
+function recordingOf(state: FunnelState): ArtifactPayload[] {
+  return state.recording === null ? [] : [state.recording];
 }
 
 /**

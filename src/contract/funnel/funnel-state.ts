@@ -5,7 +5,7 @@ import type { ExecutionContext } from '../execution-context.js';
 import type { Conflict, Receipt, Warning } from '../model-result.js';
 import { Redactor, type Redaction } from '../redaction.js';
 import { recordableContext } from './recordable-context.js';
-import type { ShownResult } from './tool-execution.js';
+import type { ArtifactPayload, ShownResult } from './tool-execution.js';
 
 /** What ran of the handler: how long it took, and what it returned or threw. */
 export interface HandlerRun {
@@ -70,6 +70,8 @@ export interface FunnelState {
   /** What `request_sha256` is taken over. */
   readonly digestArguments: unknown;
   readonly handler: HandlerRun | null;
+  /** What the handler did, kept as an artifact when the tool records its raw output (`recordRawOutput`). */
+  readonly recording: ArtifactPayload | null;
   /** Read from the envelope before anything else can fail: a committed write keeps it whatever happens next. */
   readonly receipt: Receipt | null;
   /** The handler's envelope, once the protocol layer accepted its keys. */
@@ -113,6 +115,7 @@ export function startState(tool: AnyToolDefinition, trusted: ExecutionContext, s
     page: null,
     digestArguments: null,
     handler: null,
+    recording: null,
     receipt: null,
     envelope: null,
     downstream: { requestRef: null, statusRef: null },

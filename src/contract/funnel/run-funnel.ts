@@ -14,6 +14,7 @@ import { failOnHandlerThrow, runHandler } from './handler-steps.js';
 import { gateArguments, parseArguments } from './input-steps.js';
 import { alignPage } from './page-step.js';
 import { keepReceipt } from './receipt-step.js';
+import { recordHandlerRun } from './recording-step.js';
 import { redactAndFit } from './redaction-budget-step.js';
 import { checkOutputSchema } from './schema-step.js';
 import { checkScope } from './scope-step.js';
@@ -38,6 +39,7 @@ const BEFORE_HANDLER: readonly Step[] = [
 const FUNNEL: readonly Step[] = [
   ...BEFORE_HANDLER,
   runHandler,
+  recordHandlerRun, // what the handler did, kept for golden cases (recordRawOutput only)
   failOnHandlerThrow,
   keepReceipt, // side effect: a write's receipt, kept whatever fails next
   acceptJob, // protocol: an accepted asynchronous job ends the call here (nothing to check until it finishes)
