@@ -23,7 +23,8 @@ export type {
   ReconciliationState,
   SettleReconciliationInput,
 } from './reconciliation.js';
-export type { AuditCounts, ContractMetrics, MetricRate, MetricsWindow } from './contract-metrics.js';
+export type { ContractMetrics, LayerMetrics, MetricCounts, MetricRate, MetricsWindow, RuleCounts, RuleMetrics, ToolCounts, ToolMetrics } from './contract-metrics.js';
+export { OUTCOME_LABELS, type OutcomeLabel, type OutcomeLabelKind } from './outcome-labels.js';
 export { StoreError, isStoreError, STORE_FAILURE_CODES, type StoreFailure } from './store-error.js';
 export { PgToolStore, type PgToolStoreOptions } from './pg/pg-tool-store.js';
 export { InMemoryToolStore } from './in-memory/in-memory-tool-store.js';

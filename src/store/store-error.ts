@@ -21,6 +21,9 @@ export type StoreFailure =
   | 'digest_mismatch'
   | 'reconciliation_not_found'
   | 'memory_not_found'
+  | 'audit_not_found'
+  | 'label_mismatch'
+  | 'provenance_mismatch'
   | 'unavailable'
   | 'serialization_failure'
   | 'append_only'
@@ -54,6 +57,11 @@ export const STORE_FAILURE_CODES = Object.freeze({
   digest_mismatch: 'PROTOCOL_ERROR',
   reconciliation_not_found: 'NOT_FOUND',
   memory_not_found: 'NOT_FOUND',
+  audit_not_found: 'NOT_FOUND',
+  // A false_accept on a refused attempt (or a false_reject on an accepted one) judges nothing the metrics count.
+  label_mismatch: 'INVALID_ARGUMENTS',
+  // A state patch whose source or times are not those of the evidence it cites.
+  provenance_mismatch: 'INVALID_ARGUMENTS',
   unavailable: 'UPSTREAM_UNAVAILABLE',
   serialization_failure: 'UPSTREAM_UNAVAILABLE',
   append_only: 'TOOL_ERROR',

@@ -4,6 +4,7 @@ import type { FenceDecision, FenceDispatchInput } from './lease.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from './ledger.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from './memory.js';
 import type { MemoryPolicy } from './memory-policy.js';
+import type { OutcomeLabel, OutcomeLabelKind } from './outcome-labels.js';
 import type {
   EscalationInput,
   OpenReconciliationInput,
@@ -91,9 +92,18 @@ export interface ToolStore {
   /** Unknown side-effect count and time-to-settle figures. */
   reconciliationMetrics(): Promise<ReconciliationMetrics>;
   /**
-   * Seed 004's validation metrics over audits recorded (and reconciliations opened) since `window.since`: schema,
-   * invariant, stale-data and protocol failure rates, unknown outcomes, and time to settle. An invalid `since` is
-   * `INVALID_ARGUMENTS`.
+   * Seed 004's validation metrics over audits recorded (and reconciliations opened) since `window.since`, of
+   * `window.tool` or every tool: failure and warning rates of each layer, stale data, conflicts, omitted evidence,
+   * unknown outcomes and time to settle, overall, per tool and per rule version, with false acceptance and rejection
+   * rates from the labels. An invalid `since` is `INVALID_ARGUMENTS`.
    */
   contractMetrics(window?: MetricsWindow): Promise<ContractMetrics>;
+  /**
+   * Labels the audited attempt `auditRef` names as a false acceptance (it was accepted and wrong) or a false
+   * rejection (it was refused and right), by `labelledBy`. Append-only and idempotent. The reference's digests must
+   * be the stored row's (`digest_mismatch`), and the label must fit how the attempt ended (`label_mismatch`).
+   */
+  labelOutcome(auditRef: AuditRef, label: OutcomeLabelKind, labelledBy: string, note: string | null): Promise<OutcomeLabel>;
+  /** Labels of some audited attempts, oldest first. */
+  listOutcomeLabels(auditIds: readonly string[]): Promise<OutcomeLabel[]>;
 }

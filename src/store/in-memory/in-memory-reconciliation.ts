@@ -116,7 +116,11 @@ export function listUnsettled(tables: InMemoryTables, limit = 100): Reconciliati
 
 /** Unknown side effects and time to settle over rounds opened since `since` (every round when `null`). */
 export function reconciliationMetricsSince(tables: InMemoryTables, since: Date | null): ReconciliationMetrics {
-  const all = [...tables.reconciliations.values()].flat().filter((r) => since === null || Date.parse(r.openedAt) >= since.getTime());
+  return reconciliationMetricsOf([...tables.reconciliations.values()].flat().filter((r) => since === null || Date.parse(r.openedAt) >= since.getTime()));
+}
+
+/** Unknown side-effect count and time-to-settle percentiles over some rounds. */
+export function reconciliationMetricsOf(all: readonly ReconciliationRecord[]): ReconciliationMetrics {
   const durations = all.filter((r) => r.settledAt !== null).map((r) => Date.parse(r.settledAt ?? '') - Date.parse(r.openedAt)).sort((a, b) => a - b);
   return {
     unknownSideEffects: all.filter((r) => r.state !== 'settled').length,

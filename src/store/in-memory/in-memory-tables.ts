@@ -1,6 +1,7 @@
 import type { ModelResult } from '../../contract/model-result.js';
 import type { AuditRef, LedgerStatus } from '../ledger.js';
 import type { MemoryRecord } from '../memory.js';
+import type { OutcomeLabel } from '../outcome-labels.js';
 import type { ReconciliationRecord } from '../reconciliation.js';
 import type { StateEntry, StatePatchRecord } from '../state-patch.js';
 import type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from '../stored-records.js';
@@ -67,11 +68,13 @@ export interface InMemoryTables {
   readonly memory: Map<string, Fingerprinted<MemoryRecord>>;
   /** By idempotency key: every round, oldest first. */
   readonly reconciliations: Map<string, RoundRow[]>;
+  /** By label id, in the order they were added. */
+  readonly labels: Map<string, OutcomeLabel>;
 }
 
 /** Tables with no rows. */
 export function emptyTables(): InMemoryTables {
-  return { ledger: new Map(), audits: new Map(), evidence: new Map(), artifacts: new Map(), patches: new Map(), state: new Map(), memory: new Map(), reconciliations: new Map() };
+  return { ledger: new Map(), audits: new Map(), evidence: new Map(), artifacts: new Map(), patches: new Map(), state: new Map(), memory: new Map(), reconciliations: new Map(), labels: new Map() };
 }
 
 /** Deep copy through JSON, so callers can never mutate what the store holds (as with a real database). */

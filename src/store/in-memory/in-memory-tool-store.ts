@@ -5,6 +5,7 @@ import type { FenceDecision, FenceDispatchInput } from '../lease.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from '../ledger.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from '../memory.js';
 import { DEFAULT_MEMORY_POLICY, type MemoryPolicy } from '../memory-policy.js';
+import type { OutcomeLabel, OutcomeLabelKind } from '../outcome-labels.js';
 import type {
   EscalationInput,
   OpenReconciliationInput,
@@ -21,6 +22,7 @@ import { confirmMemoryCandidate, listMemories, proposeMemory } from './in-memory
 import { getArtifact, putArtifact } from './in-memory-artifacts.js';
 import { fenceDispatch } from './in-memory-lease.js';
 import { claimIdempotencyKey, getLedgerEntry, recordExecution } from './in-memory-ledger.js';
+import { labelOutcome, listOutcomeLabels } from './in-memory-labels.js';
 import { contractMetrics } from './in-memory-metrics.js';
 import * as reconciliation from './in-memory-reconciliation.js';
 import { applyStatePatch, getState, listStatePatches } from './in-memory-state.js';
@@ -132,6 +134,14 @@ export class InMemoryToolStore implements ToolStore {
 
   async contractMetrics(window: MetricsWindow = {}): Promise<ContractMetrics> {
     return contractMetrics(this.tables, window);
+  }
+
+  async labelOutcome(auditRef: AuditRef, label: OutcomeLabelKind, labelledBy: string, note: string | null): Promise<OutcomeLabel> {
+    return labelOutcome(this.tables, auditRef, label, labelledBy, note, this.now());
+  }
+
+  async listOutcomeLabels(auditIds: readonly string[]): Promise<OutcomeLabel[]> {
+    return listOutcomeLabels(this.tables, auditIds);
   }
 
   /** The clock's time as the ISO-8601 text every stored timestamp is kept as. */

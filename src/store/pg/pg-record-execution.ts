@@ -7,14 +7,16 @@ import { checkOptionalText, checkText } from '../input-checks.js';
 import { lateResultEscalation } from '../lease.js';
 import { auditRefOf, ledgerStatusFor, type AuditRef, type RecordExecutionInput } from '../ledger.js';
 import { insertArtifact } from './pg-artifacts.js';
+import { insertAuditIndex } from './pg-audit-index.js';
 import { auditRefOfRow } from './pg-audit-rows.js';
 import { escalateLateResult } from './pg-reconciliation.js';
+import { queryCopy } from './query-copy.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 
 /**
- * `recordExecution` of the pg store: audit row, evidence rows, artifacts and the ledger transition in one
- * transaction. Every insert is idempotent, so recording the same attempt again changes nothing.
+ * `recordExecution` of the pg store: audit row (with its facts and decided layers), evidence rows, artifacts and
+ * the ledger transition in one transaction. Every insert is idempotent, so recording the same attempt again changes nothing.
  *
  * A key recorded under a different request digest is an `IDEMPOTENCY_CONFLICT`, but the attempt's audit and
  * evidence are still committed first: the attempt ran, and the audit of what ran must never be lost.
@@ -51,6 +53,7 @@ export async function recordExecution(pool: Pool, input: RecordExecutionInput, n
       ],
     );
     const stored = inserted.length === 0 ? await sameAttempt(tx, ref) : ref;
+    await insertAuditIndex(tx, execution, workflowId, now);
     for (const artifact of execution.artifacts) await insertArtifact(tx, artifact, now);
     await insertEvidence(tx, input, workflowId, now);
     return { recorded: stored, conflict: await updateLedger(tx, input, workflowId, modelResultJson, now) };
@@ -127,9 +130,4 @@ async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflow
     await escalateLateResult(tx, { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, workflowId, callId: audit.call_id, tool: audit.tool, reason: escalation }, now);
   }
   return null;
-}
-
-/** Text columns cannot hold NUL; query copies show it as U+FFFD (the exact value is in the JSON columns). */
-function queryCopy(text: string): string {
-  return text.replaceAll('\u0000', '\uFFFD');
 }

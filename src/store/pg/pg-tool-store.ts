@@ -4,6 +4,7 @@ import { checkText } from '../input-checks.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from '../ledger.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from '../memory.js';
 import { DEFAULT_MEMORY_POLICY, type MemoryPolicy } from '../memory-policy.js';
+import type { OutcomeLabel, OutcomeLabelKind } from '../outcome-labels.js';
 import { insertArtifact, readArtifact } from './pg-artifacts.js';
 import type { ContractMetrics, MetricsWindow } from '../contract-metrics.js';
 import { AUDIT_COLUMNS, storedAuditOf, type AuditRow } from './pg-audit-rows.js';
@@ -11,6 +12,7 @@ import { readVerifiedEvidence } from './pg-evidence.js';
 import type { FenceDecision, FenceDispatchInput } from '../lease.js';
 import { fenceDispatch } from './pg-lease.js';
 import { claimIdempotencyKey, getLedgerEntry } from './pg-ledger.js';
+import { labelOutcome, listOutcomeLabels } from './pg-labels.js';
 import { contractMetrics } from './pg-metrics.js';
 import { confirmMemoryCandidate, listMemories, proposeMemory } from './pg-memory.js';
 import * as reconciliation from './pg-reconciliation.js';
@@ -149,5 +151,13 @@ export class PgToolStore implements ToolStore {
 
   contractMetrics(window: MetricsWindow = {}): Promise<ContractMetrics> {
     return contractMetrics(this.db, window);
+  }
+
+  labelOutcome(auditRef: AuditRef, label: OutcomeLabelKind, labelledBy: string, note: string | null): Promise<OutcomeLabel> {
+    return labelOutcome(this.db, auditRef, label, labelledBy, note, this.now());
+  }
+
+  listOutcomeLabels(auditIds: readonly string[]): Promise<OutcomeLabel[]> {
+    return listOutcomeLabels(this.db, auditIds);
   }
 }

@@ -1,0 +1,32 @@
+import type { ToolExecution } from '../../contract/execute-tool.js';
+import { auditFactsOf, decidedLayersOf } from '../audit-index.js';
+import { queryCopy } from './query-copy.js';
+import type { Queryable } from './sql-runner.js';
+
+/**
+ * The facts row and the decided-layer rows of one attempt, in one statement (the layers are written only with the
+ * facts row, so re-recording an attempt adds nothing). Runs in the transaction that inserts the audit row.
+ */
+const INSERT_AUDIT_INDEX = `
+  WITH f AS (
+    INSERT INTO ttc_audit_facts (audit_id, workflow_id, call_id, tool, status, outcome, error_code, accepted, warnings, trust, source_label, observed_at, retrieved_at, recorded_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+    ON CONFLICT (audit_id) DO NOTHING RETURNING audit_id
+  )
+  INSERT INTO ttc_audit_layers (audit_id, tool, layer, outcome, rule_version, accepted, recorded_at)
+  SELECT f.audit_id, $4, l.layer, l.outcome, l.rule_version, $8, $14 FROM f, unnest($15::text[], $16::text[], $17::text[]) AS l(layer, outcome, rule_version)`;
+
+/** Copies what metrics and provenance checks read out of an attempt's audit and model result. */
+export async function insertAuditIndex(tx: Queryable, execution: ToolExecution, workflowId: string, now: Date): Promise<void> {
+  const facts = auditFactsOf(execution.audit, execution.modelResult);
+  const layers = decidedLayersOf(execution.audit);
+  await tx.query(
+    INSERT_AUDIT_INDEX,
+    [
+      facts.auditId, workflowId, execution.audit.call_id, queryCopy(facts.tool), facts.status, facts.outcome, facts.errorCode === null ? null : queryCopy(facts.errorCode), facts.accepted,
+      facts.warnings.map(queryCopy), facts.trust, queryCopy(facts.sourceLabel), facts.observedAt, facts.retrievedAt, now,
+      layers.map((l) => l.layer), layers.map((l) => l.outcome), layers.map((l) => queryCopy(l.ruleVersion)),
+    ],
+    'ttc_insert_audit_index_v1',
+  );
+}
