@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { ToolStore } from '../store/index.js';
-import type { ExitCode } from './cli-error.js';
+import { EXIT_CODES, type ExitCode } from './cli-error.js';
 import type { StackContext } from './stack-context.js';
 
 /** A command's entry in the usage text: how it is written, and what it does (pre-wrapped lines, may be empty). */
@@ -47,12 +47,23 @@ export interface OperatorCommandSpec<Input, Output> extends CommandSpec<Input> {
   run(input: Input, deps: CliDeps): Promise<Output>;
   /** True when the operator asked to see protected values: the output is then printed as stored, not masked. */
   showsProtected?(input: Input): boolean;
+  /** What is printed of the output (default: all of it): a string as is, anything else as JSON. */
+  present?(output: Output, input: Input): unknown;
+  /** The exit code of a run that completed (default 0), for commands whose finding is a failure (`regress`). */
+  exitCode?(output: Output): ExitCode;
 }
 
 /** A command line bound to its command: what `main` runs. */
 export type ParsedCommand = { readonly name: string; readonly input: unknown } & (
   | { readonly kind: 'stack'; readonly json: boolean; load(): Promise<(ctx: StackContext) => Promise<ExitCode>> }
-  | { readonly kind: 'operator'; readonly masked: boolean; run(deps: CliDeps): Promise<unknown> }
+  | {
+      readonly kind: 'operator';
+      readonly masked: boolean;
+      run(deps: CliDeps): Promise<unknown>;
+      /** What to print of what `run` returned, and the exit code it implies. */
+      present(output: unknown): unknown;
+      exitCode(output: unknown): ExitCode;
+    }
 );
 
 /** A command as the registry holds it, whatever its input: `bind` parses the arguments and pairs them with `run`. */
@@ -88,7 +99,16 @@ export function registerOperatorCommand<Input, Output>(spec: OperatorCommandSpec
     usage: spec.usage,
     bind: (args) => {
       const input = spec.parse(args);
-      return { name: spec.name, input, kind: 'operator', masked: spec.showsProtected?.(input) !== true, run: (deps) => spec.run(input, deps) };
+      return {
+        name: spec.name,
+        input,
+        kind: 'operator',
+        masked: spec.showsProtected?.(input) !== true,
+        run: (deps) => spec.run(input, deps),
+        // `output` is what `run` returned for this very input: the registry pairs them, nothing else calls these.
+        present: (output) => (spec.present === undefined ? output : spec.present(output as Output, input)),
+        exitCode: (output) => spec.exitCode?.(output as Output) ?? EXIT_CODES.ok,
+      };
     },
   };
 }

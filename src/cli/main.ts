@@ -70,9 +70,10 @@ async function runOperator(command: OperatorRun, env: NodeJS.ProcessEnv): Promis
   const deps = connect(configFromEnv(env));
   try {
     const output = await command.run(deps);
-    const text = typeof output === 'string' ? output : command.masked ? maskedJson(output, 2) : JSON.stringify(output, null, 2);
+    const shown = command.present(output);
+    const text = typeof shown === 'string' ? (command.masked ? maskCredentials(shown) : shown) : command.masked ? maskedJson(shown, 2) : JSON.stringify(shown, null, 2);
     process.stdout.write(`${text}\n`);
-    return EXIT_CODES.ok;
+    return command.exitCode(output);
   } finally {
     await deps.close();
   }

@@ -152,11 +152,15 @@ test('metrics: seed 004 rates and time to settle from what the calls above recor
   assert.ok(everything.metrics.attempts > 0, 'the calls of the tests above were audited');
   assert.ok(everything.metrics.reconciliation.settled >= 1, 'the resolved reconciliation counts as settled');
   assert.notEqual(everything.metrics.reconciliation.timeToSettleMs, null);
-  assert.match(everything.table, /\| schema failure rate \(OUTPUT_CONTRACT_VIOLATION\) \| /);
+  assert.match(everything.text, /\| schema failure rate \(OUTPUT_CONTRACT_VIOLATION\) \| /);
   const future = await reportMetrics(h.store, { since: new Date(Date.now() + 3600_000).toISOString() });
   assert.equal(future.metrics.attempts, 0, 'a window after every call holds none');
   const viaRunCommand = (await runOperator(['metrics'], { client: () => Promise.reject(new Error('metrics needs no Temporal')), store: () => Promise.resolve(h.store) })) as typeof everything;
   assert.equal(viaRunCommand.metrics.attempts, everything.metrics.attempts);
+  const [tool] = everything.metrics.byTool;
+  assert.ok(tool !== undefined);
+  const narrowed = await reportMetrics(h.store, { tool: tool.tool });
+  assert.deepEqual([narrowed.metrics.attempts, narrowed.metrics.byTool.map((t) => t.tool)], [tool.attempts, [tool.tool]]);
 });
 
 test('main: argv and env in, JSON out, exit codes for bad input, unknown workflows and an unreachable server', { timeout: 240_000 }, async () => {

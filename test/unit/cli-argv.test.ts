@@ -9,6 +9,7 @@ import { devCommand, devPorts } from '../../src/cli/commands/dev.js';
 import { helpCommand } from '../../src/cli/commands/help.js';
 import { inspectCommand } from '../../src/cli/commands/inspect.js';
 import { metricsCommand } from '../../src/cli/commands/metrics.js';
+import { regressCommand } from '../../src/cli/commands/regress.js';
 import { migrateCommand } from '../../src/cli/commands/migrate.js';
 import { pendingCommand } from '../../src/cli/commands/pending.js';
 import { COMMAND_GROUPS } from '../../src/cli/commands/registry.js';
@@ -66,12 +67,16 @@ test('the operator commands parse to typed input', () => {
   assert.deepEqual(pendingCommand.parse(['--json']), {});
   assert.deepEqual(pendingCommand.parse(['wf-1']), { workflowId: 'wf-1' });
   assert.deepEqual(unsettledCommand.parse(['--limit', '5']), { limit: 5 });
-  assert.deepEqual(metricsCommand.parse([]), {});
-  assert.deepEqual(metricsCommand.parse(['--since', '2026-11-30T12:00:00Z', '--json']), { since: '2026-11-30T12:00:00Z' });
+  assert.deepEqual(metricsCommand.parse([]), { json: false });
+  assert.deepEqual(metricsCommand.parse(['--since', '2026-11-30T12:00:00Z', '--json']), { since: '2026-11-30T12:00:00Z', json: true });
+  assert.deepEqual(metricsCommand.parse(['--tool', 'orders.get']), { tool: 'orders.get', json: false });
+  assert.deepEqual(regressCommand.parse(['cases.jsonl', '--tools', 'tools.ts']), { casesFile: 'cases.jsonl', toolsModule: 'tools.ts', json: false });
+  assert.deepEqual(regressCommand.parse(['cases.jsonl', '--tools', 'tools.ts', '--baseline', 'old.ts', '--json']), { casesFile: 'cases.jsonl', toolsModule: 'tools.ts', baselineModule: 'old.ts', json: true });
   assert.deepEqual(inspectCommand.parse(['wf-1', '--json']), { workflowId: 'wf-1', includeProtected: false });
   assert.deepEqual(inspectCommand.parse(['wf-1', 'call-2', '--protected']), { workflowId: 'wf-1', callId: 'call-2', includeProtected: true });
   assert.deepEqual(helpCommand.parse([]), {});
   for (const name of ['pending', 'unsettled', 'metrics', 'help']) assert.equal(parseCommand([name]).kind, 'operator', name);
+  assert.equal(parseCommand(['regress', 'cases.jsonl', '--tools', 'tools.ts']).kind, 'operator');
 });
 
 test('a command line selects its command through the registry; no command at all is help', () => {

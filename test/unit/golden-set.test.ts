@@ -3,20 +3,13 @@ import { describe, it } from 'node:test';
 import { goldenCaseFromRecording, goldenCaseSchema, type GoldenCase } from '../../src/contract/golden-case.js';
 import { runGoldenSet } from '../../src/contract/golden-set.js';
 import { RECORDED_CALL_CONTENT_TYPE } from '../../src/contract/funnel/recording-step.js';
-import { executeTool, ToolError, type Invariant } from '../../src/index.js';
+import { executeTool, ToolError } from '../../src/index.js';
 import { FIXED_NOW, testContext } from '../support/context.js';
+import { ordersUnder, TOTALS_BEFORE, TOTALS_NOW } from '../support/golden/order-tools.js';
 import { goodOrderOutput, orderTool, sampleOrder, type Order } from '../support/tools.js';
 
-/** The totals rule as it was (version 1: a positive total) and as it is now (version 2: the total is the sum of the lines). */
-const totalsV1: Invariant<{ order_id: string }, Order> = { id: 'total-matches-lines', version: 1, check: (data) => data.total_cents > 0 };
-const totalsV2: Invariant<{ order_id: string }, Order> = {
-  id: 'total-matches-lines',
-  version: 2,
-  check: (data) => data.total_cents === data.lines.reduce((sum, line) => sum + line.cents, 0) || 'total differs from the sum of lines',
-};
-const notCalled = () => Promise.reject(new Error('a golden set replays recorded output; the handler is never called'));
-const before = orderTool(notCalled, { invariants: [totalsV1] });
-const after = orderTool(notCalled, { invariants: [totalsV2] });
+const before = ordersUnder(TOTALS_BEFORE);
+const after = ordersUnder(TOTALS_NOW);
 
 const at = new Date(FIXED_NOW).toISOString();
 const goldenCase = (id: string, handler: GoldenCase['handler'], expect: GoldenCase['expect']): GoldenCase => goldenCaseSchema.parse({ id, tool: 'orders.get', arguments: { order_id: 'ord_1001' }, at, handler, expect });
@@ -66,7 +59,7 @@ describe('golden sets', () => {
 });
 
 describe('recorded calls become golden cases', () => {
-  const recordingTool = (handler: Parameters<typeof orderTool>[0], invariants = [totalsV1]) => orderTool(handler, { invariants, recordRawOutput: true });
+  const recordingTool = (handler: Parameters<typeof orderTool>[0]) => orderTool(handler, { invariants: [TOTALS_BEFORE], recordRawOutput: true });
 
   it('recordRawOutput keeps the arguments and the handler output, redacted, as an artifact the audit names', async () => {
     const secret = `sk_live_${'a'.repeat(24)}`;
@@ -83,7 +76,7 @@ describe('recorded calls become golden cases', () => {
     assert.equal(recorded.at, new Date(FIXED_NOW).toISOString());
     assert.deepEqual(recorded.arguments, { order_id: 'ord_1001' });
     assert.equal(recorded.recorded?.status, 'succeeded');
-    const report = await runGoldenSet(orderTool(notCalled, { invariants: [totalsV2] }), [recorded]);
+    const report = await runGoldenSet(after, [recorded]);
     assert.deepEqual(report.changed, [recorded.id], 'against what was recorded, the new rule changes this call');
     assert.deepEqual(report.notMet, []);
   });

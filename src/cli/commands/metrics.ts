@@ -2,9 +2,11 @@ import { optionalString, parseCommandArgs, usageError } from '../command-args.js
 import type { OperatorCommandSpec } from '../command.js';
 import type { MetricsReport } from '../metrics.js';
 
-/** The window of `metrics`: audits recorded (and reconciliations opened) since `since`, or everything. */
+/** The window of `metrics` (audits recorded and reconciliations opened since `since`, of `tool`), and the output. */
 export interface MetricsInput {
   readonly since?: string;
+  readonly tool?: string;
+  readonly json: boolean;
 }
 
 const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
@@ -13,20 +15,27 @@ const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\
 export const metricsCommand: OperatorCommandSpec<MetricsInput, MetricsReport> = {
   name: 'metrics',
   usage: {
-    synopsis: 'metrics [--since <ISO time>]',
+    synopsis: 'metrics [--since <ISO time>] [--tool <name>]',
     description: [
-      'schema / invariant / stale-data / protocol failure rates, unknown side effects and',
-      "time to settle, from the audit records (seed 004's metrics), with a Markdown table",
+      "seed 004's metrics from the audit records: failure and warning rates of every layer,",
+      'stale warnings, conflicts, omitted evidence, unknown side effects, time to settle and',
+      'labelled false acceptances/rejections, overall, per tool and per rule version (Markdown',
+      'tables; --json: the figures)',
     ],
   },
   parse: (args) => {
-    const since = optionalString(parseCommandArgs(args, { since: { type: 'string' } }).values, 'since');
-    if (since === undefined) return {};
-    if (!ISO_WITH_OFFSET.test(since) || Number.isNaN(Date.parse(since))) throw usageError(`--since must be an ISO-8601 time with an offset, e.g. 2026-11-30T12:00:00Z, got '${since}'`);
-    return { since };
+    const { values, json } = parseCommandArgs(args, { since: { type: 'string' }, tool: { type: 'string' } });
+    const since = optionalString(values, 'since');
+    const tool = optionalString(values, 'tool');
+    if (since !== undefined && (!ISO_WITH_OFFSET.test(since) || Number.isNaN(Date.parse(since)))) {
+      throw usageError(`--since must be an ISO-8601 time with an offset, e.g. 2026-11-30T12:00:00Z, got '${since}'`);
+    }
+    if (tool !== undefined && tool.trim() === '') throw usageError('--tool needs a tool name');
+    return { ...(since === undefined ? {} : { since }), ...(tool === undefined ? {} : { tool }), json };
   },
-  run: async (input, deps) => {
+  run: async ({ json: _json, ...window }, deps) => {
     const { reportMetrics } = await import('../metrics.js');
-    return reportMetrics(await deps.store(), input);
+    return reportMetrics(await deps.store(), window);
   },
+  present: (report, input) => (input.json ? report.metrics : report.text),
 };

@@ -7,6 +7,7 @@ import { inspectCommand } from './inspect.js';
 import { metricsCommand } from './metrics.js';
 import { migrateCommand } from './migrate.js';
 import { pendingCommand } from './pending.js';
+import { regressCommand } from './regress.js';
 import { resolveCommand } from './resolve.js';
 import { startCommand } from './start.js';
 import { unsettledCommand } from './unsettled.js';
@@ -40,6 +41,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
       registerOperatorCommand(unsettledCommand),
       registerOperatorCommand(metricsCommand),
       registerOperatorCommand(inspectCommand),
+      registerOperatorCommand(regressCommand),
     ],
   },
   { title: 'Help:', commands: [registerOperatorCommand(helpCommand)] },

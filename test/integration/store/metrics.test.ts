@@ -247,9 +247,11 @@ describe('reportMetrics (what `tool-contract metrics` prints)', () => {
     await recordKnownHistory(store);
     const report = await reportMetrics(store);
     assert.deepEqual(overall(report.metrics), EXPECTED_ALL);
-    assert.match(report.table, /^\| metric \| value \|$/m);
-    assert.match(report.table, /^\| schema failure rate \(OUTPUT_CONTRACT_VIOLATION\) \| 20\.0 % \(2\) \|$/m);
-    assert.match(report.table, /^\| time to settle \| p50 3\.00 s · p95 4\.80 s · max 5\.00 s \|$/m);
+    assert.match(report.text, /^\| metric \| value \|$/m);
+    assert.match(report.text, /^\| schema failure rate \(OUTPUT_CONTRACT_VIOLATION\) \| 20\.0 % \(2\) \|$/m);
+    assert.match(report.text, /^\| time to settle \| p50 3\.00 s · p95 4\.80 s · max 5\.00 s \|$/m);
+    assert.match(report.text, /^\| orders\.get \| 9 \| 4 \| protocol 11\.1 % \(1\) · schema 22\.2 % \(2\) · semantics 11\.1 % \(1\) · evidence 11\.1 % \(1\) \| - \|/m);
+    assert.match(report.text, /^\| orders\.get \| semantics \| invariant:total-equals-lines@2 \| 6 \| 16\.7 % \(1\) \| 0\.0 % \(0\) \| 0\.0 % \(0\) \| 0\.0 % \(0\) \|$/m);
     assert.equal((await reportMetrics(store, { since: new Date(T1).toISOString() })).metrics.attempts, 6);
   });
 
