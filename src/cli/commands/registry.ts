@@ -1,4 +1,5 @@
 import { registerOperatorCommand, registerStackCommand, type RegisteredCommand } from '../command.js';
+import { casesCommand } from './cases.js';
 import { approveCommand, rejectCommand } from './decide.js';
 import { demoCommand } from './demo.js';
 import { devCommand } from './dev.js';
@@ -41,6 +42,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
       registerOperatorCommand(unsettledCommand),
       registerOperatorCommand(metricsCommand),
       registerOperatorCommand(inspectCommand),
+      registerOperatorCommand(casesCommand),
       registerOperatorCommand(regressCommand),
     ],
   },
