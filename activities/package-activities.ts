@@ -1,8 +1,10 @@
 import {
+  CONFIRM_MEMORY_ACTIVITY,
   ESCALATE_ACTIVITY,
   MODEL_CALL_ACTIVITY,
   OPEN_RECONCILIATION_ACTIVITY,
   PREPARE_CALL_ACTIVITY,
+  PROPOSE_MEMORY_ACTIVITY,
   QUERY_OUTCOME_ACTIVITY,
   SETTLE_CALL_ACTIVITY,
   STATE_PATCH_ACTIVITY,
@@ -10,6 +12,7 @@ import {
 import type { ModelClient } from '../src/model/model-turn.js';
 import { toApplicationFailure } from './tool-failure.js';
 import { withHeartbeats } from './heartbeats.js';
+import { createConfirmMemory, createProposeMemory } from './memory.js';
 import { createModelCall } from './model-call.js';
 import { createPrepareCall } from './prepare-call.js';
 import { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome } from './reconcile-call.js';
@@ -32,6 +35,8 @@ export function createPackageActivities(runtime: ToolRuntime, models: Readonly<R
     [QUERY_OUTCOME_ACTIVITY]: createQueryOutcome(runtime),
     [ESCALATE_ACTIVITY]: createEscalateReconciliation(runtime),
     [STATE_PATCH_ACTIVITY]: createApplyStatePatch(runtime),
+    [PROPOSE_MEMORY_ACTIVITY]: createProposeMemory(runtime),
+    [CONFIRM_MEMORY_ACTIVITY]: createConfirmMemory(runtime),
     [MODEL_CALL_ACTIVITY]: createModelCall(runtime.registry, models),
   };
   return Object.fromEntries(Object.entries(activities).map(([name, activity]) => [name, translated(activity)]));

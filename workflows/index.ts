@@ -19,6 +19,7 @@ export {
 export { reconcileToolCall, resolveOutcomeSignal, reconcileStateQuery, type ResolveOutcomeSignal, type ReconcileStatus, type ReconcileState } from './reconcile-tool-call.js';
 export { DEFAULT_RECONCILE_POLICY, type ReconcilePolicy } from './reconcile-policy.js';
 export { applyStatePatch, type StatePatchInput, type StatePatchResult } from './state-patch.js';
+export { proposeMemory, confirmMemory, type MemoryProposalInput, type MemoryConfirmation, type MemoryOutcome, type MemoryRecord } from './memory.js';
 export {
   agentLoop,
   agentTranscriptQuery,

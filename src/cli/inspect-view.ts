@@ -1,5 +1,5 @@
 import type { AuditRecord } from '../contract/audit-record.js';
-import type { LedgerEntry, StoredAudit } from '../store/index.js';
+import type { LedgerEntry, MemoryRecord, StoredAudit } from '../store/index.js';
 import type { InspectedCall, InspectOutput } from './inspect.js';
 
 /**
@@ -54,15 +54,20 @@ export interface ShownCall extends Omit<InspectedCall, 'idempotencyKey' | 'ledge
 /** What the output says about the protected fields: included, or withheld and how to include them. */
 export type ProtectedFieldsNote = { readonly included: true } | { readonly included: false; readonly withheld: readonly string[]; readonly toInclude: string };
 
+/** A memory row without whose memory it is (`subjectRef`: a reference to a person). */
+export type ShownMemory = Omit<MemoryRecord, 'subjectRef'>;
+
 /** What `inspect` prints. */
-export interface InspectView extends Omit<InspectOutput, 'calls'> {
+export interface InspectView extends Omit<InspectOutput, 'calls' | 'memory'> {
   readonly protectedFields: ProtectedFieldsNote;
   readonly calls: readonly (InspectedCall | ShownCall)[];
+  readonly memory: readonly (MemoryRecord | ShownMemory)[];
 }
 
 /** Every field the default view leaves out. */
 const WITHHELD_FIELDS: readonly string[] = [
   'idempotencyKey',
+  'memory.subjectRef',
   ...Object.entries(AUDIT_FIELD_VISIBILITY).flatMap(([field, visibility]) => (visibility === 'protected' ? [`audit.${field}`] : [])),
 ];
 
@@ -74,8 +79,12 @@ export function includingProtected(output: InspectOutput): InspectView {
 
 /** The default view: the output without protected fields, saying which were withheld and the command that includes them. */
 export function withholdingProtected(output: InspectOutput, toInclude: string): InspectView {
-  const { workflowId, callId, calls, ...rest } = output;
-  return { workflowId, callId, protectedFields: { included: false, withheld: WITHHELD_FIELDS, toInclude }, calls: calls.map(shownCall), ...rest };
+  const { workflowId, callId, calls, memory, ...rest } = output;
+  return { workflowId, callId, protectedFields: { included: false, withheld: WITHHELD_FIELDS, toInclude }, calls: calls.map(shownCall), ...rest, memory: memory.map(shownMemory) };
+}
+
+function shownMemory({ subjectRef: _subject, ...memory }: MemoryRecord): ShownMemory {
+  return memory;
 }
 
 function shownCall({ idempotencyKey: _key, ledger, attempts, ...call }: InspectedCall): ShownCall {

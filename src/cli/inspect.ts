@@ -1,4 +1,4 @@
-import { isStoreError, type EvidenceRecord, type LedgerEntry, type StatePatchRecord, type StoredAudit, type ToolStore } from '../store/index.js';
+import { isStoreError, type EvidenceRecord, type LedgerEntry, type MemoryRecord, type StatePatchRecord, type StoredAudit, type ToolStore } from '../store/index.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 
 /** One call as the store knows it: the ledger row of its key and every audited attempt (with its model result). */
@@ -18,12 +18,15 @@ export interface InspectOutput {
   readonly calls: readonly InspectedCall[];
   readonly evidence: readonly EvidenceRecord[];
   readonly statePatches: readonly StatePatchRecord[];
+  /** Memory the workflow proposed (for one call: memory citing its evidence), with the policy's decision. */
+  readonly memory: readonly MemoryRecord[];
 }
 
 /**
- * Reads a workflow's calls (or one call) from the store: model results, audit records, evidence and state patches
- * (for one call, the patches it applied). A workflow or call with no audit row is reported as not found; a row
- * that no longer matches its digest (changed in the database after it was written) is reported, never shown.
+ * Reads a workflow's calls (or one call) from the store: model results, audit records, evidence, state patches and
+ * memory (for one call, the patches it applied and the memory citing its evidence). A workflow or call with no
+ * audit row is reported as not found; a row that no longer matches its digest (changed in the database after it was
+ * written) is reported, never shown.
  */
 export async function inspectCalls(store: ToolStore, filter: { readonly workflowId: string; readonly callId?: string }): Promise<InspectOutput> {
   try {
@@ -41,7 +44,12 @@ export async function inspectCalls(store: ToolStore, filter: { readonly workflow
 }
 
 async function inspectStored(store: ToolStore, filter: { readonly workflowId: string; readonly callId?: string }): Promise<InspectOutput> {
-  const [audits, evidence, patches] = await Promise.all([store.listAudits(filter), store.listEvidence(filter), store.listStatePatches({ workflowId: filter.workflowId })]);
+  const [audits, evidence, patches, memories] = await Promise.all([
+    store.listAudits(filter),
+    store.listEvidence(filter),
+    store.listStatePatches({ workflowId: filter.workflowId }),
+    store.listMemories({ workflowId: filter.workflowId }),
+  ]);
   if (audits.length === 0) {
     const what = filter.callId === undefined ? `workflow '${filter.workflowId}'` : `call '${filter.callId}' of workflow '${filter.workflowId}'`;
     throw new CliError(`no audited tool call for ${what}`, EXIT_CODES.notFound);
@@ -56,5 +64,7 @@ async function inspectStored(store: ToolStore, filter: { readonly workflowId: st
     }),
   );
   const statePatches = filter.callId === undefined ? patches : patches.filter((patch) => patch.callId === filter.callId);
-  return { workflowId: filter.workflowId, callId: filter.callId ?? null, calls, evidence, statePatches };
+  const callEvidence = new Set(evidence.map((item) => item.evidenceId));
+  const memory = filter.callId === undefined ? memories : memories.filter((item) => item.evidenceIds.some((id) => callEvidence.has(id)));
+  return { workflowId: filter.workflowId, callId: filter.callId ?? null, calls, evidence, statePatches, memory };
 }

@@ -37,8 +37,7 @@ export interface MemoryConfirmation {
   readonly confirmedBy: string;
 }
 
-/** Filter for listing memory of one subject. */
-export interface MemoryFilter {
-  readonly subjectRef: string;
+/** Filter for listing memory: of one subject, or proposed by one workflow (at least one of the two), or both. */
+export type MemoryFilter = ({ readonly subjectRef: string; readonly workflowId?: string } | { readonly subjectRef?: string; readonly workflowId: string }) & {
   readonly status?: MemoryStatus;
-}
+};

@@ -2,7 +2,9 @@ import type { JsonValue } from '../contract/json-value.js';
 
 /**
  * A state change derived from tool results (SPEC §8). Idempotent by `patchId`; `expectedVersion` is the version
- * the writer read (0 = the key must not exist yet), so a stale writer gets a conflict instead of overwriting.
+ * the writer read (0 = the key must not exist yet), so a stale writer gets a conflict instead of overwriting. Its
+ * provenance (`source`, `observedAt`, `retrievedAt`) is the cited evidence's: left out, it is taken from the evidence;
+ * given, it must be what the evidence says, or the patch is refused (`provenance_mismatch`).
  */
 export interface StatePatchInput {
   readonly patchId: string;
@@ -12,12 +14,12 @@ export interface StatePatchInput {
   readonly value: unknown;
   /** Evidence ids from calls of the same workflow; at least one (a patch must be traceable to tool-result fields). */
   readonly evidenceIds: readonly string[];
-  /** Label of the source the value rests on (e.g. the tool's source label). */
-  readonly source: string;
-  /** When the fact was true at the source (ISO-8601), if known. */
-  readonly observedAt: string | null;
-  /** When it was read (ISO-8601). */
-  readonly retrievedAt: string;
+  /** Label of the source the value rests on: a source of the cited evidence or of the calls that returned it. */
+  readonly source?: string;
+  /** When the fact was true at the source (ISO-8601): a time the cited evidence was observed, or `null` (unknown). */
+  readonly observedAt?: string | null;
+  /** When it was read (ISO-8601): a time a call that returned the cited evidence read it. */
+  readonly retrievedAt?: string;
   readonly expectedVersion: number;
   /** The call whose result this patch is derived from. */
   readonly callId: string;

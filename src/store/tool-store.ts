@@ -71,7 +71,7 @@ export interface ToolStore {
   proposeMemory(input: MemoryProposal): Promise<MemoryOutcome>;
   /** A user confirms a candidate: it becomes accepted memory. */
   confirmMemoryCandidate(input: MemoryConfirmation): Promise<MemoryRecord>;
-  /** Memory rows of one subject. */
+  /** Memory rows of one subject or one workflow, oldest first. */
   listMemories(filter: MemoryFilter): Promise<MemoryRecord[]>;
 
   /**

@@ -19,6 +19,9 @@ export const OPEN_RECONCILIATION_ACTIVITY = 'ttc.openReconciliation';
 export const QUERY_OUTCOME_ACTIVITY = 'ttc.queryOutcome';
 export const ESCALATE_ACTIVITY = 'ttc.escalateReconciliation';
 export const STATE_PATCH_ACTIVITY = 'ttc.applyStatePatch';
+/** Memory proposed and confirmed from workflow code (seed 000 §17). */
+export const PROPOSE_MEMORY_ACTIVITY = 'ttc.proposeMemory';
+export const CONFIRM_MEMORY_ACTIVITY = 'ttc.confirmMemory';
 /** The agent loop's model call (one model turn). */
 export const MODEL_CALL_ACTIVITY = 'ttc.callModel';
 

@@ -2,7 +2,21 @@
 // small workflows that drive them. Sandbox-only, like any workflows module.
 import { workflowInfo } from '@temporalio/workflow';
 import type { ToolCallResult } from '../../workflows/index.js';
-import { applyStatePatch, callTool, callTools, installApprovalHandlers, type BatchCallRequest, type CallToolOptions, type CorrelatedResult, type StatePatchResult } from '../../workflows/index.js';
+import type { Principal } from '../../src/index.js';
+import {
+  applyStatePatch,
+  callTool,
+  callTools,
+  confirmMemory,
+  installApprovalHandlers,
+  proposeMemory,
+  type BatchCallRequest,
+  type CallToolOptions,
+  type CorrelatedResult,
+  type MemoryOutcome,
+  type MemoryRecord,
+  type StatePatchResult,
+} from '../../workflows/index.js';
 
 export * from '../../workflows/index.js';
 
@@ -30,7 +44,11 @@ export async function followListing(name: string, args: unknown, options: Omit<C
 }
 
 /** A read, then a state patch citing the evidence it returned. */
-export async function readThenPatch(name: string, args: unknown, options: CallToolOptions & { callId: string; key: string; pointer: string; expectedVersion?: number }): Promise<{ read: ToolCallResult; patch: StatePatchResult | null }> {
+export async function readThenPatch(
+  name: string,
+  args: unknown,
+  options: CallToolOptions & { callId: string; key: string; pointer: string; expectedVersion?: number; claimedSource?: string },
+): Promise<{ read: ToolCallResult; patch: StatePatchResult | null }> {
   const read = await callTool(name, args, options);
   const evidenceIds = read.modelResult.evidence.map((e) => e.evidence_id);
   const data = read.modelResult.data;
@@ -42,11 +60,24 @@ export async function readThenPatch(name: string, args: unknown, options: CallTo
     key: options.key,
     value,
     evidenceIds,
-    source: read.modelResult.provenance.source_label,
+    source: options.claimedSource ?? read.modelResult.provenance.source_label,
     observedAt: read.modelResult.provenance.observed_at,
     retrievedAt: read.modelResult.provenance.retrieved_at,
     expectedVersion: options.expectedVersion ?? 0,
     callId: options.callId,
   });
   return { read, patch };
+}
+
+/**
+ * A read, then memory from it: the fact it supports (resting on the read's evidence alone), a guess the default
+ * policy refuses, and the user's confirmation of the fact.
+ */
+export async function rememberFromRead(customerId: string, principal: Principal): Promise<{ fact: MemoryOutcome; guess: MemoryOutcome; confirmed: MemoryRecord | null }> {
+  const read = await callTool('customers.get', { customer_id: customerId }, { principal, callId: 'call-remember' });
+  const evidenceIds = read.modelResult.evidence.map((e) => e.evidence_id);
+  const fact = await proposeMemory({ principal, fact: `${customerId} is a gold customer`, kind: 'confirmed_fact', evidenceIds, observedAt: read.modelResult.provenance.observed_at, confidence: 'high' });
+  const guess = await proposeMemory({ principal, fact: `${customerId} likes expensive things`, kind: 'model_inference', evidenceIds: [], observedAt: null, confidence: 'low' });
+  const confirmed = fact.memory === null ? null : await confirmMemory({ memoryId: fact.memory.memoryId, confirmedBy: principal.subject });
+  return { fact, guess, confirmed };
 }

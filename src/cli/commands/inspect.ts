@@ -16,8 +16,9 @@ export const inspectCommand: OperatorCommandSpec<InspectInput, InspectView> = {
     synopsis: 'inspect <workflowId> [callId] [--protected]',
     description: [
       'model results, audit records (ids, status, error code, layer outcomes, digests),',
-      'evidence and state patches; --protected: also the protected audit fields (error',
-      'detail, downstream and provider refs, idempotency key, operation id, principal ref)',
+      'evidence, state patches and memory; --protected: also the protected fields (error',
+      'detail, downstream and provider refs, idempotency key, operation id, principal and',
+      'memory subject refs)',
     ],
   },
   parse: (args) => {

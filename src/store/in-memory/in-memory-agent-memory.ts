@@ -4,15 +4,17 @@ import { checkIdList, checkOptionalTimestamp, checkText } from '../input-checks.
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from '../memory.js';
 import { decideMemoryWrite, type MemoryPolicy } from '../memory-policy.js';
 import { StoreError } from '../store-error.js';
-import { assertEvidenceInWorkflow } from './in-memory-evidence-check.js';
+import { assertAllCited, trustedEvidenceCount } from '../cited-evidence.js';
+import { readCitedEvidence } from './in-memory-cited-evidence.js';
 import { copy, type InMemoryTables } from './in-memory-tables.js';
 
 /** Applies the memory write policy to a proposal and keeps it unless refused; idempotent by memory id. */
 export function proposeMemory(tables: InMemoryTables, input: MemoryProposal, policy: MemoryPolicy, now: string): MemoryOutcome {
   const evidenceIds = checkIdList(input.evidenceIds, 'evidenceIds');
-  const { decision, reason } = decideMemoryWrite(input.kind, evidenceIds.length, policy);
+  const cited = readCitedEvidence(tables, input.workflowId, evidenceIds);
+  const { decision, reason } = decideMemoryWrite(input.kind, { cited: evidenceIds.length, trusted: trustedEvidenceCount(cited, policy) }, policy);
   if (decision === 'refused') return { decision, reason, memory: null };
-  assertEvidenceInWorkflow(tables, input.workflowId, evidenceIds);
+  assertAllCited(input.workflowId, evidenceIds, cited);
   const observedAt = checkOptionalTimestamp(input.observedAt, 'observedAt')?.toISOString() ?? null;
   const sha256 = sha256OfBytes(toCanonicalText({ ...input, evidenceIds, observedAt }, 'proposal'));
   const existing = tables.memory.get(input.memoryId);
@@ -37,7 +39,12 @@ export function confirmMemoryCandidate(tables: InMemoryTables, input: MemoryConf
   return copy(entry.record);
 }
 
-/** Memory rows of one subject (optionally of one status). */
+/** Memory rows of one subject or one workflow (or both; optionally of one status). */
 export function listMemories(tables: InMemoryTables, filter: MemoryFilter): MemoryRecord[] {
-  return [...tables.memory.values()].map((m) => m.record).filter((m) => m.subjectRef === filter.subjectRef && (filter.status === undefined || m.status === filter.status)).map(copy);
+  if (filter.subjectRef === undefined && filter.workflowId === undefined) throw new StoreError('invalid_input', { field: 'filter', problem: 'needs subjectRef or workflowId' });
+  return [...tables.memory.values()]
+    .map((m) => m.record)
+    .filter((m) => (filter.subjectRef === undefined || m.subjectRef === filter.subjectRef) && (filter.workflowId === undefined || m.workflowId === filter.workflowId))
+    .filter((m) => filter.status === undefined || m.status === filter.status)
+    .map(copy);
 }

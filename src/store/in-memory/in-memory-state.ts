@@ -1,37 +1,44 @@
 import { sha256OfBytes } from '../byte-digest.js';
 import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
-import { checkCount, checkIdList, checkOptionalTimestamp, checkText, checkTimestamp } from '../input-checks.js';
+import { assertAllCited, resolvePatchProvenance } from '../cited-evidence.js';
+import { checkCount, checkIdList, checkText } from '../input-checks.js';
 import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
 import { StoreError } from '../store-error.js';
-import { assertEvidenceInWorkflow } from './in-memory-evidence-check.js';
+import { readCitedEvidence } from './in-memory-cited-evidence.js';
 import { copy, type InMemoryTables } from './in-memory-tables.js';
 
 /**
  * Applies a patch: a retry of the same patch id returns the first result, a reused id with other content is
- * refused, and the version must be the one the writer read (optimistic concurrency).
+ * refused, the version must be the one the writer read (optimistic concurrency), and the provenance is the cited
+ * evidence's (checked or taken from it).
  */
 export function applyStatePatch(tables: InMemoryTables, input: StatePatchInput, now: string): StatePatchResult {
   const evidenceIds = checkIdList(input.evidenceIds, 'evidenceIds');
   if (evidenceIds.length === 0) throw new StoreError('evidence_required', { field: 'evidenceIds' });
-  const observedAt = checkOptionalTimestamp(input.observedAt, 'observedAt')?.toISOString() ?? null;
-  const retrievedAt = checkTimestamp(input.retrievedAt, 'retrievedAt').toISOString();
   const expectedVersion = checkCount(input.expectedVersion, 'expectedVersion');
   const valueJson = toCanonicalText(input.value, 'value');
-  const identity = { patchId: checkText(input.patchId, 'patchId'), workflowId: checkText(input.workflowId, 'workflowId'), key: checkText(input.key, 'key', { allowEmpty: true }), valueJson, evidenceIds, source: checkText(input.source, 'source'), observedAt, retrievedAt, expectedVersion, callId: checkText(input.callId, 'callId') };
+  const patchId = checkText(input.patchId, 'patchId');
+  const workflowId = checkText(input.workflowId, 'workflowId');
+  const cited = readCitedEvidence(tables, workflowId, evidenceIds);
+  assertAllCited(workflowId, evidenceIds, cited);
+  const provenance = resolvePatchProvenance({ source: input.source, observedAt: input.observedAt, retrievedAt: input.retrievedAt }, cited);
+  const { source } = provenance;
+  const observedAt = provenance.observedAt?.toISOString() ?? null;
+  const retrievedAt = provenance.retrievedAt.toISOString();
+  const identity = { patchId, workflowId, key: checkText(input.key, 'key', { allowEmpty: true }), valueJson, evidenceIds, source, observedAt, retrievedAt, expectedVersion, callId: checkText(input.callId, 'callId') };
   const sha256 = sha256OfBytes(toCanonicalText(identity, 'patch'));
   const existing = tables.patches.get(input.patchId);
   if (existing) {
     if (existing.sha256 !== sha256) throw new StoreError('patch_id_reused', { patchId: input.patchId });
     return { applied: false, version: existing.record.version, patch: copy(existing.record) };
   }
-  assertEvidenceInWorkflow(tables, input.workflowId, evidenceIds);
   const stateKey = `${input.workflowId}\u0000${input.key}`;
   const currentVersion = tables.state.get(stateKey)?.version ?? 0;
   if (currentVersion !== expectedVersion) throw new StoreError('version_conflict', { workflowId: input.workflowId, key: input.key, expectedVersion, currentVersion });
   const value = fromCanonicalText(valueJson);
-  const record: StatePatchRecord = { patchId: input.patchId, workflowId: input.workflowId, key: input.key, value, evidenceIds, source: input.source, observedAt, retrievedAt, version: expectedVersion + 1, callId: input.callId, appliedAt: now };
+  const record: StatePatchRecord = { patchId: input.patchId, workflowId: input.workflowId, key: input.key, value, evidenceIds, source, observedAt, retrievedAt, version: expectedVersion + 1, callId: input.callId, appliedAt: now };
   tables.patches.set(input.patchId, { record, sha256 });
-  tables.state.set(stateKey, { workflowId: input.workflowId, key: input.key, value, version: record.version, evidenceIds, source: input.source, observedAt, retrievedAt, callId: input.callId, patchId: input.patchId, updatedAt: now });
+  tables.state.set(stateKey, { workflowId: input.workflowId, key: input.key, value, version: record.version, evidenceIds, source, observedAt, retrievedAt, callId: input.callId, patchId: input.patchId, updatedAt: now });
   return { applied: true, version: record.version, patch: copy(record) };
 }
 

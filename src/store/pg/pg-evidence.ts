@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../contract/canonical-json.js';
 import type { ModelResult } from '../../contract/model-result.js';
 import { fromCanonicalText } from '../canonical-text.js';
+import type { CitedEvidence } from '../cited-evidence.js';
 import { StoreError } from '../store-error.js';
 import type { EvidenceRecord } from '../stored-records.js';
 import { joinedAuditColumns, joinedAuditRow, verifiedAuditRecord, verifiedModelResult, type JoinedAuditColumns } from './pg-audit-rows.js';
@@ -36,6 +37,25 @@ const SELECT_EVIDENCE = `
  * returned or cited. (The `source` label is the one field no digest covers: the model result does not carry it.)
  */
 export async function readVerifiedEvidence(db: Queryable, filter: EvidenceFilter): Promise<EvidenceRecord[]> {
+  return (await readVerified(db, filter)).map(({ record }) => record);
+}
+
+/**
+ * The evidence a state patch or memory cites: the verified rows of `workflowId` with these ids, each with the
+ * provenance of the call that returned it, from that call's verified model result.
+ */
+export async function readCitedEvidence(db: Queryable, workflowId: string, evidenceIds: readonly string[]): Promise<CitedEvidence[]> {
+  if (evidenceIds.length === 0) return [];
+  return (await readVerified(db, { workflowId, evidenceIds })).map(({ record, modelResult: { provenance } }) => ({
+    evidenceId: record.evidenceId,
+    source: record.source,
+    observedAt: record.observedAt,
+    call: { sourceLabel: provenance.source_label, observedAt: provenance.observed_at, retrievedAt: provenance.retrieved_at, trust: provenance.trust },
+  }));
+}
+
+/** Evidence rows verified against the audits that recorded them, each with its audit's model result. */
+async function readVerified(db: Queryable, filter: EvidenceFilter): Promise<{ record: EvidenceRecord; modelResult: ModelResult }[]> {
   const rows = await db.query<EvidenceWithAuditRow>(SELECT_EVIDENCE, [filter.workflowId, filter.callId ?? null, filter.evidenceIds ?? null]);
   // Several evidence rows share one audit: verify (hash and parse) each audit once.
   const modelResults = new Map<string, ModelResult>();
@@ -54,7 +74,7 @@ export async function readVerifiedEvidence(db: Queryable, filter: EvidenceFilter
     const { source, ...item } = fromCanonicalText(row.record_json) as unknown as EvidenceDocument;
     const listed = modelResult.evidence.find((evidence) => evidence.evidence_id === row.evidence_id);
     if (listed === undefined || canonicalJson(listed) !== canonicalJson(item)) throw mismatch('record_json');
-    return {
+    const record: EvidenceRecord = {
       evidenceId: item.evidence_id,
       workflowId: row.workflow_id,
       callId: row.call_id,
@@ -66,6 +86,7 @@ export async function readVerifiedEvidence(db: Queryable, filter: EvidenceFilter
       observedAt: item.observed_at ?? null,
       source,
     };
+    return { record, modelResult };
   });
 }
 

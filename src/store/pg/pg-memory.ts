@@ -3,7 +3,8 @@ import { toCanonicalText } from '../canonical-text.js';
 import { checkIdList, checkOptionalTimestamp, checkText } from '../input-checks.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord, MemoryStatus } from '../memory.js';
 import { decideMemoryWrite, MEMORY_SOURCE_KINDS, type MemoryDecisionReason, type MemoryPolicy, type MemorySourceKind } from '../memory-policy.js';
-import { assertEvidenceInWorkflow } from './pg-evidence-check.js';
+import { assertAllCited, trustedEvidenceCount } from '../cited-evidence.js';
+import { readCitedEvidence } from './pg-evidence.js';
 import type { Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 import { isoOf, isoOrNull } from '../timestamps.js';
@@ -30,7 +31,8 @@ const CONFIDENCES = new Set(['high', 'medium', 'low']);
 
 /**
  * Applies the write policy to a proposal. Refused proposals are not stored (a guess must not become a stored
- * fact, not even a rejected one that a later query could pick up); cited evidence must exist in the workflow.
+ * fact, not even a rejected one that a later query could pick up); cited evidence must exist in the workflow, and
+ * its provenance decides whether a confirmed fact is trusted enough to be written (else it stays a candidate).
  */
 export async function proposeMemory(db: Queryable, input: MemoryProposal, policy: MemoryPolicy, now: Date): Promise<MemoryOutcome> {
   if (!MEMORY_SOURCE_KINDS.includes(input.kind)) throw new StoreError('invalid_input', { field: 'kind', problem: 'unknown_kind' });
@@ -45,9 +47,10 @@ export async function proposeMemory(db: Queryable, input: MemoryProposal, policy
     observedAt: checkOptionalTimestamp(input.observedAt, 'observedAt'),
     confidence: input.confidence,
   };
-  const { decision, reason } = decideMemoryWrite(proposal.kind, proposal.evidenceIds.length, policy);
+  const cited = await readCitedEvidence(db, proposal.workflowId, proposal.evidenceIds);
+  const { decision, reason } = decideMemoryWrite(proposal.kind, { cited: proposal.evidenceIds.length, trusted: trustedEvidenceCount(cited, policy) }, policy);
   if (decision === 'refused') return { decision, reason, memory: null };
-  await assertEvidenceInWorkflow(db, proposal.workflowId, proposal.evidenceIds);
+  assertAllCited(proposal.workflowId, proposal.evidenceIds, cited);
   const sha256 = sha256OfBytes(toCanonicalText({ ...proposal, observedAt: proposal.observedAt?.toISOString() ?? null }, 'proposal'));
   const inserted = await db.query<MemoryRow>(
     `INSERT INTO ttc_memory (memory_id, subject_ref, workflow_id, fact, kind, evidence_ids, observed_at, confidence, status, reason, proposal_sha256, created_at, updated_at)
@@ -77,13 +80,15 @@ export async function confirmMemoryCandidate(db: Queryable, input: MemoryConfirm
   return memoryRecordOf(row);
 }
 
-/** Memory of one subject, oldest first. */
+/** Memory of one subject or one workflow (or both), oldest first. */
 export async function listMemories(db: Queryable, filter: MemoryFilter): Promise<MemoryRecord[]> {
-  const subjectRef = checkText(filter.subjectRef, 'subjectRef');
-  const rows =
-    filter.status === undefined
-      ? await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM ttc_memory WHERE subject_ref = $1 ORDER BY created_at, memory_id`, [subjectRef])
-      : await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM ttc_memory WHERE subject_ref = $1 AND status = $2 ORDER BY created_at, memory_id`, [subjectRef, filter.status]);
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  if (filter.subjectRef !== undefined) conditions.push(`subject_ref = $${params.push(checkText(filter.subjectRef, 'subjectRef'))}`);
+  if (filter.workflowId !== undefined) conditions.push(`workflow_id = $${params.push(checkText(filter.workflowId, 'workflowId'))}`);
+  if (conditions.length === 0) throw new StoreError('invalid_input', { field: 'filter', problem: 'needs subjectRef or workflowId' });
+  if (filter.status !== undefined) conditions.push(`status = $${params.push(filter.status)}`);
+  const rows = await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM ttc_memory WHERE ${conditions.join(' AND ')} ORDER BY created_at, memory_id`, params);
   return rows.map(memoryRecordOf);
 }
 

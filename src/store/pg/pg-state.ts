@@ -1,8 +1,9 @@
 import type { Pool } from 'pg';
 import { sha256OfBytes } from '../byte-digest.js';
 import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
-import { checkCount, checkIdList, checkOptionalTimestamp, checkText, checkTimestamp } from '../input-checks.js';
-import { assertEvidenceInWorkflow } from './pg-evidence-check.js';
+import { assertAllCited, resolvePatchProvenance, type PatchProvenance, type PatchProvenanceInput } from '../cited-evidence.js';
+import { checkCount, checkIdList, checkText } from '../input-checks.js';
+import { readCitedEvidence } from './pg-evidence.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
 import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
 import { StoreError, isStoreError } from '../store-error.js';
@@ -51,25 +52,28 @@ function writePatchSql(firstVersion: boolean): string {
 const WRITE_FIRST_PATCH = writePatchSql(true);
 const WRITE_NEXT_PATCH = writePatchSql(false);
 
-/** A patch after validation, with its canonical value text and the digest that identifies its content. */
+/** A patch after validation, with its canonical value text; its provenance is resolved against its evidence. */
 interface CheckedPatch {
   readonly patchId: string;
   readonly workflowId: string;
   readonly key: string;
   readonly valueJson: string;
   readonly evidenceIds: string[];
-  readonly source: string;
-  readonly observedAt: Date | null;
-  readonly retrievedAt: Date;
   readonly expectedVersion: number;
   readonly callId: string;
+  readonly provenance: PatchProvenanceInput;
+}
+
+/** A patch whose provenance the cited evidence confirmed, with the digest that identifies its content. */
+interface ResolvedPatch extends Omit<CheckedPatch, 'provenance'>, PatchProvenance {
   readonly sha256: string;
 }
 
 /**
  * Applies a state patch. Idempotent by patch id (same content → `applied: false`, different content →
  * `patch_id_reused`), optimistic on version (a stale expected version → `version_conflict`, the current value is
- * never overwritten), and every cited evidence id must come from a call of the same workflow.
+ * never overwritten), every cited evidence id must come from a call of the same workflow, and the patch's source and
+ * times must be those of its evidence (`provenance_mismatch`; see `resolvePatchProvenance`).
  */
 export async function applyStatePatch(pool: Pool, input: StatePatchInput, now: Date): Promise<StatePatchResult> {
   const patch = checkPatch(input);
@@ -79,7 +83,7 @@ export async function applyStatePatch(pool: Pool, input: StatePatchInput, now: D
     // A concurrent writer of the same patch id may have committed between our check and our write: then this
     // is a retry that lost the race, not a conflict.
     if (isStoreError(error) && (error.reason === 'version_conflict' || error.reason === 'patch_id_reused')) {
-      const replay = await inTransaction(pool, (tx) => existingPatch(tx, patch));
+      const replay = await inTransaction(pool, async (tx) => existingPatch(tx, await resolvePatch(tx, patch)));
       if (replay) return replay;
     }
     throw error;
@@ -87,19 +91,34 @@ export async function applyStatePatch(pool: Pool, input: StatePatchInput, now: D
 }
 
 /**
- * Two reads and one write per patch (plus BEGIN/COMMIT), so the store stays close to raw inserts: the first read
- * finds an earlier patch with this id and the current version (locking the state row, so the check and the write
- * are one step for concurrent writers of the key); the second reads the cited evidence with the audits that
- * recorded it, to verify each row (a row moved from another workflow is refused); the write inserts the patch and
- * moves the pointer.
+ * Reads the cited evidence (each id must come from a call of the patch's workflow, and each row is verified against
+ * the audit that recorded it) and checks the patch's source and times against it, or takes them from it; the
+ * patch's identity digest covers the resolved values.
  */
-async function applyChecked(tx: Queryable, patch: CheckedPatch, now: Date): Promise<StatePatchResult> {
-  const checked = (
-    await tx.query<PatchColumns & { current_version: number | null }>(CHECK_PATCH, [patch.workflowId, patch.key, patch.patchId], 'ttc_check_patch_v2')
-  )[0];
+async function resolvePatch(tx: Queryable, patch: CheckedPatch): Promise<ResolvedPatch> {
+  const cited = await readCitedEvidence(tx, patch.workflowId, patch.evidenceIds);
+  assertAllCited(patch.workflowId, patch.evidenceIds, cited);
+  const { provenance, ...fields } = patch;
+  const resolved = { ...fields, ...resolvePatchProvenance(provenance, cited) };
+  const identity = toCanonicalText(
+    { ...resolved, observedAt: resolved.observedAt?.toISOString() ?? null, retrievedAt: resolved.retrievedAt.toISOString() },
+    'patch',
+  );
+  return { ...resolved, sha256: sha256OfBytes(identity) };
+}
+
+/**
+ * Two reads and one write per patch (plus BEGIN/COMMIT), so the store stays close to raw inserts: the first read
+ * finds an earlier patch with this id and the current version (locking the state row, so the check and the write are
+ * one step for concurrent writers of the key); the second reads the cited evidence with the audits that recorded it,
+ * to verify each row (a row moved from another workflow is refused) and to learn the provenance of the calls that
+ * returned it; the write inserts the patch and moves the pointer.
+ */
+async function applyChecked(tx: Queryable, checkedPatch: CheckedPatch, now: Date): Promise<StatePatchResult> {
+  const checked = (await tx.query<PatchColumns & { current_version: number | null }>(CHECK_PATCH, [checkedPatch.workflowId, checkedPatch.key, checkedPatch.patchId], 'ttc_check_patch_v2'))[0];
   if (!checked) throw new StoreError('internal', { problem: 'patch check returned nothing' });
+  const patch = await resolvePatch(tx, checkedPatch);
   if (checked.patch_id !== null) return replayOf(checked as PatchRow, patch);
-  await assertEvidenceInWorkflow(tx, patch.workflowId, patch.evidenceIds);
   const currentVersion = checked.current_version ?? 0;
   if (currentVersion !== patch.expectedVersion) {
     throw new StoreError('version_conflict', { workflowId: patch.workflowId, key: patch.key, expectedVersion: patch.expectedVersion, currentVersion });
@@ -116,13 +135,13 @@ async function applyChecked(tx: Queryable, patch: CheckedPatch, now: Date): Prom
   return { applied: true, version, patch: patchRecordOf(inserted) };
 }
 
-async function existingPatch(tx: Queryable, patch: CheckedPatch): Promise<StatePatchResult | null> {
+async function existingPatch(tx: Queryable, patch: ResolvedPatch): Promise<StatePatchResult | null> {
   const row = (await tx.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ttc_state_patches WHERE patch_id = $1`, [patch.patchId]))[0];
   return row ? replayOf(row, patch) : null;
 }
 
 /** An earlier patch with this id: a replay when it carries exactly this content, otherwise a reused id. */
-function replayOf(row: PatchRow, patch: CheckedPatch): StatePatchResult {
+function replayOf(row: PatchRow, patch: ResolvedPatch): StatePatchResult {
   if (row.patch_sha256 !== patch.sha256) throw new StoreError('patch_id_reused', { patchId: patch.patchId });
   return { applied: false, version: row.version, patch: patchRecordOf(row) };
 }
@@ -168,24 +187,17 @@ export async function listStatePatches(db: Queryable, filter: { readonly workflo
 function checkPatch(input: StatePatchInput): CheckedPatch {
   const evidenceIds = checkIdList(input.evidenceIds, 'evidenceIds');
   if (evidenceIds.length === 0) throw new StoreError('evidence_required', { field: 'evidenceIds' });
-  const fields = {
+  return {
     patchId: checkText(input.patchId, 'patchId'),
     workflowId: checkText(input.workflowId, 'workflowId'),
     // The empty string is a legitimate (if odd) key; only unstorable text is refused.
     key: checkText(input.key, 'key', { allowEmpty: true }),
     valueJson: toCanonicalText(input.value, 'value'),
     evidenceIds,
-    source: checkText(input.source, 'source'),
-    observedAt: checkOptionalTimestamp(input.observedAt, 'observedAt'),
-    retrievedAt: checkTimestamp(input.retrievedAt, 'retrievedAt'),
     expectedVersion: checkCount(input.expectedVersion, 'expectedVersion'),
     callId: checkText(input.callId, 'callId'),
+    provenance: { source: input.source, observedAt: input.observedAt, retrievedAt: input.retrievedAt },
   };
-  const identity = toCanonicalText(
-    { ...fields, observedAt: fields.observedAt?.toISOString() ?? null, retrievedAt: fields.retrievedAt.toISOString() },
-    'patch',
-  );
-  return { ...fields, sha256: sha256OfBytes(identity) };
 }
 
 function patchRecordOf(row: PatchRow): StatePatchRecord {

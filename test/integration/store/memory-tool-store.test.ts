@@ -40,7 +40,7 @@ async function scenario(store: ToolStore): Promise<unknown[]> {
   await observe(() => store.claimIdempotencyKey(claim(unknown)), kind);
 
   const ev = read.modelResult.evidence[0]!.evidence_id;
-  const patch = { patchId: 'p1', workflowId: 'wf', key: 'k', value: { a: 1 }, evidenceIds: [ev], source: 's', observedAt: null, retrievedAt: '2026-11-30T12:00:00Z', expectedVersion: 0, callId: 'c1' };
+  const patch = { patchId: 'p1', workflowId: 'wf', key: 'k', value: { a: 1 }, evidenceIds: [ev], source: 'orders-db', observedAt: null, retrievedAt: '2026-11-30T12:00:00Z', expectedVersion: 0, callId: 'c1' };
   const version = (r: { applied: boolean; version: number }) => [r.applied, r.version];
   await observe(() => store.applyStatePatch(patch), version);
   await observe(() => store.applyStatePatch(patch), version);
@@ -49,6 +49,8 @@ async function scenario(store: ToolStore): Promise<unknown[]> {
   await observe(() => store.applyStatePatch({ ...patch, patchId: 'p3', expectedVersion: 1, value: { a: 3 } }), version);
   await observe(() => store.applyStatePatch({ ...patch, patchId: 'p4', key: 'k2', evidenceIds: ['ev_0000000000000000'] }), version);
   await observe(() => store.applyStatePatch({ ...patch, patchId: 'p5', key: 'k3', evidenceIds: [] }), version);
+  await observe(() => store.applyStatePatch({ ...patch, patchId: 'p6', key: 'k4', source: 'elsewhere' }), version);
+  await observe(() => store.applyStatePatch({ patchId: 'p7', workflowId: 'wf', key: 'k5', value: 1, evidenceIds: [ev], expectedVersion: 0, callId: 'c1' }), (r: { patch: { source: string; retrievedAt: string } }) => [r.patch.source, r.patch.retrievedAt]);
   await observe(() => store.getState('wf', 'k'), (r: { value: unknown; version: number }) => [r.value, r.version]);
 
   const memory = (memoryId: string, kind: 'user_explicit_statement' | 'model_inference' | 'external_content' | 'confirmed_fact', evidenceIds: string[] = []) =>
@@ -79,7 +81,10 @@ describe('InMemoryToolStore (parity with the Postgres store)', () => {
     assert.deepEqual(fromMemory, fromPostgres);
     // The scenario exercised every outcome kind, not just the happy path.
     const flat = JSON.stringify(fromPostgres);
-    for (const expected of ['replay', 'conflict', 'outcome_unknown', 'IDEMPOTENCY_CONFLICT/patch_id_reused', 'STATUS_CONFLICT/version_conflict', 'INVALID_ARGUMENTS/evidence_not_found', 'refused', 'candidate', 'NOT_FOUND/artifact_not_found']) {
+    for (const expected of [
+      'replay', 'conflict', 'outcome_unknown', 'IDEMPOTENCY_CONFLICT/patch_id_reused', 'STATUS_CONFLICT/version_conflict', 'INVALID_ARGUMENTS/evidence_not_found',
+      'INVALID_ARGUMENTS/provenance_mismatch', 'refused', 'candidate', 'untrusted_evidence_only', 'NOT_FOUND/artifact_not_found',
+    ]) {
       assert.ok(flat.includes(expected), `scenario lacks ${expected}`);
     }
   });

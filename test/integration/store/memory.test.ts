@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { defineTool } from '../../../src/index.js';
 import type { MemoryProposal } from '../../../src/store/memory.js';
 import { MEMORY_SOURCE_KINDS } from '../../../src/store/memory-policy.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
@@ -10,6 +11,7 @@ import { ordersGet, runCall } from '../../../testkit/store-tools.js';
 let db: TestDatabase;
 let strict: PgToolStore;
 let permissive: PgToolStore;
+let trusting: PgToolStore;
 let evidenceId: string;
 let foreignEvidenceId: string;
 
@@ -17,6 +19,7 @@ before(async () => {
   db = await openTestDatabase('memory');
   strict = db.store();
   permissive = db.store({ memoryPolicy: { allowModelInference: true } });
+  trusting = db.store({ memoryPolicy: { allowModelInference: false, trustedSources: ['orders-db'] } });
   const own = await runCall(ordersGet, { orderId: 'o-1' }, { workflowId: 'wf-mem', callId: 'c1' });
   await strict.recordExecution({ execution: own, workflowId: 'wf-mem', runId: null });
   evidenceId = own.modelResult.evidence[0]!.evidence_id;
@@ -56,14 +59,29 @@ describe('memory write policy (real Postgres)', () => {
     assert.equal(outcome.decision, 'accepted');
   });
 
-  it('writes a confirmed fact only with evidence from the same workflow', async () => {
-    assert.equal((await strict.proposeMemory(proposal('m-fact', 'confirmed_fact', { evidenceIds: [evidenceId] }))).decision, 'accepted');
+  it('writes a confirmed fact only with evidence from the same workflow, from a source the policy trusts', async () => {
+    assert.equal((await trusting.proposeMemory(proposal('m-fact', 'confirmed_fact', { evidenceIds: [evidenceId] }))).decision, 'accepted');
     const bare = await strict.proposeMemory(proposal('m-fact-bare', 'confirmed_fact'));
     assert.equal(bare.decision, 'refused');
     assert.equal(bare.reason, 'fact_without_evidence');
     assert.equal(await stored('m-fact-bare'), 0);
     await rejectsWith(strict.proposeMemory(proposal('m-fact-foreign', 'confirmed_fact', { evidenceIds: [foreignEvidenceId] })), 'INVALID_ARGUMENTS', 'evidence_not_found');
     assert.equal(await stored('m-fact-foreign'), 0);
+  });
+
+  it('keeps a confirmed fact resting only on untrusted evidence as a candidate until a person confirms it', async () => {
+    const downgraded = await strict.proposeMemory(proposal('m-fact-untrusted', 'confirmed_fact', { evidenceIds: [evidenceId] }));
+    assert.deepEqual([downgraded.decision, downgraded.reason, downgraded.memory?.status], ['candidate', 'untrusted_evidence_only', 'candidate']);
+    const confirmed = await strict.confirmMemoryCandidate({ memoryId: 'm-fact-untrusted', confirmedBy: 'user-7f3a9c' });
+    assert.deepEqual([confirmed.status, confirmed.reason], ['accepted', 'user_confirmed']);
+  });
+
+  it('trusts the evidence of a tool that declares its source trusted_control', async () => {
+    const trustedTool = defineTool({ ...ordersGet, name: 'orders.authoritative', source: { ...ordersGet.source, trust: 'trusted_control' } });
+    const call = await runCall(trustedTool, { orderId: 'o-2' }, { workflowId: 'wf-mem', callId: 'c-trusted' });
+    await strict.recordExecution({ execution: call, workflowId: 'wf-mem', runId: null });
+    const outcome = await strict.proposeMemory(proposal('m-fact-trusted', 'confirmed_fact', { evidenceIds: [call.modelResult.evidence[0]!.evidence_id, evidenceId] }));
+    assert.deepEqual([outcome.decision, outcome.reason], ['accepted', 'confirmed_by_evidence'], 'one trusted piece of evidence is enough');
   });
 
   it('refuses a model inference under the default policy and stores nothing', async () => {
@@ -86,7 +104,7 @@ describe('memory write policy (real Postgres)', () => {
       assert.equal(outcome.decision, 'candidate');
       assert.equal(outcome.reason, 'external_content_is_source_material');
     }
-    assert.deepEqual((await strict.listMemories({ subjectRef: 'subject-1', status: 'candidate' })).map((m) => m.memoryId).sort(), ['m-web', 'm-web-2']);
+    assert.deepEqual((await strict.listMemories({ subjectRef: 'subject-1', status: 'candidate' })).filter((m) => m.kind === 'external_content').map((m) => m.memoryId).sort(), ['m-web', 'm-web-2']);
     const confirmed = await strict.confirmMemoryCandidate({ memoryId: 'm-web', confirmedBy: 'user-7f3a9c' });
     assert.equal(confirmed.status, 'accepted');
     assert.equal(confirmed.confirmedBy, 'user-7f3a9c');
@@ -98,7 +116,7 @@ describe('memory write policy (real Postgres)', () => {
 
   it('covers every source kind with a decision', async () => {
     const decisions = await Promise.all(
-      MEMORY_SOURCE_KINDS.map(async (kind) => [kind, (await strict.proposeMemory(proposal(`m-all-${kind}`, kind, { evidenceIds: [evidenceId] }))).decision] as const),
+      MEMORY_SOURCE_KINDS.map(async (kind) => [kind, (await trusting.proposeMemory(proposal(`m-all-${kind}`, kind, { evidenceIds: [evidenceId] }))).decision] as const),
     );
     assert.deepEqual(Object.fromEntries(decisions), {
       user_explicit_statement: 'accepted',

@@ -1,0 +1,26 @@
+import { principalRef } from '../src/contract/bindings.js';
+import type { Principal } from '../src/contract/define-tool.js';
+import type { MemoryConfirmation, MemoryOutcome, MemoryProposal, MemoryRecord } from '../src/store/memory.js';
+import { activityWorkflow } from './call-context.js';
+import type { ToolRuntime } from './runtime.js';
+
+export type { MemoryConfirmation, MemoryOutcome, MemoryRecord } from '../src/store/memory.js';
+
+/**
+ * A memory proposal as workflow code makes it: whose memory (the trusted principal, turned into an irreversible
+ * reference here, on the worker) and what, citing evidence returned to this workflow. The workflow is the
+ * activity's own, never one named by the caller.
+ */
+export interface ProposeMemoryInput extends Omit<MemoryProposal, 'subjectRef' | 'workflowId'> {
+  readonly principal: Principal;
+}
+
+/** Applies the store's memory write policy to a proposal from workflow code; idempotent by memory id. */
+export function createProposeMemory(runtime: ToolRuntime): (input: ProposeMemoryInput) => Promise<MemoryOutcome> {
+  return ({ principal, ...proposal }) => runtime.store.proposeMemory({ ...proposal, subjectRef: principalRef(principal), workflowId: activityWorkflow().workflowId });
+}
+
+/** A person confirms a candidate from workflow code (after a signal or an update, say): it becomes memory. */
+export function createConfirmMemory(runtime: ToolRuntime): (input: MemoryConfirmation) => Promise<MemoryRecord> {
+  return (input) => runtime.store.confirmMemoryCandidate(input);
+}
