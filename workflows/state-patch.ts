@@ -11,7 +11,8 @@ type Activities = { [STATE_PATCH_ACTIVITY]: ReturnType<typeof createApplyStatePa
 /**
  * Writes a state change derived from tool results to Postgres, citing the evidence ids it rests on. Idempotent by
  * `patchId` (a retried activity never duplicates); a stale `expectedVersion` fails with type `STATUS_CONFLICT`,
- * it never overwrites.
+ * it never overwrites. Its source and times are the cited evidence's (left out, they are taken from it); others fail
+ * with type `INVALID_ARGUMENTS`.
  */
 export async function applyStatePatch(patch: StatePatchInput): Promise<StatePatchResult> {
   if (patch.evidenceIds.length === 0) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'a state patch must cite evidence');

@@ -43,7 +43,7 @@ interface PatchRow {
 export function statePatchWorkload(store: PgToolStore, pool: pg.Pool, evidenceIds: string[]): Workload<PatchRow> {
   return {
     name: 'state patch',
-    description: 'store = applyStatePatch (idempotency by patch id, evidence check, version lock, patch row + pointer); raw = the same two rows in one transaction',
+    description: 'store = applyStatePatch (idempotency by patch id, evidence and provenance check, version lock, patch row + pointer); raw = the same two rows in one transaction',
     rows: async (label, count) =>
       Array.from({ length: count }, (_, i) => ({
         patchId: `${label}-${i}`,
