@@ -1,24 +1,15 @@
 import type { AuditRecord, LayerOutcome, ValidationLayer } from '../contract/audit-record.js';
 import type { ModelResult } from '../contract/model-result.js';
 
-/**
- * What the store copies out of one audited attempt for metrics and provenance checks (table `ttc_audit_facts`):
- * how it ended, the warnings the model saw, and where its data came from and when.
- */
+/** What the store copies out of one audited attempt for the metrics (table `ttc_audit_facts`): how it ended, and the warnings the model saw. */
 export interface AuditFacts {
   readonly auditId: string;
   readonly tool: string;
-  readonly status: ModelResult['status'];
-  readonly outcome: ModelResult['execution']['outcome'];
   readonly errorCode: string | null;
   /** The attempt ended without an error (succeeded, or partial because cut): the counterpart of a refusal. */
   readonly accepted: boolean;
   /** Each warning code the model result carried, once, sorted. */
   readonly warnings: readonly string[];
-  readonly trust: ModelResult['provenance']['trust'];
-  readonly sourceLabel: string;
-  readonly observedAt: string | null;
-  readonly retrievedAt: string;
 }
 
 /** One layer that decided an attempt (table `ttc_audit_layers`); skipped layers decided nothing and are not kept. */
@@ -33,15 +24,9 @@ export function auditFactsOf(audit: AuditRecord, modelResult: ModelResult): Audi
   return {
     auditId: audit.audit_id,
     tool: audit.tool,
-    status: modelResult.status,
-    outcome: modelResult.execution.outcome,
     errorCode: audit.error_code,
     accepted: audit.error_code === null,
     warnings: [...new Set(modelResult.warnings.map((warning) => warning.code))].sort(),
-    trust: modelResult.provenance.trust,
-    sourceLabel: modelResult.provenance.source_label,
-    observedAt: modelResult.provenance.observed_at,
-    retrievedAt: modelResult.provenance.retrieved_at,
   };
 }
 

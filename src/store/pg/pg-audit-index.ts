@@ -9,22 +9,21 @@ import type { Queryable } from './sql-runner.js';
  */
 const INSERT_AUDIT_INDEX = `
   WITH f AS (
-    INSERT INTO ttc_audit_facts (audit_id, workflow_id, call_id, tool, status, outcome, error_code, accepted, warnings, trust, source_label, observed_at, retrieved_at, recorded_at)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+    INSERT INTO ttc_audit_facts (audit_id, tool, error_code, accepted, warnings, recorded_at)
+    VALUES ($1, $2, $3, $4, $5, $6)
     ON CONFLICT (audit_id) DO NOTHING RETURNING audit_id
   )
   INSERT INTO ttc_audit_layers (audit_id, tool, layer, outcome, rule_version, accepted, recorded_at)
-  SELECT f.audit_id, $4, l.layer, l.outcome, l.rule_version, $8, $14 FROM f, unnest($15::text[], $16::text[], $17::text[]) AS l(layer, outcome, rule_version)`;
+  SELECT f.audit_id, $2, l.layer, l.outcome, l.rule_version, $4, $6 FROM f, unnest($7::text[], $8::text[], $9::text[]) AS l(layer, outcome, rule_version)`;
 
-/** Copies what metrics and provenance checks read out of an attempt's audit and model result. */
-export async function insertAuditIndex(tx: Queryable, execution: ToolExecution, workflowId: string, now: Date): Promise<void> {
+/** Copies what the metrics read out of an attempt's audit and model result. */
+export async function insertAuditIndex(tx: Queryable, execution: ToolExecution, now: Date): Promise<void> {
   const facts = auditFactsOf(execution.audit, execution.modelResult);
   const layers = decidedLayersOf(execution.audit);
   await tx.query(
     INSERT_AUDIT_INDEX,
     [
-      facts.auditId, workflowId, execution.audit.call_id, queryCopy(facts.tool), facts.status, facts.outcome, facts.errorCode === null ? null : queryCopy(facts.errorCode), facts.accepted,
-      facts.warnings.map(queryCopy), facts.trust, queryCopy(facts.sourceLabel), facts.observedAt, facts.retrievedAt, now,
+      facts.auditId, queryCopy(facts.tool), facts.errorCode === null ? null : queryCopy(facts.errorCode), facts.accepted, facts.warnings.map(queryCopy), now,
       layers.map((l) => l.layer), layers.map((l) => l.outcome), layers.map((l) => queryCopy(l.ruleVersion)),
     ],
     'ttc_insert_audit_index_v1',

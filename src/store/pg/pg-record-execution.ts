@@ -53,7 +53,7 @@ export async function recordExecution(pool: Pool, input: RecordExecutionInput, n
       ],
     );
     const stored = inserted.length === 0 ? await sameAttempt(tx, ref) : ref;
-    await insertAuditIndex(tx, execution, workflowId, now);
+    await insertAuditIndex(tx, execution, now);
     for (const artifact of execution.artifacts) await insertArtifact(tx, artifact, now);
     await insertEvidence(tx, input, workflowId, now);
     return { recorded: stored, conflict: await updateLedger(tx, input, workflowId, modelResultJson, now) };

@@ -31,9 +31,8 @@ before(async () => {
     [end, ATTEMPTS],
   );
   await owner.query(
-    `INSERT INTO ttc_audit_facts (audit_id, workflow_id, call_id, tool, status, outcome, error_code, accepted, warnings, trust, source_label, observed_at, retrieved_at, recorded_at)
-     SELECT audit_id, workflow_id, call_id, tool, status, 'none', error_code, error_code IS NULL,
-            CASE WHEN audit_id LIKE '%7' THEN ARRAY['STALE_DATA'] ELSE ARRAY[]::text[] END, 'untrusted_data', 'src', NULL, recorded_at, recorded_at
+    `INSERT INTO ttc_audit_facts (audit_id, tool, error_code, accepted, warnings, recorded_at)
+     SELECT audit_id, tool, error_code, error_code IS NULL, CASE WHEN audit_id LIKE '%7' THEN ARRAY['STALE_DATA'] ELSE ARRAY[]::text[] END, recorded_at
        FROM ttc_audit`,
   );
   await owner.query(

@@ -38,15 +38,15 @@ describe('migration 004 (real Postgres)', () => {
 
     assert.deepEqual((await migrate(db.ownerPool, { migrations: all, appRole: db.appRole })).applied, all.filter((migration) => migration.version >= 4).map((migration) => migration.version));
 
-    const facts = await db.pool.query<{ audit_id: string; accepted: boolean; warnings: string[]; trust: string; retrieved_at: Date; error_code: string | null }>(
-      'SELECT audit_id, accepted, warnings, trust, retrieved_at, error_code FROM ttc_audit_facts ORDER BY call_id',
+    const facts = await db.pool.query<{ audit_id: string; tool: string; accepted: boolean; warnings: string[]; error_code: string | null }>(
+      'SELECT audit_id, tool, accepted, warnings, error_code FROM ttc_audit_facts ORDER BY audit_id',
     );
-    const expected = [warned, refused].map((execution) => auditFactsOf(execution.audit, execution.modelResult));
+    const expected = [warned, refused].map((execution) => auditFactsOf(execution.audit, execution.modelResult)).sort((a, b) => (a.auditId < b.auditId ? -1 : 1));
     assert.deepEqual(
-      facts.rows.map((row) => [row.audit_id, row.accepted, row.warnings, row.trust, row.retrieved_at.toISOString(), row.error_code]),
-      expected.map((f) => [f.auditId, f.accepted, f.warnings, f.trust, f.retrievedAt, f.errorCode]),
+      facts.rows.map((row) => [row.audit_id, row.tool, row.accepted, row.warnings, row.error_code]),
+      expected.map((f) => [f.auditId, f.tool, f.accepted, f.warnings, f.errorCode]),
     );
-    assert.deepEqual(expected[0]?.warnings, ['STALE_DATA']);
+    assert.deepEqual(expected.find((f) => f.auditId === warned.audit.audit_id)?.warnings, ['STALE_DATA']);
     const layers = await db.pool.query<{ audit_id: string; layer: string; outcome: string; rule_version: string }>(
       "SELECT audit_id, layer, outcome, rule_version FROM ttc_audit_layers ORDER BY audit_id, array_position(ARRAY['input','protocol','schema','semantics','evidence','side_effect','redaction','budget'], layer)",
     );

@@ -1,27 +1,18 @@
--- 004: metrics by tool and rule version, outcome labels, and the provenance of each attempt (seed 004 §8, seed 000
--- §12/§17). Forward only: never edit once released.
+-- 004: metrics by tool and rule version, and outcome labels (seed 004 §8). Forward only: never edit once released.
 --
 -- The audit stays the record; these tables are query copies of what it says, written in the same transaction as
--- the audit row, so metrics and checks read narrow indexed rows instead of parsing stored JSON.
+-- the audit row, so the metrics read narrow indexed rows instead of parsing stored JSON.
 
--- One row per audited attempt: the facts metrics count and the provenance state patches and memory are checked
--- against. `accepted` = the attempt ended without an error (succeeded or partial), the counterpart of a rejection.
+-- One row per audited attempt: what the metrics count. `accepted` = the attempt ended without an error (succeeded,
+-- or partial because cut), the counterpart of a refusal.
 CREATE TABLE ttc_audit_facts (
-  audit_id     text PRIMARY KEY REFERENCES ttc_audit (audit_id),
-  workflow_id  text NOT NULL,
-  call_id      text NOT NULL,
-  tool         text NOT NULL,
-  status       text NOT NULL,
-  outcome      text NOT NULL,
-  error_code   text,
-  accepted     boolean NOT NULL,
+  audit_id    text PRIMARY KEY REFERENCES ttc_audit (audit_id),
+  tool        text NOT NULL,
+  error_code  text,
+  accepted    boolean NOT NULL,
   -- Warning codes the model result carried (STALE_DATA, CONFLICTING_SOURCES, EVIDENCE_OMITTED, ...), each once.
-  warnings     text[] NOT NULL,
-  trust        text NOT NULL CHECK (trust IN ('untrusted_data', 'trusted_control')),
-  source_label text NOT NULL,
-  observed_at  timestamptz,
-  retrieved_at timestamptz NOT NULL,
-  recorded_at  timestamptz NOT NULL
+  warnings    text[] NOT NULL,
+  recorded_at timestamptz NOT NULL
 );
 -- Metrics over a window, for every tool or for one.
 CREATE INDEX ttc_audit_facts_time_idx ON ttc_audit_facts (recorded_at) INCLUDE (tool, accepted, error_code, warnings);
@@ -62,11 +53,9 @@ CREATE INDEX ttc_memory_workflow_idx ON ttc_memory (workflow_id, created_at);
 
 -- Attempts recorded before this migration, from their stored JSON. jsonb cannot hold NUL: the rare record whose
 -- text escapes one (`\u0000`, literal in this standard string) is left out of the copies, never altered.
-INSERT INTO ttc_audit_facts (audit_id, workflow_id, call_id, tool, status, outcome, error_code, accepted, warnings, trust, source_label, observed_at, retrieved_at, recorded_at)
-SELECT a.audit_id, a.workflow_id, a.call_id, a.tool, a.status, r.m #>> '{execution,outcome}', a.error_code, a.error_code IS NULL,
-       ARRAY(SELECT DISTINCT w ->> 'code' FROM jsonb_array_elements(r.m -> 'warnings') AS w ORDER BY 1),
-       r.m #>> '{provenance,trust}', r.m #>> '{provenance,source_label}',
-       (r.m #>> '{provenance,observed_at}')::timestamptz, (r.m #>> '{provenance,retrieved_at}')::timestamptz, a.recorded_at
+INSERT INTO ttc_audit_facts (audit_id, tool, error_code, accepted, warnings, recorded_at)
+SELECT a.audit_id, a.tool, a.error_code, a.error_code IS NULL,
+       ARRAY(SELECT DISTINCT w ->> 'code' FROM jsonb_array_elements(r.m -> 'warnings') AS w ORDER BY 1), a.recorded_at
   FROM ttc_audit a
  CROSS JOIN LATERAL (SELECT CASE WHEN strpos(a.model_result_json, '\u0000') = 0 THEN a.model_result_json::jsonb END AS m) r
  WHERE r.m IS NOT NULL;
