@@ -1,4 +1,4 @@
-import { principalRef } from '../src/contract/bindings.js';
+import { principalRef } from '../src/contract/principal-ref.js';
 import type { Principal } from '../src/contract/define-tool.js';
 import type { MemoryConfirmation, MemoryOutcome, MemoryProposal, MemoryRecord } from '../src/store/memory.js';
 import { activityWorkflow } from './call-context.js';
@@ -8,8 +8,8 @@ export type { MemoryConfirmation, MemoryOutcome, MemoryRecord } from '../src/sto
 
 /**
  * A memory proposal as workflow code makes it: whose memory (the trusted principal, turned into an irreversible
- * reference here, on the worker) and what, citing evidence returned to this workflow. The workflow is the
- * activity's own, never one named by the caller.
+ * reference here, on the worker, keyed like the audit's `principal_ref`) and what, citing evidence returned to this
+ * workflow. The workflow is the activity's own, never one named by the caller.
  */
 export interface ProposeMemoryInput extends Omit<MemoryProposal, 'subjectRef' | 'workflowId'> {
   readonly principal: Principal;
@@ -17,7 +17,8 @@ export interface ProposeMemoryInput extends Omit<MemoryProposal, 'subjectRef' | 
 
 /** Applies the store's memory write policy to a proposal from workflow code; idempotent by memory id. */
 export function createProposeMemory(runtime: ToolRuntime): (input: ProposeMemoryInput) => Promise<MemoryOutcome> {
-  return ({ principal, ...proposal }) => runtime.store.proposeMemory({ ...proposal, subjectRef: principalRef(principal), workflowId: activityWorkflow().workflowId });
+  return ({ principal, ...proposal }) =>
+    runtime.store.proposeMemory({ ...proposal, subjectRef: principalRef(principal, runtime.principalKey), workflowId: activityWorkflow().workflowId });
 }
 
 /** A person confirms a candidate from workflow code (after a signal or an update, say): it becomes memory. */

@@ -46,9 +46,13 @@ export function assertLabelFits(label: CheckedLabel, accepted: boolean): void {
   }
 }
 
-/** The stored audit's reference must be the one the caller holds: a label judges exactly that record. */
+/**
+ * The stored audit's reference must be the one the caller holds: a label judges exactly that record. The whole-record
+ * digest is compared when the caller's reference has one (references from before it existed do not).
+ */
 export function assertSameAudit(held: AuditRef, stored: AuditRef): void {
-  if (held.request_sha256 !== stored.request_sha256 || held.result_sha256 !== stored.result_sha256 || held.call_binding_sha256 !== stored.call_binding_sha256) {
+  const bindingsDiffer = held.request_sha256 !== stored.request_sha256 || held.result_sha256 !== stored.result_sha256 || held.call_binding_sha256 !== stored.call_binding_sha256;
+  if (bindingsDiffer || (held.audit_sha256 !== undefined && held.audit_sha256 !== stored.audit_sha256)) {
     throw new StoreError('digest_mismatch', { what: 'audit_ref', auditId: stored.audit_id });
   }
 }

@@ -5,7 +5,7 @@ import { catalogDisagreements } from '../../src/contract/catalog-rule.js';
 import { NOT_COMMITTED_MESSAGES } from '../../src/contract/error-catalog.js';
 import { failedExecution } from '../../src/contract/execute-tool.js';
 import { CATALOG_CODES, ERROR_CATALOG, executeTool, modelResultSchema, type ModelError, type ModelResult } from '../../src/index.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { orderTool, refundTool } from '../support/tools.js';
 
 const ctx = testContext();

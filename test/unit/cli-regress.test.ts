@@ -7,7 +7,7 @@ import { parseCommand } from '../../src/cli/argv.js';
 import { CliError, EXIT_CODES } from '../../src/cli/cli-error.js';
 import { regress } from '../../src/cli/regress.js';
 import { startCli } from '../support/cli-process.js';
-import { PROJECT_ROOT } from '../support/postgres.js';
+import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
 const CASES = 'test/support/golden/cases.jsonl';
 const NOW = 'test/support/golden/tools-now.ts';

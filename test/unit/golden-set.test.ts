@@ -4,7 +4,7 @@ import { goldenCaseFromRecording, goldenCaseSchema, type GoldenCase } from '../.
 import { runGoldenSet } from '../../src/contract/golden-set.js';
 import { RECORDED_CALL_CONTENT_TYPE } from '../../src/contract/funnel/recording-step.js';
 import { executeTool, ToolError } from '../../src/index.js';
-import { FIXED_NOW, testContext } from '../support/context.js';
+import { FIXED_NOW, testContext } from '../../testkit/context.js';
 import { ordersUnder, TOTALS_BEFORE, TOTALS_NOW } from '../support/golden/order-tools.js';
 import { goodOrderOutput, orderTool, sampleOrder, type Order } from '../support/tools.js';
 

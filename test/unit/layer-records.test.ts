@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { executeTool, readHttpJson, sha256Hex, type AuditRecord, type LayerOutcome } from '../../src/index.js';
-import { testContext } from '../support/context.js';
+import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, refundTool, returning } from '../support/tools.js';
 
 const ctx = testContext();

@@ -8,7 +8,7 @@ export function labelOutcome(tables: InMemoryTables, auditRef: AuditRef, label: 
   const checked = checkLabel(auditRef, label, labelledBy, note);
   const stored = tables.audits.get(checked.auditId);
   if (stored === undefined) throw new StoreError('audit_not_found', { auditId: checked.auditId });
-  assertSameAudit(auditRef, auditRefOf(stored.audit));
+  assertSameAudit(auditRef, auditRefOf(stored.audit, stored.auditSha256));
   assertLabelFits(checked, stored.audit.error_code === null);
   const existing = tables.labels.get(checked.labelId);
   if (existing !== undefined) return copy(existing);

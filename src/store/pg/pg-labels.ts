@@ -23,8 +23,8 @@ const LABEL_COLUMNS = 'label_id, audit_id, label, labelled_by, note, labelled_at
 export async function labelOutcome(db: Queryable, auditRef: AuditRef, label: OutcomeLabelKind, labelledBy: string, note: string | null, now: Date): Promise<OutcomeLabel> {
   const checked = checkLabel(auditRef, label, labelledBy, note);
   const audit = (
-    await db.query<{ audit_id: string; request_sha256: string; result_sha256: string; call_binding_sha256: string; error_code: string | null }>(
-      'SELECT audit_id, request_sha256, result_sha256, call_binding_sha256, error_code FROM ttc_audit WHERE audit_id = $1',
+    await db.query<{ audit_id: string; request_sha256: string; result_sha256: string; call_binding_sha256: string; audit_sha256: string; error_code: string | null }>(
+      'SELECT audit_id, request_sha256, result_sha256, call_binding_sha256, audit_sha256, error_code FROM ttc_audit WHERE audit_id = $1',
       [checked.auditId],
     )
   )[0];
