@@ -24,6 +24,7 @@ describe('layer records say what each layer decided', () => {
     assert.equal(result.audit.raw_response_sha256, sha256Hex(loginPage));
     assert.equal(result.audit.raw_response_bytes, loginPage.length);
     assert.equal((result.audit.error_detail as { layer: string }).layer, 'protocol');
+    assert.equal(result.modelResult.error?.layer, 'protocol', 'the model is told the same stage as the audit');
   });
 
   it('a write refused at the protocol layer stays OUTCOME_UNKNOWN to the model, and the audit says where it failed', async () => {

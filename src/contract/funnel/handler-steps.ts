@@ -39,7 +39,7 @@ export function failOnHandlerThrow(state: FunnelState): StepResult {
   const stated = typeof details === 'object' && details !== null ? (details as Record<string, unknown>)['reason'] : undefined;
   const reason = typeof stated === 'string' ? stated : 'the handler refused the upstream response';
   const rule = typeof thrown.rule === 'string' ? wellFormedPrefix(thrown.rule, 256) : 'handler-reported';
-  return failLayer(state, 'protocol', rule, { ...failure, layer: 'protocol' }, reason, { rawResponse });
+  return failLayer(state, 'protocol', rule, { ...failure, layer: 'protocol', error: { ...failure.error, layer: 'protocol' } }, reason, { rawResponse });
 }
 
 /** What the handler returned; only called after {@link failOnHandlerThrow} let the call through. */
