@@ -1,5 +1,5 @@
 import type { BusinessErrorDeclaration, FreshnessPolicy, ToolBudget, ToolSource } from './define-tool.js';
-import { ERROR_CATALOG } from './error-catalog.js';
+import { declaredRecovery } from './catalog-rule.js';
 import { digestJson } from './sha256.js';
 
 /** The settings of a tool that decide how its results are judged and shown, besides its schemas and invariants. */
@@ -21,7 +21,7 @@ export interface PolicySettings {
  */
 export function policyRevision(settings: PolicySettings): string {
   const businessErrors = Object.fromEntries(
-    Object.entries(settings.businessErrors ?? {}).map(([code, declared]) => [code, { message: declared.message, recovery: declared.recovery ?? ERROR_CATALOG.BUSINESS_RULE.recovery }]),
+    Object.entries(settings.businessErrors ?? {}).map(([code, declared]) => [code, { message: declared.message, recovery: declaredRecovery(declared), status: declared.status ?? 'failed' }]),
   );
   const policy = {
     allowlist: settings.source.allowlist === undefined ? null : [...settings.source.allowlist].sort(),

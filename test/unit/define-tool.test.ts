@@ -45,6 +45,9 @@ describe('defineTool', () => {
     assert.notEqual(policy({ freshness: { maxAgeMs: 60_000, onStale: 'fail' } }), policy({ freshness: { maxAgeMs: 60_000, onStale: 'warn' } }));
     assert.equal(policy({ budget: { maxItems: 200 } }), original, 'declaring a default is the same policy');
     assert.equal(policy({ sensitiveFields: ['a', 'b'] }), policy({ sensitiveFields: ['b', 'a'] }), 'order of a set does not matter');
+    const closed = (declared: { status?: 'needs_input'; recovery?: 'ask_user' }) => policy({ businessErrors: { KB_CLOSED: { message: 'The knowledge base is closed.', ...declared } } });
+    assert.notEqual(closed({ status: 'needs_input' }), closed({}), 'a refusal that needs input is another policy');
+    assert.equal(closed({ status: 'needs_input', recovery: 'ask_user' }), closed({ status: 'needs_input' }), 'declaring the default recovery is the same policy');
     assert.equal(policy({ revisions: { policy: 'p7' } }), 'p7');
   });
 
