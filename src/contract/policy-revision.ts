@@ -1,10 +1,11 @@
-import type { BusinessErrorDeclaration, FreshnessPolicy, ToolBudget, ToolSource } from './define-tool.js';
+import type { BusinessErrorDeclaration, DataScope, FreshnessPolicy, ToolBudget, ToolSource } from './define-tool.js';
 import { declaredRecovery } from './catalog-rule.js';
 import { digestJson } from './sha256.js';
 
 /** The settings of a tool that decide how its results are judged and shown, besides its schemas and invariants. */
 export interface PolicySettings {
   readonly source: ToolSource;
+  readonly scope?: DataScope | undefined;
   readonly freshness?: FreshnessPolicy | undefined;
   readonly sensitiveFields?: readonly string[] | undefined;
   readonly aggregations?: Readonly<Record<string, string>> | undefined;
@@ -14,8 +15,8 @@ export interface PolicySettings {
 }
 
 /**
- * The default policy revision: a digest of every policy setting (allowlist, trust, freshness, sensitive fields,
- * aggregation rules, budget, declared business errors). A changed policy is a changed
+ * The default policy revision: a digest of every policy setting (declared source labels, trust, data scope,
+ * freshness, sensitive fields, aggregation rules, budget, declared business errors). A changed policy is a changed
  * contract — the call binding commits to it and the audit's rule versions name it — even when nobody bumps a
  * number. Lists whose order means nothing are sorted, so reordering them is not a change.
  */
@@ -24,8 +25,11 @@ export function policyRevision(settings: PolicySettings): string {
     Object.entries(settings.businessErrors ?? {}).map(([code, declared]) => [code, { message: declared.message, recovery: declaredRecovery(declared), status: declared.status ?? 'failed' }]),
   );
   const policy = {
+    // The evidence layer accepts the tool's own label and its allowlist: both decide SOURCE_NOT_ALLOWED.
+    label: settings.source.label,
     allowlist: settings.source.allowlist === undefined ? null : [...settings.source.allowlist].sort(),
     trust: settings.source.trust ?? 'untrusted_data',
+    scope: { tenantPointer: settings.scope?.tenantPointer ?? null, subjectPointer: settings.scope?.subjectPointer ?? null },
     freshness: settings.freshness === undefined ? null : { maxAgeMs: settings.freshness.maxAgeMs, onStale: settings.freshness.onStale },
     sensitiveFields: [...(settings.sensitiveFields ?? [])].sort(),
     aggregations: settings.aggregations ?? {},

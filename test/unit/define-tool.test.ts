@@ -29,6 +29,8 @@ describe('defineTool', () => {
     assert.match(original, /^sha256:[0-9a-f]{16}$/);
     const changes: [string, Partial<ToolSpec<z.ZodType, z.ZodType>>][] = [
       ['an allowlist', { source: { ...base.source, allowlist: ['kb'] } }],
+      ['a source label', { source: { ...base.source, label: 'kb-mirror' } }],
+      ['a data scope', { scope: { tenantPointer: '/tenant' } }],
       ['trust', { source: { ...base.source, trust: 'trusted_control' } }],
       ['freshness', { freshness: { maxAgeMs: 60_000, onStale: 'warn' } }],
       ['sensitive fields', { sensitiveFields: ['email'] }],

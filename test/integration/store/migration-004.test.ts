@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { canonicalJson } from '../../../src/contract/canonical-json.js';
 import { sha256Hex } from '../../../src/contract/sha256.js';
-import type { ToolExecution } from '../../../src/index.js';
+import { VALIDATION_LAYERS, type ToolExecution } from '../../../src/index.js';
 import { auditFactsOf, decidedLayersOf } from '../../../src/store/audit-index.js';
 import { loadMigrations, migrate } from '../../../src/store/pg/migrate.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
@@ -48,7 +48,8 @@ describe('migration 004 (real Postgres)', () => {
     );
     assert.deepEqual(expected.find((f) => f.auditId === warned.audit.audit_id)?.warnings, ['STALE_DATA']);
     const layers = await db.pool.query<{ audit_id: string; layer: string; outcome: string; rule_version: string }>(
-      "SELECT audit_id, layer, outcome, rule_version FROM ttc_audit_layers ORDER BY audit_id, array_position(ARRAY['input','protocol','schema','semantics','evidence','side_effect','redaction','budget'], layer)",
+      'SELECT audit_id, layer, outcome, rule_version FROM ttc_audit_layers ORDER BY audit_id, array_position($1::text[], layer)',
+      [VALIDATION_LAYERS],
     );
     // The NUL is in the model result (the data), not in the audit: its layers are copied, its facts are not.
     const expectedLayers = [warned, refused, withNul]
