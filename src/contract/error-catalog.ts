@@ -106,6 +106,9 @@ export const NOT_COMMITTED_MESSAGES = Object.freeze({
   human: 'A person confirmed the operation did not take effect. It may be requested again.',
 });
 
+/** What the model is told about a refused continuation cursor (`INVALID_ARGUMENTS`): the same for a forged, a foreign and an expired one. */
+export const REFUSED_CURSOR_MESSAGE = 'The continuation cursor is not valid for this call (changed, issued for another call, or expired). Start the listing again without it.';
+
 /**
  * The wordings a code's message may take besides its catalog text, each for one named case; the model result schema
  * refuses any other text. A `detailed` code may end its catalog text with `: <detail>` instead of `.` (the input
@@ -116,7 +119,7 @@ export const CATALOG_MESSAGE_VARIANTS: {
   readonly alternatives: Readonly<Partial<Record<CatalogCode, readonly string[]>>>;
 } = Object.freeze({
   detailed: Object.freeze(['INVALID_ARGUMENTS'] as const),
-  alternatives: Object.freeze({ NOT_COMMITTED: Object.freeze(Object.values(NOT_COMMITTED_MESSAGES)) }),
+  alternatives: Object.freeze({ NOT_COMMITTED: Object.freeze(Object.values(NOT_COMMITTED_MESSAGES)), INVALID_ARGUMENTS: Object.freeze([REFUSED_CURSOR_MESSAGE]) }),
 });
 
 /** A code of the fixed catalog. */

@@ -33,7 +33,7 @@ describe('authorization layer: authorize(args, principal, ctx) before the handle
     assert.equal(result.modelResult.status, 'succeeded');
     assert.equal(runs.count, 1);
     assert.deepEqual(seen, [{ args: { order_id: 'ord_1001' }, principal: ctx.principal, tool: 'orders.get' }]);
-    assert.deepEqual([layer(result, 'authorization').outcome, layer(result, 'authorization').rule_version], ['passed', 'authorize@policy=1']);
+    assert.deepEqual([layer(result, 'authorization').outcome, layer(result, 'authorization').rule_version], ['passed', `authorize@policy=${tool.revisions.policy}`]);
   });
 
   it('a reason refuses the call as PERMISSION_DENIED, not started: the handler never runs and only the audit keeps the reason', async () => {

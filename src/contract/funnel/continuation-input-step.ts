@@ -1,13 +1,11 @@
 import { catalogFailure } from '../call-failure.js';
 import type { ToolContinuation } from '../define-tool.js';
+import { REFUSED_CURSOR_MESSAGE } from '../error-catalog.js';
 import { unsealCursor } from '../sealed-cursor.js';
 import type { FunnelState, PageStart } from './funnel-state.js';
 import { failLayer, proceed, type StepResult } from './step.js';
 
 const RULE = 'cursor@1';
-
-/** What the model is told about a refused cursor: the same for a forged, a foreign and an expired one. */
-const REFUSED_CURSOR_MESSAGE = 'The continuation cursor is not valid for this call (changed, issued for another call, or expired). Start the listing again without it.';
 
 /**
  * Input layer, part three: where a listing continues. For an `offset` continuation the offset argument is the
