@@ -8,8 +8,8 @@ import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
 import { ordersGet, runCall } from '../../../testkit/store-tools.js';
 
-/** The same lookup on another source, so a patch can cite two sources. */
-const replica = defineTool({ ...ordersGet, name: 'orders.replica', source: { label: 'orders-replica', type: 'database' } });
+/** The same lookup on another source, so a patch can cite two sources (its evidence still names the originals, declared). */
+const replica = defineTool({ ...ordersGet, name: 'orders.replica', source: { label: 'orders-replica', type: 'database', allowlist: ['orders-db', 'billing-db'] } });
 
 let db: TestDatabase;
 before(async () => {
