@@ -5,6 +5,7 @@ import { isCatalogCode, type Recovery } from './error-catalog.js';
 import { parsePointer } from './json-pointer.js';
 import type { Continuation } from './model-result.js';
 import { policyRevision } from './policy-revision.js';
+import { BUILTIN_SENSITIVE_FIELDS, normalizeFieldName } from './redaction.js';
 import { sha256Hex } from './sha256.js';
 import { guidanceProblems, type ToolExample } from './tool-guidance.js';
 
@@ -251,6 +252,12 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly budget?: Partial<ToolBudget>;
   /** Field names removed from `data` wherever they occur, in addition to the built-in credential list. */
   readonly sensitiveFields?: readonly string[];
+  /**
+   * Field names that sound secret but are not, in this tool's data (a conference's `session`, a game's `token`
+   * count): redaction keeps these fields. Their values are still scanned, so a secret-shaped value inside one is
+   * hidden all the same. A built-in credential or control name, or one of `sensitiveFields`, cannot be listed.
+   */
+  readonly publicFields?: readonly string[];
   readonly invariants?: readonly Invariant<z.output<In>, z.output<Out>>[];
   readonly freshness?: FreshnessPolicy;
   readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>>;
@@ -280,13 +287,14 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
 
 /** A validated, normalized tool definition (see {@link defineTool}). */
 export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType>
-  extends Omit<ToolSpec<In, Out>, 'revisions' | 'budget' | 'sensitiveFields' | 'invariants' | 'requiresApproval' | 'examples' | 'normalizations'> {
+  extends Omit<ToolSpec<In, Out>, 'revisions' | 'budget' | 'sensitiveFields' | 'publicFields' | 'invariants' | 'requiresApproval' | 'examples' | 'normalizations'> {
   readonly requiresApproval: boolean;
   readonly examples: readonly ToolExample<z.input<In>>[];
   readonly normalizations: readonly string[];
   readonly revisions: ToolRevisions;
   readonly budget: ToolBudget;
   readonly sensitiveFields: readonly string[];
+  readonly publicFields: readonly string[];
   readonly invariants: readonly Invariant<z.output<In>, z.output<Out>>[];
 }
 
@@ -340,6 +348,11 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
   if (spec.authorize !== undefined && typeof spec.authorize !== 'function') fail('authorize must be a function');
   for (const problem of [...scopeProblems(spec), ...continuationProblems(spec)]) fail(problem);
   if (spec.callLimit !== undefined && !(Number.isSafeInteger(spec.callLimit) && spec.callLimit > 0)) fail('callLimit must be a positive integer');
+  const exactNames = new Set([...BUILTIN_SENSITIVE_FIELDS, ...(spec.sensitiveFields ?? [])].map(normalizeFieldName));
+  for (const name of spec.publicFields ?? []) {
+    if (typeof name !== 'string' || normalizeFieldName(name) === '') fail('publicFields must be field names');
+    if (exactNames.has(normalizeFieldName(name))) fail(`publicFields cannot list '${name}': it names a credential or control field (built in, or in sensitiveFields)`);
+  }
   // A destructive tool asks a person first unless its author opted out in so many words.
   const requiresApproval = spec.requiresApproval ?? spec.effect === 'destructive';
   const revisions: ToolRevisions = {
@@ -356,6 +369,7 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     revisions: Object.freeze(revisions),
     budget: Object.freeze(budget),
     sensitiveFields: Object.freeze([...(spec.sensitiveFields ?? [])]),
+    publicFields: Object.freeze([...(spec.publicFields ?? [])]),
     invariants: Object.freeze([...(spec.invariants ?? [])]),
     examples: Object.freeze([...(spec.examples ?? [])]),
     normalizations: Object.freeze([...(spec.normalizations ?? [])]),

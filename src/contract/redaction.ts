@@ -57,6 +57,12 @@ export const BUILTIN_SENSITIVE_FIELDS = Object.freeze([
 export interface RedactionPolicy {
   /** Extra field names removed wherever they appear (compared normalized, exactly). */
   readonly sensitiveFields: readonly string[];
+  /**
+   * Field names that sound secret but are not in this data (a conference's `session`), compared normalized: the name
+   * rule keeps them. Only the name rule: their values are scanned like any text, so a secret-shaped value still goes.
+   * Never an exact name (`BUILTIN_SENSITIVE_FIELDS`, `sensitiveFields`): those always win.
+   */
+  readonly publicFields?: readonly string[];
   /** Values that may not appear anywhere inside model-visible text (idempotency key, operation id). */
   readonly protectedSubstrings: readonly string[];
   /**
@@ -78,6 +84,8 @@ export interface RedactionPolicy {
  */
 export class Redactor {
   private readonly names: SecretNames;
+  private readonly exactNames: ReadonlySet<string>;
+  private readonly publicNames: ReadonlySet<string>;
   private readonly scanner: SecretScanner;
   private readonly protectedValues: ProtectedValues;
   private readonly maxScanChars: number;
@@ -85,7 +93,10 @@ export class Redactor {
   private readonly lookahead: number;
 
   constructor(policy: RedactionPolicy) {
-    this.names = new SecretNames([...BUILTIN_SENSITIVE_FIELDS, ...policy.sensitiveFields]);
+    const exactNames = [...BUILTIN_SENSITIVE_FIELDS, ...policy.sensitiveFields];
+    this.names = new SecretNames(exactNames);
+    this.exactNames = new Set(exactNames.map(normalizeFieldName));
+    this.publicNames = new Set((policy.publicFields ?? []).map(normalizeFieldName));
     this.scanner = new SecretScanner(this.names);
     this.protectedValues = new ProtectedValues(policy.protectedSubstrings, policy.protectedExact);
     this.maxScanChars = Math.max(1, policy.maxScanChars ?? Infinity);
@@ -94,7 +105,11 @@ export class Redactor {
 
   /** True when a field of this name is removed. */
   isSensitiveName(name: string): boolean {
-    return this.names.isSecret(name);
+    if (!this.names.isSecret(name)) return false;
+    if (this.publicNames.size === 0) return true;
+    // Normalized only for the names the rules call secret, so the common case allocates nothing.
+    const normalized = normalizeFieldName(name);
+    return this.exactNames.has(normalized) || !this.publicNames.has(normalized);
   }
 
   /** Redacts a JSON value, appending each removal (with its path under `basePath`) to `log`. */

@@ -106,6 +106,7 @@ export function startState(tool: AnyToolDefinition, trusted: ExecutionContext, s
     startedAt: now(),
     redactor: new Redactor({
       sensitiveFields: tool.sensitiveFields,
+      publicFields: tool.publicFields,
       protectedSubstrings: [ctx.idempotencyKey, ctx.operationId],
       protectedExact: [ctx.principal.tenant, ctx.principal.subject],
     }),
