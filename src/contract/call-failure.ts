@@ -2,6 +2,8 @@ import { declaredRecovery } from './catalog-rule.js';
 import type { AnyToolDefinition, EvidenceInput } from './define-tool.js';
 import { ERROR_CATALOG, isCatalogCode, type CatalogCode } from './error-catalog.js';
 import type { ExecutionOutcome, ModelError, Receipt, ToolStatus } from './model-result.js';
+import { MAX_DETAIL_TEXT_CHARS } from './funnel/audit-bounds.js';
+import { SCAN_LOOKAHEAD } from './redaction/detector.js';
 import { isToolError } from './tool-error.js';
 import type { ErrorLayer } from './validation-layers.js';
 
@@ -118,16 +120,20 @@ export function settleFailure(
 
 /**
  * Audit-safe description of an arbitrary thrown value. Never throws: it runs inside the guards that keep a hostile
- * throw (a proxy, a getter on `message`) from escaping, so anything it cannot read is described as unprintable.
+ * throw (a proxy, a getter on `message`) from escaping, so anything it cannot read is described as unprintable. The
+ * message is kept {@link SCAN_LOOKAHEAD} characters past what an audit shows: the audit redacts before it cuts (see
+ * `MAX_DETAIL_TEXT_CHARS`), so a secret straddling that cut is still recognised whole and hidden.
  */
 export function describeThrown(thrown: unknown): Record<string, unknown> {
   try {
-    if (thrown instanceof Error) return { exception: safeString(thrown.name), message: safeString(thrown.message).slice(0, 2000) };
+    if (thrown instanceof Error) return { exception: safeString(thrown.name), message: safeString(thrown.message).slice(0, KEPT_MESSAGE_CHARS) };
   } catch {
     // An Error whose fields cannot be read: described below like any other value.
   }
-  return { exception: typeof thrown, message: safeString(thrown).slice(0, 2000) };
+  return { exception: typeof thrown, message: safeString(thrown).slice(0, KEPT_MESSAGE_CHARS) };
 }
+
+const KEPT_MESSAGE_CHARS = MAX_DETAIL_TEXT_CHARS + SCAN_LOOKAHEAD;
 
 function wellFormedMember(member: unknown): unknown {
   if (typeof member === 'string') return member.toWellFormed();

@@ -15,9 +15,12 @@ export interface StructuralLimits {
   readonly maxTextChars: number;
 }
 
+const MARKER_HEAD = '…[truncated ';
+const MARKER_TAIL = ' chars]';
+
 /** Appended to a cut string so no reader mistakes it for the whole text. */
 export function truncationMarker(omitted: number): string {
-  return `…[truncated ${omitted} chars]`;
+  return `${MARKER_HEAD}${omitted}${MARKER_TAIL}`;
 }
 
 /** UTF-8 size of a string without encoding it (surrogate pairs count 4, lone surrogates 3 like TextEncoder's U+FFFD). */
@@ -44,13 +47,27 @@ export function wellFormedPrefix(text: string, maxUnits: number): string {
   return text.slice(0, maxUnits).toWellFormed();
 }
 
-/** Cuts `text` to at most `maxChars` code points (plus marker); never splits a surrogate pair. */
+/**
+ * Cuts `text` to at most `maxChars` code points (plus marker); never splits a surrogate pair. Text an earlier cut
+ * already marked (redaction's scan cap cuts before the budget does) is cut before that marker, and the one marker
+ * left counts what both cuts dropped, so the model is told how much is missing, not how much of a prefix was.
+ */
 export function cutText(text: string, maxChars: number): string {
   // Cheap exit: a string with no more UTF-16 units than the limit cannot have more code points.
   if (text.length <= maxChars) return text;
-  const codePoints = Array.from(text);
+  const earlier = earlierCut(text);
+  const body = earlier?.body ?? text;
+  const codePoints = Array.from(body);
   if (codePoints.length <= maxChars) return text;
-  return codePoints.slice(0, maxChars).join('') + truncationMarker(codePoints.length - maxChars);
+  return codePoints.slice(0, maxChars).join('') + truncationMarker(codePoints.length - maxChars + (earlier?.omitted ?? 0));
+}
+
+/** The text before a truncation marker that ends `text`, and the count the marker gives; `null` without one. */
+function earlierCut(text: string): { readonly body: string; readonly omitted: number } | null {
+  if (!text.endsWith(MARKER_TAIL)) return null;
+  const at = text.lastIndexOf(MARKER_HEAD);
+  const count = at < 0 ? '' : text.slice(at + MARKER_HEAD.length, -MARKER_TAIL.length);
+  return /^\d{1,15}$/.test(count) ? { body: text.slice(0, at), omitted: Number(count) } : null;
 }
 
 /** Applies item and text limits everywhere in a JSON value (already shape-checked, so recursion is bounded). */

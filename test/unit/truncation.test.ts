@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { defineTool, executeTool } from '../../src/index.js';
-import { cutText, utf8ByteLength } from '../../src/contract/truncation.js';
+import { cutText, truncationMarker, utf8ByteLength } from '../../src/contract/truncation.js';
 import { testContext } from '../../testkit/context.js';
 import { listTool } from '../support/tools.js';
 
@@ -64,6 +64,12 @@ describe('budgets and truncation', () => {
     assert.equal(cutText('abcdef', 3), 'abc…[truncated 3 chars]');
     assert.equal(cutText('😀😀😀', 2), '😀😀…[truncated 1 chars]');
     assert.equal(cutText('short', 10), 'short');
+  });
+
+  it('cutting text an earlier cut marked leaves one marker that counts both cuts', () => {
+    assert.equal(cutText(`abcdefgh${truncationMarker(100)}`, 3), `abc${truncationMarker(105)}`);
+    assert.equal(cutText(`abc${truncationMarker(100)}`, 3), `abc${truncationMarker(100)}`, 'nothing more to cut');
+    assert.equal(cutText('abcdefgh…[truncated many chars]', 3), 'abc…[truncated 28 chars]', 'only a marker with a count is one');
   });
 
   it('redacts before cutting text, so a cut through a secret or the idempotency key leaves no prefix of it (regression)', async () => {

@@ -17,6 +17,12 @@ export const MAX_AUDIT_REDACTIONS = 64;
 /** Longest redaction path recorded; a longer one keeps its start and a digest of the whole. */
 export const MAX_REDACTION_PATH_CHARS = 128;
 
+/**
+ * Longest string of an audit's error detail (exception messages, error details, reasons). It is cut after
+ * redaction, so a secret the cut would split is hidden whole, never shown in part.
+ */
+export const MAX_DETAIL_TEXT_CHARS = 2000;
+
 /** Longest rule version, failure reason or revision in a compact record. */
 const COMPACT_TEXT_CHARS = 256;
 

@@ -6,7 +6,8 @@ import type { ModelResult } from '../model-result.js';
 import { principalRef } from '../principal-ref.js';
 import type { Redaction } from '../redaction.js';
 import { sha256Hex } from '../sha256.js';
-import { boundedRedactions, compactErrorDetail, compactLayerLog, compactRevisions, countedRedactions } from './audit-bounds.js';
+import { callRedactor } from '../call-redactor.js';
+import { boundedRedactions, compactErrorDetail, compactLayerLog, compactRevisions, countedRedactions, MAX_DETAIL_TEXT_CHARS } from './audit-bounds.js';
 import { layerLog, type FunnelState } from './funnel-state.js';
 
 /**
@@ -35,7 +36,8 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
   const finishedAt = state.now();
   const auditRedactions: Redaction[] = [];
   // Exception text can carry credentials too; the audit is protected, but secrets still do not belong in it.
-  const redactedDetail = errorDetail === null ? null : (state.redactor.value(jsonSafe(errorDetail), '/audit/error_detail', auditRedactions) as AuditRecord['error_detail']);
+  const detailRedactor = callRedactor(tool, ctx, MAX_DETAIL_TEXT_CHARS);
+  const redactedDetail = errorDetail === null ? null : (detailRedactor.value(jsonSafe(errorDetail), '/audit/error_detail', auditRedactions) as AuditRecord['error_detail']);
   const redactions = [...state.redactions, ...auditRedactions];
   const record: AuditRecord = {
     schema_version: AUDIT_SCHEMA_VERSION,

@@ -3,7 +3,8 @@ import type { AnyToolDefinition, ToolOutput } from '../define-tool.js';
 import type { BuiltEvidence } from '../evidence.js';
 import type { ExecutionContext } from '../execution-context.js';
 import type { Conflict, Receipt, Warning } from '../model-result.js';
-import { Redactor, type Redaction } from '../redaction.js';
+import { callRedactor } from '../call-redactor.js';
+import type { Redaction, Redactor } from '../redaction.js';
 import { recordableContext } from './recordable-context.js';
 import type { ArtifactPayload, ShownResult } from './tool-execution.js';
 
@@ -104,12 +105,7 @@ export function startState(tool: AnyToolDefinition, trusted: ExecutionContext, s
     unrecordableContext: unrecordable,
     now,
     startedAt: now(),
-    redactor: new Redactor({
-      sensitiveFields: tool.sensitiveFields,
-      publicFields: tool.publicFields,
-      protectedSubstrings: [ctx.idempotencyKey, ctx.operationId],
-      protectedExact: [ctx.principal.tenant, ctx.principal.subject],
-    }),
+    redactor: callRedactor(tool, ctx),
     sentArguments,
     arguments: null,
     handlerArguments: null,

@@ -1,6 +1,6 @@
 import { fitToBudget, fitWithoutData, type ResultBase } from '../fit-budget.js';
 import { MODEL_RESULT_SCHEMA_VERSION, type Execution, type ModelResult } from '../model-result.js';
-import type { Redaction } from '../redaction.js';
+import { SECRET_CATALOG_VERSION, type Redaction } from '../redaction.js';
 import { wellFormedPrefix } from '../truncation.js';
 import { canonicalDataOf } from './data-shape-step.js';
 import { checkedOf, envelopeOf, type FunnelState } from './funnel-state.js';
@@ -75,7 +75,8 @@ export function redactAndFit(state: FunnelState): StepResult {
   const redacted = withVerdict(state, {
     layer: 'redaction',
     outcome: redactions.length > 0 ? 'warned' : 'passed',
-    rule_version: `redaction@1;fields=${tool.revisions.policy}`,
+    // Which secret formats judged the result, and the tool's own field policy: either changes what gets hidden.
+    rule_version: `redaction@1;catalog=${SECRET_CATALOG_VERSION};fields=${tool.revisions.policy}`,
     ...(redactions.length > 0 ? { reason: `${redactions.length} value(s) removed` } : {}),
   });
   const budgeted = withVerdict(redacted, {
