@@ -1,10 +1,15 @@
 import { callBindingDigest, resultDigest } from './bindings.js';
-import { catalogFailure } from './call-failure.js';
+import { catalogFailure, describeThrown } from './call-failure.js';
+import { callRedactor } from './call-redactor.js';
 import type { AnyToolDefinition, ToolOutput } from './define-tool.js';
 import { NOT_COMMITTED_MESSAGES } from './error-catalog.js';
 import { executeTool, failedExecution, type ToolExecution } from './execute-tool.js';
 import type { ExecutionContext } from './execution-context.js';
+import { recordableContext } from './funnel/recordable-context.js';
+import { describeIssues, guardedParse } from './guarded-parse.js';
 import { modelResultSchema, type Delivery, type ModelResult } from './model-result.js';
+import type { Redaction } from './redaction.js';
+import { wellFormedPrefix } from './truncation.js';
 
 /**
  * How a call looks when its side effect was settled some other way than by running its handler now: replayed from
@@ -13,10 +18,11 @@ import { modelResultSchema, type Delivery, type ModelResult } from './model-resu
  * bindings still verify, so hosts handle one kind of result however the call ended.
  */
 
-/** The trusted inputs an execution's call binding is derived from. */
+/** The trusted inputs an execution's call binding is derived from, and the arguments it was for. */
 interface TrustedCall {
   readonly tool: AnyToolDefinition;
   readonly ctx: ExecutionContext;
+  readonly rawArgs: unknown;
 }
 
 /** A person's answer to an escalated reconciliation. */
@@ -40,7 +46,7 @@ export function asLocalReplay(modelResult: ModelResult): ModelResult {
  */
 export function withOutcomeUnknown(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, detail: Record<string, unknown>): ToolExecution {
   const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', detail), rawArgs);
-  return reshapeExecution(failed, (result) => ({ ...result, status: 'unknown', execution: { ...result.execution, outcome: 'unknown' } }), { tool, ctx });
+  return reshapeExecution(failed, asUnknown, { tool, ctx, rawArgs });
 }
 
 /**
@@ -68,7 +74,7 @@ export function notCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, raw
       ? ['human_resolved' as const, NOT_COMMITTED_MESSAGES.human, { resolved_by: confirmation.resolvedBy, note: confirmation.note }]
       : ['confirmed_absent' as const, NOT_COMMITTED_MESSAGES[confirmation.unsettledBecause], { finding: 'not_committed', unsettled_because: confirmation.unsettledBecause }];
   const failure = catalogFailure('NOT_COMMITTED', 'side_effect', detail, { message });
-  return reshapeExecution(failedExecution(tool, ctx, failure, rawArgs), (result) => withDelivery(result, delivery), { tool, ctx });
+  return reshapeExecution(failedExecution(tool, ctx, failure, rawArgs), (result) => withDelivery(result, delivery), { tool, ctx, rawArgs });
 }
 
 /**
@@ -80,30 +86,35 @@ export async function receiptReconciled(tool: AnyToolDefinition, ctx: ExecutionC
   // cannot be undone (and tell the model "not started"): the confirmed output skips the authorization layer.
   const replayed: AnyToolDefinition = { ...withoutAuthorize(tool), handler: () => Promise.resolve(output) };
   const fresh = await executeTool(replayed, rawArgs, ctx);
-  return reshapeExecution(fresh, (result) => withDelivery(result, 'receipt_reconciled'), { tool, ctx });
+  return reshapeExecution(fresh, (result) => withDelivery(result, 'receipt_reconciled'), { tool, ctx, rawArgs });
 }
 
 /**
  * A person confirmed the write took effect: `partial` (it happened; its output was never verified), `committed`,
- * `human_resolved`, with the receipt the person gave. No data: nothing the tool returned was validated.
+ * `human_resolved`, with the receipt the person gave — bounded and redacted like any receipt a model sees (a signal
+ * sender is not trusted). No data: nothing the tool returned was validated.
  */
 export function humanCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, resolution: HumanResolution): ToolExecution {
   const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', { resolved_by: resolution.resolvedBy, note: resolution.note }), rawArgs);
-  return reshapeExecution(
+  const redactions: Redaction[] = [];
+  const given = typeof resolution.externalId === 'string' && resolution.externalId !== '' ? wellFormedPrefix(resolution.externalId, 256) : 'unrecorded';
+  const externalId = callRedactor(tool, ctx).text(given, '/execution/receipt/external_id', redactions);
+  const settled = reshapeExecution(
     failed,
     (result) => ({
       ...result,
       status: 'partial',
       error: null,
-      execution: {
-        outcome: 'committed',
-        delivery: 'human_resolved',
-        receipt: { external_id: (resolution.externalId ?? 'unrecorded').slice(0, 256), committed_at: null },
-      },
+      execution: { outcome: 'committed', delivery: 'human_resolved', receipt: { external_id: externalId, committed_at: null } },
       warnings: [{ code: 'HUMAN_RESOLVED', message: 'A person confirmed this operation took effect; its output was not verified. Do not repeat it.' }],
     }),
-    { tool, ctx },
+    { tool, ctx, rawArgs },
   );
+  return redactions.length === 0 ? settled : { ...settled, audit: { ...settled.audit, redactions: [...settled.audit.redactions, ...redactions] } };
+}
+
+function asUnknown(result: ModelResult): ModelResult {
+  return { ...result, status: 'unknown', execution: { ...result.execution, outcome: 'unknown' } };
 }
 
 function withoutAuthorize(tool: AnyToolDefinition): AnyToolDefinition {
@@ -117,17 +128,36 @@ function withDelivery(result: ModelResult, delivery: Delivery): ModelResult {
 /**
  * Rewrites the model result of an execution and re-derives every audit field that depends on it — status, error
  * code, `result_sha256` and `call_binding_sha256` — so the audit still verifies. The request digest is kept: the
- * business intent did not change.
+ * business intent did not change. Never throws: a rewrite that fails its own schema or has no canonical form (a
+ * defect) ends as an unknown outcome, which is safe for any call — never "failed" or "not started" for a write that
+ * may have happened, and never a thrown activity that Temporal would retry into the same defect.
  */
 function reshapeExecution(execution: ToolExecution, change: (modelResult: ModelResult) => ModelResult, trusted: TrustedCall): ToolExecution {
-  const modelResult = modelResultSchema.parse(change(execution.modelResult));
+  try {
+    const changed = guardedParse(modelResultSchema, change(execution.modelResult));
+    if (changed.success) return rebound(execution, changed.data, trusted);
+    return unknownAfterDefect(trusted, { reason: 'settled_result_invalid', issues: describeIssues(changed.issues) });
+  } catch (error) {
+    return unknownAfterDefect(trusted, { reason: 'settled_result_threw', thrown: describeThrown(error) });
+  }
+}
+
+function unknownAfterDefect(trusted: TrustedCall, detail: Record<string, unknown>): ToolExecution {
+  const failed = failedExecution(trusted.tool, trusted.ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', detail), trusted.rawArgs);
+  return rebound(failed, asUnknown(failed.modelResult), trusted);
+}
+
+/** `execution` with `modelResult` in its place and the audit fields that depend on it re-derived. */
+function rebound(execution: ToolExecution, modelResult: ModelResult, trusted: TrustedCall): ToolExecution {
+  // Bound over the trusted values as the audit records them, as the funnel bound the execution being reshaped.
+  const { ctx } = recordableContext(trusted.ctx);
   const requestSha256 = execution.audit.bindings.request_sha256;
   const resultSha256 = resultDigest(modelResult);
   const callBinding = callBindingDigest({
-    provider: trusted.ctx.provider,
-    callId: trusted.ctx.callId,
-    operationId: trusted.ctx.operationId,
-    idempotencyKey: trusted.ctx.idempotencyKey,
+    provider: ctx.provider,
+    callId: ctx.callId,
+    operationId: ctx.operationId,
+    idempotencyKey: ctx.idempotencyKey,
     tool: { name: trusted.tool.name, revisions: trusted.tool.revisions },
     requestSha256,
     resultSha256,

@@ -78,4 +78,32 @@ describe('settled results', () => {
     const replay = asLocalReplay(modelResult);
     assert.deepEqual(replay, { ...modelResult, execution: { ...modelResult.execution, delivery: 'local_replay' } });
   });
+
+  it('a person’s receipt id reaches the model bounded, well-formed and redacted, and the redaction is audited (regression)', () => {
+    const ctx = testContext();
+    const split = `${'r'.repeat(255)}😀`;
+    const cut = humanCommitted(tool, ctx, args, { outcome: 'committed', externalId: split, resolvedBy: 'ops@acme', note: null });
+    assert.equal(cut.modelResult.execution.receipt?.external_id, `${'r'.repeat(255)}\uFFFD`, 'no half of a surrogate pair left by the cut');
+    assertVerifies(cut, ctx);
+    const secret = 'ghp_FAKE0123456789abcdefghijklmnopqrstuv';
+    const pasted = humanCommitted(tool, ctx, args, { outcome: 'committed', externalId: `re_9 (${secret})`, resolvedBy: 'ops@acme', note: null });
+    assert.equal(pasted.modelResult.execution.receipt?.external_id, 're_9 ([REDACTED])');
+    assert.deepEqual(pasted.audit.redactions, [{ path: '/execution/receipt/external_id', reason: 'secret_pattern:github_token' }]);
+    assertVerifies(pasted, ctx);
+  });
+
+  it('a settled result that cannot be shaped ends catalogued as an unknown outcome, never thrown (regression)', () => {
+    const ctx = testContext();
+    const defect = notCommitted(tool, ctx, args, 'carrier_pigeon' as never, { finding: 'not_committed' });
+    assert.equal(defect.modelResult.status, 'unknown');
+    assert.equal(defect.modelResult.execution.outcome, 'unknown');
+    assert.equal(defect.modelResult.error?.code, 'OUTCOME_UNKNOWN');
+    assert.equal((defect.audit.error_detail as { detail: { reason: string } }).detail.reason, 'settled_result_invalid');
+    assertVerifies(defect, ctx);
+    // A key the audit must record cut: the bindings are over the recorded values, as the funnel's are.
+    const longKey = testContext({ idempotencyKey: `k${'e'.repeat(5_000)}\ud800` });
+    const unknown = withOutcomeUnknown(tool, longKey, args, { reason: 'claimed, never settled' });
+    assert.equal(unknown.modelResult.error?.code, 'OUTCOME_UNKNOWN');
+    assert.ok(unknown.audit.idempotency_key.length < 2_100);
+  });
 });
