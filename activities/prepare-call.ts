@@ -1,10 +1,11 @@
 import { requestDigest, type ProviderContext } from '../src/contract/bindings.js';
 import type { AnyToolDefinition, Principal, ToolEffect } from '../src/contract/define-tool.js';
-import { catalogFailure } from '../src/contract/call-failure.js';
-import { checkBeforeHandler, failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
+import { catalogFailure, describeThrown } from '../src/contract/call-failure.js';
+import { callRedactor } from '../src/contract/call-redactor.js';
+import { checkBeforeHandler, executeTool, failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
+import { recordableContext } from '../src/contract/funnel/recordable-context.js';
 import { businessIdempotencyKey } from '../src/contract/idempotency-key.js';
 import { ToolRegistry } from '../src/contract/tool-registry.js';
-import { Redactor } from '../src/contract/redaction.js';
 import { activityExecutionContext, activityWorkflow } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordExecution } from './record-execution.js';
@@ -32,7 +33,7 @@ export interface PrepareCallInput {
 export interface CallPreview {
   readonly tool: string;
   readonly effect: ToolEffect;
-  /** The validated arguments with credentials and sensitive fields removed. */
+  /** The validated arguments (the ones the request digest covers), with credentials and sensitive fields removed. */
   readonly arguments: unknown;
   readonly requestSha256: string;
 }
@@ -67,20 +68,33 @@ export type ReadyCall = Extract<PreparedCall, { kind: 'ready' }>;
 /**
  * Validates a call's arguments and fixes its identity: the idempotency key is the tool's business key scoped by
  * tenant when it derives one, else `<workflow id>:<call id>` (deterministic across retries and replays). The
- * prepared call is recorded in history, so a replay keeps the key it was prepared with.
+ * prepared call is recorded in history, so a replay keeps the key it was prepared with. Never throws for anything
+ * the arguments or the tool do: a call that cannot run is refused here with its catalogued result, recorded in
+ * history like a ready one, so the workflow goes on.
  */
 export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInput) => Promise<PreparedCall> {
   return async (input) => {
     const { workflowId } = activityWorkflow();
     const operationId = `${workflowId}:${input.callId}`;
-    const refusalIdentity: CallIdentity = { ...callOf(input), operationId, idempotencyKey: operationId };
-    const checked = await checkCall(runtime, input, activityExecutionContext(refusalIdentity, AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime)));
-    if (checked.kind === 'refused') return { kind: 'refused', result: await recordRefusal(runtime, checked.execution, refusalIdentity, workflowId) };
-    const { tool, arguments: args } = checked;
-    const idempotencyKey = tool.idempotencyKey === undefined ? operationId : businessIdempotencyKey(tool.name, input.principal.tenant, String(tool.idempotencyKey(args)));
-    const identity: CallIdentity = { ...callOf(input), operationId, idempotencyKey };
-    const requestSha256 = requestDigest(input.principal, tool, args);
-    const redactor = new Redactor({ sensitiveFields: tool.sensitiveFields, protectedSubstrings: [idempotencyKey, operationId], protectedExact: [input.principal.tenant, input.principal.subject] });
+    const unkeyed: CallIdentity = { ...callOf(input), operationId, idempotencyKey: operationId };
+    const unkeyedCtx = activityExecutionContext(unkeyed, AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime));
+    const checked = await checkCall(runtime, input, unkeyedCtx);
+    if (checked.kind === 'refused') return refused(runtime, checked.execution, workflowId);
+    const { tool } = checked;
+    const key = businessKey(tool, checked.arguments, input.principal.tenant);
+    if (!key.ok) {
+      // The tool's own key function failed on arguments its schema accepted: the tool's defect, not the model's.
+      const failure = catalogFailure('TOOL_ERROR', 'input', { reason: 'idempotency_key_threw', thrown: key.thrown });
+      return refused(runtime, failedExecution(tool, unkeyedCtx, failure, input.args), workflowId);
+    }
+    const identity: CallIdentity = { ...unkeyed, idempotencyKey: key.value ?? operationId };
+    const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime));
+    // A business key that cannot be recorded (derived from an unbounded argument, a split surrogate pair): the funnel
+    // refuses the call before its handler, as it would inside the tool activity.
+    if (!recordable(ctx)) return refused(runtime, await executeTool(tool, input.args, ctx), workflowId);
+    // What is digested is what the preview shows: the validated arguments (as sent, when the schema's output is not JSON).
+    const shown = checked.digestArguments;
+    const requestSha256 = requestDigest(input.principal, tool, shown);
     return {
       kind: 'ready',
       identity,
@@ -92,18 +106,23 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
       canPoll: tool.poll !== undefined,
       safeRetry: runtime.safeRetryTools.has(tool.name),
       requestSha256,
-      preview: { tool: tool.name, effect: tool.effect, arguments: redactor.value(args, '/arguments', []), requestSha256 },
+      preview: { tool: tool.name, effect: tool.effect, arguments: callRedactor(tool, identity).value(shown, '/arguments', []), requestSha256 },
     };
   };
 }
 
 /**
- * Refuses, before any handler runs, an unknown (or not allowed) tool, malformed or invalid arguments, a refused
- * continuation cursor and a principal the tool's `authorize` denies — before an approval is even asked for. The tool
+ * Refuses, before any handler runs, an unknown (or not allowed) tool, a caller or provider value the audit cannot
+ * record, malformed or invalid arguments (a schema that throws included), a refused continuation cursor and a
+ * principal the tool's `authorize` denies — before an approval is even asked for. The tool
  * activity checks all of it again at dispatch. A registered tool outside the allowed set is looked up in an empty
  * registry, so it is exactly as unknown as an unregistered one.
  */
-async function checkCall(runtime: ToolRuntime, input: PrepareCallInput, ctx: ExecutionContext): Promise<{ kind: 'refused'; execution: ToolExecution } | { kind: 'ready'; tool: AnyToolDefinition; arguments: unknown }> {
+async function checkCall(
+  runtime: ToolRuntime,
+  input: PrepareCallInput,
+  ctx: ExecutionContext,
+): Promise<{ kind: 'refused'; execution: ToolExecution } | { kind: 'ready'; tool: AnyToolDefinition; arguments: unknown; digestArguments: unknown }> {
   const allowed = input.allowedTools === undefined || input.allowedTools.includes(input.tool);
   if (!allowed || !runtime.registry.has(input.tool)) {
     return { kind: 'refused', execution: await (allowed ? runtime.registry : new ToolRegistry()).execute(input.tool, input.args, ctx) };
@@ -113,7 +132,7 @@ async function checkCall(runtime: ToolRuntime, input: PrepareCallInput, ctx: Exe
     return { kind: 'refused', execution: failedExecution(tool, ctx, catalogFailure('INVALID_ARGUMENTS', 'input', { reason: input.malformedArguments }), input.args) };
   }
   const checked = await checkBeforeHandler(tool, input.args, ctx);
-  return checked.kind === 'refused' ? checked : { kind: 'ready', tool, arguments: checked.arguments };
+  return checked.kind === 'refused' ? checked : { kind: 'ready', tool, arguments: checked.arguments, digestArguments: checked.digestArguments };
 }
 
 /** The fields of the input that identify the call (the refusal options are not part of its identity). */
@@ -121,15 +140,34 @@ function callOf(input: PrepareCallInput): Omit<CallIdentity, 'operationId' | 'id
   return { tool: input.tool, args: input.args, callId: input.callId, principal: input.principal, provider: input.provider };
 }
 
-/** A refused call still claims and releases its key, so its audit row is recorded like any other attempt. */
-async function recordRefusal(runtime: ToolRuntime, execution: ToolExecution, identity: CallIdentity, workflowId: string): Promise<ToolCallResult> {
+/** The tool's business key for these arguments, scoped by tenant (`null` when it derives none), or what its key function threw. */
+function businessKey(tool: AnyToolDefinition, args: unknown, tenant: string): { readonly ok: true; readonly value: string | null } | { readonly ok: false; readonly thrown: Record<string, unknown> } {
+  if (tool.idempotencyKey === undefined) return { ok: true, value: null };
+  try {
+    return { ok: true, value: businessIdempotencyKey(tool.name, tenant, String(tool.idempotencyKey(args))) };
+  } catch (thrown) {
+    return { ok: false, thrown: describeThrown(thrown) };
+  }
+}
+
+/** True when the audit can record every trusted value of the call as given (see `recordableContext`). */
+function recordable(ctx: ExecutionContext): boolean {
+  return recordableContext(ctx).unrecordable.length === 0;
+}
+
+/**
+ * A refused call still claims and releases its key, so its audit row is recorded like any other attempt. The key and
+ * call id claimed are the audit's: as recorded, which a store can always hold.
+ */
+async function refused(runtime: ToolRuntime, execution: ToolExecution, workflowId: string): Promise<PreparedCall> {
+  const { audit, modelResult } = execution;
   const claim = await runtime.store.claimIdempotencyKey({
-    idempotencyKey: identity.idempotencyKey,
-    requestSha256: execution.audit.bindings.request_sha256,
-    tool: execution.modelResult.tool,
-    callId: identity.callId,
+    idempotencyKey: audit.idempotency_key,
+    requestSha256: audit.bindings.request_sha256,
+    tool: modelResult.tool,
+    callId: audit.call_id,
     workflowId,
   });
-  if (claim.kind === 'conflict') return { modelResult: execution.modelResult, auditRef: null };
-  return { modelResult: execution.modelResult, auditRef: await recordExecution(runtime.store, execution) };
+  const auditRef = claim.kind === 'conflict' ? null : await recordExecution(runtime.store, execution);
+  return { kind: 'refused', result: { modelResult, auditRef } };
 }

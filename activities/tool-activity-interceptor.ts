@@ -3,6 +3,7 @@ import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInt
 import { catalogFailure } from '../src/contract/call-failure.js';
 import type { AnyToolDefinition, HandlerContext } from '../src/contract/define-tool.js';
 import { executeTool, failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
+import { recordableContext } from '../src/contract/funnel/recordable-context.js';
 import { asLocalReplay, withOutcomeUnknown } from '../src/contract/settled-results.js';
 import { ToolError } from '../src/contract/tool-error.js';
 import type { ClaimResult } from '../src/store/ledger.js';
@@ -61,7 +62,8 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
 
     const claim = await this.runtime.store.claimIdempotencyKey({
       idempotencyKey: call.idempotencyKey,
-      requestSha256: intendedRequestDigest(tool, ctx.principal, call.args),
+      // The caller as the audit records it, so that the digest is the audit's even for a value it cannot record as given.
+      requestSha256: intendedRequestDigest(tool, recordableContext(ctx).ctx.principal, call.args),
       tool: tool.name,
       callId: call.callId,
       workflowId,

@@ -7,7 +7,7 @@ import { digestArgumentsOf } from './funnel/input-steps.js';
 import { runFunnel } from './funnel/run-funnel.js';
 import type { ToolExecution } from './funnel/tool-execution.js';
 
-export { MAX_ARGUMENT_DEPTH } from './funnel/input-steps.js';
+export { checkArguments, MAX_ARGUMENT_DEPTH, type CheckedArguments } from './funnel/input-steps.js';
 export { checkBeforeHandler, type PreDispatchCheck } from './funnel/run-funnel.js';
 export type { ArtifactPayload, StartedJob, ToolExecution } from './funnel/tool-execution.js';
 

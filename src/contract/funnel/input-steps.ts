@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
 import { catalogFailure } from '../call-failure.js';
+import type { AnyToolDefinition } from '../define-tool.js';
 import { describeIssues, guardedParse } from '../guarded-parse.js';
 import { inspectJson } from '../json-shape.js';
 import { wellFormedPrefix } from '../truncation.js';
@@ -31,9 +32,29 @@ export function parseArguments(state: FunnelState): StepResult {
     const detail = parsed.thrown === undefined ? { issues } : { issues, thrown: parsed.thrown };
     return failLayer(state, 'input', inputRule(state), catalogFailure('INVALID_ARGUMENTS', 'input', detail, { message }), issues.join('; '));
   }
-  // The request digest is over the arguments that will run; a schema whose output is not JSON keeps the raw ones.
-  const digestArguments = inspectJson(parsed.data, MAX_ARGUMENT_DEPTH).ok ? parsed.data : state.digestArguments;
-  return passLayer(state, 'input', inputRule(state), { arguments: parsed.data, digestArguments });
+  return passLayer(state, 'input', inputRule(state), { arguments: parsed.data, digestArguments: parsedDigestArguments(parsed.data, state.digestArguments) });
+}
+
+/** The model's arguments as the input layer judges them, without the audit's detail of why they failed. */
+export type CheckedArguments =
+  | { readonly ok: true; readonly arguments: unknown; readonly digestArguments: unknown }
+  | { readonly ok: false; readonly digestArguments: unknown };
+
+/**
+ * The input layer's verdict for code outside the funnel that must agree with it before the call runs (the Temporal
+ * side's argument check and the ledger's request digest): the same shape gate, the same guarded parse, the same
+ * arguments digested. Never throws for anything the arguments or the tool's schema do.
+ */
+export function checkArguments(tool: AnyToolDefinition, rawArgs: unknown): CheckedArguments {
+  if (!inspectJson(rawArgs, MAX_ARGUMENT_DEPTH).ok) return { ok: false, digestArguments: digestArgumentsOf(rawArgs) };
+  const parsed = guardedParse(tool.input as ZodType, rawArgs);
+  if (!parsed.success) return { ok: false, digestArguments: rawArgs };
+  return { ok: true, arguments: parsed.data, digestArguments: parsedDigestArguments(parsed.data, rawArgs) };
+}
+
+/** The request digest is over the arguments that will run; a schema whose output is not JSON keeps the raw ones. */
+function parsedDigestArguments(parsed: unknown, raw: unknown): unknown {
+  return inspectJson(parsed, MAX_ARGUMENT_DEPTH).ok ? parsed : raw;
 }
 
 /**

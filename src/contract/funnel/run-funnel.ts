@@ -65,8 +65,13 @@ export async function runFunnel(tool: AnyToolDefinition, rawArgs: unknown, ctx: 
   }
 }
 
-/** What the checks before the handler concluded: the call's refusal, or the arguments the handler would get. */
-export type PreDispatchCheck = { readonly kind: 'refused'; readonly execution: ToolExecution } | { readonly kind: 'ready'; readonly arguments: unknown };
+/**
+ * What the checks before the handler concluded: the call's refusal, or the arguments the handler would get and the
+ * ones the request digest covers (the same, unless the schema's output is not JSON: then the arguments as sent).
+ */
+export type PreDispatchCheck =
+  | { readonly kind: 'refused'; readonly execution: ToolExecution }
+  | { readonly kind: 'ready'; readonly arguments: unknown; readonly digestArguments: unknown };
 
 /**
  * Runs only the checks before the handler (input, continuation, authorization), so that a host can refuse a call
@@ -75,7 +80,7 @@ export type PreDispatchCheck = { readonly kind: 'refused'; readonly execution: T
  */
 export async function checkBeforeHandler(tool: AnyToolDefinition, rawArgs: unknown, ctx: ExecutionContext): Promise<PreDispatchCheck> {
   const ran = await runSteps(BEFORE_HANDLER, startState(tool, ctx, rawArgs));
-  return ran.kind === 'refused' ? ran : { kind: 'ready', arguments: ran.state.arguments };
+  return ran.kind === 'refused' ? ran : { kind: 'ready', arguments: ran.state.arguments, digestArguments: ran.state.digestArguments };
 }
 
 async function runSteps(steps: readonly Step[], start: FunnelState): Promise<{ kind: 'refused'; execution: ToolExecution } | { kind: 'passed'; state: FunnelState }> {
