@@ -1,5 +1,7 @@
+import { describeThrown } from '../src/contract/call-failure.js';
 import { ToolError } from '../src/contract/tool-error.js';
-import { openDispatchFence, type ReconcileOutcome } from '../src/contract/define-tool.js';
+import { callRedactor } from '../src/contract/call-redactor.js';
+import { openDispatchFence, type ReconcileOutcome, type ToolOutput } from '../src/contract/define-tool.js';
 import { receiptReconciled } from '../src/contract/settled-results.js';
 import { isStoreError } from '../src/store/store-error.js';
 import { SDK_LOCAL_TIMEOUT_BUFFER_MS } from './attempt-deadline.js';
@@ -17,6 +19,9 @@ export interface QueryOutcomeInput {
   /** Set to poll the job the call started by its handle (`tool.poll`) instead of asking by key (`tool.reconcile`). */
   readonly jobHandle?: string;
 }
+
+/** Longest reason of an `unknown` finding kept (in history and in the reconciliation record). */
+export const MAX_FINDING_REASON_CHARS = 500;
 
 /** What the authoritative system said about a key. */
 export type OutcomeFinding =
@@ -74,16 +79,21 @@ export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeIn
     if (ask === undefined) throw new ToolError('TOOL_ERROR', { reason: `tool '${tool.name}' cannot reconcile` });
     let outcome: ReconcileOutcome<unknown>;
     try {
-      outcome = await ask();
+      outcome = readOutcome(await ask());
     } catch (error) {
-      outcome = { state: 'unknown', reason: error instanceof Error ? error.name : 'reconcile failed' };
+      // Only the kind of exception: its message may carry anything (describeThrown never throws itself).
+      outcome = { state: 'unknown', reason: String(describeThrown(error)['exception']) };
     }
     const record = (finding: 'committed' | 'not_committed' | 'unknown', detail: string | null) =>
       runtime.store.recordReconciliationAttempt({ idempotencyKey: identity.idempotencyKey, attempt, finding, detail });
     switch (outcome.state) {
-      case 'unknown':
-        await record('unknown', outcome.reason ?? null);
-        return { finding: 'unknown', reason: outcome.reason ?? 'the authoritative system does not know yet' };
+      case 'unknown': {
+        // The tool's text goes to history and Postgres: redacted like a model result, then cut, then well-formed
+        // (a lone surrogate has no place in either).
+        const reason = outcome.reason !== undefined ? callRedactor(tool, ctx, MAX_FINDING_REASON_CHARS).text(outcome.reason, '/reason', []).toWellFormed() : null;
+        await record('unknown', reason);
+        return { finding: 'unknown', reason: reason ?? 'the authoritative system does not know yet' };
+      }
       case 'not_committed': {
         await record('not_committed', null);
         try {
@@ -110,6 +120,18 @@ export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeIn
       }
     }
   };
+}
+
+/**
+ * A plain copy of what a tool's `reconcile` or `poll` answered, read once (inside the guard that catches what it throws): one
+ * of the answers it may give, anything else is `unknown`.
+ */
+function readOutcome(answer: unknown): ReconcileOutcome<unknown> {
+  const { state, reason, output } = typeof answer === 'object' && answer !== null ? (answer as Record<string, unknown>) : {};
+  if (state === 'committed') return { state, output: output as ToolOutput<unknown> };
+  if (state === 'not_committed') return { state };
+  if (state === 'unknown') return typeof reason === 'string' ? { state, reason } : { state };
+  return { state: 'unknown', reason: 'reconcile gave no answer the contract knows' };
 }
 
 /** Hands the reconciliation to a human after its deadline. */
