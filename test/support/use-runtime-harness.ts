@@ -2,7 +2,7 @@ import { after, before } from 'node:test';
 import type { AnyToolDefinition } from '../../src/index.js';
 import type { RunningWorker } from '../../testkit/running-worker.js';
 import { integrationStore } from './integration-store.js';
-import { startRuntimeHarness, type RuntimeHarness } from './runtime-harness.js';
+import { startRuntimeHarness, type RuntimeHarness, type StoreFactory } from './runtime-harness.js';
 
 /** A test file's runtime harness, with the worker started before the file's tests. */
 export interface FileHarness extends RuntimeHarness {
@@ -17,6 +17,8 @@ export interface UseRuntimeHarnessOptions {
   readonly extraTools?: readonly AnyToolDefinition[];
   /** The plugin's cursor key (required by tools with a cursor continuation). */
   readonly cursorKey?: string;
+  /** The store, for a test that needs its database itself (a CLI process on it); default: a fresh schema named after the label. */
+  readonly storeFactory?: StoreFactory;
 }
 
 /** Starting a dev server, Postgres and a workflow bundle together takes minutes on a busy 2-core machine. */
@@ -31,7 +33,7 @@ const HOOK_TIMEOUT_MS = 300_000;
 export function useRuntimeHarness(label: string, options: UseRuntimeHarnessOptions = {}): FileHarness {
   let started: FileHarness | undefined;
   before(async () => {
-    const harness = await startRuntimeHarness(integrationStore(label), options);
+    const harness = await startRuntimeHarness(options.storeFactory ?? integrationStore(label), options);
     try {
       for (const tool of options.extraTools ?? []) harness.tools.register(tool);
       started = { ...harness, worker: await harness.startWorker() };
