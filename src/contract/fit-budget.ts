@@ -5,6 +5,7 @@ import type { Completeness, ContinueWith, Continuation, ItemRange, ModelResult, 
 import type { Redaction } from './redaction.js';
 import {
   cutText,
+  isCutText,
   largestFitting,
   limitStructure,
   locateItemsList,
@@ -94,7 +95,7 @@ export function fitToBudget(input: FitInput): Fitted {
   const itemNotes: TruncationNote[] = [];
   const itemsOnly = limitStructure(input.data, { maxItems: budget.maxItems, maxTextChars: Infinity }, itemNotes);
   // Cuts of the main list are accounted for by item counts; every other cut is reported as structural.
-  const nestedCut = itemNotes.some((note) => note.path !== itemsPointer);
+  const nestedCut = itemNotes.some((note) => note.kind === 'items' && note.path !== itemsPointer);
   for (const maxTextChars of textLimits) {
     const textLimit = { maxItems: Infinity, maxTextChars };
     const untrusted = input.untrusted.map((item) => ({ ...item, text: cutText(item.text, maxTextChars) }));
@@ -106,7 +107,7 @@ export function fitToBudget(input: FitInput): Fitted {
     const redactions: Redaction[] = [];
     const textNotes: TruncationNote[] = [];
     const shown = limitStructure(input.redact(candidates, redactions), textLimit, textNotes);
-    const textCut = textNotes.length > 0 || untrusted.some((item, i) => item.text !== input.untrusted[i]!.text);
+    const textCut = textNotes.length > 0 || untrusted.some((item, i) => item.text !== input.untrusted[i]!.text || isCutText(item.text));
     const build = (data: unknown) => assemble(input, { data, itemsPointer, originalItems, textCut, nestedCut, untrusted }, redactions);
     const whole = build(shown);
     if (fits(whole)) return whole;

@@ -62,6 +62,14 @@ export function cutText(text: string, maxChars: number): string {
   return codePoints.slice(0, maxChars).join('') + truncationMarker(codePoints.length - maxChars + (earlier?.omitted ?? 0));
 }
 
+/**
+ * True when `text` ends with a truncation marker: it was cut, whether or not a later cut changes it (redaction's scan
+ * cap may cut a string shorter than the text budget, and then the budget's cut keeps it as it is).
+ */
+export function isCutText(text: string): boolean {
+  return earlierCut(text) !== null;
+}
+
 /** The text before a truncation marker that ends `text`, and the count the marker gives; `null` without one. */
 function earlierCut(text: string): { readonly body: string; readonly omitted: number } | null {
   if (!text.endsWith(MARKER_TAIL)) return null;
@@ -74,7 +82,7 @@ function earlierCut(text: string): { readonly body: string; readonly omitted: nu
 export function limitStructure(value: unknown, limits: StructuralLimits, notes: TruncationNote[], path = ''): unknown {
   if (typeof value === 'string') {
     const cut = cutText(value, limits.maxTextChars);
-    if (cut !== value) notes.push({ path, kind: 'text', kept: limits.maxTextChars, total: Array.from(value).length });
+    if (cut !== value || isCutText(value)) notes.push({ path, kind: 'text', kept: limits.maxTextChars, total: Array.from(value).length });
     return cut;
   }
   if (Array.isArray(value)) {

@@ -44,6 +44,18 @@ describe('the funnel redacts, then cuts', () => {
     assert.equal(modelResult.completeness.state, 'truncated');
   });
 
+  it('reports a string cut by the scan cap as truncated even when what is left fits the text budget (regression)', async () => {
+    // One megabyte that is all one token: hidden whole, so what is shown is far shorter than the budget.
+    const body = `github_pat_${'a'.repeat(1 << 20)}`;
+    const { modelResult, artifacts } = await executeTool(pageTool(() => ({ data: { body }, untrusted: [{ text: body, source: 'web' }] })), {}, ctx);
+    const cut = `${REDACTED_MARKER}${truncationMarker(body.length - scanCap(pageTool(() => ({ data: { body: '' } })).budget))}`;
+    assert.equal((modelResult.data as { body: string }).body, cut);
+    assert.equal(modelResult.untrusted_content[0]!.text, cut);
+    assert.equal(modelResult.status, 'partial');
+    assert.deepEqual([modelResult.completeness.state, modelResult.completeness.reason], ['truncated', 'text_budget']);
+    assert.equal(artifacts.length, 1, 'the full result is kept as an artifact');
+  });
+
   it('records the secret catalog version in the redaction layer of the audit', async () => {
     const { audit } = await executeTool(pageTool(() => ({ data: { body: GITHUB.carrier } })), {}, ctx);
     const layer = audit.validation.find((entry) => entry.layer === 'redaction');
