@@ -4,7 +4,7 @@
 // summaries, the approval preview (the pending query and `tool-contract pending`), reconciliation findings (history
 // and Postgres), the audit, and `tool-contract inspect`. The benign look-alikes (102) must come back unchanged.
 import assert from 'node:assert/strict';
-import { before, test } from 'node:test';
+import { test } from 'node:test';
 import { scanCap } from '../../../src/contract/call-redactor.js';
 import { businessIdempotencyKey } from '../../../src/contract/idempotency-key.js';
 import type { ModelResult } from '../../../src/index.js';
@@ -42,11 +42,11 @@ const stack = useRuntimeHarness('rel-secrets', {
   // Its own database, so that the CLI can be pointed at it.
   storeFactory: { create: async () => ((db = await openTestDatabase('rel-secrets')), { store: db.store(), close: () => db.close() }) },
 });
-let cliEnv: Record<string, string>;
 
-before(() => {
-  cliEnv = { DATABASE_URL: databaseEnv(db).DATABASE_URL, TEMPORAL_ADDRESS: stack.temporal.server.address, TEMPORAL_NAMESPACE: stack.temporal.server.namespace };
-});
+/** Where a `tool-contract` process finds this file's stack (read once the harness has started). */
+function cliEnv(): Record<string, string> {
+  return { DATABASE_URL: databaseEnv(db).DATABASE_URL, TEMPORAL_ADDRESS: stack.temporal.server.address, TEMPORAL_NAMESPACE: stack.temporal.server.namespace };
+}
 
 function runBatch(workflowId: string, calls: BatchCallRequest[]): Promise<CorrelatedResult[]> {
   return stack.temporal.client.workflow.execute('runToolCalls', {
@@ -180,7 +180,7 @@ test('the approval preview (pending query and `tool-contract pending`) shows eve
   const { long } = pending.preview.arguments as { long: string };
   assert.ok(long.length < scanCap(stack.tools.get(SECRET_TOOLS.submit).budget) + 40 && /…\[truncated \d+ chars\]$/.test(long), 'a long argument is cut at the scan cap');
 
-  const cli = await runCli(['pending', WORKFLOWS.approval], { env: cliEnv });
+  const cli = await runCli(['pending', WORKFLOWS.approval], { env: cliEnv() });
   assert.equal(cli.code, 0, cli.stderr);
   assertAggregate(cli.stdout, PLACED, '`tool-contract pending`');
 
@@ -201,10 +201,10 @@ test('benign look-alikes come back unchanged through the stack: the false-positi
 });
 
 test('`tool-contract inspect` shows no secret, with or without --protected', { timeout: 300_000 }, async () => {
-  const data = await runCli(['inspect', WORKFLOWS.data], { env: cliEnv });
+  const data = await runCli(['inspect', WORKFLOWS.data], { env: cliEnv() });
   assert.equal(data.code, 0, data.stderr);
   assertAggregate(data.stdout, PLACED, '`tool-contract inspect` of the data placements');
-  const thrown = await runCli(['inspect', WORKFLOWS.thrown, '--protected'], { env: cliEnv });
+  const thrown = await runCli(['inspect', WORKFLOWS.thrown, '--protected'], { env: cliEnv() });
   assert.equal(thrown.code, 0, thrown.stderr);
   // With --protected the audit's error details are printed: they hold each exception, redacted.
   assertAggregate(thrown.stdout, PLACED, '`tool-contract inspect --protected` of the thrown placements');
