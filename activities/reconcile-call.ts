@@ -123,8 +123,8 @@ export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeIn
 }
 
 /**
- * A plain copy of what a tool's `reconcile` or `poll` answered, read once (inside the guard that catches what it throws): one
- * of the answers it may give, anything else is `unknown`.
+ * A plain copy of what a tool's `reconcile` or `poll` answered, read once (inside the guard that catches what it
+ * throws): one of the answers it may give, anything else is `unknown`.
  */
 function readOutcome(answer: unknown): ReconcileOutcome<unknown> {
   const { state, reason, output } = typeof answer === 'object' && answer !== null ? (answer as Record<string, unknown>) : {};

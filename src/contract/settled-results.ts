@@ -19,7 +19,7 @@ import { wellFormedPrefix } from './truncation.js';
  */
 
 /** The trusted inputs an execution's call binding is derived from, and the arguments it was for. */
-interface TrustedCall {
+export interface TrustedCall {
   readonly tool: AnyToolDefinition;
   readonly ctx: ExecutionContext;
   readonly rawArgs: unknown;
@@ -130,9 +130,10 @@ function withDelivery(result: ModelResult, delivery: Delivery): ModelResult {
  * code, `result_sha256` and `call_binding_sha256` — so the audit still verifies. The request digest is kept: the
  * business intent did not change. Never throws: a rewrite that fails its own schema or has no canonical form (a
  * defect) ends as an unknown outcome, which is safe for any call — never "failed" or "not started" for a write that
- * may have happened, and never a thrown activity that Temporal would retry into the same defect.
+ * may have happened, and never a thrown activity that Temporal would retry into the same defect. (Exported so that
+ * this guard can be tested: the shapes above cannot produce such a defect from their inputs.)
  */
-function reshapeExecution(execution: ToolExecution, change: (modelResult: ModelResult) => ModelResult, trusted: TrustedCall): ToolExecution {
+export function reshapeExecution(execution: ToolExecution, change: (modelResult: ModelResult) => ModelResult, trusted: TrustedCall): ToolExecution {
   try {
     const changed = guardedParse(modelResultSchema, change(execution.modelResult));
     if (changed.success) return rebound(execution, changed.data, trusted);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { verifyAudit, type ExecutionContext, type ToolExecution } from '../../src/index.js';
-import { asLocalReplay, humanCommitted, notCommitted, receiptReconciled, withOutcomeUnknown } from '../../src/contract/settled-results.js';
+import { verifyAudit, type ExecutionContext, type ModelResult, type ToolExecution } from '../../src/index.js';
+import { asLocalReplay, humanCommitted, notCommitted, receiptReconciled, reshapeExecution, withOutcomeUnknown } from '../../src/contract/settled-results.js';
 import { testContext } from '../../testkit/context.js';
 import { refundTool } from '../support/tools.js';
 
@@ -94,12 +94,19 @@ describe('settled results', () => {
 
   it('a settled result that cannot be shaped ends catalogued as an unknown outcome, never thrown (regression)', () => {
     const ctx = testContext();
-    const defect = notCommitted(tool, ctx, args, 'carrier_pigeon' as never, { finding: 'not_committed' });
-    assert.equal(defect.modelResult.status, 'unknown');
-    assert.equal(defect.modelResult.execution.outcome, 'unknown');
-    assert.equal(defect.modelResult.error?.code, 'OUTCOME_UNKNOWN');
-    assert.equal((defect.audit.error_detail as { detail: { reason: string } }).detail.reason, 'settled_result_invalid');
-    assertVerifies(defect, ctx);
+    const settled = notCommitted(tool, ctx, args, { by: 'human', resolvedBy: 'ops@acme', note: null });
+    const defects = [
+      { reason: 'settled_result_invalid', change: (result: ModelResult) => ({ ...result, execution: { ...result.execution, delivery: 'carrier_pigeon' as never } }) },
+      { reason: 'settled_result_threw', change: (): ModelResult => { throw new Error('a rewrite with a defect'); } },
+    ];
+    for (const { reason, change } of defects) {
+      const defect = reshapeExecution(settled, change, { tool, ctx, rawArgs: args });
+      assert.equal(defect.modelResult.status, 'unknown', reason);
+      assert.equal(defect.modelResult.execution.outcome, 'unknown');
+      assert.equal(defect.modelResult.error?.code, 'OUTCOME_UNKNOWN');
+      assert.equal((defect.audit.error_detail as { detail: { reason: string } }).detail.reason, reason);
+      assertVerifies(defect, ctx);
+    }
     // A key the audit must record cut: the bindings are over the recorded values, as the funnel's are.
     const longKey = testContext({ idempotencyKey: `k${'e'.repeat(5_000)}\ud800` });
     const unknown = withOutcomeUnknown(tool, longKey, args, { reason: 'claimed, never settled' });
