@@ -144,7 +144,7 @@ test('reconcile() reasons: redacted before the reconciliation history and Postgr
   );
   for (const [batch, { modelResult }] of settled.entries()) {
     // Every query but the last said "unknown" with a secret; the last said "not committed".
-    assert.deepEqual([modelResult.error?.code, modelResult.execution.delivery], ['TIMEOUT_BEFORE_EXECUTE', 'receipt_reconciled'], `batch ${batch}`);
+    assert.deepEqual([modelResult.error?.code, modelResult.execution.delivery], ['NOT_COMMITTED', 'confirmed_absent'], `batch ${batch}`);
     const secrets = PLACED.slice(batch * REASONS_PER_RECONCILIATION, (batch + 1) * REASONS_PER_RECONCILIATION);
     const { text } = await historyText(client, reconcileWorkflowId(settleKey(batch)));
     assertAggregate(text, secrets, `history of ${reconcileWorkflowId(settleKey(batch))}`);
