@@ -8,6 +8,7 @@ export interface PolicySettings {
   readonly scope?: DataScope | undefined;
   readonly freshness?: FreshnessPolicy | undefined;
   readonly sensitiveFields?: readonly string[] | undefined;
+  readonly publicFields?: readonly string[] | undefined;
   readonly aggregations?: Readonly<Record<string, string>> | undefined;
   /** With the defaults filled in, so declaring a default explicitly is the same policy. */
   readonly budget: ToolBudget;
@@ -16,9 +17,9 @@ export interface PolicySettings {
 
 /**
  * The default policy revision: a digest of every policy setting (declared source labels, trust, data scope,
- * freshness, sensitive fields, aggregation rules, budget, declared business errors). A changed policy is a changed
- * contract — the call binding commits to it and the audit's rule versions name it — even when nobody bumps a
- * number. Lists whose order means nothing are sorted, so reordering them is not a change.
+ * freshness, sensitive and public fields, aggregation rules, budget, declared business errors). A changed policy is
+ * a changed contract — the call binding commits to it and the audit's rule versions name it — even when nobody
+ * bumps a number. Lists whose order means nothing are sorted, so reordering them is not a change.
  */
 export function policyRevision(settings: PolicySettings): string {
   const businessErrors = Object.fromEntries(
@@ -32,6 +33,8 @@ export function policyRevision(settings: PolicySettings): string {
     scope: { tenantPointer: settings.scope?.tenantPointer ?? null, subjectPointer: settings.scope?.subjectPointer ?? null },
     freshness: settings.freshness === undefined ? null : { maxAgeMs: settings.freshness.maxAgeMs, onStale: settings.freshness.onStale },
     sensitiveFields: [...(settings.sensitiveFields ?? [])].sort(),
+    // Only when declared, so that the revision of a tool without any stays what it was before they existed.
+    ...(settings.publicFields === undefined || settings.publicFields.length === 0 ? {} : { publicFields: [...settings.publicFields].sort() }),
     aggregations: settings.aggregations ?? {},
     budget: settings.budget,
     businessErrors,

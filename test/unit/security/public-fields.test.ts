@@ -35,6 +35,13 @@ describe('publicFields: names that sound secret but are not', () => {
     assert.deepEqual(kept.audit.redactions, []);
   });
 
+  it('are part of the policy revision when declared (the call binding commits to them), and absent ones change nothing', () => {
+    const without = talksTool({}).revisions.policy;
+    assert.equal(talksTool({}, []).revisions.policy, without);
+    assert.notEqual(talksTool({}, ['session']).revisions.policy, without);
+    assert.equal(talksTool({}, ['session', 'track']).revisions.policy, talksTool({}, ['track', 'session']).revisions.policy, 'order means nothing');
+  });
+
   it('never un-redacts a secret-shaped value: only the name rule stops', async () => {
     const { modelResult, audit } = await executeTool(talksTool({ session: `notes at ${GITHUB.carrier}` }, ['Session']), {}, ctx);
     const shown = (modelResult.data as { session: string }).session;
