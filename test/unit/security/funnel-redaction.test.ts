@@ -57,10 +57,11 @@ describe('the funnel redacts, then cuts', () => {
   });
 
   it('records the secret catalog version in the redaction layer of the audit', async () => {
-    const { audit } = await executeTool(pageTool(() => ({ data: { body: GITHUB.carrier } })), {}, ctx);
+    const tool = pageTool(() => ({ data: { body: GITHUB.carrier } }));
+    const { audit } = await executeTool(tool, {}, ctx);
     const layer = audit.validation.find((entry) => entry.layer === 'redaction');
     assert.equal(layer?.outcome, 'warned');
-    assert.equal(layer?.rule_version, `redaction@1;catalog=${SECRET_CATALOG_VERSION};fields=1`);
+    assert.equal(layer?.rule_version, `redaction@1;catalog=${SECRET_CATALOG_VERSION};fields=${tool.revisions.policy}`);
   });
 
   it('hides a secret that straddles the cut of an exception message in the audit, for a plain Error and ToolError details', async () => {
