@@ -1,6 +1,10 @@
 import { CliError, EXIT_CODES } from './cli-error.js';
+import { temporalProfile, type ProfileFlags, type TemporalProfile } from './temporal-profile.js';
 
-/** The environment variables the CLI reads (the only place in the package that reads them). */
+/**
+ * The environment variables the CLI reads (the only place in the package that reads them); the Temporal connection
+ * also takes every TEMPORAL_* variable of `@temporalio/envconfig` (see `temporalProfile`).
+ */
 export const CLI_ENV = {
   temporalAddress: 'TEMPORAL_ADDRESS',
   temporalNamespace: 'TEMPORAL_NAMESPACE',
@@ -12,8 +16,8 @@ export const CLI_ENV = {
 
 /** Where the CLI connects. */
 export interface CliConfig {
-  readonly temporalAddress: string;
-  readonly temporalNamespace: string;
+  /** The Temporal server and how to connect to it (envconfig profile and TEMPORAL_* variables). */
+  readonly temporal: TemporalProfile;
   /** `undefined` means the embedded Postgres of the project folder (see `resolveDatabase`). */
   readonly databaseUrl: string | undefined;
   /** The role that owns the tables and migrates; `undefined`: DATABASE_URL's role migrates (and owns) them itself. */
@@ -24,18 +28,14 @@ export interface CliConfig {
   readonly cursorKey: string | undefined;
 }
 
-/** Defaults match a local `temporal server start-dev`. */
-export const CLI_DEFAULTS = { temporalAddress: '127.0.0.1:7233', temporalNamespace: 'default' } as const;
-
-/** Builds the config from an environment; empty values count as unset. */
-export function configFromEnv(env: Readonly<Record<string, string | undefined>>): CliConfig {
+/** Builds the config from an environment and the connection flags; empty values count as unset. */
+export function configFromEnv(env: Readonly<Record<string, string | undefined>>, profile: ProfileFlags = {}): CliConfig {
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
   };
   return {
-    temporalAddress: read(CLI_ENV.temporalAddress) ?? CLI_DEFAULTS.temporalAddress,
-    temporalNamespace: read(CLI_ENV.temporalNamespace) ?? CLI_DEFAULTS.temporalNamespace,
+    temporal: temporalProfile(env, profile),
     databaseUrl: read(CLI_ENV.databaseUrl),
     databaseOwnerUrl: read(CLI_ENV.databaseOwnerUrl),
     principalKey: read(CLI_ENV.principalKey),

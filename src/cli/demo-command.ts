@@ -8,7 +8,8 @@ import { migrationLines, openDatabase } from './database.js';
 import { bringUpStack, describeStack, exportLines, readyEvent, untilStoppedOrDead } from './dev-command.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
-import { connectClient, type TemporalTarget } from './temporal-connection.js';
+import { connectClient } from './temporal-connection.js';
+import type { TemporalProfile } from './temporal-profile.js';
 import { connectWorker } from './worker-connection.js';
 import { runPlan, untilStoppedOrFailed } from './worker-command.js';
 
@@ -20,7 +21,7 @@ export interface DemoFlags {
 
 /** Where the demo runs: a server (with its UI, if any), its connections and the store. */
 interface DemoTarget {
-  readonly target: TemporalTarget;
+  readonly target: TemporalProfile;
   readonly uiUrl: string | null;
   readonly client: Client;
   readonly connection: NativeConnection;
@@ -39,7 +40,8 @@ export async function runStart(ctx: StackContext, flags: DemoFlags, ports: DevPo
     const stack = await bringUpStack(ctx, ports, teardown);
     if (ctx.stop.aborted) return EXIT_CODES.failure;
     ctx.out.report(readyEvent(stack), `${describeStack(stack)}\nFor approve / pending / inspect from another terminal in this folder:\n${exportLines(stack)}`);
-    const target = { address: stack.temporal.address, namespace: stack.temporal.namespace };
+    const { address, namespace } = stack.temporal;
+    const target: TemporalProfile = { address, namespace, connection: { address } };
     const { client, connection } = await connectBoth(target, teardown);
     const demo = { target, uiUrl: stack.temporal.uiUrl, client, connection, store: stack.database.store, taskQueue: DEMO_TASK_QUEUE };
     const dead = untilStoppedOrDead(ctx.stop, stack.temporal.process);
@@ -58,7 +60,7 @@ export async function runStart(ctx: StackContext, flags: DemoFlags, ports: DevPo
 export async function runDemoCommand(ctx: StackContext, flags: DemoFlags): Promise<ExitCode> {
   const teardown = new Teardown(ctx.out.progress);
   try {
-    const target = { address: ctx.config.temporalAddress, namespace: ctx.config.temporalNamespace };
+    const target = ctx.config.temporal;
     ctx.out.progress(`connecting to Temporal at ${target.address} (namespace ${target.namespace})`);
     const { client, connection } = await connectBoth(target, teardown);
     const database = await openDatabase(ctx.config, ctx.projectRoot);
@@ -74,7 +76,7 @@ export async function runDemoCommand(ctx: StackContext, flags: DemoFlags): Promi
   }
 }
 
-async function connectBoth(target: TemporalTarget, teardown: Teardown): Promise<{ client: Client; connection: NativeConnection }> {
+async function connectBoth(target: TemporalProfile, teardown: Teardown): Promise<{ client: Client; connection: NativeConnection }> {
   const connection = await connectWorker(target);
   teardown.add('the worker connection', () => connection.close());
   const clientConnection = await connectClient(target);
@@ -91,7 +93,7 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
   ctx.out.progress('starting the demo services (order system, knowledge base, payment provider) in this process');
   const services = await startDemoServices();
   teardown.add('the demo services', () => services.stop());
-  const worker = await runPlan(ctx, demo.connection, demo.store, { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: demo.taskQueue }, teardown);
+  const worker = await runPlan(ctx, { connection: demo.connection, namespace: demo.target.namespace }, demo.store, { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: demo.taskQueue }, teardown);
   if (ctx.stop.aborted) return EXIT_CODES.failure;
   ctx.out.progress(`running the demo support agent (approval: ${flags.approval === 'auto' ? 'automatic' : 'manual, from another terminal'})`);
   const running = runDemo({ client: demo.client, store: demo.store, services, taskQueue: demo.taskQueue, approval: flags.approval, onProgress: ctx.out.progress });

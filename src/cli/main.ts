@@ -3,16 +3,16 @@
 // The command modules import their work when they run: `help` and bad input answer at once, and the operator
 // commands never load the worker (native core, webpack) that the stack commands need. Everything it prints has its
 // URL credentials masked, except what the operator asked to see as stored (`inspect --protected`).
-import { parseCommand } from './argv.js';
+import { parseCommand, type CommandLine } from './argv.js';
 import { configFromEnv, type CliConfig } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
-import type { CliDeps, ParsedCommand } from './command.js';
+import type { CliDeps } from './command.js';
 import type { OpenDatabase } from './database.js';
 import { maskCredentials, maskedJson } from './mask-credentials.js';
 import type { TemporalClientConnection } from './temporal-connection.js';
 
-type StackRun = Extract<ParsedCommand, { kind: 'stack' }>;
-type OperatorRun = Extract<ParsedCommand, { kind: 'operator' }>;
+type StackRun = Extract<CommandLine, { kind: 'stack' }>;
+type OperatorRun = Extract<CommandLine, { kind: 'operator' }>;
 
 /** Lazily made connections for the operator commands, and how to close whichever were made. */
 function connect(config: CliConfig): CliDeps & { close(): Promise<void> } {
@@ -21,7 +21,7 @@ function connect(config: CliConfig): CliDeps & { close(): Promise<void> } {
   return {
     client: async () => {
       const { connectClient } = await import('./temporal-connection.js');
-      temporal ??= await connectClient({ address: config.temporalAddress, namespace: config.temporalNamespace });
+      temporal ??= await connectClient(config.temporal);
       return temporal.client;
     },
     store: async () => {
@@ -63,11 +63,11 @@ async function runStack(command: StackRun, env: NodeJS.ProcessEnv): Promise<Exit
   // Signals are ours (see above).
   const level = command.name === 'worker' ? 'WARN' : 'ERROR';
   Runtime.install({ logger: new DefaultLogger(level, maskedSdkLog(process.stderr)), shutdownSignals: [], telemetryOptions: { logging: { filter: level, forward: {} } } });
-  return run({ config: configFromEnv(env), projectRoot: process.cwd(), env, out: cliOutput(command.json, process.stdout, process.stderr), stop });
+  return run({ config: configFromEnv(env, command.profile), projectRoot: process.cwd(), env, out: cliOutput(command.json, process.stdout, process.stderr), stop });
 }
 
 async function runOperator(command: OperatorRun, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const deps = connect(configFromEnv(env));
+  const deps = connect(configFromEnv(env, command.profile));
   try {
     const output = await command.run(deps);
     const shown = command.present(output);

@@ -1,11 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { CliError, EXIT_CODES } from './cli-error.js';
-
-/** Where the Temporal server is. */
-export interface TemporalTarget {
-  readonly address: string;
-  readonly namespace: string;
-}
+import type { TemporalProfile } from './temporal-profile.js';
 
 /** A client and how to close its connection. */
 export interface TemporalClientConnection {
@@ -14,20 +9,20 @@ export interface TemporalClientConnection {
 }
 
 /** A client connection; an unreachable server is `unavailable` with a hint how to set or start one. */
-export async function connectClient(target: TemporalTarget): Promise<TemporalClientConnection> {
+export async function connectClient(target: TemporalProfile): Promise<TemporalClientConnection> {
   try {
-    const connection = await Connection.connect({ address: target.address, connectTimeout: '10s' });
+    const connection = await Connection.connect({ ...target.connection, connectTimeout: '10s' });
     return { client: new Client({ connection, namespace: target.namespace }), close: () => connection.close() };
   } catch (error) {
     throw unreachable(target, error);
   }
 }
 
-/** The error for a server that does not answer, naming the variable to set and the command that starts one. */
-export function unreachable(target: TemporalTarget, error: unknown): CliError {
+/** The error for a server that does not answer, naming what to set and the command that starts one. */
+export function unreachable(target: TemporalProfile, error: unknown): CliError {
   const detail = error instanceof Error ? error.message : String(error);
   return new CliError(
-    `cannot reach the Temporal server at ${target.address} (set TEMPORAL_ADDRESS, or run \`tool-contract dev\` to start one): ${detail}`,
+    `cannot reach the Temporal server at ${target.address} (set TEMPORAL_ADDRESS, or run \`tool-contract dev\` to start one, or choose a --profile): ${detail}`,
     EXIT_CODES.unavailable,
     { cause: error },
   );

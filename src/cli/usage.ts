@@ -9,7 +9,11 @@ const INDENT = '  ';
 const FOOTER = `--json (any command): stdout carries only JSON; start/dev/worker/demo print one JSON line per milestone
 ({"event":"ready",...}, {"event":"summary",...}, {"event":"stopped"}) and their progress on stderr.
 Passwords and tokens in URLs are masked in everything printed (inspect --protected prints its records as stored).
-Environment: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (default default),
+--profile <name>, --config-file <path> (any command): the temporal.toml profile to connect with, as the temporal
+CLI reads it (@temporalio/envconfig; also TEMPORAL_PROFILE, TEMPORAL_CONFIG_FILE); start and dev run their own server.
+Environment: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (default default), TEMPORAL_API_KEY,
+TEMPORAL_TLS_CLIENT_CERT_PATH / TEMPORAL_TLS_CLIENT_KEY_PATH / TEMPORAL_TLS_SERVER_CA_CERT_PATH (and the rest of
+envconfig's TEMPORAL_* variables; they override the profile),
 DATABASE_URL (the application role; default: the embedded Postgres under .data/postgres/main), DATABASE_OWNER_URL (the
 role that owns the tables and migrates), TTC_PRINCIPAL_KEY (worker: 32+ byte secret keying audit principal refs),
 TTC_CURSOR_KEY (worker: 32+ byte secret sealing continuation cursors; required by tools with a cursor continuation),

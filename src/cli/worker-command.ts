@@ -24,10 +24,10 @@ export type WorkerSource =
  */
 export async function runWorkerCommand(ctx: StackContext, source: WorkerSource): Promise<ExitCode> {
   const teardown = new Teardown(ctx.out.progress);
-  const { temporalAddress: address, temporalNamespace: namespace } = ctx.config;
+  const { address, namespace } = ctx.config.temporal;
   try {
     ctx.out.progress(`connecting to Temporal at ${address} (namespace ${namespace})`);
-    const connection = await connectWorker({ address, namespace });
+    const connection = await connectWorker(ctx.config.temporal);
     teardown.add('the Temporal connection', () => connection.close());
     const plan = await workerPlan(ctx, source, teardown);
     ctx.out.progress(ctx.config.databaseUrl === undefined ? 'starting the embedded Postgres (.data/postgres/main)' : 'connecting to DATABASE_URL');
@@ -36,7 +36,7 @@ export async function runWorkerCommand(ctx: StackContext, source: WorkerSource):
     for (const line of migrationLines(await database.migrate())) ctx.out.progress(line);
     if (ctx.config.principalKey === undefined) ctx.out.progress(`warning: ${CLI_ENV.principalKey} is not set: audit principal references are plain SHA-256 digests, which short subject ids do not protect`);
     if (ctx.stop.aborted) return EXIT_CODES.ok;
-    const worker = await runPlan(ctx, connection, database.store, plan, teardown);
+    const worker = await runPlan(ctx, { connection, namespace }, database.store, plan, teardown);
     const tools = plan.tools.list().map((tool) => tool.name);
     ctx.out.report(
       { event: 'ready', temporalAddress: address, namespace, taskQueue: plan.taskQueue, workflowsPath: plan.workflowsPath, tools, database: database.source.kind },
@@ -55,12 +55,12 @@ export async function runWorkerCommand(ctx: StackContext, source: WorkerSource):
  * Bundles the workflows, starts the worker (keyed by TTC_PRINCIPAL_KEY and TTC_CURSOR_KEY when set) and registers its
  * shutdown.
  */
-export async function runPlan(ctx: StackContext, connection: NativeConnection, store: ToolStore, plan: WorkerPlan, teardown: Teardown): Promise<RunningToolWorker> {
+export async function runPlan(ctx: StackContext, server: { readonly connection: NativeConnection; readonly namespace: string }, store: ToolStore, plan: WorkerPlan, teardown: Teardown): Promise<RunningToolWorker> {
   const principalKey = configuredPrincipalKey(ctx.config.principalKey);
   const cursorKey = configuredCursorKey(ctx.config.cursorKey);
   const keys: WorkerKeys = { ...(principalKey === undefined ? {} : { principalKey }), ...(cursorKey === undefined ? {} : { cursorKey }) };
   ctx.out.progress(`bundling the workflows and starting a worker on task queue '${plan.taskQueue}'`);
-  const worker = await startToolWorker(connection, ctx.config.temporalNamespace, store, plan, keys);
+  const worker = await startToolWorker(server.connection, server.namespace, store, plan, keys);
   teardown.add('the worker', () => worker.stop());
   return worker;
 }
