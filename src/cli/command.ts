@@ -11,6 +11,8 @@ export interface CommandUsage {
 
 /** The connections an operator command may need, made on first use (so `pending` never touches Postgres, nor `inspect` Temporal). */
 export interface CliDeps {
+  /** How to run this CLI again (see `cliInvocation`): the prefix of every command line it prints. */
+  readonly cli: string;
   client(): Promise<Client>;
   store(): Promise<ToolStore>;
 }

@@ -96,7 +96,7 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
   const worker = await runPlan(ctx, { connection: demo.connection, namespace: demo.target.namespace }, demo.store, { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: demo.taskQueue }, teardown);
   if (ctx.stop.aborted) return EXIT_CODES.failure;
   ctx.out.progress(`running the demo support agent (approval: ${flags.approval === 'auto' ? 'automatic' : 'manual, from another terminal'})`);
-  const running = runDemo({ client: demo.client, store: demo.store, services, taskQueue: demo.taskQueue, approval: flags.approval, onProgress: ctx.out.progress });
+  const running = runDemo({ client: demo.client, store: demo.store, services, taskQueue: demo.taskQueue, approval: flags.approval, cli: ctx.cli, onProgress: ctx.out.progress });
   running.catch(() => undefined);
   const interrupted = Promise.race([stopped, untilStoppedOrFailed(ctx.stop, worker)]).then(() => null);
   let summary: DemoSummary | null;
@@ -110,7 +110,7 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
     return EXIT_CODES.failure;
   }
   const succeeded = demoSucceeded(summary);
-  ctx.out.report({ event: 'summary', succeeded, uiUrl: demo.uiUrl, summary }, `\n${formatDemoSummary(summary, demo.uiUrl)}\n`);
+  ctx.out.report({ event: 'summary', succeeded, uiUrl: demo.uiUrl, summary }, `\n${formatDemoSummary(summary, demo.uiUrl, ctx.cli)}\n`);
   if (!flags.exitAfterSummary) {
     const where = demo.uiUrl === null ? `the server at ${demo.target.address}` : demo.uiUrl;
     ctx.out.progress(`Still running for inspection (${where}; worker on '${demo.taskQueue}'). Ctrl-C stops everything.`);

@@ -13,7 +13,7 @@ export async function runDev(ctx: StackContext, ports: DevPorts): Promise<ExitCo
   try {
     const stack = await bringUpStack(ctx, ports, teardown);
     if (ctx.stop.aborted) return EXIT_CODES.ok;
-    const next = `In another terminal:\n${exportLines(stack)}\n  tool-contract worker            # the demo worker; or --tools <module> for yours`;
+    const next = `In another terminal:\n${exportLines(stack)}\n  ${ctx.cli} worker            # the demo worker; or --tools <module> for yours`;
     ctx.out.report(readyEvent(stack), `${describeStack(stack)}\n\n${next}\n\nCtrl-C stops everything.`);
     await untilStoppedOrDead(ctx.stop, stack.temporal.process);
     ctx.out.progress('stopping the dev stack');

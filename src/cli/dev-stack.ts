@@ -40,7 +40,7 @@ export interface DevStack {
  */
 export async function startDevStack(options: DevStackOptions): Promise<DevStack> {
   const { ports, progress } = options;
-  const hint = `is another dev server running (then \`tool-contract demo\` runs the demo against it)? Choose other ports with --port/--ui-port or ${DEV_ENV.port}/${DEV_ENV.uiPort}`;
+  const hint = `is another dev server running (then the \`demo\` command runs the demo against it)? Choose other ports with --port/--ui-port or ${DEV_ENV.port}/${DEV_ENV.uiPort}`;
   await assertPortFree(ports.port, 'Temporal frontend (gRPC)', hint);
   await assertPortFree(ports.uiPort, 'Temporal UI', hint);
   const cli = await findTemporalCli(options);

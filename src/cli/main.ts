@@ -6,6 +6,7 @@
 import { parseCommand, type CommandLine } from './argv.js';
 import { configFromEnv, type CliConfig } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
+import { cliInvocation } from './invocation.js';
 import type { CliDeps } from './command.js';
 import type { OpenDatabase } from './database.js';
 import { maskCredentials, maskedJson } from './mask-credentials.js';
@@ -15,10 +16,11 @@ type StackRun = Extract<CommandLine, { kind: 'stack' }>;
 type OperatorRun = Extract<CommandLine, { kind: 'operator' }>;
 
 /** Lazily made connections for the operator commands, and how to close whichever were made. */
-function connect(config: CliConfig): CliDeps & { close(): Promise<void> } {
+function connect(config: CliConfig, cli: string): CliDeps & { close(): Promise<void> } {
   let temporal: TemporalClientConnection | null = null;
   let database: OpenDatabase | null = null;
   return {
+    cli,
     client: async () => {
       const { connectClient } = await import('./temporal-connection.js');
       temporal ??= await connectClient(config.temporal);
@@ -63,11 +65,11 @@ async function runStack(command: StackRun, env: NodeJS.ProcessEnv): Promise<Exit
   // Signals are ours (see above).
   const level = command.name === 'worker' ? 'WARN' : 'ERROR';
   Runtime.install({ logger: new DefaultLogger(level, maskedSdkLog(process.stderr)), shutdownSignals: [], telemetryOptions: { logging: { filter: level, forward: {} } } });
-  return run({ config: configFromEnv(env, command.profile), projectRoot: process.cwd(), env, out: cliOutput(command.json, process.stdout, process.stderr), stop });
+  return run({ config: configFromEnv(env, command.profile), cli: cliInvocation(process.argv[1]), projectRoot: process.cwd(), env, out: cliOutput(command.json, process.stdout, process.stderr), stop });
 }
 
 async function runOperator(command: OperatorRun, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const deps = connect(configFromEnv(env, command.profile));
+  const deps = connect(configFromEnv(env, command.profile), cliInvocation(process.argv[1]));
   try {
     const output = await command.run(deps);
     const shown = command.present(output);

@@ -22,7 +22,7 @@ export async function connectClient(target: TemporalProfile): Promise<TemporalCl
 export function unreachable(target: TemporalProfile, error: unknown): CliError {
   const detail = error instanceof Error ? error.message : String(error);
   return new CliError(
-    `cannot reach the Temporal server at ${target.address} (set TEMPORAL_ADDRESS, or run \`tool-contract dev\` to start one, or choose a --profile): ${detail}`,
+    `cannot reach the Temporal server at ${target.address} (set TEMPORAL_ADDRESS or choose a --profile, or start a local server with the \`dev\` command): ${detail}`,
     EXIT_CODES.unavailable,
     { cause: error },
   );

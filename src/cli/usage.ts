@@ -39,5 +39,5 @@ export const USAGE = [
 
 /** What bad input to one command is answered with: that command's usage, and where to find the rest. */
 export function commandUsage(command: RegisteredCommand): string {
-  return `Usage: tool-contract\n${renderUsage(command.usage)}\n(tool-contract help: every command, --json, the environment and exit codes)`;
+  return `Usage: tool-contract\n${renderUsage(command.usage)}\n(the help command: every command, --json, the environment and exit codes)`;
 }

@@ -16,7 +16,10 @@ export async function approvePending(client: Client, workflowId: string, approva
   return submitApprovalDecision(client, workflowId, decision);
 }
 
-/** The command an operator runs to approve `approval` by hand (the digest binds the decision to these arguments). */
-export function approveCommand(workflowId: string, approval: PendingApproval): string {
-  return `tool-contract approve ${workflowId} ${approval.callId} --digest ${approval.preview.requestSha256} --approver <you>`;
+/**
+ * The command an operator runs to approve `approval` by hand (the digest binds the decision to these arguments);
+ * `cli` is how the CLI runs where it is printed (`npx tool-contract`, `npm run cli --`, ...).
+ */
+export function approveCommand(cli: string, workflowId: string, approval: PendingApproval): string {
+  return `${cli} approve ${workflowId} ${approval.callId} --digest ${approval.preview.requestSha256} --approver <you>`;
 }

@@ -28,6 +28,8 @@ export interface DemoOptions {
   readonly autoApprover?: string;
   /** How long the refund may wait for a decision before it fails closed (default 2 min auto, 30 min manual). */
   readonly approvalTimeoutMs?: number;
+  /** How the CLI runs where the lines are printed (`npx tool-contract`, `npm run cli --`): the prefix of the commands they show. */
+  readonly cli: string;
   /** Receives human-readable progress lines, each step once. */
   readonly onProgress: (line: string) => void;
   /** How often the running workflow is polled (default 300 ms). */
@@ -58,7 +60,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   onProgress(`▶ workflow ${workflowId} started on task queue ${taskQueue} (customer ${demoCase.customerId}, order ${demoCase.orderId})`);
 
   const approved = new Map<string, PendingApproval>();
-  const progress = new DemoProgress((pending) => (approval === 'manual' ? `    approve with: ${approveCommand(workflowId, pending)}` : null));
+  const progress = new DemoProgress((pending) => (approval === 'manual' ? `    approve with: ${approveCommand(options.cli, workflowId, pending)}` : null));
   let transcript: readonly ModelMessage[] = [];
   const poll = async () => {
     const snapshot = await takeSnapshot(client, handle, [...approved.keys()]);

@@ -184,8 +184,11 @@ function refundAt(services: DemoServices, key: string, timedOut: readonly string
   };
 }
 
-/** The summary as text for a terminal; `uiUrl` (the dev server's Web UI) adds a link to the workflow. */
-export function formatDemoSummary(summary: DemoSummary, uiUrl: string | null): string {
+/**
+ * The summary as text for a terminal; `uiUrl` (the dev server's Web UI) adds a link to the workflow, `cli` (how the
+ * CLI runs there) prefixes the commands it suggests.
+ */
+export function formatDemoSummary(summary: DemoSummary, uiUrl: string | null, cli: string): string {
   const lines = [
     `Support agent demo: workflow ${summary.workflowId} ${summary.status} in ${(summary.durationMs / 1000).toFixed(1)} s (agent: ${summary.agentStatus}, approval: ${summary.approvalMode})`,
     uiUrl === null ? '  Temporal UI: not running (headless server)' : `  Temporal UI: ${uiUrl}/namespaces/${encodeURIComponent(summary.namespace)}/workflows/${encodeURIComponent(summary.workflowId)}`,
@@ -217,6 +220,6 @@ export function formatDemoSummary(summary: DemoSummary, uiUrl: string | null): s
     const c = summary.citations;
     lines.push(`Citations: ${summary.citationsValid ? 'checked' : 'NOT VALID'} — ${c.valid.length} valid, ${c.unknown.length} unknown, ${c.uncited.length} returned but not cited`);
   }
-  lines.push(`Inspect: tool-contract inspect ${summary.workflowId}   ·   pending: tool-contract pending   ·   unsettled: tool-contract unsettled`);
+  lines.push(`Inspect: ${cli} inspect ${summary.workflowId}   ·   pending: ${cli} pending   ·   unsettled: ${cli} unsettled`);
   return lines.join('\n');
 }

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { defineTool, executeTool } from '../../src/index.js';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import type { InspectView } from '../../src/cli/inspect-view.js';
-import { runCli } from '../support/cli-process.js';
+import { runCli, runShellLine } from '../support/cli-process.js';
+import { PROJECT_ROOT } from '../../testkit/project-root.js';
 import { testContext } from '../../testkit/context.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 
@@ -86,10 +87,11 @@ test('inspect withholds the protected audit fields by default, says so, and prin
 
   // The command the output names, run exactly as printed, shows everything as stored.
   assert.ok(!view.protectedFields.included);
-  const [program, ...args] = view.protectedFields.toInclude.split(' ');
-  assert.equal(program, 'tool-contract');
-  const full = await runCli(args, { env });
-  assert.equal(full.code, EXIT_CODES.ok, full.stderr);
+  assert.match(view.protectedFields.toInclude, /^npm run cli -- inspect /, 'from a clone, in the form that runs there');
+  const ran = await runShellLine(view.protectedFields.toInclude, { cwd: PROJECT_ROOT, env });
+  assert.equal(ran.code, EXIT_CODES.ok, ran.stderr);
+  // After npm's own banner, the CLI's JSON.
+  const full = { ...ran, stdout: ran.stdout.slice(ran.stdout.indexOf('{')) };
   assert.ok(full.stdout.includes(INTERNAL_HOST), 'the operator asked for the protected fields');
   assert.ok(!full.stdout.includes(SECRET), 'a redacted secret is gone everywhere, --protected or not');
   const revealed = JSON.parse(full.stdout) as InspectView;

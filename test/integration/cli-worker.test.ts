@@ -5,8 +5,9 @@ import { principalRef } from '../../src/index.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import type { ToolCallResult } from '../../workflows/index.js';
-import { runCli, startCli } from '../support/cli-process.js';
+import { runCli, runShellLine, startCli } from '../support/cli-process.js';
 import { databaseEnv, openTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { PROJECT_ROOT } from '../../testkit/project-root.js';
 import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
 
 // `tool-contract worker` as a child process against this file's dev server and database, configured as a deployment
@@ -63,7 +64,7 @@ test('worker --tools runs the user\'s tools with the plugin, migrates the databa
 test('worker: an unreachable Temporal server is exit 4 with a hint; bad modules and flags are usage errors', { timeout: 180_000 }, async () => {
   const unreachable = await runCli(['worker'], { env: { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` } });
   assert.equal(unreachable.code, EXIT_CODES.unavailable, unreachable.stderr);
-  assert.match(unreachable.stderr, /cannot reach the Temporal server at 127\.0\.0\.1:\d+ \(set TEMPORAL_ADDRESS, or run `tool-contract dev`/);
+  assert.match(unreachable.stderr, /cannot reach the Temporal server at 127\.0\.0\.1:\d+/);
 
   const missingModule = await runCli(['worker', '--tools', 'no/such/module.ts', '--task-queue', 'q'], { env });
   assert.equal(missingModule.code, EXIT_CODES.usage, missingModule.stderr);
@@ -114,25 +115,30 @@ test('worker without --tools serves the demo (as docker-compose runs it); demo -
   }
 });
 
-test('demo without --auto-approve waits for the operator: the printed `tool-contract approve` command, run as is, lets it finish', { timeout: 300_000 }, async () => {
-  const demo = startCli(['demo', '--exit', '--json'], { env });
+test('demo without --auto-approve waits for the operator: every command line it prints runs as printed from the clone', { timeout: 300_000 }, async () => {
+  // As `npm start` runs it in a clone: the source through tsx, so the lines it prints start with `npm run cli --`.
+  const demo = startCli(['demo', '--exit'], { env });
   try {
     const deadline = Date.now() + 240_000;
-    let command: RegExpExecArray | null = null;
-    while (command === null) {
-      command = /tool-contract (approve \S+ \S+ --digest [0-9a-f]{64} --approver) <you>/.exec(demo.stderr());
-      assert.ok(demo.child.exitCode === null && Date.now() < deadline, `the demo printed no approve command\n${demo.stderr()}`);
+    let printed: RegExpExecArray | null = null;
+    while (printed === null) {
+      printed = /approve with: (.+ approve \S+ \S+ --digest [0-9a-f]{64} --approver) <you>\n/.exec(demo.stdout());
+      assert.ok(demo.child.exitCode === null && Date.now() < deadline, `the demo printed no approve command\n${demo.stdout()}\n${demo.stderr()}`);
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
-    const approve = await runCli([...command[1]!.split(' '), 'ops@example.com'], { env });
+    assert.match(printed[1]!, /^npm run cli -- approve /);
+    const approve = await runShellLine(`${printed[1]!} ops@example.com`, { cwd: PROJECT_ROOT, env });
     assert.equal(approve.code, 0, approve.stderr);
-    assert.equal((JSON.parse(approve.stdout) as { accepted: boolean }).accepted, true);
+    assert.equal((JSON.parse(approve.stdout.slice(approve.stdout.indexOf('{'))) as { accepted: boolean }).accepted, true);
 
     assert.equal(await demo.exited(180_000), 0, demo.stderr());
-    const summary = demo.events().find((event) => event.event === 'summary') as { succeeded?: boolean; summary?: { approvalMode: string; approval: { approvers: string[] } | null } } | undefined;
-    assert.equal(summary?.succeeded, true);
-    assert.equal(summary?.summary?.approvalMode, 'manual');
-    assert.deepEqual(summary?.summary?.approval?.approvers, ['ops@example.com']);
+    assert.match(demo.stdout(), /approved by ops@example\.com/);
+    const hints = /Inspect: (.+) {3}· {3}pending: (.+) {3}· {3}unsettled: (.+)\n/.exec(demo.stdout());
+    assert.ok(hints !== null, demo.stdout());
+    for (const line of hints.slice(1)) {
+      const ran = await runShellLine(line, { cwd: PROJECT_ROOT, env });
+      assert.equal(ran.code, 0, `${line}\n${ran.stderr}`);
+    }
   } finally {
     if (demo.child.exitCode === null) demo.child.kill('SIGKILL');
   }

@@ -43,7 +43,7 @@ async function runOperator(argv: readonly string[], deps: CliDeps): Promise<unkn
 
 /** What `unsettled` prints, read from the store. */
 function listUnsettled(store: ToolStore) {
-  return unsettledCommand.run({}, { client: () => Promise.reject(new Error('unsettled needs no Temporal')), store: () => Promise.resolve(store) });
+  return unsettledCommand.run({}, { cli: 'tool-contract', client: () => Promise.reject(new Error('unsettled needs no Temporal')), store: () => Promise.resolve(store) });
 }
 
 /** Asserts that `promise` rejects with a CliError carrying `exitCode`. */
@@ -87,7 +87,7 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
   );
 
   // Driven through the parsed command line, as `main` does.
-  const deps: CliDeps = { client: () => Promise.resolve(h.temporal.client), store: () => Promise.resolve(h.store) };
+  const deps: CliDeps = { cli: 'tool-contract', client: () => Promise.resolve(h.temporal.client), store: () => Promise.resolve(h.store) };
   const decided = await runOperator(
     ['approve', workflowId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'alice@example.com', '--reason', 'customer verified'],
     deps,
@@ -155,7 +155,7 @@ test('metrics: seed 004 rates and time to settle from what the calls above recor
   assert.match(everything.text, /\| schema failure rate \(OUTPUT_CONTRACT_VIOLATION\) \| /);
   const future = await reportMetrics(h.store, { since: new Date(Date.now() + 3600_000).toISOString() });
   assert.equal(future.metrics.attempts, 0, 'a window after every call holds none');
-  const viaRunCommand = (await runOperator(['metrics'], { client: () => Promise.reject(new Error('metrics needs no Temporal')), store: () => Promise.resolve(h.store) })) as typeof everything;
+  const viaRunCommand = (await runOperator(['metrics'], { cli: 'tool-contract', client: () => Promise.reject(new Error('metrics needs no Temporal')), store: () => Promise.resolve(h.store) })) as typeof everything;
   assert.equal(viaRunCommand.metrics.attempts, everything.metrics.attempts);
   const [tool] = everything.metrics.byTool;
   assert.ok(tool !== undefined);

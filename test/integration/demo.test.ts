@@ -51,7 +51,7 @@ const call = (summary: DemoSummary, tool: string) => summary.toolCalls.filter((c
 
 test('auto approval: the demo agent looks up, lists, searches, refunds exactly once through a timeout, patches state and answers with valid citations', { timeout: 180_000 }, async () => {
   const lines: string[] = [];
-  const summary = await runDemo({ client: temporal.client, store, services, taskQueue, approval: 'auto', onProgress: (line) => lines.push(line) });
+  const summary = await runDemo({ client: temporal.client, store, services, taskQueue, approval: 'auto', cli: 'tool-contract', onProgress: (line) => lines.push(line) });
   finished.push(summary.workflowId, summary.reconciliation?.workflowId ?? '');
 
   assert.equal(summary.status, 'COMPLETED');
@@ -138,19 +138,19 @@ test('auto approval: the demo agent looks up, lists, searches, refunds exactly o
   assert.equal(lines.filter((l) => l.includes('waits for approval')).length, 1, 'a step is printed once');
   assert.ok(summary.durationMs < 60_000, `the demo took ${summary.durationMs} ms`);
 
-  const text = formatDemoSummary(summary, 'http://127.0.0.1:8233');
+  const text = formatDemoSummary(summary, 'http://127.0.0.1:8233', 'tool-contract');
   assert.ok(text.includes(`http://127.0.0.1:8233/namespaces/default/workflows/${summary.workflowId}`));
   assert.ok(text.includes('1 committed at the provider'));
   assert.ok(text.includes(summary.reconciliation.workflowId));
   assert.ok(text.includes(summary.statePatch.key));
   assert.ok(text.includes('Citations: checked'));
-  assert.ok(formatDemoSummary(summary, null).includes('not running'));
+  assert.ok(formatDemoSummary(summary, null, 'tool-contract').includes('not running'));
 });
 
 test('manual approval: the demo waits, prints the approve command, and completes once an operator approves through the CLI', { timeout: 180_000 }, async () => {
   const lines: string[] = [];
   const workflowId = `support-demo-manual-${process.pid}`;
-  const demo = runDemo({ client: temporal.client, store, services, taskQueue, workflowId, approval: 'manual', onProgress: (line) => lines.push(line) });
+  const demo = runDemo({ client: temporal.client, store, services, taskQueue, workflowId, approval: 'manual', cli: 'tool-contract', onProgress: (line) => lines.push(line) });
   const waiting = await eventually('the refund to wait for an operator', async () => (await listPendingApprovals(temporal.client, { workflowId })).workflows[0]?.approvals[0], 60_000);
   assert.equal(waiting.preview.tool, DEMO_TOOLS.refundCreate);
   const hint = await eventually('the approve command to be printed', async () => lines.find((l) => l.includes('tool-contract approve')), 10_000);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -92,4 +92,15 @@ export function processesWith(...parts: string[]): number[] {
     if (parts.every((part) => cmdline.includes(part))) pids.push(Number(entry));
   }
   return pids;
+}
+
+/** Runs one command line through `bash -c`, as a user pastes it into a terminal in `cwd`; never rejects. */
+export function runShellLine(line: string, options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...process.env, ...options.env })) if (value !== undefined) env[name] = value;
+  return new Promise((resolve) => {
+    execFile('bash', ['-c', line], { cwd: options.cwd, env, timeout: options.timeoutMs ?? 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+    });
+  });
 }

@@ -55,7 +55,7 @@ export async function startDemoScene(): Promise<UiScene> {
     const running = runInBackground(worker, new Set());
     cleanups.push(() => running.stop());
 
-    const summary = await runDemo({ client: temporal.client, store, services, taskQueue, approval: 'auto', onProgress: () => undefined });
+    const summary = await runDemo({ client: temporal.client, store, services, taskQueue, approval: 'auto', cli: 'tool-contract', onProgress: () => undefined });
     const reconciliation = summary.reconciliation;
     if (summary.status !== 'COMPLETED' || reconciliation === null) {
       throw new Error(`the demo did not run to a reconciled write: ${summary.status}, reconciliation ${JSON.stringify(reconciliation)}`);

@@ -30,7 +30,7 @@ export const inspectCommand: OperatorCommandSpec<InspectInput, InspectView> = {
     const [{ inspectCalls }, view] = await Promise.all([import('../inspect.js'), import('../inspect-view.js')]);
     const found = await inspectCalls(await deps.store(), input.callId === undefined ? { workflowId: input.workflowId } : { workflowId: input.workflowId, callId: input.callId });
     if (input.includeProtected) return view.includingProtected(found);
-    return view.withholdingProtected(found, ['tool-contract inspect', input.workflowId, ...(input.callId === undefined ? [] : [input.callId]), '--protected'].join(' '));
+    return view.withholdingProtected(found, [`${deps.cli} inspect`, input.workflowId, ...(input.callId === undefined ? [] : [input.callId]), '--protected'].join(' '));
   },
   // What the operator asked to see in full is printed as stored, URL credentials included.
   showsProtected: (input) => input.includeProtected,
