@@ -11,8 +11,8 @@ import { configFromEnv } from '../../src/cli/cli-config.js';
 import { CliError, EXIT_CODES } from '../../src/cli/cli-error.js';
 import { TEMPORAL_DEFAULTS, temporalProfile } from '../../src/cli/temporal-profile.js';
 
-// What `@temporalio/envconfig` makes of profiles and TEMPORAL_* variables, as the CLI's connections receive it. The
-// dev server has no TLS, so TLS is proven here, on the options; the API key also on the wire (its gRPC header).
+// What `@temporalio/envconfig` makes of profiles and TEMPORAL_* variables, as the CLI's connections receive it; the
+// API key also on the wire (its gRPC header). Mutual TLS end to end: test/integration/cli-profile.test.ts.
 const folder = mkdtempSync(join(tmpdir(), 'ttc-profile-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
 
