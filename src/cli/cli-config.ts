@@ -12,6 +12,7 @@ export const CLI_ENV = {
   databaseOwnerUrl: 'DATABASE_OWNER_URL',
   principalKey: 'TTC_PRINCIPAL_KEY',
   cursorKey: 'TTC_CURSOR_KEY',
+  codecKeys: 'TTC_CODEC_KEYS',
 } as const;
 
 /** Where the CLI connects. */
@@ -26,6 +27,8 @@ export interface CliConfig {
   readonly principalKey: string | undefined;
   /** The worker's key for sealed continuation cursors (`cursorKey` of the plugin); never printed. */
   readonly cursorKey: string | undefined;
+  /** The payload codec's keys, `id:base64[,...]` (the first encrypts); never printed. */
+  readonly codecKeys: string | undefined;
 }
 
 /** Builds the config from an environment and the connection flags; empty values count as unset. */
@@ -40,6 +43,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>,
     databaseOwnerUrl: read(CLI_ENV.databaseOwnerUrl),
     principalKey: read(CLI_ENV.principalKey),
     cursorKey: read(CLI_ENV.cursorKey),
+    codecKeys: read(CLI_ENV.codecKeys),
   };
 }
 

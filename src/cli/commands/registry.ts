@@ -1,5 +1,6 @@
 import { registerOperatorCommand, registerStackCommand, type RegisteredCommand } from '../command.js';
 import { casesCommand } from './cases.js';
+import { codecServerCommand } from './codec-server.js';
 import { approveCommand, rejectCommand } from './decide.js';
 import { demoCommand } from './demo.js';
 import { devCommand } from './dev.js';
@@ -30,6 +31,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
       registerStackCommand(workerCommand),
       registerStackCommand(demoCommand),
       registerStackCommand(migrateCommand),
+      registerStackCommand(codecServerCommand),
     ],
   },
   {
