@@ -1,13 +1,16 @@
-import { AesGcmPayloadCodec, createCodecServer, parseCodecKeys, type CodecKey } from '../codec/index.js';
+import { createCodecServer } from '../codec/index.js';
 import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
+import { configuredCodec } from './codec-config.js';
 import type { CodecServerInput } from './commands/codec-server.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested } from './teardown.js';
 
 /** `codec-server`: listens on 127.0.0.1 until a stop signal; only the key ids are ever printed. */
 export async function runCodecServer(ctx: StackContext, input: CodecServerInput): Promise<ExitCode> {
-  const { codec, keyIds } = configuredCodec(ctx.config.codecKeys);
+  const configured = configuredCodec(ctx.config.codecKeys);
+  if (configured === null) throw new CliError(`${CLI_ENV.codecKeys} is not set: id:base64key[,id:base64key...] (e.g. k1:$(openssl rand -base64 32)), the first one encrypts`, EXIT_CODES.usage);
+  const { codec, keyIds } = configured;
   const server = createCodecServer(codec, input.origins);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -27,16 +30,5 @@ export async function runCodecServer(ctx: StackContext, input: CodecServerInput)
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
     ctx.out.report({ event: 'stopped' }, 'stopped');
-  }
-}
-
-/** The codec over the keys of TTC_CODEC_KEYS; missing or malformed is a usage error that never shows a key. */
-function configuredCodec(value: string | undefined): { readonly codec: AesGcmPayloadCodec; readonly keyIds: readonly string[] } {
-  if (value === undefined) throw new CliError(`${CLI_ENV.codecKeys} is not set: id:base64key[,id:base64key...] (e.g. k1:$(openssl rand -base64 32)), the first one encrypts`, EXIT_CODES.usage);
-  try {
-    const keys = parseCodecKeys(value);
-    return { codec: new AesGcmPayloadCodec(keys), keyIds: keys.map((key: CodecKey) => key.id) };
-  } catch (error) {
-    throw new CliError(`${CLI_ENV.codecKeys}: ${error instanceof Error ? error.message : String(error)}`, EXIT_CODES.usage, { cause: error });
   }
 }

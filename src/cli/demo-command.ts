@@ -4,6 +4,7 @@ import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, formatDemoSummary, runDemo, start
 import type { ToolStore } from '../store/index.js';
 import type { DevPorts } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
+import { configuredCodec } from './codec-config.js';
 import { migrationLines, openDatabase } from './database.js';
 import { bringUpStack, describeStack, exportLines, readyEvent, untilStoppedOrDead } from './dev-command.js';
 import type { StackContext } from './stack-context.js';
@@ -42,7 +43,7 @@ export async function runStart(ctx: StackContext, flags: DemoFlags, ports: DevPo
     ctx.out.report(readyEvent(stack), `${describeStack(stack)}\nFor approve / pending / inspect from another terminal in this folder:\n${exportLines(stack)}`);
     const { address, namespace } = stack.temporal;
     const target: TemporalProfile = { address, namespace, connection: { address } };
-    const { client, connection } = await connectBoth(target, teardown);
+    const { client, connection } = await connectBoth(target, ctx.config.codecKeys, teardown);
     const demo = { target, uiUrl: stack.temporal.uiUrl, client, connection, store: stack.database.store, taskQueue: DEMO_TASK_QUEUE };
     const dead = untilStoppedOrDead(ctx.stop, stack.temporal.process);
     dead.catch(() => undefined);
@@ -62,7 +63,7 @@ export async function runDemoCommand(ctx: StackContext, flags: DemoFlags): Promi
   try {
     const target = ctx.config.temporal;
     ctx.out.progress(`connecting to Temporal at ${target.address} (namespace ${target.namespace})`);
-    const { client, connection } = await connectBoth(target, teardown);
+    const { client, connection } = await connectBoth(target, ctx.config.codecKeys, teardown);
     const database = await openDatabase(ctx.config, ctx.projectRoot);
     teardown.add('the database', () => database.close());
     for (const line of migrationLines(await database.migrate())) ctx.out.progress(line);
@@ -76,10 +77,11 @@ export async function runDemoCommand(ctx: StackContext, flags: DemoFlags): Promi
   }
 }
 
-async function connectBoth(target: TemporalProfile, teardown: Teardown): Promise<{ client: Client; connection: NativeConnection }> {
+/** The worker's connection and a client (decoding with the codec of `codecKeys`, the same the worker encrypts with). */
+async function connectBoth(target: TemporalProfile, codecKeys: string | undefined, teardown: Teardown): Promise<{ client: Client; connection: NativeConnection }> {
   const connection = await connectWorker(target);
   teardown.add('the worker connection', () => connection.close());
-  const clientConnection = await connectClient(target);
+  const clientConnection = await connectClient(target, configuredCodec(codecKeys)?.codec ?? null);
   teardown.add('the client connection', () => clientConnection.close());
   return { client: clientConnection.client, connection };
 }

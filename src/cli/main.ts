@@ -22,8 +22,8 @@ function connect(config: CliConfig, cli: string): CliDeps & { close(): Promise<v
   return {
     cli,
     client: async () => {
-      const { connectClient } = await import('./temporal-connection.js');
-      temporal ??= await connectClient(config.temporal);
+      const [{ connectClient }, { configuredCodec }] = await Promise.all([import('./temporal-connection.js'), import('./codec-config.js')]);
+      temporal ??= await connectClient(config.temporal, configuredCodec(config.codecKeys)?.codec ?? null);
       return temporal.client;
     },
     store: async () => {

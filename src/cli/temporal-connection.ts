@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import type { PayloadCodec } from '@temporalio/common';
 import { CliError, EXIT_CODES } from './cli-error.js';
 import type { TemporalProfile } from './temporal-profile.js';
 
@@ -8,11 +9,15 @@ export interface TemporalClientConnection {
   close(): Promise<void>;
 }
 
-/** A client connection; an unreachable server is `unavailable` with a hint how to set or start one. */
-export async function connectClient(target: TemporalProfile): Promise<TemporalClientConnection> {
+/**
+ * A client connection, decoding (and encoding) payloads with `codec` when the worker encrypts them; an unreachable
+ * server is `unavailable` with a hint how to set or start one.
+ */
+export async function connectClient(target: TemporalProfile, codec: PayloadCodec | null): Promise<TemporalClientConnection> {
   try {
     const connection = await Connection.connect({ ...target.connection, connectTimeout: '10s' });
-    return { client: new Client({ connection, namespace: target.namespace }), close: () => connection.close() };
+    const dataConverter = codec === null ? {} : { dataConverter: { payloadCodecs: [codec] } };
+    return { client: new Client({ connection, namespace: target.namespace, ...dataConverter }), close: () => connection.close() };
   } catch (error) {
     throw unreachable(target, error);
   }

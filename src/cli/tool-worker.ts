@@ -1,3 +1,4 @@
+import type { PayloadCodec } from '@temporalio/common';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { ToolRegistry } from '../contract/tool-registry.js';
 import type { ToolStore } from '../store/index.js';
@@ -25,13 +26,17 @@ export interface WorkerKeys {
   readonly principalKey?: Uint8Array;
   /** Seals the continuation cursors of tools with a cursor continuation. */
   readonly cursorKey?: Uint8Array;
+  /** Encrypts every payload the worker sends to the server (and decrypts what it reads). */
+  readonly payloadCodec?: PayloadCodec;
 }
 
 /** Creates (bundling the workflows) and runs a worker with the ToolContractPlugin, keyed by `keys`. */
 export async function startToolWorker(connection: NativeConnection, namespace: string, store: ToolStore, plan: WorkerPlan, keys: WorkerKeys = {}): Promise<RunningToolWorker> {
+  const { payloadCodec, ...pluginKeys } = keys;
   const worker = await Worker.create({
     connection,
     namespace,
+    ...(payloadCodec === undefined ? {} : { dataConverter: { payloadCodecs: [payloadCodec] } }),
     taskQueue: plan.taskQueue,
     workflowsPath: plan.workflowsPath,
     shutdownGraceTime: '5s',
@@ -42,7 +47,7 @@ export async function startToolWorker(connection: NativeConnection, namespace: s
         tools: plan.tools,
         store,
         ...(plan.safeRetryTools === undefined ? {} : { safeRetryTools: plan.safeRetryTools }),
-        ...keys,
+        ...pluginKeys,
       }),
     ],
   });

@@ -5,6 +5,7 @@ import { MIN_PRINCIPAL_KEY_BYTES, parsePrincipalKey } from '../contract/principa
 import type { ToolStore } from '../store/index.js';
 import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
+import { configuredCodec } from './codec-config.js';
 import { migrationLines, openDatabase } from './database.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
@@ -58,7 +59,13 @@ export async function runWorkerCommand(ctx: StackContext, source: WorkerSource):
 export async function runPlan(ctx: StackContext, server: { readonly connection: NativeConnection; readonly namespace: string }, store: ToolStore, plan: WorkerPlan, teardown: Teardown): Promise<RunningToolWorker> {
   const principalKey = configuredPrincipalKey(ctx.config.principalKey);
   const cursorKey = configuredCursorKey(ctx.config.cursorKey);
-  const keys: WorkerKeys = { ...(principalKey === undefined ? {} : { principalKey }), ...(cursorKey === undefined ? {} : { cursorKey }) };
+  const codec = configuredCodec(ctx.config.codecKeys);
+  const keys: WorkerKeys = {
+    ...(principalKey === undefined ? {} : { principalKey }),
+    ...(cursorKey === undefined ? {} : { cursorKey }),
+    ...(codec === null ? {} : { payloadCodec: codec.codec }),
+  };
+  if (codec !== null) ctx.out.progress(`payloads encrypted with codec key '${codec.keyIds[0] ?? ''}' (${CLI_ENV.codecKeys})`);
   ctx.out.progress(`bundling the workflows and starting a worker on task queue '${plan.taskQueue}'`);
   const worker = await startToolWorker(server.connection, server.namespace, store, plan, keys);
   teardown.add('the worker', () => worker.stop());
