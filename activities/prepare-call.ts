@@ -1,5 +1,5 @@
 import { requestDigest, type ProviderContext } from '../src/contract/bindings.js';
-import type { AnyToolDefinition, Principal, ToolEffect } from '../src/contract/define-tool.js';
+import type { AnyToolDefinition, Principal, ToolCallDefaults, ToolEffect } from '../src/contract/define-tool.js';
 import { catalogFailure, describeThrown } from '../src/contract/call-failure.js';
 import { callRedactor } from '../src/contract/call-redactor.js';
 import { checkBeforeHandler, executeTool, failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
@@ -51,6 +51,8 @@ export type PreparedCall =
       readonly requiresApproval: boolean;
       /** The tool's own limit on its calls per workflow, when it declares one. */
       readonly callLimit?: number;
+      /** How the tool's calls run unless the call says otherwise, when it declares any. */
+      readonly callDefaults?: ToolCallDefaults;
       /** The tool can ask the authoritative system about a key (`reconcile`). */
       readonly canReconcile: boolean;
       /** The tool can ask about a job it started by the job's handle (`poll`). Absent in calls prepared before it existed. */
@@ -102,6 +104,7 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
       requiresApproval: tool.requiresApproval,
       // Only when set, so that the recorded result of an ordinary call keeps its shape.
       ...(tool.callLimit === undefined ? {} : { callLimit: tool.callLimit }),
+      ...(tool.callDefaults === undefined ? {} : { callDefaults: tool.callDefaults }),
       canReconcile: tool.reconcile !== undefined,
       canPoll: tool.poll !== undefined,
       safeRetry: runtime.safeRetryTools.has(tool.name),

@@ -12,6 +12,8 @@ import { attemptDeadline, SDK_LOCAL_TIMEOUT_BUFFER_MS, type AttemptDeadline } fr
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { activityExecutionContext } from './call-context.js';
 import { dispatchFence, unfencedWriteWarnings, type DispatchFence } from './dispatch-fence.js';
+import { cancelledCallError } from './cancelled-call.js';
+import { withHeartbeats } from './heartbeats.js';
 import { escalateIfLateResult } from './late-result.js';
 import { intendedRequestDigest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
@@ -47,7 +49,8 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     const deadline = attemptDeadline(this.activity, Date.now());
     const tool = this.runtime.registry.get(type);
     try {
-      return await this.run(tool, call, deadline, input, next);
+      // Heartbeats carry a workflow cancel to the attempt (its deadline signal, the handler's `ctx.signal`).
+      return await withHeartbeats(() => this.run(tool, call, deadline, input, next));
     } catch (error) {
       throw toApplicationFailure(error);
     }
@@ -96,9 +99,13 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
 
     const funnelled: AnyToolDefinition = {
       ...tool,
-      handler: (args: unknown, handlerContext: HandlerContext) => {
+      handler: async (args: unknown, handlerContext: HandlerContext) => {
         const mark: FunnelledCall = { kind: FUNNELLED_CALL_KIND, handlerContext };
-        return next({ ...input, args: [args, mark] }) as Promise<never>;
+        try {
+          return (await next({ ...input, args: [args, mark] })) as never;
+        } catch (thrown) {
+          throw cancelledCallError(this.activity, thrown) ?? thrown;
+        }
       },
     };
     const fence = claim.kind === 'claimed' && claim.lease !== null ? dispatchFence(this.runtime.store, call.idempotencyKey, claim.lease, deadline) : null;

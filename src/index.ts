@@ -41,6 +41,7 @@ export {
   type AuthorizationContext,
   type DataScope,
   type ToolContinuation,
+  type ToolCallDefaults,
 } from './contract/define-tool.js';
 export type { ToolExample } from './contract/tool-guidance.js';
 export { ToolRegistry } from './contract/tool-registry.js';

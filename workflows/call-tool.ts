@@ -12,6 +12,7 @@ import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA, type ReconcileState } from '../
 import { awaitApproval } from './approvals.js';
 import { callsMade, countCall } from './call-limits.js';
 import { nextCallId } from './call-ids.js';
+import { dispatchOptionsFor } from './call-policy.js';
 import { callSummary } from './call-summary.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 import { withRecoveryPaths, type RecoveryOptions } from './recovery-paths.js';
@@ -30,6 +31,11 @@ export interface CallToolOptions extends RecoveryOptions {
   readonly provider?: ProviderContext;
   /** Time one attempt of the tool activity may take (default 30 s). A write that exceeds it is reconciled. */
   readonly timeoutMs?: number;
+  /**
+   * Longest silence between heartbeats of the running tool activity (default: the tool's `callDefaults`, else 10 s).
+   * A workflow cancel reaches the handler's `ctx.signal` within about this long.
+   */
+  readonly heartbeatTimeoutMs?: number;
   /** Attempts for reads whose failure the catalog calls retryable (default 3). Writes always get one attempt. */
   readonly readAttempts?: number;
   /** How long an approval may take before the call fails closed (default 24 h). */
@@ -106,8 +112,9 @@ export async function runPrepared(prepared: PreparedCall, options: CallToolOptio
     if (outcome.kind === 'rejected') return settle(prepared.identity, { kind: 'approval_rejected', approver: outcome.approver, reason: outcome.reason });
     if (outcome.kind === 'expired') return settle(prepared.identity, { kind: 'approval_expired', invalidDecisions: outcome.invalidDecisions });
   }
-  if (prepared.effect === 'read') return dispatchRead(prepared.identity, callSummary(prepared), options);
-  return dispatchWrite(prepared, options);
+  const dispatch = { ...options, ...dispatchOptionsFor(prepared.callDefaults, options) };
+  if (prepared.effect === 'read') return dispatchRead(prepared.identity, callSummary(prepared), dispatch);
+  return dispatchWrite(prepared, dispatch);
 }
 
 function lowerLimit(...limits: readonly (number | undefined)[]): number | undefined {

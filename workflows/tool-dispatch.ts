@@ -11,6 +11,8 @@ import { settle } from './settle.js';
 export interface DispatchOptions {
   /** Time one attempt may take (default 30 s). */
   readonly timeoutMs?: number;
+  /** Longest silence between heartbeats of a running attempt; none when absent (see `dispatchOptionsFor`). */
+  readonly heartbeatTimeoutMs?: number;
   /** Attempts of a read whose failure the catalog calls retryable (default 3). */
   readonly readAttempts?: number;
   /** Task queue of the tool activities (default: the workflow's). */
@@ -79,6 +81,7 @@ function scheduleTool(identity: CallIdentity, dispatch: DispatchKind, summary: s
   };
   return scheduleActivity<ToolCallResult>(identity.tool, [input], {
     startToCloseTimeout: options.timeoutMs ?? 30_000,
+    ...(options.heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeout: options.heartbeatTimeoutMs }),
     retry,
     summary,
     ...(options.taskQueue === undefined ? {} : { taskQueue: options.taskQueue }),

@@ -221,6 +221,19 @@ export type ToolContinuation =
 /** How long a sealed cursor stays valid unless the tool says otherwise. */
 export const DEFAULT_CURSOR_TTL_MS = 15 * 60_000;
 
+/**
+ * How the runtime runs this tool's calls unless a call says otherwise (per-call options win). Unset fields take the
+ * package defaults (see `docs/temporal-runtime.md`).
+ */
+export interface ToolCallDefaults {
+  /**
+   * Longest silence, in milliseconds, between two heartbeats of a running attempt. The runtime heartbeats for the
+   * handler while it runs; a workflow cancel reaches the handler (`ctx.signal`) within about this long, and a dead
+   * worker is noticed after it instead of the whole attempt timeout.
+   */
+  readonly heartbeatTimeoutMs?: number;
+}
+
 /** What a user passes to {@link defineTool}. */
 export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly name: string;
@@ -246,6 +259,8 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly scope?: DataScope;
   /** Reads only: how the model continues a truncated or paginated listing (see {@link ToolContinuation}). */
   readonly continuation?: ToolContinuation;
+  /** How the runtime runs this tool's calls unless a call says otherwise. */
+  readonly callDefaults?: ToolCallDefaults;
   /** Most calls of this tool one workflow may make (across continue-as-new of the agent loop); more are `CALL_LIMIT_EXCEEDED`. */
   readonly callLimit?: number;
   readonly revisions?: Partial<ToolRevisions>;
@@ -353,6 +368,7 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     if (typeof name !== 'string' || normalizeFieldName(name) === '') fail('publicFields must be field names');
     if (exactNames.has(normalizeFieldName(name))) fail(`publicFields cannot list '${name}': it names a credential or control field (built in, or in sensitiveFields)`);
   }
+  for (const problem of callDefaultsProblems(spec.callDefaults)) fail(problem);
   // A destructive tool asks a person first unless its author opted out in so many words.
   const requiresApproval = spec.requiresApproval ?? spec.effect === 'destructive';
   const revisions: ToolRevisions = {
@@ -374,6 +390,13 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     examples: Object.freeze([...(spec.examples ?? [])]),
     normalizations: Object.freeze([...(spec.normalizations ?? [])]),
   });
+}
+
+function callDefaultsProblems(defaults: ToolCallDefaults | undefined): string[] {
+  if (defaults === undefined) return [];
+  const { heartbeatTimeoutMs } = defaults;
+  if (heartbeatTimeoutMs !== undefined && !(Number.isSafeInteger(heartbeatTimeoutMs) && heartbeatTimeoutMs > 0)) return ['callDefaults.heartbeatTimeoutMs must be a positive integer'];
+  return [];
 }
 
 function scopeProblems(spec: ToolSpec<z.ZodType, z.ZodType>): string[] {

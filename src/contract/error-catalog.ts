@@ -91,6 +91,9 @@ export const ERROR_CATALOG = Object.freeze({
   SOURCE_NOT_ALLOWED: entry('policy', 'as_executed', 'explain', false, 'The data came from a source this tool is not allowed to use.'),
   BUSINESS_RULE: entry('business', 'not_started', 'explain', false, 'The operation was refused by a business rule.'),
   TOOL_ERROR: entry('internal', 'as_executed', 'explain', false, 'The tool failed unexpectedly.'),
+  // The caller withdrew the call (a workflow cancel reached the running attempt). `as_executed`: a read simply
+  // failed, a write that may have sent its request is settled as unknown like any write that ran (SPEC §4).
+  CANCELLED: entry('request', 'as_executed', 'explain', false, 'The call was cancelled while it ran; its result was not used.'),
 } satisfies Record<string, CatalogEntry>);
 
 /**

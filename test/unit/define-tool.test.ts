@@ -53,6 +53,13 @@ describe('defineTool', () => {
     assert.equal(policy({ revisions: { policy: 'p7' } }), 'p7');
   });
 
+  it('keeps call defaults a tool declares and refuses ones the runtime could not use', () => {
+    assert.deepEqual(defineTool({ ...base, callDefaults: { heartbeatTimeoutMs: 2000 } }).callDefaults, { heartbeatTimeoutMs: 2000 });
+    for (const heartbeatTimeoutMs of [0, -1, 1.5, Number.NaN]) {
+      assert.throws(() => defineTool({ ...base, callDefaults: { heartbeatTimeoutMs } }), ToolDefinitionError, String(heartbeatTimeoutMs));
+    }
+  });
+
   it('fills budgets with defaults and freezes the definition', () => {
     const tool = defineTool({ ...base, budget: { maxItems: 5 } });
     assert.equal(tool.budget.maxItems, 5);

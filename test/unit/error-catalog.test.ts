@@ -13,6 +13,8 @@ describe('error catalog', () => {
       // refuses a call before it runs.
       'NOT_COMMITTED',
       'CALL_LIMIT_EXCEEDED',
+      // A workflow cancel that reached a running attempt.
+      'CANCELLED',
     ];
     assert.deepEqual([...CATALOG_CODES].sort(), [...required].sort());
   });

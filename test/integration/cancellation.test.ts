@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { WorkflowFailedError } from '@temporalio/client';
+import { CancelledFailure } from '@temporalio/common';
+import { z } from 'zod';
+import { defineTool } from '../../src/index.js';
+import { eventually } from '../support/eventually.js';
+import { useRuntimeHarness } from '../support/use-runtime-harness.js';
+
+// A workflow cancel reaches a running tool: the runtime heartbeats for the handler, the cancel comes back on a
+// heartbeat, the handler's signal aborts, and the attempt is recorded as a catalogued CANCELLED result.
+const HEARTBEAT_TIMEOUT_MS = 2_000;
+const principal = { tenant: 'tenant-acme', subject: 'user-42' };
+
+interface HangingCall {
+  startedAt: number;
+  abortedAt?: number;
+}
+const calls = new Map<string, HangingCall>();
+
+/** A read that never answers on its own: it waits until its signal aborts, then throws the abort. */
+const hangingRead = defineTool({
+  name: 'ops.hangingRead',
+  description: 'Looks up a report that never arrives; it only ends when the call is cancelled.',
+  input: z.strictObject({ report_id: z.string() }),
+  output: z.strictObject({ report_id: z.string() }),
+  effect: 'read',
+  source: { label: 'reports', type: 'http_api' },
+  callDefaults: { heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS },
+  handler: async ({ report_id }, ctx) => {
+    const call: HangingCall = { startedAt: Date.now() };
+    calls.set(report_id, call);
+    return new Promise((_resolve, reject) => {
+      ctx.signal?.addEventListener('abort', () => {
+        call.abortedAt = Date.now();
+        reject(new Error('aborted'));
+      });
+    });
+  },
+});
+
+const h = useRuntimeHarness('it-cancellation', { extraTools: [hangingRead] });
+
+test('a workflow cancel aborts a running read within its heartbeat timeout, recorded as CANCELLED', { timeout: 120_000 }, async () => {
+  const handle = await h.temporal.client.workflow.start('runToolCall', {
+    taskQueue: h.taskQueue,
+    workflowId: 'cancel-read',
+    // A start-to-close far beyond the heartbeat timeout: only the heartbeat can bring the cancel in time.
+    args: [hangingRead.name, { report_id: 'r-1' }, { principal, timeoutMs: 60_000 }],
+  });
+  const call = await eventually('the handler to start', () => Promise.resolve(calls.get('r-1')), 60_000);
+  const cancelledAt = Date.now();
+  await handle.cancel();
+  await assert.rejects(handle.result(), (error: unknown) => error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure);
+  const abortedAt = await eventually('the handler to be aborted', () => Promise.resolve(call.abortedAt), 30_000);
+  const abortMs = abortedAt - cancelledAt;
+  console.log(`cancel → handler abort: ${abortMs} ms (heartbeat timeout ${HEARTBEAT_TIMEOUT_MS} ms)`);
+  assert.ok(abortMs < HEARTBEAT_TIMEOUT_MS, `the handler was aborted ${abortMs} ms after the cancel`);
+
+  const [audit] = await eventually('the attempt to be audited', async () => {
+    const audits = await h.store.listAudits({ workflowId: 'cancel-read' });
+    return audits.length > 0 ? audits : undefined;
+  });
+  assert.ok(audit !== undefined);
+  assert.equal(audit.modelResult.status, 'failed');
+  assert.equal(audit.modelResult.error?.code, 'CANCELLED');
+  assert.equal(audit.modelResult.execution.outcome, 'none');
+
+  const history = await handle.fetchHistory();
+  const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : []));
+  assert.equal(scheduled.length, 1);
+  assert.equal(Number(scheduled[0]?.heartbeatTimeout?.seconds), HEARTBEAT_TIMEOUT_MS / 1000, "the tool's heartbeat timeout is the activity's");
+});
