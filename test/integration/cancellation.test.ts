@@ -70,4 +70,5 @@ test('a workflow cancel aborts a running read within its heartbeat timeout, reco
   const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes] : []));
   assert.equal(scheduled.length, 1);
   assert.equal(Number(scheduled[0]?.heartbeatTimeout?.seconds), HEARTBEAT_TIMEOUT_MS / 1000, "the tool's heartbeat timeout is the activity's");
+  assert.deepEqual(await h.replay(['cancel-read']), []);
 });
