@@ -17,6 +17,7 @@ export { ToolError, isToolError, type ToolErrorDetails, type ToolErrorOptions } 
 export {
   defineTool,
   DEFAULT_BUDGET,
+  DEFAULT_MAX_ARGUMENT_BYTES,
   ToolDefinitionError,
   type ToolSpec,
   type ToolDefinition,

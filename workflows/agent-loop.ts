@@ -7,8 +7,7 @@ import { failureType } from './activity-failure.js';
 import { installApprovalHandlers } from './approvals.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import { resumeToolCallCounts, toolCallCounts } from './call-limits.js';
-import type { CallToolOptions } from './call-tool.js';
-import { callTools, type BatchCallRequest } from './call-tools.js';
+import { callTools, type BatchCallRequest, type CallToolsOptions } from './call-tools.js';
 import { checkCitations, type CitableResult, type CitationReport } from './citations.js';
 import { citationFollowUp } from './citation-follow-up.js';
 import { AGENT_LOOP_CALL_PROVIDER } from '../src/wire/call-providers.js';
@@ -18,7 +17,7 @@ import { AGENT_TRANSCRIPT_QUERY, MODEL_CALL_ACTIVITY } from '../src/wire/names.j
 export type { AgentModelConfig, ModelMessage, ModelSettings } from '../activities/model-call.js';
 
 /** Tool-call options the loop passes to every call (timeouts, approvals, reconciliation, task queue). */
-export type AgentToolOptions = Omit<CallToolOptions, 'principal' | 'callId' | 'provider' | 'allowedTools'>;
+export type AgentToolOptions = Omit<CallToolsOptions, 'principal' | 'provider' | 'allowedTools'>;
 
 /** Input of {@link agentLoop}. Everything is plain JSON and secret-free: it is stored in history. */
 export interface AgentLoopInput {

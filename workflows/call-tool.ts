@@ -12,7 +12,7 @@ import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA, type ReconcileState } from '../
 import { awaitApproval } from './approvals.js';
 import { callsMade, countCall } from './call-limits.js';
 import { nextCallId } from './call-ids.js';
-import { dispatchOptionsFor } from './call-policy.js';
+import { dispatchOptionsFor, PACKAGE_CALL_DEFAULTS } from './call-policy.js';
 import { callSummary } from './call-summary.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 import { withRecoveryPaths, type RecoveryOptions } from './recovery-paths.js';
@@ -29,14 +29,14 @@ export interface CallToolOptions extends RecoveryOptions {
   readonly callId?: string;
   /** The model call this answers (for the audit's call binding). */
   readonly provider?: ProviderContext;
-  /** Time one attempt of the tool activity may take (default 30 s). A write that exceeds it is reconciled. */
+  /** Time one attempt of the tool activity may take (default: the tool's `callDefaults`, else 30 s). A write that exceeds it is reconciled. */
   readonly timeoutMs?: number;
   /**
    * Longest silence between heartbeats of the running tool activity (default: the tool's `callDefaults`, else 10 s).
    * A workflow cancel reaches the handler's `ctx.signal` within about this long.
    */
   readonly heartbeatTimeoutMs?: number;
-  /** Attempts for reads whose failure the catalog calls retryable (default 3). Writes always get one attempt. */
+  /** Attempts for reads whose failure the catalog calls retryable (default: the tool's `callDefaults`, else 3). Writes always get one attempt. */
   readonly readAttempts?: number;
   /** How long an approval may take before the call fails closed (default 24 h). */
   readonly approvalTimeoutMs?: number;
@@ -148,7 +148,7 @@ function reconcileInChild(prepared: ReadyCall, unknown: Extract<WriteDispatch, {
         unsettledBecause: unknown.because,
         canPoll: prepared.canPoll === true,
         ...(unknown.result?.job === undefined ? {} : { job: unknown.result.job }),
-        toolTimeoutMs: options.timeoutMs ?? 30_000,
+        toolTimeoutMs: options.timeoutMs ?? PACKAGE_CALL_DEFAULTS.timeoutMs,
         policy: { ...DEFAULT_RECONCILE_POLICY, ...options.reconcile },
         summary: callSummary(prepared),
         ...(options.taskQueue === undefined ? {} : { taskQueue: options.taskQueue }),

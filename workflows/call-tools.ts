@@ -1,6 +1,9 @@
+import { patched } from '@temporalio/workflow';
 import type { PreparedCall } from '../activities/prepare-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
+import { BOUNDED_BATCH_PATCH } from '../src/wire/names.js';
+import { mapBounded } from './bounded-map.js';
 import { nextCallId } from './call-ids.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import { prepareCall, runPrepared, type CallToolOptions } from './call-tool.js';
@@ -18,24 +21,36 @@ export interface BatchCallRequest {
   readonly malformedArguments?: string;
 }
 
+/** Calls of one batch that may be in flight at once (preparations, then reads), unless the batch says otherwise. */
+export const DEFAULT_BATCH_CONCURRENCY = 16;
+
+/** Options of {@link callTools}: those of each call, and how many calls may run at once. */
+export interface CallToolsOptions extends Omit<CallToolOptions, 'callId'> {
+  /**
+   * Most calls in flight at once (default {@link DEFAULT_BATCH_CONCURRENCY}): a model turn of hundreds of reads must
+   * not schedule hundreds of activities in one workflow task (Temporal's 4 MiB gRPC limit, the worker's slots).
+   */
+  readonly maxConcurrency?: number;
+}
+
 /** One result of a batch, correlated to its call by call id. */
 export interface CorrelatedResult extends ToolCallResult {
   readonly callId: string;
 }
 
 /**
- * Runs a batch of calls (one model turn): reads run in parallel, writes one at a time in the order given, both
- * correlated by call id; each call's recovery paths (see `RecoveryOptions`) run with it. The results come back in the order of the calls, and the set of result call ids must
- * equal the set of call ids — anything else is a defect and fails the workflow task loudly.
+ * Runs a batch of calls (one model turn): reads run in parallel, at most `maxConcurrency` at once, writes one at a
+ * time in the order given, both correlated by call id; each call's recovery paths (see `RecoveryOptions`) run with
+ * it. The results come back in the order of the calls, and the set of result call ids must equal the set of call
+ * ids — anything else is a defect and fails the workflow task loudly.
  */
-export async function callTools(calls: readonly BatchCallRequest[], options: Omit<CallToolOptions, 'callId'>): Promise<CorrelatedResult[]> {
+export async function callTools(calls: readonly BatchCallRequest[], options: CallToolsOptions): Promise<CorrelatedResult[]> {
   const callIds = calls.map((call) => call.callId ?? nextCallId());
   if (new Set(callIds).size !== callIds.length) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'call ids in one batch must be unique');
+  const fanOut = batchFanOut(calls.length, options.maxConcurrency ?? DEFAULT_BATCH_CONCURRENCY);
   const callOptions = (call: BatchCallRequest, callId: string) => ({ ...options, callId, ...(call.provider === undefined ? {} : { provider: call.provider }) });
-  const prepared = await Promise.all(
-    calls.map((call, i) =>
-      prepareCall(call.name, call.args, callOptions(call, callIds[i] ?? nextCallId()), call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments }),
-    ),
+  const prepared = await fanOut(calls, (call, i) =>
+    prepareCall(call.name, call.args, callOptions(call, callIds[i] ?? nextCallId()), call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments }),
   );
   const results = new Map<string, ToolCallResult>();
   const isWrite = (p: PreparedCall) => p.kind === 'ready' && p.effect !== 'read';
@@ -59,12 +74,10 @@ export async function callTools(calls: readonly BatchCallRequest[], options: Omi
     };
     return withRecoveryPaths(call.name, callIds[i] ?? '', first, options, again);
   };
-  const reads = Promise.all(
-    prepared.map(async (p, i) => {
-      if (isWrite(p)) return;
-      results.set(callIds[i] ?? '', await answer(i, p));
-    }),
-  );
+  const readIndices = prepared.flatMap((p, i) => (isWrite(p) ? [] : [i]));
+  const reads = fanOut(readIndices, async (i) => {
+    results.set(callIds[i] ?? '', await answer(i, prepared[i] as PreparedCall));
+  });
   const writes = (async () => {
     for (const [i, p] of prepared.entries()) {
       if (isWrite(p)) results.set(callIds[i] ?? '', await answer(i, p));
@@ -77,4 +90,14 @@ export async function callTools(calls: readonly BatchCallRequest[], options: Omi
     throw catalogWorkflowFailure('TOOL_ERROR', `results do not match calls (missing: ${missing.join(', ')})`);
   }
   return callIds.map((callId) => ({ callId, ...(results.get(callId) as ToolCallResult) }));
+}
+
+/**
+ * How a batch fans out: bounded by `limit` when it is larger, else all at once (the same thing). A batch larger than
+ * its limit is bounded only in runs that took the patch, so runs recorded before it replay as they ran.
+ */
+function batchFanOut(size: number, limit: number): <T, R>(items: readonly T[], run: (item: T, index: number) => Promise<R>) => Promise<R[]> {
+  if (!(Number.isSafeInteger(limit) && limit > 0)) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'maxConcurrency must be a positive integer');
+  if (size > limit && patched(BOUNDED_BATCH_PATCH)) return (items, run) => mapBounded(items, limit, run);
+  return (items, run) => Promise.all(items.map(run));
 }

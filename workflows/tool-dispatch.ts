@@ -5,15 +5,16 @@ import { ERROR_CATALOG, isCatalogCode, nonRetryableCodes } from '../src/contract
 import type { UnsettledBecause } from '../src/contract/settled-results.js';
 import { TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
 import { carriedResult, failureType } from './activity-failure.js';
+import { PACKAGE_CALL_DEFAULTS } from './call-policy.js';
 import { settle } from './settle.js';
 
 /** How a tool activity is scheduled. */
 export interface DispatchOptions {
-  /** Time one attempt may take (default 30 s). */
+  /** Time one attempt may take (default {@link PACKAGE_CALL_DEFAULTS}). */
   readonly timeoutMs?: number;
   /** Longest silence between heartbeats of a running attempt; none when absent (see `dispatchOptionsFor`). */
   readonly heartbeatTimeoutMs?: number;
-  /** Attempts of a read whose failure the catalog calls retryable (default 3). */
+  /** Attempts of a read whose failure the catalog calls retryable (default {@link PACKAGE_CALL_DEFAULTS}). */
   readonly readAttempts?: number;
   /** Task queue of the tool activities (default: the workflow's). */
   readonly taskQueue?: string;
@@ -25,7 +26,7 @@ export interface DispatchOptions {
  */
 export async function dispatchRead(identity: CallIdentity, summary: string, options: DispatchOptions): Promise<ToolCallResult> {
   try {
-    return await scheduleTool(identity, 'dispatch', summary, options, { maximumAttempts: options.readAttempts ?? 3, nonRetryableErrorTypes: nonRetryableCodes() });
+    return await scheduleTool(identity, 'dispatch', summary, options, { maximumAttempts: options.readAttempts ?? PACKAGE_CALL_DEFAULTS.readAttempts, nonRetryableErrorTypes: nonRetryableCodes() });
   } catch (error) {
     if (isCancellation(error)) throw error;
     const carried = carriedResult(error);
@@ -80,7 +81,7 @@ function scheduleTool(identity: CallIdentity, dispatch: DispatchKind, summary: s
     dispatch,
   };
   return scheduleActivity<ToolCallResult>(identity.tool, [input], {
-    startToCloseTimeout: options.timeoutMs ?? 30_000,
+    startToCloseTimeout: options.timeoutMs ?? PACKAGE_CALL_DEFAULTS.timeoutMs,
     ...(options.heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeout: options.heartbeatTimeoutMs }),
     retry,
     summary,

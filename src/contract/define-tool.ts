@@ -29,6 +29,12 @@ export interface ToolBudget {
 /** Budget used for anything a tool does not set. */
 export const DEFAULT_BUDGET: ToolBudget = Object.freeze({ maxBytes: 64 * 1024, maxItems: 200, maxTextChars: 8000, maxDepth: 32 });
 
+/**
+ * Largest arguments (UTF-8 bytes of their JSON) a tool takes unless it says otherwise. Arguments travel in workflow
+ * history and in every activity input, so an unbounded one can exhaust Temporal's payload and gRPC limits.
+ */
+export const DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024;
+
 /** Smallest byte budget a tool may declare: below it even an empty result would not fit. */
 export const MIN_BUDGET_BYTES = 2048;
 
@@ -226,6 +232,10 @@ export const DEFAULT_CURSOR_TTL_MS = 15 * 60_000;
  * package defaults (see `docs/temporal-runtime.md`).
  */
 export interface ToolCallDefaults {
+  /** Time one attempt may take, in milliseconds. A write that exceeds it is reconciled. */
+  readonly timeoutMs?: number;
+  /** Attempts of a read whose failure the catalog calls retryable. Writes always get one attempt. */
+  readonly readAttempts?: number;
   /**
    * Longest silence, in milliseconds, between two heartbeats of a running attempt. The runtime heartbeats for the
    * handler while it runs; a workflow cancel reaches the handler (`ctx.signal`) within about this long, and a dead
@@ -261,6 +271,8 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly continuation?: ToolContinuation;
   /** How the runtime runs this tool's calls unless a call says otherwise. */
   readonly callDefaults?: ToolCallDefaults;
+  /** Larger arguments are refused as `INVALID_ARGUMENTS` before anything runs (default {@link DEFAULT_MAX_ARGUMENT_BYTES}). */
+  readonly maxArgumentBytes?: number;
   /** Most calls of this tool one workflow may make (across continue-as-new of the agent loop); more are `CALL_LIMIT_EXCEEDED`. */
   readonly callLimit?: number;
   readonly revisions?: Partial<ToolRevisions>;
@@ -302,8 +314,9 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
 
 /** A validated, normalized tool definition (see {@link defineTool}). */
 export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType>
-  extends Omit<ToolSpec<In, Out>, 'revisions' | 'budget' | 'sensitiveFields' | 'publicFields' | 'invariants' | 'requiresApproval' | 'examples' | 'normalizations'> {
+  extends Omit<ToolSpec<In, Out>, 'revisions' | 'budget' | 'sensitiveFields' | 'publicFields' | 'invariants' | 'requiresApproval' | 'examples' | 'normalizations' | 'maxArgumentBytes'> {
   readonly requiresApproval: boolean;
+  readonly maxArgumentBytes: number;
   readonly examples: readonly ToolExample<z.input<In>>[];
   readonly normalizations: readonly string[];
   readonly revisions: ToolRevisions;
@@ -369,6 +382,8 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     if (exactNames.has(normalizeFieldName(name))) fail(`publicFields cannot list '${name}': it names a credential or control field (built in, or in sensitiveFields)`);
   }
   for (const problem of callDefaultsProblems(spec.callDefaults)) fail(problem);
+  const maxArgumentBytes = spec.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
+  if (!isPositiveInteger(maxArgumentBytes)) fail('maxArgumentBytes must be a positive integer');
   // A destructive tool asks a person first unless its author opted out in so many words.
   const requiresApproval = spec.requiresApproval ?? spec.effect === 'destructive';
   const revisions: ToolRevisions = {
@@ -382,6 +397,7 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
   return Object.freeze({
     ...spec,
     requiresApproval,
+    maxArgumentBytes,
     revisions: Object.freeze(revisions),
     budget: Object.freeze(budget),
     sensitiveFields: Object.freeze([...(spec.sensitiveFields ?? [])]),
@@ -394,9 +410,12 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
 
 function callDefaultsProblems(defaults: ToolCallDefaults | undefined): string[] {
   if (defaults === undefined) return [];
-  const { heartbeatTimeoutMs } = defaults;
-  if (heartbeatTimeoutMs !== undefined && !(Number.isSafeInteger(heartbeatTimeoutMs) && heartbeatTimeoutMs > 0)) return ['callDefaults.heartbeatTimeoutMs must be a positive integer'];
-  return [];
+  const keys = ['timeoutMs', 'readAttempts', 'heartbeatTimeoutMs'] as const;
+  return keys.filter((key) => defaults[key] !== undefined && !isPositiveInteger(defaults[key])).map((key) => `callDefaults.${key} must be a positive integer`);
+}
+
+function isPositiveInteger(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) > 0;
 }
 
 function scopeProblems(spec: ToolSpec<z.ZodType, z.ZodType>): string[] {

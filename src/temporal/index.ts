@@ -23,6 +23,7 @@ export {
   RESOLVE_OUTCOME_SIGNAL,
   RECONCILE_STATE_QUERY,
   AGENT_TRANSCRIPT_QUERY,
+  BOUNDED_BATCH_PATCH,
 } from '../wire/names.js';
 export { APPROVAL_PENDING_SA, RECONCILE_STATE_SA, IDEMPOTENCY_KEY_SA, SEARCH_ATTRIBUTE_KEYS, RECONCILE_STATES, type ReconcileState } from '../wire/search-attributes.js';
 export { reconcileWorkflowId } from '../wire/ids.js';

@@ -36,3 +36,9 @@ export const RECONCILE_STATE_QUERY = 'ttc.reconcileState';
 
 /** The agent loop's conversation so far (model results only, never audits). */
 export const AGENT_TRANSCRIPT_QUERY = 'ttc.agentTranscript';
+
+/**
+ * Patch id (`patched()`) of bounded batches: a batch larger than its concurrency limit fans out at most that many
+ * calls at once. Runs recorded before it fanned such a batch out all at once, and keep doing so on replay.
+ */
+export const BOUNDED_BATCH_PATCH = 'ttc.bounded-batch';

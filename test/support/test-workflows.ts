@@ -12,6 +12,7 @@ import {
   proposeMemory,
   type BatchCallRequest,
   type CallToolOptions,
+  type CallToolsOptions,
   type CorrelatedResult,
   type MemoryOutcome,
   type MemoryRecord,
@@ -27,7 +28,7 @@ export async function runToolCall(name: string, args: unknown, options: CallTool
 }
 
 /** A batch of tool calls (one model turn). */
-export async function runToolCalls(calls: BatchCallRequest[], options: Omit<CallToolOptions, 'callId'>): Promise<CorrelatedResult[]> {
+export async function runToolCalls(calls: BatchCallRequest[], options: CallToolsOptions): Promise<CorrelatedResult[]> {
   installApprovalHandlers();
   return callTools(calls, options);
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, ToolDefinitionError, ToolRegistry, ToolError, type ToolSpec } from '../../src/index.js';
+import { defineTool, DEFAULT_MAX_ARGUMENT_BYTES, ToolDefinitionError, ToolRegistry, ToolError, type ToolSpec } from '../../src/index.js';
 
 const base = {
   name: 'kb.search',
@@ -54,10 +54,15 @@ describe('defineTool', () => {
   });
 
   it('keeps call defaults a tool declares and refuses ones the runtime could not use', () => {
-    assert.deepEqual(defineTool({ ...base, callDefaults: { heartbeatTimeoutMs: 2000 } }).callDefaults, { heartbeatTimeoutMs: 2000 });
-    for (const heartbeatTimeoutMs of [0, -1, 1.5, Number.NaN]) {
-      assert.throws(() => defineTool({ ...base, callDefaults: { heartbeatTimeoutMs } }), ToolDefinitionError, String(heartbeatTimeoutMs));
+    const callDefaults = { timeoutMs: 5000, readAttempts: 2, heartbeatTimeoutMs: 2000 };
+    assert.deepEqual(defineTool({ ...base, callDefaults }).callDefaults, callDefaults);
+    for (const key of ['timeoutMs', 'readAttempts', 'heartbeatTimeoutMs'] as const) {
+      for (const bad of [0, -1, 1.5, Number.NaN]) {
+        assert.throws(() => defineTool({ ...base, callDefaults: { [key]: bad } }), ToolDefinitionError, `${key} ${bad}`);
+      }
     }
+    assert.equal(defineTool(base).maxArgumentBytes, DEFAULT_MAX_ARGUMENT_BYTES);
+    assert.throws(() => defineTool({ ...base, maxArgumentBytes: 0 }), ToolDefinitionError);
   });
 
   it('fills budgets with defaults and freezes the definition', () => {

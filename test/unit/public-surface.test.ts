@@ -9,6 +9,7 @@ it('the root export surface is exactly the documented one', () => {
     'CATALOG_CODES',
     'CanonicalJsonError',
     'DEFAULT_BUDGET',
+    'DEFAULT_MAX_ARGUMENT_BYTES',
     'ERROR_CATALOG',
     'ERROR_CATEGORIES',
     'ERROR_LAYERS',

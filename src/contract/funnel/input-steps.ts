@@ -3,7 +3,7 @@ import { catalogFailure } from '../call-failure.js';
 import type { AnyToolDefinition } from '../define-tool.js';
 import { describeIssues, guardedParse } from '../guarded-parse.js';
 import { inspectJson } from '../json-shape.js';
-import { wellFormedPrefix } from '../truncation.js';
+import { utf8ByteLength, wellFormedPrefix } from '../truncation.js';
 import type { FunnelState } from './funnel-state.js';
 import { failLayer, passLayer, proceed, type StepResult } from './step.js';
 
@@ -16,6 +16,13 @@ export function gateArguments(state: FunnelState): StepResult {
   if (!shape.ok) {
     const failure = catalogFailure('INVALID_ARGUMENTS', 'input', shape);
     return failLayer(state, 'input', inputRule(state), failure, `${shape.reason} at '${shape.path}'`, { digestArguments: { unrepresentable: shape.reason } });
+  }
+  // Plain JSON without cycles by now, so it serializes; measured as it travels (JSON in Temporal payloads).
+  const bytes = utf8ByteLength(JSON.stringify(state.sentArguments));
+  const maxBytes = state.tool.maxArgumentBytes;
+  if (bytes > maxBytes) {
+    const failure = catalogFailure('INVALID_ARGUMENTS', 'input', { reason: 'arguments_too_large', bytes, max_bytes: maxBytes });
+    return failLayer(state, 'input', inputRule(state), failure, `arguments of ${bytes} bytes exceed ${maxBytes}`, { digestArguments: { unrepresentable: 'too_large', bytes } });
   }
   return proceed(state, { digestArguments: state.sentArguments });
 }
