@@ -59,7 +59,8 @@ export class ToolContractPlugin extends SimplePlugin {
       ...(options.cursorKey === undefined ? {} : { cursorKey: parseSecretKey(options.cursorKey, 'cursorKey') }),
     };
     super({
-      name: 'temporal-tool-contract',
+      // Temporal's plugin naming convention, `organization.PluginName`; the package name is the organization.
+      name: 'temporal-tool-contract.ToolContractPlugin',
       activities: { ...createToolActivities(tools), ...createPackageActivities(runtime, options.models ?? {}) },
       workerInterceptors: { activity: [toolActivityInterceptors(runtime)] },
     });

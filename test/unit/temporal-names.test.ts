@@ -5,6 +5,8 @@ import * as names from '../../src/wire/names.js';
 import * as searchAttributes from '../../src/wire/search-attributes.js';
 import { agentLoop } from '../../workflows/agent-loop.js';
 import { reconcileToolCall } from '../../workflows/reconcile-tool-call.js';
+import { ToolRegistry } from '../../src/index.js';
+import { InMemoryToolStore } from '../../src/store/in-memory/in-memory-tool-store.js';
 
 test('the workflow type constants are the exported workflow function names', () => {
   assert.equal(names.RECONCILE_WORKFLOW_TYPE, reconcileToolCall.name);
@@ -25,4 +27,13 @@ test('names stored in history are unique, and package activity types use the res
 test('the temporal entry point exports every stored name and search attribute, unchanged', () => {
   const exported = temporal as Record<string, unknown>;
   for (const [key, value] of [...Object.entries(names), ...Object.entries(searchAttributes)]) assert.equal(exported[key], value, key);
+});
+
+test('the package workflows may move to new worker versions (AUTO_UPGRADE), and the plugin is named organization.PluginName', () => {
+  for (const workflow of [reconcileToolCall, agentLoop]) {
+    const options = (workflow as { workflowDefinitionOptions?: { versioningBehavior?: string } }).workflowDefinitionOptions;
+    assert.equal(options?.versioningBehavior, 'AUTO_UPGRADE', workflow.name);
+  }
+  const plugin = new temporal.ToolContractPlugin({ tools: new ToolRegistry(), store: new InMemoryToolStore() });
+  assert.equal(plugin.name, 'temporal-tool-contract.ToolContractPlugin');
 });
