@@ -64,19 +64,27 @@ export function isFunnelledCall(value: unknown): value is FunnelledCall {
 }
 
 /**
- * One activity function per tool, registered under the tool's name so the name shows in the Temporal UI. The
- * function only runs the handler; the tool activity interceptor runs the contract funnel around it and calls it
- * with validated arguments and a {@link FunnelledCall}. Called without the interceptor, it refuses to run.
+ * One activity function per tool, registered under the tool's name so the name shows in the Temporal UI, and under
+ * each of its aliases so calls scheduled under an earlier name keep being served. The function only runs the
+ * handler; the tool activity interceptor runs the contract funnel around it and calls it with validated arguments
+ * and a {@link FunnelledCall}. Called without the interceptor, it refuses to run.
  */
 export function createToolActivities(tools: Iterable<AnyToolDefinition>): Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> {
   const activities: Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> = {};
   for (const tool of tools) {
-    activities[tool.name] = async (args: unknown, funnelled: unknown) => {
-      if (!isFunnelledCall(funnelled)) {
-        throw new Error(`tool activity '${tool.name}' ran without the ToolContractPlugin interceptor`);
-      }
-      return (await tool.handler(args, funnelled.handlerContext)) as ToolOutput<unknown>;
-    };
+    for (const name of toolActivityTypes(tool)) {
+      activities[name] = async (args: unknown, funnelled: unknown) => {
+        if (!isFunnelledCall(funnelled)) {
+          throw new Error(`tool activity '${name}' ran without the ToolContractPlugin interceptor`);
+        }
+        return (await tool.handler(args, funnelled.handlerContext)) as ToolOutput<unknown>;
+      };
+    }
   }
   return activities;
+}
+
+/** The activity types a tool is served under: its name, then its aliases. */
+export function toolActivityTypes(tool: AnyToolDefinition): readonly string[] {
+  return [tool.name, ...(tool.aliases ?? [])];
 }

@@ -247,6 +247,12 @@ export interface ToolCallDefaults {
 /** What a user passes to {@link defineTool}. */
 export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly name: string;
+  /**
+   * Earlier names of a renamed tool. A call made under one (a workflow still running, an activity already
+   * scheduled, a recorded history) keeps being served, as that name: its results, keys and digests stay the ones it
+   * started with. Models are offered only `name`.
+   */
+  readonly aliases?: readonly string[];
   /** What the tool is for and when to use it; refused when empty or when it only restates the name. */
   readonly description: string;
   /** Example calls, shown to the model in every provider's description; each must pass the input schema. */
@@ -314,8 +320,9 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
 
 /** A validated, normalized tool definition (see {@link defineTool}). */
 export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType>
-  extends Omit<ToolSpec<In, Out>, 'revisions' | 'budget' | 'sensitiveFields' | 'publicFields' | 'invariants' | 'requiresApproval' | 'examples' | 'normalizations' | 'maxArgumentBytes'> {
+  extends Omit<ToolSpec<In, Out>, 'revisions' | 'budget' | 'sensitiveFields' | 'publicFields' | 'invariants' | 'requiresApproval' | 'examples' | 'normalizations' | 'maxArgumentBytes' | 'aliases'> {
   readonly requiresApproval: boolean;
+  readonly aliases: readonly string[];
   readonly maxArgumentBytes: number;
   readonly examples: readonly ToolExample<z.input<In>>[];
   readonly normalizations: readonly string[];
@@ -349,6 +356,11 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     throw new ToolDefinitionError(`tool '${String(spec.name)}': ${why}`);
   };
   if (!TOOL_NAME_PATTERN.test(spec.name)) fail(`name must match ${TOOL_NAME_PATTERN}`);
+  const aliases = spec.aliases ?? [];
+  for (const alias of aliases) {
+    if (typeof alias !== 'string' || !TOOL_NAME_PATTERN.test(alias)) fail(`alias '${String(alias)}' must match ${TOOL_NAME_PATTERN}`);
+  }
+  if (new Set([spec.name, ...aliases]).size !== aliases.length + 1) fail('aliases must differ from the name and from each other');
   if (!(spec.input instanceof z.ZodType) || !(spec.output instanceof z.ZodType)) fail('input and output must be zod schemas');
   if (!['read', 'write', 'destructive'].includes(spec.effect)) fail(`unknown effect '${String(spec.effect)}'`);
   if (spec.reconcile && spec.effect === 'read') fail('only side-effecting tools can reconcile');
@@ -398,6 +410,7 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     ...spec,
     requiresApproval,
     maxArgumentBytes,
+    aliases: Object.freeze([...aliases]),
     revisions: Object.freeze(revisions),
     budget: Object.freeze(budget),
     sensitiveFields: Object.freeze([...(spec.sensitiveFields ?? [])]),

@@ -5,41 +5,51 @@ import type { ExecutionContext } from './execution-context.js';
 import { executeTool, failedExecution, type ToolExecution } from './execute-tool.js';
 import { ToolError } from './tool-error.js';
 
-/** The set of tools a worker offers, by name. Names are unique; anything unregistered is `UNKNOWN_TOOL`. */
+/**
+ * The set of tools a worker offers, by name. Names and aliases are unique across tools; anything unregistered is
+ * `UNKNOWN_TOOL`. A tool looked up by an alias is the tool under that name (see `ToolSpec.aliases`).
+ */
 export class ToolRegistry {
-  private readonly tools = new Map<string, AnyToolDefinition>();
+  private readonly tools: AnyToolDefinition[] = [];
+  /** Every name and alias, to the definition as called by it. */
+  private readonly byName = new Map<string, AnyToolDefinition>();
 
   constructor(tools: Iterable<AnyToolDefinition> = []) {
     for (const tool of tools) this.register(tool);
   }
 
-  /** Adds a tool; a second tool with the same name is a programming error. */
+  /** Adds a tool; a second tool with the same name (or alias) is a programming error. */
   register(tool: AnyToolDefinition): this {
-    if (this.tools.has(tool.name)) throw new ToolDefinitionError(`tool '${tool.name}' is already registered`);
-    this.tools.set(tool.name, tool);
+    // Definitions from before aliases existed (another copy of the package) have none.
+    const aliases: readonly string[] = tool.aliases ?? [];
+    const taken = [tool.name, ...aliases].filter((name) => this.byName.has(name));
+    if (taken.length > 0) throw new ToolDefinitionError(`tool name '${taken.join("', '")}' is already registered`);
+    this.tools.push(tool);
+    this.byName.set(tool.name, tool);
+    for (const alias of aliases) this.byName.set(alias, Object.freeze({ ...tool, name: alias, aliases: [] }));
     return this;
   }
 
-  /** True when `name` is a registered tool (own entries only). */
+  /** True when `name` is a registered tool's name or alias (own entries only). */
   has(name: unknown): boolean {
-    return typeof name === 'string' && this.tools.has(name);
+    return typeof name === 'string' && this.byName.has(name);
   }
 
   /** The tool called `name`; throws `ToolError('UNKNOWN_TOOL')` for anything else. */
   get(name: unknown): AnyToolDefinition {
-    const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
+    const tool = typeof name === 'string' ? this.byName.get(name) : undefined;
     if (!tool) throw new ToolError('UNKNOWN_TOOL', { name: typeof name === 'string' ? name.slice(0, 200) : typeof name });
     return tool;
   }
 
-  /** Every registered tool, in registration order. */
+  /** Every registered tool under its own name (no aliases), in registration order. */
   list(): AnyToolDefinition[] {
-    return [...this.tools.values()];
+    return [...this.tools];
   }
 
   /** Runs `name` through the funnel; an unknown name becomes a catalogued `UNKNOWN_TOOL` result, never a throw. */
   async execute(name: unknown, rawArgs: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
-    const tool = typeof name === 'string' ? this.tools.get(name) : undefined;
+    const tool = typeof name === 'string' ? this.byName.get(name) : undefined;
     if (tool) return executeTool(tool, rawArgs, ctx);
     const requested = typeof name === 'string' ? name.slice(0, 200) : typeof name;
     return failedExecution(unknownTool(requested), ctx, catalogFailure('UNKNOWN_TOOL', 'input', { requested }), rawArgs);

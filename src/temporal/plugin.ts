@@ -6,7 +6,7 @@ import type { ModelClient } from '../model/model-turn.js';
 import type { ToolStore } from '../store/tool-store.js';
 import { createPackageActivities } from '../../activities/package-activities.js';
 import type { ToolRuntime } from '../../activities/runtime.js';
-import { createToolActivities } from '../../activities/tool-activity.js';
+import { createToolActivities, toolActivityTypes } from '../../activities/tool-activity.js';
 import { RESERVED_ACTIVITY_PREFIX } from '../wire/names.js';
 import { toolActivityInterceptors } from '../../activities/tool-activity-interceptor.js';
 
@@ -45,8 +45,8 @@ export interface ToolContractPluginOptions {
 export class ToolContractPlugin extends SimplePlugin {
   constructor(options: ToolContractPluginOptions) {
     const tools = options.tools.list();
-    const reserved = tools.filter((tool) => tool.name.startsWith(RESERVED_ACTIVITY_PREFIX));
-    if (reserved.length > 0) throw new Error(`tool names may not start with '${RESERVED_ACTIVITY_PREFIX}': ${reserved.map((t) => t.name).join(', ')}`);
+    const reserved = tools.flatMap(toolActivityTypes).filter((name) => name.startsWith(RESERVED_ACTIVITY_PREFIX));
+    if (reserved.length > 0) throw new Error(`tool names may not start with '${RESERVED_ACTIVITY_PREFIX}': ${reserved.join(', ')}`);
     const unknownSafeRetry = (options.safeRetryTools ?? []).filter((name) => !options.tools.has(name));
     if (unknownSafeRetry.length > 0) throw new Error(`safeRetryTools names unregistered tools: ${unknownSafeRetry.join(', ')}`);
     const cursorTools = tools.filter((tool) => tool.continuation?.kind === 'cursor');
@@ -54,7 +54,8 @@ export class ToolContractPlugin extends SimplePlugin {
     const runtime: ToolRuntime = {
       registry: options.tools,
       store: options.store,
-      safeRetryTools: new Set(options.safeRetryTools ?? []),
+      // A safe-retry tool is safe to retry under its earlier names too.
+      safeRetryTools: new Set(tools.filter((tool) => options.safeRetryTools?.includes(tool.name) === true).flatMap(toolActivityTypes)),
       ...(options.principalKey === undefined ? {} : { principalKey: parsePrincipalKey(options.principalKey) }),
       ...(options.cursorKey === undefined ? {} : { cursorKey: parseSecretKey(options.cursorKey, 'cursorKey') }),
     };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
+import { testContext } from '../../testkit/context.js';
 import { defineTool, DEFAULT_MAX_ARGUMENT_BYTES, ToolDefinitionError, ToolRegistry, ToolError, type ToolSpec } from '../../src/index.js';
 
 const base = {
@@ -63,6 +64,20 @@ describe('defineTool', () => {
     }
     assert.equal(defineTool(base).maxArgumentBytes, DEFAULT_MAX_ARGUMENT_BYTES);
     assert.throws(() => defineTool({ ...base, maxArgumentBytes: 0 }), ToolDefinitionError);
+  });
+
+  it('serves a renamed tool under its earlier names, as those names, and offers models only the new one', async () => {
+    const renamed = defineTool({ ...base, name: 'kb.find', aliases: ['kb.search', 'kb.lookup'] });
+    const registry = new ToolRegistry([renamed]);
+    assert.deepEqual(registry.list().map((tool) => tool.name), ['kb.find']);
+    assert.equal(registry.get('kb.search').name, 'kb.search');
+    assert.equal(registry.get('kb.search').revisions, renamed.revisions);
+    const { modelResult } = await registry.execute('kb.lookup', { q: 'x' }, testContext());
+    assert.equal(modelResult.tool, 'kb.lookup');
+    assert.equal(modelResult.status, 'succeeded');
+    assert.throws(() => registry.register(defineTool({ ...base, name: 'kb.other', aliases: ['kb.search'] })), ToolDefinitionError, 'an alias is a taken name');
+    assert.throws(() => defineTool({ ...base, aliases: ['kb.search'] }), ToolDefinitionError, 'an alias equal to the name');
+    assert.throws(() => defineTool({ ...base, aliases: ['not a name'] }), ToolDefinitionError);
   });
 
   it('fills budgets with defaults and freezes the definition', () => {
