@@ -1,4 +1,4 @@
-import { continueAsNew, defineQuery, isCancellation, proxyActivities, setHandler, setWorkflowOptions, workflowInfo } from '@temporalio/workflow';
+import { continueAsNew, defineQuery, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { AgentModelConfig, AssistantMessage, ModelCallInput, ModelMessage, ModelResponse, ModelSettings, ToolResultMessage } from '../activities/model-call.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
 import type { Principal } from '../src/contract/define-tool.js';
@@ -13,7 +13,6 @@ import { citationFollowUp } from './citation-follow-up.js';
 import { AGENT_LOOP_CALL_PROVIDER } from '../src/wire/call-providers.js';
 import { agentCallId } from '../src/wire/ids.js';
 import { AGENT_TRANSCRIPT_QUERY, MODEL_CALL_ACTIVITY } from '../src/wire/names.js';
-import { PACKAGE_WORKFLOW_VERSIONING } from './versioning.js';
 
 export type { AgentModelConfig, ModelMessage, ModelSettings } from '../activities/model-call.js';
 
@@ -90,8 +89,6 @@ export interface AgentLoopResult {
 export const agentTranscriptQuery = defineQuery<ModelMessage[]>(AGENT_TRANSCRIPT_QUERY);
 
 const DEFAULT_TURNS_PER_RUN = 50;
-
-setWorkflowOptions({ versioningBehavior: PACKAGE_WORKFLOW_VERSIONING }, agentLoop);
 
 /**
  * The built-in agent loop. Each turn asks the model (an activity), then runs the tool calls it asked for through

@@ -1,4 +1,4 @@
-import { condition, defineQuery, defineSignal, proxyActivities, setCurrentDetails, setHandler, setWorkflowOptions, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { LateResultEscalation } from '../activities/late-result.js';
 import type { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome, OpenRoundInput } from '../activities/reconcile-call.js';
 import type { HumanResolution } from '../activities/settle-call.js';
@@ -9,7 +9,6 @@ import { dispatchWriteOnce } from './tool-dispatch.js';
 import { ESCALATE_ACTIVITY, OPEN_RECONCILIATION_ACTIVITY, QUERY_OUTCOME_ACTIVITY, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../src/wire/names.js';
 import { RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
-import { PACKAGE_WORKFLOW_VERSIONING } from './versioning.js';
 
 /** A human's answer to an escalated (or still reconciling) call, sent as a signal. */
 export interface ResolveOutcomeSignal {
@@ -42,8 +41,6 @@ type Activities = {
   [QUERY_OUTCOME_ACTIVITY]: ReturnType<typeof createQueryOutcome>;
   [ESCALATE_ACTIVITY]: ReturnType<typeof createEscalateReconciliation>;
 };
-
-setWorkflowOptions({ versioningBehavior: PACKAGE_WORKFLOW_VERSIONING }, reconcileToolCall);
 
 /**
  * Settles a write whose outcome is unknown, by idempotency key — or an asynchronous job the write started, by the
