@@ -1,0 +1,228 @@
+// What a tool's author declares (ToolSpec) and what defineTool makes of it (ToolDefinition), with the package's
+// defaults. The checks that turn a spec into a definition live in define-tool.ts.
+import type { z } from 'zod';
+import type { ToolRevisions } from './audit-record.js';
+import type { Recovery } from './error-catalog.js';
+import type { AcceptedJob, HandlerContext, Principal, ReconcileOutcome, ToolOutput } from './tool-handler.js';
+import type { ToolExample } from './tool-guidance.js';
+
+/** What a tool does to the world. Anything but `read` is a side effect and is never blindly re-run. */
+export type ToolEffect = 'read' | 'write' | 'destructive';
+
+/** Size limits of what a model may see from one call (SPEC §5). */
+export interface ToolBudget {
+  /** Upper bound on the UTF-8 size of the serialized model result. */
+  readonly maxBytes: number;
+  /** Upper bound on the length of every array in `data`. */
+  readonly maxItems: number;
+  /** Upper bound on the length (in code points) of every string in `data` and untrusted text. */
+  readonly maxTextChars: number;
+  /** Deeper output is refused outright: pruning nested objects would break the output schema. */
+  readonly maxDepth: number;
+  /** JSON Pointer to the result's main list (item counts, continuation, cutting); default: `data` itself if an array. */
+  readonly itemsPointer?: string;
+}
+
+/** Budget used for anything a tool does not set. */
+export const DEFAULT_BUDGET: ToolBudget = Object.freeze({ maxBytes: 64 * 1024, maxItems: 200, maxTextChars: 8000, maxDepth: 32 });
+
+/**
+ * Largest arguments (UTF-8 bytes of their JSON) a tool takes unless it says otherwise. Arguments travel in workflow
+ * history and in every activity input, so an unbounded one can exhaust Temporal's payload and gRPC limits.
+ */
+export const DEFAULT_MAX_ARGUMENT_BYTES = 256 * 1024;
+
+/** Smallest byte budget a tool may declare: below it even an empty result would not fit. */
+export const MIN_BUDGET_BYTES = 2048;
+
+/** A versioned business invariant. `check` returns `true` when it holds, or a reason (or `false`) when not. */
+export interface Invariant<Args, Data> {
+  readonly id: string;
+  readonly version: string | number;
+  readonly check: (data: Data, args: Args) => boolean | string;
+}
+
+/** How old data may be, measured from the handler's `observedAt` to the call's clock. */
+export interface FreshnessPolicy {
+  readonly maxAgeMs: number;
+  readonly onStale: 'warn' | 'fail';
+}
+
+/**
+ * A business error code a tool may throw with {@link ToolError}, its safe message and what the model should do.
+ * `status: 'needs_input'` declares a refusal that only more input can lift (a missing shipping address, an
+ * ambiguous customer): the call did not run, and the model asks (`recovery` `ask_user`, the default for it) or
+ * corrects its arguments (`correct_input`) instead of reporting a failure.
+ */
+export interface BusinessErrorDeclaration {
+  readonly message: string;
+  readonly recovery?: Recovery;
+  /** Default `failed`. */
+  readonly status?: 'failed' | 'needs_input';
+}
+
+/** Recoveries a `needs_input` business error may declare: both get the missing input, neither retries as is. */
+export const NEEDS_INPUT_RECOVERIES: readonly Recovery[] = Object.freeze(['ask_user', 'correct_input']);
+
+/** Where a tool's data comes from, and which sources it is allowed to use. */
+export interface ToolSource {
+  readonly label: string;
+  readonly type: string;
+  /**
+   * Further labels the handler may report (as `sourceLabel` or an evidence item's `source`) besides `label`. Any
+   * other reported label is `SOURCE_NOT_ALLOWED`: a handler cannot vouch for a source the tool did not declare.
+   */
+  readonly allowlist?: readonly string[];
+  /** Defaults to `untrusted_data`: tool output is data about the world, not instructions. */
+  readonly trust?: 'untrusted_data' | 'trusted_control';
+}
+
+/** What {@link ToolSpec.authorize} gets besides the arguments and the principal. */
+export interface AuthorizationContext {
+  readonly tool: string;
+  readonly callId: string;
+  readonly operationId: string;
+  readonly now: () => number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Decides whether the principal may make this call: `true` allows it; anything else refuses it as
+ * `PERMISSION_DENIED`, and a string is the reason the audit records (the model sees only the catalog text).
+ */
+export type Authorize<Args> = (args: Args, principal: Principal, ctx: AuthorizationContext) => boolean | string | Promise<boolean | string>;
+
+/**
+ * Whose data a read returns: JSON Pointers, into each item of the tool's main list (`budget.itemsPointer`, or `data`
+ * itself when it is an array) or else into `data`, to the record's tenant and/or subject. A record whose value there
+ * is not exactly the caller's is out of scope, and so is one without it.
+ */
+export interface DataScope {
+  readonly tenantPointer?: string;
+  readonly subjectPointer?: string;
+}
+
+/**
+ * How a listing continues. `offset`: the named argument takes the absolute position of the next item. `cursor`: the
+ * named argument takes the cursor the executor sealed for this principal, tool and arguments (valid `ttlMs`, default
+ * 15 minutes); the handler only ever sees the upstream's own cursor.
+ */
+export type ToolContinuation =
+  | { readonly kind: 'offset'; readonly argument: string }
+  | { readonly kind: 'cursor'; readonly argument: string; readonly ttlMs?: number };
+
+/** How long a sealed cursor stays valid unless the tool says otherwise. */
+export const DEFAULT_CURSOR_TTL_MS = 15 * 60_000;
+
+/**
+ * How the runtime runs this tool's calls unless a call says otherwise (per-call options win). Unset fields take the
+ * package defaults (see `docs/temporal-runtime.md`).
+ */
+export interface ToolCallDefaults {
+  /** Time one attempt may take, in milliseconds. A write that exceeds it is reconciled. */
+  readonly timeoutMs?: number;
+  /** Attempts of a read whose failure the catalog calls retryable. Writes always get one attempt. */
+  readonly readAttempts?: number;
+  /**
+   * Longest silence, in milliseconds, between two heartbeats of a running attempt. The runtime heartbeats for the
+   * handler while it runs; a workflow cancel reaches the handler (`ctx.signal`) within about this long, and a dead
+   * worker is noticed after it instead of the whole attempt timeout.
+   */
+  readonly heartbeatTimeoutMs?: number;
+}
+
+/** What a user passes to {@link defineTool}. */
+export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
+  readonly name: string;
+  /**
+   * Earlier names of a renamed tool. A call made under one (a workflow still running, an activity already
+   * scheduled, a recorded history) keeps being served, as that name: its results, keys and digests stay the ones it
+   * started with. Models are offered only `name`.
+   */
+  readonly aliases?: readonly string[];
+  /** What the tool is for and when to use it; refused when empty or when it only restates the name. */
+  readonly description: string;
+  /** Example calls, shown to the model in every provider's description; each must pass the input schema. */
+  readonly examples?: readonly ToolExample<z.input<In>>[];
+  /**
+   * Rules by which arguments change before use ("amounts are in cents", "names are trimmed"), shown to the model
+   * with the description; the result's `applied_arguments` then shows what actually ran.
+   */
+  readonly normalizations?: readonly string[];
+  readonly input: In;
+  /** Exact output schema: keys it does not declare are rejected wherever they appear, never stripped. */
+  readonly output: Out;
+  readonly effect: ToolEffect;
+  /** Defaults to `true` for a `destructive` tool (which must say `false` to opt out), else `false`. */
+  readonly requiresApproval?: boolean;
+  readonly source: ToolSource;
+  /** Asked before the handler runs (and again at dispatch, after any approval); see {@link Authorize}. */
+  readonly authorize?: Authorize<z.output<In>>;
+  /** Reads only: the data must belong to the caller (see {@link DataScope}); checked before any other output check. */
+  readonly scope?: DataScope;
+  /** Reads only: how the model continues a truncated or paginated listing (see {@link ToolContinuation}). */
+  readonly continuation?: ToolContinuation;
+  /** How the runtime runs this tool's calls unless a call says otherwise. */
+  readonly callDefaults?: ToolCallDefaults;
+  /** Larger arguments are refused as `INVALID_ARGUMENTS` before anything runs (default {@link DEFAULT_MAX_ARGUMENT_BYTES}). */
+  readonly maxArgumentBytes?: number;
+  /** Most calls of this tool one workflow may make (across continue-as-new of the agent loop); more are `CALL_LIMIT_EXCEEDED`. */
+  readonly callLimit?: number;
+  readonly revisions?: Partial<ToolRevisions>;
+  readonly budget?: Partial<ToolBudget>;
+  /** Field names removed from `data` wherever they occur, in addition to the built-in credential list. */
+  readonly sensitiveFields?: readonly string[];
+  /**
+   * Field names that sound secret but are not, in this tool's data (a conference's `session`, a game's `token`
+   * count): redaction keeps these fields. Their values are still scanned, so a secret-shaped value inside one is
+   * hidden all the same. A built-in credential or control name, or one of `sensitiveFields`, cannot be listed.
+   */
+  readonly publicFields?: readonly string[];
+  readonly invariants?: readonly Invariant<z.output<In>, z.output<Out>>[];
+  readonly freshness?: FreshnessPolicy;
+  readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>>;
+  /** Fields (JSON Pointers into `data`) whose conflicts the tool resolves by a named rule. */
+  readonly aggregations?: Readonly<Record<string, string>>;
+  /**
+   * Keep what the handler returned or threw, with the validated arguments, as a redacted artifact referenced from
+   * the audit (`recorded_output`), so recorded calls can become golden cases. Off by default.
+   */
+  readonly recordRawOutput?: boolean;
+  /**
+   * Derives a business idempotency key from the arguments; by default the host derives one per call. The host scopes
+   * it by tenant (`<tool>:<tenant ref>:<business key>`, see `businessIdempotencyKey`), and that scoped key is what the
+   * handler and `reconcile` receive.
+   */
+  readonly idempotencyKey?: (args: z.output<In>) => string;
+  readonly handler: (args: z.output<In>, ctx: HandlerContext) => Promise<ToolOutput<z.input<Out>> | AcceptedJob>;
+  /** For writes: ask the authoritative system whether the write with this key took effect. */
+  readonly reconcile?: (idempotencyKey: string, ctx: HandlerContext) => Promise<ReconcileOutcome<z.input<Out>>>;
+  /**
+   * For tools that start asynchronous jobs: ask about the job with this handle (from {@link AcceptedJob}).
+   * `committed` = the job finished and this is its output (validated like a fresh one), `not_committed` = it ended
+   * without taking effect, `unknown` = still running. Without it an accepted job is asked about with `reconcile`.
+   */
+  readonly poll?: (handle: string, ctx: HandlerContext) => Promise<ReconcileOutcome<z.input<Out>>>;
+}
+
+/** A validated, normalized tool definition (see {@link defineTool}). */
+export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType>
+  extends Omit<ToolSpec<In, Out>, 'revisions' | 'budget' | 'sensitiveFields' | 'publicFields' | 'invariants' | 'requiresApproval' | 'examples' | 'normalizations' | 'maxArgumentBytes' | 'aliases'> {
+  readonly requiresApproval: boolean;
+  readonly aliases: readonly string[];
+  readonly maxArgumentBytes: number;
+  readonly examples: readonly ToolExample<z.input<In>>[];
+  readonly normalizations: readonly string[];
+  readonly revisions: ToolRevisions;
+  readonly budget: ToolBudget;
+  readonly sensitiveFields: readonly string[];
+  readonly publicFields: readonly string[];
+  readonly invariants: readonly Invariant<z.output<In>, z.output<Out>>[];
+}
+
+/** Any tool definition, whatever its schemas. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- handler parameter types are contravariant; a registry holds every tool.
+export type AnyToolDefinition = ToolDefinition<any, any>;
+
+/** Names valid for every provider dialect after reversible mapping (dots are mapped by the adapters). */
+export const TOOL_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_.-]{0,127}$/;
