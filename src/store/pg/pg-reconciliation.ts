@@ -7,36 +7,13 @@ import type {
   ReconciliationAttemptInput,
   ReconciliationMetrics,
   ReconciliationRecord,
-  ReconciliationState,
   SettleReconciliationInput,
 } from '../reconciliation.js';
 import { checkDispatchFence } from '../lease.js';
 import { revokeLease } from './pg-lease.js';
+import { type AttemptRow, LATEST_ROUND, lockLatest, recordOf, ROUND_COLUMNS, type RoundRow, withAttempts } from './pg-reconciliation-rows.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
-import { isoOf, isoOrNull } from '../timestamps.js';
-
-interface RoundRow {
-  readonly idempotency_key: string;
-  readonly round: number;
-  readonly workflow_id: string;
-  readonly call_id: string;
-  readonly tool: string;
-  readonly audit_id: string | null;
-  readonly state: ReconciliationState;
-  readonly opened_at: Date;
-  readonly escalated_at: Date | null;
-  readonly escalation_reason: string | null;
-  readonly settled_at: Date | null;
-  readonly outcome: 'committed' | 'not_committed' | null;
-  readonly via: 'receipt' | 'human' | null;
-  readonly receipt_external_id: string | null;
-  readonly resolved_by: string | null;
-  readonly note: string | null;
-  readonly fenced_holder: string | null;
-  readonly lease_dispatched: boolean | null;
-  readonly dispatch_quiet_at: Date | null;
-}
 
 /** What settling reads of the key's ledger row (locked first: ledger row before round, as everywhere). */
 interface LedgerLock {
@@ -44,18 +21,6 @@ interface LedgerLock {
   readonly late_commit_audit_id: string | null;
 }
 
-interface AttemptRow {
-  readonly idempotency_key: string;
-  readonly round: number;
-  readonly attempt: number;
-  readonly finding: ReconcileFinding;
-  readonly detail: string | null;
-  readonly at: Date;
-}
-
-const ROUND_COLUMNS =
-  'idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, escalated_at, escalation_reason, settled_at, outcome, via, receipt_external_id, resolved_by, note, fenced_holder, lease_dispatched, dispatch_quiet_at';
-const LATEST_ROUND = `SELECT ${ROUND_COLUMNS} FROM ttc_reconciliations WHERE idempotency_key = $1 ORDER BY round DESC LIMIT 1`;
 const FINDINGS = new Set<ReconcileFinding>(['committed', 'not_committed', 'unknown']);
 
 /**
@@ -187,45 +152,6 @@ async function assertVerdictFinal(tx: Queryable, key: string, round: RoundRow, l
   if (clock?.in_flight === true) throw new StoreError('verdict_premature', { idempotencyKey: key, why: 'dispatch_in_flight', quietAt: round.dispatch_quiet_at.toISOString() });
 }
 
-/** A leased result recorded after its call was settled "not committed" (see `lateResultEscalation`). */
-export interface LateResult {
-  readonly idempotencyKey: string;
-  readonly auditId: string;
-  readonly workflowId: string;
-  readonly callId: string;
-  readonly tool: string;
-  /** One of `LATE_RESULT_ESCALATION`. */
-  readonly reason: string;
-}
-
-/**
- * A late result (the record path calls this with the ledger row locked): the row is marked disputed and `unknown`
- * (it keeps the verdict's result), and the key's latest round is escalated — a new round when the latest was
- * settled — with the late record's audit, for a human to decide. A row already disputed keeps its first dispute.
- */
-export async function escalateLateResult(tx: Queryable, late: LateResult, now: Date): Promise<void> {
-  await tx.query(
-    `UPDATE ttc_ledger SET status = 'unknown', late_commit_audit_id = $2, audit_id = COALESCE(audit_id, $2)
-      WHERE idempotency_key = $1 AND status <> 'completed' AND late_commit_audit_id IS NULL`,
-    [late.idempotencyKey, late.auditId],
-  );
-  const latest = (await tx.query<RoundRow>(`${LATEST_ROUND} FOR UPDATE`, [late.idempotencyKey]))[0];
-  if (latest === undefined || latest.state === 'settled') {
-    await tx.query(
-      `INSERT INTO ttc_reconciliations (idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, escalated_at, escalation_reason)
-       VALUES ($1, $2, $3, $4, $5, $6, 'escalated', $7, $7, $8)`,
-      [late.idempotencyKey, (latest?.round ?? 0) + 1, late.workflowId, late.callId, late.tool, late.auditId, now, late.reason],
-    );
-  } else if (latest.state === 'open') {
-    await tx.query(`UPDATE ttc_reconciliations SET state = 'escalated', escalated_at = $3, escalation_reason = $4 WHERE idempotency_key = $1 AND round = $2`, [
-      late.idempotencyKey,
-      latest.round,
-      now,
-      late.reason,
-    ]);
-  }
-}
-
 /** The latest round of a key, or `null`. */
 export async function getReconciliation(db: Queryable, idempotencyKey: string): Promise<ReconciliationRecord | null> {
   const row = (await db.query<RoundRow>(LATEST_ROUND, [checkText(idempotencyKey, 'idempotencyKey')]))[0];
@@ -269,42 +195,5 @@ export async function reconciliationMetrics(db: Queryable, since: Date | null = 
     escalated: Number(row.escalated),
     settled,
     timeToSettleMs: settled === 0 || row.p50 === null || row.p95 === null || row.max === null ? null : { p50: row.p50, p95: row.p95, max: row.max },
-  };
-}
-
-async function lockLatest(tx: Queryable, key: string): Promise<RoundRow> {
-  const row = (await tx.query<RoundRow>(`${LATEST_ROUND} FOR UPDATE`, [key]))[0];
-  if (!row) throw new StoreError('reconciliation_not_found', { idempotencyKey: key });
-  return row;
-}
-
-async function withAttempts(db: Queryable, row: RoundRow): Promise<ReconciliationRecord> {
-  const attempts = await db.query<AttemptRow>(
-    'SELECT idempotency_key, round, attempt, finding, detail, at FROM ttc_reconciliation_attempts WHERE idempotency_key = $1 AND round = $2 ORDER BY attempt',
-    [row.idempotency_key, row.round],
-  );
-  return recordOf(row, attempts);
-}
-
-function recordOf(row: RoundRow, attempts: readonly AttemptRow[]): ReconciliationRecord {
-  return {
-    idempotencyKey: row.idempotency_key,
-    round: row.round,
-    workflowId: row.workflow_id,
-    callId: row.call_id,
-    tool: row.tool,
-    auditId: row.audit_id,
-    state: row.state,
-    openedAt: isoOf(row.opened_at),
-    escalatedAt: isoOrNull(row.escalated_at),
-    escalationReason: row.escalation_reason,
-    settledAt: isoOrNull(row.settled_at),
-    outcome: row.outcome,
-    via: row.via,
-    receiptExternalId: row.receipt_external_id,
-    resolvedBy: row.resolved_by,
-    note: row.note,
-    dispatch: row.fenced_holder === null ? null : { dispatched: row.lease_dispatched === true, quietAt: isoOrNull(row.dispatch_quiet_at) },
-    attempts: attempts.map((a) => ({ attempt: a.attempt, finding: a.finding, detail: a.detail, at: isoOf(a.at) })),
   };
 }

@@ -9,7 +9,7 @@ import { auditRefOf, ledgerStatusFor, type AuditRef, type RecordExecutionInput }
 import { insertArtifact } from './pg-artifacts.js';
 import { insertAuditIndex } from './pg-audit-index.js';
 import { auditRefOfRow } from './pg-audit-rows.js';
-import { escalateLateResult } from './pg-reconciliation.js';
+import { escalateLateResult } from './pg-late-result.js';
 import { queryCopy } from './query-copy.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
