@@ -3,14 +3,14 @@
 // Prints: the worst 1 MB input of every detector, rule and remote-schema check (CPU ms, least and median of 5);
 // the regular expression the engine replaced, on growing input, to show its quadratic growth; the security corpus
 // counts and false-positive rate; executeTool on a read tool returning 1 MB of adversarial text.
-import { z } from 'zod';
 import { compileSchemaCheck } from '../src/adapters/json-schema-check.js';
 import type { JsonSchemaObject } from '../src/adapters/tool-definitions/schema-walk.js';
 import { Redactor } from '../src/contract/redaction.js';
 import { looksInstructional } from '../src/contract/untrusted-content.js';
-import { defineTool, executeTool, type ExecutionContext } from '../src/index.js';
+import { executeTool, type ExecutionContext } from '../src/index.js';
 import { INSTRUCTION_INPUTS, REDACTION_INPUTS, repeated } from '../testkit/security/adversarial-inputs.js';
 import { cpuMs } from '../testkit/security/cpu-time.js';
+import { webPageTool } from '../testkit/security/web-page-tool.js';
 import { BENIGN_LOOKALIKES, FAKE_SECRETS } from '../testkit/security/secret-corpus.js';
 import { machineLine, median, ms, printTable, reportSummary } from './support/stats.js';
 
@@ -81,24 +81,14 @@ printTable('Security corpus (redactor, free-text placement)', ['measure', 'value
   ['false positives', `${changed.length} (${((100 * changed.length) / BENIGN_LOOKALIKES.length).toFixed(1)} %)`],
 ]);
 
-const tool = (text: string) =>
-  defineTool({
-    name: 'web.fetch',
-    description: 'Fetch a page.',
-    input: z.strictObject({}),
-    output: z.strictObject({ body: z.string() }),
-    effect: 'read',
-    source: { label: 'web', type: 'http_api' },
-    handler: () => Promise.resolve({ data: { body: text }, untrusted: [{ text, source: 'web' }], evidence: [{ kind: 'page', locator: 'https://example.com/', supports: ['/body'], quote: text }] }),
-  });
-await executeTool(tool('warm-up'), {}, ctx);
+await executeTool(webPageTool('warm-up'), {}, ctx);
 const calls: string[][] = [];
 let slowestCall = 0;
 for (const unit of ['eyJ-', 'sk-', '4111 ', 'password=', 'a:', 'ignore all your ', '<system ']) {
   const text = repeated(unit, MEGABYTE);
   const before = process.cpuUsage();
   const started = performance.now();
-  await executeTool(tool(text), {}, ctx);
+  await executeTool(webPageTool(text), {}, ctx);
   const wall = performance.now() - started;
   const used = process.cpuUsage(before);
   const cpu = (used.user + used.system) / 1000;

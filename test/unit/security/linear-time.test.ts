@@ -4,16 +4,16 @@
 // run, while a super-linear pattern misses it on every run by seconds (the regex this replaced took 17 s on 160 KB).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { z } from 'zod';
 import { Redactor } from '../../../src/contract/redaction.js';
 import { looksInstructional } from '../../../src/contract/untrusted-content.js';
 import { compileSchemaCheck } from '../../../src/adapters/json-schema-check.js';
 import { checkProse } from '../../../src/adapters/mcp-prose-check.js';
 import type { JsonSchemaObject } from '../../../src/adapters/tool-definitions/schema-walk.js';
-import { defineTool, executeTool } from '../../../src/index.js';
+import { executeTool } from '../../../src/index.js';
 import { testContext } from '../../../testkit/context.js';
 import { INSTRUCTION_INPUTS, REDACTION_INPUTS, repeated, type AdversarialInput } from '../../../testkit/security/adversarial-inputs.js';
 import { leastCpuMsUnder } from '../../../testkit/security/cpu-time.js';
+import { webPageTool } from '../../../testkit/security/web-page-tool.js';
 
 const MEGABYTE = 1 << 20;
 const LIMIT_MS = 100;
@@ -79,22 +79,12 @@ describe('linear time on the worst inputs', () => {
   });
 
   it('a read tool returning 1 MB of adversarial text, as data, untrusted text and an evidence quote, completes in under 1 s of CPU', async (t) => {
-    const tool = (text: string) =>
-      defineTool({
-        name: 'web.fetch',
-        description: 'Fetch a page.',
-        input: z.strictObject({}),
-        output: z.strictObject({ body: z.string() }),
-        effect: 'read',
-        source: { label: 'web', type: 'http_api' },
-        handler: () => Promise.resolve({ data: { body: text }, untrusted: [{ text, source: 'web' }], evidence: [{ kind: 'page', locator: 'https://example.com/', supports: ['/body'], quote: text }] }),
-      });
-    await executeTool(tool('warm-up'), {}, ctx);
+    await executeTool(webPageTool('warm-up'), {}, ctx);
     for (const unit of ['eyJ-', 'sk-', '4111 ', 'password=', 'a:', 'ignore all your ', '<system ']) {
       const text = repeated(unit, MEGABYTE);
       const cpu = process.cpuUsage();
       const started = performance.now();
-      const result = await executeTool(tool(text), {}, ctx);
+      const result = await executeTool(webPageTool(text), {}, ctx);
       const wall = performance.now() - started;
       const used = process.cpuUsage(cpu);
       const cpuMs = (used.user + used.system) / 1000;
