@@ -101,9 +101,18 @@ export default tseslint.config(
     ]),
   },
   {
+    // Signing and verifying decisions (node:crypto). Activities verify with it, the CLI and a host's approval service
+    // sign with it; it needs only the contract's canonical JSON and the wire's refusal reasons.
+    files: ['src/decisions/**/*.ts'],
+    rules: forbid([
+      [['@temporalio/*', ...ioLibraries], 'src/decisions is plain Node: no Temporal, no I/O library (an approval service signs without them).'],
+      [['**/temporal/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/demo/**', '**/workflows/**', '**/activities/**', '**/testing/**'], 'src/decisions may only use src/contract and src/wire.'],
+    ]),
+  },
+  {
     files: ['activities/**/*.ts'],
     rules: forbid([
-      [['**/src/temporal/**', '**/workflows/**', '**/src/cli/**', '**/src/demo/**'], 'activities sit below the plugin and the workflows: they may use src/contract, src/wire, src/store, src/model and src/adapters.'],
+      [['**/src/temporal/**', '**/workflows/**', '**/src/cli/**', '**/src/demo/**'], 'activities sit below the plugin and the workflows: they may use src/contract, src/wire, src/decisions, src/store, src/model and src/adapters.'],
     ]),
   },
   {
@@ -111,7 +120,7 @@ export default tseslint.config(
     rules: forbid([
       [ioLibraries, 'workflows run in the sandbox: no I/O libraries.'],
       [nodeBuiltins, 'workflows run in the sandbox: no Node built-ins.'],
-      [['**/src/temporal/**', '**/src/store/**', '**/src/cli/**', '**/src/model/**', '**/src/adapters/**', '**/src/demo/**'], 'workflows may import src/wire, src/contract and types from activities only.'],
+      [['**/src/temporal/**', '**/src/store/**', '**/src/cli/**', '**/src/model/**', '**/src/adapters/**', '**/src/demo/**', '**/src/decisions/**'], 'workflows may import src/wire, src/contract and types from activities only.'],
       [['**/activities/**'], 'workflows import only types from activities/ (activity code never enters the sandbox).', typesOnly],
     ]),
   },
