@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decisionRecordSchema } from './decision-record.js';
 import { artifactRefSchema, TOOL_STATUSES } from './model-result.js';
 import { VALIDATION_LAYERS } from './validation-layers.js';
 
@@ -93,6 +94,11 @@ export const auditRecordSchema = z.strictObject({
     total_ms: z.number().nonnegative(),
   }),
   bindings: bindingsSchema,
+  /**
+   * The person's decision this attempt carried out or recorded: the approval an approval-required tool ran on, the
+   * rejection that stopped it, or the human resolution that settled it. Absent for calls nobody decided.
+   */
+  decision: decisionRecordSchema.optional(),
 });
 
 /** The protected audit record of one attempt of one tool call. */
