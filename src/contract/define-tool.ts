@@ -79,6 +79,9 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     if (typeof name !== 'string' || normalizeFieldName(name) === '') fail('publicFields must be field names');
     if (exactNames.has(normalizeFieldName(name))) fail(`publicFields cannot list '${name}': it names a credential or control field (built in, or in sensitiveFields)`);
   }
+  for (const pointer of spec.visibleToApprovers ?? []) {
+    if (typeof pointer !== 'string' || pointer === '' || parsePointer(pointer) === null) fail(`visibleToApprovers: '${String(pointer)}' is not a JSON Pointer into the arguments (e.g. /credentials/act_as)`);
+  }
   for (const problem of callDefaultsProblems(spec.callDefaults)) fail(problem);
   const maxArgumentBytes = spec.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
   if (!isPositiveInteger(maxArgumentBytes)) fail('maxArgumentBytes must be a positive integer');
@@ -101,6 +104,7 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     budget: Object.freeze(budget),
     sensitiveFields: Object.freeze([...(spec.sensitiveFields ?? [])]),
     publicFields: Object.freeze([...(spec.publicFields ?? [])]),
+    visibleToApprovers: Object.freeze([...(spec.visibleToApprovers ?? [])]),
     invariants: Object.freeze([...(spec.invariants ?? [])]),
     examples: Object.freeze([...(spec.examples ?? [])]),
     normalizations: Object.freeze([...(spec.normalizations ?? [])]),

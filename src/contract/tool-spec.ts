@@ -178,6 +178,11 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
    * hidden all the same. A built-in credential or control name, or one of `sensitiveFields`, cannot be listed.
    */
   readonly publicFields?: readonly string[];
+  /**
+   * Argument fields (JSON Pointers into the arguments) an approver must see although their names look sensitive,
+   * e.g. `/credentials/act_as`. Secret-shaped values in them stay masked. Only the approval preview uses it.
+   */
+  readonly visibleToApprovers?: readonly string[];
   readonly invariants?: readonly Invariant<z.output<In>, z.output<Out>>[];
   readonly freshness?: FreshnessPolicy;
   readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>>;
@@ -207,7 +212,20 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
 
 /** A validated, normalized tool definition (see {@link defineTool}). */
 export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType>
-  extends Omit<ToolSpec<In, Out>, 'revisions' | 'budget' | 'sensitiveFields' | 'publicFields' | 'invariants' | 'requiresApproval' | 'examples' | 'normalizations' | 'maxArgumentBytes' | 'aliases'> {
+  extends Omit<
+    ToolSpec<In, Out>,
+    | 'revisions'
+    | 'budget'
+    | 'sensitiveFields'
+    | 'publicFields'
+    | 'visibleToApprovers'
+    | 'invariants'
+    | 'requiresApproval'
+    | 'examples'
+    | 'normalizations'
+    | 'maxArgumentBytes'
+    | 'aliases'
+  > {
   readonly requiresApproval: boolean;
   readonly aliases: readonly string[];
   readonly maxArgumentBytes: number;
@@ -217,6 +235,7 @@ export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.
   readonly budget: ToolBudget;
   readonly sensitiveFields: readonly string[];
   readonly publicFields: readonly string[];
+  readonly visibleToApprovers: readonly string[];
   readonly invariants: readonly Invariant<z.output<In>, z.output<Out>>[];
 }
 
