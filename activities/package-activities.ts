@@ -8,6 +8,7 @@ import {
   QUERY_OUTCOME_ACTIVITY,
   SETTLE_CALL_ACTIVITY,
   STATE_PATCH_ACTIVITY,
+  VERIFY_DECISION_ACTIVITY,
 } from '../src/wire/names.js';
 import type { ModelClient } from '../src/model/model-turn.js';
 import { toApplicationFailure } from './tool-failure.js';
@@ -19,6 +20,7 @@ import { createEscalateReconciliation, createOpenReconciliation, createQueryOutc
 import type { ToolRuntime } from './runtime.js';
 import { createSettleCall } from './settle-call.js';
 import { createApplyStatePatch } from './state-patch.js';
+import { createVerifyDecision } from './verify-decision.js';
 
 type Activity = (input: never) => Promise<unknown>;
 
@@ -30,6 +32,7 @@ type Activity = (input: never) => Promise<unknown>;
 export function createPackageActivities(runtime: ToolRuntime, models: Readonly<Record<string, ModelClient>> = {}): Record<string, (input: never) => Promise<unknown>> {
   const activities: Record<string, Activity> = {
     [PREPARE_CALL_ACTIVITY]: createPrepareCall(runtime),
+    [VERIFY_DECISION_ACTIVITY]: createVerifyDecision(runtime),
     [SETTLE_CALL_ACTIVITY]: createSettleCall(runtime),
     [OPEN_RECONCILIATION_ACTIVITY]: createOpenReconciliation(runtime),
     [QUERY_OUTCOME_ACTIVITY]: createQueryOutcome(runtime),

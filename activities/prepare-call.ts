@@ -6,6 +6,8 @@ import { checkBeforeHandler, executeTool, failedExecution, type ToolExecution } 
 import { recordableContext } from '../src/contract/funnel/recordable-context.js';
 import { businessIdempotencyKey } from '../src/contract/idempotency-key.js';
 import { ToolRegistry } from '../src/contract/tool-registry.js';
+import type { Redaction } from '../src/contract/redaction.js';
+import { argumentsPreview } from '../src/contract/approval-preview.js';
 import { activityExecutionContext, activityWorkflow } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordExecution } from './record-execution.js';
@@ -33,8 +35,13 @@ export interface PrepareCallInput {
 export interface CallPreview {
   readonly tool: string;
   readonly effect: ToolEffect;
-  /** The validated arguments (the ones the request digest covers), with credentials and sensitive fields removed. */
+  /**
+   * The validated arguments (the ones the request digest covers), each hidden field shown as a marker at its place
+   * (see `argumentsPreview`).
+   */
   readonly arguments: unknown;
+  /** Where something was hidden and why: the digest covers these too, though the approver cannot see them. */
+  readonly hidden: readonly Redaction[];
   readonly requestSha256: string;
 }
 
@@ -61,6 +68,11 @@ export type PreparedCall =
       readonly safeRetry: boolean;
       readonly requestSha256: string;
       readonly preview: CallPreview;
+      /**
+       * How the call's approval is decided: only by a decision the worker verified. Recorded with the call, so a
+       * run replays the rules it ran by; calls prepared before decisions were verified lack it and keep the old ones.
+       */
+      readonly decisions?: 'verified';
     }
   | { readonly kind: 'refused'; readonly result: ToolCallResult };
 
@@ -109,7 +121,8 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
       canPoll: tool.poll !== undefined,
       safeRetry: runtime.safeRetryTools.has(tool.name),
       requestSha256,
-      preview: { tool: tool.name, effect: tool.effect, arguments: callRedactor(tool, identity).value(shown, '/arguments', []), requestSha256 },
+      preview: { tool: tool.name, effect: tool.effect, ...argumentsPreview(shown, callRedactor(tool, identity), tool.visibleToApprovers), requestSha256 },
+      decisions: 'verified',
     };
   };
 }

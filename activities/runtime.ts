@@ -1,6 +1,7 @@
 import type { ToolRegistry } from '../src/contract/tool-registry.js';
 import type { HostKeys } from './call-context.js';
 import type { ToolStore } from '../src/store/tool-store.js';
+import type { DecisionPolicy } from './check-decision.js';
 
 /** What the package's activities and the tool activity interceptor work with; injected by the plugin. */
 export interface ToolRuntime {
@@ -15,6 +16,8 @@ export interface ToolRuntime {
   readonly principalKey?: Uint8Array;
   /** Seals and opens the continuation cursors of tools with a `cursor` continuation (already length-checked). */
   readonly cursorKey?: Uint8Array;
+  /** How approvals and resolutions are authenticated and which ones count. */
+  readonly decisions: DecisionPolicy;
 }
 
 /** The runtime's secrets as an execution context takes them (only those that are configured). */

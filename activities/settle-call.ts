@@ -1,20 +1,23 @@
 import { catalogFailure } from '../src/contract/call-failure.js';
+import { withDecision, type DecisionRecord } from '../src/contract/decision-record.js';
 import type { AnyToolDefinition } from '../src/contract/define-tool.js';
 import { failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
 import { humanCommitted, notCommitted, withOutcomeUnknown, type HumanResolution, type UnsettledBecause } from '../src/contract/settled-results.js';
+import { ToolError } from '../src/contract/tool-error.js';
+import { intendedRequest } from './approval-gate.js';
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
+import { confirmDecision } from './confirm-decision.js';
 import { recordOnce } from './record-execution.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
 import type { ToolCallResult } from './tool-activity.js';
-
-export type { HumanResolution } from '../src/contract/settled-results.js';
+import type { VerifiedDecision } from './verify-decision.js';
 
 /** How a call ends without its handler running (now). */
 export type Settlement =
   /** The approver rejected the exact request. */
-  | { readonly kind: 'approval_rejected'; readonly approver: string; readonly reason: string | null }
+  | { readonly kind: 'approval_rejected'; readonly rejection: VerifiedDecision }
   /** No valid decision before the deadline: fail closed. */
   | { readonly kind: 'approval_expired'; readonly invalidDecisions: number }
   /**
@@ -26,8 +29,8 @@ export type Settlement =
   | { readonly kind: 'unavailable'; readonly failureType: string }
   /** The outcome is unknown and another workflow's reconciliation owns the key. */
   | { readonly kind: 'outcome_unknown'; readonly reconciledBy: string }
-  /** A human settled an escalated reconciliation. */
-  | { readonly kind: 'human'; readonly resolution: HumanResolution }
+  /** A human settled an escalated reconciliation: the resolution is the verified decision. */
+  | { readonly kind: 'human'; readonly resolution: VerifiedDecision }
   /** The workflow already made `limit` calls of this tool: this one is refused before it runs. */
   | { readonly kind: 'call_limit'; readonly limit: number };
 
@@ -39,16 +42,16 @@ export interface SettleCallInput {
 
 /**
  * Builds, records and returns the result of a call that ends without running its handler now: the same two
- * projections as any other call, so hosts handle one kind of result. A human resolution also settles the
- * reconciliation record (which releases the key when the write did not happen).
+ * projections as any other call, so hosts handle one kind of result. A rejection and a human resolution are checked
+ * again here (see `confirmDecision`) and named in the audit. A human resolution also settles the reconciliation
+ * record (which releases the key when the write did not happen); one that does not verify settles nothing.
  */
 export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput) => Promise<ToolCallResult> {
   return async ({ identity, settlement }) => {
     const tool = runtime.registry.get(identity.tool);
     const ctx = activityExecutionContext(identity, settlement.kind === 'human' ? await humanAuditAttempt(runtime, identity) : AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime));
-    const execution = settledExecution(tool, ctx, identity.args, settlement);
     if (settlement.kind === 'human') {
-      const { resolution } = settlement;
+      const resolution = await confirmedResolution(runtime, identity, ctx, settlement.resolution);
       await runtime.store.settleReconciliation({
         idempotencyKey: identity.idempotencyKey,
         outcome: resolution.outcome,
@@ -57,8 +60,10 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
         resolvedBy: resolution.resolvedBy,
         note: resolution.note,
       });
+      return recordOnce(runtime.store, withDecision(humanExecution(tool, ctx, identity.args, resolution), resolution.decision));
     }
-    return recordOnce(runtime.store, execution);
+    if (settlement.kind === 'approval_rejected') return recordOnce(runtime.store, await rejectedExecution(runtime, tool, identity, ctx, settlement.rejection));
+    return recordOnce(runtime.store, settledExecution(tool, ctx, identity.args, settlement));
   };
 }
 
@@ -71,10 +76,46 @@ async function humanAuditAttempt(runtime: ToolRuntime, identity: CallIdentity): 
   return AUDIT_ATTEMPT_BASE.human + Math.min(round - 1, 99);
 }
 
-function settledExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, settlement: Settlement): ToolExecution {
+/**
+ * A rejection stops the call whatever its proof (stopping is always safe); the audit names the rejecter only when
+ * the rejection verifies again, and otherwise says why it did not.
+ */
+async function rejectedExecution(runtime: ToolRuntime, tool: AnyToolDefinition, identity: CallIdentity, ctx: ExecutionContext, rejection: VerifiedDecision): Promise<ToolExecution> {
+  const { requestSha256 } = intendedRequest(tool, identity.principal, identity.args);
+  const check = await confirmDecision(
+    runtime.decisions,
+    rejection,
+    { kind: 'approval', ...runOf(ctx), callId: identity.callId, requestSha256, principalSubject: identity.principal.subject },
+    { kind: 'approval', decision: 'reject', requestSha256 },
+  );
+  const detail = check.ok ? { rejected_by: check.record.decided_by, reason: check.record.note } : { decision_unverified: check.reason };
+  const execution = failedExecution(tool, ctx, catalogFailure('APPROVAL_REJECTED', 'approval', detail), identity.args);
+  return check.ok ? withDecision(execution, check.record) : execution;
+}
+
+/** The resolution as the settle activity confirmed it; one that does not verify is refused (nothing is settled). */
+async function confirmedResolution(runtime: ToolRuntime, identity: CallIdentity, ctx: ExecutionContext, resolution: VerifiedDecision): Promise<HumanResolution & { readonly decision: DecisionRecord }> {
+  const { decision } = resolution;
+  const outcome = decision.decision === 'committed' ? 'committed' : 'not_committed';
+  const check = await confirmDecision(runtime.decisions, resolution, { kind: 'resolution', ...runOf(ctx), idempotencyKey: identity.idempotencyKey }, { kind: 'resolution', decision: outcome, externalId: decision.external_id });
+  if (!check.ok || check.record.kind !== 'resolution') throw new ToolError('APPROVAL_INVALID', { reason: check.ok ? 'not_a_resolution' : check.reason });
+  const { record } = check;
+  return { outcome, externalId: record.external_id, resolvedBy: record.decided_by, note: record.note, decision: record };
+}
+
+function runOf(ctx: ExecutionContext): { readonly workflowId: string; readonly runId: string } {
+  return { workflowId: ctx.temporal?.workflowId ?? 'none', runId: ctx.temporal?.runId ?? 'none' };
+}
+
+function humanExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, resolution: HumanResolution): ToolExecution {
+  if (resolution.outcome === 'not_committed') {
+    return notCommitted(tool, ctx, args, { by: 'human', resolvedBy: resolution.resolvedBy, note: resolution.note });
+  }
+  return humanCommitted(tool, ctx, args, resolution);
+}
+
+function settledExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, settlement: Exclude<Settlement, { kind: 'human' | 'approval_rejected' }>): ToolExecution {
   switch (settlement.kind) {
-    case 'approval_rejected':
-      return failedExecution(tool, ctx, catalogFailure('APPROVAL_REJECTED', 'approval', { approver: settlement.approver, reason: settlement.reason }), args);
     case 'approval_expired':
       return failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'approval', { expired: true, invalid_decisions: settlement.invalidDecisions }), args);
     case 'call_limit':
@@ -85,12 +126,5 @@ function settledExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: 
       return withOutcomeUnknown(tool, ctx, args, { reconciled_by: settlement.reconciledBy });
     case 'not_committed':
       return notCommitted(tool, ctx, args, { by: 'reconciliation', unsettledBecause: settlement.unsettledBecause ?? 'unknown' });
-    case 'human': {
-      const { resolution } = settlement;
-      if (resolution.outcome === 'not_committed') {
-        return notCommitted(tool, ctx, args, { by: 'human', resolvedBy: resolution.resolvedBy, note: resolution.note });
-      }
-      return humanCommitted(tool, ctx, args, resolution);
-    }
   }
 }

@@ -1,6 +1,7 @@
 import type { Context as ActivityContext } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
 import { catalogFailure } from '../src/contract/call-failure.js';
+import { withDecision } from '../src/contract/decision-record.js';
 import type { AnyToolDefinition, HandlerContext } from '../src/contract/define-tool.js';
 import { executeTool, failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
 import { recordableContext } from '../src/contract/funnel/recordable-context.js';
@@ -8,6 +9,7 @@ import { asLocalReplay, withOutcomeUnknown } from '../src/contract/settled-resul
 import { ToolError } from '../src/contract/tool-error.js';
 import type { ClaimResult } from '../src/store/ledger.js';
 import { FUNNELLED_CALL_KIND } from '../src/wire/message-kinds.js';
+import { checkApprovalGrant, intendedRequest } from './approval-gate.js';
 import { attemptDeadline, SDK_LOCAL_TIMEOUT_BUFFER_MS, type AttemptDeadline } from './attempt-deadline.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { activityExecutionContext } from './call-context.js';
@@ -15,7 +17,6 @@ import { dispatchFence, unfencedWriteWarnings, type DispatchFence } from './disp
 import { cancelledCallError } from './cancelled-call.js';
 import { withHeartbeats } from './heartbeats.js';
 import { escalateIfLateResult } from './late-result.js';
-import { intendedRequestDigest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
 import { callIdentityOf, isFunnelledCall, isToolActivityInput, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
 import { recordExecution, type ClaimedAttempt } from './record-execution.js';
@@ -23,8 +24,9 @@ import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
 /**
  * The activity interceptor that turns a tool activity into a contract-safe call: idempotency ledger first (a key
- * that already ran is replayed, never re-run), then the whole contract funnel around the tool's handler, then the
- * audit, evidence and artifacts in Postgres; it returns `{ modelResult, auditRef }`.
+ * that already ran is replayed, never re-run), then — for a tool that requires approval — a valid approval for
+ * exactly these arguments, then the whole contract funnel around the tool's handler, then the audit (naming the
+ * approver), evidence and artifacts in Postgres; it returns `{ modelResult, auditRef }`.
  *
  * Registered twice (plugin on two layers), the outer instance runs the funnel and marks the call it passes on as
  * funnelled; the inner one sees the mark and passes through, so a result is normalized exactly once.
@@ -63,10 +65,11 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     const ctx = activityExecutionContext(identity, base + info.attempt, hostKeysOf(this.runtime), deadline.signal);
     const workflowId = ctx.temporal?.workflowId ?? 'none';
 
+    // The caller as the audit records it, so that the digest is the audit's even for a value it cannot record as given.
+    const intended = intendedRequest(tool, recordableContext(ctx).ctx.principal, call.args);
     const claim = await this.runtime.store.claimIdempotencyKey({
       idempotencyKey: call.idempotencyKey,
-      // The caller as the audit records it, so that the digest is the audit's even for a value it cannot record as given.
-      requestSha256: intendedRequestDigest(tool, recordableContext(ctx).ctx.principal, call.args),
+      requestSha256: intended.requestSha256,
       tool: tool.name,
       callId: call.callId,
       workflowId,
@@ -96,6 +99,12 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
       case 'claimed':
         break;
     }
+    const approval = tool.requiresApproval ? await checkApprovalGrant(this.runtime.decisions, tool, call, ctx, intended) : null;
+    if (approval !== null && !approval.ok) {
+      // Refused before the handler: recorded like any attempt that did not start (the key is released).
+      const refused = failedExecution(tool, ctx, catalogFailure(approval.code, 'approval', { reason: approval.reason }), call.args);
+      return { modelResult: refused.modelResult, auditRef: await this.record(tool, refused, claimedAttempt(claim, null, deadline)) };
+    }
 
     const funnelled: AnyToolDefinition = {
       ...tool,
@@ -109,7 +118,8 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
       },
     };
     const fence = claim.kind === 'claimed' && claim.lease !== null ? dispatchFence(this.runtime.store, call.idempotencyKey, claim.lease, deadline) : null;
-    const execution = await executeTool(funnelled, call.args, fence === null ? ctx : { ...ctx, beforeDispatch: fence.beforeDispatch });
+    const executed = await executeTool(funnelled, call.args, fence === null ? ctx : { ...ctx, beforeDispatch: fence.beforeDispatch });
+    const execution = approval === null ? executed : withDecision(executed, approval.decision);
     const attempt = claimedAttempt(claim, fence, deadline);
     const auditRef = await this.record(tool, execution, attempt);
     if (auditRef !== null && attempt?.leaseToken !== undefined) await this.afterLeasedWrite(tool, identity, execution, auditRef.audit_id, attempt, fence, deadline);

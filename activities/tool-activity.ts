@@ -5,6 +5,7 @@ import type { ModelResult } from '../src/contract/model-result.js';
 import type { AuditRef } from '../src/store/ledger.js';
 import type { CallIdentity } from './call-identity.js';
 import { FUNNELLED_CALL_KIND, TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
+import type { VerifiedDecision } from './verify-decision.js';
 
 /** Why this execution of a call runs: the first dispatch, or the one safe retry after "not committed". */
 export type DispatchKind = 'dispatch' | 'redispatch';
@@ -20,6 +21,8 @@ export interface ToolActivityInput {
   readonly principal: Principal;
   readonly provider: ProviderContext;
   readonly dispatch: DispatchKind;
+  /** For a tool that requires approval: the approval the workflow verified. Without one the tool refuses to run. */
+  readonly approval?: VerifiedDecision;
 }
 
 /** What a tool activity returns: the model result and a reference to the audit in Postgres — never the audit. */

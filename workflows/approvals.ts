@@ -1,172 +1,202 @@
-import { condition, defineQuery, defineSignal, defineUpdate, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
-import type { CallPreview } from '../activities/prepare-call.js';
+import { condition, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
+import type { SubmittedDecision } from '../activities/check-decision.js';
+import type { ReadyCall } from '../activities/prepare-call.js';
+import type { VerifiedDecision } from '../activities/verify-decision.js';
+import type { DecisionRecord } from '../src/contract/decision-record.js';
+import type { DecisionRefusal } from '../src/wire/decisions.js';
+import { APPROVAL_DECISIONS_QUERY, APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../src/wire/names.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
-import { APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../src/wire/names.js';
-import { APPROVAL_PENDING_SA } from '../src/wire/search-attributes.js';
+import { answer, answerTo, enqueue, keepLatest, refusal, verifyDecision, type DecisionAnswer, type QueuedDecision } from './decision-inbox.js';
+import { awaitLegacyApproval, holdEarly, isLegacyCall, legacyDecide } from './legacy-approvals.js';
+import { describe, describePending, pending, publish, type PendingApproval, type PendingState, type RefusedDecision } from './pending-approvals.js';
 
-/** An approver's decision on one pending call, bound to the exact request by its digest. */
+export type { PendingApproval, RefusedDecision } from './pending-approvals.js';
+
+/**
+ * An approver's decision on one pending call, as a signal or update carries it. It is bound to the exact request by
+ * its digest and — on a worker with an authenticator — proven by `token` (made by `signDecision`, bound to this
+ * workflow run, call and digest), which also names the approver.
+ */
 export interface ApprovalDecision {
   readonly callId: string;
   readonly requestSha256: string;
   readonly decision: 'approve' | 'reject';
-  readonly approver: string;
+  /** The signed decision; required when the worker has an authenticator (else the decision is refused `unsigned`). */
+  readonly token?: string;
+  /** Who decides. Counts only on a worker without an authenticator (development); a token names its approver. */
+  readonly approver?: string;
+  /** Why. For a signed decision, the token's note counts instead. */
   readonly reason?: string;
 }
 
-/** A decision that did not match the pending request (wrong digest): recorded, the call stays pending. */
-export interface InvalidDecision {
-  readonly approver: string;
-  readonly requestSha256: string;
-  readonly at: string;
-}
-
-/** A call waiting for approval, as the pending-approvals query shows it. */
-export interface PendingApproval {
-  readonly callId: string;
-  readonly preview: CallPreview;
-  readonly requestedAt: string;
-  readonly expiresAt: string;
-  readonly invalidDecisions: readonly InvalidDecision[];
+/** The decisions a workflow took, and the latest ones it refused (also those for calls that were not pending). */
+export interface ApprovalDecisions {
+  readonly decided: readonly { readonly callId: string; readonly decision: DecisionRecord }[];
+  readonly refused: readonly RefusedDecision[];
 }
 
 /** How a wait for approval ended. */
 export type ApprovalOutcome =
-  | { readonly kind: 'approved'; readonly approver: string }
-  | { readonly kind: 'rejected'; readonly approver: string; readonly reason: string | null }
+  | { readonly kind: 'approved'; readonly verified: VerifiedDecision }
+  | { readonly kind: 'rejected'; readonly verified: VerifiedDecision }
   | { readonly kind: 'expired'; readonly invalidDecisions: number };
 
-/** Answer of the approval update. */
-export interface ApprovalUpdateResult {
-  readonly accepted: boolean;
-  readonly duplicate: boolean;
-}
+/** Answer of the approval update: the decision took effect, or why not (after a lost race, with the winner). */
+export type ApprovalUpdateResult = DecisionAnswer;
 
 export const approvalSignal = defineSignal<[ApprovalDecision]>(APPROVAL_SIGNAL);
 export const approvalUpdate = defineUpdate<ApprovalUpdateResult, [ApprovalDecision]>(APPROVAL_UPDATE);
 export const pendingApprovalsQuery = defineQuery<PendingApproval[]>(PENDING_APPROVALS_QUERY);
-
-interface PendingState {
-  readonly callId: string;
-  readonly preview: CallPreview;
-  readonly requestedAt: string;
-  readonly expiresAt: string;
-  readonly invalidDecisions: InvalidDecision[];
-}
+export const approvalDecisionsQuery = defineQuery<ApprovalDecisions>(APPROVAL_DECISIONS_QUERY);
 
 // Per-workflow state (module state is isolated per workflow execution in the sandbox).
-const pending = new Map<string, PendingState>();
-const decided = new Map<string, ApprovalDecision>();
-/** Decisions that arrived before their call was pending; applied when it becomes pending. */
-const early: ApprovalDecision[] = [];
+const decided = new Map<string, VerifiedDecision>();
+const refused: RefusedDecision[] = [];
 let installed = false;
 
 /**
- * Registers the approval signal, update and query. Called by `callTool` before a call can wait; a workflow that
- * wants decisions buffered from its very first moment may call it first thing. Idempotent.
+ * Registers the approval signal, update and queries. Called by `callTool` before a call can wait; a workflow that
+ * wants early decisions recorded (as refused) from its very first moment may call it first thing. Idempotent.
  */
 export function installApprovalHandlers(): void {
   if (installed) return;
   installed = true;
   setHandler(approvalSignal, (payload) => {
-    // Signals come from people and services: a malformed one is dropped (it stays visible in history), never
-    // thrown — a throwing signal handler would fail the workflow task over and over.
+    // Signals come from people and services: a bad one is refused and recorded, never thrown — a throwing signal
+    // handler would fail the workflow task over and over.
     const decision = parseDecision(payload);
-    if (decision !== null) receive(decision);
+    if (decision === null) refuse(null, 'malformed', null);
+    else submit(decision, false);
   });
   setHandler(
     approvalUpdate,
-    (payload) => {
+    async (payload) => {
       const decision = parseDecision(payload);
-      if (decision === null) return { accepted: false, duplicate: false };
-      const duplicate = decided.has(decision.callId);
-      receive(decision);
-      return { accepted: !duplicate, duplicate };
+      if (decision === null) return refusal('malformed');
+      const queued = submit(decision, true);
+      return 'ticket' in queued ? answerTo(queued) : queued;
     },
     {
-      // An update gets an immediate answer: a decision for no pending call, or for other arguments, is refused
-      // with failure type APPROVAL_INVALID (and, unlike a signal, leaves no trace in history).
+      // Only what cannot be attributed is refused here (and leaves no trace): every decision that names a call is
+      // accepted and answered, so it is on the record.
       validator: (payload: ApprovalDecision) => {
-        const decision = parseDecision(payload);
-        if (decision === null) throw catalogWorkflowFailure('APPROVAL_INVALID', 'malformed decision');
-        const state = pending.get(decision.callId);
-        if (state === undefined && !decided.has(decision.callId)) throw catalogWorkflowFailure('APPROVAL_INVALID', 'no pending call with this id');
-        // Checked against the pending call, or against the decision that already settled it: after a decision, a
-        // wrong digest is still refused as invalid rather than answered as a harmless duplicate.
-        const expected = state?.preview.requestSha256 ?? decided.get(decision.callId)?.requestSha256;
-        if (expected !== decision.requestSha256) throw catalogWorkflowFailure('APPROVAL_INVALID', 'the decision is for a different request digest');
+        if (parseDecision(payload) === null) throw catalogWorkflowFailure('APPROVAL_INVALID', 'malformed decision');
       },
     },
   );
-  setHandler(pendingApprovalsQuery, () =>
-    [...pending.values()].map((state) => ({ ...state, invalidDecisions: [...state.invalidDecisions] })),
-  );
+  setHandler(pendingApprovalsQuery, () => [...pending.values()].map(describePending));
+  setHandler(approvalDecisionsQuery, () => ({
+    decided: [...decided.entries()].map(([callId, verified]) => ({ callId, decision: verified.decision })),
+    refused: [...refused],
+  }));
 }
 
 /**
- * Waits for a decision on a prepared call. Only a decision whose digest equals the request's counts; the first
- * one wins and later ones are ignored (duplicates are idempotent). No valid decision before `timeout`: expired.
+ * Waits for a decision on a prepared call. Decisions are checked as they arrive — for a call pending now, for its
+ * exact digest — and queued; the worker verifies them one at a time, in arrival order, and the first that verifies
+ * decides. Every other one is answered (`already_decided` with the winner). No decision before `timeoutMs`: expired.
  */
-export async function awaitApproval(preview: CallPreview, callId: string, timeoutMs: number): Promise<ApprovalOutcome> {
+export async function awaitApproval(call: ReadyCall, timeoutMs: number): Promise<ApprovalOutcome> {
   installApprovalHandlers();
   const now = Date.now();
-  const state: PendingState = {
-    callId,
-    preview,
-    requestedAt: new Date(now).toISOString(),
-    expiresAt: new Date(now + timeoutMs).toISOString(),
-    invalidDecisions: [],
-  };
+  const state: PendingState = { call, requestedAt: new Date(now).toISOString(), expiresAt: new Date(now + timeoutMs).toISOString(), invalidDecisions: [], queue: [] };
+  if (call.decisions !== 'verified') return awaitLegacyApproval(state, timeoutMs);
+  const { callId } = call.identity;
   pending.set(callId, state);
   publish();
-  const buffered = early.splice(0);
-  early.push(...buffered.filter((d) => d.callId !== callId));
-  for (const decision of buffered.filter((d) => d.callId === callId)) receive(decision);
   try {
-    const got = await condition(() => decided.has(callId), timeoutMs);
-    const decision = decided.get(callId);
-    if (!got || decision === undefined) return { kind: 'expired', invalidDecisions: state.invalidDecisions.length };
-    return decision.decision === 'approve'
-      ? { kind: 'approved', approver: decision.approver }
-      : { kind: 'rejected', approver: decision.approver, reason: decision.reason ?? null };
+    for (;;) {
+      const remaining = now + timeoutMs - Date.now();
+      if (remaining <= 0 || !(await condition(() => state.queue.length > 0, remaining))) return { kind: 'expired', invalidDecisions: state.invalidDecisions.length };
+      const next = state.queue.shift() as QueuedDecision<SubmittedDecision & { readonly kind: 'approval' }>;
+      const verdict = await verifyDecision({
+        submitted: next.submitted,
+        target: { kind: 'approval', callId, requestSha256: call.requestSha256, principalSubject: call.identity.principal.subject },
+      });
+      if (!verdict.ok) {
+        answer(next, refuse(state, verdict.reason, next.submitted));
+        continue;
+      }
+      const verified: VerifiedDecision = { token: next.submitted.token, decision: verdict.record };
+      decided.set(callId, verified);
+      answer(next, { accepted: true, decision: verdict.record });
+      return { kind: verdict.record.decision === 'approve' ? 'approved' : 'rejected', verified };
+    }
   } finally {
     pending.delete(callId);
+    // Whoever still waits is told: the call was decided by another decision, or its wait is over.
+    const winner = decided.get(callId)?.decision ?? null;
+    for (const queued of state.queue.splice(0)) answer(queued, refuse(state, winner === null ? 'not_pending' : 'already_decided', queued.submitted, winner));
     publish();
   }
 }
 
-/** A decision with every field of the right type, or `null`. Text fields are bounded (they end up in history). */
-function parseDecision(payload: unknown): ApprovalDecision | null {
+/**
+ * Checks what the handler can check at once — the call is pending now, the decision is for its digest — then
+ * queues the decision for the worker's verdict; or answers it at once. A decision for no pending call approves
+ * nothing, ever: it is refused `not_pending` (and only a call prepared before decisions were verified may still
+ * take it up, as such calls did).
+ */
+function submit(decision: ApprovalDecision, awaited: boolean): QueuedDecision<SubmittedDecision> | DecisionAnswer {
+  if (isLegacyCall(decision.callId)) return legacyDecide(decision);
+  const submitted = toSubmitted(decision);
+  const winner = decided.get(decision.callId);
+  if (winner !== undefined) return refuse(null, 'already_decided', submitted, winner.decision, decision.callId);
+  const state = pending.get(decision.callId);
+  if (state === undefined) {
+    if (!awaited) holdEarly(decision);
+    return refuse(null, 'not_pending', submitted, null, decision.callId);
+  }
+  if (decision.requestSha256 !== state.call.requestSha256) return refuse(state, 'digest_mismatch', submitted);
+  return enqueue(state.queue, submitted, awaited) ?? refuse(state, 'too_many', submitted);
+}
+
+/** Records a refused decision (bounded) for the queries and the UI, and returns the answer its sender gets. */
+function refuse(state: PendingState | null, reason: DecisionRefusal, submitted: SubmittedDecision | null, winner: DecisionRecord | null = null, callId: string | null = null): DecisionAnswer {
+  const entry: RefusedDecision = {
+    callId: state?.call.identity.callId ?? callId,
+    reason,
+    claimedBy: submitted?.claimedBy ?? null,
+    requestSha256: submitted?.kind === 'approval' ? submitted.requestSha256 : null,
+    at: new Date(Date.now()).toISOString(),
+  };
+  keepLatest(refused, entry);
+  if (state !== null) {
+    keepLatest(state.invalidDecisions, entry);
+    describe();
+  }
+  return refusal(reason, winner);
+}
+
+function toSubmitted(decision: ApprovalDecision): SubmittedDecision & { readonly kind: 'approval' } {
+  return {
+    kind: 'approval',
+    decision: decision.decision,
+    requestSha256: decision.requestSha256,
+    token: decision.token ?? null,
+    claimedBy: decision.approver ?? null,
+    note: decision.reason ?? null,
+  };
+}
+
+/**
+ * A decision with every field of the right type, or `null`. It names an approver or carries a token. Text fields
+ * are bounded (they end up in history).
+ */
+export function parseDecision(payload: unknown): ApprovalDecision | null {
   if (typeof payload !== 'object' || payload === null) return null;
-  const { callId, requestSha256, decision, approver, reason } = payload as Partial<Record<keyof ApprovalDecision, unknown>>;
-  if (typeof callId !== 'string' || typeof requestSha256 !== 'string' || typeof approver !== 'string' || approver.trim() === '') return null;
+  const { callId, requestSha256, decision, approver, reason, token } = payload as Partial<Record<keyof ApprovalDecision, unknown>>;
+  if (typeof callId !== 'string' || typeof requestSha256 !== 'string') return null;
   if (decision !== 'approve' && decision !== 'reject') return null;
+  const named = typeof approver === 'string' && approver.trim() !== '';
+  const signed = typeof token === 'string' && token !== '';
+  if (!named && !signed) return null;
   return {
     callId: callId.slice(0, 200),
     requestSha256: requestSha256.slice(0, 64),
     decision,
-    approver: approver.slice(0, 200),
+    ...(named ? { approver: approver.slice(0, 200) } : {}),
+    ...(signed ? { token: token.slice(0, 4096) } : {}),
     ...(typeof reason === 'string' ? { reason: reason.slice(0, 2000) } : {}),
   };
-}
-
-function receive(decision: ApprovalDecision): void {
-  if (decided.has(decision.callId)) return;
-  const state = pending.get(decision.callId);
-  if (state === undefined) {
-    early.push(decision);
-    return;
-  }
-  if (decision.requestSha256 !== state.preview.requestSha256) {
-    state.invalidDecisions.push({ approver: decision.approver, requestSha256: decision.requestSha256, at: new Date(Date.now()).toISOString() });
-    publish();
-    return;
-  }
-  decided.set(decision.callId, decision);
-}
-
-/** Mirrors the pending set into the search attribute and the UI's current details. */
-function publish(): void {
-  upsertSearchAttributes([{ key: APPROVAL_PENDING_SA, value: pending.size > 0 }]);
-  const lines = [...pending.values()].map((s) => `- ${s.callId}: ${s.preview.tool} (${s.preview.effect}) digest ${s.preview.requestSha256.slice(0, 12)}… until ${s.expiresAt}${s.invalidDecisions.length > 0 ? `, ${s.invalidDecisions.length} invalid decision(s)` : ''}`);
-  setCurrentDetails(lines.length === 0 ? '' : `**Waiting for approval**\n${lines.join('\n')}`);
 }

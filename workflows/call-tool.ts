@@ -17,7 +17,7 @@ import { callSummary } from './call-summary.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 import { withRecoveryPaths, type RecoveryOptions } from './recovery-paths.js';
 import { settle } from './settle.js';
-import { dispatchRead, dispatchWriteOnce, type WriteDispatch } from './tool-dispatch.js';
+import { dispatchRead, dispatchWriteOnce, type DispatchOptions, type WriteDispatch } from './tool-dispatch.js';
 
 export type { ToolCallResult } from '../activities/tool-activity.js';
 
@@ -107,12 +107,14 @@ export async function runPrepared(prepared: PreparedCall, options: CallToolOptio
   // Counted before any approval is asked for: a call past its limit must not even wait for a person.
   if (limit !== undefined && callsMade(prepared.identity.tool) >= limit) return settle(prepared.identity, { kind: 'call_limit', limit });
   countCall(prepared.identity.tool);
+  let approved: CallToolOptions & DispatchOptions = options;
   if (prepared.requiresApproval) {
-    const outcome = await awaitApproval(prepared.preview, prepared.identity.callId, options.approvalTimeoutMs ?? 24 * 3600_000);
-    if (outcome.kind === 'rejected') return settle(prepared.identity, { kind: 'approval_rejected', approver: outcome.approver, reason: outcome.reason });
+    const outcome = await awaitApproval(prepared, options.approvalTimeoutMs ?? 24 * 3600_000);
+    if (outcome.kind === 'rejected') return settle(prepared.identity, { kind: 'approval_rejected', rejection: outcome.verified });
     if (outcome.kind === 'expired') return settle(prepared.identity, { kind: 'approval_expired', invalidDecisions: outcome.invalidDecisions });
+    approved = { ...options, approval: outcome.verified };
   }
-  const dispatch = { ...options, ...dispatchOptionsFor(prepared.callDefaults, options) };
+  const dispatch = { ...approved, ...dispatchOptionsFor(prepared.callDefaults, approved) };
   if (prepared.effect === 'read') return dispatchRead(prepared.identity, callSummary(prepared), dispatch);
   return dispatchWrite(prepared, dispatch);
 }
@@ -122,7 +124,7 @@ function lowerLimit(...limits: readonly (number | undefined)[]): number | undefi
   return set.length === 0 ? undefined : Math.min(...set);
 }
 
-async function dispatchWrite(prepared: ReadyCall, options: CallToolOptions): Promise<ToolCallResult> {
+async function dispatchWrite(prepared: ReadyCall, options: CallToolOptions & DispatchOptions): Promise<ToolCallResult> {
   const result = await dispatchWriteOnce(prepared.identity, 'dispatch', callSummary(prepared), options);
   if (result.kind === 'settled') return result.result;
   try {
@@ -135,7 +137,7 @@ async function dispatchWrite(prepared: ReadyCall, options: CallToolOptions): Pro
   }
 }
 
-function reconcileInChild(prepared: ReadyCall, unknown: Extract<WriteDispatch, { kind: 'unknown' }>, options: CallToolOptions): Promise<ToolCallResult> {
+function reconcileInChild(prepared: ReadyCall, unknown: Extract<WriteDispatch, { kind: 'unknown' }>, options: CallToolOptions & DispatchOptions): Promise<ToolCallResult> {
   return executeChild<(input: ReconcileInput) => Promise<ToolCallResult>>(RECONCILE_WORKFLOW_TYPE, {
     workflowId: reconcileWorkflowId(prepared.identity.idempotencyKey),
     args: [
@@ -152,6 +154,8 @@ function reconcileInChild(prepared: ReadyCall, unknown: Extract<WriteDispatch, {
         policy: { ...DEFAULT_RECONCILE_POLICY, ...options.reconcile },
         summary: callSummary(prepared),
         ...(options.taskQueue === undefined ? {} : { taskQueue: options.taskQueue }),
+        // The one safe re-dispatch runs on the same approval (the tool activity checks it again).
+        ...(options.approval === undefined ? {} : { approval: options.approval }),
       },
     ],
     // The child must survive its parent: a human may settle the side effect after the agent is gone.

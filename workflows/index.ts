@@ -12,12 +12,24 @@ export {
   approvalSignal,
   approvalUpdate,
   pendingApprovalsQuery,
+  approvalDecisionsQuery,
   type ApprovalDecision,
   type ApprovalUpdateResult,
+  type ApprovalDecisions,
   type PendingApproval,
-  type InvalidDecision,
+  type RefusedDecision,
 } from './approvals.js';
-export { reconcileToolCall, resolveOutcomeSignal, reconcileStateQuery, type ResolveOutcomeSignal, type ReconcileStatus, type ReconcileState } from './reconcile-tool-call.js';
+export type { DecisionAnswer } from './decision-inbox.js';
+export {
+  reconcileToolCall,
+  resolveOutcomeSignal,
+  resolveOutcomeUpdate,
+  reconcileStateQuery,
+  type ResolveOutcomeSignal,
+  type ReconcileStatus,
+  type ReconcileState,
+  type RefusedResolution,
+} from './reconcile-tool-call.js';
 export { DEFAULT_RECONCILE_POLICY, type ReconcilePolicy } from './reconcile-policy.js';
 export { applyStatePatch, type StatePatchInput, type StatePatchResult } from './state-patch.js';
 export { proposeMemory, confirmMemory, type MemoryProposalInput, type MemoryConfirmation, type MemoryOutcome, type MemoryRecord } from './memory.js';

@@ -1,4 +1,5 @@
 import type { CallIdentity } from '../activities/call-identity.js';
+import type { VerifiedDecision } from '../activities/verify-decision.js';
 import type { StartedJob } from '../src/contract/execute-tool.js';
 import type { UnsettledBecause } from '../src/contract/settled-results.js';
 
@@ -50,4 +51,6 @@ export interface ReconcileInput {
   readonly taskQueue?: string;
   /** How the attempt left the outcome unknown; absent in children started before it was recorded. */
   readonly unsettledBecause?: UnsettledBecause;
+  /** The approval the call ran on, for the one safe re-dispatch of a tool that requires approval. */
+  readonly approval?: VerifiedDecision;
 }

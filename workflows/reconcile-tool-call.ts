@@ -1,39 +1,75 @@
-import { condition, defineQuery, defineSignal, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, defineUpdate, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
+import type { SubmittedDecision } from '../activities/check-decision.js';
 import type { LateResultEscalation } from '../activities/late-result.js';
 import type { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome, OpenRoundInput } from '../activities/reconcile-call.js';
-import type { HumanResolution } from '../activities/settle-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
+import type { VerifiedDecision } from '../activities/verify-decision.js';
+import { UNAUTHENTICATED_METHOD, type DecisionRecord } from '../src/contract/decision-record.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
+import type { DecisionRefusal } from '../src/wire/decisions.js';
+import { catalogWorkflowFailure } from './catalog-failure.js';
+import { answer, answerTo, enqueue, keepLatest, refusal, verifyDecision, type DecisionAnswer, type QueuedDecision } from './decision-inbox.js';
+import { decisionsVerified } from './decision-protocol.js';
 import { settle, type SettleTimeouts } from './settle.js';
 import { dispatchWriteOnce } from './tool-dispatch.js';
-import { ESCALATE_ACTIVITY, OPEN_RECONCILIATION_ACTIVITY, QUERY_OUTCOME_ACTIVITY, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../src/wire/names.js';
+import {
+  ESCALATE_ACTIVITY,
+  OPEN_RECONCILIATION_ACTIVITY,
+  QUERY_OUTCOME_ACTIVITY,
+  RECONCILE_STATE_QUERY,
+  RESOLVE_OUTCOME_SIGNAL,
+  RESOLVE_OUTCOME_UPDATE,
+} from '../src/wire/names.js';
 import { RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 
-/** A human's answer to an escalated (or still reconciling) call, sent as a signal. */
+/**
+ * A person's answer to an escalated call, as a signal or update carries it. On a worker with an authenticator it is
+ * proven by `token` (made by `signDecision`, bound to this reconciliation run and idempotency key), which also
+ * names the resolver.
+ */
 export interface ResolveOutcomeSignal {
   readonly outcome: 'committed' | 'not_committed';
   /** The authoritative system's id of the committed write; required for `committed`. */
   readonly externalId?: string;
-  readonly resolvedBy: string;
+  /** The signed resolution; required when the worker has an authenticator (else it is refused `unsigned`). */
+  readonly token?: string;
+  /** Who resolves. Counts only on a worker without an authenticator (development); a token names its resolver. */
+  readonly resolvedBy?: string;
   readonly note?: string;
 }
 
 export type { ReconcileState } from '../src/wire/search-attributes.js';
 
+/** A resolution that did not settle the call, kept (bounded) for the state query; every one stays in history. */
+export interface RefusedResolution {
+  readonly reason: DecisionRefusal;
+  /** The resolver the sender named (unverified). */
+  readonly claimedBy: string | null;
+  readonly at: string;
+}
+
 /** What the reconcile-state query returns. */
 export interface ReconcileStatus {
+  /** The reconciliation run: a signed resolution is bound to it. */
+  readonly workflowId: string;
+  readonly runId: string;
   readonly state: ReconcileState;
   readonly idempotencyKey: string;
   readonly tool: string;
   readonly queries: number;
   readonly lastFinding: string | null;
   readonly redispatched: boolean;
-  /** Resolution signals refused because they were malformed (missing resolver, committed without external id). */
+  /** Resolutions refused so far: malformed, sent before the escalation, or not verified. */
   readonly refusedSignals: number;
+  /** The latest refused resolutions, with why. */
+  readonly refusedResolutions: readonly RefusedResolution[];
+  /** The resolution that settled the call, once one did. */
+  readonly resolution: DecisionRecord | null;
 }
 
 export const resolveOutcomeSignal = defineSignal<[ResolveOutcomeSignal]>(RESOLVE_OUTCOME_SIGNAL);
+export const resolveOutcomeUpdate = defineUpdate<DecisionAnswer, [ResolveOutcomeSignal]>(RESOLVE_OUTCOME_UPDATE);
 export const reconcileStateQuery = defineQuery<ReconcileStatus>(RECONCILE_STATE_QUERY);
 
 type Activities = {
@@ -42,6 +78,8 @@ type Activities = {
   [ESCALATE_ACTIVITY]: ReturnType<typeof createEscalateReconciliation>;
 };
 
+type SubmittedResolution = SubmittedDecision & { readonly kind: 'resolution' };
+
 /**
  * Settles a write whose outcome is unknown, by idempotency key — or an asynchronous job the write started, by the
  * job's handle (`poll`, first after the job's own `pollAfterMs`). It never re-dispatches a write whose outcome is
@@ -49,20 +87,61 @@ type Activities = {
  * tool's authoritative system (`poll` or `reconcile`) with backoff until it says committed (`receipt_reconciled`) or
  * not committed — final once the fenced attempt cannot still be sending — and then makes one safe re-dispatch with
  * the same key if the tool allows it, else settles failed `not_started`. Past its deadline it escalates and waits for
- * a human's signal (`human_resolved`). Started by `callTool` with a workflow id derived from the key and
- * `ParentClosePolicy.ABANDON`; started by a worker with a {@link LateResultEscalation} when a result saying the write
- * may have taken effect was recorded after the call had been settled "not committed", it only waits for the human.
+ * a person's resolution (`human_resolved`): only then does one count — a resolution while the system is still being
+ * asked is refused and settles nothing — and only once the worker verified it. Started by `callTool` with a workflow
+ * id derived from the key and `ParentClosePolicy.ABANDON`; started by a worker with a {@link LateResultEscalation}
+ * when a result saying the write may have taken effect was recorded after the call had been settled "not committed",
+ * it only waits for the person.
  */
 export async function reconcileToolCall(input: ReconcileInput | LateResultEscalation): Promise<ToolCallResult> {
-  // Handlers first: a human may signal before the first query even runs.
-  let human: HumanResolution | null = null;
+  // Handlers first: a person may send a resolution before the first query even runs (it is refused, on the record).
+  const verified = decisionsVerified();
+  let legacyResolution: DecisionRecord | null = null;
+  let resolution: VerifiedDecision | null = null;
+  const queue: QueuedDecision<SubmittedResolution>[] = [];
+  const refusedResolutions: RefusedResolution[] = [];
   const status: Progress = { state: 'reconciling', queries: 0, lastFinding: null, redispatched: false, refusedSignals: 0 };
-  setHandler(resolveOutcomeSignal, (signal) => {
-    const resolution = validResolution(signal);
-    if (resolution === null) status.refusedSignals += 1;
-    else if (human === null) human = resolution;
-  });
-  setHandler(reconcileStateQuery, () => ({ ...status, idempotencyKey: input.identity.idempotencyKey, tool: input.identity.tool }));
+  const refuse = (reason: DecisionRefusal, claimedBy: string | null): DecisionAnswer => {
+    status.refusedSignals += 1;
+    keepLatest(refusedResolutions, { reason, claimedBy, at: new Date(Date.now()).toISOString() });
+    return refusal(reason, resolution?.decision ?? null);
+  };
+  const submit = (payload: unknown, awaited: boolean): QueuedDecision<SubmittedResolution> | DecisionAnswer => {
+    const parsed = parseResolution(payload);
+    if (!verified) {
+      // A run recorded before resolutions were verified: the first well-formed one counts, in any state.
+      if (parsed === null || parsed.resolvedBy === undefined) return refuse('malformed', null);
+      legacyResolution ??= unauthenticatedRecord(parsed);
+      return { accepted: true, decision: legacyResolution };
+    }
+    if (parsed === null) return refuse('malformed', null);
+    const submitted = toSubmitted(parsed);
+    if (resolution !== null) return refuse('already_decided', submitted.claimedBy);
+    if (status.state !== 'escalated') return refuse('not_escalated', submitted.claimedBy);
+    return enqueue(queue, submitted, awaited) ?? refuse('too_many', submitted.claimedBy);
+  };
+  setHandler(resolveOutcomeSignal, (signal) => void submit(signal, false));
+  setHandler(
+    resolveOutcomeUpdate,
+    async (payload) => {
+      const queued = submit(payload, true);
+      return 'ticket' in queued ? answerTo(queued) : queued;
+    },
+    {
+      validator: (payload: ResolveOutcomeSignal) => {
+        if (parseResolution(payload) === null) throw catalogWorkflowFailure('APPROVAL_INVALID', 'malformed resolution');
+      },
+    },
+  );
+  setHandler(reconcileStateQuery, () => ({
+    ...status,
+    workflowId: workflowInfo().workflowId,
+    runId: workflowInfo().runId,
+    idempotencyKey: input.identity.idempotencyKey,
+    tool: input.identity.tool,
+    refusedResolutions: [...refusedResolutions],
+    resolution: resolution?.decision ?? legacyResolution,
+  }));
 
   const { identity } = input;
   // Inputs recorded before the activity timeouts existed lack them: the defaults fill in.
@@ -83,25 +162,32 @@ export async function reconcileToolCall(input: ReconcileInput | LateResultEscala
   if ('lateAuditId' in input) {
     // The store escalated the key when it recorded the late result; both facts are in its records.
     enter('escalated', `waiting for a human: a result (audit \`${input.lateAuditId}\`) says the write may have taken effect after the call was settled not committed`);
-    await condition(() => human !== null);
   } else {
-    const queried = await reconcileByQueries(input, policy, activities, enter, status, () => human !== null);
+    // In a run that predates verified resolutions, a resolution may cut the queries short.
+    const queried = await reconcileByQueries(input, policy, activities, enter, status, () => legacyResolution !== null);
     if (queried.kind === 'settled') return queried.result;
-    if (human === null) {
+    if (legacyResolution === null) {
       const reason = queried.couldAsk ? `no definite answer within ${policy.deadlineMs} ms` : 'the tool cannot reconcile';
       enter('escalated', `waiting for a human: ${reason}`);
       await activities[ESCALATE_ACTIVITY]({ identity, reason });
-      await condition(() => human !== null);
     }
   }
-  const resolution = human as HumanResolution | null;
-  if (resolution === null) throw new Error('unreachable: resolution awaited');
-  enter(resolution.outcome, `resolved by ${resolution.resolvedBy}`);
-  return settle(identity, { kind: 'human', resolution }, settleTimeouts(policy));
+  if (verified) resolution = await awaitResolution(queue, identity.idempotencyKey, (reason, claimedBy) => refuse(reason, claimedBy));
+  else await condition(() => legacyResolution !== null);
+  const settled = resolution ?? legacySettlement();
+  enter(settled.decision.decision === 'committed' ? 'committed' : 'not_committed', `resolved by ${settled.decision.decided_by}`);
+  return settle(identity, { kind: 'human', resolution: settled }, settleTimeouts(policy));
+
+  function legacySettlement(): VerifiedDecision {
+    if (legacyResolution === null) throw new Error('unreachable: resolution awaited');
+    return { token: null, decision: legacyResolution };
+  }
 }
 
-/** Where the reconciliation stands, as the state query reports it. */
-type Progress = { -readonly [K in Exclude<keyof ReconcileStatus, 'idempotencyKey' | 'tool'>]: ReconcileStatus[K] };
+/** Where the reconciliation stands, as the state query reports it (the run, key, tool and resolutions aside). */
+type Progress = {
+  -readonly [K in Exclude<keyof ReconcileStatus, 'workflowId' | 'runId' | 'idempotencyKey' | 'tool' | 'refusedResolutions' | 'resolution'>]: ReconcileStatus[K];
+};
 type Enter = (state: ReconcileState, detail: string) => void;
 
 function settleTimeouts(policy: ReconcilePolicy): SettleTimeouts {
@@ -148,7 +234,9 @@ async function reconcileByQueries(
       }
       status.redispatched = true;
       enter('redispatching', 'the write did not happen; dispatching it once more with the same key');
-      const again = await dispatchWriteOnce(identity, 'redispatch', input.summary, { timeoutMs: input.toolTimeoutMs, ...(input.taskQueue === undefined ? {} : { taskQueue: input.taskQueue }) });
+      // The one safe re-dispatch runs on the same approval (the tool activity checks it again).
+      const dispatchOptions = { timeoutMs: input.toolTimeoutMs, ...(input.taskQueue === undefined ? {} : { taskQueue: input.taskQueue }), ...(input.approval === undefined ? {} : { approval: input.approval }) };
+      const again = await dispatchWriteOnce(identity, 'redispatch', input.summary, dispatchOptions);
       if (again.kind === 'settled') {
         enter(again.result.modelResult.execution.outcome === 'committed' ? 'committed' : 'not_committed', 'settled by the safe re-dispatch');
         return { kind: 'settled', result: again.result };
@@ -173,16 +261,67 @@ function openInput(input: ReconcileInput, auditId: string | null, dispatcher: Op
   return { identity: input.identity, workflowId: input.parentWorkflowId, auditId, ...(dispatcher === undefined ? {} : { dispatcher }) };
 }
 
-function validResolution(signal: unknown): HumanResolution | null {
-  if (typeof signal !== 'object' || signal === null) return null;
-  const { outcome, externalId, resolvedBy, note } = signal as Partial<Record<keyof ResolveOutcomeSignal, unknown>>;
+/**
+ * Takes queued resolutions one at a time, in arrival order, and asks the worker to verify each; the first that
+ * verifies settles the call, and every other one is told it lost (with the winner).
+ */
+async function awaitResolution(queue: QueuedDecision<SubmittedResolution>[], idempotencyKey: string, refuse: (reason: DecisionRefusal, claimedBy: string | null) => DecisionAnswer): Promise<VerifiedDecision> {
+  for (;;) {
+    await condition(() => queue.length > 0);
+    const next = queue.shift() as QueuedDecision<SubmittedResolution>;
+    const verdict = await verifyDecision({ submitted: next.submitted, target: { kind: 'resolution', idempotencyKey } });
+    if (!verdict.ok) {
+      answer(next, refuse(verdict.reason, next.submitted.claimedBy));
+      continue;
+    }
+    answer(next, { accepted: true, decision: verdict.record });
+    for (const loser of queue.splice(0)) answer(loser, refusal('already_decided', verdict.record));
+    return { token: next.submitted.token, decision: verdict.record };
+  }
+}
+
+/** A resolution with every field of the right type, or `null`. It names a resolver or carries a token. Bounded. */
+function parseResolution(payload: unknown): ResolveOutcomeSignal | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const { outcome, externalId, resolvedBy, note, token } = payload as Partial<Record<keyof ResolveOutcomeSignal, unknown>>;
   if (outcome !== 'committed' && outcome !== 'not_committed') return null;
-  if (typeof resolvedBy !== 'string' || resolvedBy.trim() === '') return null;
-  if (outcome === 'committed' && (typeof externalId !== 'string' || externalId === '')) return null;
+  const named = typeof resolvedBy === 'string' && resolvedBy.trim() !== '';
+  const signed = typeof token === 'string' && token !== '';
+  if (!named && !signed) return null;
+  const hasExternalId = typeof externalId === 'string' && externalId !== '';
+  if (outcome === 'committed' && !hasExternalId) return null;
   return {
     outcome,
-    externalId: typeof externalId === 'string' ? externalId : null,
-    resolvedBy: resolvedBy.slice(0, 200),
-    note: typeof note === 'string' ? note.slice(0, 2000) : null,
+    ...(hasExternalId ? { externalId: externalId.slice(0, 256) } : {}),
+    ...(named ? { resolvedBy: resolvedBy.slice(0, 200) } : {}),
+    ...(signed ? { token: token.slice(0, 4096) } : {}),
+    ...(typeof note === 'string' ? { note: note.slice(0, 2000) } : {}),
+  };
+}
+
+function toSubmitted(resolution: ResolveOutcomeSignal): SubmittedResolution {
+  return {
+    kind: 'resolution',
+    decision: resolution.outcome,
+    externalId: resolution.externalId ?? null,
+    token: resolution.token ?? null,
+    claimedBy: resolution.resolvedBy ?? null,
+    note: resolution.note ?? null,
+  };
+}
+
+/** A resolution of a run that decides the old way, as a record: the resolver as sent, unauthenticated. */
+function unauthenticatedRecord(resolution: ResolveOutcomeSignal): DecisionRecord {
+  return {
+    decision_id: `legacy:${workflowInfo().workflowId}`,
+    kind: 'resolution',
+    decision: resolution.outcome,
+    decided_by: resolution.resolvedBy ?? 'unknown',
+    method: UNAUTHENTICATED_METHOD,
+    key_id: null,
+    decided_at: new Date(Date.now()).toISOString(),
+    request_sha256: null,
+    note: resolution.note ?? null,
+    external_id: resolution.externalId ?? null,
   };
 }

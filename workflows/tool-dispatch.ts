@@ -1,6 +1,7 @@
 import { ActivityFailure, isCancellation, scheduleActivity, TimeoutFailure, type RetryPolicy } from '@temporalio/workflow';
 import type { CallIdentity } from '../activities/call-identity.js';
 import type { DispatchKind, ToolActivityInput, ToolCallResult } from '../activities/tool-activity.js';
+import type { VerifiedDecision } from '../activities/verify-decision.js';
 import { ERROR_CATALOG, isCatalogCode, nonRetryableCodes } from '../src/contract/error-catalog.js';
 import type { UnsettledBecause } from '../src/contract/settled-results.js';
 import { TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
@@ -18,6 +19,8 @@ export interface DispatchOptions {
   readonly readAttempts?: number;
   /** Task queue of the tool activities (default: the workflow's). */
   readonly taskQueue?: string;
+  /** The approval of a tool that requires one (the tool activity refuses to run without it). */
+  readonly approval?: VerifiedDecision;
 }
 
 /**
@@ -79,6 +82,7 @@ function scheduleTool(identity: CallIdentity, dispatch: DispatchKind, summary: s
     principal: identity.principal,
     provider: identity.provider,
     dispatch,
+    ...(options.approval === undefined ? {} : { approval: options.approval }),
   };
   return scheduleActivity<ToolCallResult>(identity.tool, [input], {
     startToCloseTimeout: options.timeoutMs ?? PACKAGE_CALL_DEFAULTS.timeoutMs,

@@ -1,6 +1,6 @@
 // `temporal-tool-contract/temporal`: the worker/client side of the Temporal runtime. Named explicitly.
 export { ToolContractPlugin, type ToolContractPluginOptions } from './plugin.js';
-export { submitApprovalDecision } from './approval-client.js';
+export { submitApprovalDecision, submitResolution } from './approval-client.js';
 export { toolActivityInterceptors } from '../../activities/tool-activity-interceptor.js';
 export { toApplicationFailure, INTERNAL_FAILURE_TYPE } from '../../activities/tool-failure.js';
 // Names stored in history and visibility, for clients that signal, query or list the package's workflows.
@@ -17,16 +17,23 @@ export {
   PROPOSE_MEMORY_ACTIVITY,
   CONFIRM_MEMORY_ACTIVITY,
   MODEL_CALL_ACTIVITY,
+  VERIFY_DECISION_ACTIVITY,
   APPROVAL_SIGNAL,
   APPROVAL_UPDATE,
   PENDING_APPROVALS_QUERY,
+  APPROVAL_DECISIONS_QUERY,
   RESOLVE_OUTCOME_SIGNAL,
+  RESOLVE_OUTCOME_UPDATE,
   RECONCILE_STATE_QUERY,
   AGENT_TRANSCRIPT_QUERY,
   BOUNDED_BATCH_PATCH,
+  DECISIONS_VERIFIED_PATCH,
 } from '../wire/names.js';
 export { APPROVAL_PENDING_SA, RECONCILE_STATE_SA, IDEMPOTENCY_KEY_SA, SEARCH_ATTRIBUTE_KEYS, RECONCILE_STATES, type ReconcileState } from '../wire/search-attributes.js';
 export { reconcileWorkflowId } from '../wire/ids.js';
 export type { ToolActivityInput, ToolCallResult } from '../../activities/tool-activity.js';
-export type { PendingApproval, ApprovalDecision, ApprovalUpdateResult } from '../../workflows/approvals.js';
-export type { ResolveOutcomeSignal, ReconcileStatus } from '../../workflows/reconcile-tool-call.js';
+export type { PendingApproval, ApprovalDecision, ApprovalUpdateResult, ApprovalDecisions, RefusedDecision } from '../../workflows/approvals.js';
+export type { DecisionAnswer } from '../../workflows/decision-inbox.js';
+export type { ResolveOutcomeSignal, ReconcileStatus, RefusedResolution } from '../../workflows/reconcile-tool-call.js';
+export type { DecisionRecord } from '../contract/decision-record.js';
+export { DECISION_REFUSALS, type DecisionRefusal } from '../wire/decisions.js';

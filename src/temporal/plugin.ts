@@ -2,6 +2,7 @@ import { SimplePlugin } from '@temporalio/plugin';
 import { parsePrincipalKey, type PrincipalKey } from '../contract/principal-ref.js';
 import { parseSecretKey } from '../contract/keyed-digest.js';
 import type { ToolRegistry } from '../contract/tool-registry.js';
+import type { DecisionAuthenticator } from '../decisions/authenticator.js';
 import type { ModelClient } from '../model/model-turn.js';
 import type { ToolStore } from '../store/tool-store.js';
 import { createPackageActivities } from '../../activities/package-activities.js';
@@ -34,12 +35,20 @@ export interface ToolContractPluginOptions {
    * the same key, and changing it invalidates the cursors given out so far (nothing else).
    */
   readonly cursorKey?: string | Uint8Array | undefined;
+  /**
+   * Authenticates approvals and resolutions (e.g. `signedDecisions({ keys })`): with one, every decision must carry a
+   * valid token for the exact call, and unsigned decisions are refused. Without one, decisions count as sent and are
+   * recorded `unauthenticated` — for development only.
+   */
+  readonly decisions?: DecisionAuthenticator;
+  /** Refuse an approval whose approver is the call's own principal (compared by subject). */
+  readonly forbidSelfApproval?: boolean;
 }
 
 /**
  * The worker plugin: one activity per tool (activity type = tool name), the tool activity interceptor that runs
  * the contract funnel and writes the ledger/audit/evidence/artifacts, and the package's activities (prepare,
- * settle, reconcile, state patches). Workflows are not injected — a TypeScript plugin cannot add to the user's
+ * verify decisions, settle, reconcile, state patches). Workflows are not injected — a TypeScript plugin cannot add to the user's
  * bundle — so the user's workflows module re-exports them: `export * from 'temporal-tool-contract/workflows'`.
  */
 export class ToolContractPlugin extends SimplePlugin {
@@ -58,6 +67,7 @@ export class ToolContractPlugin extends SimplePlugin {
       safeRetryTools: new Set(tools.filter((tool) => options.safeRetryTools?.includes(tool.name) === true).flatMap(toolActivityTypes)),
       ...(options.principalKey === undefined ? {} : { principalKey: parsePrincipalKey(options.principalKey) }),
       ...(options.cursorKey === undefined ? {} : { cursorKey: parseSecretKey(options.cursorKey, 'cursorKey') }),
+      decisions: { authenticator: options.decisions ?? null, forbidSelfApproval: options.forbidSelfApproval ?? false },
     };
     super({
       // Temporal's plugin naming convention, `organization.PluginName`; the package name is the organization.

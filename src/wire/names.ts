@@ -24,15 +24,27 @@ export const PROPOSE_MEMORY_ACTIVITY = 'ttc.proposeMemory';
 export const CONFIRM_MEMORY_ACTIVITY = 'ttc.confirmMemory';
 /** The agent loop's model call (one model turn). */
 export const MODEL_CALL_ACTIVITY = 'ttc.callModel';
+/** Local activity that checks an approval or resolution against the worker's key before it may decide anything. */
+export const VERIFY_DECISION_ACTIVITY = 'ttc.verifyDecision';
 
 /** Approval decisions for a pending call: signal (required interface) and update (validated, immediate answer). */
 export const APPROVAL_SIGNAL = 'ttc.approval';
 export const APPROVAL_UPDATE = 'ttc.decideApproval';
 export const PENDING_APPROVALS_QUERY = 'ttc.pendingApprovals';
+/** The decisions a workflow took and the last ones it refused (with why). */
+export const APPROVAL_DECISIONS_QUERY = 'ttc.approvalDecisions';
 
 /** Human resolution of an escalated reconciliation, and the reconciliation's state. */
 export const RESOLVE_OUTCOME_SIGNAL = 'ttc.resolveOutcome';
+/** The same resolution as an update: the sender is told at once whether it settled the call, and if not, why. */
+export const RESOLVE_OUTCOME_UPDATE = 'ttc.decideResolution';
 export const RECONCILE_STATE_QUERY = 'ttc.reconcileState';
+
+/**
+ * Patch id (a marker in history) of runs whose decisions must be verified by the worker before they count. Runs
+ * recorded without it decide as they did when they started, so their histories still replay.
+ */
+export const DECISIONS_VERIFIED_PATCH = 'ttc.decisions-verified';
 
 /** The agent loop's conversation so far (model results only, never audits). */
 export const AGENT_TRANSCRIPT_QUERY = 'ttc.agentTranscript';

@@ -5,7 +5,8 @@ import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import type { ModelClient, ModelRequest, ModelResponse } from '../../src/model/index.js';
 import { modelResultSchema } from '../../src/contract/model-result.js';
 import type { ScriptedModelConfig } from '../../src/model/scripted-model.js';
-import { agentLoop, type AgentLoopInput, type AgentLoopResult, type ApprovalDecision, type ModelMessage, type PendingApproval } from '../../workflows/index.js';
+import { agentLoop, type AgentLoopInput, type AgentLoopResult, type ModelMessage, type PendingApproval } from '../../workflows/index.js';
+import { signedApproval } from '../support/decisions.js';
 import { eventually } from '../support/eventually.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
@@ -71,7 +72,7 @@ test('one run: a read with evidence, a write approved by signal while the loop w
   const waiting = await handle.query<ModelMessage[]>(AGENT_TRANSCRIPT_QUERY);
   assert.deepEqual(waiting.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
 
-  await handle.signal(APPROVAL_SIGNAL, { callId: pending.callId, requestSha256: pending.preview.requestSha256, decision: 'approve', approver: 'alice@example.com' } satisfies ApprovalDecision);
+  await handle.signal(APPROVAL_SIGNAL, signedApproval(pending));
   const result = (await handle.result()) as AgentLoopResult;
 
   assert.equal(result.status, 'final');

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/names.js';
 import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import { reconcileWorkflowId, type ReconcileStatus, type ResolveOutcomeSignal, type ToolCallResult } from '../../workflows/index.js';
+import { signedResolution } from '../support/decisions.js';
 import { eventually } from '../support/eventually.js';
 import { historyText } from '../support/history-text.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
@@ -128,7 +129,7 @@ test('an outcome that never settles escalates (search attribute, listable) and a
   await reconciler.signal(RESOLVE_OUTCOME_SIGNAL, { outcome: 'committed', resolvedBy: 'ops@example.com' } satisfies Omit<ResolveOutcomeSignal, 'externalId'>);
   await eventually('the malformed signal to be refused', async () => ((await reconciler.query<ReconcileStatus>(RECONCILE_STATE_QUERY)).refusedSignals === 1 ? true : undefined));
   const externalId = h.payments.charge(key)?.charge_id ?? 'missing';
-  await reconciler.signal(RESOLVE_OUTCOME_SIGNAL, { outcome: 'committed', externalId, resolvedBy: 'ops@example.com', note: 'seen in the provider dashboard' } satisfies ResolveOutcomeSignal);
+  await reconciler.signal(RESOLVE_OUTCOME_SIGNAL, signedResolution(status, { outcome: 'committed', externalId, resolvedBy: 'ops@example.com', note: 'seen in the provider dashboard' }));
   const { modelResult } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.status, 'partial');
   assert.equal(modelResult.execution.outcome, 'committed');
@@ -141,6 +142,11 @@ test('an outcome that never settles escalates (search attribute, listable) and a
   assert.equal(record?.via, 'human');
   assert.equal(record?.resolvedBy, 'ops@example.com');
   assert.ok(record !== null && record.escalatedAt !== null, 'the escalation was recorded');
+  const resolved = (await h.store.listAudits({ workflowId: reconciler.workflowId })).map((row) => row.audit).find((audit) => audit.decision !== undefined);
+  assert.equal(resolved?.decision?.kind, 'resolution');
+  assert.equal(resolved?.decision?.decided_by, 'ops@example.com', 'the audit names the resolver');
+  assert.equal(resolved?.decision?.note, 'seen in the provider dashboard');
+  assert.equal(resolved?.decision?.external_id, externalId);
 });
 
 test('the reconciliation child survives its parent: a tool without reconcile escalates at once and a human settles it after the parent is gone', { timeout: 120_000 }, async () => {
@@ -151,7 +157,8 @@ test('the reconciliation child survives its parent: a tool without reconcile esc
   await eventually('escalation', async () => ((await reconciler.describe()).typedSearchAttributes.get(RECONCILE_STATE_SA) === 'escalated' ? true : undefined), 30_000);
   assert.equal((await reconciler.query<ReconcileStatus>(RECONCILE_STATE_QUERY)).queries, 0, 'nothing to ask: escalated at once');
   await handle.terminate('the agent was stopped');
-  await reconciler.signal(RESOLVE_OUTCOME_SIGNAL, { outcome: 'not_committed', resolvedBy: 'ops@example.com' } satisfies ResolveOutcomeSignal);
+  const escalated = await reconciler.query<ReconcileStatus>(RECONCILE_STATE_QUERY);
+  await reconciler.signal(RESOLVE_OUTCOME_SIGNAL, signedResolution(escalated, { outcome: 'not_committed', resolvedBy: 'ops@example.com' }));
   const { modelResult } = (await reconciler.result()) as ToolCallResult;
   assert.equal(modelResult.status, 'failed');
   assert.equal(modelResult.execution.outcome, 'not_started');

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { DecisionAuthenticator } from '../../src/decisions/index.js';
 import type { ToolRegistry } from '../../src/index.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
@@ -9,6 +10,7 @@ import { paymentTools } from '../../testkit/payment-tools.js';
 import { PaymentsService } from '../../testkit/payments-service.js';
 import { runInBackground, type RunningWorker } from '../../testkit/running-worker.js';
 import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
+import { testDecisions } from './decisions.js';
 import { encodeHistoryFixture } from './history-fixture.js';
 
 const testWorkflows = fileURLToPath(new URL('./test-workflows.ts', import.meta.url));
@@ -35,12 +37,15 @@ export interface StoreFactory {
   create(): Promise<{ store: ToolStore; close(): Promise<void> }>;
 }
 
-/** Plugin options of the harness's workers. */
+/** Options of the harness's worker plugin. */
 export interface HarnessOptions {
   readonly safeRetryTools?: readonly string[];
   readonly principalKey?: string;
   /** The plugin's cursor key (required by tools with a cursor continuation). */
   readonly cursorKey?: string;
+  /** How the worker authenticates decisions (default: signed with `TEST_DECISION_KEY`); `null`: unauthenticated. */
+  readonly decisions?: DecisionAuthenticator | null;
+  readonly forbidSelfApproval?: boolean;
 }
 
 export async function startRuntimeHarness(storeFactory: StoreFactory, options: HarnessOptions = {}): Promise<RuntimeHarness> {
@@ -57,6 +62,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
     cleanups.push(() => payments.stop());
     const tools = paymentTools(payments.baseUrl);
     const taskQueue = `ttc-it-${process.pid}`;
+    const decisions = options.decisions === undefined ? testDecisions : options.decisions;
     const workers = new Set<RunningWorker>();
     const harness: RuntimeHarness = {
       temporal,
@@ -81,6 +87,8 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
               ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }),
               ...(options.principalKey === undefined ? {} : { principalKey: options.principalKey }),
               ...(options.cursorKey === undefined ? {} : { cursorKey: options.cursorKey }),
+              ...(decisions === null ? {} : { decisions }),
+              ...(options.forbidSelfApproval === undefined ? {} : { forbidSelfApproval: options.forbidSelfApproval }),
             }),
           ],
           ...extra,

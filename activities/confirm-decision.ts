@@ -1,0 +1,35 @@
+import { decisionRecordSchema } from '../src/contract/decision-record.js';
+import { checkDecision, isSelfApproval, type DecisionCheck, type DecisionPolicy, type DecisionSubject, type SubmittedDecision } from './check-decision.js';
+import type { VerifiedDecision } from './verify-decision.js';
+
+/** What the acting activity expects the decision to say. */
+export type ExpectedDecision = DistributiveOmit<SubmittedDecision, 'token' | 'claimedBy' | 'note'>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * Re-checks a decision the workflow verified, in the activity that acts on it (runs the tool, records a rejection,
+ * settles a reconciliation). Its input comes from workflow code, which any workflow on the task queue can write; so
+ * the decision must hold again: with an authenticator, its token verifies and is bound to `subject` and says
+ * `expected` (expiry is not checked again: the token is bound to one call, and acting may come long after deciding);
+ * without one, its record says `expected`. Returns the record to put in the audit.
+ */
+export async function confirmDecision(policy: DecisionPolicy, verified: VerifiedDecision | undefined, subject: DecisionSubject, expected: ExpectedDecision): Promise<DecisionCheck> {
+  const record = decisionRecordSchema.safeParse(verified?.decision);
+  if (verified === undefined || !record.success) return { ok: false, reason: 'malformed' };
+  if (policy.authenticator === null) {
+    const decision = record.data;
+    if (decision.kind !== expected.kind || decision.decision !== expected.decision) return { ok: false, reason: 'decision_mismatch' };
+    if (expected.kind === 'approval' && subject.kind === 'approval') {
+      if (decision.request_sha256 !== subject.requestSha256) return { ok: false, reason: 'digest_mismatch' };
+      if (isSelfApproval(policy, decision.decided_by, subject.principalSubject)) return { ok: false, reason: 'self_approval' };
+    }
+    if (expected.kind === 'resolution' && decision.external_id !== expected.externalId) return { ok: false, reason: 'decision_mismatch' };
+    return { ok: true, record: decision };
+  }
+  return checkDecision(policy, { ...expected, token: verified.token, claimedBy: null, note: null }, subject, {
+    now: Date.now(),
+    checkExpiry: false,
+    mintDecisionId: () => record.data.decision_id,
+  });
+}
