@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import type { DecisionKey } from '../decisions/keys.js';
 import type { ToolStore } from '../store/index.js';
 import { EXIT_CODES, type ExitCode } from './cli-error.js';
 import type { StackContext } from './stack-context.js';
@@ -15,6 +16,8 @@ export interface CliDeps {
   readonly cli: string;
   client(): Promise<Client>;
   store(): Promise<ToolStore>;
+  /** The key `approve`, `reject` and `resolve` sign with; `null` sends decisions unsigned. */
+  signingKey(): Promise<DecisionKey | null>;
 }
 
 /**

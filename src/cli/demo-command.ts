@@ -6,13 +6,14 @@ import type { DevPorts } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import { configuredCodec } from './codec-config.js';
 import { migrationLines, openDatabase } from './database.js';
+import { authenticatorFor, ensureDecisionKeys } from './decision-keys.js';
 import { bringUpStack, describeStack, exportLines, readyEvent, untilStoppedOrDead } from './dev-command.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
 import { connectClient } from './temporal-connection.js';
 import type { TemporalProfile } from './temporal-profile.js';
 import { connectWorker } from './worker-connection.js';
-import { runPlan, untilStoppedOrFailed } from './worker-command.js';
+import { describeDecisionKeys, runPlan, untilStoppedOrFailed } from './worker-command.js';
 
 /** How the demo runs: who approves the refund, and whether to stop after the summary. */
 export interface DemoFlags {
@@ -95,10 +96,15 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
   ctx.out.progress('starting the demo services (order system, knowledge base, payment provider) in this process');
   const services = await startDemoServices();
   teardown.add('the demo services', () => services.stop());
-  const worker = await runPlan(ctx, { connection: demo.connection, namespace: demo.target.namespace }, demo.store, { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: demo.taskQueue }, teardown);
+  // Signed decisions, always: the approval the demo makes (auto) or prints (manual) is signed with the project's key.
+  const keys = await ensureDecisionKeys(ctx.env, ctx.projectRoot);
+  ctx.out.progress(describeDecisionKeys(keys));
+  const decisions = authenticatorFor(keys);
+  const plan = { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: demo.taskQueue, ...(decisions === undefined ? {} : { decisions }) };
+  const worker = await runPlan(ctx, { connection: demo.connection, namespace: demo.target.namespace }, demo.store, plan, teardown);
   if (ctx.stop.aborted) return EXIT_CODES.failure;
   ctx.out.progress(`running the demo support agent (approval: ${flags.approval === 'auto' ? 'automatic' : 'manual, from another terminal'})`);
-  const running = runDemo({ client: demo.client, store: demo.store, services, taskQueue: demo.taskQueue, approval: flags.approval, cli: ctx.cli, onProgress: ctx.out.progress });
+  const running = runDemo({ client: demo.client, store: demo.store, services, taskQueue: demo.taskQueue, approval: flags.approval, cli: ctx.cli, signingKey: keys.signing, onProgress: ctx.out.progress });
   running.catch(() => undefined);
   const interrupted = Promise.race([stopped, untilStoppedOrFailed(ctx.stop, worker)]).then(() => null);
   let summary: DemoSummary | null;

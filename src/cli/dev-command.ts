@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { DevPorts } from './cli-config.js';
 import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
+import { ensureDecisionKeys, SIGNING_KEY_FILE, VERIFY_KEYS_FILE } from './decision-keys.js';
 import { startDevStack, TEMPORAL_DATA_FILE, type DevStack } from './dev-stack.js';
 import { maskCredentials } from './mask-credentials.js';
 import type { StackContext } from './stack-context.js';
@@ -13,8 +14,13 @@ export async function runDev(ctx: StackContext, ports: DevPorts): Promise<ExitCo
   try {
     const stack = await bringUpStack(ctx, ports, teardown);
     if (ctx.stop.aborted) return EXIT_CODES.ok;
-    const next = `In another terminal:\n${exportLines(stack)}\n  ${ctx.cli} worker            # the demo worker; or --tools <module> for yours`;
-    ctx.out.report(readyEvent(stack), `${describeStack(stack)}\n\n${next}\n\nCtrl-C stops everything.`);
+    const keys = await ensureDecisionKeys(ctx.env, ctx.projectRoot);
+    const signing =
+      keys.source === 'environment'
+        ? 'Decisions are signed with the keys in the environment (TTC_DECISION_KEY / TTC_DECISION_VERIFY_KEYS).'
+        : `Decisions are signed: approve/reject/resolve run in this folder sign with ${SIGNING_KEY_FILE}; workers started here verify with ${VERIFY_KEYS_FILE}.`;
+    const next = `In another terminal (in this folder):\n${exportLines(stack)}\n  ${ctx.cli} worker            # the demo worker; or --tools <module> for yours`;
+    ctx.out.report(readyEvent(stack), `${describeStack(stack)}\n${signing}\n\n${next}\n\nCtrl-C stops everything.`);
     await untilStoppedOrDead(ctx.stop, stack.temporal.process);
     ctx.out.progress('stopping the dev stack');
     return EXIT_CODES.ok;

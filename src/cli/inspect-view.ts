@@ -33,6 +33,8 @@ const AUDIT_FIELD_VISIBILITY = {
   redactions: 'protected',
   timings: 'shown',
   bindings: 'shown',
+  // Names the approver or resolver (a person), and their note.
+  decision: 'protected',
 } as const satisfies Record<keyof AuditRecord, 'shown' | 'protected'>;
 
 type ShownAuditField = { [K in keyof AuditRecord]-?: (typeof AUDIT_FIELD_VISIBILITY)[K] extends 'shown' ? K : never }[keyof AuditRecord];

@@ -16,7 +16,7 @@ type StackRun = Extract<CommandLine, { kind: 'stack' }>;
 type OperatorRun = Extract<CommandLine, { kind: 'operator' }>;
 
 /** Lazily made connections for the operator commands, and how to close whichever were made. */
-function connect(config: CliConfig, cli: string): CliDeps & { close(): Promise<void> } {
+function connect(config: CliConfig, cli: string, env: NodeJS.ProcessEnv): CliDeps & { close(): Promise<void> } {
   let temporal: TemporalClientConnection | null = null;
   let database: OpenDatabase | null = null;
   return {
@@ -30,6 +30,10 @@ function connect(config: CliConfig, cli: string): CliDeps & { close(): Promise<v
       const { openDatabase } = await import('./database.js');
       database ??= await openDatabase(config, process.cwd());
       return database.store;
+    },
+    signingKey: async () => {
+      const { readDecisionKeys } = await import('./decision-keys.js');
+      return (await readDecisionKeys(env, process.cwd())).signing;
     },
     close: async () => {
       await temporal?.close().catch(() => undefined);
@@ -69,7 +73,7 @@ async function runStack(command: StackRun, env: NodeJS.ProcessEnv): Promise<Exit
 }
 
 async function runOperator(command: OperatorRun, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const deps = connect(configFromEnv(env, command.profile), cliInvocation(process.argv[1]));
+  const deps = connect(configFromEnv(env, command.profile), cliInvocation(process.argv[1]), env);
   try {
     const output = await command.run(deps);
     const shown = command.present(output);

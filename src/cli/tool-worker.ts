@@ -1,6 +1,7 @@
 import type { PayloadCodec } from '@temporalio/common';
 import { Worker, type NativeConnection } from '@temporalio/worker';
 import type { ToolRegistry } from '../contract/tool-registry.js';
+import type { DecisionAuthenticator } from '../decisions/authenticator.js';
 import type { ToolStore } from '../store/index.js';
 import { ToolContractPlugin } from '../temporal/plugin.js';
 
@@ -10,6 +11,8 @@ export interface WorkerPlan {
   readonly safeRetryTools?: readonly string[];
   readonly workflowsPath: string;
   readonly taskQueue: string;
+  /** Verifies approvals and resolutions; without one they are taken unauthenticated (development only). */
+  readonly decisions?: DecisionAuthenticator;
 }
 
 /** A worker polling in the background. */
@@ -48,6 +51,7 @@ export async function startToolWorker(connection: NativeConnection, namespace: s
         store,
         ...(plan.safeRetryTools === undefined ? {} : { safeRetryTools: plan.safeRetryTools }),
         ...pluginKeys,
+        ...(plan.decisions === undefined ? {} : { decisions: plan.decisions }),
       }),
     ],
   });

@@ -18,7 +18,10 @@ DATABASE_URL (the application role; default: the embedded Postgres under .data/p
 role that owns the tables and migrates), TTC_PRINCIPAL_KEY (worker: 32+ byte secret keying audit principal refs),
 TTC_CURSOR_KEY (worker: 32+ byte secret sealing continuation cursors; required by tools with a cursor continuation),
 TTC_CODEC_KEYS (id:base64key[,...], the first encrypts: worker and demo encrypt payloads, the operator commands and
-codec-server decode them), TTC_DEV_PORT / TTC_DEV_UI_PORT (dev, start), TEMPORAL_CLI_PATH (a Temporal CLI binary to use).
+codec-server decode them), TTC_DEV_PORT / TTC_DEV_UI_PORT (dev, start), TEMPORAL_CLI_PATH (a Temporal CLI binary to use),
+TTC_DECISION_KEY (the key approve/reject/resolve sign with) and TTC_DECISION_VERIFY_KEYS (the keys a worker verifies
+decisions with); dev, start and demo create a project key pair in .data/decisions/ on first run, which the commands run
+in this folder use. Keys are never printed.
 Exit codes: 0 ok, 1 failure, 2 bad input, 3 not found, 4 server unreachable (or port taken), 5 refused by the workflow.`;
 
 /** One command's entry: the synopsis, and its description beside it (or below it, when the synopsis is long). */

@@ -7,6 +7,7 @@ import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import { configuredCodec } from './codec-config.js';
 import { migrationLines, openDatabase } from './database.js';
+import { authenticatorFor, readDecisionKeys, type DecisionKeys } from './decision-keys.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
 import { connectWorker } from './worker-connection.js';
@@ -103,13 +104,31 @@ export async function untilStoppedOrFailed(stop: AbortSignal, worker: RunningToo
 }
 
 async function workerPlan(ctx: StackContext, source: WorkerSource, teardown: Teardown): Promise<WorkerPlan> {
+  const keys = await readDecisionKeys(ctx.env, ctx.projectRoot);
+  ctx.out.progress(describeDecisionKeys(keys));
+  const decisions = authenticatorFor(keys);
+  const verified = decisions === undefined ? {} : { decisions };
   if (source.kind === 'user') {
     const module = await loadToolModule(source.toolsModule, ctx.projectRoot);
     const workflowsPath = source.workflowsModule === undefined ? packageWorkflowsPath() : workflowsModulePath(source.workflowsModule, ctx.projectRoot);
-    return { ...module, workflowsPath, taskQueue: source.taskQueue };
+    return { ...module, workflowsPath, taskQueue: source.taskQueue, ...verified };
   }
   ctx.out.progress('starting the demo services (order system, knowledge base, payment provider) in this process');
   const services = await startDemoServices();
   teardown.add('the demo services', () => services.stop());
-  return { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: DEMO_TASK_QUEUE };
+  return { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: DEMO_TASK_QUEUE, ...verified };
+}
+
+/** How the worker authenticates decisions, for the progress output (where the keys came from, never the keys). */
+export function describeDecisionKeys(keys: DecisionKeys): string {
+  switch (keys.source) {
+    case 'environment':
+      return `decisions: signed; ${keys.verifying.length} verifying key(s) from the environment`;
+    case 'project':
+      return keys.verifying.length === 0
+        ? 'decisions: unauthenticated (no verifying key in .data/decisions/worker.keys) — development only'
+        : `decisions: signed; verified with the project key (.data/decisions/worker.keys), unsigned ones refused`;
+    case 'none':
+      return 'decisions: unauthenticated (no TTC_DECISION_VERIFY_KEYS, no .data/decisions/worker.keys) — development only';
+  }
 }

@@ -1,19 +1,19 @@
 import type { Client } from '@temporalio/client';
-import { submitApprovalDecision, type ApprovalDecision, type ApprovalUpdateResult, type PendingApproval } from '../temporal/index.js';
+import type { DecisionKey } from '../decisions/keys.js';
+import { signDecision } from '../decisions/sign.js';
+import { submitApprovalDecision, type DecisionAnswer, type PendingApproval } from '../temporal/index.js';
 
 /**
- * Approves a pending call through the approval update, as an operator would with `tool-contract approve`: the
- * decision is bound to the digest the pending call shows, and the workflow's validator refuses a wrong one at once.
+ * Approves a pending call as an operator would with `tool-contract approve`: signed with `signingKey` for exactly
+ * this workflow run, call and request digest, and sent through the approval update, whose answer says whether it
+ * decided the call.
  */
-export async function approvePending(client: Client, workflowId: string, approval: PendingApproval, approver: string): Promise<ApprovalUpdateResult> {
-  const decision: ApprovalDecision = {
-    callId: approval.callId,
-    requestSha256: approval.preview.requestSha256,
-    decision: 'approve',
-    approver,
-    reason: 'approved automatically by the demo (approval: auto)',
-  };
-  return submitApprovalDecision(client, workflowId, decision);
+export function approvePending(client: Client, approval: PendingApproval, approver: string, signingKey: DecisionKey | null): Promise<DecisionAnswer> {
+  const note = 'approved automatically by the demo (approval: auto)';
+  const { workflowId, runId, callId } = approval;
+  const { requestSha256 } = approval.preview;
+  const token = signingKey === null ? undefined : signDecision({ kind: 'approval', workflowId, runId, callId, requestSha256, decision: 'approve', decidedBy: approver, note }, signingKey);
+  return submitApprovalDecision(client, workflowId, { callId, requestSha256, decision: 'approve', approver, reason: note, ...(token === undefined ? {} : { token }) });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
+import type { DecisionKey } from '../decisions/keys.js';
 import type { ToolStore } from '../store/index.js';
 import { AGENT_TRANSCRIPT_QUERY, PENDING_APPROVALS_QUERY, RECONCILE_STATE_SA, reconcileWorkflowId, type PendingApproval } from '../temporal/index.js';
 import type { ModelMessage } from '../../workflows/index.js';
@@ -26,6 +27,8 @@ export interface DemoOptions {
   readonly approval: 'auto' | 'manual';
   /** Who approves in `auto` mode (recorded in history and the audit). Default `demo-auto-approver`. */
   readonly autoApprover?: string;
+  /** The key `auto` mode signs its approval with (the demo worker verifies it); `null`: unsigned. */
+  readonly signingKey?: DecisionKey | null;
   /** How long the refund may wait for a decision before it fails closed (default 2 min auto, 30 min manual). */
   readonly approvalTimeoutMs?: number;
   /** How the CLI runs where the lines are printed (`npx tool-contract`, `npm run cli --`): the prefix of the commands they show. */
@@ -71,8 +74,12 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
       approved.set(pending.callId, pending);
       if (approval === 'auto') {
         const approver = options.autoApprover ?? 'demo-auto-approver';
-        const answer = await approvePending(client, workflowId, pending, approver);
-        onProgress(`  ✔ approved by ${approver} through the validated update (accepted: ${String(answer.accepted)})`);
+        const answer = await approvePending(client, pending, approver, options.signingKey ?? null);
+        onProgress(
+          answer.accepted
+            ? `  ✔ approved by ${answer.decision.decided_by} (${answer.decision.method}) through the approval update`
+            : `  ! the approval was refused: ${answer.reason}`,
+        );
       }
     }
   };

@@ -1,7 +1,7 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ModelResult } from '../index.js';
 import type { ToolStore } from '../store/index.js';
-import { RECONCILE_STATE_SA } from '../temporal/index.js';
+import { APPROVAL_DECISIONS_QUERY, RECONCILE_STATE_SA, type ApprovalDecisions } from '../temporal/index.js';
 import { RECONCILE_WORKFLOW_ID_PREFIX } from '../wire/ids.js';
 import type { CitationReport, ModelMessage } from '../../workflows/index.js';
 import { compactJson, describeResult } from './describe-result.js';
@@ -69,7 +69,8 @@ export interface DemoSummary {
   readonly citationsValid: boolean;
   /** The agent's calls in order, then the write-back's order read. */
   readonly toolCalls: readonly DemoToolCall[];
-  readonly approval: { readonly callId: string; readonly requestSha256: string; readonly approvers: readonly string[] } | null;
+  /** The approved call, and who approved it as the workflow verified it (`approvers` has one entry: the decider). */
+  readonly approval: { readonly callId: string; readonly requestSha256: string; readonly approvers: readonly string[]; readonly method: string | null } | null;
   readonly refund: DemoRefund | null;
   /** Refunds committed at the provider for this run (the refund's key). */
   readonly refundsCommitted: number;
@@ -101,12 +102,14 @@ export interface SummaryInput {
 /** Gathers the summary from authoritative sources: Temporal (status, history, child), the store, and the provider. */
 export async function buildDemoSummary(input: SummaryInput): Promise<DemoSummary> {
   const { client, store, services, handle, result } = input;
-  const [description, facts, patches, evidence] = await Promise.all([
+  const [description, facts, patches, evidence, decisions] = await Promise.all([
     handle.describe(),
     readHistoryFacts(handle),
     store.listStatePatches({ workflowId: handle.workflowId }),
     store.listEvidence({ workflowId: handle.workflowId }),
+    handle.query<ApprovalDecisions>(APPROVAL_DECISIONS_QUERY),
   ]);
+  const decided = decisions.decided.find((entry) => entry.callId === input.approval?.callId)?.decision;
   const toolCalls = [
     ...input.transcript.flatMap((message) => (message.role === 'tool' ? [toolCall(message.name, message.callId, message.result)] : [])),
     ...(result.writeBack === null ? [] : [toolCall(DEMO_TOOLS.orderGet, WRITE_BACK_CALL_ID, result.writeBack.read.modelResult)]),
@@ -130,7 +133,10 @@ export async function buildDemoSummary(input: SummaryInput): Promise<DemoSummary
     citations,
     citationsValid: citations !== null && citations.valid.length > 0 && citations.unknown.length === 0 && !citations.missing,
     toolCalls,
-    approval: input.approval === null ? null : { ...input.approval, approvers: facts.decisions.filter((d) => d.callId === input.approval?.callId && d.decision === 'approve').map((d) => d.approver) },
+    approval:
+      input.approval === null
+        ? null
+        : { ...input.approval, approvers: decided?.decision === 'approve' ? [decided.decided_by] : [], method: decided?.method ?? null },
     refund,
     refundsCommitted: refund?.committed ?? 0,
     reconciliation: reconciliation?.summary ?? null,
@@ -198,7 +204,8 @@ export function formatDemoSummary(summary: DemoSummary, uiUrl: string | null, cl
   ];
   if (summary.approval !== null) {
     const by = summary.approval.approvers.length > 0 ? summary.approval.approvers.join(', ') : 'nobody';
-    lines.push(`Approval: ${summary.approval.callId} approved by ${by}, bound to request digest ${summary.approval.requestSha256.slice(0, 16)}…`);
+    const how = summary.approval.method === null ? '' : ` (${summary.approval.method})`;
+    lines.push(`Approval: ${summary.approval.callId} approved by ${by}${how}, bound to request digest ${summary.approval.requestSha256.slice(0, 16)}…`);
   }
   if (summary.refund !== null) {
     const r = summary.refund;

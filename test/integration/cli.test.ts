@@ -13,7 +13,9 @@ import { resolveOutcome } from '../../src/cli/resolve.js';
 import { reportMetrics } from '../../src/cli/metrics.js';
 import type { ToolStore } from '../../src/store/index.js';
 import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
+import { formatDecisionKey } from '../../src/decisions/index.js';
 import { reconcileWorkflowId, type ToolCallResult } from '../../workflows/index.js';
+import { TEST_DECISION_KEY } from '../support/decisions.js';
 import { eventually } from '../support/eventually.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
@@ -43,7 +45,7 @@ async function runOperator(argv: readonly string[], deps: CliDeps): Promise<unkn
 
 /** What `unsettled` prints, read from the store. */
 function listUnsettled(store: ToolStore) {
-  return unsettledCommand.run({}, { cli: 'tool-contract', client: () => Promise.reject(new Error('unsettled needs no Temporal')), store: () => Promise.resolve(store) });
+  return unsettledCommand.run({}, { cli: 'tool-contract', client: () => Promise.reject(new Error('unsettled needs no Temporal')), store: () => Promise.resolve(store), signingKey: () => Promise.reject(new Error('unsettled signs nothing')) });
 }
 
 /** Asserts that `promise` rejects with a CliError carrying `exitCode`. */
@@ -78,21 +80,23 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
 
   // A wrong digest is refused at once (exit 5) and the call stays pending.
   await rejectsWithExit(
-    decideApproval(h.temporal.client, { workflowId, callId: pending.callId, requestSha256: '0'.repeat(64), decision: 'approve', approver: 'mallory' }),
+    decideApproval(h.temporal.client, { workflowId, callId: pending.callId, requestSha256: '0'.repeat(64), decision: 'approve', approver: 'mallory' }, TEST_DECISION_KEY),
     EXIT_CODES.refused,
   );
   await rejectsWithExit(
-    decideApproval(h.temporal.client, { workflowId: 'cli-no-such-workflow', callId: 'call-1', requestSha256: '0'.repeat(64), decision: 'approve', approver: 'alice' }),
+    decideApproval(h.temporal.client, { workflowId: 'cli-no-such-workflow', callId: 'call-1', requestSha256: '0'.repeat(64), decision: 'approve', approver: 'alice' }, TEST_DECISION_KEY),
     EXIT_CODES.notFound,
   );
 
   // Driven through the parsed command line, as `main` does.
-  const deps: CliDeps = { cli: 'tool-contract', client: () => Promise.resolve(h.temporal.client), store: () => Promise.resolve(h.store) };
-  const decided = await runOperator(
+  const deps: CliDeps = { cli: 'tool-contract', client: () => Promise.resolve(h.temporal.client), store: () => Promise.resolve(h.store), signingKey: () => Promise.resolve(TEST_DECISION_KEY) };
+  const decided = (await runOperator(
     ['approve', workflowId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'alice@example.com', '--reason', 'customer verified'],
     deps,
-  );
-  assert.deepEqual(decided, { workflowId, callId: pending.callId, decision: 'approve', accepted: true, duplicate: false });
+  )) as { accepted: boolean; recorded: { decided_by: string; method: string } };
+  assert.equal(decided.accepted, true);
+  assert.equal(decided.recorded.decided_by, 'alice@example.com');
+  assert.equal(decided.recorded.method, 'ed25519');
   const { modelResult } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.status, 'succeeded');
   assert.equal(h.payments.commits(chargeKey(principal.tenant, 'pay_cli_1', TOOLS.refund)), 1);
@@ -134,9 +138,12 @@ test('unsettled lists an escalated reconciliation with metrics, and resolve sett
     return listed && out.metrics.unknownSideEffects >= 1 && out.metrics.escalated >= 1 ? true : undefined;
   }, 60_000);
 
-  await rejectsWithExit(resolveOutcome(h.temporal.client, { idempotencyKey: 'no-such-key', outcome: 'not_committed', resolvedBy: 'ops' }), EXIT_CODES.notFound);
-  const sent = await resolveOutcome(h.temporal.client, { idempotencyKey: key, outcome: 'not_committed', resolvedBy: 'ops@example.com', note: 'not in the provider dashboard' });
-  assert.deepEqual(sent, { workflowId: reconcileWorkflowId(key), idempotencyKey: key, outcome: 'not_committed', signalled: true });
+  await rejectsWithExit(resolveOutcome(h.temporal.client, { idempotencyKey: 'no-such-key', outcome: 'not_committed', resolvedBy: 'ops' }, TEST_DECISION_KEY), EXIT_CODES.notFound);
+  const sent = await resolveOutcome(h.temporal.client, { idempotencyKey: key, outcome: 'not_committed', resolvedBy: 'ops@example.com', note: 'not in the provider dashboard' }, TEST_DECISION_KEY);
+  assert.equal(sent.workflowId, reconcileWorkflowId(key));
+  assert.equal(sent.accepted, true);
+  assert.equal(sent.recorded.decided_by, 'ops@example.com');
+  assert.equal(sent.recorded.note, 'not in the provider dashboard');
   const { modelResult } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.execution.delivery, 'human_resolved');
   assert.equal(modelResult.execution.outcome, 'not_started');
@@ -155,7 +162,12 @@ test('metrics: seed 004 rates and time to settle from what the calls above recor
   assert.match(everything.text, /\| schema failure rate \(OUTPUT_CONTRACT_VIOLATION\) \| /);
   const future = await reportMetrics(h.store, { since: new Date(Date.now() + 3600_000).toISOString() });
   assert.equal(future.metrics.attempts, 0, 'a window after every call holds none');
-  const viaRunCommand = (await runOperator(['metrics'], { cli: 'tool-contract', client: () => Promise.reject(new Error('metrics needs no Temporal')), store: () => Promise.resolve(h.store) })) as typeof everything;
+  const viaRunCommand = (await runOperator(['metrics'], {
+    cli: 'tool-contract',
+    client: () => Promise.reject(new Error('metrics needs no Temporal')),
+    store: () => Promise.resolve(h.store),
+    signingKey: () => Promise.reject(new Error('metrics signs nothing')),
+  })) as typeof everything;
   assert.equal(viaRunCommand.metrics.attempts, everything.metrics.attempts);
   const [tool] = everything.metrics.byTool;
   assert.ok(tool !== undefined);
@@ -170,7 +182,7 @@ test('main: argv and env in, JSON out, exit codes for bad input, unknown workflo
     workflowId,
     args: [TOOLS.refund, { payment_id: 'pay_cli_3', customer: 'cus_1', amount_cents: 900 }, { principal }],
   });
-  const env = { TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace };
+  const env = { TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace, TTC_DECISION_KEY: formatDecisionKey(TEST_DECISION_KEY, 'signing') };
   const pending = await eventually('the call to be pending', async () => {
     const run = await runMain(['pending', workflowId], env);
     if (run.code !== 0) return undefined;
@@ -179,7 +191,9 @@ test('main: argv and env in, JSON out, exit codes for bad input, unknown workflo
   }, 90_000);
   const rejected = await runMain(['reject', workflowId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'bob', '--reason', 'too much'], env);
   assert.equal(rejected.code, 0, rejected.stderr);
-  assert.deepEqual(JSON.parse(rejected.stdout), { workflowId, callId: pending.callId, decision: 'reject', accepted: true, duplicate: false });
+  const printed = JSON.parse(rejected.stdout) as { workflowId: string; decision: string; accepted: boolean; recorded: { decided_by: string; note: string } };
+  assert.deepEqual([printed.workflowId, printed.decision, printed.accepted, printed.recorded.decided_by, printed.recorded.note], [workflowId, 'reject', true, 'bob', 'too much']);
+  assert.ok(!rejected.stdout.includes(formatDecisionKey(TEST_DECISION_KEY, 'signing').split(':')[2]!), 'the key is never printed');
   const { modelResult } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.error?.code, 'APPROVAL_REJECTED');
 

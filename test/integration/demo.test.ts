@@ -5,6 +5,7 @@ import { decideApproval } from '../../src/cli/approve.js';
 import { listPendingApprovals } from '../../src/cli/pending.js';
 import { DEMO_TOOLS, DEMO_WORKFLOWS_PATH, formatDemoSummary, runDemo, startDemoServices, type DemoServices, type DemoSummary } from '../../src/demo/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
+import { TEST_DECISION_KEY, testDecisions } from '../support/decisions.js';
 import { AGENT_TRANSCRIPT_QUERY } from '../../src/wire/names.js';
 import type { ToolStore } from '../../src/store/index.js';
 import type { ModelMessage } from '../../workflows/index.js';
@@ -34,7 +35,7 @@ before(async () => {
     workflowsPath: DEMO_WORKFLOWS_PATH,
     shutdownGraceTime: '1s',
     shutdownForceTime: '15s',
-    plugins: [new ToolContractPlugin({ tools: services.tools, store, safeRetryTools: services.safeRetryTools })],
+    plugins: [new ToolContractPlugin({ tools: services.tools, store, safeRetryTools: services.safeRetryTools, decisions: testDecisions })],
   });
   running = worker.run();
 }, { timeout: 240_000 });
@@ -51,7 +52,7 @@ const call = (summary: DemoSummary, tool: string) => summary.toolCalls.filter((c
 
 test('auto approval: the demo agent looks up, lists, searches, refunds exactly once through a timeout, patches state and answers with valid citations', { timeout: 180_000 }, async () => {
   const lines: string[] = [];
-  const summary = await runDemo({ client: temporal.client, store, services, taskQueue, approval: 'auto', cli: 'tool-contract', onProgress: (line) => lines.push(line) });
+  const summary = await runDemo({ client: temporal.client, store, services, taskQueue, approval: 'auto', cli: 'tool-contract', signingKey: TEST_DECISION_KEY, onProgress: (line) => lines.push(line) });
   finished.push(summary.workflowId, summary.reconciliation?.workflowId ?? '');
 
   assert.equal(summary.status, 'COMPLETED');
@@ -95,6 +96,7 @@ test('auto approval: the demo agent looks up, lists, searches, refunds exactly o
   // although its only dispatch timed out: the reconciliation child settled it from the provider's receipt.
   assert.ok(summary.approval !== null);
   assert.deepEqual(summary.approval.approvers, ['demo-auto-approver']);
+  assert.equal(summary.approval.method, 'ed25519', 'the demo signs its approval and the worker verified it');
   const [refund] = call(summary, DEMO_TOOLS.refundCreate);
   assert.equal(refund?.status, 'succeeded');
   assert.equal(refund.outcome, 'committed');
@@ -158,7 +160,7 @@ test('manual approval: the demo waits, prints the approve command, and completes
   await new Promise((resolve) => setTimeout(resolve, 1000));
   assert.equal(services.committedRefunds().filter((r) => r.idempotency_key.startsWith(`${workflowId}:`)).length, 0, 'nothing is refunded before the decision');
 
-  const decided = await decideApproval(temporal.client, { workflowId, callId: waiting.callId, requestSha256: waiting.preview.requestSha256, decision: 'approve', approver: 'operator@example.com' });
+  const decided = await decideApproval(temporal.client, { workflowId, callId: waiting.callId, requestSha256: waiting.preview.requestSha256, decision: 'approve', approver: 'operator@example.com' }, TEST_DECISION_KEY);
   assert.equal(decided.accepted, true);
   const summary = await demo;
   finished.push(summary.workflowId, summary.reconciliation?.workflowId ?? '');

@@ -5,11 +5,17 @@ import type { OperatorCommandSpec } from '../command.js';
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 const DESCRIPTIONS = {
-  approve: ["runs a call waiting for approval (--digest: its request's SHA-256, from `pending`)"],
-  reject: ['refuses it: the call ends with APPROVAL_REJECTED and nothing runs'],
+  approve: [
+    "runs a call waiting for approval (--digest: its request's SHA-256, from `pending`); signed with",
+    'TTC_DECISION_KEY (else the project key in .data/decisions/) for exactly that run, call and digest',
+  ],
+  reject: [
+    'refuses it: the call ends with APPROVAL_REJECTED and nothing runs. Both exit 5 with the reason (and the',
+    'winning decision) when the workflow does not take the decision',
+  ],
 } as const satisfies Record<DecideInput['decision'], readonly string[]>;
 
-/** `approve` and `reject`: one decision through the workflow's validated approval update. */
+/** `approve` and `reject`: one signed decision through the workflow's approval update. */
 function decideCommand(decision: DecideInput['decision']): OperatorCommandSpec<DecideInput, DecideOutput> {
   return {
     name: decision,
@@ -24,7 +30,7 @@ function decideCommand(decision: DecideInput['decision']): OperatorCommandSpec<D
     },
     run: async (input, deps) => {
       const { decideApproval } = await import('../approve.js');
-      return decideApproval(await deps.client(), input);
+      return decideApproval(await deps.client(), input, await deps.signingKey());
     },
   };
 }

@@ -7,7 +7,10 @@ export const resolveCommand: OperatorCommandSpec<ResolveInput, ResolveOutput> = 
   name: 'resolve',
   usage: {
     synopsis: 'resolve <idempotencyKey> (--committed <externalId> | --not-committed) --resolver <name> [--note <text>]',
-    description: ['settles an escalated side effect (see `unsettled`) with what a human found out'],
+    description: [
+      'settles an escalated side effect (see `unsettled`) with what a human found out, signed like approve;',
+      'refused (exit 5) while the reconciliation is still asking the authoritative system',
+    ],
   },
   parse: (args) => {
     const options = { committed: { type: 'string' }, 'not-committed': { type: 'boolean' }, resolver: { type: 'string' }, note: { type: 'string' } } as const;
@@ -24,6 +27,6 @@ export const resolveCommand: OperatorCommandSpec<ResolveInput, ResolveOutput> = 
   },
   run: async (input, deps) => {
     const { resolveOutcome } = await import('../resolve.js');
-    return resolveOutcome(await deps.client(), input);
+    return resolveOutcome(await deps.client(), input, await deps.signingKey());
   },
 };
