@@ -3,7 +3,7 @@ import type { DecisionRecord } from '../src/contract/decision-record.js';
 import type { AnyToolDefinition, Principal } from '../src/contract/define-tool.js';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
-import type { DecisionPolicy } from './check-decision.js';
+import type { DecisionPolicy, DecisionSubject } from './check-decision.js';
 import { confirmDecision } from './confirm-decision.js';
 import type { ToolActivityInput } from './tool-activity.js';
 
@@ -18,31 +18,38 @@ export type ApprovalGate =
   | { readonly ok: true; readonly decision: DecisionRecord }
   | { readonly ok: false; readonly code: 'APPROVAL_REQUIRED' | 'APPROVAL_INVALID'; readonly reason: string };
 
+/** The call an approval must be for, as the activity's own coordinates establish it. */
+export type ApprovalSubject = Extract<DecisionSubject, { kind: 'approval' }>;
+
+/**
+ * Where the call stands, before anything is claimed or recorded: a call whose identity does not belong where it
+ * runs — an operation id of another workflow, a key its request does not own — gets `null`, and is refused without
+ * touching that other call's key or audit. A call belongs to the workflow run that schedules it (its operation id is
+ * `<workflow id>:<call id>`, as prepareCall fixes it), or — for the reconciliation's one safe re-dispatch — to the
+ * reconciliation workflow of its own key; its key is the one the request owns (its business key, or its operation
+ * id), so an approval never runs under a fresh key.
+ */
+export function approvalSubject(tool: AnyToolDefinition, call: ToolActivityInput, ctx: ExecutionContext, intended: IntendedRequest): ApprovalSubject | null {
+  const suffix = `:${call.callId}`;
+  if (!call.operationId.endsWith(suffix) || call.operationId.length === suffix.length) return null;
+  const approvedIn = call.operationId.slice(0, -suffix.length);
+  const running = ctx.temporal;
+  if (running === undefined || running === null) return null;
+  const redispatch = call.dispatch === 'redispatch';
+  if (running.workflowId !== (redispatch ? reconcileWorkflowId(call.idempotencyKey) : approvedIn)) return null;
+  if (call.idempotencyKey !== ownKey(tool, intended.args, call.operationId)) return null;
+  return { kind: 'approval', workflowId: approvedIn, runId: redispatch ? null : running.runId, callId: call.callId, requestSha256: intended.requestSha256, principalSubject: call.principal.subject };
+}
+
 /**
  * Defence in depth for a tool that requires approval: whatever workflow schedules its activity, the handler runs
- * only on an approval for exactly this request. The grant must carry a decision to approve whose digest equals the
- * digest of the arguments about to run; with an authenticator, its token must verify again and be bound to the
- * call: issued for this call id in the workflow run that schedules the activity — or, for the reconciliation's one
- * safe re-dispatch, in the reconciliation workflow of the call's own idempotency key — and the key must be the one
- * the approved request owns (its business key, or `<workflow id>:<call id>`), so an approval never runs under a
- * fresh key.
+ * only on an approval for exactly this request — a decision to approve for `subject` (this call, the digest of the
+ * arguments about to run), whose token verifies again (see `confirmDecision`).
  */
-export async function checkApprovalGrant(policy: DecisionPolicy, tool: AnyToolDefinition, call: ToolActivityInput, ctx: ExecutionContext, intended: IntendedRequest): Promise<ApprovalGate> {
+export async function checkApprovalGrant(policy: DecisionPolicy, call: ToolActivityInput, subject: ApprovalSubject): Promise<ApprovalGate> {
   if (call.approval === undefined) return { ok: false, code: 'APPROVAL_REQUIRED', reason: 'no_decision' };
-  const approvedIn = approvedWorkflow(call);
-  if (approvedIn === null) return invalid('binding_mismatch');
-  const running = ctx.temporal;
-  const redispatch = call.dispatch === 'redispatch';
-  const where = redispatch ? running?.workflowId === reconcileWorkflowId(call.idempotencyKey) : running?.workflowId === approvedIn;
-  if (running === undefined || running === null || !where) return invalid('binding_mismatch');
-  if (call.idempotencyKey !== ownKey(tool, intended.args, approvedIn, call.callId)) return invalid('binding_mismatch');
-  const check = await confirmDecision(
-    policy,
-    call.approval,
-    { kind: 'approval', workflowId: approvedIn, runId: redispatch ? null : running.runId, callId: call.callId, requestSha256: intended.requestSha256, principalSubject: call.principal.subject },
-    { kind: 'approval', decision: 'approve', requestSha256: intended.requestSha256 },
-  );
-  return check.ok ? { ok: true, decision: check.record } : invalid(check.reason);
+  const check = await confirmDecision(policy, call.approval, subject, { kind: 'approval', decision: 'approve', requestSha256: subject.requestSha256 });
+  return check.ok ? { ok: true, decision: check.record } : { ok: false, code: 'APPROVAL_INVALID', reason: check.reason };
 }
 
 /**
@@ -61,19 +68,9 @@ export function intendedRequest(tool: AnyToolDefinition, principal: Principal, r
   return { args: rawArgs, requestSha256: requestDigest(principal, tool, rawArgs) };
 }
 
-function invalid(reason: string): ApprovalGate {
-  return { ok: false, code: 'APPROVAL_INVALID', reason };
-}
-
-/** The workflow the call was approved in: its operation id is `<workflow id>:<call id>` (prepareCall fixes it). */
-function approvedWorkflow(call: ToolActivityInput): string | null {
-  const suffix = `:${call.callId}`;
-  return call.operationId.endsWith(suffix) && call.operationId.length > suffix.length ? call.operationId.slice(0, -suffix.length) : null;
-}
-
-/** The idempotency key the approved request owns (as prepareCall derives it). */
-function ownKey(tool: AnyToolDefinition, args: unknown, workflowId: string, callId: string): string | null {
-  if (tool.idempotencyKey === undefined) return `${workflowId}:${callId}`;
+/** The idempotency key the request owns, as prepareCall derives it: its business key, or its operation id. */
+function ownKey(tool: AnyToolDefinition, args: unknown, operationId: string): string | null {
+  if (tool.idempotencyKey === undefined) return operationId;
   try {
     return `${tool.name}:${String(tool.idempotencyKey(args))}`;
   } catch {

@@ -9,7 +9,7 @@ import { asLocalReplay, withOutcomeUnknown } from '../src/contract/settled-resul
 import { ToolError } from '../src/contract/tool-error.js';
 import type { ClaimResult } from '../src/store/ledger.js';
 import { FUNNELLED_CALL_KIND } from '../src/wire/message-kinds.js';
-import { checkApprovalGrant, intendedRequest } from './approval-gate.js';
+import { approvalSubject, checkApprovalGrant, intendedRequest, type ApprovalSubject } from './approval-gate.js';
 import { attemptDeadline, SDK_LOCAL_TIMEOUT_BUFFER_MS, type AttemptDeadline } from './attempt-deadline.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { activityExecutionContext } from './call-context.js';
@@ -67,6 +67,12 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
 
     // The caller as the audit records it, so that the digest is the audit's even for a value it cannot record as given.
     const intended = intendedRequest(tool, recordableContext(ctx).ctx.principal, call.args);
+    let subject: ApprovalSubject | null = null;
+    if (tool.requiresApproval) {
+      subject = approvalSubject(tool, call, ctx, intended);
+      // Another call's identity: refused before its key is claimed or anything is recorded under its audit id.
+      if (subject === null) return { modelResult: failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'input', { reason: 'binding_mismatch' }), call.args).modelResult, auditRef: null };
+    }
     const claim = await this.runtime.store.claimIdempotencyKey({
       idempotencyKey: call.idempotencyKey,
       requestSha256: intended.requestSha256,
@@ -99,7 +105,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
       case 'claimed':
         break;
     }
-    const approval = tool.requiresApproval ? await checkApprovalGrant(this.runtime.decisions, tool, call, ctx, intended) : null;
+    const approval = subject === null ? null : await checkApprovalGrant(this.runtime.decisions, call, subject);
     if (approval !== null && !approval.ok) {
       // Refused before the handler: recorded like any attempt that did not start (the key is released).
       const refused = failedExecution(tool, ctx, catalogFailure(approval.code, 'approval', { reason: approval.reason }), call.args);

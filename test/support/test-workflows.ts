@@ -1,6 +1,7 @@
 // The workflows module of the integration tests' worker: the package's workflows (as a user re-exports them) plus
 // small workflows that drive them. Sandbox-only, like any workflows module.
-import { workflowInfo } from '@temporalio/workflow';
+import { scheduleActivity, workflowInfo } from '@temporalio/workflow';
+import type { ToolActivityInput } from '../../activities/tool-activity.js';
 import type { ToolCallResult } from '../../workflows/index.js';
 import type { Principal } from '../../src/index.js';
 import {
@@ -81,4 +82,12 @@ export async function rememberFromRead(customerId: string, principal: Principal)
   const guess = await proposeMemory({ principal, fact: `${customerId} likes expensive things`, kind: 'model_inference', evidenceIds: [], observedAt: null, confidence: 'low' });
   const confirmed = fact.memory === null ? null : await confirmMemory({ memoryId: fact.memory.memoryId, confirmedBy: principal.subject });
   return { fact, guess, confirmed };
+}
+
+/**
+ * Schedules a tool's activity directly, without `callTool`, as any workflow on the task queue could (with any input
+ * it likes): the tool activity itself must hold the contract, approvals included.
+ */
+export async function scheduleToolActivity(tool: string, input: ToolActivityInput): Promise<ToolCallResult> {
+  return scheduleActivity<ToolCallResult>(tool, [input], { startToCloseTimeout: '30s', retry: { maximumAttempts: 1 } });
 }
