@@ -100,7 +100,7 @@ const DEFAULT_TURNS_PER_RUN = 50;
  * Long loops continue as new with the transcript and the call counter, so call ids stay unique.
  */
 export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult> {
-  // Decisions may arrive at any time; the handlers buffer early ones.
+  // Decisions may arrive at any time: one for no pending call is refused and kept on record from the first moment.
   installApprovalHandlers();
   const transcript: ModelMessage[] = [...(input.messages ?? []), ...(input.goal === undefined ? [] : [{ role: 'user' as const, text: input.goal }])];
   setHandler(agentTranscriptQuery, () => [...transcript]);
