@@ -3,7 +3,7 @@ import type { SubmittedDecision } from '../activities/check-decision.js';
 import type { ReadyCall } from '../activities/prepare-call.js';
 import type { VerifiedDecision } from '../activities/verify-decision.js';
 import type { DecisionRecord } from '../src/contract/decision-record.js';
-import type { DecisionRefusal } from '../src/wire/decisions.js';
+import { MAX_DECISION_TOKEN_CHARS, type DecisionRefusal } from '../src/wire/decisions.js';
 import { APPROVAL_DECISIONS_QUERY, APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../src/wire/names.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import { answer, answerTo, enqueue, keepLatest, refusal, verifyDecision, type DecisionAnswer, type QueuedDecision } from './decision-inbox.js';
@@ -65,7 +65,7 @@ export function installApprovalHandlers(): void {
     // Signals come from people and services: a bad one is refused and recorded, never thrown — a throwing signal
     // handler would fail the workflow task over and over.
     const decision = parseDecision(payload);
-    if (decision === null) refuse(null, 'malformed', null);
+    if (decision === null) refuse('malformed', { callId: null });
     else submit(decision, false);
   });
   setHandler(
@@ -114,7 +114,7 @@ export async function awaitApproval(call: ReadyCall, timeoutMs: number): Promise
         target: { kind: 'approval', callId, requestSha256: call.requestSha256, principalSubject: call.identity.principal.subject },
       });
       if (!verdict.ok) {
-        answer(next, refuse(state, verdict.reason, next.submitted));
+        answer(next, refuse(verdict.reason, { callId, state, submitted: next.submitted }));
         continue;
       }
       const verified: VerifiedDecision = { token: next.submitted.token, decision: verdict.record };
@@ -126,7 +126,7 @@ export async function awaitApproval(call: ReadyCall, timeoutMs: number): Promise
     pending.delete(callId);
     // Whoever still waits is told: the call was decided by another decision, or its wait is over.
     const winner = decided.get(callId)?.decision ?? null;
-    for (const queued of state.queue.splice(0)) answer(queued, refuse(state, winner === null ? 'not_pending' : 'already_decided', queued.submitted, winner));
+    for (const queued of state.queue.splice(0)) answer(queued, refuse(winner === null ? 'not_pending' : 'already_decided', { callId, state, submitted: queued.submitted, winner }));
     publish();
   }
 }
@@ -138,34 +138,44 @@ export async function awaitApproval(call: ReadyCall, timeoutMs: number): Promise
  * take it up, as such calls did).
  */
 function submit(decision: ApprovalDecision, awaited: boolean): QueuedDecision<SubmittedDecision> | DecisionAnswer {
-  if (isLegacyCall(decision.callId)) return legacyDecide(decision);
+  const { callId } = decision;
+  if (isLegacyCall(callId)) return legacyDecide(decision);
   const submitted = toSubmitted(decision);
-  const winner = decided.get(decision.callId);
-  if (winner !== undefined) return refuse(null, 'already_decided', submitted, winner.decision, decision.callId);
-  const state = pending.get(decision.callId);
+  const winner = decided.get(callId);
+  if (winner !== undefined) return refuse('already_decided', { callId, submitted, winner: winner.decision });
+  const state = pending.get(callId);
   if (state === undefined) {
     if (!awaited) holdEarly(decision);
-    return refuse(null, 'not_pending', submitted, null, decision.callId);
+    return refuse('not_pending', { callId, submitted });
   }
-  if (decision.requestSha256 !== state.call.requestSha256) return refuse(state, 'digest_mismatch', submitted);
-  return enqueue(state.queue, submitted, awaited) ?? refuse(state, 'too_many', submitted);
+  if (decision.requestSha256 !== state.call.requestSha256) return refuse('digest_mismatch', { callId, state, submitted });
+  return enqueue(state.queue, submitted, awaited) ?? refuse('too_many', { callId, state, submitted });
+}
+
+/** What a refusal is about: the call (and its pending state, if it waits), the decision, and the winner if any. */
+interface Refused {
+  readonly callId: string | null;
+  readonly state?: PendingState;
+  readonly submitted?: SubmittedDecision;
+  readonly winner?: DecisionRecord | null;
 }
 
 /** Records a refused decision (bounded) for the queries and the UI, and returns the answer its sender gets. */
-function refuse(state: PendingState | null, reason: DecisionRefusal, submitted: SubmittedDecision | null, winner: DecisionRecord | null = null, callId: string | null = null): DecisionAnswer {
+function refuse(reason: DecisionRefusal, about: Refused): DecisionAnswer {
+  const { submitted, state } = about;
   const entry: RefusedDecision = {
-    callId: state?.call.identity.callId ?? callId,
+    callId: about.callId,
     reason,
     claimedBy: submitted?.claimedBy ?? null,
     requestSha256: submitted?.kind === 'approval' ? submitted.requestSha256 : null,
     at: new Date(Date.now()).toISOString(),
   };
   keepLatest(refused, entry);
-  if (state !== null) {
+  if (state !== undefined) {
     keepLatest(state.invalidDecisions, entry);
     describe();
   }
-  return refusal(reason, winner);
+  return refusal(reason, about.winner ?? null);
 }
 
 function toSubmitted(decision: ApprovalDecision): SubmittedDecision & { readonly kind: 'approval' } {
@@ -183,7 +193,7 @@ function toSubmitted(decision: ApprovalDecision): SubmittedDecision & { readonly
  * A decision with every field of the right type, or `null`. It names an approver or carries a token. Text fields
  * are bounded (they end up in history).
  */
-export function parseDecision(payload: unknown): ApprovalDecision | null {
+function parseDecision(payload: unknown): ApprovalDecision | null {
   if (typeof payload !== 'object' || payload === null) return null;
   const { callId, requestSha256, decision, approver, reason, token } = payload as Partial<Record<keyof ApprovalDecision, unknown>>;
   if (typeof callId !== 'string' || typeof requestSha256 !== 'string') return null;
@@ -196,7 +206,7 @@ export function parseDecision(payload: unknown): ApprovalDecision | null {
     requestSha256: requestSha256.slice(0, 64),
     decision,
     ...(named ? { approver: approver.slice(0, 200) } : {}),
-    ...(signed ? { token: token.slice(0, 4096) } : {}),
+    ...(signed ? { token: token.slice(0, MAX_DECISION_TOKEN_CHARS + 1) } : {}),
     ...(typeof reason === 'string' ? { reason: reason.slice(0, 2000) } : {}),
   };
 }

@@ -6,7 +6,7 @@ import type { ToolCallResult } from '../activities/tool-activity.js';
 import type { VerifiedDecision } from '../activities/verify-decision.js';
 import { UNAUTHENTICATED_METHOD, type DecisionRecord } from '../src/contract/decision-record.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
-import type { DecisionRefusal } from '../src/wire/decisions.js';
+import { MAX_DECISION_TOKEN_CHARS, type DecisionRefusal } from '../src/wire/decisions.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import { answer, answerTo, enqueue, keepLatest, refusal, verifyDecision, type DecisionAnswer, type QueuedDecision } from './decision-inbox.js';
 import { decisionsVerified } from './decision-protocol.js';
@@ -94,7 +94,8 @@ type SubmittedResolution = SubmittedDecision & { readonly kind: 'resolution' };
  * it only waits for the person.
  */
 export async function reconcileToolCall(input: ReconcileInput | LateResultEscalation): Promise<ToolCallResult> {
-  // Handlers first: a person may send a resolution before the first query even runs (it is refused, on the record).
+  // Which rules this run decides by, fixed at its very start (see decisionsVerified); then the handlers, before
+  // anything else: a person may send a resolution before the first query even runs (it is refused, on the record).
   const verified = decisionsVerified();
   let legacyResolution: DecisionRecord | null = null;
   let resolution: VerifiedDecision | null = null;
@@ -294,7 +295,7 @@ function parseResolution(payload: unknown): ResolveOutcomeSignal | null {
     outcome,
     ...(hasExternalId ? { externalId: externalId.slice(0, 256) } : {}),
     ...(named ? { resolvedBy: resolvedBy.slice(0, 200) } : {}),
-    ...(signed ? { token: token.slice(0, 4096) } : {}),
+    ...(signed ? { token: token.slice(0, MAX_DECISION_TOKEN_CHARS + 1) } : {}),
     ...(typeof note === 'string' ? { note: note.slice(0, 2000) } : {}),
   };
 }

@@ -1,8 +1,6 @@
 import { canonicalJson } from '../contract/canonical-json.js';
+import { MAX_DECISION_TOKEN_CHARS } from '../wire/decisions.js';
 import { decisionClaimsSchema, type DecisionClaims } from './claims.js';
-
-/** Longest token accepted: a decision is small, and a token is carried in signals and history. */
-export const MAX_TOKEN_CHARS = 4096;
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
@@ -26,7 +24,7 @@ export function encodeToken(claims: DecisionClaims, sign: (signingInput: Buffer)
 
 /** Splits and parses a token; `null` when it is not a well-formed decision token. Verifies nothing. */
 export function decodeToken(token: string): DecodedToken | null {
-  if (token.length > MAX_TOKEN_CHARS) return null;
+  if (token.length > MAX_DECISION_TOKEN_CHARS) return null;
   const parts = token.split('.');
   const [payload, signature] = parts;
   if (parts.length !== 2 || payload === undefined || signature === undefined || !BASE64URL.test(payload) || !BASE64URL.test(signature)) return null;

@@ -37,3 +37,6 @@ export const DECISION_REFUSALS = [
 
 /** One of {@link DECISION_REFUSALS}. */
 export type DecisionRefusal = (typeof DECISION_REFUSALS)[number];
+
+/** Longest decision token accepted: a decision is small, and a token travels in signals, updates and history. */
+export const MAX_DECISION_TOKEN_CHARS = 4096;

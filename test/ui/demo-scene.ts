@@ -2,6 +2,7 @@ import { Worker } from '@temporalio/worker';
 import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, runDemo, startDemoServices, SUPPORT_DEMO_WORKFLOW_TYPE } from '../../src/demo/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { CleanupStack } from '../../testkit/cleanup-stack.js';
+import { TEST_DECISION_KEY, testDecisions } from '../support/decisions.js';
 import { integrationStore } from '../support/integration-store.js';
 import { runInBackground } from '../../testkit/running-worker.js';
 import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
@@ -50,12 +51,12 @@ export async function startDemoScene(): Promise<UiScene> {
       taskQueue,
       workflowsPath: DEMO_WORKFLOWS_PATH,
       shutdownGraceTime: '1s',
-      plugins: [new ToolContractPlugin({ tools: services.tools, store, safeRetryTools: services.safeRetryTools })],
+      plugins: [new ToolContractPlugin({ tools: services.tools, store, safeRetryTools: services.safeRetryTools, decisions: testDecisions })],
     });
     const running = runInBackground(worker, new Set());
     cleanups.push(() => running.stop());
 
-    const summary = await runDemo({ client: temporal.client, store, services, taskQueue, approval: 'auto', cli: 'tool-contract', onProgress: () => undefined });
+    const summary = await runDemo({ client: temporal.client, store, services, taskQueue, approval: 'auto', cli: 'tool-contract', signingKey: TEST_DECISION_KEY, onProgress: () => undefined });
     const reconciliation = summary.reconciliation;
     if (summary.status !== 'COMPLETED' || reconciliation === null) {
       throw new Error(`the demo did not run to a reconciled write: ${summary.status}, reconciliation ${JSON.stringify(reconciliation)}`);
