@@ -1,4 +1,5 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { signDecision } from '../decisions/sign.js';
 import type { DecisionKey } from '../decisions/keys.js';
 import type { ApprovalDecision, ApprovalDecisions, DecisionRecord, PendingApproval } from '../temporal/index.js';
@@ -60,12 +61,22 @@ export async function decideApproval(client: Client, input: DecideInput, signing
       approver: input.approver,
       ...(input.reason === undefined ? {} : { reason: input.reason }),
       ...(token === undefined ? {} : { token }),
+    }).catch(async (error: unknown) => {
+      // The workflow closed between the look-up and the decision: another decision won, and its record says which.
+      if (closedMeanwhile(error)) throw await notPending(client, input);
+      throw error;
     });
     if (!answer.accepted) throw new CliError(`workflow ${input.workflowId} did not take this decision on ${input.callId}: ${refusedBecause(answer)}`, EXIT_CODES.refused);
     return { workflowId: input.workflowId, callId: input.callId, decision: input.decision, accepted: true, recorded: answer.decision };
   } catch (error) {
     throw toCliError(error, input.workflowId);
   }
+}
+
+/** The server refused the update because the workflow closed as (or before) it arrived. */
+function closedMeanwhile(error: unknown): boolean {
+  if (error instanceof WorkflowNotFoundError) return true;
+  return error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === 'UnprocessedUpdate';
 }
 
 /** Why the call is not pending: already decided (by whom), or never was. */

@@ -3,7 +3,8 @@
 // lost is told which one won, the tool runs exactly once iff that one approved, and the audit names the winner.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { WorkflowNotFoundError, type WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { generateDecisionKey } from '../../../src/decisions/index.js';
 import { APPROVAL_DECISIONS_QUERY, APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../../../src/wire/names.js';
 import type { ApprovalDecision, ApprovalDecisions, ApprovalUpdateResult, PendingApproval, ToolCallResult } from '../../../workflows/index.js';
@@ -75,8 +76,10 @@ async function send(handle: WorkflowHandle, racer: Racer): Promise<Answer> {
     }
     return await handle.executeUpdate<ApprovalUpdateResult, [ApprovalDecision]>(APPROVAL_UPDATE, { args: [racer.decision] });
   } catch (error) {
-    // A decision that arrives as (or after) the workflow closes is refused by the server: the call was decided.
+    // A decision that arrives as (or after) the workflow closes is refused by the server — the workflow is gone, or
+    // its last workflow task completed it without taking the update — the call was decided.
     if (error instanceof WorkflowNotFoundError) return 'closed';
+    if (error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === 'UnprocessedUpdate') return 'closed';
     throw error;
   }
 }
