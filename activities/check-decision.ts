@@ -38,6 +38,14 @@ export type DecisionSubject =
     }
   | { readonly kind: 'resolution'; readonly workflowId: string; readonly runId: string; readonly idempotencyKey: string };
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** What the workflow knows a decision must be about; the workflow run comes from the activity's own coordinates. */
+export type DecisionTarget = DistributiveOmit<DecisionSubject, 'workflowId' | 'runId'>;
+
+/** What an activity acting on a decision expects it to say. */
+export type ExpectedDecision = DistributiveOmit<SubmittedDecision, 'token' | 'claimedBy' | 'note'>;
+
 /** The outcome of {@link checkDecision}. */
 export type DecisionCheck = { readonly ok: true; readonly record: DecisionRecord } | { readonly ok: false; readonly reason: DecisionRefusal };
 

@@ -1,11 +1,6 @@
 import { decisionRecordSchema } from '../src/contract/decision-record.js';
-import { checkDecision, isSelfApproval, type DecisionCheck, type DecisionPolicy, type DecisionSubject, type SubmittedDecision } from './check-decision.js';
+import { checkDecision, isSelfApproval, type DecisionCheck, type DecisionPolicy, type DecisionSubject, type ExpectedDecision } from './check-decision.js';
 import type { VerifiedDecision } from './verify-decision.js';
-
-/** What the acting activity expects the decision to say. */
-export type ExpectedDecision = DistributiveOmit<SubmittedDecision, 'token' | 'claimedBy' | 'note'>;
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
  * Re-checks a decision the workflow verified, in the activity that acts on it (runs the tool, records a rejection,

@@ -1,17 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { DecisionRecord } from '../src/contract/decision-record.js';
-import { checkDecision, type DecisionCheck, type DecisionSubject, type SubmittedDecision } from './check-decision.js';
+import { checkDecision, type DecisionCheck, type DecisionSubject, type DecisionTarget, type SubmittedDecision } from './check-decision.js';
 import type { ToolRuntime } from './runtime.js';
 
 /** Input of the verify-decision activity: the decision as sent, and what the workflow waits for. */
 export interface VerifyDecisionInput {
   readonly submitted: SubmittedDecision;
-  /** The pending call or the escalated key, from workflow state. The workflow run comes from the activity's own info. */
-  readonly target: DistributiveOmit<DecisionSubject, 'workflowId' | 'runId'>;
+  /** The pending call or the escalated key, from workflow state. */
+  readonly target: DecisionTarget;
 }
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
  * A decision this activity accepted, as workflow code passes it on to the activity that acts on it (the tool
@@ -33,6 +31,7 @@ export function createVerifyDecision(runtime: ToolRuntime): (input: VerifyDecisi
     const execution = Context.current().info.workflowExecution;
     if (execution === undefined) return { ok: false, reason: 'binding_mismatch' };
     const run = { workflowId: execution.workflowId, runId: execution.runId };
+    // Spelled per kind: a spread over a union does not narrow to one of its members.
     const subject: DecisionSubject = target.kind === 'approval' ? { ...target, ...run } : { ...target, ...run };
     return checkDecision(runtime.decisions, submitted, subject, { now: Date.now(), mintDecisionId: () => `dec_${randomBytes(16).toString('base64url')}` });
   };
