@@ -2,6 +2,7 @@ import { requestDigest } from '../src/contract/bindings.js';
 import type { DecisionRecord } from '../src/contract/decision-record.js';
 import type { AnyToolDefinition, Principal } from '../src/contract/define-tool.js';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
+import { businessIdempotencyKey } from '../src/contract/idempotency-key.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
 import type { DecisionPolicy, DecisionSubject } from './check-decision.js';
 import { confirmDecision } from './confirm-decision.js';
@@ -37,7 +38,7 @@ export function approvalSubject(tool: AnyToolDefinition, call: ToolActivityInput
   if (running === undefined || running === null) return null;
   const redispatch = call.dispatch === 'redispatch';
   if (running.workflowId !== (redispatch ? reconcileWorkflowId(call.idempotencyKey) : approvedIn)) return null;
-  if (call.idempotencyKey !== ownKey(tool, intended.args, call.operationId)) return null;
+  if (call.idempotencyKey !== ownKey(tool, call.principal.tenant, intended.args, call.operationId)) return null;
   return { kind: 'approval', workflowId: approvedIn, runId: redispatch ? null : running.runId, callId: call.callId, requestSha256: intended.requestSha256, principalSubject: call.principal.subject };
 }
 
@@ -68,11 +69,11 @@ export function intendedRequest(tool: AnyToolDefinition, principal: Principal, r
   return { args: rawArgs, requestSha256: requestDigest(principal, tool, rawArgs) };
 }
 
-/** The idempotency key the request owns, as prepareCall derives it: its business key, or its operation id. */
-function ownKey(tool: AnyToolDefinition, args: unknown, operationId: string): string | null {
+/** The idempotency key the request owns, as prepareCall derives it: its tenant-scoped business key, or its operation id. */
+function ownKey(tool: AnyToolDefinition, tenant: string, args: unknown, operationId: string): string | null {
   if (tool.idempotencyKey === undefined) return operationId;
   try {
-    return `${tool.name}:${String(tool.idempotencyKey(args))}`;
+    return businessIdempotencyKey(tool.name, tenant, String(tool.idempotencyKey(args)));
   } catch {
     return null;
   }

@@ -71,7 +71,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     if (tool.requiresApproval) {
       subject = approvalSubject(tool, call, ctx, intended);
       // Another call's identity: refused before its key is claimed or anything is recorded under its audit id.
-      if (subject === null) return { modelResult: failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'input', { reason: 'binding_mismatch' }), call.args).modelResult, auditRef: null };
+      if (subject === null) return { modelResult: failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'approval', { reason: 'binding_mismatch' }), call.args).modelResult, auditRef: null };
     }
     const claim = await this.runtime.store.claimIdempotencyKey({
       idempotencyKey: call.idempotencyKey,

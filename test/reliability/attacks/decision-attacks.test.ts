@@ -225,7 +225,7 @@ test('the tool activity itself refuses to run an approval-required tool without 
 });
 
 test('a forged resolution while the reconciliation is still asking the provider is refused and settles nothing (public API and CLI)', { timeout: 180_000 }, async () => {
-  const key = chargeKey('pay_forged_res', TOOLS.charge);
+  const key = chargeKey(principal.tenant, 'pay_forged_res', TOOLS.charge);
   h.payments.inject(key, 'hang_before_commit');
   h.payments.setStatusFault(key, 'unavailable');
   const handle = await client().workflow.start('runToolCall', {
@@ -258,7 +258,8 @@ test('a forged resolution while the reconciliation is still asking the provider 
   // The provider answers at last: the write never happened, and that is the result — not a forged receipt.
   h.payments.setStatusFault(key, 'truthful');
   const { modelResult } = (await handle.result()) as ToolCallResult;
-  assert.equal(modelResult.execution.delivery, 'receipt_reconciled');
+  assert.equal(modelResult.error?.code, 'NOT_COMMITTED');
+  assert.equal(modelResult.execution.delivery, 'confirmed_absent');
   assert.equal(modelResult.execution.outcome, 'not_started');
   assert.equal(h.payments.commits(key), 0);
 });
@@ -290,6 +291,6 @@ test('CLI: an unsigned approval is refused when the worker requires signatures, 
 });
 
 test('every decided call of these attacks replays deterministically', { timeout: 120_000 }, async () => {
-  const ids = ['attack-early-forged', 'attack-replay-victim', 'attack-direct-source', 'attack-direct-1', 'attack-forged-resolution', reconcileWorkflowId(chargeKey('pay_forged_res', TOOLS.charge)), 'attack-cli-race'];
+  const ids = ['attack-early-forged', 'attack-replay-victim', 'attack-direct-source', 'attack-direct-1', 'attack-forged-resolution', reconcileWorkflowId(chargeKey(principal.tenant, 'pay_forged_res', TOOLS.charge)), 'attack-cli-race'];
   assert.deepEqual(await h.replay(ids), []);
 });
