@@ -1,18 +1,12 @@
-import { requestDigest } from '../src/contract/bindings.js';
 import type { DecisionRecord } from '../src/contract/decision-record.js';
-import type { AnyToolDefinition, Principal } from '../src/contract/define-tool.js';
+import type { AnyToolDefinition } from '../src/contract/define-tool.js';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
 import { businessIdempotencyKey } from '../src/contract/idempotency-key.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
 import type { DecisionPolicy, DecisionSubject } from './check-decision.js';
 import { confirmDecision } from './confirm-decision.js';
+import type { IntendedRequest } from './request-digest.js';
 import type { ToolActivityInput } from './tool-activity.js';
-
-/** The request a tool activity is about to run: its validated arguments (raw when invalid) and their digest. */
-export interface IntendedRequest {
-  readonly args: unknown;
-  readonly requestSha256: string;
-}
 
 /** Whether an approval-required tool may run, and on whose decision. */
 export type ApprovalGate =
@@ -51,22 +45,6 @@ export async function checkApprovalGrant(policy: DecisionPolicy, call: ToolActiv
   if (call.approval === undefined) return { ok: false, code: 'APPROVAL_REQUIRED', reason: 'no_decision' };
   const check = await confirmDecision(policy, call.approval, subject, { kind: 'approval', decision: 'approve', requestSha256: subject.requestSha256 });
   return check.ok ? { ok: true, decision: check.record } : { ok: false, code: 'APPROVAL_INVALID', reason: check.reason };
-}
-
-/**
- * The request about to run, digested as the funnel will digest it (over the validated arguments): the ledger is keyed
- * on it, and an approval must be for it.
- */
-export function intendedRequest(tool: AnyToolDefinition, principal: Principal, rawArgs: unknown): IntendedRequest {
-  const parsed = (tool.input as { safeParse: (value: unknown) => { success: boolean; data?: unknown } }).safeParse(rawArgs);
-  if (parsed.success) {
-    try {
-      return { args: parsed.data, requestSha256: requestDigest(principal, tool, parsed.data) };
-    } catch {
-      // Arguments whose parsed form is not JSON are digested as sent, like the funnel does.
-    }
-  }
-  return { args: rawArgs, requestSha256: requestDigest(principal, tool, rawArgs) };
 }
 
 /** The idempotency key the request owns, as prepareCall derives it: its tenant-scoped business key, or its operation id. */

@@ -5,11 +5,11 @@ import { failedExecution, type ToolExecution } from '../src/contract/execute-too
 import type { ExecutionContext } from '../src/contract/execution-context.js';
 import { humanCommitted, notCommitted, withOutcomeUnknown, type HumanResolution, type UnsettledBecause } from '../src/contract/settled-results.js';
 import { ToolError } from '../src/contract/tool-error.js';
-import { intendedRequest } from './approval-gate.js';
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { confirmDecision } from './confirm-decision.js';
 import { recordOnce } from './record-execution.js';
+import { intendedRequest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
 import type { ToolCallResult } from './tool-activity.js';
 import type { VerifiedDecision } from './verify-decision.js';

@@ -9,7 +9,7 @@ import { asLocalReplay, withOutcomeUnknown } from '../src/contract/settled-resul
 import { ToolError } from '../src/contract/tool-error.js';
 import type { ClaimResult } from '../src/store/ledger.js';
 import { FUNNELLED_CALL_KIND } from '../src/wire/message-kinds.js';
-import { approvalSubject, checkApprovalGrant, intendedRequest, type ApprovalSubject } from './approval-gate.js';
+import { approvalSubject, checkApprovalGrant, type ApprovalSubject } from './approval-gate.js';
 import { attemptDeadline, SDK_LOCAL_TIMEOUT_BUFFER_MS, type AttemptDeadline } from './attempt-deadline.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { activityExecutionContext } from './call-context.js';
@@ -17,6 +17,7 @@ import { dispatchFence, unfencedWriteWarnings, type DispatchFence } from './disp
 import { cancelledCallError } from './cancelled-call.js';
 import { withHeartbeats } from './heartbeats.js';
 import { escalateIfLateResult } from './late-result.js';
+import { intendedRequest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
 import { callIdentityOf, isFunnelledCall, isToolActivityInput, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
 import { recordExecution, type ClaimedAttempt } from './record-execution.js';

@@ -32,7 +32,12 @@ describe('tool-contract regress', () => {
   });
 
   it('prints a table, exits 0 when every expectation is met and 1 when one is missed', async () => {
-    const deps = { cli: 'tool-contract', client: () => Promise.reject(new Error('no Temporal')), store: () => Promise.reject(new Error('no store')) };
+    const deps = {
+      cli: 'tool-contract',
+      client: () => Promise.reject(new Error('no Temporal')),
+      store: () => Promise.reject(new Error('no store')),
+      signingKey: () => Promise.reject(new Error('regress signs nothing')),
+    };
     for (const [tools, exitCode] of [[NOW, EXIT_CODES.ok], [BEFORE, EXIT_CODES.failure]] as const) {
       const command = parseCommand(['regress', join(PROJECT_ROOT, CASES), '--tools', join(PROJECT_ROOT, tools)]);
       assert.ok(command.kind === 'operator');
