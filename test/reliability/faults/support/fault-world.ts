@@ -37,7 +37,9 @@ export async function startFaultWorld(label: string, options: FaultWorldOptions 
         return { store: opened.store(), close: () => opened.close() };
       },
     },
-    options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools },
+    // Unauthenticated decisions, like the worker processes and the plugin workers the fault tests start beside the
+    // harness's: every worker of a task queue must judge a decision alike, and signatures are not what these test.
+    { decisions: null, ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }) },
   );
   const bundle = await writeBundleFile(harness.workflowBundle.code);
   const database = db as TestDatabase | null;
