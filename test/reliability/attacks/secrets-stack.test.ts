@@ -10,9 +10,10 @@ import { businessIdempotencyKey } from '../../../src/contract/idempotency-key.js
 import type { ModelResult } from '../../../src/index.js';
 import { reconcileWorkflowId } from '../../../src/wire/ids.js';
 import { APPROVAL_SIGNAL, PENDING_APPROVALS_QUERY } from '../../../src/wire/names.js';
-import type { ApprovalDecision, BatchCallRequest, CorrelatedResult, PendingApproval, ToolCallResult } from '../../../workflows/index.js';
+import type { BatchCallRequest, CorrelatedResult, PendingApproval, ToolCallResult } from '../../../workflows/index.js';
 import { BENIGN_LOOKALIKES } from '../../../testkit/security/secret-corpus.js';
 import { runCli } from '../../support/cli-process.js';
+import { signedApproval } from '../../support/decisions.js';
 import { eventually } from '../../support/eventually.js';
 import { historyText } from '../../support/history-text.js';
 import { databaseEnv, openTestDatabase, type TestDatabase } from '../../support/postgres.js';
@@ -184,7 +185,7 @@ test('the approval preview (pending query and `tool-contract pending`) shows eve
   assert.equal(cli.code, 0, cli.stderr);
   assertAggregate(cli.stdout, PLACED, '`tool-contract pending`');
 
-  await handle.signal(APPROVAL_SIGNAL, { callId: pending.callId, requestSha256: pending.preview.requestSha256, decision: 'reject', approver: 'secops@example.com' } satisfies ApprovalDecision);
+  await handle.signal(APPROVAL_SIGNAL, signedApproval(pending, { decision: 'reject', approver: 'secops@example.com' }));
   const { modelResult } = (await handle.result()) as ToolCallResult;
   assert.equal(modelResult.error?.code, 'APPROVAL_REJECTED');
 });
