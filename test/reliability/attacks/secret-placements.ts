@@ -112,7 +112,10 @@ const settleTool = defineTool({
   },
 });
 
-/** Needs approval; its arguments carry every secret, so the approval preview must hide them all. */
+/**
+ * Needs approval; its arguments carry every secret, so the approval preview must hide them all. They are ~290 KB,
+ * over the default argument bound, so the tool declares a larger one.
+ */
 const submitTool = defineTool({
   name: SECRET_TOOLS.submit,
   description: 'Submits a form that needs approval.',
@@ -120,6 +123,7 @@ const submitTool = defineTool({
   output: anyData,
   effect: 'write',
   requiresApproval: true,
+  maxArgumentBytes: 1024 * 1024,
   source,
   handler: () => Promise.reject(new Error('an approval test never runs the handler')),
 });
