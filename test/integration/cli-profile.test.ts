@@ -47,6 +47,22 @@ after(async () => {
   if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
 }, { timeout: 60_000 });
 
+/** Runs one read through the worker on `taskQueue` (the client knows the server directly) and returns its workflow id. */
+async function callOrderOn(taskQueue: string, workflowId: string): Promise<string> {
+  const result = await temporal.client.workflow.execute('runToolCall', {
+    taskQueue,
+    workflowId,
+    args: ['orders.get', { order_id: 'ord_1001' }, { principal: { tenant: 't-1', subject: 'u-1' } }],
+  }) as ToolCallResult;
+  assert.equal(result.modelResult.status, 'succeeded');
+  return workflowId;
+}
+
+async function stopWorker(worker: ReturnType<typeof startCli>): Promise<void> {
+  worker.child.kill('SIGTERM');
+  if (await worker.exited(60_000).catch(() => null) === null) worker.child.kill('SIGKILL');
+}
+
 test('a worker connects through TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE and an operator command through --profile / --config-file', { timeout: 240_000 }, async () => {
   const taskQueue = `cli-profile-${process.pid}`;
   const worker = startCli(['worker', '--json', '--tools', 'test/support/cli-worker-tools.ts', '--workflows', 'test/support/test-workflows.ts', '--task-queue', taskQueue], {
@@ -55,21 +71,14 @@ test('a worker connects through TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE and an o
   try {
     const ready = await worker.waitForEvent('ready', 180_000);
     assert.equal(ready['temporalAddress'], temporal.server.address);
-    const workflowId = `cli-profile-call-${process.pid}`;
-    const result = await temporal.client.workflow.execute('runToolCall', {
-      taskQueue,
-      workflowId,
-      args: ['orders.get', { order_id: 'ord_1001' }, { principal: { tenant: 't-1', subject: 'u-1' } }],
-    }) as ToolCallResult;
-    assert.equal(result.modelResult.status, 'succeeded');
+    const workflowId = await callOrderOn(taskQueue, `cli-profile-call-${process.pid}`);
 
     const pending = await runCli(['pending', workflowId, '--profile', 'dev', '--config-file', configFile], { env });
     assert.equal(pending.code, EXIT_CODES.ok, pending.stderr);
     const { workflows } = JSON.parse(pending.stdout) as { workflows: { workflowId: string; approvals: unknown[] }[] };
     assert.deepEqual(workflows.map((entry) => [entry.workflowId, entry.approvals]), [[workflowId, []]]);
   } finally {
-    worker.child.kill('SIGTERM');
-    if (await worker.exited(60_000).catch(() => null) === null) worker.child.kill('SIGKILL');
+    await stopWorker(worker);
   }
 });
 
@@ -86,20 +95,13 @@ test('over mutual TLS: a worker and an operator command connect with the profile
   try {
     const ready = await worker.waitForEvent('ready', 180_000);
     assert.equal(ready['temporalAddress'], proxy.address);
-    const workflowId = `cli-profile-tls-call-${process.pid}`;
-    const result = await temporal.client.workflow.execute('runToolCall', {
-      taskQueue,
-      workflowId,
-      args: ['orders.get', { order_id: 'ord_1001' }, { principal: { tenant: 't-1', subject: 'u-1' } }],
-    }) as ToolCallResult;
-    assert.equal(result.modelResult.status, 'succeeded');
+    const workflowId = await callOrderOn(taskQueue, `cli-profile-tls-call-${process.pid}`);
 
     const pending = await runCli(['pending', workflowId, '--profile', 'mtls', '--config-file', configFile], { env });
     assert.equal(pending.code, EXIT_CODES.ok, pending.stderr);
     const refused = await runCli(['pending', workflowId, '--profile', 'mtls-without-cert', '--config-file', configFile], { env });
     assert.equal(refused.code, EXIT_CODES.unavailable, refused.stderr);
   } finally {
-    worker.child.kill('SIGTERM');
-    if (await worker.exited(60_000).catch(() => null) === null) worker.child.kill('SIGKILL');
+    await stopWorker(worker);
   }
 });
