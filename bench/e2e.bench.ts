@@ -55,7 +55,7 @@ let sequence = 0;
 
 try {
   const workers = [
-    await rt.startWorker(QUEUE_PG, timedStore(new PgToolStore(rt.db.pool), storeTimings), { interceptors: { activity: [activityTimings(pgWorkerTimings)] } }),
+    await rt.startWorker(QUEUE_PG, timedStore(new PgToolStore(rt.db.pool, { schema: rt.db.schema }), storeTimings), { interceptors: { activity: [activityTimings(pgWorkerTimings)] } }),
     await rt.startWorker(QUEUE_MEMORY, new InMemoryToolStore(), { interceptors: { activity: [activityTimings(memoryWorkerTimings)] } }),
   ];
   console.log(`setup ${((performance.now() - setupStart) / 1000).toFixed(1)} s; database: ${rt.db.description}; dev server ${rt.temporal.server.address}`);

@@ -23,7 +23,7 @@ const taskQueue = `ttc-bench-reconcile-${process.pid}`;
 try {
   // A hanging write may keep its activity slot after the server timed it out (the handler does not heartbeat), so
   // the worker gets a slot per write plus room for the reconciliation activities. Everything else is default.
-  const worker = await rt.startWorker(taskQueue, new PgToolStore(rt.db.pool), { maxConcurrentActivityTaskExecutions: WRITES + 200 });
+  const worker = await rt.startWorker(taskQueue, new PgToolStore(rt.db.pool, { schema: rt.db.schema }), { maxConcurrentActivityTaskExecutions: WRITES + 200 });
   console.log(`database: ${rt.db.description}; ${WRITES} writes of '${TOOLS.charge}', tool timeout ${TIMEOUT_MS} ms, reconcile every ${RECONCILE.initialIntervalMs}–${RECONCILE.maximumIntervalMs} ms`);
 
   const run = Date.now().toString(36);

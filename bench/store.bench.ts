@@ -17,7 +17,7 @@ console.log(machineLine());
 const db = await openBenchDatabase(16);
 
 try {
-  const store = new PgToolStore(db.pool);
+  const store = new PgToolStore(db.pool, { schema: db.schema });
   const execution = await runCall(ordersGet, { orderId: 'o-bench' }, { workflowId: 'wf-bench', callId: 'c1' });
   await store.recordExecution({ execution, workflowId: 'wf-bench', runId: 'run-1' });
   const evidenceIds = [execution.modelResult.evidence[0]!.evidence_id];

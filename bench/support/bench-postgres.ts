@@ -8,7 +8,10 @@ import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
 /** A migrated, throwaway schema for one benchmark run. */
 export interface BenchDatabase {
+  /** On the benchmark's schema (search_path), for the raw baselines' unqualified SQL. */
   readonly pool: pg.Pool;
+  /** The schema the store is given. */
+  readonly schema: string;
   /** How the figures' database was set up, for the printed header. */
   readonly description: string;
   close(): Promise<void>;
@@ -39,9 +42,10 @@ export async function openBenchDatabase(poolMax: number): Promise<BenchDatabase>
   const pool = new pg.Pool({ connectionString, max: poolMax, options: `-c search_path=${schema}` });
   // An idle client losing its connection must not crash the benchmark.
   pool.on('error', () => undefined);
-  await migrate(pool);
+  await migrate(pool, { schema });
   return {
     pool,
+    schema,
     description: url ? 'DATABASE_URL' : `embedded Postgres (fsync ${fsync})`,
     async close() {
       await pool.end().catch(() => undefined);

@@ -10,6 +10,7 @@ export const CLI_ENV = {
   temporalNamespace: 'TEMPORAL_NAMESPACE',
   databaseUrl: 'DATABASE_URL',
   databaseOwnerUrl: 'DATABASE_OWNER_URL',
+  databaseSchema: 'DATABASE_SCHEMA',
   principalKey: 'TTC_PRINCIPAL_KEY',
   cursorKey: 'TTC_CURSOR_KEY',
   codecKeys: 'TTC_CODEC_KEYS',
@@ -23,6 +24,8 @@ export interface CliConfig {
   readonly databaseUrl: string | undefined;
   /** The role that owns the tables and migrates; `undefined`: DATABASE_URL's role migrates (and owns) them itself. */
   readonly databaseOwnerUrl: string | undefined;
+  /** The schema of the store's tables; `undefined`: `public`. Named in every statement, never taken from search_path. */
+  readonly databaseSchema: string | undefined;
   /** Keys the audit's principal references (worker); `undefined`: plain digests. Never printed. */
   readonly principalKey: string | undefined;
   /** The worker's key for sealed continuation cursors (`cursorKey` of the plugin); never printed. */
@@ -41,6 +44,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>,
     temporal: temporalProfile(env, profile),
     databaseUrl: read(CLI_ENV.databaseUrl),
     databaseOwnerUrl: read(CLI_ENV.databaseOwnerUrl),
+    databaseSchema: read(CLI_ENV.databaseSchema),
     principalKey: read(CLI_ENV.principalKey),
     cursorKey: read(CLI_ENV.cursorKey),
     codecKeys: read(CLI_ENV.codecKeys),

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import pg from 'pg';
-import { isStoreError, migrate, PgToolStore, type Migration, type MigrationReport, type ToolStore } from '../store/index.js';
+import { checkSchemaName, DEFAULT_SCHEMA, isStoreError, migrate, PgToolStore, type MigrateOptions, type Migration, type MigrationReport, type ToolStore } from '../store/index.js';
 import { EMBEDDED_DATA_ROOT, resolveDatabase, type ResolvedDatabase } from '../testing/resolve-database.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 import type { CliConfig } from './cli-config.js';
@@ -27,7 +27,7 @@ export interface OpenDatabase {
 }
 
 /** The database settings of the CLI's configuration. */
-export type DatabaseConfig = Pick<CliConfig, 'databaseUrl' | 'databaseOwnerUrl'>;
+export type DatabaseConfig = Pick<CliConfig, 'databaseUrl' | 'databaseOwnerUrl' | 'databaseSchema'>;
 
 const URL_PROTOCOLS = new Set(['postgres:', 'postgresql:', 'socket:']);
 
@@ -39,6 +39,7 @@ const URL_PROTOCOLS = new Set(['postgres:', 'postgresql:', 'socket:']);
  */
 export async function openDatabase(config: DatabaseConfig, projectRoot: string): Promise<OpenDatabase> {
   const { databaseUrl, databaseOwnerUrl } = config;
+  const schema = checkedSchema(config.databaseSchema);
   if (databaseUrl !== undefined) checkDatabaseUrl(databaseUrl, 'DATABASE_URL');
   if (databaseOwnerUrl !== undefined) {
     if (databaseUrl === undefined) throw new CliError('DATABASE_OWNER_URL needs DATABASE_URL (the embedded Postgres has its own owner)', EXIT_CODES.usage);
@@ -66,8 +67,8 @@ export async function openDatabase(config: DatabaseConfig, projectRoot: string):
     ownerConnectionString: resolved.ownerConnectionString,
     source: databaseUrl === undefined ? { kind: 'embedded', dataDir: embeddedDataDir(projectRoot) } : { kind: 'DATABASE_URL' },
     pool,
-    store: new PgToolStore(pool),
-    migrate: (migrations) => migrateAsOwner(pool, resolved.ownerConnectionString, migrations),
+    store: new PgToolStore(pool, { schema }),
+    migrate: (migrations) => migrateAsOwner(pool, resolved.ownerConnectionString, { schema, ...(migrations === undefined ? {} : { migrations }) }),
     close: async () => {
       await pool.end().catch(() => undefined);
       await resolved.close().catch(() => undefined);
@@ -79,8 +80,7 @@ export async function openDatabase(config: DatabaseConfig, projectRoot: string):
  * Migrates on a short-lived owner pool, naming the application role by asking the application pool who it is (so a
  * URL without a user name, or one the server maps, still names the right role).
  */
-async function migrateAsOwner(pool: pg.Pool, ownerUrl: string | null, migrations: readonly Migration[] | undefined): Promise<MigrationReport> {
-  const options = migrations === undefined ? {} : { migrations };
+async function migrateAsOwner(pool: pg.Pool, ownerUrl: string | null, options: Omit<MigrateOptions, 'appRole'>): Promise<MigrationReport> {
   if (ownerUrl === null) return explained(migrate(pool, options), 'DATABASE_URL');
   const owner = new pg.Pool({ connectionString: ownerUrl, max: 1, connectionTimeoutMillis: 10_000 });
   owner.on('error', () => undefined);
@@ -133,6 +133,15 @@ export const SINGLE_ROLE_WARNING =
 
 function embeddedDataDir(projectRoot: string): string {
   return join(projectRoot, EMBEDDED_DATA_ROOT, 'main');
+}
+
+function checkedSchema(schema: string | undefined): string {
+  if (schema === undefined) return DEFAULT_SCHEMA;
+  try {
+    return checkSchemaName(schema);
+  } catch (error) {
+    throw new CliError(`DATABASE_SCHEMA must be a lower-case identifier (a-z, 0-9, _), got '${schema}'`, EXIT_CODES.usage, { cause: error });
+  }
 }
 
 function checkDatabaseUrl(value: string, name: 'DATABASE_URL' | 'DATABASE_OWNER_URL'): void {

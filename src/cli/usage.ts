@@ -15,7 +15,8 @@ Environment: TEMPORAL_ADDRESS (default 127.0.0.1:7233), TEMPORAL_NAMESPACE (defa
 TEMPORAL_TLS_CLIENT_CERT_PATH / TEMPORAL_TLS_CLIENT_KEY_PATH / TEMPORAL_TLS_SERVER_CA_CERT_PATH (and the rest of
 envconfig's TEMPORAL_* variables; they override the profile),
 DATABASE_URL (the application role; default: the embedded Postgres under .data/postgres/main), DATABASE_OWNER_URL (the
-role that owns the tables and migrates), TTC_PRINCIPAL_KEY (worker: 32+ byte secret keying audit principal refs),
+role that owns the tables and migrates), DATABASE_SCHEMA (the schema of the tables; default public),
+TTC_PRINCIPAL_KEY (worker: 32+ byte secret keying audit principal refs),
 TTC_CURSOR_KEY (worker: 32+ byte secret sealing continuation cursors; required by tools with a cursor continuation),
 TTC_CODEC_KEYS (id:base64key[,...], the first encrypts: worker and demo encrypt payloads, the operator commands and
 codec-server decode them), TTC_DEV_PORT / TTC_DEV_UI_PORT (dev, start), TEMPORAL_CLI_PATH (a Temporal CLI binary to use),

@@ -27,6 +27,7 @@ export type { ContractMetrics, LayerMetrics, MetricCounts, MetricRate, MetricsWi
 export { OUTCOME_LABELS, type OutcomeLabel, type OutcomeLabelKind } from './outcome-labels.js';
 export { StoreError, isStoreError, STORE_FAILURE_CODES, type StoreFailure } from './store-error.js';
 export { PgToolStore, type PgToolStoreOptions } from './pg/pg-tool-store.js';
+export { checkSchemaName, DEFAULT_SCHEMA } from './pg/pg-schema.js';
 export { InMemoryToolStore } from './in-memory/in-memory-tool-store.js';
 export { migrate, loadMigrations, MIGRATIONS_DIR, MIGRATIONS_TABLE, type MigrateOptions, type Migration, type MigrationReport } from './pg/migrate.js';
 export { APPEND_ONLY_SQLSTATE, toStoreError } from './pg/pg-errors.js';

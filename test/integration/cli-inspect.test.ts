@@ -45,9 +45,7 @@ let env: Record<string, string>;
 
 before(async () => {
   db = await openTestDatabase('it-cli-inspect');
-  const url = new URL(db.connectionString);
-  url.searchParams.set('options', `-c search_path=${db.schema}`);
-  env = { DATABASE_URL: url.toString() };
+  env = { DATABASE_URL: db.connectionString, DATABASE_SCHEMA: db.schema };
   const ctx = testContext({ callId, operationId: `op-${workflowId}`, idempotencyKey, temporal: { workflowId, runId: 'run-1', activityId: '1', attempt: 1 } });
   const execution = await executeTool(warehouseLookup, { sku: 'sku-1' }, ctx);
   assert.equal(execution.modelResult.error?.code, 'TOOL_ERROR');

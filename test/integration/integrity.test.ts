@@ -115,7 +115,7 @@ test('history carries audit_sha256: an owner who rewrites a receipt inside the a
   // nothing of the forged record.
   await asOwner('UPDATE ttc_audit SET audit_json = $1 WHERE audit_id = $2', [canonicalJson(forged), auditRef.audit_id]);
   await assert.rejects(h.store.getAudit(auditRef.audit_id), (error: { reason?: unknown }) => error.reason === 'digest_mismatch');
-  const inspected = await runCli(['inspect', 'audit-sha-charge'], { env: { DATABASE_URL: databaseEnv(db).DATABASE_URL } });
+  const inspected = await runCli(['inspect', 'audit-sha-charge'], { env: { DATABASE_URL: databaseEnv(db).DATABASE_URL, DATABASE_SCHEMA: db.schema } });
   assert.equal(inspected.code, EXIT_CODES.failure, inspected.stderr);
   assert.match(inspected.stderr, /integrity check failed/);
   assert.doesNotMatch(inspected.stdout + inspected.stderr, /ch_attacker/);

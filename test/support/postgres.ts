@@ -22,7 +22,7 @@ const TEST_POSTGRES_FLAGS = ['-c', 'fsync=off', '-c', 'full_page_writes=off', '-
 export interface TestDatabase {
   /** Connected as the application role, exactly as a deployed store connects. */
   readonly pool: pg.Pool;
-  /** The application role's URL (DATABASE_URL style; the schema is chosen with search_path, see {@link schema}). */
+  /** The application role's URL (DATABASE_URL style; the store is given {@link schema}, see {@link databaseEnv}). */
   readonly connectionString: string;
   /** The owner's URL (DATABASE_OWNER_URL style): the server's admin role. */
   readonly ownerConnectionString: string;
@@ -30,6 +30,7 @@ export interface TestDatabase {
   readonly ownerPool: pg.Pool;
   /** The application role (one per test database, so test files never share grants). */
   readonly appRole: string;
+  /** The store's schema, given to `migrate` and `PgToolStore`; also the application role's default search_path, for raw SQL. */
   readonly schema: string;
   /** The embedded server, when this process started one (absent with DATABASE_URL). */
   readonly server: EmbeddedPostgresServer | null;
@@ -70,12 +71,14 @@ export interface TestDatabaseOptions {
 /**
  * Opens a fresh schema for one test file on the Postgres the project resolves (DATABASE_URL, else embedded), creates
  * its application role, and migrates it as the owner (granting the role) unless `migrate: false`. Files never share
- * a schema or a role, so they cannot interfere. With DATABASE_URL its role must be allowed to create roles.
+ * a schema or a role, so they cannot interfere. With DATABASE_URL its role must be allowed to create roles, unless
+ * DATABASE_OWNER_URL names such a role: then the owner connects there and the application role to DATABASE_URL's
+ * host (how the pooler tier puts PgBouncer in front of the application only).
  */
 export async function openTestDatabase(label: string, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const url = options.privateServer ? undefined : process.env['DATABASE_URL']?.trim();
   const server = url ? null : await startEmbeddedPostgres(label);
-  const ownerConnectionString = url || server!.connectionString;
+  const ownerConnectionString = (url && process.env['DATABASE_OWNER_URL']?.trim()) || url || server!.connectionString;
   const schema = `ttc_test_${safeName(label)}_${randomBytes(4).toString('hex')}`;
   const appRole = `${schema}_app`;
   const appPassword = randomBytes(18).toString('base64url');
@@ -90,19 +93,22 @@ export async function openTestDatabase(label: string, options: TestDatabaseOptio
     await admin.end().catch(() => undefined);
   }
   await ensureLoginRole(ownerConnectionString, appRole, appPassword);
-  const connectionString = withCredentials(ownerConnectionString, appRole, appPassword);
+  const connectionString = withCredentials(url || ownerConnectionString, appRole, appPassword);
   const pools: pg.Pool[] = [];
   const poolOn = (target: string, max: number, extra: pg.PoolConfig): pg.Pool => {
-    const pool = new pg.Pool({ ...extra, connectionString: target, max, options: `-c search_path=${schema}` });
+    const pool = new pg.Pool({ ...extra, connectionString: target, max });
     // An idle client losing its connection (e.g. a server restart) must not crash the test process.
     pool.on('error', () => undefined);
     pools.push(pool);
     return pool;
   };
+  const ownerPool = poolOn(ownerConnectionString, 4, { options: `-c search_path=${schema}` });
+  // Raw SQL of the tests names tables unqualified. A role default (not a connection option, which PgBouncer refuses)
+  // points it at the schema; the store itself is given the schema and never reads search_path.
+  await ownerPool.query(`ALTER ROLE ${appRole} SET search_path TO ${schema}`);
   const newPool = (max = 30, extra: pg.PoolConfig = {}): pg.Pool => poolOn(connectionString, max, extra);
   const pool = newPool(options.pool?.max ?? 30, options.pool ?? {});
-  const ownerPool = poolOn(ownerConnectionString, 4, {});
-  if (options.migrate !== false) await migrate(ownerPool, { appRole });
+  if (options.migrate !== false) await migrate(ownerPool, { appRole, schema });
   return {
     pool,
     connectionString,
@@ -111,7 +117,7 @@ export async function openTestDatabase(label: string, options: TestDatabaseOptio
     appRole,
     schema,
     server,
-    store: (storeOptions) => new PgToolStore(pool, storeOptions),
+    store: (storeOptions) => new PgToolStore(pool, { schema, ...storeOptions }),
     newPool,
     async close() {
       await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
@@ -134,15 +140,10 @@ export async function openTestDatabase(label: string, options: TestDatabaseOptio
 
 /**
  * The environment a CLI process needs to use this test database as a deployment would: DATABASE_URL as the
- * application role and DATABASE_OWNER_URL as the owner, both on the test schema.
+ * application role, DATABASE_OWNER_URL as the owner, and DATABASE_SCHEMA.
  */
-export function databaseEnv(db: TestDatabase): { DATABASE_URL: string; DATABASE_OWNER_URL: string } {
-  const onSchema = (connectionString: string) => {
-    const url = new URL(connectionString);
-    url.searchParams.set('options', `-c search_path=${db.schema}`);
-    return url.toString();
-  };
-  return { DATABASE_URL: onSchema(db.connectionString), DATABASE_OWNER_URL: onSchema(db.ownerConnectionString) };
+export function databaseEnv(db: TestDatabase): { DATABASE_URL: string; DATABASE_OWNER_URL: string; DATABASE_SCHEMA: string } {
+  return { DATABASE_URL: db.connectionString, DATABASE_OWNER_URL: db.ownerConnectionString, DATABASE_SCHEMA: db.schema };
 }
 
 /**

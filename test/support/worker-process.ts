@@ -20,7 +20,7 @@ export const workerProcessConfig = z.strictObject({
   taskQueue: z.string().min(1),
   /** A Postgres connection string (DATABASE_URL style). */
   databaseUrl: z.string().startsWith('postgres'),
-  /** The schema the parent's test database lives in (selected with search_path, as test/support/postgres.ts does). */
+  /** The schema the parent's test database lives in (the store is given it, as test/support/postgres.ts does). */
   schema: z.string().regex(/^\w+$/),
   paymentsUrl: z.url(),
   /** A workflow bundle the parent built once (bundling in every worker would take seconds per restart). */
@@ -47,7 +47,7 @@ async function main(rawConfig: string | undefined): Promise<void> {
   if (!parsed.success) throw new Error(`invalid worker config: ${z.prettifyError(parsed.error)}`);
   const config = parsed.data;
   Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: 'ERROR', forward: {} } } });
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 2000, options: `-c search_path=${config.schema}` });
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 2000 });
   // A dropped connection (a Postgres restart) surfaces on the next query as a retryable store error, not here.
   pool.on('error', () => undefined);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
@@ -61,7 +61,7 @@ async function main(rawConfig: string | undefined): Promise<void> {
     // A killed worker's sticky queue has no poller: hand its workflow tasks back to the shared queue quickly.
     stickyQueueScheduleToStartTimeout: '1s',
     shutdownGraceTime: '1s',
-    plugins: [new ToolContractPlugin({ tools, store: new PgToolStore(pool), safeRetryTools: config.safeRetryTools })],
+    plugins: [new ToolContractPlugin({ tools, store: new PgToolStore(pool, { schema: config.schema }), safeRetryTools: config.safeRetryTools })],
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => worker.shutdown());
   // Created but not yet running, the worker polls nothing: a standby process takes no task.

@@ -3,12 +3,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import type { Pool } from 'pg';
 import { checkText } from '../input-checks.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
+import { checkSchemaName, DEFAULT_SCHEMA } from './pg-schema.js';
 import { StoreError } from '../store-error.js';
 
 /** Where the numbered SQL files live (shipped next to this module). */
 export const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
-/** Table recording applied migrations (in the connection's current schema). */
+/** Table recording applied migrations (in the store's schema). */
 export const MIGRATIONS_TABLE = 'ttc_schema_migrations';
 
 /** Advisory lock key serializing concurrent migrators of one database: an arbitrary fixed constant, never to change. */
@@ -31,6 +32,11 @@ export interface MigrateOptions {
    * run the application: append-only is then a courtesy, not enforced against the application.
    */
   readonly appRole?: string;
+  /**
+   * The schema to create the tables in (default `public`; created when missing): the one `PgToolStore` is then
+   * given. A lower-case identifier; the connection's `search_path` plays no part.
+   */
+  readonly schema?: string;
   /** The migrations to apply; defaults to the package's own ({@link loadMigrations}). */
   readonly migrations?: readonly Migration[];
 }
@@ -65,14 +71,17 @@ export async function loadMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migrati
 export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise<MigrationReport> {
   const all = options.migrations ?? (await loadMigrations());
   const appRole = options.appRole === undefined ? null : checkText(options.appRole, 'appRole');
-  return inTransaction(pool, async (tx) => {
+  const schema = checkSchemaName(options.schema ?? DEFAULT_SCHEMA);
+  return inTransaction({ pool, schema }, async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
     if (appRole !== null) await assertSeparateRole(tx, appRole);
+    await useSchema(tx, schema);
+    const migrationsTable = tx.table(MIGRATIONS_TABLE);
     await tx.query(
-      `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (version integer PRIMARY KEY, name text NOT NULL, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      `CREATE TABLE IF NOT EXISTS ${migrationsTable} (version integer PRIMARY KEY, name text NOT NULL, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
       [],
     );
-    const rows = await tx.query<{ version: number; sha256: string }>(`SELECT version, sha256 FROM ${MIGRATIONS_TABLE} ORDER BY version`, []);
+    const rows = await tx.query<{ version: number; sha256: string }>(`SELECT version, sha256 FROM ${migrationsTable} ORDER BY version`, []);
     const recorded = new Map(rows.map((row) => [row.version, row.sha256]));
     const applied: number[] = [];
     const alreadyApplied: number[] = [];
@@ -85,15 +94,15 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
       }
       // A migration file is trusted SQL shipped with the package, run as a multi-statement script.
       await tx.query(migration.sql, []);
-      await tx.query(`INSERT INTO ${MIGRATIONS_TABLE} (version, name, sha256) VALUES ($1, $2, $3)`, [migration.version, migration.name, migration.sha256]);
+      await tx.query(`INSERT INTO ${migrationsTable} (version, name, sha256) VALUES ($1, $2, $3)`, [migration.version, migration.name, migration.sha256]);
       applied.push(migration.version);
     }
     const known = new Set(all.map((m) => m.version));
     const unknown = [...recorded.keys()].filter((version) => !known.has(version));
     if (unknown.length > 0) throw new StoreError('migration_mismatch', { versions: unknown, problem: 'database is newer than this package' });
     if (appRole !== null) {
-      await assertOwnsTables(tx);
-      await tx.query('SELECT ttc_grant_application_role($1)', [appRole]);
+      await assertOwnsTables(tx, schema);
+      await tx.query(`SELECT "${schema}".ttc_grant_application_role($1)`, [appRole]);
     }
     return { applied, alreadyApplied, appRole };
   });
@@ -114,11 +123,23 @@ async function assertSeparateRole(tx: Queryable, appRole: string): Promise<void>
   if (problem !== null) throw new StoreError('role_setup', { appRole, problem });
 }
 
+/**
+ * Creates the schema when missing and makes it the current one for this transaction only: the migration files create
+ * their objects unqualified and name their schema as `current_schema()` (so they are the same files, with the same
+ * digests, whatever the schema), and a transaction-local setting never leaks into a pooled connection.
+ */
+async function useSchema(tx: Queryable, schema: string): Promise<void> {
+  // Checked before creating: CREATE SCHEMA IF NOT EXISTS needs the database's CREATE right even when it exists.
+  const existing = await tx.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  if (existing.length === 0) await tx.query(`CREATE SCHEMA "${schema}"`, []);
+  await tx.query(`SELECT set_config('search_path', $1, true)`, [`"${schema}"`]);
+}
+
 /** Grants mean nothing on tables the application role owns (e.g. created by an older, single-role setup). */
-async function assertOwnsTables(tx: Queryable): Promise<void> {
+async function assertOwnsTables(tx: Queryable, schema: string): Promise<void> {
   const foreign = await tx.query<{ tablename: string; tableowner: string }>(
-    `SELECT tablename, tableowner FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'ttc\\_%' AND tableowner <> current_user ORDER BY tablename`,
-    [],
+    `SELECT tablename, tableowner FROM pg_tables WHERE schemaname = $1 AND tablename LIKE 'ttc\\_%' AND tableowner <> current_user ORDER BY tablename`,
+    [schema],
   );
   if (foreign.length > 0) throw new StoreError('role_setup', { problem: 'tables_owned_by_another_role', tables: foreign.map((row) => `${row.tablename} (${row.tableowner})`) });
 }

@@ -21,7 +21,7 @@ export async function insertArtifact(db: Queryable, artifact: ArtifactPayload, n
   }
   // Same digest ⇒ same bytes: an existing row is this artifact already.
   await db.query(
-    'INSERT INTO ttc_artifacts (sha256, content_type, bytes, body, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING',
+    `INSERT INTO ${db.table('ttc_artifacts')} (sha256, content_type, bytes, body, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING`,
     [sha256, contentType, body.byteLength, body, now],
   );
 }
@@ -29,7 +29,7 @@ export async function insertArtifact(db: Queryable, artifact: ArtifactPayload, n
 /** Reads an artifact and verifies its bytes against the digest it is stored under. */
 export async function readArtifact(db: Queryable, sha256: string): Promise<StoredArtifact> {
   const key = checkSha256(sha256, 'sha256');
-  const rows = await db.query<{ content_type: string; bytes: string; body: Buffer }>('SELECT content_type, bytes, body FROM ttc_artifacts WHERE sha256 = $1', [key]);
+  const rows = await db.query<{ content_type: string; bytes: string; body: Buffer }>(`SELECT content_type, bytes, body FROM ${db.table('ttc_artifacts')} WHERE sha256 = $1`, [key]);
   const row = rows[0];
   if (!row) throw new StoreError('artifact_not_found', { sha256: key });
   const actual = sha256OfBytes(row.body);

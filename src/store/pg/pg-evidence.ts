@@ -24,9 +24,9 @@ interface EvidenceWithAuditRow extends JoinedAuditColumns {
   readonly a_model_result_json: string | null;
 }
 
-const SELECT_EVIDENCE = `
+const selectEvidence = (db: Queryable): string => `
   SELECT e.workflow_id, e.call_id, e.evidence_id, e.audit_id, e.record_json, ${joinedAuditColumns('a')}, a.model_result_json AS a_model_result_json
-    FROM ttc_evidence e LEFT JOIN ttc_audit a ON a.audit_id = e.audit_id
+    FROM ${db.table('ttc_evidence')} e LEFT JOIN ${db.table('ttc_audit')} a ON a.audit_id = e.audit_id
    WHERE e.workflow_id = $1 AND ($2::text IS NULL OR e.call_id = $2) AND ($3::text[] IS NULL OR e.evidence_id = ANY($3::text[]))
    ORDER BY e.recorded_at, e.call_id, e.evidence_id`;
 
@@ -56,7 +56,7 @@ export async function readCitedEvidence(db: Queryable, workflowId: string, evide
 
 /** Evidence rows verified against the audits that recorded them, each with its audit's model result. */
 async function readVerified(db: Queryable, filter: EvidenceFilter): Promise<{ record: EvidenceRecord; modelResult: ModelResult }[]> {
-  const rows = await db.query<EvidenceWithAuditRow>(SELECT_EVIDENCE, [filter.workflowId, filter.callId ?? null, filter.evidenceIds ?? null]);
+  const rows = await db.query<EvidenceWithAuditRow>(selectEvidence(db), [filter.workflowId, filter.callId ?? null, filter.evidenceIds ?? null]);
   // Several evidence rows share one audit: verify (hash and parse) each audit once.
   const modelResults = new Map<string, ModelResult>();
   return rows.map((row) => {

@@ -24,7 +24,7 @@ export async function labelOutcome(db: Queryable, auditRef: AuditRef, label: Out
   const checked = checkLabel(auditRef, label, labelledBy, note);
   const audit = (
     await db.query<{ audit_id: string; request_sha256: string; result_sha256: string; call_binding_sha256: string; audit_sha256: string; error_code: string | null }>(
-      'SELECT audit_id, request_sha256, result_sha256, call_binding_sha256, audit_sha256, error_code FROM ttc_audit WHERE audit_id = $1',
+      `SELECT audit_id, request_sha256, result_sha256, call_binding_sha256, audit_sha256, error_code FROM ${db.table('ttc_audit')} WHERE audit_id = $1`,
       [checked.auditId],
     )
   )[0];
@@ -32,10 +32,10 @@ export async function labelOutcome(db: Queryable, auditRef: AuditRef, label: Out
   assertSameAudit(auditRef, auditRefOfRow(audit));
   assertLabelFits(checked, audit.error_code === null);
   const inserted = await db.query<LabelRow>(
-    `INSERT INTO ttc_outcome_labels (${LABEL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (label_id) DO NOTHING RETURNING ${LABEL_COLUMNS}`,
+    `INSERT INTO ${db.table('ttc_outcome_labels')} (${LABEL_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (label_id) DO NOTHING RETURNING ${LABEL_COLUMNS}`,
     [checked.labelId, checked.auditId, checked.label, checked.labelledBy, checked.note, now],
   );
-  const row = inserted[0] ?? (await db.query<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM ttc_outcome_labels WHERE label_id = $1`, [checked.labelId]))[0];
+  const row = inserted[0] ?? (await db.query<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM ${db.table('ttc_outcome_labels')} WHERE label_id = $1`, [checked.labelId]))[0];
   if (row === undefined) throw new StoreError('internal', { problem: 'label row vanished' });
   return labelOf(row);
 }
@@ -43,7 +43,7 @@ export async function labelOutcome(db: Queryable, auditRef: AuditRef, label: Out
 /** Labels of some audited attempts, oldest first. */
 export async function listOutcomeLabels(db: Queryable, auditIds: readonly string[]): Promise<OutcomeLabel[]> {
   if (auditIds.length === 0) return [];
-  const rows = await db.query<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM ttc_outcome_labels WHERE audit_id = ANY($1::text[]) ORDER BY labelled_at, label_id`, [auditIds]);
+  const rows = await db.query<LabelRow>(`SELECT ${LABEL_COLUMNS} FROM ${db.table('ttc_outcome_labels')} WHERE audit_id = ANY($1::text[]) ORDER BY labelled_at, label_id`, [auditIds]);
   return rows.map(labelOf);
 }
 

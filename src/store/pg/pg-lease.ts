@@ -13,16 +13,15 @@ export async function fenceDispatch(db: Queryable, input: FenceDispatchInput): P
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
   const token = checkText(input.leaseToken, 'leaseToken');
   const passed = await db.query(
-    `UPDATE ttc_ledger SET dispatched_at = COALESCE(dispatched_at, clock_timestamp())
+    `UPDATE ${db.table('ttc_ledger')} SET dispatched_at = COALESCE(dispatched_at, clock_timestamp())
       WHERE idempotency_key = $1 AND lease_token = $2 AND status = 'claimed' AND lease_revoked_at IS NULL AND lease_expires_at > clock_timestamp()
      RETURNING 1`,
     [key, token],
-    'ttc_fence_dispatch_v1',
   );
   if (passed.length > 0) return { allowed: true };
   // The refusal was decided above; this only finds out why, for the audit.
   const rows = await db.query<{ lease_token: string | null; status: LedgerStatus; lease_revoked_at: Date | null }>(
-    'SELECT lease_token, status, lease_revoked_at FROM ttc_ledger WHERE idempotency_key = $1',
+    `SELECT lease_token, status, lease_revoked_at FROM ${db.table('ttc_ledger')} WHERE idempotency_key = $1`,
     [key],
   );
   const row = rows[0];
@@ -37,7 +36,7 @@ export async function fenceDispatch(db: Queryable, input: FenceDispatchInput): P
  */
 export async function revokeLease(tx: Queryable, idempotencyKey: string, tool: string, fence: CheckedFence, now: Date): Promise<DispatchState> {
   const rows = await tx.query<{ in_flight: boolean; quiet_at: Date | null }>(
-    `INSERT INTO ttc_ledger (idempotency_key, request_sha256, tool, workflow_id, call_id, status, claimed_at, fenced_holders)
+    `INSERT INTO ${tx.table('ttc_ledger')} (idempotency_key, request_sha256, tool, workflow_id, call_id, status, claimed_at, fenced_holders)
      VALUES ($1, $2, $3, $4, $5, 'released', $6, ARRAY[$7::text])
      ON CONFLICT (idempotency_key) DO UPDATE SET
        lease_revoked_at = CASE WHEN ttc_ledger.lease_holder = $7 THEN COALESCE(ttc_ledger.lease_revoked_at, clock_timestamp()) ELSE ttc_ledger.lease_revoked_at END,

@@ -27,11 +27,11 @@ interface LedgerRow extends JoinedAuditColumns {
 }
 
 /** A ledger row with the audit of its last recorded attempt, which is verified before the row is used. */
-const SELECT_LEDGER = `
+const selectLedger = (db: Queryable): string => `
   SELECT l.idempotency_key, l.request_sha256, l.tool, l.workflow_id, l.call_id, l.status, l.model_result_json, l.audit_id,
          l.claimed_at, l.completed_at, l.lease_expires_at, l.dispatched_at, l.lease_revoked_at, l.fenced_holders, l.late_commit_audit_id,
          ${joinedAuditColumns('a')}
-    FROM ttc_ledger l LEFT JOIN ttc_audit a ON a.audit_id = l.audit_id
+    FROM ${db.table('ttc_ledger')} l LEFT JOIN ${db.table('ttc_audit')} a ON a.audit_id = l.audit_id
    WHERE l.idempotency_key = $1`;
 
 /**
@@ -47,7 +47,7 @@ export async function claimIdempotencyKey(db: Queryable, input: ClaimInput, now:
   const lease = checkLeaseRequest({ workflowId, callId, ...(input.lease === undefined ? {} : { lease: input.lease }) });
   const params = [key, requestSha256, checkText(input.tool, 'tool'), workflowId, callId, now, lease?.holder ?? null, lease?.token ?? null, lease?.durationMs ?? null];
   const won = await db.query<{ claimed_at: Date; lease_token: string | null; lease_expires_at: Date | null }>(
-    `INSERT INTO ttc_ledger (idempotency_key, request_sha256, tool, workflow_id, call_id, status, claimed_at, lease_holder, lease_token, lease_expires_at)
+    `INSERT INTO ${db.table('ttc_ledger')} (idempotency_key, request_sha256, tool, workflow_id, call_id, status, claimed_at, lease_holder, lease_token, lease_expires_at)
      VALUES ($1, $2, $3, $4, $5, 'claimed', $6, $7, $8, clock_timestamp() + $9::double precision * interval '1 millisecond')
      ON CONFLICT (idempotency_key) DO UPDATE
        SET status = 'claimed', tool = EXCLUDED.tool, workflow_id = EXCLUDED.workflow_id, call_id = EXCLUDED.call_id, claimed_at = EXCLUDED.claimed_at,
@@ -57,7 +57,6 @@ export async function claimIdempotencyKey(db: Queryable, input: ClaimInput, now:
          AND (EXCLUDED.lease_holder IS NULL OR NOT EXCLUDED.lease_holder = ANY (ttc_ledger.fenced_holders))
      RETURNING claimed_at, lease_token, lease_expires_at`,
     params,
-    'ttc_claim_key_v2',
   );
   const claimed = won[0];
   if (claimed) {
@@ -65,7 +64,7 @@ export async function claimIdempotencyKey(db: Queryable, input: ClaimInput, now:
     return { kind: 'claimed', claimedAt: isoOf(claimed.claimed_at), lease: granted };
   }
 
-  const row = (await db.query<LedgerRow>(SELECT_LEDGER, [key], 'ttc_select_ledger_v3'))[0];
+  const row = (await db.query<LedgerRow>(selectLedger(db), [key]))[0];
   // Rows are never deleted, so the row that beat this insert is visible to this later statement.
   if (!row) throw new StoreError('internal', { idempotencyKey: key, problem: 'ledger row vanished' });
   if (row.request_sha256 !== requestSha256) return { kind: 'conflict', recordedRequestSha256: row.request_sha256, recordedTool: row.tool };
@@ -86,7 +85,7 @@ export async function claimIdempotencyKey(db: Queryable, input: ClaimInput, now:
 
 /** The ledger row of a key, or `null`. */
 export async function getLedgerEntry(db: Queryable, idempotencyKey: string): Promise<LedgerEntry | null> {
-  const row = (await db.query<LedgerRow>(SELECT_LEDGER, [checkText(idempotencyKey, 'idempotencyKey')]))[0];
+  const row = (await db.query<LedgerRow>(selectLedger(db), [checkText(idempotencyKey, 'idempotencyKey')]))[0];
   if (!row) return null;
   const auditRef = auditRefOf(row);
   const modelResult: ModelResult | null =

@@ -53,7 +53,7 @@ export async function proposeMemory(db: Queryable, input: MemoryProposal, policy
   assertAllCited(proposal.workflowId, proposal.evidenceIds, cited);
   const sha256 = sha256OfBytes(toCanonicalText({ ...proposal, observedAt: proposal.observedAt?.toISOString() ?? null }, 'proposal'));
   const inserted = await db.query<MemoryRow>(
-    `INSERT INTO ttc_memory (memory_id, subject_ref, workflow_id, fact, kind, evidence_ids, observed_at, confidence, status, reason, proposal_sha256, created_at, updated_at)
+    `INSERT INTO ${db.table('ttc_memory')} (memory_id, subject_ref, workflow_id, fact, kind, evidence_ids, observed_at, confidence, status, reason, proposal_sha256, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)
      ON CONFLICT (memory_id) DO NOTHING RETURNING ${MEMORY_COLUMNS}`,
     [proposal.memoryId, proposal.subjectRef, proposal.workflowId, proposal.fact, proposal.kind, proposal.evidenceIds, proposal.observedAt, proposal.confidence, decision, reason, sha256, now],
@@ -70,7 +70,7 @@ export async function confirmMemoryCandidate(db: Queryable, input: MemoryConfirm
   const memoryId = checkText(input.memoryId, 'memoryId');
   const confirmedBy = checkText(input.confirmedBy, 'confirmedBy');
   const updated = await db.query<MemoryRow>(
-    `UPDATE ttc_memory SET status = 'accepted', reason = 'user_confirmed', confirmed_by = $2, updated_at = $3
+    `UPDATE ${db.table('ttc_memory')} SET status = 'accepted', reason = 'user_confirmed', confirmed_by = $2, updated_at = $3
       WHERE memory_id = $1 AND status = 'candidate' RETURNING ${MEMORY_COLUMNS}`,
     [memoryId, confirmedBy, now],
   );
@@ -88,12 +88,12 @@ export async function listMemories(db: Queryable, filter: MemoryFilter): Promise
   if (filter.workflowId !== undefined) conditions.push(`workflow_id = $${params.push(checkText(filter.workflowId, 'workflowId'))}`);
   if (conditions.length === 0) throw new StoreError('invalid_input', { field: 'filter', problem: 'needs subjectRef or workflowId' });
   if (filter.status !== undefined) conditions.push(`status = $${params.push(filter.status)}`);
-  const rows = await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM ttc_memory WHERE ${conditions.join(' AND ')} ORDER BY created_at, memory_id`, params);
+  const rows = await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM ${db.table('ttc_memory')} WHERE ${conditions.join(' AND ')} ORDER BY created_at, memory_id`, params);
   return rows.map(memoryRecordOf);
 }
 
 async function selectMemory(db: Queryable, memoryId: string): Promise<MemoryRow | undefined> {
-  return (await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM ttc_memory WHERE memory_id = $1`, [memoryId]))[0];
+  return (await db.query<MemoryRow>(`SELECT ${MEMORY_COLUMNS} FROM ${db.table('ttc_memory')} WHERE memory_id = $1`, [memoryId]))[0];
 }
 
 function memoryRecordOf(row: MemoryRow): MemoryRecord {

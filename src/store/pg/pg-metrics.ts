@@ -19,36 +19,36 @@ function windowSql(alias: string, timeColumn: string, window: { since: Date | nu
   return { where: conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`, params };
 }
 
-const LABELLED = (label: string, alias: string) => `EXISTS (SELECT 1 FROM ttc_outcome_labels x WHERE x.audit_id = ${alias}.audit_id AND x.label = '${label}')`;
+const labelled = (db: Queryable, label: string, alias: string) => `EXISTS (SELECT 1 FROM ${db.table('ttc_outcome_labels')} x WHERE x.audit_id = ${alias}.audit_id AND x.label = '${label}')`;
 
 /** Attempts per tool and error code, with how many of them people labelled wrong. */
-function attemptsSql(window: WindowSql): string {
+function attemptsSql(db: Queryable, window: WindowSql): string {
   return `SELECT f.tool, f.error_code, count(*) AS n,
-                 count(*) FILTER (WHERE f.accepted AND ${LABELLED('false_accept', 'f')}) AS false_accepts,
-                 count(*) FILTER (WHERE NOT f.accepted AND ${LABELLED('false_reject', 'f')}) AS false_rejects
-            FROM ttc_audit_facts f ${window.where} GROUP BY f.tool, f.error_code`;
+                 count(*) FILTER (WHERE f.accepted AND ${labelled(db, 'false_accept', 'f')}) AS false_accepts,
+                 count(*) FILTER (WHERE NOT f.accepted AND ${labelled(db, 'false_reject', 'f')}) AS false_rejects
+            FROM ${db.table('ttc_audit_facts')} f ${window.where} GROUP BY f.tool, f.error_code`;
 }
 
 /** Attempts per tool carrying each warning code. */
-function warningsSql(window: WindowSql): string {
-  return `SELECT f.tool, w.code, count(*) AS n FROM ttc_audit_facts f CROSS JOIN LATERAL unnest(f.warnings) AS w(code) ${window.where} GROUP BY f.tool, w.code`;
+function warningsSql(db: Queryable, window: WindowSql): string {
+  return `SELECT f.tool, w.code, count(*) AS n FROM ${db.table('ttc_audit_facts')} f CROSS JOIN LATERAL unnest(f.warnings) AS w(code) ${window.where} GROUP BY f.tool, w.code`;
 }
 
 /** Per tool, layer and rule version: how it decided, what it let through, and the labels on those decisions. */
-function rulesSql(window: WindowSql): string {
+function rulesSql(db: Queryable, window: WindowSql): string {
   return `SELECT l.tool, l.layer, l.rule_version,
                  count(*) FILTER (WHERE l.outcome = 'passed') AS passed,
                  count(*) FILTER (WHERE l.outcome = 'warned') AS warned,
                  count(*) FILTER (WHERE l.outcome = 'failed') AS failed,
                  count(*) FILTER (WHERE l.accepted) AS accepted,
-                 count(*) FILTER (WHERE l.accepted AND ${LABELLED('false_accept', 'l')}) AS false_accepts,
-                 count(*) FILTER (WHERE l.outcome = 'failed' AND ${LABELLED('false_reject', 'l')}) AS false_rejects
-            FROM ttc_audit_layers l ${window.where} GROUP BY l.tool, l.layer, l.rule_version`;
+                 count(*) FILTER (WHERE l.accepted AND ${labelled(db, 'false_accept', 'l')}) AS false_accepts,
+                 count(*) FILTER (WHERE l.outcome = 'failed' AND ${labelled(db, 'false_reject', 'l')}) AS false_rejects
+            FROM ${db.table('ttc_audit_layers')} l ${window.where} GROUP BY l.tool, l.layer, l.rule_version`;
 }
 
 /** Reconciliation rounds per tool and in total (`total` = 1), with time-to-settle percentiles. */
-function reconciliationSql(window: WindowSql): string {
-  return `WITH d AS (SELECT r.tool, r.state, EXTRACT(EPOCH FROM (r.settled_at - r.opened_at)) * 1000 AS ms FROM ttc_reconciliations r ${window.where})
+function reconciliationSql(db: Queryable, window: WindowSql): string {
+  return `WITH d AS (SELECT r.tool, r.state, EXTRACT(EPOCH FROM (r.settled_at - r.opened_at)) * 1000 AS ms FROM ${db.table('ttc_reconciliations')} r ${window.where})
           SELECT tool, GROUPING(tool) AS total,
                  count(*) FILTER (WHERE state <> 'settled') AS unknown,
                  count(*) FILTER (WHERE state = 'escalated') AS escalated,
@@ -68,10 +68,10 @@ export async function contractMetrics(db: Queryable, window: MetricsWindow): Pro
   const layers = windowSql('l', 'recorded_at', checked);
   const rounds = windowSql('r', 'opened_at', checked);
   const [attempts, warnings, rules, reconciliation] = await Promise.all([
-    db.query<{ tool: string; error_code: string | null; n: Count; false_accepts: Count; false_rejects: Count }>(attemptsSql(facts), facts.params),
-    db.query<{ tool: string; code: string; n: Count }>(warningsSql(facts), facts.params),
-    db.query<{ tool: string; layer: ValidationLayer; rule_version: string; passed: Count; warned: Count; failed: Count; accepted: Count; false_accepts: Count; false_rejects: Count }>(rulesSql(layers), layers.params),
-    db.query<{ tool: string | null; total: number; unknown: Count; escalated: Count; settled: Count; p50: number | null; p95: number | null; max: number | null }>(reconciliationSql(rounds), rounds.params),
+    db.query<{ tool: string; error_code: string | null; n: Count; false_accepts: Count; false_rejects: Count }>(attemptsSql(db, facts), facts.params),
+    db.query<{ tool: string; code: string; n: Count }>(warningsSql(db, facts), facts.params),
+    db.query<{ tool: string; layer: ValidationLayer; rule_version: string; passed: Count; warned: Count; failed: Count; accepted: Count; false_accepts: Count; false_rejects: Count }>(rulesSql(db, layers), layers.params),
+    db.query<{ tool: string | null; total: number; unknown: Count; escalated: Count; settled: Count; p50: number | null; p95: number | null; max: number | null }>(reconciliationSql(db, rounds), rounds.params),
   ]);
   const settling = new Map(reconciliation.filter((row) => row.total === 0).map((row) => [row.tool ?? '', reconciliationOf(row)]));
   const tools = new Map<string, { attempts: number; byCode: Record<string, number>; warnings: Record<string, number>; falseAccepts: number; falseRejects: number }>();
@@ -118,13 +118,13 @@ function reconciliationOf(row: { unknown: Count; escalated: Count; settled: Coun
 }
 
 /** The SQL `contractMetrics` runs for a window, with its parameters: what the index test explains. */
-export function metricsQueries(window: MetricsWindow): { readonly sql: string; readonly params: readonly unknown[] }[] {
+export function metricsQueries(db: Queryable, window: MetricsWindow): { readonly sql: string; readonly params: readonly unknown[] }[] {
   const checked = checkWindow(window);
   const facts = windowSql('f', 'recorded_at', checked);
   const layers = windowSql('l', 'recorded_at', checked);
   return [
-    { sql: attemptsSql(facts), params: facts.params },
-    { sql: warningsSql(facts), params: facts.params },
-    { sql: rulesSql(layers), params: layers.params },
+    { sql: attemptsSql(db, facts), params: facts.params },
+    { sql: warningsSql(db, facts), params: facts.params },
+    { sql: rulesSql(db, layers), params: layers.params },
   ];
 }

@@ -37,18 +37,19 @@ export interface AttemptRow {
 
 export const ROUND_COLUMNS =
   'idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, escalated_at, escalation_reason, settled_at, outcome, via, receipt_external_id, resolved_by, note, fenced_holder, lease_dispatched, dispatch_quiet_at';
-export const LATEST_ROUND = `SELECT ${ROUND_COLUMNS} FROM ttc_reconciliations WHERE idempotency_key = $1 ORDER BY round DESC LIMIT 1`;
+/** The latest round of a key (append ` FOR UPDATE` to lock it). */
+export const latestRound = (db: Queryable): string => `SELECT ${ROUND_COLUMNS} FROM ${db.table('ttc_reconciliations')} WHERE idempotency_key = $1 ORDER BY round DESC LIMIT 1`;
 
 /** The latest round of a key, locked for this transaction; a missing round is `reconciliation_not_found`. */
 export async function lockLatest(tx: Queryable, key: string): Promise<RoundRow> {
-  const row = (await tx.query<RoundRow>(`${LATEST_ROUND} FOR UPDATE`, [key]))[0];
+  const row = (await tx.query<RoundRow>(`${latestRound(tx)} FOR UPDATE`, [key]))[0];
   if (!row) throw new StoreError('reconciliation_not_found', { idempotencyKey: key });
   return row;
 }
 
 export async function withAttempts(db: Queryable, row: RoundRow): Promise<ReconciliationRecord> {
   const attempts = await db.query<AttemptRow>(
-    'SELECT idempotency_key, round, attempt, finding, detail, at FROM ttc_reconciliation_attempts WHERE idempotency_key = $1 AND round = $2 ORDER BY attempt',
+    `SELECT idempotency_key, round, attempt, finding, detail, at FROM ${db.table('ttc_reconciliation_attempts')} WHERE idempotency_key = $1 AND round = $2 ORDER BY attempt`,
     [row.idempotency_key, row.round],
   );
   return recordOf(row, attempts);

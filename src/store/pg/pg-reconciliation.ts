@@ -1,4 +1,3 @@
-import type { Pool } from 'pg';
 import { checkCount, checkOptionalText, checkText } from '../input-checks.js';
 import type {
   EscalationInput,
@@ -11,8 +10,8 @@ import type {
 } from '../reconciliation.js';
 import { checkDispatchFence } from '../lease.js';
 import { revokeLease } from './pg-lease.js';
-import { type AttemptRow, LATEST_ROUND, lockLatest, recordOf, ROUND_COLUMNS, type RoundRow, withAttempts } from './pg-reconciliation-rows.js';
-import { inTransaction, type Queryable } from './sql-runner.js';
+import { type AttemptRow, latestRound, lockLatest, recordOf, ROUND_COLUMNS, type RoundRow, withAttempts } from './pg-reconciliation-rows.js';
+import { inTransaction, type PgDatabase, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 
 /** What settling reads of the key's ledger row (locked first: ledger row before round, as everywhere). */
@@ -28,44 +27,44 @@ const FINDINGS = new Set<ReconcileFinding>(['committed', 'not_committed', 'unkno
  * safe retry became unknown again and a new round starts. Concurrent openers end up with the same round. With a
  * fence, the fenced dispatch's lease is revoked first, in the same transaction, and a new round keeps what that found.
  */
-export async function openReconciliation(pool: Pool, input: OpenReconciliationInput, now: Date): Promise<ReconciliationRecord> {
+export async function openReconciliation(database: PgDatabase, input: OpenReconciliationInput, now: Date): Promise<ReconciliationRecord> {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
   const tool = checkText(input.tool, 'tool');
   const fields = [checkText(input.workflowId, 'workflowId'), checkText(input.callId, 'callId'), tool, checkOptionalText(input.auditId, 'auditId')];
   const fence = input.fence === undefined ? null : checkDispatchFence(input.fence);
-  return inTransaction(pool, async (tx) => {
+  return inTransaction(database, async (tx) => {
     // Ledger row before round, as everywhere both are locked.
     const dispatch = fence === null ? null : await revokeLease(tx, key, tool, fence, now);
-    const latest = (await tx.query<RoundRow>(`${LATEST_ROUND} FOR UPDATE`, [key]))[0];
+    const latest = (await tx.query<RoundRow>(`${latestRound(tx)} FOR UPDATE`, [key]))[0];
     if (latest && !(latest.state === 'settled' && latest.outcome === 'not_committed')) return withAttempts(tx, latest);
     const round = (latest?.round ?? 0) + 1;
     const inserted = await tx.query<RoundRow>(
-      `INSERT INTO ttc_reconciliations (idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, fenced_holder, lease_dispatched, dispatch_quiet_at)
+      `INSERT INTO ${tx.table('ttc_reconciliations')} (idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, fenced_holder, lease_dispatched, dispatch_quiet_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10) ON CONFLICT (idempotency_key, round) DO NOTHING RETURNING ${ROUND_COLUMNS}`,
       [key, round, ...fields, now, fence?.holder ?? null, dispatch?.dispatched ?? null, dispatch?.quietAt ?? null],
     );
     // Losing the insert race means another opener created this round a moment ago: use theirs.
-    const row = inserted[0] ?? (await tx.query<RoundRow>(LATEST_ROUND, [key]))[0];
+    const row = inserted[0] ?? (await tx.query<RoundRow>(latestRound(tx), [key]))[0];
     if (!row) throw new StoreError('internal', { problem: 'reconciliation round vanished' });
     return withAttempts(tx, row);
   });
 }
 
 /** Appends one reconcile attempt to the latest round; the same attempt number with the same finding is a no-op. */
-export async function recordReconciliationAttempt(pool: Pool, input: ReconciliationAttemptInput, now: Date): Promise<ReconciliationRecord> {
+export async function recordReconciliationAttempt(database: PgDatabase, input: ReconciliationAttemptInput, now: Date): Promise<ReconciliationRecord> {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
   const attempt = checkCount(input.attempt, 'attempt', 1);
   if (!FINDINGS.has(input.finding)) throw new StoreError('invalid_input', { field: 'finding', problem: 'unknown_finding' });
   const detail = checkOptionalText(input.detail, 'detail');
-  return inTransaction(pool, async (tx) => {
+  return inTransaction(database, async (tx) => {
     const round = await lockLatest(tx, key);
-    const existing = (await tx.query<AttemptRow>('SELECT finding FROM ttc_reconciliation_attempts WHERE idempotency_key = $1 AND round = $2 AND attempt = $3', [key, round.round, attempt]))[0];
+    const existing = (await tx.query<AttemptRow>(`SELECT finding FROM ${tx.table('ttc_reconciliation_attempts')} WHERE idempotency_key = $1 AND round = $2 AND attempt = $3`, [key, round.round, attempt]))[0];
     if (existing) {
       if (existing.finding !== input.finding) throw new StoreError('reconciliation_conflict', { idempotencyKey: key, attempt, recorded: existing.finding });
       return withAttempts(tx, round);
     }
     if (round.state === 'settled') throw new StoreError('reconciliation_conflict', { idempotencyKey: key, problem: 'already settled' });
-    await tx.query('INSERT INTO ttc_reconciliation_attempts (idempotency_key, round, attempt, finding, detail, at) VALUES ($1, $2, $3, $4, $5, $6)', [
+    await tx.query(`INSERT INTO ${tx.table('ttc_reconciliation_attempts')} (idempotency_key, round, attempt, finding, detail, at) VALUES ($1, $2, $3, $4, $5, $6)`, [
       key,
       round.round,
       attempt,
@@ -78,16 +77,16 @@ export async function recordReconciliationAttempt(pool: Pool, input: Reconciliat
 }
 
 /** Hands the latest round to a human; escalating again is a no-op, escalating a settled round a conflict. */
-export async function escalateReconciliation(pool: Pool, input: EscalationInput, now: Date): Promise<ReconciliationRecord> {
+export async function escalateReconciliation(database: PgDatabase, input: EscalationInput, now: Date): Promise<ReconciliationRecord> {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
   const reason = checkText(input.reason, 'reason');
-  return inTransaction(pool, async (tx) => {
+  return inTransaction(database, async (tx) => {
     const round = await lockLatest(tx, key);
     if (round.state === 'settled') throw new StoreError('reconciliation_conflict', { idempotencyKey: key, problem: 'already settled' });
     if (round.state === 'escalated') return withAttempts(tx, round);
     const row = (
       await tx.query<RoundRow>(
-        `UPDATE ttc_reconciliations SET state = 'escalated', escalated_at = $3, escalation_reason = $4 WHERE idempotency_key = $1 AND round = $2 RETURNING ${ROUND_COLUMNS}`,
+        `UPDATE ${tx.table('ttc_reconciliations')} SET state = 'escalated', escalated_at = $3, escalation_reason = $4 WHERE idempotency_key = $1 AND round = $2 RETURNING ${ROUND_COLUMNS}`,
         [key, round.round, now, reason],
       )
     )[0];
@@ -101,7 +100,7 @@ export async function escalateReconciliation(pool: Pool, input: EscalationInput,
  * that key can claim it; by receipt it is refused as `verdict_premature` while the fenced dispatch may still be in
  * flight (database clock) or when a commit was recorded meanwhile. A human's settlement ends a late-commit dispute.
  */
-export async function settleReconciliation(pool: Pool, input: SettleReconciliationInput, now: Date): Promise<ReconciliationRecord> {
+export async function settleReconciliation(database: PgDatabase, input: SettleReconciliationInput, now: Date): Promise<ReconciliationRecord> {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
   if (input.outcome !== 'committed' && input.outcome !== 'not_committed') throw new StoreError('invalid_input', { field: 'outcome' });
   if (input.via !== 'receipt' && input.via !== 'human') throw new StoreError('invalid_input', { field: 'via' });
@@ -109,8 +108,8 @@ export async function settleReconciliation(pool: Pool, input: SettleReconciliati
   if (input.via === 'human' && resolvedBy === null) throw new StoreError('invalid_input', { field: 'resolvedBy', problem: 'a human resolution names its resolver' });
   const receipt = checkOptionalText(input.receiptExternalId, 'receiptExternalId');
   const note = checkOptionalText(input.note, 'note');
-  return inTransaction(pool, async (tx) => {
-    const ledger = (await tx.query<LedgerLock>('SELECT status, late_commit_audit_id FROM ttc_ledger WHERE idempotency_key = $1 FOR UPDATE', [key]))[0];
+  return inTransaction(database, async (tx) => {
+    const ledger = (await tx.query<LedgerLock>(`SELECT status, late_commit_audit_id FROM ${tx.table('ttc_ledger')} WHERE idempotency_key = $1 FOR UPDATE`, [key]))[0];
     const round = await lockLatest(tx, key);
     if (round.state === 'settled') {
       if (round.outcome === input.outcome && round.via === input.via) return withAttempts(tx, round);
@@ -119,21 +118,21 @@ export async function settleReconciliation(pool: Pool, input: SettleReconciliati
     if (input.outcome === 'not_committed' && input.via === 'receipt') await assertVerdictFinal(tx, key, round, ledger);
     const row = (
       await tx.query<RoundRow>(
-        `UPDATE ttc_reconciliations SET state = 'settled', settled_at = $3, outcome = $4, via = $5, receipt_external_id = $6, resolved_by = $7, note = $8
+        `UPDATE ${tx.table('ttc_reconciliations')} SET state = 'settled', settled_at = $3, outcome = $4, via = $5, receipt_external_id = $6, resolved_by = $7, note = $8
           WHERE idempotency_key = $1 AND round = $2 RETURNING ${ROUND_COLUMNS}`,
         [key, round.round, now, input.outcome, input.via, receipt, resolvedBy, note],
       )
     )[0];
     if (input.outcome === 'not_committed') {
       await tx.query(
-        `UPDATE ttc_ledger SET status = 'released', late_commit_audit_id = NULL
+        `UPDATE ${tx.table('ttc_ledger')} SET status = 'released', late_commit_audit_id = NULL
           WHERE idempotency_key = $1 AND status IN ('claimed', 'unknown')
             AND ($2::text IS NULL OR lease_holder IS NULL OR lease_holder = $2 OR late_commit_audit_id IS NOT NULL)`,
         [key, round.fenced_holder],
       );
     } else {
       // The committed result (reconciled or a human's) is recorded next and completes the row; a dispute ends here.
-      await tx.query('UPDATE ttc_ledger SET late_commit_audit_id = NULL WHERE idempotency_key = $1 AND late_commit_audit_id IS NOT NULL', [key]);
+      await tx.query(`UPDATE ${tx.table('ttc_ledger')} SET late_commit_audit_id = NULL WHERE idempotency_key = $1 AND late_commit_audit_id IS NOT NULL`, [key]);
     }
     return withAttempts(tx, row ?? round);
   });
@@ -154,19 +153,19 @@ async function assertVerdictFinal(tx: Queryable, key: string, round: RoundRow, l
 
 /** The latest round of a key, or `null`. */
 export async function getReconciliation(db: Queryable, idempotencyKey: string): Promise<ReconciliationRecord | null> {
-  const row = (await db.query<RoundRow>(LATEST_ROUND, [checkText(idempotencyKey, 'idempotencyKey')]))[0];
+  const row = (await db.query<RoundRow>(latestRound(db), [checkText(idempotencyKey, 'idempotencyKey')]))[0];
   return row ? withAttempts(db, row) : null;
 }
 
 /** Unsettled rounds (open or escalated), oldest first. */
 export async function listUnsettled(db: Queryable, limit = 100): Promise<ReconciliationRecord[]> {
-  const rows = await db.query<RoundRow>(`SELECT ${ROUND_COLUMNS} FROM ttc_reconciliations WHERE state <> 'settled' ORDER BY opened_at, idempotency_key LIMIT $1`, [
+  const rows = await db.query<RoundRow>(`SELECT ${ROUND_COLUMNS} FROM ${db.table('ttc_reconciliations')} WHERE state <> 'settled' ORDER BY opened_at, idempotency_key LIMIT $1`, [
     checkCount(limit, 'limit', 1),
   ]);
   if (rows.length === 0) return [];
   const attempts = await db.query<AttemptRow>(
     `SELECT a.idempotency_key, a.round, a.attempt, a.finding, a.detail, a.at
-       FROM ttc_reconciliation_attempts a JOIN unnest($1::text[], $2::int[]) AS r(k, n) ON a.idempotency_key = r.k AND a.round = r.n
+       FROM ${db.table('ttc_reconciliation_attempts')} a JOIN unnest($1::text[], $2::int[]) AS r(k, n) ON a.idempotency_key = r.k AND a.round = r.n
       ORDER BY a.attempt`,
     [rows.map((r) => r.idempotency_key), rows.map((r) => r.round)],
   );
@@ -177,7 +176,7 @@ export async function listUnsettled(db: Queryable, limit = 100): Promise<Reconci
 export async function reconciliationMetrics(db: Queryable, since: Date | null = null): Promise<ReconciliationMetrics> {
   const row = (
     await db.query<{ unknown: string; escalated: string; settled: string; p50: number | null; p95: number | null; max: number | null }>(
-      `WITH d AS (SELECT state, EXTRACT(EPOCH FROM (settled_at - opened_at)) * 1000 AS ms FROM ttc_reconciliations WHERE $1::timestamptz IS NULL OR opened_at >= $1)
+      `WITH d AS (SELECT state, EXTRACT(EPOCH FROM (settled_at - opened_at)) * 1000 AS ms FROM ${db.table('ttc_reconciliations')} WHERE $1::timestamptz IS NULL OR opened_at >= $1)
        SELECT count(*) FILTER (WHERE state <> 'settled') AS unknown,
               count(*) FILTER (WHERE state = 'escalated') AS escalated,
               count(*) FILTER (WHERE state = 'settled') AS settled,

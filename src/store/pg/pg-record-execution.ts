@@ -1,4 +1,3 @@
-import type { Pool } from 'pg';
 import { auditRecordSchema } from '../../contract/audit-record.js';
 import { modelResultSchema } from '../../contract/model-result.js';
 import { sha256OfBytes } from '../byte-digest.js';
@@ -11,7 +10,7 @@ import { insertAuditIndex } from './pg-audit-index.js';
 import { auditRefOfRow } from './pg-audit-rows.js';
 import { escalateLateResult } from './pg-late-result.js';
 import { queryCopy } from './query-copy.js';
-import { inTransaction, type Queryable } from './sql-runner.js';
+import { inTransaction, type PgDatabase, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 
 /**
@@ -21,7 +20,7 @@ import { StoreError } from '../store-error.js';
  * A key recorded under a different request digest is an `IDEMPOTENCY_CONFLICT`, but the attempt's audit and
  * evidence are still committed first: the attempt ran, and the audit of what ran must never be lost.
  */
-export async function recordExecution(pool: Pool, input: RecordExecutionInput, now: Date): Promise<AuditRef> {
+export async function recordExecution(database: PgDatabase, input: RecordExecutionInput, now: Date): Promise<AuditRef> {
   const { execution } = input;
   const workflowId = checkText(input.workflowId, 'workflowId');
   const runId = checkOptionalText(input.runId, 'runId');
@@ -40,9 +39,9 @@ export async function recordExecution(pool: Pool, input: RecordExecutionInput, n
   }
   const ref = auditRefOf(record, sha256OfBytes(auditJson));
 
-  const { recorded, conflict } = await inTransaction(pool, async (tx) => {
+  const { recorded, conflict } = await inTransaction(database, async (tx) => {
     const inserted = await tx.query<{ audit_id: string }>(
-      `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code,
+      `INSERT INTO ${tx.table('ttc_audit')} (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code,
          request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
        ON CONFLICT (audit_id) DO NOTHING RETURNING audit_id`,
@@ -69,7 +68,7 @@ export async function recordExecution(pool: Pool, input: RecordExecutionInput, n
  */
 async function sameAttempt(tx: Queryable, ref: AuditRef): Promise<AuditRef> {
   const rows = await tx.query<{ request_sha256: string; result_sha256: string; call_binding_sha256: string; audit_sha256: string }>(
-    'SELECT request_sha256, result_sha256, call_binding_sha256, audit_sha256 FROM ttc_audit WHERE audit_id = $1',
+    `SELECT request_sha256, result_sha256, call_binding_sha256, audit_sha256 FROM ${tx.table('ttc_audit')} WHERE audit_id = $1`,
     [ref.audit_id],
   );
   const row = rows[0];
@@ -85,7 +84,7 @@ async function insertEvidence(tx: Queryable, input: RecordExecutionInput, workfl
     const source = evidenceSources[item.evidence_id] ?? modelResult.provenance.source_label;
     const recordJson = toCanonicalText({ ...item, source }, 'evidence');
     await tx.query(
-      `INSERT INTO ttc_evidence (workflow_id, call_id, evidence_id, audit_id, kind, locator, supports, quote, observed_at, source, record_json, recorded_at)
+      `INSERT INTO ${tx.table('ttc_evidence')} (workflow_id, call_id, evidence_id, audit_id, kind, locator, supports, quote, observed_at, source, record_json, recorded_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
        ON CONFLICT (workflow_id, call_id, evidence_id) DO NOTHING`,
       [
@@ -110,7 +109,7 @@ async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflow
   const status = ledgerStatusFor(modelResult);
   const leaseToken = checkOptionalText(input.leaseToken, 'leaseToken');
   const updated = await tx.query<{ status: string }>(
-    `INSERT INTO ttc_ledger (idempotency_key, request_sha256, tool, workflow_id, call_id, status, model_result_json, audit_id, claimed_at, completed_at)
+    `INSERT INTO ${tx.table('ttc_ledger')} (idempotency_key, request_sha256, tool, workflow_id, call_id, status, model_result_json, audit_id, claimed_at, completed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $6 = 'completed' THEN $9::timestamptz END)
      ON CONFLICT (idempotency_key) DO UPDATE
        SET status = EXCLUDED.status, model_result_json = EXCLUDED.model_result_json, audit_id = EXCLUDED.audit_id, completed_at = EXCLUDED.completed_at
@@ -122,7 +121,7 @@ async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflow
   );
   if (updated.length > 0) return null;
   // The upsert locked the row: this read and the escalation below see it as it stays until commit.
-  const rows = await tx.query<{ request_sha256: string; status: string }>('SELECT request_sha256, status FROM ttc_ledger WHERE idempotency_key = $1', [audit.idempotency_key]);
+  const rows = await tx.query<{ request_sha256: string; status: string }>(`SELECT request_sha256, status FROM ${tx.table('ttc_ledger')} WHERE idempotency_key = $1`, [audit.idempotency_key]);
   const row = rows[0];
   if (row !== undefined && row.request_sha256 !== audit.bindings.request_sha256) return row.request_sha256;
   const escalation = lateResultEscalation(input);

@@ -1,10 +1,9 @@
-import type { Pool } from 'pg';
 import { sha256OfBytes } from '../byte-digest.js';
 import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
 import { assertAllCited, resolvePatchProvenance, type PatchProvenance, type PatchProvenanceInput } from '../cited-evidence.js';
 import { checkCount, checkIdList, checkText } from '../input-checks.js';
 import { readCitedEvidence } from './pg-evidence.js';
-import { inTransaction, type Queryable } from './sql-runner.js';
+import { inTransaction, type PgDatabase, type Queryable } from './sql-runner.js';
 import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
 import { StoreError, isStoreError } from '../store-error.js';
 import { isoOf, isoOrNull } from '../timestamps.js';
@@ -30,27 +29,25 @@ interface PatchRow {
 const PATCH_COLUMNS = 'patch_id, workflow_id, key, value_json, evidence_ids, source, observed_at, retrieved_at, version, call_id, patch_sha256, applied_at';
 
 /** The locking read of {@link applyChecked}: earlier patch with this id, current version. */
-const CHECK_PATCH = `
-  SELECT (SELECT version FROM ttc_state WHERE workflow_id = $1 AND key = $2 FOR UPDATE) AS current_version,
+const checkPatchSql = (db: Queryable): string => `
+  SELECT (SELECT version FROM ${db.table('ttc_state')} WHERE workflow_id = $1 AND key = $2 FOR UPDATE) AS current_version,
          ${PATCH_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')}
-    FROM (SELECT 1) AS one LEFT JOIN ttc_state_patches p ON p.patch_id = $3`;
+    FROM (SELECT 1) AS one LEFT JOIN ${db.table('ttc_state_patches')} p ON p.patch_id = $3`;
 
 /** The write of {@link applyChecked}: the patch row and the pointer move, as one statement. */
-function writePatchSql(firstVersion: boolean): string {
+function writePatchSql(db: Queryable, firstVersion: boolean): string {
   // A first version inserts the pointer (its primary key turns a concurrent first writer into a conflict); later
   // versions move it. Both statements of the CTE run to completion whether or not the outer query reads them.
   const movePointer = firstVersion
-    ? 'INSERT INTO ttc_state (workflow_id, key, version, patch_id, updated_at) SELECT workflow_id, key, version, patch_id, applied_at FROM p'
-    : 'UPDATE ttc_state s SET version = p.version, patch_id = p.patch_id, updated_at = p.applied_at FROM p WHERE s.workflow_id = p.workflow_id AND s.key = p.key';
+    ? `INSERT INTO ${db.table('ttc_state')} (workflow_id, key, version, patch_id, updated_at) SELECT workflow_id, key, version, patch_id, applied_at FROM p`
+    : `UPDATE ${db.table('ttc_state')} s SET version = p.version, patch_id = p.patch_id, updated_at = p.applied_at FROM p WHERE s.workflow_id = p.workflow_id AND s.key = p.key`;
   return `
     WITH p AS (
-      INSERT INTO ttc_state_patches (patch_id, workflow_id, key, value_json, evidence_ids, source, observed_at, retrieved_at, expected_version, version, call_id, patch_sha256, applied_at)
+      INSERT INTO ${db.table('ttc_state_patches')} (patch_id, workflow_id, key, value_json, evidence_ids, source, observed_at, retrieved_at, expected_version, version, call_id, patch_sha256, applied_at)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${PATCH_COLUMNS}
     ), moved AS (${movePointer})
     SELECT ${PATCH_COLUMNS} FROM p`;
 }
-const WRITE_FIRST_PATCH = writePatchSql(true);
-const WRITE_NEXT_PATCH = writePatchSql(false);
 
 /** A patch after validation, with its canonical value text; its provenance is resolved against its evidence. */
 interface CheckedPatch {
@@ -75,15 +72,15 @@ interface ResolvedPatch extends Omit<CheckedPatch, 'provenance'>, PatchProvenanc
  * never overwritten), every cited evidence id must come from a call of the same workflow, and the patch's source and
  * times must be those of its evidence (`provenance_mismatch`; see `resolvePatchProvenance`).
  */
-export async function applyStatePatch(pool: Pool, input: StatePatchInput, now: Date): Promise<StatePatchResult> {
+export async function applyStatePatch(database: PgDatabase, input: StatePatchInput, now: Date): Promise<StatePatchResult> {
   const patch = checkPatch(input);
   try {
-    return await inTransaction(pool, (tx) => applyChecked(tx, patch, now));
+    return await inTransaction(database, (tx) => applyChecked(tx, patch, now));
   } catch (error) {
     // A concurrent writer of the same patch id may have committed between our check and our write: then this
     // is a retry that lost the race, not a conflict.
     if (isStoreError(error) && (error.reason === 'version_conflict' || error.reason === 'patch_id_reused')) {
-      const replay = await inTransaction(pool, async (tx) => existingPatch(tx, await resolvePatch(tx, patch)));
+      const replay = await inTransaction(database, async (tx) => existingPatch(tx, await resolvePatch(tx, patch)));
       if (replay) return replay;
     }
     throw error;
@@ -115,7 +112,7 @@ async function resolvePatch(tx: Queryable, patch: CheckedPatch): Promise<Resolve
  * returned it; the write inserts the patch and moves the pointer.
  */
 async function applyChecked(tx: Queryable, checkedPatch: CheckedPatch, now: Date): Promise<StatePatchResult> {
-  const checked = (await tx.query<PatchColumns & { current_version: number | null }>(CHECK_PATCH, [checkedPatch.workflowId, checkedPatch.key, checkedPatch.patchId], 'ttc_check_patch_v2'))[0];
+  const checked = (await tx.query<PatchColumns & { current_version: number | null }>(checkPatchSql(tx), [checkedPatch.workflowId, checkedPatch.key, checkedPatch.patchId]))[0];
   if (!checked) throw new StoreError('internal', { problem: 'patch check returned nothing' });
   const patch = await resolvePatch(tx, checkedPatch);
   if (checked.patch_id !== null) return replayOf(checked as PatchRow, patch);
@@ -126,9 +123,8 @@ async function applyChecked(tx: Queryable, checkedPatch: CheckedPatch, now: Date
   const version = patch.expectedVersion + 1;
   const first = patch.expectedVersion === 0;
   const rows = await tx.query<PatchRow>(
-    first ? WRITE_FIRST_PATCH : WRITE_NEXT_PATCH,
+    writePatchSql(tx, first),
     [patch.patchId, patch.workflowId, patch.key, patch.valueJson, patch.evidenceIds, patch.source, patch.observedAt, patch.retrievedAt, patch.expectedVersion, version, patch.callId, patch.sha256, now],
-    first ? 'ttc_write_first_patch_v1' : 'ttc_write_next_patch_v1',
   );
   const inserted = rows[0];
   if (!inserted) throw new StoreError('internal', { problem: 'patch insert returned nothing' });
@@ -136,7 +132,7 @@ async function applyChecked(tx: Queryable, checkedPatch: CheckedPatch, now: Date
 }
 
 async function existingPatch(tx: Queryable, patch: ResolvedPatch): Promise<StatePatchResult | null> {
-  const row = (await tx.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ttc_state_patches WHERE patch_id = $1`, [patch.patchId]))[0];
+  const row = (await tx.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ${tx.table('ttc_state_patches')} WHERE patch_id = $1`, [patch.patchId]))[0];
   return row ? replayOf(row, patch) : null;
 }
 
@@ -150,7 +146,7 @@ function replayOf(row: PatchRow, patch: ResolvedPatch): StatePatchResult {
 export async function getState(db: Queryable, workflowId: string, key: string): Promise<StateEntry | null> {
   const rows = await db.query<PatchRow & { current_version: number; updated_at: Date }>(
     `SELECT ${PATCH_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')}, s.version AS current_version, s.updated_at
-       FROM ttc_state s JOIN ttc_state_patches p ON p.patch_id = s.patch_id
+       FROM ${db.table('ttc_state')} s JOIN ${db.table('ttc_state_patches')} p ON p.patch_id = s.patch_id
       WHERE s.workflow_id = $1 AND s.key = $2`,
     [checkText(workflowId, 'workflowId'), checkText(key, 'key', { allowEmpty: true })],
   );
@@ -176,8 +172,8 @@ export async function listStatePatches(db: Queryable, filter: { readonly workflo
   const workflowId = checkText(filter.workflowId, 'workflowId');
   const rows =
     filter.key === undefined
-      ? await db.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ttc_state_patches WHERE workflow_id = $1 ORDER BY applied_at, key, version`, [workflowId])
-      : await db.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ttc_state_patches WHERE workflow_id = $1 AND key = $2 ORDER BY version`, [
+      ? await db.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE workflow_id = $1 ORDER BY applied_at, key, version`, [workflowId])
+      : await db.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE workflow_id = $1 AND key = $2 ORDER BY version`, [
           workflowId,
           checkText(filter.key, 'key', { allowEmpty: true }),
         ]);

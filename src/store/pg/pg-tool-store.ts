@@ -26,29 +26,36 @@ import type {
   ReconciliationRecord,
   SettleReconciliationInput,
 } from '../reconciliation.js';
-import { poolQueryable, type Queryable } from './sql-runner.js';
+import { poolQueryable, type PgDatabase, type Queryable } from './sql-runner.js';
+import { checkSchemaName, DEFAULT_SCHEMA } from './pg-schema.js';
 import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
 import type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from '../stored-records.js';
 import type { StoreClock } from '../timestamps.js';
 import type { ToolStore, ToolStoreOptions } from '../tool-store.js';
 
 /** Options of {@link PgToolStore}. */
-export type PgToolStoreOptions = ToolStoreOptions;
+export interface PgToolStoreOptions extends ToolStoreOptions {
+  /**
+   * The schema holding the store's tables (default `public`): the one {@link migrate} was given. Every statement
+   * names it, so the connection's `search_path` does not matter (a transaction-mode pooler does not keep one).
+   */
+  readonly schema?: string;
+}
 
 /**
  * The Postgres {@link ToolStore}. The pool is injected and owned by the caller (who also handles its `error`
- * events); run {@link migrate} on it first. Every statement is parameterised.
+ * events); run {@link migrate} on it first. Every statement is parameterised and unnamed (nothing is prepared per
+ * connection), so the pool may point at a transaction-mode pooler such as PgBouncer.
  */
 export class PgToolStore implements ToolStore {
+  private readonly database: PgDatabase;
   private readonly db: Queryable;
   private readonly now: StoreClock;
   private readonly memoryPolicy: MemoryPolicy;
 
-  constructor(
-    private readonly pool: Pool,
-    options: PgToolStoreOptions = {},
-  ) {
-    this.db = poolQueryable(pool);
+  constructor(pool: Pool, options: PgToolStoreOptions = {}) {
+    this.database = { pool, schema: checkSchemaName(options.schema ?? DEFAULT_SCHEMA) };
+    this.db = poolQueryable(this.database);
     this.now = options.now ?? (() => new Date());
     this.memoryPolicy = options.memoryPolicy ?? DEFAULT_MEMORY_POLICY;
   }
@@ -62,7 +69,7 @@ export class PgToolStore implements ToolStore {
   }
 
   recordExecution(input: RecordExecutionInput): Promise<AuditRef> {
-    return recordExecution(this.pool, input, this.now());
+    return recordExecution(this.database, input, this.now());
   }
 
   getLedgerEntry(idempotencyKey: string): Promise<LedgerEntry | null> {
@@ -70,13 +77,13 @@ export class PgToolStore implements ToolStore {
   }
 
   async getAudit(auditId: string): Promise<StoredAudit | null> {
-    const rows = await this.db.query<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM ttc_audit WHERE audit_id = $1`, [checkText(auditId, 'auditId')]);
+    const rows = await this.db.query<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM ${this.db.table('ttc_audit')} WHERE audit_id = $1`, [checkText(auditId, 'auditId')]);
     return rows[0] ? storedAuditOf(rows[0]) : null;
   }
 
   async listAudits(filter: CallFilter): Promise<StoredAudit[]> {
     const rows = await this.db.query<AuditRow>(
-      `SELECT ${AUDIT_COLUMNS} FROM ttc_audit WHERE workflow_id = $1 AND ($2::text IS NULL OR call_id = $2) ORDER BY recorded_at, call_id, attempt`,
+      `SELECT ${AUDIT_COLUMNS} FROM ${this.db.table('ttc_audit')} WHERE workflow_id = $1 AND ($2::text IS NULL OR call_id = $2) ORDER BY recorded_at, call_id, attempt`,
       [checkText(filter.workflowId, 'workflowId'), filter.callId === undefined ? null : checkText(filter.callId, 'callId')],
     );
     return rows.map(storedAuditOf);
@@ -98,7 +105,7 @@ export class PgToolStore implements ToolStore {
   }
 
   applyStatePatch(input: StatePatchInput): Promise<StatePatchResult> {
-    return applyStatePatch(this.pool, input, this.now());
+    return applyStatePatch(this.database, input, this.now());
   }
 
   getState(workflowId: string, key: string): Promise<StateEntry | null> {
@@ -122,19 +129,19 @@ export class PgToolStore implements ToolStore {
   }
 
   openReconciliation(input: OpenReconciliationInput): Promise<ReconciliationRecord> {
-    return reconciliation.openReconciliation(this.pool, input, this.now());
+    return reconciliation.openReconciliation(this.database, input, this.now());
   }
 
   recordReconciliationAttempt(input: ReconciliationAttemptInput): Promise<ReconciliationRecord> {
-    return reconciliation.recordReconciliationAttempt(this.pool, input, this.now());
+    return reconciliation.recordReconciliationAttempt(this.database, input, this.now());
   }
 
   escalateReconciliation(input: EscalationInput): Promise<ReconciliationRecord> {
-    return reconciliation.escalateReconciliation(this.pool, input, this.now());
+    return reconciliation.escalateReconciliation(this.database, input, this.now());
   }
 
   settleReconciliation(input: SettleReconciliationInput): Promise<ReconciliationRecord> {
-    return reconciliation.settleReconciliation(this.pool, input, this.now());
+    return reconciliation.settleReconciliation(this.database, input, this.now());
   }
 
   getReconciliation(idempotencyKey: string): Promise<ReconciliationRecord | null> {

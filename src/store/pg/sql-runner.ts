@@ -1,25 +1,35 @@
 import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import { toStoreError } from './pg-errors.js';
+import { qualifiedTable, type TableName } from './pg-schema.js';
 
 /**
- * Something that runs a parameterised statement: the pool itself or a client inside a transaction. A `name`
- * makes it a prepared statement on each connection (planned once per connection, not on every call): give one to
- * fixed hot-path statements only, and never reuse a name for different text.
+ * The store's database: an injected pool and the (checked) schema its tables live in. Statements are never named
+ * (prepared per connection): a transaction-mode pooler such as PgBouncer before 1.21 hands each transaction a
+ * different server connection, where a named statement prepared on another one does not exist.
  */
-export interface Queryable {
-  query<R extends QueryResultRow>(sql: string, params: readonly unknown[], name?: string): Promise<readonly R[]>;
+export interface PgDatabase {
+  readonly pool: Pool;
+  readonly schema: string;
 }
 
-/** A {@link Queryable} over an injected pool; every failure is mapped to a `StoreError`. */
-export function poolQueryable(pool: Pool): Queryable {
+/** Something that runs a parameterised statement: the pool itself or a client inside a transaction. */
+export interface Queryable {
+  query<R extends QueryResultRow>(sql: string, params: readonly unknown[]): Promise<readonly R[]>;
+  /** The table's schema-qualified name, to splice into statement text. */
+  table(name: TableName): string;
+}
+
+/** A {@link Queryable} over the database's pool; every failure is mapped to a `StoreError`. */
+export function poolQueryable(database: PgDatabase): Queryable {
   return {
-    async query<R extends QueryResultRow>(sql: string, params: readonly unknown[], name?: string): Promise<readonly R[]> {
+    async query<R extends QueryResultRow>(sql: string, params: readonly unknown[]): Promise<readonly R[]> {
       try {
-        return (await pool.query<R>({ text: sql, values: [...params], ...(name === undefined ? {} : { name }) })).rows;
+        return (await database.pool.query<R>(sql, [...params])).rows;
       } catch (error) {
         throw toStoreError(error);
       }
     },
+    table: (name) => qualifiedTable(database.schema, name),
   };
 }
 
@@ -27,10 +37,10 @@ export function poolQueryable(pool: Pool): Queryable {
  * Runs `work` in one transaction on one pooled client. On any failure it rolls back and rethrows a `StoreError`;
  * a client whose connection broke is destroyed rather than returned to the pool.
  */
-export async function inTransaction<T>(pool: Pool, work: (tx: Queryable) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(database: PgDatabase, work: (tx: Queryable) => Promise<T>): Promise<T> {
   let client: PoolClient;
   try {
-    client = await pool.connect();
+    client = await database.pool.connect();
   } catch (error) {
     throw toStoreError(error);
   }
@@ -42,9 +52,10 @@ export async function inTransaction<T>(pool: Pool, work: (tx: Queryable) => Prom
   };
   client.on('error', onError);
   const tx: Queryable = {
-    async query<R extends QueryResultRow>(sql: string, params: readonly unknown[], name?: string): Promise<readonly R[]> {
-      return (await client.query<R>({ text: sql, values: [...params], ...(name === undefined ? {} : { name }) })).rows;
+    async query<R extends QueryResultRow>(sql: string, params: readonly unknown[]): Promise<readonly R[]> {
+      return (await client.query<R>(sql, [...params])).rows;
     },
+    table: (name) => qualifiedTable(database.schema, name),
   };
   try {
     await client.query('BEGIN');

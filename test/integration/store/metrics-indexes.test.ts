@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { metricsQueries } from '../../../src/store/pg/pg-metrics.js';
 import { APPEND_ONLY_SQLSTATE } from '../../../src/store/pg/pg-errors.js';
+import { poolQueryable } from '../../../src/store/pg/sql-runner.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 /**
@@ -67,7 +68,7 @@ const INDEX_SCANS = new Set(['Index Scan', 'Index Only Scan', 'Bitmap Index Scan
 /** How each metrics query reads the copies: the indexes it scans, and `seq:<table>` for a table it reads whole. */
 async function accessPaths(window: { since?: string; tool?: string }): Promise<string[]> {
   const paths: string[] = [];
-  for (const query of metricsQueries(window)) {
+  for (const query of metricsQueries(poolQueryable({ pool: db.pool, schema: db.schema }), window)) {
     for (const node of await planOf(query.sql, query.params)) {
       const table = node['Relation Name'];
       if (node['Node Type'] === 'Seq Scan' && (table === 'ttc_audit_facts' || table === 'ttc_audit_layers')) paths.push(`seq:${table}`);

@@ -29,14 +29,14 @@ async function insertOldAudit(execution: ToolExecution, workflowId: string): Pro
 describe('migration 004 (real Postgres)', () => {
   it('copies the facts and decided layers of attempts recorded before it, and leaves out a record jsonb cannot read', async () => {
     const all = await loadMigrations();
-    await migrate(db.ownerPool, { migrations: all.filter((migration) => migration.version < 4), appRole: db.appRole });
+    await migrate(db.ownerPool, { schema: db.schema, migrations: all.filter((migration) => migration.version < 4), appRole: db.appRole });
     const stale = orderTool(returning(goodOrderOutput('2026-01-01T00:00:00Z')), { freshness: { maxAgeMs: 60_000, onStale: 'warn' } });
     const warned = await runCall(stale, { order_id: 'ord_1001' }, { workflowId: 'wf-old', callId: 'c-1' });
     const refused = await runCall(orderTool(returning({ ...goodOrderOutput(), data: { ...sampleOrder, total_cents: 1 } })), { order_id: 'ord_1001' }, { workflowId: 'wf-old', callId: 'c-2' });
     const withNul = await runCall(orderTool(returning({ ...goodOrderOutput(), data: { ...sampleOrder, id: 'ord_\u0000' } })), { order_id: 'ord_1001' }, { workflowId: 'wf-old', callId: 'c-3' });
     for (const execution of [warned, refused, withNul]) await insertOldAudit(execution, 'wf-old');
 
-    assert.deepEqual((await migrate(db.ownerPool, { migrations: all, appRole: db.appRole })).applied, all.filter((migration) => migration.version >= 4).map((migration) => migration.version));
+    assert.deepEqual((await migrate(db.ownerPool, { schema: db.schema, migrations: all, appRole: db.appRole })).applied, all.filter((migration) => migration.version >= 4).map((migration) => migration.version));
 
     const facts = await db.pool.query<{ audit_id: string; tool: string; accepted: boolean; warnings: string[]; error_code: string | null }>(
       'SELECT audit_id, tool, accepted, warnings, error_code FROM ttc_audit_facts ORDER BY audit_id',

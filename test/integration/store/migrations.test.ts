@@ -28,7 +28,7 @@ async function withSchema(suffix: string, work: (schema: string, poolOf: (connec
   const pools: pg.Pool[] = [];
   try {
     await work(schema, (connectionString, max = 2) => {
-      const pool = new pg.Pool({ connectionString, max, options: `-c search_path=${schema}` });
+      const pool = new pg.Pool({ connectionString, max });
       pools.push(pool);
       return pool;
     });
@@ -59,7 +59,7 @@ describe('migrations (real Postgres)', () => {
     assert.deepEqual(await tables(), []);
     const all = await loadMigrations();
     assert.ok(all.length >= 2);
-    const report = await migrate(db.ownerPool, { appRole: db.appRole });
+    const report = await migrate(db.ownerPool, { schema: db.schema, appRole: db.appRole });
     assert.deepEqual(report.applied, all.map((m) => m.version));
     assert.deepEqual(report.alreadyApplied, []);
     assert.equal(report.appRole, db.appRole);
@@ -110,7 +110,7 @@ describe('migrations (real Postgres)', () => {
   it('does nothing on a re-run, and re-grants: a privilege added by hand is revoked again', async () => {
     await db.ownerPool.query(`GRANT DELETE ON ttc_audit TO ${db.appRole}`);
     const before = await db.ownerPool.query<{ version: number; applied_at: Date }>(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`);
-    const report = await migrate(db.ownerPool, { appRole: db.appRole });
+    const report = await migrate(db.ownerPool, { schema: db.schema, appRole: db.appRole });
     assert.deepEqual(report.applied, []);
     assert.deepEqual(report.alreadyApplied, before.rows.map((r) => r.version));
     const afterRows = await db.ownerPool.query<{ version: number; applied_at: Date }>(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`);
@@ -120,16 +120,16 @@ describe('migrations (real Postgres)', () => {
 
   it('refuses an application role that could act as the owner: the owner itself, a superuser, a member of the owner, or none', async () => {
     const owner = (await db.ownerPool.query<{ current_user: string }>('SELECT current_user')).rows[0]!.current_user;
-    await rejectsWith(migrate(db.ownerPool, { appRole: owner }), 'TOOL_ERROR', 'role_setup');
-    await rejectsWith(migrate(db.ownerPool, { appRole: `${db.schema}_nobody` }), 'TOOL_ERROR', 'role_setup');
+    await rejectsWith(migrate(db.ownerPool, { schema: db.schema, appRole: owner }), 'TOOL_ERROR', 'role_setup');
+    await rejectsWith(migrate(db.ownerPool, { schema: db.schema, appRole: `${db.schema}_nobody` }), 'TOOL_ERROR', 'role_setup');
     const member = `${db.schema}_member`;
     await db.ownerPool.query(`CREATE ROLE ${member} LOGIN`);
     try {
       await db.ownerPool.query(`GRANT ${owner} TO ${member}`);
-      await rejectsWith(migrate(db.ownerPool, { appRole: member }), 'TOOL_ERROR', 'role_setup');
+      await rejectsWith(migrate(db.ownerPool, { schema: db.schema, appRole: member }), 'TOOL_ERROR', 'role_setup');
       await db.ownerPool.query(`REVOKE ${owner} FROM ${member}`);
       await db.ownerPool.query(`ALTER ROLE ${member} SUPERUSER`);
-      await rejectsWith(migrate(db.ownerPool, { appRole: member }), 'TOOL_ERROR', 'role_setup');
+      await rejectsWith(migrate(db.ownerPool, { schema: db.schema, appRole: member }), 'TOOL_ERROR', 'role_setup');
     } finally {
       await db.ownerPool.query(`DROP ROLE ${member}`);
     }
@@ -138,9 +138,9 @@ describe('migrations (real Postgres)', () => {
   it('refuses to grant on tables the application role owns (an older single-role setup) until ownership moves', async () => {
     await withSchema('single', async (schema, poolOf) => {
       await db.ownerPool.query(`GRANT USAGE, CREATE ON SCHEMA ${schema} TO ${db.appRole}`);
-      const report = await migrate(poolOf(db.connectionString), {});
+      const report = await migrate(poolOf(db.connectionString), { schema });
       assert.equal(report.appRole, null, 'migrated by the application role itself: no separation');
-      await rejectsWith(migrate(poolOf(db.ownerConnectionString), { appRole: db.appRole }), 'TOOL_ERROR', 'role_setup');
+      await rejectsWith(migrate(poolOf(db.ownerConnectionString), { schema, appRole: db.appRole }), 'TOOL_ERROR', 'role_setup');
     });
   });
 
@@ -148,18 +148,18 @@ describe('migrations (real Postgres)', () => {
     const [first] = await loadMigrations();
     const execution = await runCall(ordersGet, { orderId: 'o-old' }, { workflowId: 'wf-old', callId: 'c1' });
     const auditJson = canonicalJson(execution.audit);
-    await withSchema('backfill', async (_schema, poolOf) => {
+    await withSchema('backfill', async (schema, poolOf) => {
       const owner = poolOf(db.ownerConnectionString);
-      await migrate(owner, { migrations: [first!] });
+      await migrate(owner, { schema, migrations: [first!] });
       const { audit } = execution;
       await owner.query(
-        `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256,
+        `INSERT INTO ${schema}.ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256,
            call_binding_sha256, audit_json, model_result_json, recorded_at) VALUES ($1, $2, NULL, $3, $4, $5, $6, $7, NULL, $8, $9, $10, $11, $12, now())`,
         [audit.audit_id, 'wf-old', audit.call_id, audit.attempt, audit.idempotency_key, audit.tool, audit.status, audit.bindings.request_sha256,
           audit.bindings.result_sha256, audit.bindings.call_binding_sha256, auditJson, canonicalJson(execution.modelResult)],
       );
-      await migrate(owner, { appRole: db.appRole });
-      const stored = await new PgToolStore(poolOf(db.connectionString)).getAudit(audit.audit_id);
+      await migrate(owner, { schema, appRole: db.appRole });
+      const stored = await new PgToolStore(poolOf(db.connectionString), { schema }).getAudit(audit.audit_id);
       assert.equal(stored?.auditSha256, sha256Hex(auditJson));
       assert.deepEqual(stored?.audit, audit);
     });
@@ -168,7 +168,7 @@ describe('migrations (real Postgres)', () => {
   it('lets concurrent migrators of a fresh schema apply each migration exactly once', async () => {
     await withSchema('concurrent', async (schema, poolOf) => {
       const pools = Array.from({ length: 5 }, () => poolOf(db.ownerConnectionString));
-      const reports = await Promise.all(pools.map((pool) => migrate(pool, { appRole: db.appRole })));
+      const reports = await Promise.all(pools.map((pool) => migrate(pool, { schema, appRole: db.appRole })));
       assert.equal(reports.filter((r) => r.applied.length > 0).length, 1);
       const { rows } = await db.ownerPool.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.${MIGRATIONS_TABLE}`);
       assert.equal(Number(rows[0]!.n), (await loadMigrations()).length);
@@ -177,11 +177,11 @@ describe('migrations (real Postgres)', () => {
 
   it('refuses to run when an applied migration file was edited (forward only)', async () => {
     const edited = (await loadMigrations()).map((m) => (m.version === 1 ? { ...m, sql: `${m.sql}\n-- edited`, sha256: 'f'.repeat(64) } : m));
-    await rejectsWith(migrate(db.ownerPool, { migrations: edited }), 'TOOL_ERROR', 'migration_mismatch');
+    await rejectsWith(migrate(db.ownerPool, { schema: db.schema, migrations: edited }), 'TOOL_ERROR', 'migration_mismatch');
   });
 
   it('refuses a database that has migrations this package does not know', async () => {
-    await rejectsWith(migrate(db.ownerPool, { migrations: [] }), 'TOOL_ERROR', 'migration_mismatch');
+    await rejectsWith(migrate(db.ownerPool, { schema: db.schema, migrations: [] }), 'TOOL_ERROR', 'migration_mismatch');
   });
 
   it('creates a login role idempotently, and a second call resets its password', async () => {

@@ -46,7 +46,8 @@ const stack = useRuntimeHarness('rel-secrets', {
 
 /** Where a `tool-contract` process finds this file's stack (read once the harness has started). */
 function cliEnv(): Record<string, string> {
-  return { DATABASE_URL: databaseEnv(db).DATABASE_URL, TEMPORAL_ADDRESS: stack.temporal.server.address, TEMPORAL_NAMESPACE: stack.temporal.server.namespace };
+  const { DATABASE_URL, DATABASE_SCHEMA } = databaseEnv(db);
+  return { DATABASE_URL, DATABASE_SCHEMA, TEMPORAL_ADDRESS: stack.temporal.server.address, TEMPORAL_NAMESPACE: stack.temporal.server.namespace };
 }
 
 function runBatch(workflowId: string, calls: BatchCallRequest[]): Promise<CorrelatedResult[]> {
