@@ -8,7 +8,7 @@ import { Connection } from '@temporalio/client';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
-import { processesWith, runCli, startCli, type CliProcess } from '../support/cli-process.js';
+import { processesWith, runCli, startCli, waitForText } from '../support/cli-process.js';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
 import { databaseEnv, openTestDatabase, type TestDatabase } from '../support/postgres.js';
 
@@ -24,14 +24,6 @@ function assertNoPassword(run: { stdout(): string; stderr(): string }): void {
   assert.ok(!run.stderr().includes(password), 'stderr shows no password');
 }
 
-/** Resolves once `text` appears on the CLI's stdout; rejects if it exits first or `timeoutMs` passes. */
-async function waitForText(cli: CliProcess, text: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!cli.stdout().includes(text)) {
-    assert.ok(cli.child.exitCode === null && Date.now() < deadline, `no '${text}' on stdout\n${cli.stdout()}\n${cli.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 before(async () => {
   db = await openTestDatabase('it-cli-dev', { migrate: false });

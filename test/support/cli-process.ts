@@ -19,11 +19,29 @@ export interface CliProcess {
   exited(timeoutMs: number): Promise<number | null>;
 }
 
-/** Starts `node --import tsx src/cli/main.ts <args>` with `env` added to this process's environment (`undefined` removes a variable). */
-export function startCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string | undefined> } = {}): CliProcess {
+/** Where and with what environment a CLI process runs: `env` is added to this process's (`undefined` removes a variable). */
+export interface CliRunOptions {
+  readonly cwd?: string;
+  readonly env?: Record<string, string | undefined>;
+}
+
+/** Starts `node --import tsx src/cli/main.ts <args>`. */
+export function startCli(args: readonly string[], options: CliRunOptions = {}): CliProcess {
+  return watchCli(process.execPath, ['--import', TSX_LOADER, CLI_MAIN, ...args], options);
+}
+
+/**
+ * Runs a command line as a user types it (`sh -c`), e.g. a line the CLI printed, in a process group of its own:
+ * signal the group (`process.kill(-child.pid, …)`) as a terminal's Ctrl-C would, to reach the program under `npx`.
+ */
+export function startCommandLine(line: string, options: CliRunOptions = {}): CliProcess {
+  return watchCli('sh', ['-c', line], options, true);
+}
+
+function watchCli(program: string, args: readonly string[], options: CliRunOptions, detached = false): CliProcess {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries({ ...process.env, ...options.env })) if (value !== undefined) env[name] = value;
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, CLI_MAIN, ...args], { cwd: options.cwd ?? process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(program, args, { cwd: options.cwd ?? process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'], detached });
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
@@ -67,8 +85,17 @@ export function startCli(args: readonly string[], options: { cwd?: string; env?:
   };
 }
 
+/** Resolves once `text` appears on the process's stdout; fails if it exits first or `timeoutMs` passes. */
+export async function waitForText(cli: CliProcess, text: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cli.stdout().includes(text)) {
+    if (cli.child.exitCode !== null || Date.now() >= deadline) throw new Error(`no '${text}' on stdout\n${cli.stdout()}\n${cli.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
 /** Runs the CLI to its end and returns its exit code and output. */
-export async function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {}) {
+export async function runCli(args: readonly string[], options: CliRunOptions & { readonly timeoutMs?: number } = {}) {
   const cli = startCli(args, options);
   try {
     const code = await cli.exited(options.timeoutMs ?? 120_000);
