@@ -68,12 +68,15 @@ export function startPostmaster(runtime: ClusterRuntime, port: number, flags: re
   track(child);
   return new Promise((resolve, reject) => {
     let stderr = '';
+    // The readiness line may arrive split across chunks: look for it in what came last, not in one chunk.
+    let recent = '';
     child.stdout?.on('data', (chunk: Buffer) => runtime.onLog(chunk.toString('utf8')));
     child.stderr?.on('data', (chunk: Buffer) => {
       const text = chunk.toString('utf8');
       runtime.onLog(text);
       if (stderr.length < 8_192) stderr += text;
-      if (text.includes(READY)) resolve(child);
+      recent = (recent + text).slice(-2 * READY.length);
+      if (recent.includes(READY)) resolve(child);
     });
     child.once('error', reject);
     child.once('exit', (code, signal) => reject(new Error(`postgres exited before accepting connections (code ${String(code)}, signal ${String(signal)}): ${stderr.trim()}`)));
