@@ -16,10 +16,14 @@ const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email'
  * Converts an input schema to OpenAI strict mode: every object closed (`additionalProperties: false`) with every
  * property required, optional properties made nullable (the model sends `null` for "absent"; undo that with
  * {@link fromStrictArguments}), `oneOf` loosened to `anyOf`, unsupported keywords dropped (see `pruneKeywords`).
- * An open-ended map (`z.record`) cannot be expressed and is refused.
+ * What the strict subset cannot express is refused (`STRICT_SCHEMA_UNSUPPORTED`) rather than exported as a schema
+ * OpenAI rejects or nothing satisfies: an open-ended map (`z.record`), a value of any type (`z.unknown()`, whose
+ * schema has no `type`) and a tuple (`prefixItems`, which strict mode drops, leaving `items: false`).
  */
 export function toStrictJsonSchema(schema: JsonSchemaObject): JsonSchemaObject {
-  const anyOfOnly = mapSchema(schema, (node, path) => {
+  const anyOfOnly = mapSchema(schema, (node, path, via) => {
+    const problem = inexpressible(node, via);
+    if (problem !== null) throw new AdapterError('STRICT_SCHEMA_UNSUPPORTED', `${problem} at '${path || '/'}' cannot be expressed in OpenAI strict mode`);
     const out: JsonSchemaObject = { ...node };
     if (Array.isArray(out['oneOf'])) {
       out['anyOf'] = [...asList(out['anyOf']), ...asList(out['oneOf'])];
@@ -43,6 +47,18 @@ export function toStrictJsonSchema(schema: JsonSchemaObject): JsonSchemaObject {
       additionalProperties: false,
     };
   });
+}
+
+/** Keywords under which a subschema describes a value the model writes (where strict mode needs a concrete type). */
+const VALUE_POSITIONS = new Set(['', 'properties', 'items', 'anyOf', 'oneOf', '$defs', 'definitions']);
+/** Keywords that give a node a concrete shape in strict mode; a node with none of them accepts any value. */
+const SHAPE_KEYWORDS = ['type', 'anyOf', 'oneOf', '$ref', 'enum', 'const'];
+
+/** What makes `node` inexpressible in strict mode, or `null`. Open-ended maps are checked by the caller. */
+function inexpressible(node: JsonSchemaObject, via: string): string | null {
+  if (Array.isArray(node['prefixItems'])) return 'a tuple';
+  if (VALUE_POSITIONS.has(via) && !SHAPE_KEYWORDS.some((keyword) => keyword in node)) return 'a value of any type';
+  return null;
 }
 
 function hasProperties(node: JsonSchemaObject): boolean {

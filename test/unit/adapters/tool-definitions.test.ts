@@ -143,6 +143,34 @@ describe('OpenAI strict mode', () => {
     assert.equal(loose.strict, false);
     assert.deepEqual((loose.parameters?.['properties'] as Record<string, Schema>)['labels']?.['additionalProperties'], { type: 'string' });
   });
+
+  it('refuses a value of any type and a tuple, which strict mode would export as a schema OpenAI rejects or nothing satisfies', () => {
+    const inputs: Record<string, z.ZodObject> = {
+      unknown: z.strictObject({ payload: z.unknown() }),
+      'described unknown': z.strictObject({ payload: z.unknown().describe('Anything.') }),
+      'optional unknown': z.strictObject({ payload: z.unknown().optional() }),
+      'array of any': z.strictObject({ values: z.array(z.any()) }),
+      'unknown in a union': z.strictObject({ value: z.union([z.string(), z.unknown()]) }),
+      tuple: z.strictObject({ point: z.tuple([z.number(), z.number()]) }),
+    };
+    for (const [label, input] of Object.entries(inputs)) {
+      const tool = defineTool({ ...labelTool, name: 'tickets.loose', input, handler: async () => ({ data: null, receipt: { externalId: 'x' } }) });
+      assert.throws(() => toResponsesTool(tool), (error: unknown) => codeOf(error) === 'STRICT_SCHEMA_UNSUPPORTED', label);
+      assert.throws(() => toChatTool(tool), (error: unknown) => codeOf(error) === 'STRICT_SCHEMA_UNSUPPORTED', label);
+      assert.equal(toResponsesTool(tool, { strict: false }).strict, false, label);
+    }
+  });
+
+  it('gives every strict value schema a concrete shape (type, anyOf, $ref, enum or const)', () => {
+    const shapes = ['type', 'anyOf', '$ref', 'enum', 'const'];
+    const walk = (node: Schema, path: string): void => {
+      assert.ok(shapes.some((keyword) => keyword in node), `untyped schema at ${path}`);
+      for (const [key, child] of Object.entries((node['properties'] as Record<string, Schema> | undefined) ?? {})) walk(child, `${path}/properties/${key}`);
+      for (const [i, branch] of ((node['anyOf'] as Schema[] | undefined) ?? []).entries()) walk(branch, `${path}/anyOf/${i}`);
+      if (node['items'] !== undefined) walk(node['items'] as Schema, `${path}/items`);
+    };
+    walk(toResponsesTool(searchTool).parameters, searchTool.name);
+  });
 });
 
 describe('provider tool names', () => {
