@@ -8,6 +8,12 @@ export const FENCE_TAG = 'untrusted-content';
 /** Invisible, bidirectional-override and control characters: they can hide a role prefix or a marker. */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point.
 const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+/**
+ * Unicode tag characters (U+E0000–E007F): invisible, yet models read them as the ASCII they shadow ("ASCII
+ * smuggling"), so a whole hidden instruction can ride along in visibly harmless text. The untrusted-content entry is
+ * already marked `instructional` for them; the fence removes them so the model never reads the hidden text.
+ */
+const TAG_CHARACTERS = /[\u{E0000}-\u{E007F}]/gu;
 
 /** Chat-template control tokens of common model families (ChatML, Llama, Gemma, sentence markers). */
 const TEMPLATE_TOKENS: readonly RegExp[] = [
@@ -31,12 +37,13 @@ export function fenceNonce(item: Pick<UntrustedContent, 'content_id' | 'text'>):
 }
 
 /**
- * Neutralises untrusted text for display inside a fence: invisible characters removed, chat-template tokens and
+ * Neutralises untrusted text for display inside a fence: invisible characters (Unicode tag characters included)
+ * removed, chat-template tokens and
  * role prefixes rewritten as visibly quoted words, then `&`, `<` and `>` escaped — so the text contains no tag at all
  * and can neither close its fence nor open a role or template tag.
  */
 export function defangUntrustedText(text: string): string {
-  let out = text.replace(/\r\n?|[\u0085\u2028\u2029]/g, '\n').replace(INVISIBLE, '');
+  let out = text.replace(/\r\n?|[\u0085\u2028\u2029]/g, '\n').replace(INVISIBLE, '').replace(TAG_CHARACTERS, '');
   for (const token of TEMPLATE_TOKENS) out = out.replace(token, (_match, inner: string) => `[token ${inner.trim()}]`);
   out = out.replace(LINE_ROLE_PREFIX, (_m, lead: string, role: string) => `${lead}[quoted ${role}]:`);
   out = out.replace(ANY_ROLE_PREFIX, (_m, role: string) => `[quoted ${role}]:`);

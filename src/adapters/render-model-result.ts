@@ -1,14 +1,14 @@
 import { canonicalJson } from '../contract/canonical-json.js';
 import { modelResultSchema, type ModelResult } from '../contract/model-result.js';
 import { AdapterError } from './adapter-error.js';
-import { fenceUntrustedText } from './fence-untrusted.js';
+import { defangUntrustedText, fenceUntrustedText } from './fence-untrusted.js';
 
 /** Top-level keys in the order a model reads them: status first, untrusted text late. */
 const KEY_ORDER = Object.keys(modelResultSchema.shape) as readonly (keyof ModelResult)[];
 
 /** A model result as every provider adapter shows it. */
 export interface RenderedModelResult {
-  /** The model result with each untrusted text fenced and defanged; still a valid `tool-result.model.v1`. */
+  /** The model result with each untrusted text fenced and defanged, and its source defanged; still a valid `tool-result.model.v1`. */
   readonly value: ModelResult;
   /** `value` as JSON: top-level keys in schema order, everything below in RFC 8785 canonical form. */
   readonly text: string;
@@ -28,7 +28,8 @@ export function renderModelResult(result: ModelResult): RenderedModelResult {
   }
   const value: ModelResult = {
     ...parsed.data,
-    untrusted_content: parsed.data.untrusted_content.map((item) => ({ ...item, text: fenceUntrustedText(item) })),
+    // The source label comes from the same untrusted answer (an MCP tool name, a URL) and sits outside the fence.
+    untrusted_content: parsed.data.untrusted_content.map((item) => ({ ...item, text: fenceUntrustedText(item), source: defangUntrustedText(item.source) })),
   };
   const members = KEY_ORDER.filter((key) => value[key] !== undefined).map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`);
   return { value, text: `{${members.join(',')}}` };

@@ -154,7 +154,15 @@ describe('OpenAI strict mode', () => {
       tuple: z.strictObject({ point: z.tuple([z.number(), z.number()]) }),
     };
     for (const [label, input] of Object.entries(inputs)) {
-      const tool = defineTool({ ...labelTool, name: 'tickets.loose', input, handler: async () => ({ data: null, receipt: { externalId: 'x' } }) });
+      const tool = defineTool({
+        name: 'tickets.loose',
+        description: 'Store a value.',
+        input,
+        output: z.null(),
+        effect: 'write',
+        source: { label: 'tickets', type: 'http_api' },
+        handler: async () => ({ data: null, receipt: { externalId: 'x' } }),
+      });
       assert.throws(() => toResponsesTool(tool), (error: unknown) => codeOf(error) === 'STRICT_SCHEMA_UNSUPPORTED', label);
       assert.throws(() => toChatTool(tool), (error: unknown) => codeOf(error) === 'STRICT_SCHEMA_UNSUPPORTED', label);
       assert.equal(toResponsesTool(tool, { strict: false }).strict, false, label);
