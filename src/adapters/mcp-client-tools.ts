@@ -137,10 +137,13 @@ function remoteDescription(remote: Tool, sourceLabel: string): string {
   return defangUntrustedText(given.slice(0, MAX_DESCRIPTION));
 }
 
-/** Server hints may only make a tool stricter: `destructiveHint` upgrades a write; `readOnlyHint` never downgrades. */
+/**
+ * Server hints may only make a tool stricter; `readOnlyHint` never downgrades. A write is destructive unless the
+ * server says `destructiveHint: false`: MCP's default is `true`, and a re-served wrapped tool must not announce
+ * `destructiveHint: false` for a remote that never claimed it.
+ */
 function escalate(base: ToolEffect, remote: Tool): ToolEffect {
-  const hints = remote.annotations;
-  return base === 'write' && hints?.destructiveHint === true && hints.readOnlyHint !== true ? 'destructive' : base;
+  return base === 'write' && remote.annotations?.destructiveHint !== false ? 'destructive' : base;
 }
 
 /**

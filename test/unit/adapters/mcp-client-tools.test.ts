@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, ToolSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toCallToolResult, toMcpTool, wrapMcpTools, type WrapMcpToolsOptions, type WrappedMcpTools } from '../../../src/adapters/mcp.js';
 import { executeTool, type AnyToolDefinition, type ToolExecution } from '../../../src/index.js';
 import { testContext } from '../../../testkit/context.js';
@@ -27,6 +27,7 @@ const REMOTE_TOOLS: Tool[] = [
   { name: 'create_note', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, outputSchema: { type: 'object', properties: { note_id: { type: 'string' } }, required: ['note_id'] }, annotations: { readOnlyHint: true, destructiveHint: false } },
   { name: 'create_note_disagree', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, outputSchema: { type: 'object', properties: { note_id: { type: 'string' } } } },
   { name: 'wipe', inputSchema: { type: 'object' }, annotations: { destructiveHint: true } },
+  { name: 'append_log', inputSchema: { type: 'object' } },
   { name: 'echo', inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] }, outputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } },
   { name: 'slow', inputSchema: { type: 'object' } },
   { name: 'text_only', inputSchema: { type: 'object' } },
@@ -148,6 +149,16 @@ describe('wrapping a remote MCP server', () => {
     assert.equal(byName(wrapped, 'remote.wipe').effect, 'destructive', 'destructiveHint may only make it stricter');
     assert.equal(byName(wrapped, 'remote.lookup').effect, 'read', 'local policy wins');
     assert.equal(byName(wrapped, 'remote.lookup').requiresApproval, false);
+  });
+
+  it('re-serves an unlisted remote tool as destructive unless its server said destructiveHint: false (MCP defaults to true)', () => {
+    const hints = (name: string) => ToolSchema.parse(toMcpTool(byName(wrapped, name))).annotations;
+    assert.equal(byName(wrapped, 'remote.append_log').effect, 'destructive', 'no hints at all');
+    assert.equal(hints('remote.append_log')?.destructiveHint, true);
+    assert.equal(hints('remote.wipe')?.destructiveHint, true);
+    assert.equal(hints('remote.create_note')?.destructiveHint, false, 'the server said so, and it stays a write');
+    assert.equal(hints('remote.create_note')?.readOnlyHint, false);
+    assert.equal(hints('remote.lookup')?.readOnlyHint, true, 'local policy made it a read');
   });
 
   it('returns validated structuredContent as data and other text as fenced-ready untrusted content', async () => {
@@ -297,7 +308,7 @@ describe('wrapped writes', () => {
       const { tools } = await wrapMcpTools({ client: remote.client, sourceLabel: 'mcp:remote', timeoutMs: 200 });
       const slow = tools.find((tool) => tool.name === 'slow');
       assert.ok(slow);
-      assert.equal(slow.effect, 'write');
+      assert.equal(slow.effect, 'destructive', 'an unlisted remote tool without hints');
       const { modelResult } = await run(slow, {});
       assert.equal(modelResult.status, 'unknown');
       assert.equal(modelResult.error?.code, 'OUTCOME_UNKNOWN');
