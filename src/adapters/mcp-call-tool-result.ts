@@ -17,7 +17,7 @@ export interface ContractCallToolResult {
 /** Options of {@link toCallToolResult}. */
 export interface CallToolResultOptions {
   /** The negotiated MCP protocol revision (`YYYY-MM-DD`); decides revision-specific fields. */
-  readonly protocolVersion?: string;
+  readonly protocolVersion?: string | undefined;
 }
 
 /**

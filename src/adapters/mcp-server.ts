@@ -1,4 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
@@ -20,6 +20,7 @@ import type { ExecutionContext } from '../contract/execution-context.js';
 import type { ToolRegistry } from '../contract/tool-registry.js';
 import { z } from 'zod';
 import { toCallToolResult } from './mcp-call-tool-result.js';
+import { NegotiatingServer } from './mcp-negotiating-server.js';
 import { toMcpTool } from './tool-definitions/mcp.js';
 
 /**
@@ -70,7 +71,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   // Fail at construction, not at the first tools/list, when a tool cannot be described.
   registry.list().forEach(describe);
 
-  const server = new Server(options.serverInfo ?? { name: 'temporal-tool-contract', version: '0.1.0' }, { capabilities: { tools: {} } });
+  const server = new NegotiatingServer(options.serverInfo ?? { name: 'temporal-tool-contract', version: '0.1.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools: registry.list().map(describe) }));
   server.setRequestHandler(LOOSE_CALL_TOOL_REQUEST, async (loose, extra): Promise<CallToolResult> => {
     // The SDK has validated the request against CallToolRequestSchema before calling this handler.
@@ -83,7 +84,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       return (options.execute ?? executeUnlessApprovalRequired)(tool, request.params.arguments ?? {}, ctx);
     });
     if (options.onExecution) await guarded('record', async () => options.onExecution?.(execution, request));
-    return toCallToolResult(execution.modelResult);
+    return toCallToolResult(execution.modelResult, { protocolVersion: server.protocolVersion });
   });
   return server;
 }

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolResultSchema, ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type McpServerOptions } from '../../../src/adapters/mcp.js';
 import { renderModelResult } from '../../../src/adapters/render-model-result.js';
 import { executeTool, ToolRegistry, type ModelResult, type ToolExecution } from '../../../src/index.js';
@@ -15,7 +15,7 @@ import { goodOrderOutput, orderTool, refundTool, returning } from '../../support
 import { assertOfficial, type McpRevision } from '../../support/mcp-official-schema.js';
 import { reviewsTool } from './results.js';
 
-/** Revisions this SDK can negotiate (2026-07-28 results carry `resultType`, covered in result-adapters.test.ts). */
+/** Revisions this SDK can negotiate (2026-07-28 results carry `resultType`, covered below and in result-adapters.test.ts). */
 const SERVER_REVISIONS: McpRevision[] = ['2025-06-18', '2025-11-25'];
 
 let refundsRun = 0;
@@ -223,5 +223,51 @@ describe('MCP server over raw bytes (stdio transport)', () => {
     assert.equal(responses.has(2), false, 'half a JSON document is never parsed into a request');
     assert.ok(transportErrors.length >= 1);
     await server.close();
+  });
+});
+
+describe('MCP server: the negotiated protocol revision reaches the result', () => {
+  /** Initializes over raw JSON-RPC asking for `requested`, then calls orders.get; what was agreed, and the result. */
+  async function callAt(requested: string): Promise<{ agreed: unknown; result: CallToolResult }> {
+    const server = createMcpServer({ registry: registry(), context: () => testContext() });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const responses = new Map<number, { result?: unknown }>();
+    clientTransport.onmessage = (message) => {
+      if ('id' in message && typeof message.id === 'number') responses.set(message.id, message as { result?: unknown });
+    };
+    await server.connect(serverTransport);
+    await clientTransport.start();
+    const answer = async (id: number): Promise<{ result?: unknown } | undefined> => {
+      for (let i = 0; i < 400 && !responses.has(id); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      return responses.get(id);
+    };
+    try {
+      await clientTransport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      const agreed = ((await answer(1))?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      await clientTransport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      await clientTransport.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'orders.get', arguments: { order_id: 'ord_1001' } } });
+      return { agreed, result: (await answer(2))?.result as CallToolResult };
+    } finally {
+      await server.close();
+    }
+  }
+
+  it('omits resultType below 2026-07-28', async () => {
+    const { agreed, result } = await callAt('2025-11-25');
+    assert.equal(agreed, '2025-11-25');
+    assert.equal('resultType' in result, false);
+    assertOfficial('2025-11-25', 'CallToolResult', result);
+  });
+
+  it('sets resultType once 2026-07-28 was negotiated (an SDK that offers it, simulated by extending its list)', async () => {
+    SUPPORTED_PROTOCOL_VERSIONS.unshift('2026-07-28');
+    try {
+      const { agreed, result } = await callAt('2026-07-28');
+      assert.equal(agreed, '2026-07-28');
+      assert.equal(result.resultType, 'complete');
+      assertOfficial('2026-07-28', 'CallToolResult', result);
+    } finally {
+      SUPPORTED_PROTOCOL_VERSIONS.splice(SUPPORTED_PROTOCOL_VERSIONS.indexOf('2026-07-28'), 1);
+    }
   });
 });
