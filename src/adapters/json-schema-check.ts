@@ -1,6 +1,7 @@
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { canonicalJson } from '../contract/canonical-json.js';
+import { draft07To2020, isDraft07Schema } from './draft-07-schema.js';
 import { linearRegExpEngine } from './linear-pattern.js';
 import { mapSchema, type JsonSchemaObject } from './tool-definitions/schema-walk.js';
 
@@ -18,8 +19,6 @@ const MAX_SCHEMA_CHARS = 256 * 1024;
 
 /** Positions where a subschema describes a value of its own (not a branch or a definition applied in place). */
 const VALUE_POSITIONS = new Set(['', 'properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems']);
-
-const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[67]\/schema#?$/;
 
 /**
  * Formats checked on values from outside. The regular expressions are anchored and have no nested or adjacent
@@ -44,20 +43,18 @@ function isEmail(text: string): boolean {
 }
 
 /**
- * Compiles a remote JSON Schema (2020-12 by default, as MCP specifies; draft-07 when it says so). With `exact`,
- * every object at a value position is closed with `unevaluatedProperties: false` (2020-12) — keys the schema does
- * not declare are rejected, as the contract does for its own tools — without breaking `allOf`/`$ref` composition,
- * whose branches are left open. Draft-07 schemas are checked as written. `pattern`s run on a linear-time engine
- * (see `linearRegExpEngine`). Throws when the schema does not compile, including an `UnsafePatternError` for a
- * pattern that would need backtracking.
+ * Compiles a remote JSON Schema (2020-12 by default, as MCP specifies; a draft-06/07 schema, which every server built
+ * with the official SDK v1 declares, is first rewritten in 2020-12 terms with the same meaning). With `exact`, every
+ * object at a value position is closed with `unevaluatedProperties: false` — keys the schema does not declare are
+ * rejected, as the contract does for its own tools — without breaking `allOf`/`$ref` composition, whose branches are
+ * left open. `pattern`s run on a linear-time engine (see `linearRegExpEngine`). Throws when the schema does not
+ * compile, including an `UnsafePatternError` for a pattern that would need backtracking.
  */
 export function compileSchemaCheck(schema: JsonSchemaObject, options: { readonly exact: boolean }): SchemaCheck {
   if (canonicalJson(schema).length > MAX_SCHEMA_CHARS) throw new Error(`schema larger than ${MAX_SCHEMA_CHARS} characters`);
-  const draft07 = typeof schema['$schema'] === 'string' && DRAFT_07.test(schema['$schema']);
   const ajvOptions: Options = { strict: false, allErrors: false, logger: false, formats: FORMATS, validateFormats: true, code: { regExp: linearRegExpEngine() } };
-  const ajv = draft07 ? new Ajv(ajvOptions) : new Ajv2020(ajvOptions);
-  const prepared = options.exact && !draft07 ? closeObjects(schema) : schema;
-  const validate: ValidateFunction = ajv.compile(prepared);
+  const current = isDraft07Schema(schema) ? draft07To2020(schema) : schema;
+  const validate: ValidateFunction = new Ajv2020(ajvOptions).compile(options.exact ? closeObjects(current) : current);
   return (value) => (validate(value) ? [] : (validate.errors ?? []).map(toIssue));
 }
 

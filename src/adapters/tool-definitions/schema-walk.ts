@@ -21,23 +21,31 @@ export function isSchemaObject(value: unknown): value is JsonSchemaObject {
 /**
  * Rebuilds a schema bottom-up: every subschema (in the keywords above) is rebuilt first, then `visit` maps the node
  * with its children already done. The input is never mutated. `path` is a JSON Pointer to the node.
- * Object.fromEntries defines own properties, so a subschema named `__proto__` stays a name, never a prototype.
  */
 export function mapSchema(schema: JsonSchemaObject, visit: SchemaVisitor, path = '', via = ''): JsonSchemaObject {
-  const node: JsonSchemaObject = { ...schema };
-  const child = (value: unknown, at: string, keyword: string): unknown => (isSchemaObject(value) ? mapSchema(value, visit, at, keyword) : value);
-  for (const key of SINGLE) if (key in node) node[key] = child(node[key], `${path}/${key}`, key);
+  return visit(mapSubschemas(schema, (child, at, keyword) => mapSchema(child, visit, `${path}${at}`, keyword)), path, via);
+}
+
+/**
+ * `node` with each direct subschema (in the keywords above) replaced by `map(child, pointer suffix, keyword)`; other
+ * values are kept. Object.fromEntries defines own properties, so a subschema named `__proto__` stays a name, never a
+ * prototype.
+ */
+export function mapSubschemas(node: JsonSchemaObject, map: (child: JsonSchemaObject, at: string, keyword: string) => unknown): JsonSchemaObject {
+  const out: JsonSchemaObject = { ...node };
+  const child = (value: unknown, at: string, keyword: string): unknown => (isSchemaObject(value) ? map(value, at, keyword) : value);
+  for (const key of SINGLE) if (key in out) out[key] = child(out[key], `/${key}`, key);
   for (const key of LIST) {
-    const list = node[key];
-    if (Array.isArray(list)) node[key] = list.map((item, i) => child(item, `${path}/${key}/${i}`, key));
+    const list = out[key];
+    if (Array.isArray(list)) out[key] = list.map((item, i) => child(item, `/${key}/${i}`, key));
   }
   for (const key of MAP) {
-    const map = node[key];
-    if (isSchemaObject(map)) {
-      node[key] = Object.fromEntries(Object.entries(map).map(([name, item]) => [name, child(item, `${path}/${key}/${escapePointer(name)}`, key)]));
+    const named = out[key];
+    if (isSchemaObject(named)) {
+      out[key] = Object.fromEntries(Object.entries(named).map(([name, item]) => [name, child(item, `/${key}/${escapePointer(name)}`, key)]));
     }
   }
-  return visit(node, path, via);
+  return out;
 }
 
 /** Maps one schema node; `via` is the keyword the node sits under (`''` for the root). */

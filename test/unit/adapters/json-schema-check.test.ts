@@ -1,6 +1,7 @@
 // Checking values against schemas from outside (MCP servers): exact without breaking composition, bounded.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Ajv } from 'ajv';
 import { compileSchemaCheck } from '../../../src/adapters/json-schema-check.js';
 import { UnsafePatternError } from '../../../src/adapters/linear-pattern.js';
 
@@ -36,6 +37,57 @@ describe('compileSchemaCheck', () => {
     const check = compileSchemaCheck({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false }, { exact: true });
     assert.deepEqual(check({ a: 1 }), []);
     assert.deepEqual(check({ a: 1, b: 2 }), [{ path: ['b'], message: 'additionalProperties' }]);
+  });
+
+  it('closes draft-07 objects too (what official SDK v1 servers declare), nested ones included', () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { city: { type: 'string' }, where: { type: 'object', properties: { lat: { type: 'number' } } } },
+      required: ['city'],
+    };
+    const check = compileSchemaCheck(schema, { exact: true });
+    assert.deepEqual(check({ city: 'Oslo', where: { lat: 59.9 } }), []);
+    assert.deepEqual(check({ city: 'Oslo', injected: true }), [{ path: ['injected'], message: 'unevaluatedProperties' }]);
+    assert.deepEqual(check({ city: 'Oslo', where: { lat: 1, lon: 2 } }), [{ path: ['where', 'lon'], message: 'unevaluatedProperties' }]);
+    assert.deepEqual(compileSchemaCheck(schema, { exact: false })({ city: 'Oslo', injected: true }), []);
+  });
+
+  it('keeps the meaning of draft-07 keywords that 2020-12 renamed (tuple items, additionalItems, dependencies)', () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: {
+        pair: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }], additionalItems: false },
+        open: { type: 'array', items: [{ type: 'string' }] },
+        list: { type: 'array', items: { type: 'integer' }, additionalItems: false },
+        card: { type: 'string' },
+        zip: { type: 'string' },
+        country: { type: 'string' },
+      },
+      dependencies: { card: ['zip'], country: { properties: { zip: { pattern: '^[0-9]+$' } } } },
+    };
+    const values: unknown[] = [
+      { pair: ['a', 1] },
+      { pair: ['a', 'b'] },
+      { pair: ['a', 1, 2] },
+      { open: ['a', 1, null] },
+      { open: [1] },
+      { list: [1, 2, 3] },
+      { list: [1, 'x'] },
+      { card: 'visa' },
+      { card: 'visa', zip: '0150' },
+      { country: 'NO', zip: 'N-0150' },
+      { country: 'NO', zip: '0150' },
+    ];
+    const reference = new Ajv({ strict: false }).compile(schema);
+    const check = compileSchemaCheck(schema, { exact: false });
+    for (const value of values) assert.equal(check(value).length === 0, reference(value), JSON.stringify(value));
+    assert.deepEqual(
+      values.map((value) => reference(value)),
+      [true, false, false, true, false, true, false, false, true, false, true],
+      'the values cover both outcomes of every rewritten keyword',
+    );
   });
 
   it('refuses an oversized or invalid schema instead of compiling it', () => {
