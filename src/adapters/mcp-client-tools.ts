@@ -11,10 +11,10 @@ import {
   type ToolEffect,
   type ToolOutput,
 } from '../contract/define-tool.js';
+import { defangUntrustedText } from '../contract/fence-untrusted.js';
 import { resolvePointer } from '../contract/json-pointer.js';
 import { sha256Hex } from '../contract/sha256.js';
 import { ToolError } from '../contract/tool-error.js';
-import { defangUntrustedText } from './fence-untrusted.js';
 import { compileSchemaCheck, type SchemaCheck } from './json-schema-check.js';
 import { mcpCallFailureCode } from './mcp-call-failure.js';
 import { checkProse } from './mcp-prose-check.js';

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../contract/canonical-json.js';
+import { renderUntrustedContent } from '../contract/fence-untrusted.js';
 import { modelResultSchema, type ModelResult } from '../contract/model-result.js';
 import { AdapterError } from './adapter-error.js';
-import { defangUntrustedText, fenceUntrustedText } from './fence-untrusted.js';
 
 /** Top-level keys in the order a model reads them: status first, untrusted text late. */
 const KEY_ORDER = Object.keys(modelResultSchema.shape) as readonly (keyof ModelResult)[];
@@ -28,8 +28,7 @@ export function renderModelResult(result: ModelResult): RenderedModelResult {
   }
   const value: ModelResult = {
     ...parsed.data,
-    // The source label comes from the same untrusted answer (an MCP tool name, a URL) and sits outside the fence.
-    untrusted_content: parsed.data.untrusted_content.map((item) => ({ ...item, text: fenceUntrustedText(item), source: defangUntrustedText(item.source) })),
+    untrusted_content: parsed.data.untrusted_content.map(renderUntrustedContent),
   };
   const members = KEY_ORDER.filter((key) => value[key] !== undefined).map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`);
   return { value, text: `{${members.join(',')}}` };

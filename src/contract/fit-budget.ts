@@ -1,5 +1,6 @@
 import type { ToolBudget } from './define-tool.js';
 import { evidenceStillSupported, type BuiltEvidence } from './evidence.js';
+import { renderUntrustedContent } from './fence-untrusted.js';
 import { resolvePointer } from './json-pointer.js';
 import type { Completeness, ContinueWith, Continuation, ItemRange, ModelResult, UntrustedContent, Warning } from './model-result.js';
 import type { Redaction } from './redaction.js';
@@ -88,7 +89,6 @@ export function fitToBudget(input: FitInput): Fitted {
   const itemsPointer = locateItemsList(input.data, budget.itemsPointer);
   const originalItems = itemsPointer === null ? null : listLength(input.data, itemsPointer);
   const textLimits = [budget.maxTextChars, ...FALLBACK_TEXT_LIMITS.filter((limit) => limit < budget.maxTextChars)];
-  const fits = (fitted: Fitted) => fitsBudget(fitted, budget.maxBytes);
 
   // Items are cut before redaction (items that can never be shown are not walked), text only after it: a cut through
   // a secret or the idempotency key would leave a prefix that no pattern recognises.
@@ -99,6 +99,8 @@ export function fitToBudget(input: FitInput): Fitted {
   for (const maxTextChars of textLimits) {
     const textLimit = { maxItems: Infinity, maxTextChars };
     const untrusted = input.untrusted.map((item) => ({ ...item, text: cutText(item.text, maxTextChars) }));
+    const growth = renderingGrowth(untrusted);
+    const fits = (fitted: Fitted) => fitsBudget(fitted, budget.maxBytes, growth);
     // Items far past the byte budget can never be shown, so they are neither redacted nor measured.
     const candidates =
       itemsPointer === null
@@ -133,12 +135,26 @@ export function fitWithoutData(input: FitInput): Fitted {
   const bare: FitInput = { ...input, evidence: [], base: { ...input.base, conflicts: [], applied_arguments: undefined, warnings: [...input.base.warnings, ...omitted] } };
   const shape: Shape = { data: null, itemsPointer: null, originalItems, textCut: false, nestedCut: false, untrusted: [], overBudget: true };
   const fallback = assemble(bare, shape, []);
-  return fitsBudget(fallback, input.budget.maxBytes) ? fallback : assemble({ ...bare, pagination: { next: null, availableItems: input.pagination.availableItems } }, shape, []);
+  return fitsBudget(fallback, input.budget.maxBytes, 0) ? fallback : assemble({ ...bare, pagination: { next: null, availableItems: input.pagination.availableItems } }, shape, []);
 }
 
-/** A truncated result gains an artifact reference after fitting, so its room is reserved here. */
-function fitsBudget(fitted: Fitted, maxBytes: number): boolean {
-  return utf8ByteLength(JSON.stringify(fitted.modelResult)) + (fitted.truncated ? ARTIFACT_REF_RESERVE : 0) <= maxBytes;
+/**
+ * The budget bounds what the model reads: the result as adapters render it (`renderingGrowth` more than its JSON)
+ * and as stored. A truncated result gains an artifact reference after fitting, so its room is reserved here.
+ */
+function fitsBudget(fitted: Fitted, maxBytes: number, renderingGrowth: number): boolean {
+  return utf8ByteLength(JSON.stringify(fitted.modelResult)) + renderingGrowth + (fitted.truncated ? ARTIFACT_REF_RESERVE : 0) <= maxBytes;
+}
+
+/**
+ * How many bytes rendering adds to a result holding `untrusted` (never less than none): each text is fenced and
+ * escaped (`&`, `<`, `>` grow to 4–5 bytes), which can make it several times its JSON size. Everything else renders
+ * to its JSON length (canonical JSON only reorders keys).
+ */
+function renderingGrowth(untrusted: readonly UntrustedContent[]): number {
+  if (untrusted.length === 0) return 0;
+  const rendered = utf8ByteLength(JSON.stringify(untrusted.map(renderUntrustedContent)));
+  return Math.max(0, rendered - utf8ByteLength(JSON.stringify(untrusted)));
 }
 
 /** How many leading items of the list at `pointer` fit in `bytes` when serialized one by one (at least one). */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { defangUntrustedText, fenceNonce, fenceUntrustedText, FENCE_TAG } from '../../../src/adapters/fence-untrusted.js';
+import { defangUntrustedText, fenceNonce, fenceUntrustedText, FENCE_TAG } from '../../../src/contract/fence-untrusted.js';
 import { renderModelResult } from '../../../src/adapters/render-model-result.js';
 import { defineTool, executeTool, modelResultSchema, type ModelResult } from '../../../src/index.js';
 import { testContext } from '../../../testkit/context.js';

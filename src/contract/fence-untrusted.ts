@@ -1,6 +1,8 @@
-import { canonicalJson } from '../contract/canonical-json.js';
-import type { UntrustedContent } from '../contract/model-result.js';
-import { sha256Hex } from '../contract/sha256.js';
+// Lives in the contract, not in the adapters that show it, because fitting a result to its byte budget must measure
+// what the model will read: the fenced, escaped form (issue 15), which can be several times the raw text.
+import { canonicalJson } from './canonical-json.js';
+import type { UntrustedContent } from './model-result.js';
+import { sha256Hex } from './sha256.js';
 
 /** Tag name stem of the fence; the full tag carries a per-content nonce (`<untrusted-content-1a2b…>`). */
 export const FENCE_TAG = 'untrusted-content';
@@ -54,4 +56,12 @@ export function defangUntrustedText(text: string): string {
 export function fenceUntrustedText(item: Pick<UntrustedContent, 'content_id' | 'text'>): string {
   const tag = `${FENCE_TAG}-${fenceNonce(item)}`;
   return `<${tag}>\n${defangUntrustedText(item.text)}\n</${tag}>`;
+}
+
+/**
+ * One untrusted-content entry as every adapter renders it: the text fenced and defanged, and the `source` label
+ * (from the same untrusted answer: a remote tool's name, a URL) defanged too, since it sits outside the fence.
+ */
+export function renderUntrustedContent(item: UntrustedContent): UntrustedContent {
+  return { ...item, text: fenceUntrustedText(item), source: defangUntrustedText(item.source) };
 }
