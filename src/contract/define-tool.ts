@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ToolRevisions } from './audit-record.js';
 import { canonicalJson } from './canonical-json.js';
 import { isCatalogCode } from './error-catalog.js';
-import { parsePointer } from './json-pointer.js';
+import { formatPointer, parsePointer } from './json-pointer.js';
 import { policyRevision } from './policy-revision.js';
 import { BUILTIN_SENSITIVE_FIELDS, normalizeFieldName } from './redaction.js';
 import { sha256Hex } from './sha256.js';
@@ -87,6 +87,8 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
   if (!isPositiveInteger(maxArgumentBytes)) fail('maxArgumentBytes must be a positive integer');
   // A destructive tool asks a person first unless its author opted out in so many words.
   const requiresApproval = spec.requiresApproval ?? spec.effect === 'destructive';
+  // Derived from the output schema, which revisions.output already covers: the policy revision stays as declared.
+  const listPointer = budget.itemsPointer ?? soleListPointer(spec.output);
   const revisions: ToolRevisions = {
     input: spec.revisions?.input ?? schemaRevision(spec.input),
     output: spec.revisions?.output ?? schemaRevision(spec.output),
@@ -101,7 +103,7 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     maxArgumentBytes,
     aliases: Object.freeze([...aliases]),
     revisions: Object.freeze(revisions),
-    budget: Object.freeze(budget),
+    budget: Object.freeze(listPointer === undefined ? budget : { ...budget, itemsPointer: listPointer }),
     sensitiveFields: Object.freeze([...(spec.sensitiveFields ?? [])]),
     publicFields: Object.freeze([...(spec.publicFields ?? [])]),
     visibleToApprovers: Object.freeze([...(spec.visibleToApprovers ?? [])]),
@@ -109,6 +111,21 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     examples: Object.freeze([...(spec.examples ?? [])]),
     normalizations: Object.freeze([...(spec.normalizations ?? [])]),
   });
+}
+
+/**
+ * The main list of a tool whose output is an object with a single property, an array (`{ items: [...] }`): that
+ * array is what the result lists, so items are counted, cut and continued there without an explicit
+ * `budget.itemsPointer`. An object with other properties is a record (an order with `lines` is one order) and keeps
+ * `data` as its one item.
+ */
+function soleListPointer(output: z.ZodType): string | undefined {
+  if (!(output instanceof z.ZodObject)) return undefined;
+  const keys = Object.keys(output.shape);
+  if (keys.length !== 1) return undefined;
+  let property: unknown = output.shape[keys[0]!];
+  while (property instanceof z.ZodOptional || property instanceof z.ZodNullable) property = property.unwrap();
+  return property instanceof z.ZodArray ? formatPointer([keys[0]!]) : undefined;
 }
 
 function callDefaultsProblems(defaults: ToolCallDefaults | undefined): string[] {

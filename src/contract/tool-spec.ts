@@ -19,7 +19,10 @@ export interface ToolBudget {
   readonly maxTextChars: number;
   /** Deeper output is refused outright: pruning nested objects would break the output schema. */
   readonly maxDepth: number;
-  /** JSON Pointer to the result's main list (item counts, continuation, cutting); default: `data` itself if an array. */
+  /**
+   * JSON Pointer to the result's main list (item counts, continuation, cutting); default: the array when the output
+   * schema is an object whose only property is an array, else `data` itself if an array.
+   */
   readonly itemsPointer?: string;
 }
 
