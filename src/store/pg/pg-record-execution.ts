@@ -9,18 +9,38 @@ import { insertArtifact } from './pg-artifacts.js';
 import { insertAuditIndex } from './pg-audit-index.js';
 import { auditRefOfRow } from './pg-audit-rows.js';
 import { escalateLateResult } from './pg-late-result.js';
-import { queryCopy } from './query-copy.js';
-import { inTransaction, type PgDatabase, type Queryable } from './sql-runner.js';
+import { auditColumnValues, evidenceArrayValues, evidenceColumnArrays, insertEvidenceSql, type PreparedRecord } from './pg-record-rows.js';
+import { recordInOneStatement } from './pg-record-statement.js';
+import { inTransaction, poolQueryable, type PgDatabase, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 
 /**
  * `recordExecution` of the pg store: audit row (with its facts and decided layers), evidence rows, artifacts and
- * the ledger transition in one transaction. Every insert is idempotent, so recording the same attempt again changes nothing.
+ * the ledger transition, all or nothing. Every insert is idempotent, so recording the same attempt again changes nothing.
+ *
+ * The common case — a new attempt without artifacts whose ledger transition lands — is one statement
+ * (`pg-record-statement.ts`: one round trip, one commit). Everything else (artifacts, an attempt recorded before,
+ * a conflict, a late result) takes one transaction of several statements, which the one statement leaves untouched
+ * when it does not land.
  *
  * A key recorded under a different request digest is an `IDEMPOTENCY_CONFLICT`, but the attempt's audit and
  * evidence are still committed first: the attempt ran, and the audit of what ran must never be lost.
  */
 export async function recordExecution(database: PgDatabase, input: RecordExecutionInput, now: Date): Promise<AuditRef> {
+  const prepared = preparedRecord(input, now);
+  if (input.execution.artifacts.length === 0) {
+    const db = poolQueryable(database);
+    const outcome = await recordInOneStatement(db, input, prepared);
+    if (outcome === 'recorded') return prepared.ref;
+    if (outcome === 'audit_raced') return sameAttempt(db, prepared.ref);
+  }
+  const { recorded, conflict } = await inTransaction(database, (tx) => recordInTransaction(tx, prepared));
+  if (conflict) throw new StoreError('idempotency_conflict', { idempotencyKey: input.execution.audit.idempotency_key, auditId: prepared.ref.audit_id, recordedRequestSha256: conflict });
+  return recorded;
+}
+
+/** The input checks, canonical texts and the verification of the result binding, before anything is written. */
+function preparedRecord(input: RecordExecutionInput, now: Date): PreparedRecord {
   const { execution } = input;
   const workflowId = checkText(input.workflowId, 'workflowId');
   const runId = checkOptionalText(input.runId, 'runId');
@@ -37,28 +57,30 @@ export async function recordExecution(database: PgDatabase, input: RecordExecuti
   if (sha256OfBytes(modelResultJson) !== record.bindings.result_sha256) {
     throw new StoreError('digest_mismatch', { what: 'model_result', auditId: record.audit_id });
   }
-  const ref = auditRefOf(record, sha256OfBytes(auditJson));
+  return { input, workflowId, runId, auditJson, modelResultJson, ref: auditRefOf(record, sha256OfBytes(auditJson)), now };
+}
 
-  const { recorded, conflict } = await inTransaction(database, async (tx) => {
-    const inserted = await tx.query<{ audit_id: string }>(
-      `INSERT INTO ${tx.table('ttc_audit')} (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code,
-         request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-       ON CONFLICT (audit_id) DO NOTHING RETURNING audit_id`,
-      [
-        record.audit_id, workflowId, runId, record.call_id, record.attempt, record.idempotency_key, queryCopy(record.tool), record.status,
-        record.error_code === null ? null : queryCopy(record.error_code), ref.request_sha256, ref.result_sha256, ref.call_binding_sha256, ref.audit_sha256,
-        auditJson, modelResultJson, now,
-      ],
-    );
-    const stored = inserted.length === 0 ? await sameAttempt(tx, ref) : ref;
-    await insertAuditIndex(tx, execution, now);
-    for (const artifact of execution.artifacts) await insertArtifact(tx, artifact, now);
-    await insertEvidence(tx, input, workflowId, now);
-    return { recorded: stored, conflict: await updateLedger(tx, input, workflowId, modelResultJson, now) };
-  });
-  if (conflict) throw new StoreError('idempotency_conflict', { idempotencyKey: record.idempotency_key, auditId: record.audit_id, recordedRequestSha256: conflict });
-  return recorded;
+const insertEvidenceRowsSql = (db: Queryable): string =>
+  insertEvidenceSql({ db, workflowId: '$1::text', callId: '$2::text', auditId: '$3::text', recordedAt: '$4::timestamptz', gate: null, firstArray: 5 });
+
+/** The transactional path: each part its own statement, a conflict or late result handled with the ledger row locked. */
+async function recordInTransaction(tx: Queryable, prepared: PreparedRecord): Promise<{ recorded: AuditRef; conflict: string | null }> {
+  const { input, ref, now, workflowId } = prepared;
+  const { execution } = input;
+  const inserted = await tx.query<{ audit_id: string }>(
+    `INSERT INTO ${tx.table('ttc_audit')} (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code,
+       request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+     ON CONFLICT (audit_id) DO NOTHING RETURNING audit_id`,
+    auditColumnValues(prepared),
+  );
+  const recorded = inserted.length === 0 ? await sameAttempt(tx, ref) : ref;
+  await insertAuditIndex(tx, execution, now);
+  for (const artifact of execution.artifacts) await insertArtifact(tx, artifact, now);
+  if (execution.modelResult.evidence.length > 0) {
+    await tx.query(insertEvidenceRowsSql(tx), [workflowId, execution.audit.call_id, execution.audit.audit_id, now, ...evidenceArrayValues(evidenceColumnArrays(input))]);
+  }
+  return { recorded, conflict: await updateLedger(tx, input, workflowId, prepared.modelResultJson, now) };
 }
 
 /**
@@ -76,23 +98,6 @@ async function sameAttempt(tx: Queryable, ref: AuditRef): Promise<AuditRef> {
     throw new StoreError('audit_id_reused', { auditId: ref.audit_id });
   }
   return auditRefOfRow({ audit_id: ref.audit_id, ...row });
-}
-
-async function insertEvidence(tx: Queryable, input: RecordExecutionInput, workflowId: string, now: Date): Promise<void> {
-  const { modelResult, evidenceSources, audit } = input.execution;
-  for (const item of modelResult.evidence) {
-    const source = evidenceSources[item.evidence_id] ?? modelResult.provenance.source_label;
-    const recordJson = toCanonicalText({ ...item, source }, 'evidence');
-    await tx.query(
-      `INSERT INTO ${tx.table('ttc_evidence')} (workflow_id, call_id, evidence_id, audit_id, kind, locator, supports, quote, observed_at, source, record_json, recorded_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-       ON CONFLICT (workflow_id, call_id, evidence_id) DO NOTHING`,
-      [
-        workflowId, audit.call_id, item.evidence_id, audit.audit_id, queryCopy(item.kind), queryCopy(item.locator), item.supports.map(queryCopy),
-        item.quote === undefined ? null : queryCopy(item.quote), item.observed_at ?? null, queryCopy(source), recordJson, now,
-      ],
-    );
-  }
 }
 
 /**

@@ -92,6 +92,25 @@ describe('idempotency ledger (real Postgres)', () => {
     assert.ok(refs.some((r) => r.audit_id === entry?.auditRef?.audit_id));
   });
 
+  it('records a read that claimed nothing in one go: ledger completed, audit, its query copies and every evidence row', async () => {
+    const execution = await runCall(ordersGet, { orderId: 'o-unclaimed' }, { workflowId: 'wf-read-once', callId: 'c1' });
+    const ref = await store.recordExecution({ execution, workflowId: 'wf-read-once', runId: 'run-1' });
+    assert.equal(ref.audit_id, execution.audit.audit_id);
+    const entry = await store.getLedgerEntry(execution.audit.idempotency_key);
+    assert.equal(entry?.status, 'completed');
+    assert.deepEqual(entry?.auditRef, ref);
+    const evidence = await store.listEvidence({ workflowId: 'wf-read-once', callId: 'c1' });
+    assert.deepEqual(evidence.map((e) => e.evidenceId).sort(), execution.modelResult.evidence.map((e) => e.evidence_id).sort());
+    for (const item of execution.modelResult.evidence) assert.deepEqual(evidence.find((e) => e.evidenceId === item.evidence_id)?.supports, item.supports);
+    const { rows } = await db.pool.query<{ facts: string; layers: string }>(
+      'SELECT (SELECT count(*) FROM ttc_audit_facts WHERE audit_id = $1) AS facts, (SELECT count(*) FROM ttc_audit_layers WHERE audit_id = $1) AS layers',
+      [ref.audit_id],
+    );
+    assert.equal(Number(rows[0]!.facts), 1);
+    assert.equal(Number(rows[0]!.layers), execution.audit.validation.filter((v) => v.outcome !== 'skipped').length);
+    assert.ok(Number(rows[0]!.layers) > 0);
+  });
+
   it('reports a claimed-but-never-completed key as in_progress (a crashed attempt)', async () => {
     const execution = await runCall(paymentsCharge, { amount: 7, mode: 'commit' }, { workflowId: 'wf-crash', callId: 'c1' });
     assert.equal((await store.claimIdempotencyKey(claimOf(execution, 'wf-crash'))).kind, 'claimed');
