@@ -7,6 +7,8 @@ import { executeTool, failedExecution, type ToolExecution } from '../src/contrac
 import { recordableContext } from '../src/contract/funnel/recordable-context.js';
 import { asLocalReplay, withOutcomeUnknown } from '../src/contract/settled-results.js';
 import { ToolError } from '../src/contract/tool-error.js';
+import type { ModelResult } from '../src/contract/model-result.js';
+import { isStoreError } from '../src/store/store-error.js';
 import type { ClaimResult } from '../src/store/ledger.js';
 import { FUNNELLED_CALL_KIND } from '../src/wire/message-kinds.js';
 import { approvalSubject, checkApprovalGrant, type ApprovalSubject } from './approval-gate.js';
@@ -74,23 +76,27 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
       // Another call's identity: refused before its key is claimed or anything is recorded under its audit id.
       if (subject === null) return { modelResult: failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'approval', { reason: 'binding_mismatch' }), call.args).modelResult, auditRef: null };
     }
-    const claim = await this.runtime.store.claimIdempotencyKey({
-      idempotencyKey: call.idempotencyKey,
-      requestSha256: intended.requestSha256,
-      tool: tool.name,
-      callId: call.callId,
-      workflowId,
-      // The lease lasts until the attempt's own deadline; the store takes its end on its own clock.
-      lease: { runId: ctx.temporal?.runId ?? 'none', durationMs: deadline.atMs - Date.now() },
-    });
-    switch (claim.kind) {
+    // A read claims nothing before it runs: running it twice has no side effect, so the record that ends it claims its
+    // key in the same commit (one commit per read). Two racing reads of one key both run and the first record
+    // completes the key; a read after that runs again rather than replaying. A read that needs approval keeps its
+    // claim, so a replay of an approved read does not ask for the grant again.
+    const claim = unclaimedRead(tool)
+      ? null
+      : await this.runtime.store.claimIdempotencyKey({
+          idempotencyKey: call.idempotencyKey,
+          requestSha256: intended.requestSha256,
+          tool: tool.name,
+          callId: call.callId,
+          workflowId,
+          // The lease lasts until the attempt's own deadline; the store takes its end on its own clock.
+          lease: { runId: ctx.temporal?.runId ?? 'none', durationMs: deadline.atMs - Date.now() },
+        });
+    switch (claim?.kind) {
       case 'replay':
         return { modelResult: asLocalReplay(claim.modelResult), auditRef: claim.auditRef };
-      case 'conflict': {
-        const failure = catalogFailure('IDEMPOTENCY_CONFLICT', 'side_effect', { recorded_tool: claim.recordedTool, recorded_request_sha256: claim.recordedRequestSha256 });
+      case 'conflict':
         // The key belongs to another request: nothing is recorded under it, the result is for this caller only.
-        return { modelResult: failedExecution(tool, ctx, failure, call.args).modelResult, auditRef: null };
-      }
+        return { modelResult: conflictResult(tool, ctx, call, claim), auditRef: null };
       case 'fenced': {
         // Reconciliation settled this call while the attempt had not even claimed the key: it must not run now.
         const failure = catalogFailure('TIMEOUT_BEFORE_EXECUTE', 'side_effect', { reason: 'dispatch_fenced_by_reconciliation' });
@@ -104,6 +110,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
         }
         break;
       case 'claimed':
+      case undefined:
         break;
     }
     const approval = subject === null ? null : await checkApprovalGrant(this.runtime.decisions, call, subject);
@@ -124,11 +131,13 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
         }
       },
     };
-    const fence = claim.kind === 'claimed' && claim.lease !== null ? dispatchFence(this.runtime.store, call.idempotencyKey, claim.lease, deadline) : null;
+    const fence = claim?.kind === 'claimed' && claim.lease !== null ? dispatchFence(this.runtime.store, call.idempotencyKey, claim.lease, deadline) : null;
     const executed = await executeTool(funnelled, call.args, fence === null ? ctx : { ...ctx, beforeDispatch: fence.beforeDispatch });
     const execution = approval === null ? executed : withDecision(executed, approval.decision);
     const attempt = claimedAttempt(claim, fence, deadline);
-    const auditRef = await this.record(tool, execution, attempt);
+    const recorded = await this.recordUnlessConflict(tool, execution, attempt, call);
+    if (recorded.kind === 'conflict') return { modelResult: conflictResult(tool, ctx, call, recorded), auditRef: null };
+    const { auditRef } = recorded;
     if (auditRef !== null && attempt?.leaseToken !== undefined) await this.afterLeasedWrite(tool, identity, execution, auditRef.audit_id, attempt, fence, deadline);
     const modelResult = execution.modelResult;
     if (tool.effect === 'read' && modelResult.error?.retryable === true && !this.lastAttempt()) {
@@ -136,6 +145,21 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
       throw retryableReadFailure(modelResult);
     }
     return { modelResult, auditRef, ...(execution.job ? { job: execution.job } : {}) };
+  }
+
+  /**
+   * Records the attempt. An unclaimed read finds out only here that its key belongs to another request: its audit is
+   * kept (it ran), and the caller gets the conflict the claim would have answered.
+   */
+  private async recordUnlessConflict(tool: AnyToolDefinition, execution: ToolExecution, attempt: ClaimedAttempt | undefined, call: ToolActivityInput): Promise<{ readonly kind: 'recorded'; readonly auditRef: ToolCallResult['auditRef'] } | KeyConflict> {
+    try {
+      return { kind: 'recorded', auditRef: await this.record(tool, execution, attempt) };
+    } catch (error) {
+      if (!unclaimedRead(tool) || !isStoreError(error) || error.reason !== 'idempotency_conflict') throw error;
+      const recorded = await this.runtime.store.getLedgerEntry(call.idempotencyKey);
+      if (recorded === null) throw error;
+      return { kind: 'conflict', recordedRequestSha256: recorded.requestSha256, recordedTool: recorded.tool };
+    }
   }
 
   /** Records the attempt; a write that may have taken effect but cannot be recorded is reported as unknown. */
@@ -176,9 +200,22 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
  * past the deadline plus sdk-core's buffer (a verdict on a dispatched attempt waits at least that long), or when it
  * never passed its fence (the verdict on an undispatched attempt does not wait at all).
  */
-function claimedAttempt(claim: ClaimResult, fence: DispatchFence | null, deadline: AttemptDeadline): ClaimedAttempt | undefined {
-  if (claim.kind !== 'claimed') return undefined;
+function claimedAttempt(claim: ClaimResult | null, fence: DispatchFence | null, deadline: AttemptDeadline): ClaimedAttempt | undefined {
+  if (claim?.kind !== 'claimed') return undefined;
   if (claim.lease === null || fence === null) return { claimedAt: claim.claimedAt };
   const possiblySentLate = !fence.passed() || Date.now() >= deadline.atMs + SDK_LOCAL_TIMEOUT_BUFFER_MS;
   return { claimedAt: claim.claimedAt, leaseToken: claim.lease.token, possiblySentLate };
+}
+
+type KeyConflict = Extract<ClaimResult, { kind: 'conflict' }>;
+
+/** A read that needs no approval runs without claiming its key first (see `run`). */
+function unclaimedRead(tool: AnyToolDefinition): boolean {
+  return tool.effect === 'read' && !tool.requiresApproval;
+}
+
+/** The model's answer for a key recorded under another request. */
+function conflictResult(tool: AnyToolDefinition, ctx: Parameters<typeof failedExecution>[1], call: ToolActivityInput, conflict: KeyConflict): ModelResult {
+  const failure = catalogFailure('IDEMPOTENCY_CONFLICT', 'side_effect', { recorded_tool: conflict.recordedTool, recorded_request_sha256: conflict.recordedRequestSha256 });
+  return failedExecution(tool, ctx, failure, call.args).modelResult;
 }
