@@ -1,27 +1,27 @@
 // Store writes per second through PgToolStore vs raw parameterised pg statements writing the same rows, in the
-// same run against the same database: state patches, and ledger writes (claim + record execution). Run from the
+// same run against the same database: state patches, ledger writes (claim + record execution) and read records. Run from the
 // repo root:  npm run bench:store
 // Knobs: BENCH_STORE_WRITES (writes per round, default 500), BENCH_ROUNDS (default 3), BENCH_PG_FSYNC, DATABASE_URL.
 import { PgToolStore } from '../src/store/pg/pg-tool-store.js';
 import { ordersGet, runCall } from '../testkit/store-tools.js';
 import { openBenchDatabase } from './support/bench-postgres.js';
-import { ledgerWorkload, statePatchWorkload, type Workload } from './support/store-workloads.js';
+import { ledgerWorkload, readRecordWorkload, statePatchWorkload, type Workload } from './support/store-workloads.js';
 import { envInt, machineLine, median, perSecond, printTable, ratio, reportSummary } from './support/stats.js';
 
 const WRITES_PER_ROUND = envInt('BENCH_STORE_WRITES', 500);
 const ROUNDS = envInt('BENCH_ROUNDS', 3);
-const CONCURRENCY = [1, 8] as const;
+const CONCURRENCY = [1, 8, 32] as const;
 
 console.log('temporal-tool-contract store benchmark: PgToolStore vs raw pg writes of the same rows');
 console.log(machineLine());
-const db = await openBenchDatabase(16);
+const db = await openBenchDatabase(Math.max(...CONCURRENCY) + 4);
 
 try {
   const store = new PgToolStore(db.pool, { schema: db.schema });
   const execution = await runCall(ordersGet, { orderId: 'o-bench' }, { workflowId: 'wf-bench', callId: 'c1' });
   await store.recordExecution({ execution, workflowId: 'wf-bench', runId: 'run-1' });
   const evidenceIds = [execution.modelResult.evidence[0]!.evidence_id];
-  const workloads: Workload<unknown>[] = [statePatchWorkload(store, db.pool, evidenceIds), ledgerWorkload(store, db.pool)];
+  const workloads: Workload<unknown>[] = [statePatchWorkload(store, db.pool, evidenceIds), ledgerWorkload(store, db.pool), readRecordWorkload(store, db.pool)];
 
   /** Writes `batch` with `concurrency` writers; returns writes per second. */
   const run = async <Row>(batch: readonly Row[], write: (row: Row) => Promise<unknown>, concurrency: number): Promise<number> => {

@@ -75,10 +75,47 @@ interface LedgerRow {
   readonly modelResultJson: string;
 }
 
+/** Real executions (a read with two evidence items) from the contract funnel, each under its own key, with their raw column values. */
+async function executionRows(workflowId: string, label: string, count: number): Promise<LedgerRow[]> {
+  const rows: LedgerRow[] = [];
+  for (let i = 0; i < count; i++) {
+    const execution = await runCall(ordersGet, { orderId: `o-${i}` }, { workflowId, callId: `${label}-${i}` });
+    const { audit, modelResult } = execution;
+    const modelResultJson = JSON.stringify(modelResult);
+    const auditJson = JSON.stringify(audit);
+    const { bindings } = audit;
+    rows.push({
+      execution,
+      workflowId,
+      modelResultJson,
+      audit: [audit.audit_id, workflowId, 'run-1', audit.call_id, audit.attempt, audit.idempotency_key, audit.tool, audit.status, audit.error_code,
+        bindings.request_sha256, bindings.result_sha256, bindings.call_binding_sha256, sha256Hex(auditJson), auditJson, modelResultJson],
+      evidence: modelResult.evidence.map((item) => [workflowId, audit.call_id, item.evidence_id, audit.audit_id, item.kind, item.locator, item.supports,
+        item.quote ?? null, item.observed_at ?? null, modelResult.provenance.source_label, JSON.stringify(item)]),
+    });
+  }
+  return rows;
+}
+
+/** The audit row and its evidence rows, inserted on `client` inside the caller's transaction. */
+async function insertAuditAndEvidence(client: pg.PoolClient, row: LedgerRow): Promise<void> {
+  await client.query(
+    `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now())`,
+    [...row.audit],
+  );
+  for (const evidence of row.evidence) {
+    await client.query(
+      `INSERT INTO ttc_evidence (workflow_id, call_id, evidence_id, audit_id, kind, locator, supports, quote, observed_at, source, record_json, recorded_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())`,
+      [...evidence],
+    );
+  }
+}
+
 /**
- * What the plugin writes for every tool call: claim the idempotency key, then record the execution (audit row,
- * its evidence rows, ledger → completed). The executions are real ones (a read with two evidence items) from the
- * contract funnel, each under its own key.
+ * What the plugin writes for a write: claim the idempotency key, then record the execution (audit row, its evidence
+ * rows, ledger → completed).
  */
 export function ledgerWorkload(store: PgToolStore, pool: pg.Pool): Workload<LedgerRow> {
   const workflowId = 'wf-bench-ledger';
@@ -86,26 +123,7 @@ export function ledgerWorkload(store: PgToolStore, pool: pg.Pool): Workload<Ledg
     name: 'ledger write',
     description:
       'store = claimIdempotencyKey + recordExecution (checks, canonical JSON, digest verification, ON CONFLICT guards); raw = INSERT ledger row, then one transaction: audit row, 2 evidence rows, UPDATE ledger',
-    rows: async (label, count) => {
-      const rows: LedgerRow[] = [];
-      for (let i = 0; i < count; i++) {
-        const execution = await runCall(ordersGet, { orderId: `o-${i}` }, { workflowId, callId: `${label}-${i}` });
-        const { audit, modelResult } = execution;
-        const modelResultJson = JSON.stringify(modelResult);
-        const auditJson = JSON.stringify(audit);
-        const { bindings } = audit;
-        rows.push({
-          execution,
-          workflowId,
-          modelResultJson,
-          audit: [audit.audit_id, workflowId, 'run-1', audit.call_id, audit.attempt, audit.idempotency_key, audit.tool, audit.status, audit.error_code,
-            bindings.request_sha256, bindings.result_sha256, bindings.call_binding_sha256, sha256Hex(auditJson), auditJson, modelResultJson],
-          evidence: modelResult.evidence.map((item) => [workflowId, audit.call_id, item.evidence_id, audit.audit_id, item.kind, item.locator, item.supports,
-            item.quote ?? null, item.observed_at ?? null, modelResult.provenance.source_label, JSON.stringify(item)]),
-        });
-      }
-      return rows;
-    },
+    rows: (label, count) => executionRows(workflowId, label, count),
     store: async ({ execution }) => {
       const { audit } = execution;
       const claim = await store.claimIdempotencyKey({ idempotencyKey: audit.idempotency_key, requestSha256: audit.bindings.request_sha256, tool: audit.tool, callId: audit.call_id, workflowId });
@@ -118,20 +136,30 @@ export function ledgerWorkload(store: PgToolStore, pool: pg.Pool): Workload<Ledg
         key, requestSha256, tool, row.workflowId, callId,
       ]);
       await transaction(pool, async (client) => {
-        await client.query(
-          `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now())`,
-          [...row.audit],
-        );
-        for (const evidence of row.evidence) {
-          await client.query(
-            `INSERT INTO ttc_evidence (workflow_id, call_id, evidence_id, audit_id, kind, locator, supports, quote, observed_at, source, record_json, recorded_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now())`,
-            [...evidence],
-          );
-        }
+        await insertAuditAndEvidence(client, row);
         await client.query(`UPDATE ttc_ledger SET status = 'completed', model_result_json = $2, audit_id = $3, completed_at = now() WHERE idempotency_key = $1`, [key, row.modelResultJson, auditId]);
       });
     },
+  };
+}
+
+/** What the plugin writes for a read: no claim before it runs, one record that claims and completes the key. */
+export function readRecordWorkload(store: PgToolStore, pool: pg.Pool): Workload<LedgerRow> {
+  const workflowId = 'wf-bench-read';
+  return {
+    name: 'read record',
+    description: 'store = recordExecution without a claim (the one-statement path); raw = one transaction: audit row, 2 evidence rows, INSERT completed ledger row',
+    rows: (label, count) => executionRows(workflowId, label, count),
+    store: ({ execution }) => store.recordExecution({ execution, workflowId, runId: 'run-1' }),
+    raw: (row) =>
+      transaction(pool, async (client) => {
+        const [auditId, , , callId, , key, tool, , , requestSha256] = row.audit;
+        await insertAuditAndEvidence(client, row);
+        await client.query(
+          `INSERT INTO ttc_ledger (idempotency_key, request_sha256, tool, workflow_id, call_id, status, model_result_json, audit_id, claimed_at, completed_at)
+           VALUES ($1, $2, $3, $4, $5, 'completed', $6, $7, now(), now())`,
+          [key, requestSha256, tool, row.workflowId, callId, row.modelResultJson, auditId],
+        );
+      }),
   };
 }
