@@ -30,6 +30,19 @@ export const DEFAULT_RECONCILE_POLICY: ReconcilePolicy = Object.freeze({
   activityHeartbeatTimeoutMs: 3_000,
 });
 
+/**
+ * The wait before the next query: between half and all of the backoff `intervalMs`, at a point fixed by the key and
+ * the query's number ("equal jitter"). Many reconciliations opened together (a provider outage times out a burst of
+ * writes) would otherwise query in lock-step and stampede the provider on every round. Derived from the key rather
+ * than from the workflow's random stream, so that no other value drawn from that stream moves on replay.
+ */
+export function jitteredWaitMs(intervalMs: number, idempotencyKey: string, query: number): number {
+  // FNV-1a over the key and the query number: cheap, deterministic and spread evenly enough for a wait.
+  let hash = 0x811c9dc5;
+  for (const char of `${idempotencyKey}#${query}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return Math.round(intervalMs / 2 + (hash / 0x1_0000_0000) * (intervalMs / 2));
+}
+
 /** Input of the reconciliation child workflow. */
 export interface ReconcileInput {
   readonly identity: CallIdentity;

@@ -21,7 +21,7 @@ import {
   RESOLVE_OUTCOME_UPDATE,
 } from '../src/wire/names.js';
 import { RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
-import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
+import { DEFAULT_RECONCILE_POLICY, jitteredWaitMs, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 
 /**
  * A person's answer to an escalated call, as a signal or update carries it. On a worker with an authenticator it is
@@ -252,7 +252,7 @@ async function reconcileByQueries(
       interval = policy.initialIntervalMs;
       continue;
     }
-    await condition(humanResolved, interval);
+    await condition(humanResolved, jitteredWaitMs(interval, identity.idempotencyKey, status.queries));
     interval = Math.min(interval * policy.backoffCoefficient, policy.maximumIntervalMs);
   }
   return { kind: 'undecided', couldAsk: input.canReconcile || polls() };
