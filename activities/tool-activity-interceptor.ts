@@ -26,10 +26,10 @@ import { recordExecution, type ClaimedAttempt } from './record-execution.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
 /**
- * The activity interceptor that turns a tool activity into a contract-safe call: idempotency ledger first (a key
- * that already ran is replayed, never re-run), then — for a tool that requires approval — a valid approval for
- * exactly these arguments, then the whole contract funnel around the tool's handler, then the audit (naming the
- * approver), evidence and artifacts in Postgres; it returns `{ modelResult, auditRef }`.
+ * The activity interceptor that turns a tool activity into a contract-safe call: for a write, idempotency ledger
+ * first (a key that already ran is replayed, never re-run; a read claims nothing), then — for a tool that requires
+ * approval — a valid approval for exactly these arguments, then the whole contract funnel around the tool's handler,
+ * then the audit (naming the approver), evidence and artifacts in Postgres; it returns `{ modelResult, auditRef }`.
  *
  * Registered twice (plugin on two layers), the outer instance runs the funnel and marks the call it passes on as
  * funnelled; the inner one sees the mark and passes through, so a result is normalized exactly once.

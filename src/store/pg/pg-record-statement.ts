@@ -11,7 +11,9 @@ import type { Queryable } from './sql-runner.js';
  * upsert comes first and gates everything else, so the statement either records the whole attempt or writes nothing:
  *
  * - it lands on the conditions of the transactional path (same request digest, row not completed nor disputed, the
- *   attempt's own claim when it holds one) and only while the audit id is new;
+ *   attempt's own claim when it holds one) and only while the audit id is new: absent from the audit table as this
+ *   statement sees it, and not the row's own audit id — so of two concurrent records of one audit id, the second
+ *   (which waited for the first's row lock and re-checks the row as the first left it) never lands;
  * - anything else — an attempt recorded before, a conflict, a late result to escalate — writes nothing, and the
  *   caller takes the transactional path, whose outcome is then exactly what it was before this statement existed.
  *
@@ -26,6 +28,7 @@ const recordInOneStatementSql = (db: Queryable): string => `
     ON CONFLICT (idempotency_key) DO UPDATE
       SET status = EXCLUDED.status, model_result_json = EXCLUDED.model_result_json, audit_id = EXCLUDED.audit_id, completed_at = EXCLUDED.completed_at
       WHERE ttc_ledger.request_sha256 = EXCLUDED.request_sha256 AND ttc_ledger.status <> 'completed' AND ttc_ledger.late_commit_audit_id IS NULL
+        AND ttc_ledger.audit_id IS DISTINCT FROM EXCLUDED.audit_id
         AND CASE WHEN $20::text IS NOT NULL THEN ttc_ledger.lease_token = $20 AND ttc_ledger.status = 'claimed'
                  ELSE EXCLUDED.status = 'completed' OR $19::timestamptz IS NULL OR (ttc_ledger.claimed_at = $19::timestamptz AND ttc_ledger.status = 'claimed') END
     RETURNING 1
@@ -41,7 +44,8 @@ const recordInOneStatementSql = (db: Queryable): string => `
 
 /**
  * What the one statement did: `recorded` (the whole attempt), `not_landed` (nothing: take the transactional path), or
- * `audit_raced` (the ledger moved, but a concurrent record of the same audit id wrote the audit: compare it first).
+ * `audit_raced` (the ledger moved, but a concurrent record of the same audit id wrote the audit: compare it first; a
+ * defence, since the ledger condition above keeps a second record of one audit id from landing).
  */
 export type OneStatementOutcome = 'recorded' | 'not_landed' | 'audit_raced';
 
