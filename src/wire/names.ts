@@ -54,3 +54,6 @@ export const AGENT_TRANSCRIPT_QUERY = 'ttc.agentTranscript';
  * calls at once. Runs recorded before it fanned such a batch out all at once, and keep doing so on replay.
  */
 export const BOUNDED_BATCH_PATCH = 'ttc.bounded-batch';
+
+/** Workflow type of one MCP `tools/call` served through Temporal (must equal the exported workflow function's name). */
+export const MCP_TOOL_CALL_WORKFLOW_TYPE = 'mcpToolCall';

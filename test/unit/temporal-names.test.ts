@@ -4,6 +4,7 @@ import * as temporal from '../../src/temporal/index.js';
 import * as names from '../../src/wire/names.js';
 import * as searchAttributes from '../../src/wire/search-attributes.js';
 import { agentLoop } from '../../workflows/agent-loop.js';
+import { mcpToolCall } from '../../workflows/mcp-tool-call.js';
 import { reconcileToolCall } from '../../workflows/reconcile-tool-call.js';
 import { ToolRegistry } from '../../src/index.js';
 import { InMemoryToolStore } from '../../src/store/in-memory/in-memory-tool-store.js';
@@ -11,6 +12,7 @@ import { InMemoryToolStore } from '../../src/store/in-memory/in-memory-tool-stor
 test('the workflow type constants are the exported workflow function names', () => {
   assert.equal(names.RECONCILE_WORKFLOW_TYPE, reconcileToolCall.name);
   assert.equal(names.AGENT_LOOP_WORKFLOW_TYPE, agentLoop.name);
+  assert.equal(names.MCP_TOOL_CALL_WORKFLOW_TYPE, mcpToolCall.name);
 });
 
 test('names stored in history are unique, and package activity types use the reserved prefix', () => {

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Implementation,
+  type ListToolsResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CreateTaskResult } from '@modelcontextprotocol/sdk/experimental/tasks/types.js';
+import { z } from 'zod';
+import { toCallToolResult } from '../../adapters/mcp-call-tool-result.js';
+import { toMcpTool } from '../../adapters/tool-definitions/mcp.js';
+import type { ToolRegistry } from '../../contract/tool-registry.js';
+import { McpWorkflowCalls, type McpWorkflowCallsOptions } from './mcp-workflow-calls.js';
+import { TemporalTaskStore, type TaskTtlPolicy } from './temporal-task-store.js';
+
+/** Options of {@link createDurableMcpServer}. */
+export interface DurableMcpServerOptions extends McpWorkflowCallsOptions {
+  /** The tools offered (`tools/list`); a worker on `taskQueue` must serve the same registry. */
+  readonly registry: ToolRegistry;
+  readonly taskTtl?: TaskTtlPolicy;
+  readonly serverInfo?: Implementation;
+}
+
+/** As in `createMcpServer`: loose, so malformed params reach the SDK's own check and are answered `InvalidParams`. */
+const LOOSE_CALL_TOOL_REQUEST = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+
+/**
+ * An MCP server whose every `tools/call` runs as a Temporal workflow through `callTool` (`mcpToolCall`), so the
+ * ledger, approvals, reconciliation and audit apply to MCP clients. A plain call waits for the workflow's result; a
+ * task-augmented call (MCP Tasks) answers at once with the task, which is the workflow (see `TemporalTaskStore`).
+ * The same request — same client key in `_meta`, else same session and request id — attaches to the same workflow
+ * instead of running again. One server per connection (the SDK's `Server` serves one transport); all may share
+ * one Temporal client.
+ */
+export function createDurableMcpServer(options: DurableMcpServerOptions): Server {
+  const { registry } = options;
+  const tools: Tool[] = registry.list().map((tool) => ({ ...toMcpTool(tool), execution: { taskSupport: 'optional' } }));
+  const calls = new McpWorkflowCalls(options);
+  const connectionId = randomUUID();
+  const server = new Server(options.serverInfo ?? { name: 'temporal-tool-contract', version: '0.1.0' }, {
+    capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+    taskStore: new TemporalTaskStore(calls, connectionId, options.taskTtl),
+  });
+  server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools }));
+  server.setRequestHandler(LOOSE_CALL_TOOL_REQUEST, async (loose, extra): Promise<CallToolResult | CreateTaskResult> => {
+    // The SDK has validated the request against CallToolRequestSchema before calling this handler.
+    const request = CallToolRequestSchema.parse(loose);
+    const { name } = request.params;
+    if (!registry.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
+    const { taskStore } = extra;
+    const task = request.params.task;
+    if (task !== undefined && taskStore !== undefined) return guarded(async () => ({ task: await taskStore.createTask({ ttl: task.ttl ?? null }) }));
+    return guarded(async () => {
+      const workflowId = await calls.start(request, { sessionId: extra.sessionId, connectionId, requestId: extra.requestId }, null);
+      // A client that gives up waiting leaves the call running (it is durable); the same request attaches to it again.
+      return toCallToolResult((await calls.result(workflowId)).modelResult);
+    });
+  });
+  return server;
+}
+
+/** Whatever the Temporal side throws becomes a generic protocol error: connection details never reach the client. */
+async function guarded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof McpError) throw error;
+    throw new McpError(ErrorCode.InternalError, 'The tool call could not be completed.');
+  }
+}
