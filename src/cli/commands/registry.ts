@@ -6,6 +6,7 @@ import { demoCommand } from './demo.js';
 import { devCommand } from './dev.js';
 import { helpCommand } from './help.js';
 import { inspectCommand } from './inspect.js';
+import { mcpCommand } from './mcp.js';
 import { metricsCommand } from './metrics.js';
 import { migrateCommand } from './migrate.js';
 import { pendingCommand } from './pending.js';
@@ -32,6 +33,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
       registerStackCommand(demoCommand),
       registerStackCommand(migrateCommand),
       registerStackCommand(codecServerCommand),
+      registerStackCommand(mcpCommand),
     ],
   },
   {

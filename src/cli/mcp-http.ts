@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { BoundedEventStore } from './mcp-event-store.js';
+
+/** Where and how the Streamable HTTP endpoint listens. */
+export interface McpHttpOptions {
+  readonly host: string;
+  /** 0: any free port (see `url`). */
+  readonly port: number;
+  /** Host header values accepted besides the listening address (a reverse proxy's name). */
+  readonly allowedHosts: readonly string[];
+  /** A server for each new session (the SDK's `Server` serves one transport). */
+  readonly newServer: () => Server;
+}
+
+/** A listening endpoint. */
+export interface RunningMcpHttp {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** The MCP endpoint's path. */
+export const MCP_HTTP_PATH = '/mcp';
+/** Suggested SSE reconnect delay: a client whose stream the server closed polls again after this long. */
+const SSE_RETRY_MS = 1000;
+
+/**
+ * Streamable HTTP with sessions: an `initialize` POST opens a session (its own server and transport), later requests
+ * name it in `Mcp-Session-Id`. DNS-rebinding protection: a request whose Host (or Origin, when sent) is not the
+ * listening address — or an allowed host — is refused with 403 before it reaches MCP, so a web page cannot reach a
+ * local server by rebinding a name to 127.0.0.1. SSE streams carry event ids kept in memory, so a client may resume
+ * one (`Last-Event-ID`) after the server closes it (SSE polling).
+ */
+export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpHttp> {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const eventStore = new BoundedEventStore();
+  let allowed: ReadonlySet<string> = new Set();
+  const http = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) reply(res, 500, 'Internal error');
+      else res.end();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!isAllowedHost(req, allowed)) return reply(res, 403, 'Forbidden: Host or Origin not allowed');
+    if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_HTTP_PATH) return reply(res, 404, 'Not found');
+    const sessionId = req.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const transport = sessions.get(sessionId);
+      if (transport === undefined) return reply(res, 404, 'Session not found');
+      return transport.handleRequest(req, res);
+    }
+    if (req.method !== 'POST') return reply(res, 400, 'Bad Request: no session');
+    const body = await readJson(req);
+    if (!isInitializeRequest(body)) return reply(res, 400, 'Bad Request: no session (initialize first)');
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore,
+      retryInterval: SSE_RETRY_MS,
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessionclosed: (id) => void sessions.delete(id),
+    });
+    await options.newServer().connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = http.address() as AddressInfo;
+  allowed = allowedHostValues(options.host, port, options.allowedHosts);
+  const urlHost = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    url: `http://${urlHost}:${port}${MCP_HTTP_PATH}`,
+    close: async () => {
+      for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  };
+}
+
+/** The Host header values this endpoint answers: its address (and the loopback names, when on loopback). */
+function allowedHostValues(host: string, port: number, extra: readonly string[]): ReadonlySet<string> {
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'];
+  const names = new Set([host.includes(':') ? `[${host}]` : host, ...extra]);
+  if (loopback.includes(host) || host === '::1') loopback.forEach((name) => names.add(name));
+  return new Set([...names].flatMap((name) => [name.toLowerCase(), `${name.toLowerCase()}:${port}`]));
+}
+
+function isAllowedHost(req: IncomingMessage, allowed: ReadonlySet<string>): boolean {
+  const host = req.headers.host?.toLowerCase();
+  if (host === undefined || !allowed.has(host)) return false;
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return allowed.has(new URL(origin).host.toLowerCase());
+  } catch {
+    return false;
+  }
+}
+
+/** Bodies beyond this are refused: a tools/call is small, and the server is not a file upload. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function reply(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}

@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/tasks/types.js';
+import { CallToolResultSchema, ErrorCode, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { serveMcpHttp, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
+import { createDurableMcpServer, submitApprovalDecision } from '../../src/temporal/index.js';
+import { MCP_IDEMPOTENCY_META_KEY } from '../../src/wire/mcp.js';
+import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
+import type { ModelResult } from '../../src/index.js';
+import type { PendingApproval } from '../../workflows/index.js';
+import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
+import { CLI_MAIN } from '../support/cli-process.js';
+import { signedApproval } from '../support/decisions.js';
+import { TIP_TOOL, tipTool } from '../support/mcp-tools.js';
+import { eventually } from '../support/eventually.js';
+import { useRuntimeHarness } from '../support/use-runtime-harness.js';
+
+const principal = { tenant: 'tenant-mcp', subject: 'ide-user' };
+// The tip is registered on the harness's worker beside the payment tools (it reads the service's address late).
+const h = useRuntimeHarness('it-mcp', { extraTools: [tipTool(() => h.payments.baseUrl)] });
+const endpoints: RunningMcpHttp[] = [];
+const clients: Client[] = [];
+after(async () => {
+  for (const client of clients) await client.close().catch(() => undefined);
+  for (const endpoint of endpoints) await endpoint.close();
+});
+
+/** A `tool-contract mcp --http` endpoint as the CLI serves it, on the harness's Temporal and task queue. */
+async function startEndpoint(): Promise<RunningMcpHttp> {
+  const newServer = () =>
+    createDurableMcpServer({ client: h.temporal.client, taskQueue: h.taskQueue, principal, registry: h.tools, callOptions: { timeoutMs: 2000 } });
+  const endpoint = await serveMcpHttp({ host: '127.0.0.1', port: 0, allowedHosts: [], newServer });
+  endpoints.push(endpoint);
+  return endpoint;
+}
+
+/** The official SDK client, connected over Streamable HTTP (a new session each time). */
+async function httpClient(endpoint: RunningMcpHttp): Promise<Client> {
+  const client = new Client({ name: 'it-mcp-client', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url)));
+  clients.push(client);
+  return client;
+}
+
+/** A protocol error of kind InvalidParams (unknown tool, reused key, task not found), as the client throws it. */
+function invalidParams(error: unknown): boolean {
+  return error instanceof McpError && error.code === (ErrorCode.InvalidParams as number);
+}
+
+function modelResultOf(result: object): ModelResult {
+  assert.ok('structuredContent' in result, 'a contract result is structured content');
+  return result.structuredContent as ModelResult;
+}
+
+/** A tip with the client's idempotency key in `_meta`. */
+function tip(key: string, amount = 1500): CallToolRequest['params'] {
+  return { name: TIP_TOOL, arguments: { customer: 'cus_tip', amount_cents: amount }, _meta: { [MCP_IDEMPOTENCY_META_KEY]: key } };
+}
+
+test('over Streamable HTTP, tools/list offers the registry with task support and tools/call runs as an audited workflow', { timeout: 120_000 }, async () => {
+  const client = await httpClient(await startEndpoint());
+  const { tools } = await client.listTools();
+  assert.deepEqual(tools.map((tool) => tool.name).sort(), h.tools.list().map((tool) => tool.name).sort());
+  assert.ok(tools.every((tool) => tool.execution?.taskSupport === 'optional'));
+  assert.deepEqual(client.getServerCapabilities()?.tasks?.requests, { tools: { call: {} } });
+
+  const result = await client.callTool({ name: TOOLS.customer, arguments: { customer_id: 'c-7' } }, CallToolResultSchema);
+  const model = modelResultOf(result);
+  assert.equal(model.status, 'succeeded');
+  assert.equal(result.isError, false);
+  assert.deepEqual(model.data, { id: 'c-7', name: 'Customer c-7', tier: 'gold' });
+  // The call ran as a workflow of the package, under the server's principal, and left its audit in the store.
+  const workflows: string[] = [];
+  for await (const info of h.temporal.client.workflow.list({ query: `WorkflowType = 'mcpToolCall' AND TaskQueue = '${h.taskQueue}'` })) workflows.push(info.workflowId);
+  const audits = (await Promise.all(workflows.map((workflowId) => h.store.listAudits({ workflowId })))).flat();
+  assert.ok(audits.some((row) => row.audit.tool === TOOLS.customer), 'the MCP call is audited');
+
+  await assert.rejects(client.callTool({ name: 'no.such_tool', arguments: {} }), invalidParams);
+});
+
+test('a write sent twice with the same client idempotency key is one side effect, across sessions; another key is another call', { timeout: 120_000 }, async () => {
+  const endpoint = await startEndpoint();
+  const before = h.payments.keys().length;
+  const first = await (await httpClient(endpoint)).callTool(tip('order-991'), CallToolResultSchema);
+  // A reconnecting client (a new session, request ids counted from the start again) resends the same request.
+  const again = await (await httpClient(endpoint)).callTool(tip('order-991'), CallToolResultSchema);
+  assert.equal(modelResultOf(first).status, 'succeeded');
+  assert.deepEqual(modelResultOf(again), modelResultOf(first));
+  assert.equal(h.payments.keys().length, before + 1, 'the same key reached the payments service once');
+  const keyed = h.payments.keys().at(-1)!;
+  assert.equal(h.payments.dispatches(keyed), 1);
+
+  await (await httpClient(endpoint)).callTool(tip('order-992'), CallToolResultSchema);
+  assert.equal(h.payments.keys().length, before + 2, 'another key is another payout');
+
+  // The same key for another request is refused, not run and not answered with the first call's result.
+  await assert.rejects(
+    (await httpClient(endpoint)).callTool(tip('order-991', 99), CallToolResultSchema),
+    invalidParams,
+  );
+  assert.equal(h.payments.keys().length, before + 2);
+
+  // Without a client key a call is identified by its session and request id: two sessions are two calls.
+  const unkeyed = { name: TIP_TOOL, arguments: { customer: 'cus_tip', amount_cents: 100 } };
+  await (await httpClient(endpoint)).callTool(unkeyed, CallToolResultSchema);
+  await (await httpClient(endpoint)).callTool(unkeyed, CallToolResultSchema);
+  assert.equal(h.payments.keys().length, before + 4);
+});
+
+test('an approval-gated write as an MCP task: input_required, approved, the provider hangs after committing, the MCP server restarts, and the task completes with one side effect and an audit', { timeout: 180_000 }, async () => {
+  const paymentId = 'pay_mcp_task_1';
+  const key = chargeKey(principal.tenant, paymentId, TOOLS.refund);
+  h.payments.inject(key, 'commit_then_hang');
+  const first = await startEndpoint();
+  const client = await httpClient(first);
+  const created = await client.request(
+    { method: 'tools/call', params: { name: TOOLS.refund, arguments: { payment_id: paymentId, customer: 'cus_9', amount_cents: 700 }, task: { ttl: 600_000 } } },
+    CreateTaskResultSchema,
+  );
+  const { taskId } = created.task;
+  assert.equal(created.task.ttl, 600_000);
+  const waiting = await eventually('the task to wait for approval', async () => {
+    const task = await client.experimental.tasks.getTask(taskId);
+    return task.status === 'input_required' ? task : undefined;
+  });
+  assert.equal(h.payments.dispatches(key), 0, 'nothing runs before the decision');
+  assert.ok((await client.experimental.tasks.listTasks()).tasks.some((task) => task.taskId === taskId && task.status === 'input_required'));
+
+  // The MCP server goes away while the call waits; the approval goes through the authenticated decision path.
+  await client.close();
+  await first.close();
+  const [pending] = await h.temporal.client.workflow.getHandle(taskId).query<PendingApproval[]>(PENDING_APPROVALS_QUERY);
+  assert.ok(pending !== undefined);
+  const answer = await submitApprovalDecision(h.temporal.client, taskId, signedApproval(pending, { approver: 'carol@example.com' }));
+  assert.equal(answer.accepted, true);
+
+  // A restarted server (new process state, new session) answers for the task from Temporal.
+  const restarted = await httpClient(await startEndpoint());
+  const done = await eventually('the task to finish after reconciliation', async () => {
+    const task = await restarted.experimental.tasks.getTask(taskId);
+    return task.status === 'working' || task.status === 'input_required' ? undefined : task;
+  }, 90_000, 500);
+  assert.equal(done.status, 'completed');
+  assert.equal(waiting.createdAt, done.createdAt);
+  const result = await restarted.experimental.tasks.getTaskResult(taskId, CallToolResultSchema);
+  const model = modelResultOf(result);
+  assert.equal(model.status, 'succeeded');
+  assert.equal(model.execution.outcome, 'committed');
+  assert.equal(h.payments.commits(key), 1, 'exactly one side effect');
+  const audits = (await h.store.listAudits({ workflowId: taskId })).map((row) => row.audit);
+  const approved = audits.find((audit) => audit.decision?.decision === 'approve');
+  assert.equal(approved?.decision?.decided_by, 'carol@example.com');
+});
+
+test('tasks/cancel cancels the workflow of a call waiting for approval; it never runs', { timeout: 120_000 }, async () => {
+  const paymentId = 'pay_mcp_cancel_1';
+  const client = await httpClient(await startEndpoint());
+  const created = await client.request(
+    { method: 'tools/call', params: { name: TOOLS.refund, arguments: { payment_id: paymentId, customer: 'cus_9', amount_cents: 300 }, task: {} } },
+    CreateTaskResultSchema,
+  );
+  await eventually('input_required', async () => ((await client.experimental.tasks.getTask(created.task.taskId)).status === 'input_required' ? true : undefined));
+  const cancelled = await client.experimental.tasks.cancelTask(created.task.taskId);
+  assert.equal(cancelled.status, 'cancelled');
+  assert.equal(h.payments.dispatches(chargeKey(principal.tenant, paymentId, TOOLS.refund)), 0);
+  await assert.rejects(client.experimental.tasks.getTaskResult(created.task.taskId, CallToolResultSchema), invalidParams);
+});
+
+test('a task past its TTL is not found', { timeout: 120_000 }, async () => {
+  const client = await httpClient(await startEndpoint());
+  const created = await client.request({ method: 'tools/call', params: { name: TOOLS.customer, arguments: { customer_id: 'c-ttl' }, task: { ttl: 1500 } } }, CreateTaskResultSchema);
+  assert.equal(created.task.ttl, 1500);
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await assert.rejects(client.experimental.tasks.getTask(created.task.taskId), invalidParams);
+});
+
+test('`tool-contract mcp` over stdio serves the same tools to the official SDK client, each call a workflow', { timeout: 180_000 }, async () => {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', import.meta.resolve('tsx'), CLI_MAIN, 'mcp', '--tools', 'test/support/mcp-tools.ts', '--task-queue', h.taskQueue, '--principal', `${principal.tenant}/${principal.subject}`],
+    env: { ...env, TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace, TTC_TEST_PAYMENTS_URL: h.payments.baseUrl },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'it-mcp-stdio', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  const { tools } = await client.listTools();
+  assert.ok(tools.some((tool) => tool.name === TIP_TOOL));
+  const before = h.payments.keys().length;
+  const first = await client.callTool(tip('stdio-order-1', 700), CallToolResultSchema);
+  const again = await client.callTool(tip('stdio-order-1', 700), CallToolResultSchema);
+  assert.equal(modelResultOf(first).status, 'succeeded');
+  assert.deepEqual(modelResultOf(again), modelResultOf(first));
+  assert.equal(h.payments.keys().length, before + 1);
+  await client.close();
+});
