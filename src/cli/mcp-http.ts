@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { BoundedEventStore } from './mcp-event-store.js';
 
 /** Where and how the Streamable HTTP endpoint listens. */
@@ -37,6 +37,7 @@ const SSE_RETRY_MS = 1000;
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpHttp> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const negotiated = new Map<string, string>();
   const eventStore = new BoundedEventStore();
   let allowed: ReadonlySet<string> = new Set();
   const http = createServer((req, res) => {
@@ -53,6 +54,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     if (typeof sessionId === 'string') {
       const transport = sessions.get(sessionId);
       if (transport === undefined) return reply(res, 404, 'Session not found');
+      holdToNegotiatedVersion(req, negotiated.get(sessionId));
       return transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, 'Bad Request: no session');
@@ -62,8 +64,14 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       sessionIdGenerator: () => randomUUID(),
       eventStore,
       retryInterval: SSE_RETRY_MS,
-      onsessioninitialized: (id) => void sessions.set(id, transport),
-      onsessionclosed: (id) => void sessions.delete(id),
+      onsessioninitialized: (id) => {
+        sessions.set(id, transport);
+        negotiated.set(id, negotiatedVersion(body));
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+        negotiated.delete(id);
+      },
     });
     await options.newServer().connect(transport);
     await transport.handleRequest(req, res, body);
@@ -84,6 +92,25 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
       await new Promise((resolve) => http.close(resolve));
     },
   };
+}
+
+/** The revision the server answers an `initialize` with: the client's, when supported, else the latest. */
+function negotiatedVersion(initialize: { readonly params: { readonly protocolVersion: string } }): string {
+  const requested = initialize.params.protocolVersion;
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+
+/**
+ * The session's negotiated revision decides what its streams carry (SSE priming events and polling need
+ * 2025-11-25): a request whose `MCP-Protocol-Version` header names an older supported revision than the session
+ * negotiated is served as the session's revision, not downgraded — the SDK's transport reads the header alone.
+ */
+function holdToNegotiatedVersion(req: IncomingMessage, version: string | undefined): void {
+  const header = req.headers['mcp-protocol-version'];
+  if (version === undefined || typeof header !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(header) || header >= version) return;
+  req.headers['mcp-protocol-version'] = version;
+  // The SDK builds its request from the raw header list: the value is replaced there too.
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]?.toLowerCase() === 'mcp-protocol-version') req.rawHeaders[i + 1] = version;
 }
 
 /** The Host header values this endpoint answers: its address (and the loopback names, when on loopback). */

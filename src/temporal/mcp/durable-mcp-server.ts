@@ -58,10 +58,30 @@ export function createDurableMcpServer(options: DurableMcpServerOptions): Server
     return guarded(async () => {
       const workflowId = await calls.start(request, { sessionId: extra.sessionId, connectionId, requestId: extra.requestId }, null);
       // A client that gives up waiting leaves the call running (it is durable); the same request attaches to it again.
-      return toCallToolResult((await calls.result(workflowId)).modelResult);
+      const result = calls.result(workflowId);
+      const closeStream = extra.closeSSEStream;
+      if (closeStream !== undefined && !(await settlesWithin(result, SSE_POLLING_AFTER_MS))) closeStream();
+      return toCallToolResult((await result).modelResult);
     });
   });
   return server;
+}
+
+/**
+ * How long a call's SSE stream stays open (Streamable HTTP, resumable sessions): a call still running then — an
+ * approval, a reconciliation — has its stream closed, and the client polls (reconnects with `Last-Event-ID` after
+ * the retry interval) until the result is there; no HTTP request is held open for the length of a durable call.
+ */
+export const SSE_POLLING_AFTER_MS = 1000;
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true, () => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Whatever the Temporal side throws becomes a generic protocol error: connection details never reach the client. */
