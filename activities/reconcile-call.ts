@@ -6,6 +6,8 @@ import { receiptReconciled } from '../src/contract/settled-results.js';
 import { isStoreError } from '../src/store/store-error.js';
 import { SDK_LOCAL_TIMEOUT_BUFFER_MS } from './attempt-deadline.js';
 import { activityExecutionContext } from './call-context.js';
+import { reportReconciliationStep } from './call-report.js';
+import type { CallSpanRef } from './call-telemetry.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { recordOnce } from './record-execution.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
@@ -18,6 +20,8 @@ export interface QueryOutcomeInput {
   readonly attempt: number;
   /** Set to poll the job the call started by its handle (`tool.poll`) instead of asking by key (`tool.reconcile`). */
   readonly jobHandle?: string;
+  /** The span of the call being reconciled, when its result carried one (telemetry links the query to it). */
+  readonly callSpan?: CallSpanRef;
 }
 
 /** Longest reason of an `unknown` finding kept (in history and in the reconciliation record). */
@@ -65,6 +69,17 @@ export function createOpenReconciliation(runtime: ToolRuntime): (input: OpenRoun
  * that throws counts as `unknown`: the next query will tell.
  */
 export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promise<OutcomeFinding> {
+  const query = queryOutcome(runtime);
+  return async (input) => {
+    const startedAtMs = Date.now();
+    const found = await query(input);
+    const { identity, attempt, callSpan } = input;
+    reportReconciliationStep(runtime.telemetry ?? null, { kind: 'query', tool: identity.tool, callId: identity.callId, finding: found.finding, attempt, settles: callSpan ?? null, startedAtMs, endedAtMs: Date.now() });
+    return found;
+  };
+}
+
+function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promise<OutcomeFinding> {
   return async ({ identity, attempt, jobHandle }) => {
     const tool = runtime.registry.get(identity.tool);
     const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99), hostKeysOf(runtime));

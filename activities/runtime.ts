@@ -2,6 +2,7 @@ import type { ToolRegistry } from '../src/contract/tool-registry.js';
 import type { HostKeys } from './call-context.js';
 import type { ToolStore } from '../src/store/tool-store.js';
 import type { DecisionPolicy } from './check-decision.js';
+import type { ToolCallTelemetry } from './call-telemetry.js';
 
 /** What the package's activities and the tool activity interceptor work with; injected by the plugin. */
 export interface ToolRuntime {
@@ -18,6 +19,8 @@ export interface ToolRuntime {
   readonly cursorKey?: Uint8Array;
   /** How approvals and resolutions are authenticated and which ones count. */
   readonly decisions: DecisionPolicy;
+  /** Where tool calls and reconciliation steps are reported as spans; absent: metrics only (the runtime's meter). */
+  readonly telemetry?: ToolCallTelemetry;
 }
 
 /** The runtime's secrets as an execution context takes them (only those that are configured). */

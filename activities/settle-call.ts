@@ -8,6 +8,8 @@ import { ToolError } from '../src/contract/tool-error.js';
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { confirmDecision } from './confirm-decision.js';
+import { reportReconciliationStep } from './call-report.js';
+import type { CallSpanRef } from './call-telemetry.js';
 import { recordOnce } from './record-execution.js';
 import { intendedRequest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
@@ -29,8 +31,11 @@ export type Settlement =
   | { readonly kind: 'unavailable'; readonly failureType: string }
   /** The outcome is unknown and another workflow's reconciliation owns the key. */
   | { readonly kind: 'outcome_unknown'; readonly reconciledBy: string }
-  /** A human settled an escalated reconciliation: the resolution is the verified decision. */
-  | { readonly kind: 'human'; readonly resolution: VerifiedDecision }
+  /**
+   * A human settled an escalated reconciliation: the resolution is the verified decision. `settles` is the span of
+   * the call it settles, when the call's result carried one (telemetry links to it).
+   */
+  | { readonly kind: 'human'; readonly resolution: VerifiedDecision; readonly settles?: CallSpanRef }
   /** The workflow already made `limit` calls of this tool: this one is refused before it runs. */
   | { readonly kind: 'call_limit'; readonly limit: number };
 
@@ -51,6 +56,7 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
     const tool = runtime.registry.get(identity.tool);
     const ctx = activityExecutionContext(identity, settlement.kind === 'human' ? await humanAuditAttempt(runtime, identity) : AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime));
     if (settlement.kind === 'human') {
+      const startedAtMs = Date.now();
       const resolution = await confirmedResolution(runtime, identity, ctx, settlement.resolution);
       await runtime.store.settleReconciliation({
         idempotencyKey: identity.idempotencyKey,
@@ -60,7 +66,10 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
         resolvedBy: resolution.resolvedBy,
         note: resolution.note,
       });
-      return recordOnce(runtime.store, withDecision(humanExecution(tool, ctx, identity.args, resolution), resolution.decision));
+      const result = await recordOnce(runtime.store, withDecision(humanExecution(tool, ctx, identity.args, resolution), resolution.decision));
+      const step = { kind: 'resolution', tool: identity.tool, callId: identity.callId, finding: resolution.outcome, attempt: null } as const;
+      reportReconciliationStep(runtime.telemetry ?? null, { ...step, settles: settlement.settles ?? null, startedAtMs, endedAtMs: Date.now() });
+      return result;
     }
     if (settlement.kind === 'approval_rejected') return recordOnce(runtime.store, await rejectedExecution(runtime, tool, identity, ctx, settlement.rejection));
     return recordOnce(runtime.store, settledExecution(tool, ctx, identity.args, settlement));

@@ -15,6 +15,7 @@ import { approvalSubject, checkApprovalGrant, type ApprovalSubject } from './app
 import { attemptDeadline, SDK_LOCAL_TIMEOUT_BUFFER_MS, type AttemptDeadline } from './attempt-deadline.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { activityExecutionContext } from './call-context.js';
+import { reportToolCall, settledToolCall, type AttemptEnd } from './call-report.js';
 import { dispatchFence, unfencedWriteWarnings, type DispatchFence } from './dispatch-fence.js';
 import { cancelledCallError } from './cancelled-call.js';
 import { withHeartbeats } from './heartbeats.js';
@@ -51,13 +52,20 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     const type = this.activity.info.activityType;
     if (isFunnelledCall(second) || !isToolActivityInput(call) || !this.runtime.registry.has(type)) return next(input);
     // The attempt's deadline counts from here: at (or just after) the moment the server started its timer.
-    const deadline = attemptDeadline(this.activity, Date.now());
+    const startedAtMs = Date.now();
+    const deadline = attemptDeadline(this.activity, startedAtMs);
     const tool = this.runtime.registry.get(type);
+    // Reported under the name the call runs as (an alias keeps its own), like its key and audit.
+    const report = (end: AttemptEnd) => reportToolCall(this.runtime.telemetry ?? null, settledToolCall({ name: type, effect: tool.effect }, call.callId, this.activity.info.attempt, startedAtMs, end));
     try {
       // Heartbeats carry a workflow cancel to the attempt (its deadline signal, the handler's `ctx.signal`).
-      return await withHeartbeats(() => this.run(tool, call, deadline, input, next));
+      const result = await withHeartbeats(() => this.run(tool, call, deadline, input, next));
+      const callSpan = report({ result });
+      return callSpan === null ? result : { ...result, callSpan };
     } catch (error) {
-      throw toApplicationFailure(error);
+      const failure = toApplicationFailure(error);
+      report({ failure });
+      throw failure;
     }
   }
 

@@ -4,6 +4,7 @@ import type { StartedJob } from '../src/contract/execute-tool.js';
 import type { ModelResult } from '../src/contract/model-result.js';
 import type { AuditRef } from '../src/store/ledger.js';
 import type { CallIdentity } from './call-identity.js';
+import type { CallSpanRef } from './call-telemetry.js';
 import { FUNNELLED_CALL_KIND, TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
 import type { VerifiedDecision } from './verify-decision.js';
 
@@ -33,6 +34,8 @@ export interface ToolCallResult {
   readonly job?: StartedJob;
   /** Calls this result replaced — a re-query, fallback tools — in the order they ran; absent when there were none. */
   readonly attempts?: readonly ReplacedAttempt[];
+  /** The span the worker's telemetry made for this attempt, for a reconciliation to link to; absent without telemetry. */
+  readonly callSpan?: CallSpanRef;
 }
 
 /** A call whose result was replaced by a recovery path (see `CallToolOptions.requery` and `fallbackTools`). */

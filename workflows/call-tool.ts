@@ -150,6 +150,7 @@ function reconcileInChild(prepared: ReadyCall, unknown: Extract<WriteDispatch, {
         unsettledBecause: unknown.because,
         canPoll: prepared.canPoll === true,
         ...(unknown.result?.job === undefined ? {} : { job: unknown.result.job }),
+        ...(unknown.result?.callSpan === undefined ? {} : { callSpan: unknown.result.callSpan }),
         toolTimeoutMs: options.timeoutMs ?? PACKAGE_CALL_DEFAULTS.timeoutMs,
         policy: { ...DEFAULT_RECONCILE_POLICY, ...options.reconcile },
         summary: callSummary(prepared),

@@ -1,4 +1,5 @@
 import type { CallIdentity } from '../activities/call-identity.js';
+import type { CallSpanRef } from '../activities/call-telemetry.js';
 import type { VerifiedDecision } from '../activities/verify-decision.js';
 import type { StartedJob } from '../src/contract/execute-tool.js';
 import type { UnsettledBecause } from '../src/contract/settled-results.js';
@@ -66,4 +67,6 @@ export interface ReconcileInput {
   readonly unsettledBecause?: UnsettledBecause;
   /** The approval the call ran on, for the one safe re-dispatch of a tool that requires approval. */
   readonly approval?: VerifiedDecision;
+  /** The span the worker's telemetry made for the unknown attempt: the reconciliation's steps link to it. */
+  readonly callSpan?: CallSpanRef;
 }

@@ -177,7 +177,8 @@ export async function reconcileToolCall(input: ReconcileInput | LateResultEscala
   else await condition(() => legacyResolution !== null);
   const settled = resolution ?? legacySettlement();
   enter(settled.decision.decision === 'committed' ? 'committed' : 'not_committed', `resolved by ${settled.decision.decided_by}`);
-  return settle(identity, { kind: 'human', resolution: settled }, settleTimeouts(policy));
+  const settles = 'callSpan' in input && input.callSpan !== undefined ? { settles: input.callSpan } : {};
+  return settle(identity, { kind: 'human', resolution: settled, ...settles }, settleTimeouts(policy));
 
   function legacySettlement(): VerifiedDecision {
     if (legacyResolution === null) throw new Error('unreachable: resolution awaited');
@@ -222,7 +223,12 @@ async function reconcileByQueries(
   let interval = policy.initialIntervalMs;
   while (!humanResolved() && (input.canReconcile || polls()) && Date.now() < deadline) {
     status.queries += 1;
-    const found = await activities[QUERY_OUTCOME_ACTIVITY]({ identity, attempt: status.queries, ...(job !== undefined && polls() ? { jobHandle: job.handle } : {}) });
+    const found = await activities[QUERY_OUTCOME_ACTIVITY]({
+      identity,
+      attempt: status.queries,
+      ...(job !== undefined && polls() ? { jobHandle: job.handle } : {}),
+      ...(input.callSpan === undefined ? {} : { callSpan: input.callSpan }),
+    });
     status.lastFinding = found.finding;
     if (found.finding === 'committed') {
       enter('committed', 'the authoritative system confirmed the write');

@@ -33,6 +33,8 @@ export {
 export { APPROVAL_PENDING_SA, RECONCILE_STATE_SA, IDEMPOTENCY_KEY_SA, SEARCH_ATTRIBUTE_KEYS, RECONCILE_STATES, type ReconcileState } from '../wire/search-attributes.js';
 export { reconcileWorkflowId } from '../wire/ids.js';
 export type { ToolActivityInput, ToolCallResult } from '../../activities/tool-activity.js';
+export type { ToolCallTelemetry, CallSpanRef, SettledToolCall, ReconciliationStep } from '../../activities/call-telemetry.js';
+export { TOOL_RESULTS_METRIC, FUNNEL_DURATION_METRIC, RECONCILIATION_STEPS_METRIC, NO_ERROR_CODE } from '../../activities/call-metrics.js';
 export type { PendingApproval, ApprovalDecision, ApprovalUpdateResult, ApprovalDecisions, RefusedDecision } from '../../workflows/approvals.js';
 export type { DecisionAnswer } from '../../workflows/decision-inbox.js';
 export type { ResolveOutcomeSignal, ReconcileStatus, RefusedResolution } from '../../workflows/reconcile-tool-call.js';

@@ -7,6 +7,7 @@ import type { ModelClient } from '../model/model-turn.js';
 import type { ToolStore } from '../store/tool-store.js';
 import { createPackageActivities } from '../../activities/package-activities.js';
 import type { ToolRuntime } from '../../activities/runtime.js';
+import type { ToolCallTelemetry } from '../../activities/call-telemetry.js';
 import { createToolActivities, toolActivityTypes } from '../../activities/tool-activity.js';
 import { RESERVED_ACTIVITY_PREFIX } from '../wire/names.js';
 import { toolActivityInterceptors } from '../../activities/tool-activity-interceptor.js';
@@ -43,6 +44,11 @@ export interface ToolContractPluginOptions {
   readonly decisions?: DecisionAuthenticator;
   /** Refuse an approval whose approver is the call's own principal (compared by subject). */
   readonly forbidSelfApproval?: boolean;
+  /**
+   * Reports each tool call and reconciliation step as a span (e.g. `openTelemetryTracing()` from
+   * `temporal-tool-contract/otel`). Metrics need none: they go through the Temporal runtime's meter.
+   */
+  readonly telemetry?: ToolCallTelemetry;
 }
 
 /**
@@ -68,6 +74,7 @@ export class ToolContractPlugin extends SimplePlugin {
       ...(options.principalKey === undefined ? {} : { principalKey: parsePrincipalKey(options.principalKey) }),
       ...(options.cursorKey === undefined ? {} : { cursorKey: parseSecretKey(options.cursorKey, 'cursorKey') }),
       decisions: { authenticator: options.decisions ?? null, forbidSelfApproval: options.forbidSelfApproval ?? false },
+      ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     };
     super({
       // Temporal's plugin naming convention, `organization.PluginName`; the package name is the organization.

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/worker';
+import type { ToolCallTelemetry } from '../../activities/call-telemetry.js';
 import type { DecisionAuthenticator } from '../../src/decisions/index.js';
 import type { ToolRegistry } from '../../src/index.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
@@ -46,6 +47,8 @@ export interface HarnessOptions {
   /** How the worker authenticates decisions (default: signed with `TEST_DECISION_KEY`); `null`: unauthenticated. */
   readonly decisions?: DecisionAuthenticator | null;
   readonly forbidSelfApproval?: boolean;
+  /** Where the plugin reports tool call spans. */
+  readonly telemetry?: ToolCallTelemetry;
 }
 
 export async function startRuntimeHarness(storeFactory: StoreFactory, options: HarnessOptions = {}): Promise<RuntimeHarness> {
@@ -89,6 +92,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
               ...(options.cursorKey === undefined ? {} : { cursorKey: options.cursorKey }),
               ...(decisions === null ? {} : { decisions }),
               ...(options.forbidSelfApproval === undefined ? {} : { forbidSelfApproval: options.forbidSelfApproval }),
+              ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
             }),
           ],
           ...extra,
