@@ -110,6 +110,16 @@ export default tseslint.config(
     ]),
   },
   {
+    // Tool call spans on OpenTelemetry: the hook's types from activities/ and @opentelemetry/api, nothing else.
+    files: ['src/otel/**/*.ts'],
+    rules: forbid([
+      [['@temporalio/*', ...ioLibraries], 'src/otel reports through the telemetry hook: no Temporal, no I/O library.'],
+      [['@opentelemetry/*', '!@opentelemetry/api'], 'src/otel uses the OpenTelemetry API only; the host brings the SDK.'],
+      [['**/temporal/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/demo/**', '**/workflows/**', '**/decisions/**', '**/contract/**', '**/wire/**'], 'src/otel needs only the telemetry hook (types from activities/).'],
+      [['**/activities/**'], 'src/otel implements the hook: types from activities/ only.', typesOnly],
+    ]),
+  },
+  {
     files: ['activities/**/*.ts'],
     rules: forbid([
       [['**/src/temporal/**', '**/workflows/**', '**/src/cli/**', '**/src/demo/**'], 'activities sit below the plugin and the workflows: they may use src/contract, src/wire, src/decisions, src/store, src/model and src/adapters.'],
@@ -168,6 +178,21 @@ export default tseslint.config(
     // one rule for the same file would replace each other's patterns instead of adding up.
     files: ['src/**/*.ts', 'workflows/**/*.ts', 'activities/**/*.ts'],
     ignores: ['src/cli/**', 'src/testing/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/testing/**'], message: 'only src/cli, test/, bench/ and scripts/ may import the dev stack (src/testing).' },
+            { group: ['@opentelemetry/*'], message: 'OpenTelemetry is optional: only src/otel (the ./otel subpath) imports it; the core reports through the telemetry hook.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The one room that may import OpenTelemetry (this block replaces the one above for it).
+    files: ['src/otel/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/testing/**'], message: 'only src/cli, test/, bench/ and scripts/ may import the dev stack (src/testing).' }] }],
     },
