@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime, type MetricsExporterConfig } from '@temporalio/worker';
 import { startDevServer, type DevServer } from '../src/testing/dev-server.js';
 import { resolveTemporalCli } from '../src/testing/temporal-cli.js';
 import { PROJECT_ROOT } from './project-root.js';
@@ -20,7 +20,7 @@ export interface TestTemporal {
  * `scripts/install-temporal-cli.sh` to provision the CLI into `.tools/`.
  */
 export async function startTestTemporal(options: { dbFilename?: string; ui?: boolean } = {}): Promise<TestTemporal> {
-  quietRuntime();
+  installTestRuntime();
   const cli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
   if (cli === null) {
     throw new Error('Temporal CLI not found (TEMPORAL_CLI_PATH, PATH, .tools/bin/temporal, SDK cache); run scripts/install-temporal-cli.sh');
@@ -56,9 +56,12 @@ export async function startTestTemporal(options: { dbFilename?: string; ui?: boo
 
 let runtimeInstalled = false;
 
-/** Worker logs at WARN and above only (the INFO state changes drown test output); once per process. */
-function quietRuntime(): void {
+/**
+ * Worker logs at WARN and above only (the INFO state changes drown test output); once per process, so a test that
+ * scrapes the runtime's `metrics` exporter installs it before its harness starts (a later call changes nothing).
+ */
+export function installTestRuntime(metrics?: MetricsExporterConfig): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: 'ERROR', forward: {} } } });
+  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: 'ERROR', forward: {} }, ...(metrics === undefined ? {} : { metrics }) } });
 }
