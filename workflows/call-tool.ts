@@ -1,5 +1,5 @@
 import { executeChild, ParentClosePolicy, scheduleLocalActivity, workflowInfo } from '@temporalio/workflow';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, type Priority } from '@temporalio/common';
 import type { PrepareCallInput, PreparedCall, ReadyCall } from '../activities/prepare-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
@@ -13,6 +13,7 @@ import { awaitApproval } from './approvals.js';
 import { callsMade, countCall } from './call-limits.js';
 import { nextCallId } from './call-ids.js';
 import { dispatchOptionsFor, PACKAGE_CALL_DEFAULTS } from './call-policy.js';
+import { callPriority } from './call-priority.js';
 import { callSummary } from './call-summary.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 import { withRecoveryPaths, type RecoveryOptions } from './recovery-paths.js';
@@ -52,6 +53,11 @@ export interface CallToolOptions extends RecoveryOptions {
    * continues as new carries `toolCallCounts()` over with `resumeToolCallCounts` (the agent loop does).
    */
   readonly callLimits?: Readonly<Record<string, number>>;
+  /**
+   * Task-queue priority of the call's tool activities and reconciliation. By default the principal's tenant is the
+   * fairness key (see `callPriority`); fields given here win (a `priorityKey`, a `fairnessWeight`, another key).
+   */
+  readonly priority?: Priority;
 }
 
 /** Per-call extras of {@link prepareCall}, for calls that come from a model turn. */
@@ -138,7 +144,9 @@ async function dispatchWrite(prepared: ReadyCall, options: CallToolOptions & Dis
 }
 
 function reconcileInChild(prepared: ReadyCall, unknown: Extract<WriteDispatch, { kind: 'unknown' }>, options: CallToolOptions & DispatchOptions): Promise<ToolCallResult> {
+  const priority = callPriority(prepared.identity.principal, options.priority);
   return executeChild<(input: ReconcileInput) => Promise<ToolCallResult>>(RECONCILE_WORKFLOW_TYPE, {
+    ...(priority === undefined ? {} : { priority }),
     workflowId: reconcileWorkflowId(prepared.identity.idempotencyKey),
     args: [
       {

@@ -1,3 +1,4 @@
+import type { Priority } from '@temporalio/common';
 import { ActivityFailure, isCancellation, scheduleActivity, TimeoutFailure, type RetryPolicy } from '@temporalio/workflow';
 import type { CallIdentity } from '../activities/call-identity.js';
 import type { DispatchKind, ToolActivityInput, ToolCallResult } from '../activities/tool-activity.js';
@@ -7,6 +8,7 @@ import type { UnsettledBecause } from '../src/contract/settled-results.js';
 import { TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
 import { carriedResult, failureType } from './activity-failure.js';
 import { PACKAGE_CALL_DEFAULTS } from './call-policy.js';
+import { callPriority } from './call-priority.js';
 import { settle } from './settle.js';
 
 /** How a tool activity is scheduled. */
@@ -21,6 +23,8 @@ export interface DispatchOptions {
   readonly taskQueue?: string;
   /** The approval of a tool that requires one (the tool activity refuses to run without it). */
   readonly approval?: VerifiedDecision;
+  /** Task-queue priority; its fields win over the tenant's fairness key (see `callPriority`). */
+  readonly priority?: Priority;
 }
 
 /**
@@ -84,7 +88,9 @@ function scheduleTool(identity: CallIdentity, dispatch: DispatchKind, summary: s
     dispatch,
     ...(options.approval === undefined ? {} : { approval: options.approval }),
   };
+  const priority = callPriority(identity.principal, options.priority);
   return scheduleActivity<ToolCallResult>(identity.tool, [input], {
+    ...(priority === undefined ? {} : { priority }),
     startToCloseTimeout: options.timeoutMs ?? PACKAGE_CALL_DEFAULTS.timeoutMs,
     ...(options.heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeout: options.heartbeatTimeoutMs }),
     retry,

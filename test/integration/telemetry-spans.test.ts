@@ -120,6 +120,11 @@ test('a read produces one tool_call span under RunActivity with the call attribu
 
   const text = exportedText();
   for (const secret of [ARGUMENT_SECRET, RESULT_SECRET, 'acct-1']) assert.ok(!text.includes(secret), 'no argument or result value reaches a span');
+
+  // Fairness by tenant: the dev server keeps the key on the scheduled task (whether it balances by it is its setting).
+  const history = await h.temporal.client.workflow.getHandle('telemetry-read').fetchHistory();
+  const scheduled = (history.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes] : []));
+  assert.deepEqual(scheduled.map((attributes) => attributes.priority?.fairnessKey), [principal.tenant]);
 });
 
 test('a write whose answer was lost: its span says OUTCOME_UNKNOWN, and the reconciliation that finds it links to it', { timeout: 180_000 }, async () => {
