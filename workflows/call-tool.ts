@@ -1,4 +1,4 @@
-import { executeChild, ParentClosePolicy, scheduleLocalActivity, workflowInfo } from '@temporalio/workflow';
+import { executeChild, isCancellation, ParentClosePolicy, patched, scheduleLocalActivity, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError, type Priority } from '@temporalio/common';
 import type { PrepareCallInput, PreparedCall, ReadyCall } from '../activities/prepare-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
@@ -7,7 +7,7 @@ import type { Principal } from '../src/contract/define-tool.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { WORKFLOW_CALL_PROVIDER } from '../src/wire/call-providers.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
-import { PREPARE_CALL_ACTIVITY, RECONCILE_WORKFLOW_TYPE } from '../src/wire/names.js';
+import { CANCELLED_WRITE_RECONCILES_PATCH, PREPARE_CALL_ACTIVITY, RECONCILE_WORKFLOW_TYPE } from '../src/wire/names.js';
 import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
 import { awaitApproval } from './approvals.js';
 import { callsMade, countCall } from './call-limits.js';
@@ -15,6 +15,7 @@ import { nextCallId } from './call-ids.js';
 import { dispatchOptionsFor, PACKAGE_CALL_DEFAULTS } from './call-policy.js';
 import { callPriority } from './call-priority.js';
 import { callSummary } from './call-summary.js';
+import { startReconciliationAfterCancel, type ReconcileChildOptions } from './cancelled-write.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 import { withRecoveryPaths, type RecoveryOptions } from './recovery-paths.js';
 import { settle } from './settle.js';
@@ -131,10 +132,20 @@ function lowerLimit(...limits: readonly (number | undefined)[]): number | undefi
 }
 
 async function dispatchWrite(prepared: ReadyCall, options: CallToolOptions & DispatchOptions): Promise<ToolCallResult> {
-  const result = await dispatchWriteOnce(prepared.identity, 'dispatch', callSummary(prepared), options);
+  let result: WriteDispatch;
+  try {
+    result = await dispatchWriteOnce(prepared.identity, 'dispatch', callSummary(prepared), options);
+  } catch (error) {
+    // Cancelled while the write was scheduled or running: it may have taken effect, so it is reconciled like a lost
+    // attempt — never sent again, since whoever cancelled did not want it (no safe retry).
+    if (isCancellation(error) && patched(CANCELLED_WRITE_RECONCILES_PATCH)) {
+      await startReconciliationAfterCancel(reconcileChildOptions({ ...prepared, safeRetry: false }, { kind: 'unknown', auditId: null, result: null, because: 'lost' }, options));
+    }
+    throw error;
+  }
   if (result.kind === 'settled') return result.result;
   try {
-    return await reconcileInChild(prepared, result, options);
+    return await executeChild<(input: ReconcileInput) => Promise<ToolCallResult>>(RECONCILE_WORKFLOW_TYPE, reconcileChildOptions(prepared, result, options));
   } catch (error) {
     // One key has one reconciliation: when another workflow's child already owns it, this call's outcome is
     // unknown to this workflow — it says so (OUTCOME_UNKNOWN, recovery query_status) instead of failing or retrying.
@@ -143,9 +154,10 @@ async function dispatchWrite(prepared: ReadyCall, options: CallToolOptions & Dis
   }
 }
 
-function reconcileInChild(prepared: ReadyCall, unknown: Extract<WriteDispatch, { kind: 'unknown' }>, options: CallToolOptions & DispatchOptions): Promise<ToolCallResult> {
+/** How the reconciliation child of a write whose outcome is unknown is started. */
+function reconcileChildOptions(prepared: ReadyCall, unknown: Extract<WriteDispatch, { kind: 'unknown' }>, options: CallToolOptions & DispatchOptions): ReconcileChildOptions {
   const priority = callPriority(prepared.identity.principal, options.priority);
-  return executeChild<(input: ReconcileInput) => Promise<ToolCallResult>>(RECONCILE_WORKFLOW_TYPE, {
+  return {
     ...(priority === undefined ? {} : { priority }),
     workflowId: reconcileWorkflowId(prepared.identity.idempotencyKey),
     args: [
@@ -175,5 +187,5 @@ function reconcileInChild(prepared: ReadyCall, unknown: Extract<WriteDispatch, {
       { key: IDEMPOTENCY_KEY_SA, value: prepared.identity.idempotencyKey },
       { key: RECONCILE_STATE_SA, value: 'reconciling' satisfies ReconcileState },
     ],
-  });
+  };
 }

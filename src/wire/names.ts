@@ -57,3 +57,10 @@ export const BOUNDED_BATCH_PATCH = 'ttc.bounded-batch';
 
 /** Workflow type of one MCP `tools/call` served through Temporal (must equal the exported workflow function's name). */
 export const MCP_TOOL_CALL_WORKFLOW_TYPE = 'mcpToolCall';
+
+/**
+ * Patch id of runs in which a workflow cancel while a write is scheduled or running starts that write's
+ * reconciliation (abandoned, so it outlives the cancelled run). Runs recorded before it left the write's key claimed
+ * and unreconciled, and still do on replay. Asked only when such a cancel happens.
+ */
+export const CANCELLED_WRITE_RECONCILES_PATCH = 'ttc.cancelled-write-reconciles';

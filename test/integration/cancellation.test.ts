@@ -4,6 +4,8 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { defineTool } from '../../src/index.js';
+import { reconcileWorkflowId, type ToolCallResult } from '../../workflows/index.js';
+import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { eventually } from '../support/eventually.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
@@ -71,4 +73,29 @@ test('a workflow cancel aborts a running read within its heartbeat timeout, reco
   assert.equal(scheduled.length, 1);
   assert.equal(Number(scheduled[0]?.heartbeatTimeout?.seconds), HEARTBEAT_TIMEOUT_MS / 1000, "the tool's heartbeat timeout is the activity's");
   assert.deepEqual(await h.replay(['cancel-read']), []);
+});
+
+test('a write cancelled after it committed is reconciled by a child that outlives the cancelled workflow: found by key, exactly one side effect', { timeout: 180_000 }, async () => {
+  const key = chargeKey(principal.tenant, 'pay_cancel_1');
+  // The charge commits, then its answer never comes: only the cancel ends the attempt.
+  h.payments.inject(key, 'commit_then_hang');
+  const handle = await h.temporal.client.workflow.start('runToolCall', {
+    taskQueue: h.taskQueue,
+    workflowId: 'cancel-write',
+    args: [TOOLS.charge, { payment_id: 'pay_cancel_1', customer: 'cus_1', amount_cents: 500 }, { principal, timeoutMs: 60_000, heartbeatTimeoutMs: HEARTBEAT_TIMEOUT_MS, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 30_000 } }],
+  });
+  await eventually('the charge to commit', () => Promise.resolve(h.payments.commits(key) === 1 ? true : undefined), 60_000);
+  await handle.cancel();
+  await assert.rejects(handle.result(), (error: unknown) => error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure);
+
+  const reconciliation = h.temporal.client.workflow.getHandle(reconcileWorkflowId(key));
+  await eventually('the reconciliation to start', () => reconciliation.describe().then(() => true, () => undefined), 30_000);
+  const { modelResult } = (await reconciliation.result()) as ToolCallResult;
+  assert.equal(modelResult.status, 'succeeded');
+  assert.equal(modelResult.execution.delivery, 'receipt_reconciled');
+  assert.equal(h.payments.commits(key), 1, 'exactly one side effect');
+  assert.equal(h.payments.dispatches(key), 1, 'never sent again');
+  const record = await h.store.getReconciliation(key);
+  assert.equal(record?.outcome, 'committed');
+  assert.deepEqual(await h.replay(['cancel-write', reconcileWorkflowId(key)]), []);
 });
