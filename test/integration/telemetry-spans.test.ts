@@ -5,9 +5,12 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { OpenTelemetryActivityInboundInterceptor } from '@temporalio/interceptors-opentelemetry';
 import { z } from 'zod';
-import { defineTool } from '../../src/index.js';
+import { defineTool, type HandlerContext } from '../../src/index.js';
 import { openTelemetryTracing, SPAN_ATTRIBUTES } from '../../src/otel/index.js';
-import { reconcileWorkflowId, type ToolCallResult } from '../../workflows/index.js';
+import { RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/names.js';
+import { reconcileWorkflowId, type ReconcileStatus, type ToolCallResult } from '../../workflows/index.js';
+import { signedResolution } from '../support/decisions.js';
+import { eventually } from '../support/eventually.js';
 import { integrationStore } from '../support/integration-store.js';
 import { startRuntimeHarness, type RuntimeHarness } from '../support/runtime-harness.js';
 import type { RunningWorker } from '../../testkit/running-worker.js';
@@ -33,24 +36,30 @@ const lookupNote = defineTool({
 /** What the fake ledger committed, by idempotency key. */
 const committed = new Map<string, string>();
 /** A write whose request takes effect and whose answer is lost: the handler commits, then the connection fails. */
-const postEntry = defineTool({
-  name: 'ops.postEntry',
+const entrySpec = {
   description: 'Posts a ledger entry once per entry id.',
   input: z.strictObject({ entry_id: z.string(), memo: z.string() }),
   output: z.strictObject({ entry_id: z.string() }),
-  effect: 'write',
+  effect: 'write' as const,
   source: { label: 'ledger', type: 'http_api' },
-  idempotencyKey: (args) => args.entry_id,
-  handler: async ({ entry_id }, ctx) => {
+  idempotencyKey: (args: { entry_id: string }) => args.entry_id,
+  handler: async ({ entry_id }: { entry_id: string }, ctx: HandlerContext): Promise<never> => {
     await ctx.beforeDispatch();
     committed.set(ctx.idempotencyKey, entry_id);
     throw new Error('connection reset after the request was sent');
   },
+};
+/** The ledger answers by key: reconciliation finds the entry. */
+const postEntry = defineTool({
+  ...entrySpec,
+  name: 'ops.postEntry',
   reconcile: async (key) => {
     const entry = committed.get(key);
     return entry === undefined ? { state: 'not_committed' } : { state: 'committed', output: { data: { entry_id: entry }, receipt: { externalId: `entry-${entry}` } } };
   },
 });
+/** No way to ask the ledger: the call escalates at once and a person resolves it. */
+const postEntryByHand = defineTool({ ...entrySpec, name: 'ops.postEntryByHand' });
 
 const exporter = new InMemorySpanExporter();
 const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
@@ -64,6 +73,7 @@ before(async () => {
   h = await startRuntimeHarness(integrationStore('it-telemetry-spans'), { telemetry: openTelemetryTracing({ tracer }) });
   h.tools.register(lookupNote);
   h.tools.register(postEntry);
+  h.tools.register(postEntryByHand);
   // Temporal's own activity interceptor runs outside the plugin's (the user's interceptors come first), so the
   // RunActivity span is the active context when the tool call's span starts.
   worker = await h.startWorker({ interceptors: { activity: [(ctx) => ({ inbound: new OpenTelemetryActivityInboundInterceptor(ctx, { tracer }) })] } });
@@ -83,6 +93,11 @@ function run(workflowId: string, tool: string, args: unknown): Promise<ToolCallR
     workflowId,
     args: [tool, args, { principal, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 500, deadlineMs: 30_000 } }],
   });
+}
+
+/** The span's reference as a link to it carries it. */
+function refOf(span: ReadableSpan): { traceId: string; spanId: string } {
+  return { traceId: span.spanContext().traceId, spanId: span.spanContext().spanId };
 }
 
 function spansNamed(name: string): ReadableSpan[] {
@@ -116,7 +131,7 @@ test('a read produces one tool_call span under RunActivity with the call attribu
   );
   const parent = exporter.getFinishedSpans().find((candidate) => candidate.spanContext().spanId === span.parentSpanId);
   assert.equal(parent?.name, `RunActivity:${lookupNote.name}`, 'the span nests under the activity span of the Temporal OTel interceptor');
-  assert.deepEqual(result.callSpan, { traceId: span.spanContext().traceId, spanId: span.spanContext().spanId }, 'the result carries the span for links');
+  assert.deepEqual(result.callSpan, refOf(span), 'the result carries the span for links');
 
   const text = exportedText();
   for (const secret of [ARGUMENT_SECRET, RESULT_SECRET, 'acct-1']) assert.ok(!text.includes(secret), 'no argument or result value reaches a span');
@@ -145,7 +160,7 @@ test('a write whose answer was lost: its span says OUTCOME_UNKNOWN, and the reco
   assert.ok(found !== undefined, 'a reconciliation query span found the write committed');
   assert.deepEqual(
     found.links.map((link) => ({ traceId: link.context.traceId, spanId: link.context.spanId })),
-    [{ traceId: call.spanContext().traceId, spanId: call.spanContext().spanId }],
+    [refOf(call)],
     'the reconciliation links to the call it settles',
   );
   assert.equal(found.attributes[SPAN_ATTRIBUTES.callId], call.attributes[SPAN_ATTRIBUTES.callId]);
@@ -153,4 +168,25 @@ test('a write whose answer was lost: its span says OUTCOME_UNKNOWN, and the reco
   assert.equal(child.type, 'reconcileToolCall');
   assert.ok(!exportedText().includes('WRITESECRETFAKE0001'), 'the write argument never reaches a span');
   assert.deepEqual(await h.replay(['telemetry-read', 'telemetry-write']), []);
+});
+
+test("a person's resolution of an escalated write is a tool_call.resolve span linked to the call it settles", { timeout: 180_000 }, async () => {
+  const handle = await h.temporal.client.workflow.start('runToolCall', { taskQueue: h.taskQueue, workflowId: 'telemetry-resolve', args: [postEntryByHand.name, { entry_id: 'e-2', memo: 'm' }, { principal }] });
+  const key = await eventually('the entry to commit', () => Promise.resolve([...committed].find(([, entry]) => entry === 'e-2')?.[0]), 60_000);
+  const reconciler = h.temporal.client.workflow.getHandle(reconcileWorkflowId(key));
+  const escalated = await eventually('the escalation', async () => {
+    const status = await reconciler.query<ReconcileStatus>(RECONCILE_STATE_QUERY).catch(() => undefined);
+    return status?.state === 'escalated' ? status : undefined;
+  }, 60_000);
+  await reconciler.signal(RESOLVE_OUTCOME_SIGNAL, signedResolution(escalated, { outcome: 'committed', externalId: 'entry-e-2', resolvedBy: 'ops@example.com' }));
+  const { modelResult } = (await handle.result()) as ToolCallResult;
+  assert.equal(modelResult.execution.delivery, 'human_resolved');
+
+  const [call] = spansNamed(`tool_call ${postEntryByHand.name}`);
+  const [resolution, ...more] = spansNamed(`tool_call.resolve ${postEntryByHand.name}`);
+  assert.ok(call !== undefined && resolution !== undefined);
+  assert.equal(more.length, 0);
+  assert.equal(resolution.attributes[SPAN_ATTRIBUTES.finding], 'committed');
+  assert.deepEqual(resolution.links.map((link) => ({ traceId: link.context.traceId, spanId: link.context.spanId })), [refOf(call)], 'the resolution links to the call it settles');
+  assert.ok(!exportedText().includes('ops@example.com'), 'the resolver is not put on a span');
 });
