@@ -5,15 +5,17 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/tasks/types.js';
 import { CallToolResultSchema, ErrorCode, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { serveMcpHttp, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
-import { createDurableMcpServer, submitApprovalDecision } from '../../src/temporal/index.js';
+import { formatDecisionKey } from '../../src/decisions/index.js';
+import { createDurableMcpServer } from '../../src/temporal/index.js';
 import { MCP_IDEMPOTENCY_META_KEY } from '../../src/wire/mcp.js';
 import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import type { ModelResult } from '../../src/index.js';
 import type { PendingApproval } from '../../workflows/index.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
-import { CLI_MAIN } from '../support/cli-process.js';
-import { signedApproval } from '../support/decisions.js';
+import { CLI_MAIN, runCli } from '../support/cli-process.js';
+import { TEST_DECISION_KEY } from '../support/decisions.js';
 import { TIP_TOOL, tipTool } from '../support/mcp-tools.js';
 import { eventually } from '../support/eventually.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
@@ -129,13 +131,15 @@ test('an approval-gated write as an MCP task: input_required, approved, the prov
   assert.equal(h.payments.dispatches(key), 0, 'nothing runs before the decision');
   assert.ok((await client.experimental.tasks.listTasks()).tasks.some((task) => task.taskId === taskId && task.status === 'input_required'));
 
-  // The MCP server goes away while the call waits; the approval goes through the authenticated decision path.
+  // The MCP server goes away while the call waits; an operator approves with the CLI, which signs the decision.
   await client.close();
   await first.close();
   const [pending] = await h.temporal.client.workflow.getHandle(taskId).query<PendingApproval[]>(PENDING_APPROVALS_QUERY);
   assert.ok(pending !== undefined);
-  const answer = await submitApprovalDecision(h.temporal.client, taskId, signedApproval(pending, { approver: 'carol@example.com' }));
-  assert.equal(answer.accepted, true);
+  const operatorEnv = { TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace, TTC_DECISION_KEY: formatDecisionKey(TEST_DECISION_KEY, 'signing') };
+  const approve = await runCli(['approve', taskId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'carol@example.com'], { env: operatorEnv });
+  assert.equal(approve.code, EXIT_CODES.ok, approve.stderr);
+  assert.equal((JSON.parse(approve.stdout) as { accepted: boolean }).accepted, true);
 
   // A restarted server (new process state, new session) answers for the task from Temporal.
   const restarted = await httpClient(await startEndpoint());
