@@ -77,6 +77,30 @@ export interface RedactionPolicy {
   readonly maxScanChars?: number;
 }
 
+/** What a redactor derives from the sensitive field names alone. */
+interface NameRules {
+  readonly names: SecretNames;
+  readonly exactNames: ReadonlySet<string>;
+  readonly scanner: SecretScanner;
+}
+
+/**
+ * Name rules by the list they were built from. A tool's `sensitiveFields` is one frozen array for its lifetime, and
+ * building the name trie and the scanner costs more than redacting a small result, so every call of a tool shares
+ * them. Sharing is safe: neither changes what it decides (`SecretNames` only remembers verdicts it computed).
+ */
+const nameRulesByFields = new WeakMap<readonly string[], NameRules>();
+
+function nameRulesOf(sensitiveFields: readonly string[]): NameRules {
+  const known = nameRulesByFields.get(sensitiveFields);
+  if (known !== undefined) return known;
+  const exactNames = [...BUILTIN_SENSITIVE_FIELDS, ...sensitiveFields];
+  const names = new SecretNames(exactNames);
+  const rules = { names, exactNames: new Set(exactNames.map(normalizeFieldName)), scanner: new SecretScanner(names) };
+  nameRulesByFields.set(sensitiveFields, rules);
+  return rules;
+}
+
 /**
  * Removes secret fields recursively and scrubs secrets and protected values out of strings and keys. Every pattern
  * runs in time linear in the text it scans (see `redaction/secret-scanner.ts`). Input must already have passed the
@@ -93,11 +117,8 @@ export class Redactor {
   private readonly lookahead: number;
 
   constructor(policy: RedactionPolicy) {
-    const exactNames = [...BUILTIN_SENSITIVE_FIELDS, ...policy.sensitiveFields];
-    this.names = new SecretNames(exactNames);
-    this.exactNames = new Set(exactNames.map(normalizeFieldName));
+    ({ names: this.names, exactNames: this.exactNames, scanner: this.scanner } = nameRulesOf(policy.sensitiveFields));
     this.publicNames = new Set((policy.publicFields ?? []).map(normalizeFieldName));
-    this.scanner = new SecretScanner(this.names);
     this.protectedValues = new ProtectedValues(policy.protectedSubstrings, policy.protectedExact);
     this.maxScanChars = Math.max(1, policy.maxScanChars ?? Infinity);
     this.lookahead = Math.max(SCAN_LOOKAHEAD, this.protectedValues.longest);

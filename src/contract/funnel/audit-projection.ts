@@ -5,7 +5,6 @@ import { canonicalJson } from '../canonical-json.js';
 import type { ModelResult } from '../model-result.js';
 import { principalRef } from '../principal-ref.js';
 import type { Redaction } from '../redaction.js';
-import { sha256Hex } from '../sha256.js';
 import { callRedactor } from '../call-redactor.js';
 import { boundedRedactions, compactErrorDetail, compactLayerLog, compactRevisions, countedRedactions, MAX_DETAIL_TEXT_CHARS } from './audit-bounds.js';
 import { layerLog, type FunnelState } from './funnel-state.js';
@@ -36,12 +35,12 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
   const finishedAt = state.now();
   const auditRedactions: Redaction[] = [];
   // Exception text can carry credentials too; the audit is protected, but secrets still do not belong in it.
-  const detailRedactor = callRedactor(tool, ctx, MAX_DETAIL_TEXT_CHARS);
-  const redactedDetail = errorDetail === null ? null : (detailRedactor.value(jsonSafe(errorDetail), '/audit/error_detail', auditRedactions) as AuditRecord['error_detail']);
+  const redactedDetail =
+    errorDetail === null ? null : (callRedactor(tool, ctx, MAX_DETAIL_TEXT_CHARS).value(jsonSafe(errorDetail), '/audit/error_detail', auditRedactions) as AuditRecord['error_detail']);
   const redactions = [...state.redactions, ...auditRedactions];
   const record: AuditRecord = {
     schema_version: AUDIT_SCHEMA_VERSION,
-    audit_id: `aud_${sha256Hex(canonicalJson({ op: ctx.operationId, call: ctx.callId, attempt: ctx.attempt })).slice(0, 24)}`,
+    audit_id: `aud_${state.sha256(canonicalJson({ op: ctx.operationId, call: ctx.callId, attempt: ctx.attempt })).slice(0, 24)}`,
     principal_ref: principalRef(ctx.principal, ctx.principalKey),
     provider: {
       provider: ctx.provider.provider,
@@ -82,7 +81,7 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
       handler_ms: state.handler?.ms ?? null,
       total_ms: Math.max(0, finishedAt - state.startedAt),
     },
-    bindings: computeBindings(trusted, modelResult),
+    bindings: computeBindings(trusted, modelResult, state.sha256),
   };
   return compact ? { ...record, error_detail: compactErrorDetail(redactedDetail) } : record;
 }

@@ -11,6 +11,9 @@ import { urlCredentialsDetector } from './url-credentials.js';
 
 const NONE: readonly number[] = [];
 
+/** The prefixed-token detector depends on the catalog alone, so every scanner shares one (it keeps no state). */
+const PREFIXED_TOKENS = new PrefixedTokenDetector(TOKEN_FAMILIES);
+
 /**
  * Finds every secret of the catalog in a text in one left-to-right pass. At each position only the detectors whose
  * start characters match are asked, in a fixed order (the most specific first); the first hit wins and the scan
@@ -28,7 +31,7 @@ export class SecretScanner {
     const detectors: readonly Detector[] = [
       privateKeyDetector,
       jwtDetector,
-      new PrefixedTokenDetector(TOKEN_FAMILIES),
+      PREFIXED_TOKENS,
       urlCredentialsDetector,
       cardNumberDetector,
       new SecretAssignmentDetector(names),
