@@ -1,6 +1,7 @@
 import { Context } from '@temporalio/activity';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
 import type { CallIdentity } from './call-identity.js';
+import { nodeSha256Hex } from './node-sha256.js';
 
 /** The worker's secrets a call may need; they come from the runtime, never from the identity (which is in history). */
 export type HostKeys = Pick<ExecutionContext, 'principalKey' | 'cursorKey'>;
@@ -27,6 +28,7 @@ export function activityExecutionContext(identity: CallIdentity, auditAttempt: n
       attempt: info.attempt,
     },
     signal: signal ?? context.cancellationSignal,
+    sha256: nodeSha256Hex,
   };
 }
 

@@ -1,6 +1,6 @@
 // The root export surface: named explicitly, kept small. Temporal, store and adapter parts live in subpaths.
 export { canonicalJson, CanonicalJsonError, type CanonicalJsonFailure } from './contract/canonical-json.js';
-export { sha256Hex, digestJson } from './contract/sha256.js';
+export { sha256Hex, digestJson, type Sha256Hex } from './contract/sha256.js';
 export {
   ERROR_CATALOG,
   CATALOG_CODES,

@@ -1,22 +1,34 @@
-import { escapePointerToken } from './canonical-json.js';
+import { formatPointer } from './json-pointer.js';
 
 /**
  * Paths of keys present in `raw` but absent from `parsed`. Zod objects strip unknown keys by default; the output
  * contract is exact, so anything the schema dropped is reported instead of silently disappearing. Both values
  * must already have passed the JSON shape gate.
  */
-export function findUndeclaredKeys(raw: unknown, parsed: unknown, path = ''): string[] {
-  if (Array.isArray(raw) && Array.isArray(parsed)) {
-    return raw.flatMap((item, i) => findUndeclaredKeys(item, parsed[i], `${path}/${i}`));
-  }
-  if (!isObject(raw) || !isObject(parsed)) return [];
+export function findUndeclaredKeys(raw: unknown, parsed: unknown): string[] {
   const found: string[] = [];
-  for (const [key, child] of Object.entries(raw)) {
-    const childPath = `${path}/${escapePointerToken(key)}`;
-    if (child !== undefined && !Object.hasOwn(parsed, key)) found.push(childPath);
-    else found.push(...findUndeclaredKeys(child, parsed[key], childPath));
-  }
+  collectUndeclared(raw, parsed, [], found);
   return found;
+}
+
+/** The walk behind {@link findUndeclaredKeys}: the path is a token stack, made a pointer only for a key it reports. */
+function collectUndeclared(raw: unknown, parsed: unknown, tokens: (string | number)[], found: string[]): void {
+  if (Array.isArray(raw) && Array.isArray(parsed)) {
+    for (let i = 0; i < raw.length; i++) {
+      tokens.push(i);
+      collectUndeclared(raw[i], parsed[i], tokens, found);
+      tokens.pop();
+    }
+    return;
+  }
+  if (!isObject(raw) || !isObject(parsed)) return;
+  for (const key of Object.keys(raw)) {
+    const child = raw[key];
+    tokens.push(key);
+    if (child !== undefined && !Object.hasOwn(parsed, key)) found.push(formatPointer(tokens));
+    else collectUndeclared(child, parsed[key], tokens, found);
+    tokens.pop();
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

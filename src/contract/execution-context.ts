@@ -1,6 +1,7 @@
 import type { ProviderContext } from './bindings.js';
 import type { Principal } from './define-tool.js';
 import type { PrincipalKey } from './principal-ref.js';
+import type { Sha256Hex } from './sha256.js';
 
 /** Where a call sits in Temporal, when it runs there; recorded in the audit. */
 export interface TemporalCoordinates {
@@ -32,6 +33,12 @@ export interface ExecutionContext {
    * host secret: never in history, an audit or a model result. Such a tool refuses to run without it.
    */
   readonly cursorKey?: Uint8Array;
+  /**
+   * The SHA-256 the call's digests are taken with; defaults to the pure-JavaScript `sha256Hex`, which runs anywhere.
+   * A Node host passes `node:crypto`'s (the plugin's activities do): same digests, several times faster on a large
+   * result, whose canonical bytes are hashed once per call.
+   */
+  readonly sha256?: Sha256Hex;
   /** Injectable clock (epoch milliseconds); defaults to `Date.now`. */
   readonly now?: () => number;
   readonly signal?: AbortSignal;

@@ -12,6 +12,7 @@ import {
   locateItemsList,
   utf8ByteLength,
   withItemCount,
+  type StructuralLimits,
   type TruncationNote,
 } from './truncation.js';
 
@@ -105,7 +106,7 @@ export function fitToBudget(input: FitInput): Fitted {
     const candidates =
       itemsPointer === null
         ? itemsOnly
-        : withItemCount(itemsOnly, itemsPointer, itemsWithin(limitStructure(itemsOnly, textLimit, []), itemsPointer, 2 * budget.maxBytes));
+        : withItemCount(itemsOnly, itemsPointer, itemsWithin(itemsOnly, itemsPointer, textLimit, 2 * budget.maxBytes));
     const redactions: Redaction[] = [];
     const textNotes: TruncationNote[] = [];
     const shown = limitStructure(input.redact(candidates, redactions), textLimit, textNotes);
@@ -157,13 +158,16 @@ function renderingGrowth(untrusted: readonly UntrustedContent[]): number {
   return Math.max(0, rendered - utf8ByteLength(JSON.stringify(untrusted)));
 }
 
-/** How many leading items of the list at `pointer` fit in `bytes` when serialized one by one (at least one). */
-function itemsWithin(data: unknown, pointer: string, bytes: number): number {
+/**
+ * How many leading items of the list at `pointer`, each cut to `limits`, fit in `bytes` when serialized one by one
+ * (at least one). Items are cut and measured one at a time, so a long list costs only the items that are measured.
+ */
+function itemsWithin(data: unknown, pointer: string, limits: StructuralLimits, bytes: number): number {
   const found = resolvePointer(data, pointer);
   const items = found.found && Array.isArray(found.value) ? (found.value as unknown[]) : [];
   let used = 0;
   for (let i = 0; i < items.length; i++) {
-    used += JSON.stringify(items[i]).length + 1;
+    used += JSON.stringify(limitStructure(items[i], limits, [])).length + 1;
     if (used > bytes) return i + 1;
   }
   return items.length;

@@ -1,5 +1,4 @@
-import { escapePointerToken } from './canonical-json.js';
-import { parsePointer, resolvePointer } from './json-pointer.js';
+import { formatPointer, parsePointer, resolvePointer } from './json-pointer.js';
 
 /** One structural cut made to fit a budget. */
 export interface TruncationNote {
@@ -78,24 +77,49 @@ function earlierCut(text: string): { readonly body: string; readonly omitted: nu
   return /^\d{1,15}$/.test(count) ? { body: text.slice(0, at), omitted: Number(count) } : null;
 }
 
-/** Applies item and text limits everywhere in a JSON value (already shape-checked, so recursion is bounded). */
-export function limitStructure(value: unknown, limits: StructuralLimits, notes: TruncationNote[], path = ''): unknown {
+/**
+ * Applies item and text limits everywhere in a JSON value (already shape-checked, so recursion is bounded). Only
+ * what a limit changes is copied: a value with nothing to cut comes back as it is, so a 10,000-item result within
+ * its limits costs one walk, not a second copy of itself.
+ */
+export function limitStructure(value: unknown, limits: StructuralLimits, notes: TruncationNote[]): unknown {
+  return limitValue(value, limits, notes, []);
+}
+
+/** The walk behind {@link limitStructure}: the path is a token stack, made a pointer only for a note. */
+function limitValue(value: unknown, limits: StructuralLimits, notes: TruncationNote[], tokens: (string | number)[]): unknown {
   if (typeof value === 'string') {
     const cut = cutText(value, limits.maxTextChars);
-    if (cut !== value || isCutText(value)) notes.push({ path, kind: 'text', kept: limits.maxTextChars, total: Array.from(value).length });
+    if (cut !== value || isCutText(value)) notes.push({ path: formatPointer(tokens), kind: 'text', kept: limits.maxTextChars, total: Array.from(value).length });
     return cut;
   }
   if (Array.isArray(value)) {
-    const kept = value.length > limits.maxItems ? value.slice(0, limits.maxItems) : value;
-    if (kept !== value) notes.push({ path, kind: 'items', kept: kept.length, total: value.length });
-    return kept.map((item, i) => limitStructure(item, limits, notes, `${path}/${i}`));
+    const kept: unknown[] = value.length > limits.maxItems ? value.slice(0, limits.maxItems) : value;
+    if (kept !== value) notes.push({ path: formatPointer(tokens), kind: 'items', kept: kept.length, total: value.length });
+    let copy: unknown[] | null = kept === value ? null : kept;
+    for (let i = 0; i < kept.length; i++) {
+      tokens.push(i);
+      const limited = limitValue(kept[i], limits, notes, tokens);
+      tokens.pop();
+      if (limited === kept[i]) continue;
+      copy ??= kept.slice();
+      copy[i] = limited;
+    }
+    return copy ?? value;
   }
   if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    out[key] = limitStructure(child, limits, notes, `${path}/${escapePointerToken(key)}`);
+  const record = value as Record<string, unknown>;
+  let copy: Record<string, unknown> | null = null;
+  for (const key of Object.keys(record)) {
+    const child = record[key];
+    tokens.push(key);
+    const limited = limitValue(child, limits, notes, tokens);
+    tokens.pop();
+    if (limited === child) continue;
+    copy ??= { ...record };
+    copy[key] = limited;
   }
-  return out;
+  return copy ?? value;
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { defineTool, executeTool } from '../../src/index.js';
-import { cutText, truncationMarker, utf8ByteLength } from '../../src/contract/truncation.js';
+import { cutText, limitStructure, truncationMarker, utf8ByteLength, type TruncationNote } from '../../src/contract/truncation.js';
 import { testContext } from '../../testkit/context.js';
 import { listTool } from '../support/tools.js';
 
@@ -95,6 +95,27 @@ describe('budgets and truncation', () => {
 
   it('measures UTF-8 like TextEncoder', () => {
     for (const text of ['', 'abc', 'é', '€', '😀', 'a\ud800b']) assert.equal(utf8ByteLength(text), new TextEncoder().encode(text).byteLength, text);
+  });
+});
+
+describe('structural limits', () => {
+  const value = { list: [{ id: 'a', text: 'short' }, { id: 'b', text: 'long '.repeat(10) }], meta: { source: 'x' } };
+
+  it('return the value itself when nothing is cut (a large result is not copied to be measured)', () => {
+    const notes: TruncationNote[] = [];
+    assert.equal(limitStructure(value, { maxItems: 10, maxTextChars: 1000 }, notes), value);
+    assert.deepEqual(notes, []);
+  });
+
+  it('copy only the branches a limit changed, and note each cut with its path', () => {
+    const notes: TruncationNote[] = [];
+    const limited = limitStructure(value, { maxItems: 10, maxTextChars: 20 }, notes) as typeof value;
+    assert.notEqual(limited, value);
+    assert.equal(limited.list[0], value.list[0]);
+    assert.equal(limited.meta, value.meta);
+    assert.equal(limited.list[1]!.text, cutText(value.list[1]!.text, 20));
+    assert.equal(value.list[1]!.text, 'long '.repeat(10), 'the input is never modified');
+    assert.deepEqual(notes.map(({ path, kind }) => ({ path, kind })), [{ path: '/list/1/text', kind: 'text' }]);
   });
 });
 

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../canonical-json.js';
 import type { RawResponse, ToolOutput } from '../define-tool.js';
 import { inspectJson } from '../json-shape.js';
-import { sha256Hex } from '../sha256.js';
+import type { Sha256Hex } from '../sha256.js';
 import { utf8ByteLength } from '../truncation.js';
 import { contractFailure } from './contract-failure.js';
 import { overRawSizeGate } from './raw-size-gate.js';
@@ -19,26 +19,26 @@ export function checkDataShape(state: FunnelState): StepResult {
   const rule = `json-shape@1;maxDepth=${budget.maxDepth}`;
   const shape = inspectJson(envelope.data, budget.maxDepth);
   if (!shape.ok) return failLayer(state, 'protocol', rule, contractFailure('protocol', shape), `${shape.reason} at '${shape.path}'`);
-  return passLayer(state, 'protocol', rule, { ...rawResponseDigest(envelope), overRawSize: overRawSizeGate(shape.size, budget) });
+  return passLayer(state, 'protocol', rule, { ...rawResponseDigest(envelope, state.sha256), overRawSize: overRawSizeGate(shape.size, budget) });
 }
 
 /** The handler's raw bytes when it kept them, else the canonical form of its data (which the artifact reuses). */
-function rawResponseDigest(envelope: ToolOutput<unknown>): Pick<FunnelState, 'rawResponse' | 'canonicalData'> {
-  const raw = rawBodyDigest(envelope.rawResponse);
+function rawResponseDigest(envelope: ToolOutput<unknown>, hash: Sha256Hex): Pick<FunnelState, 'rawResponse' | 'canonicalData'> {
+  const raw = rawBodyDigest(envelope.rawResponse, hash);
   if (raw !== null) return { rawResponse: raw, canonicalData: null };
-  const canonical = canonicalDataOf(envelope);
+  const canonical = canonicalDataOf(envelope, hash);
   return { rawResponse: { sha256: canonical.sha256, bytes: canonical.bytes }, canonicalData: canonical };
 }
 
 /** SHA-256 and size of raw upstream bytes, or `null` when `raw` is not a body a handler could have received. */
-export function rawBodyDigest(raw: RawResponse | undefined): FunnelState['rawResponse'] {
+export function rawBodyDigest(raw: RawResponse | undefined, hash: Sha256Hex): FunnelState['rawResponse'] {
   if (!raw || (typeof raw.body !== 'string' && !(raw.body instanceof Uint8Array))) return null;
   const bytes = typeof raw.body === 'string' ? utf8ByteLength(raw.body) : raw.body.byteLength;
-  return { sha256: sha256Hex(raw.body), bytes };
+  return { sha256: hash(raw.body), bytes };
 }
 
 /** Canonical JSON of the handler's data, unredacted: the artifact body and (without raw bytes) the raw digest. */
-export function canonicalDataOf(envelope: ToolOutput<unknown>): CanonicalData {
+export function canonicalDataOf(envelope: ToolOutput<unknown>, hash: Sha256Hex): CanonicalData {
   const body = canonicalJson(envelope.data);
-  return { body, sha256: sha256Hex(body), bytes: utf8ByteLength(body) };
+  return { body, sha256: hash(body), bytes: utf8ByteLength(body) };
 }

@@ -5,6 +5,7 @@ import type { ExecutionContext } from '../execution-context.js';
 import type { Conflict, Receipt, Warning } from '../model-result.js';
 import { callRedactor } from '../call-redactor.js';
 import type { Redaction, Redactor } from '../redaction.js';
+import { sha256Hex, type Sha256Hex } from '../sha256.js';
 import { recordableContext } from './recordable-context.js';
 import type { ArtifactPayload, ShownResult } from './tool-execution.js';
 
@@ -61,6 +62,8 @@ export interface FunnelState {
   readonly now: () => number;
   readonly startedAt: number;
   readonly redactor: Redactor;
+  /** The SHA-256 of every digest the call takes (the context's, else the pure-JavaScript one). */
+  readonly sha256: Sha256Hex;
   /** Arguments exactly as the model sent them; unchecked until the input layer ran. */
   readonly sentArguments: unknown;
   /** Arguments as the input schema returned them. */
@@ -106,6 +109,7 @@ export function startState(tool: AnyToolDefinition, trusted: ExecutionContext, s
     now,
     startedAt: now(),
     redactor: callRedactor(tool, ctx),
+    sha256: ctx.sha256 ?? sha256Hex,
     sentArguments,
     arguments: null,
     handlerArguments: null,

@@ -32,7 +32,7 @@ export function failOnHandlerThrow(state: FunnelState): StepResult {
   const { thrown } = settled;
   const failure = failureFromThrown(state.tool, thrown);
   if (!isToolError(thrown)) return stop(state, failure);
-  const rawResponse = rawBodyDigest(thrown.rawResponse) ?? state.rawResponse;
+  const rawResponse = rawBodyDigest(thrown.rawResponse, state.sha256) ?? state.rawResponse;
   if (failure.error.code !== 'PROTOCOL_ERROR') return stop({ ...state, rawResponse }, failure);
   // A ToolError of another copy of this package is recognised by shape only: its fields are read defensively.
   const details: unknown = thrown.details;

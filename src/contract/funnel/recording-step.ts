@@ -1,7 +1,6 @@
 import { jsonSafe } from '../call-failure.js';
 import { canonicalJson } from '../canonical-json.js';
 import { inspectJson } from '../json-shape.js';
-import { sha256Hex } from '../sha256.js';
 import { isToolError } from '../tool-error.js';
 import { utf8ByteLength } from '../truncation.js';
 import type { FunnelState, HandlerRun } from './funnel-state.js';
@@ -46,7 +45,7 @@ function recordingOf(state: FunnelState, settled: HandlerRun['settled']): Artifa
     const shape = inspectJson(document, state.tool.budget.maxDepth + 4);
     if (!shape.ok || overRawSizeGate(shape.size, state.tool.budget) !== null) return null;
     const body = canonicalJson(state.redactor.value(document, '', []));
-    return { sha256: sha256Hex(body), bytes: utf8ByteLength(body), contentType: RECORDED_CALL_CONTENT_TYPE, body };
+    return { sha256: state.sha256(body), bytes: utf8ByteLength(body), contentType: RECORDED_CALL_CONTENT_TYPE, body };
   } catch {
     return null;
   }

@@ -62,7 +62,7 @@ export function redactAndFit(state: FunnelState): StepResult {
   let artifacts: ArtifactPayload[] = [];
   if (fitted.truncated) {
     // The full result goes out of band to protected storage; the model sees a reference it cannot forge.
-    const artifact = { ...(state.canonicalData ?? canonicalDataOf(output)), contentType: 'application/json' };
+    const artifact = { ...(state.canonicalData ?? canonicalDataOf(output, state.sha256)), contentType: 'application/json' };
     artifacts = [artifact];
     modelResult = { ...modelResult, artifact: { artifact_id: `art_${artifact.sha256}`, content_type: artifact.contentType, bytes: artifact.bytes } };
   }
