@@ -3,11 +3,14 @@
 // Cases: executeTool on a ~2 KB read result, on a ~1 MB, 10,000-item result truncated to a 16 KB byte budget, and on
 // a 200,000-key object (~3.8 MB) that the raw size gate sends straight to the over-budget result.
 // Each is compared with a baseline of `output.parse` + `JSON.stringify` of the same data in the same process.
+// Then a sweep of the payload size (1 KB → 10 MB): time and memory per call, drawn as charts (docs/benchmarks/).
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
+import { nodeSha256Hex } from '../activities/node-sha256.js';
 import { defineTool, executeTool, type AnyToolDefinition, type ExecutionContext } from '../src/index.js';
 import { printTable, reportSummary } from './support/stats.js';
+import { decades, linearTicks, writeChart } from './support/svg-chart.js';
 
 const FIXED_NOW = Date.parse('2026-11-30T12:00:00.000Z');
 const ctx: ExecutionContext = {
@@ -18,6 +21,8 @@ const ctx: ExecutionContext = {
   idempotencyKey: 'idem-bench-0001',
   attempt: 1,
   now: () => FIXED_NOW,
+  // What the plugin's activities pass: node:crypto's SHA-256 (the same digests as the pure-JavaScript default).
+  sha256: nodeSha256Hex,
 };
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -55,9 +60,9 @@ function smallOrder(): z.infer<typeof order> {
 const event = z.strictObject({ id: z.string(), kind: z.string(), at: z.string(), amount_cents: z.number().int(), tags: z.array(z.string()) });
 const eventList = z.strictObject({ events: z.array(event) });
 
-function largeList(): z.infer<typeof eventList> {
+function largeList(count = 10_000): z.infer<typeof eventList> {
   return {
-    events: Array.from({ length: 10_000 }, (_, i) => ({
+    events: Array.from({ length: count }, (_, i) => ({
       id: `evt_${String(i).padStart(6, '0')}`,
       kind: i % 2 ? 'captured' : 'authorized',
       at: new Date(FIXED_NOW - i * 60_000).toISOString(),
@@ -160,7 +165,7 @@ const memoryRows: string[][] = [];
  * Peak memory of one call: the RSS high-water mark (getrusage maxrss) before and after, and the heap growth right
  * after the call before any collection (everything it allocated that a GC had not yet reclaimed).
  */
-async function memory(name: string, fn: () => Promise<unknown>): Promise<void> {
+async function memory(name: string, fn: () => Promise<unknown>): Promise<{ row: string[]; heapBytes: number; peakRssBytes: number }> {
   gc!();
   const before = process.memoryUsage();
   const maxRssBefore = process.resourceUsage().maxRSS * 1024;
@@ -176,7 +181,7 @@ async function memory(name: string, fn: () => Promise<unknown>): Promise<void> {
   const maxRssAfter = process.resourceUsage().maxRSS * 1024;
   gc!();
   const retained = process.memoryUsage().heapUsed - before.heapUsed;
-  memoryRows.push([name, mb(peakHeap - before.heapUsed), mb(retained), mb(maxRssAfter - maxRssBefore)]);
+  return { row: [name, mb(peakHeap - before.heapUsed), mb(retained), mb(maxRssAfter - maxRssBefore)], heapBytes: peakHeap - before.heapUsed, peakRssBytes: maxRssAfter - maxRssBefore };
   console.log(`  memory (${name}): heapUsed +${mb(peakHeap - before.heapUsed)} at end of call (before GC), retained after GC ${mb(retained)}; ` +
     `RSS ${mb(before.rss)} → ${mb(after.rss)}, peak RSS (maxrss) ${mb(maxRssBefore)} → ${mb(maxRssAfter)} (+${mb(maxRssAfter - maxRssBefore)})`);
 }
@@ -187,8 +192,8 @@ console.log(`machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown cpu'}, ${mb(t
 
 // Memory first, in a process that has not yet run the large case, so the RSS high-water mark belongs to it.
 console.log('\npeak memory, ~1 MB / 10,000-item result truncated to 16 KB (one cold call each)');
-await memory('baseline parse+stringify', async () => JSON.stringify(eventList.parse(largeData)));
-await memory('executeTool', () => executeTool(largeTool, { since: '2026-11-01' }, ctx));
+memoryRows.push((await memory('baseline parse+stringify', async () => JSON.stringify(eventList.parse(largeData)))).row);
+memoryRows.push((await memory('executeTool', () => executeTool(largeTool, { since: '2026-11-01' }, ctx))).row);
 
 await runCase('~2 KB read result (orders.get, default budget)', smallTool, { order_id: 'ord_1001' }, smallData, 200, 2000);
 await runCase('~1 MB, 10,000-item result truncated to 16 KB (payments.events)', largeTool, { since: '2026-11-01' }, largeData, 3, 20);
@@ -197,3 +202,67 @@ await runCase('200,000-key object over the raw size gate (attributes.get)', wide
 printTable('1. Contract funnel: executeTool vs output.parse + JSON.stringify of the same data (ms per call)', ['case', 'data bytes', 'model result bytes', 'executeTool median', 'executeTool p95', 'parse+stringify median', 'ratio (median)'], tableRows);
 printTable('1b. Peak memory of one cold call, ~1 MB / 10,000-item result', ['call', 'heap growth at end of call', 'retained after GC', 'peak RSS growth'], memoryRows);
 reportSummary(memoryRows.map(([name, heap, , rss]) => ({ part: '1 contract', measure: `peak memory, 1 MB result, ${name ?? ''}`, value: `heap +${heap ?? ''}, peak RSS +${rss ?? ''}` })));
+
+// ---- payload sweep -----------------------------------------------------------------------------------------
+
+/** Payload sizes of the sweep (bytes of the handler's data, approximately). */
+const SWEEP_BYTES = [1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+/** Bytes per event of {@link largeList} (its 10,000 events are 1,120,012 bytes). */
+const EVENT_BYTES = 112;
+/**
+ * A 256 KB budget, so every size up to 10 MB is validated and fitted (with 16 KB, results over ~1.6 MB would go to
+ * the raw size gate, which skips the per-value passes): the sweep shows how the whole funnel grows.
+ */
+const sweepTool = defineTool({
+  name: 'payments.events',
+  description: 'Payment events.',
+  input: z.strictObject({ since: z.string() }),
+  output: eventList,
+  effect: 'read',
+  source: { label: 'payments-api', type: 'http_api' },
+  budget: { maxBytes: 262_144, maxItems: 1_000_000, itemsPointer: '/events' },
+  handler: async () => ({ data: sweepData, observedAt: FIXED_NOW - 1000 }),
+});
+let sweepData = largeList(1);
+
+const sweepRows: string[][] = [];
+const timePoints: { bytes: number; contract: number; baseline: number }[] = [];
+const memoryPoints: { bytes: number; heap: number; baselineHeap: number }[] = [];
+for (const target of SWEEP_BYTES) {
+  sweepData = largeList(Math.max(1, Math.round(target / EVENT_BYTES)));
+  const bytes = bytesOf(sweepData);
+  const args = { since: '2026-11-01' };
+  const baselineMemory = await memory(`sweep ${bytes} B, baseline`, async () => JSON.stringify(eventList.parse(sweepData)));
+  const contractMemory = await memory(`sweep ${bytes} B, executeTool`, () => executeTool(sweepTool, args, ctx));
+  const iterations = Math.min(200, Math.max(3, Math.round(3e6 / bytes)));
+  const baseline = await time(() => JSON.stringify(eventList.parse(sweepData)), Math.min(20, iterations), iterations);
+  const contract = await time(() => executeTool(sweepTool, args, ctx), Math.min(20, iterations), iterations);
+  timePoints.push({ bytes, contract: contract.median, baseline: baseline.median });
+  memoryPoints.push({ bytes, heap: contractMemory.heapBytes, baselineHeap: baselineMemory.heapBytes });
+  sweepRows.push([String(bytes), String(sweepData.events.length), ms(contract.median), ms(contract.p95), ms(baseline.median), `×${(contract.median / baseline.median).toFixed(1)}`,
+    mb(contractMemory.heapBytes), mb(baselineMemory.heapBytes), mb(contractMemory.peakRssBytes)]);
+  console.log(`  sweep ${bytes} bytes: executeTool median ${ms(contract.median)} ms, baseline ${ms(baseline.median)} ms (n=${iterations})`);
+}
+printTable('1c. Payload sweep (256 KB budget): ms per call and memory of one call, by size of the handler\'s data',
+  ['data bytes', 'items', 'executeTool median', 'executeTool p95', 'parse+stringify median', 'ratio (median)', 'executeTool heap growth', 'baseline heap growth', 'executeTool peak RSS growth'], sweepRows);
+const sizeAxis = { label: 'handler data (bytes, log scale)', log: true, ticks: decades(1_000, 10_000_000), format: (v: number) => (v >= 1e6 ? `${v / 1e6} MB` : `${v / 1e3} KB`) };
+const maxMs = Math.max(...timePoints.map((p) => p.contract));
+writeChart('payload-time', {
+  title: 'Funnel time per call by payload size',
+  x: sizeAxis,
+  y: { label: 'ms per call (median, log scale)', log: true, ticks: decades(0.01, 10 ** Math.ceil(Math.log10(maxMs))), format: (v) => String(v) },
+  series: [
+    { name: 'executeTool', points: timePoints.map((p) => [p.bytes, p.contract]) },
+    { name: 'parse + stringify', points: timePoints.map((p) => [p.bytes, p.baseline]) },
+  ],
+});
+const toMb = (b: number) => b / 1024 / 1024;
+writeChart('payload-memory', {
+  title: 'Heap growth of one call by payload size',
+  x: sizeAxis,
+  y: { label: 'MB (heap growth at end of call)', ticks: linearTicks(Math.max(...memoryPoints.map((p) => toMb(p.heap)))), format: (v) => String(v) },
+  series: [
+    { name: 'executeTool', points: memoryPoints.map((p) => [p.bytes, toMb(p.heap)]) },
+    { name: 'parse + stringify', points: memoryPoints.map((p) => [p.bytes, toMb(p.baselineHeap)]) },
+  ],
+});
