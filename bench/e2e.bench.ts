@@ -1,7 +1,8 @@
 // End to end: the same tool handler called through the plugin (`callTool`) and as a bare activity, on the same dev
 // server, the same worker setup, in the same run. Run from the repo root:  npm run bench:e2e
 // Knobs: BENCH_CALLS (single-call workflows per path and concurrency, default 200), BENCH_ROUNDS (default 4),
-// BENCH_CALLS_PER_WORKFLOW (default 10), BENCH_PG_FSYNC (on|off, default on), DATABASE_URL.
+// BENCH_CALLS_PER_WORKFLOW (default 10), BENCH_SWEEP_CALLS (default 64), BENCH_PG_FSYNC (on|off, default on), DATABASE_URL.
+// Last, a concurrency sweep (1 → 64) of bare and plugin, drawn as SVG charts (docs/benchmarks/).
 import { performance } from 'node:perf_hooks';
 import { InMemoryToolStore } from '../src/store/in-memory/in-memory-tool-store.js';
 import { PgToolStore } from '../src/store/pg/pg-tool-store.js';
@@ -9,12 +10,16 @@ import { TOOLS } from '../testkit/payment-tools.js';
 import { BENCH_PRINCIPAL, startBenchRuntime } from './support/bench-runtime.js';
 import { SEGMENT_LABELS, segmentsOf, type WorkflowSegments } from './support/history-segments.js';
 import { envInt, machineLine, median, ms, perSecond, printTable, quantile, ratio, reportSummary } from './support/stats.js';
+import { linearTicks, writeChart } from './support/svg-chart.js';
 import { activityTimings, timedStore, Timings } from './support/timings.js';
 
 const CALLS = envInt('BENCH_CALLS', 200);
 const ROUNDS = envInt('BENCH_ROUNDS', 4);
 const CALLS_PER_WORKFLOW = envInt('BENCH_CALLS_PER_WORKFLOW', 10);
 const CONCURRENCIES = [1, 32] as const;
+/** Concurrencies of the sweep, and the fewest single-call workflows per path at each (twice the concurrency at least). */
+const SWEEP_CONCURRENCIES = [1, 2, 4, 8, 16, 32, 64] as const;
+const SWEEP_CALLS = envInt('BENCH_SWEEP_CALLS', 64);
 /** Single-call workflows per path whose histories are read for the breakdown. */
 const BREAKDOWN_SAMPLES = 30;
 
@@ -87,10 +92,10 @@ try {
   };
 
   /** Rounds of every path, the order rotated each round so drift (other load, caches, table growth) favours none. */
-  const alternate = async (workflowsPerRound: number, callsEach: number, concurrency: number, rounds: number) => {
-    const results = new Map<Path['key'], { latencies: number[]; rates: number[]; workflowIds: string[] }>(PATHS.map((p) => [p.key, { latencies: [], rates: [], workflowIds: [] }]));
+  const alternate = async (workflowsPerRound: number, callsEach: number, concurrency: number, rounds: number, paths: readonly Path[] = PATHS) => {
+    const results = new Map<Path['key'], { latencies: number[]; rates: number[]; workflowIds: string[] }>(paths.map((p) => [p.key, { latencies: [], rates: [], workflowIds: [] }]));
     for (let round = 0; round < rounds; round++) {
-      const order = [...PATHS.slice(round % PATHS.length), ...PATHS.slice(0, round % PATHS.length)];
+      const order = [...paths.slice(round % paths.length), ...paths.slice(0, round % paths.length)];
       for (const path of order) {
         const result = await run(path, workflowsPerRound, callsEach, concurrency);
         const into = results.get(path.key)!;
@@ -153,6 +158,8 @@ try {
     }
   }
 
+  const sweep = await concurrencySweep(alternate);
+
   printTable(
     `2a. One workflow per call (client start → result), ${CALLS} calls per path and concurrency; ratios are path / bare`,
     ['concurrency', 'path', 'calls', 'p50 ms', 'p95 ms', 'calls/s', 'p50 ratio', 'p95 ratio', 'throughput ratio'],
@@ -165,6 +172,7 @@ try {
   );
   await printBreakdown(breakdownIds);
   printTable('2d. Worker-side times at concurrency 1, single-call workflows (ms; activities timed by an outermost activity interceptor)', ['what', 'n', 'median', 'p95'], workerRows);
+  printSweep(sweep);
   reportSummary(summary);
   for (const worker of workers) await worker.stop();
 } finally {
@@ -203,4 +211,65 @@ async function printBreakdown(ids: Map<Path['key'], string[]>): Promise<void> {
     ['segment', ...PATHS.map((p) => p.label)],
     rows,
   );
+}
+
+/** What the sweep measured for one path at one concurrency. */
+interface SweepPoint {
+  readonly concurrency: number;
+  readonly path: Path;
+  readonly p50: number;
+  readonly p95: number;
+  readonly rate: number;
+}
+
+type Alternate = (workflowsPerRound: number, callsEach: number, concurrency: number, rounds: number, paths: readonly Path[]) => Promise<Map<Path['key'], { latencies: number[]; rates: number[] }>>;
+
+/** Single-call workflows of bare and plugin (Postgres) at each concurrency of the sweep, alternating in two rounds. */
+async function concurrencySweep(alternate: Alternate): Promise<SweepPoint[]> {
+  const paths = PATHS.filter((p) => p.key !== 'pluginMemory');
+  const points: SweepPoint[] = [];
+  for (const concurrency of SWEEP_CONCURRENCIES) {
+    const perRound = Math.ceil(Math.max(SWEEP_CALLS, 2 * concurrency) / 2);
+    const results = await alternate(perRound, 1, concurrency, 2, paths);
+    for (const path of paths) {
+      const r = results.get(path.key)!;
+      points.push({ concurrency, path, p50: quantile(r.latencies, 0.5), p95: quantile(r.latencies, 0.95), rate: median(r.rates) });
+    }
+  }
+  return points;
+}
+
+/** The sweep as a table and two charts (latency, throughput). */
+function printSweep(points: readonly SweepPoint[]): void {
+  const bareAt = (concurrency: number) => points.find((p) => p.concurrency === concurrency && p.path.key === 'bare')!;
+  printTable(
+    `2e. Concurrency sweep: single-call workflows, at least ${SWEEP_CALLS} per path and concurrency in 2 alternating rounds; ratios are plugin / bare`,
+    ['concurrency', 'path', 'p50 ms', 'p95 ms', 'calls/s', 'p50 ratio', 'throughput ratio'],
+    points.map((p) => {
+      const bare = bareAt(p.concurrency);
+      const vs = (value: number, base: number) => (p.path.key === 'bare' ? '1.00' : ratio(value / base));
+      return [String(p.concurrency), p.path.label, ms(p.p50), ms(p.p95), perSecond(p.rate), vs(p.p50, bare.p50), vs(p.rate, bare.rate)];
+    }),
+  );
+  const concurrencyAxis = { label: 'workflows in flight (log scale)', log: true, ticks: [...SWEEP_CONCURRENCIES], format: (v: number) => String(v) };
+  const byPath = (value: (p: SweepPoint) => number, quantileName?: string) =>
+    PATHS.filter((path) => points.some((p) => p.path.key === path.key)).map((path, index) => ({
+      colour: index,
+      dashed: quantileName === 'p95',
+      // Short names: the legend sits beside the plot.
+      name: `${path.key === 'bare' ? 'bare' : 'plugin'}${quantileName === undefined ? '' : ` ${quantileName}`}`,
+      points: points.filter((p) => p.path.key === path.key).map((p) => [p.concurrency, value(p)] as const),
+    }));
+  writeChart('concurrency-latency', {
+    title: 'Single-call workflow latency by concurrency',
+    x: concurrencyAxis,
+    y: { label: 'ms (client start → result)', ticks: linearTicks(Math.max(...points.map((p) => p.p95))), format: (v) => String(v) },
+    series: [...byPath((p) => p.p50, 'p50'), ...byPath((p) => p.p95, 'p95')],
+  });
+  writeChart('concurrency-throughput', {
+    title: 'Throughput by concurrency',
+    x: concurrencyAxis,
+    y: { label: 'calls per second', ticks: linearTicks(Math.max(...points.map((p) => p.rate))), format: (v) => String(v) },
+    series: byPath((p) => p.rate),
+  });
 }

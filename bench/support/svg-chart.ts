@@ -8,6 +8,9 @@ export interface Series {
   readonly name: string;
   /** [x, y] pairs; a point with a non-finite or (on a log axis) non-positive coordinate is left out. */
   readonly points: readonly (readonly [number, number])[];
+  /** Index into the palette (default: the series' own index), so two series of one subject can share a colour. */
+  readonly colour?: number;
+  readonly dashed?: boolean;
 }
 
 export interface Axis {
@@ -67,15 +70,16 @@ export function lineChartSvg(chart: LineChart): string {
   out.push(`<text x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${HEIGHT - 10}" text-anchor="middle">${escapeXml(chart.x.label)}</text>`);
   out.push(`<text x="16" y="${midY}" text-anchor="middle" transform="rotate(-90 16 ${midY})">${escapeXml(chart.y.label)}</text>`);
   series.forEach((s, i) => {
-    const colour = COLOURS[i % COLOURS.length]!;
+    const colour = COLOURS[(s.colour ?? i) % COLOURS.length]!;
+    const dash = s.dashed === true ? ' stroke-dasharray="6 4"' : '';
     const points = s.points.map(([x, y]) => `${fixed(sx(x))},${fixed(sy(y))}`);
-    out.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${points.join(' ')}"/>`);
+    out.push(`<polyline fill="none" stroke="${colour}" stroke-width="2"${dash} points="${points.join(' ')}"/>`);
     for (const point of points) {
       const [cx, cy] = point.split(',');
       out.push(`<circle cx="${cx}" cy="${cy}" r="3" fill="${colour}"/>`);
     }
     const legendY = MARGIN.top + 8 + i * 18;
-    out.push(`<line x1="${WIDTH - MARGIN.right + 12}" x2="${WIDTH - MARGIN.right + 32}" y1="${legendY}" y2="${legendY}" stroke="${colour}" stroke-width="2"/>`);
+    out.push(`<line x1="${WIDTH - MARGIN.right + 12}" x2="${WIDTH - MARGIN.right + 32}" y1="${legendY}" y2="${legendY}" stroke="${colour}" stroke-width="2"${dash}/>`);
     out.push(`<text x="${WIDTH - MARGIN.right + 38}" y="${legendY}" dominant-baseline="middle">${escapeXml(s.name)}</text>`);
   });
   out.push('</svg>');
