@@ -22,8 +22,12 @@ export function truncationMarker(omitted: number): string {
   return `${MARKER_HEAD}${omitted}${MARKER_TAIL}`;
 }
 
+const NON_ASCII = /[\u0080-\uffff]/;
+
 /** UTF-8 size of a string without encoding it (surrogate pairs count 4, lone surrogates 3 like TextEncoder's U+FFFD). */
 export function utf8ByteLength(text: string): number {
+  // ASCII text (most JSON) is one byte per unit; the regex scan is native, the loop below is not.
+  if (!NON_ASCII.test(text)) return text.length;
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
