@@ -74,7 +74,7 @@ const memoryRows: string[][] = [];
  * Peak memory of one call: the RSS high-water mark (getrusage maxrss) before and after, and the heap growth right
  * after the call before any collection (everything it allocated that a GC had not yet reclaimed).
  */
-async function memory(name: string, fn: () => Promise<unknown>): Promise<{ row: string[]; heapBytes: number; peakRssBytes: number }> {
+async function memory(name: string, fn: () => Promise<unknown>): Promise<{ row: string[]; heapBytes: number }> {
   gc!();
   const before = process.memoryUsage();
   const maxRssBefore = process.resourceUsage().maxRSS * 1024;
@@ -90,7 +90,7 @@ async function memory(name: string, fn: () => Promise<unknown>): Promise<{ row: 
   const maxRssAfter = process.resourceUsage().maxRSS * 1024;
   gc!();
   const retained = process.memoryUsage().heapUsed - before.heapUsed;
-  return { row: [name, mb(peakHeap - before.heapUsed), mb(retained), mb(maxRssAfter - maxRssBefore)], heapBytes: peakHeap - before.heapUsed, peakRssBytes: maxRssAfter - maxRssBefore };
+  return { row: [name, mb(peakHeap - before.heapUsed), mb(retained), mb(maxRssAfter - maxRssBefore)], heapBytes: peakHeap - before.heapUsed };
   console.log(`  memory (${name}): heapUsed +${mb(peakHeap - before.heapUsed)} at end of call (before GC), retained after GC ${mb(retained)}; ` +
     `RSS ${mb(before.rss)} → ${mb(after.rss)}, peak RSS (maxrss) ${mb(maxRssBefore)} → ${mb(maxRssAfter)} (+${mb(maxRssAfter - maxRssBefore)})`);
 }
@@ -149,11 +149,11 @@ for (const target of SWEEP_BYTES) {
   timePoints.push({ bytes, contract: contract.median, baseline: baseline.median });
   memoryPoints.push({ bytes, heap: contractMemory.heapBytes, baselineHeap: baselineMemory.heapBytes });
   sweepRows.push([String(bytes), String(sweepData.events.length), ms(contract.median), ms(contract.p95), ms(baseline.median), `×${(contract.median / baseline.median).toFixed(1)}`,
-    mb(contractMemory.heapBytes), mb(baselineMemory.heapBytes), mb(contractMemory.peakRssBytes)]);
+    mb(contractMemory.heapBytes), mb(baselineMemory.heapBytes)]);
   console.log(`  sweep ${bytes} bytes: executeTool median ${ms(contract.median)} ms, baseline ${ms(baseline.median)} ms (n=${iterations})`);
 }
 printTable('1c. Payload sweep (256 KB budget): ms per call and memory of one call, by size of the handler\'s data',
-  ['data bytes', 'items', 'executeTool median', 'executeTool p95', 'parse+stringify median', 'ratio (median)', 'executeTool heap growth', 'baseline heap growth', 'executeTool peak RSS growth'], sweepRows);
+  ['data bytes', 'items', 'executeTool median', 'executeTool p95', 'parse+stringify median', 'ratio (median)', 'executeTool heap growth', 'baseline heap growth'], sweepRows);
 const sizeAxis = { label: 'handler data (bytes, log scale)', log: true, ticks: decades(1_000, 10_000_000), format: (v: number) => (v >= 1e6 ? `${v / 1e6} MB` : `${v / 1e3} KB`) };
 const maxMs = Math.max(...timePoints.map((p) => p.contract));
 writeChart('payload-time', {
