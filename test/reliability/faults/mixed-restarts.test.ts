@@ -24,7 +24,7 @@ import { prepareWorker, type WorkerProcess } from './support/spawn-worker.js';
 /**
  * A mixed run (reads and charges, some of which commit and never answer, so they are reconciled) during which
  * Postgres and then the Temporal dev server are stopped and restarted. `TTC_SOAK_CALLS` sets its size: the soak tier
- * (`npm run test:soak`) runs 200 calls, `npm test` a short version.
+ * (`npm run soak`) runs 200 calls, `npm test` a short version.
  */
 const CALLS = positiveIntFromEnv('TTC_SOAK_CALLS', 30);
 const SEED = seedFromEnv('TTC_FAULT_SEED');

@@ -22,7 +22,7 @@ import type { WorkerProcess } from './support/spawn-worker.js';
 const KILL_POINTS = ['before_commit', 'after_commit', 'reconcile_query', 'reconcile_backoff'] as const;
 type KillPoint = (typeof KILL_POINTS)[number];
 
-/** The soak tier runs 100 (`npm run test:soak`); a trial takes 5–15 s depending on the machine's load, hence the timeout. */
+/** The soak tier runs 100 (`npm run soak`); a trial takes 5–15 s depending on the machine's load, hence the timeout. */
 const TRIALS = positiveIntFromEnv('TTC_FAULT_TRIALS', 25);
 const SEED = seedFromEnv('TTC_FAULT_SEED');
 const VERBOSE = process.env['TTC_FAULT_VERBOSE'] === '1';
