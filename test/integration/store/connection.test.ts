@@ -62,13 +62,17 @@ describe('database resolution', () => {
   });
 
   it('fails (never skips) when the configured Postgres cannot be reached', async () => {
-    const saved = process.env['DATABASE_URL'];
+    // DATABASE_OWNER_URL too: the pooler tier sets it, and the owner would otherwise reach its Postgres directly.
+    const saved = { url: process.env['DATABASE_URL'], owner: process.env['DATABASE_OWNER_URL'] };
     process.env['DATABASE_URL'] = 'postgres://nobody:nothing@127.0.0.1:1/none?connect_timeout=2';
+    delete process.env['DATABASE_OWNER_URL'];
     try {
       await assert.rejects(openTestDatabase('unreachable'));
     } finally {
-      if (saved === undefined) delete process.env['DATABASE_URL'];
-      else process.env['DATABASE_URL'] = saved;
+      for (const [name, value] of [['DATABASE_URL', saved.url], ['DATABASE_OWNER_URL', saved.owner]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 });
