@@ -38,7 +38,7 @@ describe('test tiers', () => {
     assert.deepEqual(tierScripts.sort(), TIERS.map((tier) => `test:${tier}`).sort(), 'a test:* script for each tier and no other');
   });
 
-  it('npm test type-checks, lints and then runs all of test/ (run-tests.sh without a folder)', () => {
-    assert.equal(scripts['test'], 'npm run typecheck && npm run lint && scripts/run-tests.sh');
+  it('npm test type-checks, lints, runs all of test/ (run-tests.sh without a folder), then the store tests through a pooler', () => {
+    assert.equal(scripts['test'], 'npm run typecheck && npm run lint && scripts/run-tests.sh && npm run pooler');
   });
 });
