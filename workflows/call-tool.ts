@@ -1,4 +1,4 @@
-import { executeChild, isCancellation, ParentClosePolicy, patched, scheduleLocalActivity, workflowInfo } from '@temporalio/workflow';
+import { ChildWorkflowCancellationType, executeChild, isCancellation, ParentClosePolicy, patched, scheduleLocalActivity, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError, type Priority } from '@temporalio/common';
 import type { PrepareCallInput, PreparedCall, ReadyCall } from '../activities/prepare-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
@@ -7,7 +7,7 @@ import type { Principal } from '../src/contract/define-tool.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { WORKFLOW_CALL_PROVIDER } from '../src/wire/call-providers.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
-import { CANCELLED_WRITE_RECONCILES_PATCH, PREPARE_CALL_ACTIVITY, RECONCILE_WORKFLOW_TYPE } from '../src/wire/names.js';
+import { CANCELLED_WRITE_RECONCILES_PATCH, PREPARE_CALL_ACTIVITY, RECONCILE_OUTLIVES_CANCEL_PATCH, RECONCILE_WORKFLOW_TYPE } from '../src/wire/names.js';
 import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
 import { awaitApproval } from './approvals.js';
 import { callsMade, countCall } from './call-limits.js';
@@ -145,7 +145,11 @@ async function dispatchWrite(prepared: ReadyCall, options: CallToolOptions & Dis
   }
   if (result.kind === 'settled') return result.result;
   try {
-    return await executeChild<(input: ReconcileInput) => Promise<ToolCallResult>>(RECONCILE_WORKFLOW_TYPE, reconcileChildOptions(prepared, result, options));
+    const childOptions = reconcileChildOptions(prepared, result, options);
+    // A cancel of this run (a user gave up on the call) must not stop the reconciliation: the key would stay
+    // unknown and an escalation waiting for a person would die with it. The run closes cancelled; the child goes on.
+    const outlivesCancel = patched(RECONCILE_OUTLIVES_CANCEL_PATCH) ? { cancellationType: ChildWorkflowCancellationType.ABANDON } : {};
+    return await executeChild<(input: ReconcileInput) => Promise<ToolCallResult>>(RECONCILE_WORKFLOW_TYPE, { ...childOptions, ...outlivesCancel });
   } catch (error) {
     // One key has one reconciliation: when another workflow's child already owns it, this call's outcome is
     // unknown to this workflow — it says so (OUTCOME_UNKNOWN, recovery query_status) instead of failing or retrying.

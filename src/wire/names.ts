@@ -64,3 +64,13 @@ export const MCP_TOOL_CALL_WORKFLOW_TYPE = 'mcpToolCall';
  * and unreconciled, and still do on replay. Asked only when such a cancel happens.
  */
 export const CANCELLED_WRITE_RECONCILES_PATCH = 'ttc.cancelled-write-reconciles';
+
+/**
+ * Patch id of runs whose reconciliation child of a write with an unknown outcome is started so that a cancel of
+ * the run does not reach it (`ChildWorkflowCancellationType.ABANDON`): the run closes as cancelled at once and the
+ * child goes on settling the key. Runs recorded before it asked the child to cancel and waited for that. Asked when
+ * the child starts, not at the cancel: the cancellation type is part of the child's start command, so it cannot
+ * be chosen later without starting the child non-cancellable and re-issuing the old cancel by hand, whose order
+ * among the other commands of that workflow task (a batch's other cancels) would have to match recorded histories.
+ */
+export const RECONCILE_OUTLIVES_CANCEL_PATCH = 'ttc.reconcile-outlives-cancel';

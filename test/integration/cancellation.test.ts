@@ -99,3 +99,30 @@ test('a write cancelled after it committed is reconciled by a child that outlive
   assert.equal(record?.outcome, 'committed');
   assert.deepEqual(await h.replay(['cancel-write', reconcileWorkflowId(key)]), []);
 });
+
+test('a workflow cancelled while its write is being reconciled closes cancelled at once; the reconciliation goes on and settles the key', { timeout: 180_000 }, async () => {
+  const key = chargeKey(principal.tenant, 'pay_cancel_2');
+  // The charge commits and never answers, so the attempt times out and a reconciliation child starts; its status
+  // queries fail until the parent is cancelled, so the child is still running when the cancel comes.
+  h.payments.inject(key, 'commit_then_hang');
+  h.payments.setStatusFault(key, 'unavailable');
+  const handle = await h.temporal.client.workflow.start('runToolCall', {
+    taskQueue: h.taskQueue,
+    workflowId: 'cancel-reconciling',
+    args: [TOOLS.charge, { payment_id: 'pay_cancel_2', customer: 'cus_1', amount_cents: 700 }, { principal, timeoutMs: 1_000, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 60_000 } }],
+  });
+  const reconciliation = h.temporal.client.workflow.getHandle(reconcileWorkflowId(key));
+  await eventually('the reconciliation to start', () => reconciliation.describe().then(() => true, () => undefined), 60_000);
+  await handle.cancel();
+  await assert.rejects(handle.result(), (error: unknown) => error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure);
+  assert.equal((await reconciliation.describe()).status.name, 'RUNNING', 'the reconciliation outlives the cancel');
+
+  h.payments.setStatusFault(key, 'truthful');
+  const { modelResult } = (await reconciliation.result()) as ToolCallResult;
+  assert.equal(modelResult.status, 'succeeded');
+  assert.equal(modelResult.execution.delivery, 'receipt_reconciled');
+  assert.equal(h.payments.commits(key), 1, 'exactly one side effect');
+  assert.equal(h.payments.dispatches(key), 1, 'never sent again');
+  assert.equal((await h.store.getReconciliation(key))?.outcome, 'committed');
+  assert.deepEqual(await h.replay(['cancel-reconciling', reconcileWorkflowId(key)]), []);
+});
