@@ -61,8 +61,8 @@ export async function dispatchWriteOnce(identity: CallIdentity, dispatch: Dispat
     }
     return { kind: 'settled', result };
   } catch (error) {
-    // A cancelled workflow stops here; a write in flight at that moment is left to the ledger (its key stays claimed,
-    // so a later call with the same key reports OUTCOME_UNKNOWN instead of running it again).
+    // A cancelled workflow stops here; the caller starts the reconciliation of a write in flight at that moment
+    // (its key stays claimed until that settles it, so a later call with the same key is never run again).
     if (isCancellation(error)) throw error;
     if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) return { kind: 'unknown', auditId: null, result: null, because: 'timeout' };
     const carried = carriedResult(error);
