@@ -113,8 +113,10 @@ test('a workflow cancelled while its write is being reconciled closes cancelled 
   });
   const reconciliation = h.temporal.client.workflow.getHandle(reconcileWorkflowId(key));
   await eventually('the reconciliation to start', () => reconciliation.describe().then(() => true, () => undefined), 60_000);
+  const cancelledAt = Date.now();
   await handle.cancel();
   await assert.rejects(handle.result(), (error: unknown) => error instanceof WorkflowFailedError && error.cause instanceof CancelledFailure);
+  console.log(`cancel → parent closed while reconciling: ${Date.now() - cancelledAt} ms`);
   assert.equal((await reconciliation.describe()).status.name, 'RUNNING', 'the reconciliation outlives the cancel');
 
   h.payments.setStatusFault(key, 'truthful');
