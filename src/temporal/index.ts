@@ -30,6 +30,7 @@ export {
   BOUNDED_BATCH_PATCH,
   CANCELLED_WRITE_RECONCILES_PATCH,
   DECISIONS_VERIFIED_PATCH,
+  RECONCILE_OUTLIVES_CANCEL_PATCH,
 } from '../wire/names.js';
 export { APPROVAL_PENDING_SA, RECONCILE_STATE_SA, IDEMPOTENCY_KEY_SA, SEARCH_ATTRIBUTE_KEYS, RECONCILE_STATES, type ReconcileState } from '../wire/search-attributes.js';
 export { reconcileWorkflowId } from '../wire/ids.js';
