@@ -89,6 +89,11 @@ export interface ToolStore {
   getReconciliation(idempotencyKey: string): Promise<ReconciliationRecord | null>;
   /** Open and escalated records, oldest first. */
   listUnsettled(options?: { readonly limit?: number }): Promise<ReconciliationRecord[]>;
+  /**
+   * How many rounds are open or escalated right now, by tool (tools with none are absent): the side effects whose
+   * outcome is still unknown. Cheap enough to sample every few seconds (the unsettled rounds have their own index).
+   */
+  countUnsettledByTool(): Promise<Readonly<Record<string, number>>>;
   /** Unknown side-effect count and time-to-settle figures. */
   reconciliationMetrics(): Promise<ReconciliationMetrics>;
   /**

@@ -114,6 +114,13 @@ export function listUnsettled(tables: InMemoryTables, limit = 100): Reconciliati
   return unsettled.sort((a, b) => a.openedAt.localeCompare(b.openedAt)).slice(0, limit).map(recordOf);
 }
 
+/** Open and escalated rounds by tool. */
+export function countUnsettledByTool(tables: InMemoryTables): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const round of [...tables.reconciliations.values()].flat()) if (round.state !== 'settled') counts[round.tool] = (counts[round.tool] ?? 0) + 1;
+  return counts;
+}
+
 /** Unknown side effects and time to settle over rounds opened since `since` (every round when `null`). */
 export function reconciliationMetricsSince(tables: InMemoryTables, since: Date | null): ReconciliationMetrics {
   return reconciliationMetricsOf([...tables.reconciliations.values()].flat().filter((r) => since === null || Date.parse(r.openedAt) >= since.getTime()));

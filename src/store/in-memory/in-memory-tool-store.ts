@@ -128,6 +128,10 @@ export class InMemoryToolStore implements ToolStore {
     return reconciliation.listUnsettled(this.tables, options.limit);
   }
 
+  async countUnsettledByTool(): Promise<Readonly<Record<string, number>>> {
+    return reconciliation.countUnsettledByTool(this.tables);
+  }
+
   async reconciliationMetrics(): Promise<ReconciliationMetrics> {
     return reconciliation.reconciliationMetricsSince(this.tables, null);
   }

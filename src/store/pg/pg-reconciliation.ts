@@ -172,6 +172,12 @@ export async function listUnsettled(db: Queryable, limit = 100): Promise<Reconci
   return rows.map((row) => recordOf(row, attempts.filter((a) => a.idempotency_key === row.idempotency_key && a.round === row.round)));
 }
 
+/** Open and escalated rounds by tool; the condition is the partial index's, so only unsettled rounds are read. */
+export async function countUnsettledByTool(db: Queryable): Promise<Record<string, number>> {
+  const rows = await db.query<{ tool: string; unsettled: string }>(`SELECT tool, count(*) AS unsettled FROM ${db.table('ttc_reconciliations')} WHERE state <> 'settled' GROUP BY tool`, []);
+  return Object.fromEntries(rows.map((row) => [row.tool, Number(row.unsettled)]));
+}
+
 /** Unknown side-effect count and time-to-settle percentiles over every round opened at or after `since` (all when `null`). */
 export async function reconciliationMetrics(db: Queryable, since: Date | null = null): Promise<ReconciliationMetrics> {
   const row = (

@@ -152,6 +152,10 @@ export class PgToolStore implements ToolStore {
     return reconciliation.listUnsettled(this.db, options.limit);
   }
 
+  countUnsettledByTool(): Promise<Readonly<Record<string, number>>> {
+    return reconciliation.countUnsettledByTool(this.db);
+  }
+
   reconciliationMetrics(): Promise<ReconciliationMetrics> {
     return reconciliation.reconciliationMetrics(this.db);
   }

@@ -25,6 +25,7 @@ describe('reconciliation records (real Postgres)', () => {
   it('starts with no unknown side effects', async () => {
     assert.deepEqual(await store.reconciliationMetrics(), { unknownSideEffects: 0, escalated: 0, settled: 0, timeToSettleMs: null });
     assert.deepEqual(await store.listUnsettled(), []);
+    assert.deepEqual(await store.countUnsettledByTool(), {});
   });
 
   it('opens once per key, records attempts idempotently, and lists the unsettled', async () => {
@@ -102,6 +103,18 @@ describe('reconciliation records (real Postgres)', () => {
     assert.ok(records.every((r) => r.round === 1));
     const { rows } = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM ttc_reconciliations WHERE idempotency_key = 'k-race'");
     assert.equal(Number(rows[0]!.n), 1);
+  });
+
+  it('counts open and escalated rounds by tool, and no settled one', async () => {
+    const before = await store.countUnsettledByTool();
+    const openFor = (key: string, tool: string) => store.openReconciliation({ idempotencyKey: key, workflowId: 'wf-gauge', callId: `call-${key}`, tool, auditId: null });
+    await openFor('k-count-1', 'mail.send');
+    await openFor('k-count-2', 'mail.send');
+    await store.escalateReconciliation({ idempotencyKey: 'k-count-2', reason: 'deadline passed' });
+    await openFor('k-count-3', 'payments.charge');
+    await store.settleReconciliation({ idempotencyKey: 'k-count-3', outcome: 'committed', via: 'receipt', receiptExternalId: 'ch_3', resolvedBy: null, note: null });
+    assert.deepEqual(await store.countUnsettledByTool(), { ...before, 'mail.send': 2 });
+    assert.equal((await store.reconciliationMetrics()).unknownSideEffects, Object.values(await store.countUnsettledByTool()).reduce((sum, n) => sum + n, 0));
   });
 
   it('answers NOT_FOUND for a key that was never opened', async () => {

@@ -63,6 +63,7 @@ export async function storeScenario(store: ToolStore): Promise<unknown[]> {
   await observe(() => store.claimIdempotencyKey(claim(unknown)), kind);
   await observe(() => store.openReconciliation({ idempotencyKey: 'k-unknown', workflowId: 'wf', callId: 'c4', tool: 'payments.charge', auditId: null }), rec);
   await observe(() => store.reconciliationMetrics(), (m: { unknownSideEffects: number; settled: number }) => [m.unknownSideEffects, m.settled]);
+  await observe(() => store.countUnsettledByTool(), (byTool: Readonly<Record<string, number>>) => byTool);
   await observe(() => store.getArtifact('0'.repeat(64)), () => 'found');
   return seen;
 }
