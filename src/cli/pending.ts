@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { PendingApproval } from '../temporal/index.js';
 import { PENDING_APPROVALS_QUERY } from '../wire/names.js';
-import { APPROVAL_PENDING_SA } from '../wire/search-attributes.js';
+import { APPROVAL_PENDING_VISIBILITY_QUERY } from '../wire/search-attributes.js';
 import { toCliError } from './temporal-errors.js';
 
 /** One workflow with calls waiting for a decision. */
@@ -30,7 +30,7 @@ export async function listPendingApprovals(client: Client, options: { readonly w
   }
   const workflows: PendingWorkflow[] = [];
   try {
-    for await (const info of client.workflow.list({ query: `${APPROVAL_PENDING_SA.name} = true AND ExecutionStatus = "Running"` })) {
+    for await (const info of client.workflow.list({ query: APPROVAL_PENDING_VISIBILITY_QUERY })) {
       const base = { workflowId: info.workflowId, runId: info.runId, workflowType: info.type };
       try {
         const approvals = await client.workflow.getHandle(info.workflowId, info.runId).query<PendingApproval[]>(PENDING_APPROVALS_QUERY);

@@ -1,5 +1,7 @@
+import { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, startDemoServices } from '../demo/index.js';
+import { startContractGauges } from '../temporal/contract-gauges.js';
 import { MIN_KEY_BYTES, parseSecretKey } from '../contract/keyed-digest.js';
 import { MIN_PRINCIPAL_KEY_BYTES, parsePrincipalKey } from '../contract/principal-ref.js';
 import type { ToolStore } from '../store/index.js';
@@ -39,6 +41,9 @@ export async function runWorkerCommand(ctx: StackContext, source: WorkerSource):
     if (ctx.config.principalKey === undefined) ctx.out.progress(`warning: ${CLI_ENV.principalKey} is not set: audit principal references are plain SHA-256 digests, which short subject ids do not protect`);
     if (ctx.stop.aborted) return EXIT_CODES.ok;
     const worker = await runPlan(ctx, { connection, namespace }, database.store, plan, teardown);
+    // Sampled from visibility and the store, so they reach the runtime's metrics exporter when one is installed.
+    const gauges = startContractGauges({ client: new Client({ connection, namespace }), store: database.store });
+    teardown.add('the contract gauges', () => gauges.stop());
     const tools = plan.tools.list().map((tool) => tool.name);
     ctx.out.report(
       { event: 'ready', temporalAddress: address, namespace, taskQueue: plan.taskQueue, workflowsPath: plan.workflowsPath, tools, database: database.source.kind },

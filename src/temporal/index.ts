@@ -37,6 +37,7 @@ export { reconcileWorkflowId } from '../wire/ids.js';
 export type { ToolActivityInput, ToolCallResult } from '../../activities/tool-activity.js';
 export type { ToolCallTelemetry, CallSpanRef, SettledToolCall, ReconciliationStep } from '../../activities/call-telemetry.js';
 export { TOOL_RESULTS_METRIC, FUNNEL_DURATION_METRIC, RECONCILIATION_STEPS_METRIC, NO_ERROR_CODE } from '../../activities/call-metrics.js';
+export { startContractGauges, PENDING_APPROVALS_METRIC, UNSETTLED_CALLS_METRIC, DEFAULT_GAUGE_INTERVAL_MS, type ContractGaugesOptions, type ContractGauges } from './contract-gauges.js';
 export type { PendingApproval, ApprovalDecision, ApprovalUpdateResult, ApprovalDecisions, RefusedDecision } from '../../workflows/approvals.js';
 export type { DecisionAnswer } from '../../workflows/decision-inbox.js';
 export type { ResolveOutcomeSignal, ReconcileStatus, RefusedResolution } from '../../workflows/reconcile-tool-call.js';

@@ -8,6 +8,8 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 
 /** True while a workflow waits for at least one approval decision. */
 export const APPROVAL_PENDING_SA = defineSearchAttributeKey('TtcApprovalPending', SearchAttributeType.BOOL);
+/** The visibility query of the running workflows that wait for at least one approval decision. */
+export const APPROVAL_PENDING_VISIBILITY_QUERY = `${APPROVAL_PENDING_SA.name} = true AND ExecutionStatus = "Running"`;
 /** State of a reconciliation child: one of {@link RECONCILE_STATES}. */
 export const RECONCILE_STATE_SA = defineSearchAttributeKey('TtcReconcileState', SearchAttributeType.KEYWORD);
 /** The idempotency key a reconciliation child settles. */
