@@ -2,9 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { defineTool, ToolError } from '../../src/index.js';
-import { FUNNEL_DURATION_METRIC, TOOL_RESULTS_METRIC } from '../../src/temporal/index.js';
+import { FUNNEL_DURATION_METRIC, PENDING_APPROVALS_METRIC, startContractGauges, TOOL_RESULTS_METRIC, UNSETTLED_CALLS_METRIC } from '../../src/temporal/index.js';
 import { freePort } from '../../src/testing/free-port.js';
-import type { ToolCallResult } from '../../workflows/index.js';
+import { APPROVAL_SIGNAL, PENDING_APPROVALS_QUERY, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/names.js';
+import { reconcileWorkflowId, type PendingApproval, type ReconcileStatus, type ToolCallResult } from '../../workflows/index.js';
+import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
+import { signedApproval, signedResolution } from '../support/decisions.js';
+import { eventually } from '../support/eventually.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 import { installTestRuntime } from '../../testkit/temporal-server.js';
 
@@ -54,4 +58,57 @@ test('a call counts in ttc_tool_results by tool, status and code, and its time i
   assert.ok(succeeded.includes(`taskQueue="${h.taskQueue}"`), 'the runtime meter adds the activity tags');
   const count = samples(scrape, FUNNEL_DURATION_METRIC).find((line) => line.startsWith(`${FUNNEL_DURATION_METRIC}_count`) && line.includes(`tool="${findAccount.name}"`) && line.includes('status="succeeded"'));
   assert.ok(count !== undefined && value(count) === 1, `the funnel time was recorded once: ${samples(scrape, FUNNEL_DURATION_METRIC).slice(0, 5).join('\n')}`);
+});
+
+/** The value of a gauge on the endpoint now for the series whose labels include all of `labels`, or `undefined`. */
+async function gaugeValue(name: string, labels: Readonly<Record<string, string>>): Promise<number | undefined> {
+  const scrape = await (await fetch(metricsUrl)).text();
+  const line = samples(scrape, name).find((sample) => Object.entries(labels).every(([label, labelValue]) => sample.includes(`${label}="${labelValue}"`)));
+  return line === undefined ? undefined : value(line);
+}
+
+/** Waits until the gauge's series shows `expected` (the sampler runs every 200 ms; visibility lags a little). */
+async function gaugeReaches(name: string, labels: Readonly<Record<string, string>>, expected: number): Promise<void> {
+  await eventually(`${name} ${JSON.stringify(labels)} = ${expected}`, async () => ((await gaugeValue(name, labels)) === expected ? true : undefined), 30_000);
+}
+
+test('ttc_pending_approvals and ttc_unsettled_calls are sampled from visibility and the store: 1 while a call waits for approval or settlement, 0 once decided or settled', { timeout: 180_000 }, async () => {
+  const gauges = startContractGauges({ client: h.temporal.client, store: h.store, intervalMs: 200 });
+  try {
+    const namespace = { namespace: h.temporal.client.options.namespace };
+    // A refund waits for approval until it is signed.
+    const refund = await h.temporal.client.workflow.start('runToolCall', {
+      taskQueue: h.taskQueue,
+      workflowId: 'gauges-approval',
+      args: [TOOLS.refund, { payment_id: 'pay_gauge_1', customer: 'cus_1', amount_cents: 700 }, { principal }],
+    });
+    const pending = await eventually('a pending approval', async () => (await refund.query<PendingApproval[]>(PENDING_APPROVALS_QUERY))[0]);
+    await gaugeReaches(PENDING_APPROVALS_METRIC, namespace, 1);
+    await refund.signal(APPROVAL_SIGNAL, signedApproval(pending));
+    assert.equal(((await refund.result()) as ToolCallResult).modelResult.status, 'succeeded');
+    await gaugeReaches(PENDING_APPROVALS_METRIC, namespace, 0);
+
+    // A charge commits and then hangs past its timeout, and the provider cannot be asked: it stays unsettled
+    // (escalated) until a person resolves it.
+    const key = chargeKey(principal.tenant, 'pay_gauge_2');
+    h.payments.inject(key, 'commit_then_hang');
+    h.payments.setStatusFault(key, 'unavailable');
+    const charge = await h.temporal.client.workflow.start('runToolCall', {
+      taskQueue: h.taskQueue,
+      workflowId: 'gauges-unsettled',
+      args: [TOOLS.charge, { payment_id: 'pay_gauge_2', customer: 'cus_1', amount_cents: 500 }, { principal, timeoutMs: 1500, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 3000 } }],
+    });
+    const unsettledCharges = { ...namespace, tool: TOOLS.charge };
+    await gaugeReaches(UNSETTLED_CALLS_METRIC, unsettledCharges, 1);
+    const reconciler = h.temporal.client.workflow.getHandle(reconcileWorkflowId(key));
+    const status = await eventually('the escalation', async () => {
+      const state = await reconciler.query<ReconcileStatus>(RECONCILE_STATE_QUERY);
+      return state.state === 'escalated' ? state : undefined;
+    });
+    await reconciler.signal(RESOLVE_OUTCOME_SIGNAL, signedResolution(status, { outcome: 'committed', externalId: h.payments.charge(key)?.charge_id ?? 'missing', resolvedBy: 'ops@example.com' }));
+    assert.equal(((await charge.result()) as ToolCallResult).modelResult.execution.outcome, 'committed');
+    await gaugeReaches(UNSETTLED_CALLS_METRIC, unsettledCharges, 0);
+  } finally {
+    await gauges.stop();
+  }
 });
