@@ -32,7 +32,15 @@ export {
   DECISIONS_VERIFIED_PATCH,
   RECONCILE_OUTLIVES_CANCEL_PATCH,
 } from '../wire/names.js';
-export { APPROVAL_PENDING_SA, RECONCILE_STATE_SA, IDEMPOTENCY_KEY_SA, SEARCH_ATTRIBUTE_KEYS, RECONCILE_STATES, type ReconcileState } from '../wire/search-attributes.js';
+export {
+  APPROVAL_PENDING_SA,
+  APPROVAL_PENDING_VISIBILITY_QUERY,
+  RECONCILE_STATE_SA,
+  IDEMPOTENCY_KEY_SA,
+  SEARCH_ATTRIBUTE_KEYS,
+  RECONCILE_STATES,
+  type ReconcileState,
+} from '../wire/search-attributes.js';
 export { reconcileWorkflowId } from '../wire/ids.js';
 export type { ToolActivityInput, ToolCallResult } from '../../activities/tool-activity.js';
 export type { ToolCallTelemetry, CallSpanRef, SettledToolCall, ReconciliationStep } from '../../activities/call-telemetry.js';
