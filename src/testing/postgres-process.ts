@@ -67,19 +67,14 @@ export function startPostmaster(runtime: ClusterRuntime, port: number, flags: re
   const child = spawnAs(runtime, runtime.binaries.postgres, ['-D', runtime.clusterDir, '-p', String(port), ...flags]);
   track(child);
   return new Promise((resolve, reject) => {
-    let stderr = '';
     // The readiness line may arrive split across chunks: look for it in what came last, not in one chunk.
     let recent = '';
-    child.stdout?.on('data', (chunk: Buffer) => runtime.onLog(chunk.toString('utf8')));
-    child.stderr?.on('data', (chunk: Buffer) => {
-      const text = chunk.toString('utf8');
-      runtime.onLog(text);
-      if (stderr.length < 8_192) stderr += text;
+    const output = captureOutput(child, runtime.onLog, (text) => {
       recent = (recent + text).slice(-2 * READY.length);
       if (recent.includes(READY)) resolve(child);
     });
     child.once('error', reject);
-    child.once('exit', (code, signal) => reject(new Error(`postgres exited before accepting connections (code ${String(code)}, signal ${String(signal)}): ${stderr.trim()}`)));
+    child.once('exit', (code, signal) => reject(new Error(`postgres exited before accepting connections (code ${String(code)}, signal ${String(signal)}): ${output.stderr().trim()}`)));
   });
 }
 
@@ -91,21 +86,34 @@ export async function stopPostmaster(child: ChildProcess): Promise<void> {
   await exit;
 }
 
+/**
+ * Runs a Postgres program as the cluster's user with only what it needs from the environment: as root it runs as
+ * another system user, which could read this process's secrets (keys, owner URLs) from /proc/<pid>/environ.
+ */
 function spawnAs(runtime: ClusterRuntime, program: string, args: readonly string[]): ChildProcess {
   const ids = runtime.user === null ? {} : { uid: runtime.user.uid, gid: runtime.user.gid };
-  return spawn(program, args, { ...ids, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_MESSAGES: MESSAGES_LOCALE } });
+  const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_MESSAGES: MESSAGES_LOCALE };
+  if (process.env['TZ'] !== undefined) env['TZ'] = process.env['TZ'];
+  return spawn(program, args, { ...ids, stdio: ['ignore', 'pipe', 'pipe'], env });
 }
 
-async function exited(child: ChildProcess, onLog: (line: string) => void): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+/** Forwards a child's output to `onLog` (and its stderr to `onStderr`), keeping the first 8 KB of stderr for errors. */
+function captureOutput(child: ChildProcess, onLog: (line: string) => void, onStderr: (text: string) => void = () => undefined): { stderr(): string } {
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => onLog(chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8');
     onLog(text);
     if (stderr.length < 8_192) stderr += text;
+    onStderr(text);
   });
+  return { stderr: () => stderr };
+}
+
+async function exited(child: ChildProcess, onLog: (line: string) => void): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  const output = captureOutput(child, onLog);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code, signal) => resolve({ code, signal, stderr }));
+    child.once('close', (code, signal) => resolve({ code, signal, stderr: output.stderr() }));
   });
 }

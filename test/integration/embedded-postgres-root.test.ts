@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, test } from 'node:test';
@@ -99,4 +99,20 @@ test('as root, binaries inside a 0700 folder are copied once to a place the post
   assert.match(reported, /PostgreSQL/);
   // Found again, not copied again.
   assert.deepEqual(await reachableBinaries(user, { folder: copy, version }), binaries);
+});
+
+test('the postmaster gets none of this process\'s environment beyond PATH and its locale (as root it runs as another user, who could read it)', { timeout: 120_000 }, async () => {
+  const secret = `ttc-secret-${process.pid}`;
+  process.env['TTC_DECISION_KEY'] = secret;
+  const server = new EmbeddedPostgresServer({ dataDir: join(projectFolder(0o755), '.data', 'postgres', 'main'), ephemeral: true, postgresFlags: ['-c', 'fsync=off'] });
+  try {
+    await server.start();
+    const pid = Number(readFileSync(join(server.clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const environment = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter((entry) => entry !== '');
+    assert.ok(!environment.some((entry) => entry.includes(secret)), 'the secret is not in the postmaster\'s environment');
+    assert.deepEqual(environment.map((entry) => entry.slice(0, entry.indexOf('='))).filter((name) => !['PATH', 'LC_MESSAGES', 'TZ'].includes(name) && !name.startsWith('PG')), []);
+  } finally {
+    delete process.env['TTC_DECISION_KEY'];
+    await server.dispose();
+  }
 });
