@@ -75,6 +75,7 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
   return inTransaction({ pool, schema }, async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
     if (appRole !== null) await assertSeparateRole(tx, appRole);
+    if (options.schema === undefined) await assertNoStoreElsewhere(tx, schema);
     await useSchema(tx, schema);
     const migrationsTable = tx.table(MIGRATIONS_TABLE);
     await tx.query(
@@ -133,6 +134,25 @@ async function useSchema(tx: Queryable, schema: string): Promise<void> {
   const existing = await tx.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
   if (existing.length === 0) await tx.query(`CREATE SCHEMA "${schema}"`, []);
   await tx.query(`SELECT set_config('search_path', $1, true)`, [`"${schema}"`]);
+}
+
+/**
+ * Before the schema option, the tables went wherever the connection's search_path pointed. A deployment upgraded
+ * without setting the schema would have `migrate` create a second, empty store in `public` next to its real one —
+ * and an empty ledger runs completed writes again. When no schema was given, `public` has no store yet and the
+ * connection's current schema holds one, that is refused, naming the schema to set.
+ */
+async function assertNoStoreElsewhere(tx: Queryable, schema: string): Promise<void> {
+  const rows = await tx.query<{ current: string; target_has: boolean; current_has: boolean }>(
+    `SELECT current_schema() AS current,
+            to_regclass(format('%I.%I', $1::text, $2::text)) IS NOT NULL AS target_has,
+            CASE WHEN current_schema() IS NULL THEN false
+                 ELSE to_regclass(format('%I.%I', current_schema(), $2::text)) IS NOT NULL END AS current_has`,
+    [schema, MIGRATIONS_TABLE],
+  );
+  const found = rows[0];
+  if (found === undefined || found.current === schema || found.target_has || !found.current_has) return;
+  throw new StoreError('migration_mismatch', { problem: 'store_in_another_schema', schema, found: found.current, fix: `set DATABASE_SCHEMA=${found.current} (or pass { schema: '${found.current}' } to migrate and PgToolStore)` });
 }
 
 /** Grants mean nothing on tables the application role owns (e.g. created by an older, single-role setup). */

@@ -53,6 +53,17 @@ describe('schema option (real Postgres)', () => {
     assert.ok((await store.contractMetrics()).attempts > 0);
   });
 
+  it('migrate without a schema refuses to start a second, empty store in public when the search_path schema holds one (an upgrade that forgot DATABASE_SCHEMA)', async (t) => {
+    const { rows } = await db.ownerPool.query<{ has: boolean }>(`SELECT to_regclass('public.ttc_schema_migrations') IS NOT NULL AS has`);
+    if (rows[0]!.has) return t.skip('public already holds a store on this Postgres (DATABASE_URL): nothing to refuse');
+    // The store as a pre-schema-option deployment made it: wherever the owner's search_path pointed.
+    await migrate(db.ownerPool, { appRole: db.appRole, schema: db.schema });
+    await rejectsWith(migrate(db.ownerPool, { appRole: db.appRole }), 'TOOL_ERROR', 'migration_mismatch');
+    assert.equal(await tableCount('public'), 0, 'nothing was created in public');
+    // Naming the schema (what DATABASE_SCHEMA does) migrates as before.
+    assert.deepEqual((await migrate(db.ownerPool, { appRole: db.appRole, schema: db.schema })).applied, []);
+  });
+
   it('refuses a schema name that is not a lower-case identifier, before sending any SQL', async () => {
     for (const schema of ['', 'Public', 'a"b', 'x; drop table y', '1abc', 'a'.repeat(64)]) {
       assert.throws(() => new PgToolStore(db.pool, { schema }), (error: unknown) => (error as { reason?: string }).reason === 'invalid_input');
