@@ -28,9 +28,18 @@ before(() => {
   app = join(scratch, 'app');
   execFileSync('mkdir', [app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'installed-app', private: true, type: 'module' }));
-  // Dependencies come from the npm cache the repository's own install filled (no network needed for them).
-  execFileSync('npm', ['install', join(scratch, tarball), '--no-audit', '--no-fund', '--prefer-offline', '--silent'], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Dependencies come from the npm cache the repository's own install filled (no network needed for them). The
+  // optional peer a subpath needs (`./otel`: @opentelemetry/api) is installed as its user would, at the tested version.
+  const otelApi = `@opentelemetry/api@${devDependency('@opentelemetry/api')}`;
+  execFileSync('npm', ['install', join(scratch, tarball), otelApi, '--no-audit', '--no-fund', '--prefer-offline', '--silent'], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
 }, { timeout: 600_000 });
+
+function devDependency(name: string): string {
+  const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+  const version = manifest.devDependencies[name];
+  assert.ok(version !== undefined, `${name} is a devDependency`);
+  return version;
+}
 
 after(() => {
   if (scratch === undefined) return;
