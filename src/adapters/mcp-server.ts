@@ -18,16 +18,10 @@ import { catalogFailure } from '../contract/call-failure.js';
 import { executeTool, failedExecution, type ToolExecution } from '../contract/execute-tool.js';
 import type { ExecutionContext } from '../contract/execution-context.js';
 import type { ToolRegistry } from '../contract/tool-registry.js';
-import { z } from 'zod';
 import { toCallToolResult } from './mcp-call-tool-result.js';
 import { NegotiatingServer } from './mcp-negotiating-server.js';
+import { DEFAULT_MCP_SERVER_INFO, guardedMcp, LOOSE_CALL_TOOL_REQUEST } from './mcp-server-common.js';
 import { toMcpTool } from './tool-definitions/mcp.js';
-
-/**
- * `tools/call` as registered: loose, so that malformed params reach the SDK's own `CallToolRequestSchema` check and
- * are answered with `InvalidParams` — registering the strict schema would make them an `InternalError`.
- */
-const LOOSE_CALL_TOOL_REQUEST = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 /** What the SDK hands a request handler besides the request (abort signal, request id, auth info). */
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -71,7 +65,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   // Fail at construction, not at the first tools/list, when a tool cannot be described.
   registry.list().forEach(describe);
 
-  const server = new NegotiatingServer(options.serverInfo ?? { name: 'temporal-tool-contract', version: '0.1.0' }, { capabilities: { tools: {} } });
+  const server = new NegotiatingServer(options.serverInfo ?? DEFAULT_MCP_SERVER_INFO, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools: registry.list().map(describe) }));
   server.setRequestHandler(LOOSE_CALL_TOOL_REQUEST, async (loose, extra): Promise<CallToolResult> => {
     // The SDK has validated the request against CallToolRequestSchema before calling this handler.
@@ -79,11 +73,11 @@ export function createMcpServer(options: McpServerOptions): Server {
     const { name } = request.params;
     if (!registry.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
     const tool = registry.get(name);
-    const execution = await guarded('execution', async () => {
+    const execution = await guardedMcp(async () => {
       const ctx = await options.context(request, extra);
       return (options.execute ?? executeUnlessApprovalRequired)(tool, request.params.arguments ?? {}, ctx);
-    });
-    if (options.onExecution) await guarded('record', async () => options.onExecution?.(execution, request));
+    }, 'execution');
+    if (options.onExecution) await guardedMcp(async () => options.onExecution?.(execution, request), 'record');
     return toCallToolResult(execution.modelResult, { protocolVersion: server.protocolVersion });
   });
   return server;
@@ -93,14 +87,4 @@ export function createMcpServer(options: McpServerOptions): Server {
 function executeUnlessApprovalRequired(tool: AnyToolDefinition, args: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
   if (!tool.requiresApproval) return executeTool(tool, args, ctx);
   return Promise.resolve(failedExecution(tool, ctx, catalogFailure('APPROVAL_REQUIRED', 'approval', { reason: 'no approval channel on the MCP server' }), args));
-}
-
-/** Runs a host hook; whatever it throws becomes a generic protocol error so host internals never reach the client. */
-async function guarded<T>(stage: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof McpError) throw error;
-    throw new McpError(ErrorCode.InternalError, `The tool call could not be completed (${stage}).`);
-  }
 }

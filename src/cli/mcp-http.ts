@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import type { NegotiatingServer } from '../adapters/mcp-negotiating-server.js';
 import { BoundedEventStore } from './mcp-event-store.js';
 
 /** Where and how the Streamable HTTP endpoint listens. */
@@ -13,8 +13,8 @@ export interface McpHttpOptions {
   readonly port: number;
   /** Host header values accepted besides the listening address (a reverse proxy's name). */
   readonly allowedHosts: readonly string[];
-  /** A server for each new session (the SDK's `Server` serves one transport). */
-  readonly newServer: () => Server;
+  /** A server for each new session (the SDK's `Server` serves one transport); it tells the revision it agreed on. */
+  readonly newServer: () => NegotiatingServer;
 }
 
 /** A listening endpoint. */
@@ -36,8 +36,7 @@ const SSE_RETRY_MS = 1000;
  * one (`Last-Event-ID`) after the server closes it (SSE polling).
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpHttp> {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
-  const negotiated = new Map<string, string>();
+  const sessions = new Map<string, { readonly transport: StreamableHTTPServerTransport; readonly server: NegotiatingServer }>();
   const eventStore = new BoundedEventStore();
   let allowed: ReadonlySet<string> = new Set();
   const http = createServer((req, res) => {
@@ -52,28 +51,27 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_HTTP_PATH) return reply(res, 404, 'Not found');
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const transport = sessions.get(sessionId);
-      if (transport === undefined) return reply(res, 404, 'Session not found');
-      holdToNegotiatedVersion(req, negotiated.get(sessionId));
-      return transport.handleRequest(req, res);
+      const session = sessions.get(sessionId);
+      if (session === undefined) return reply(res, 404, 'Session not found');
+      holdToNegotiatedVersion(req, session.server.protocolVersion);
+      return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, 'Bad Request: no session');
     const body = await readJson(req);
     if (!isInitializeRequest(body)) return reply(res, 400, 'Bad Request: no session (initialize first)');
+    const server = options.newServer();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore,
       retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
-        sessions.set(id, transport);
-        negotiated.set(id, negotiatedVersion(body));
+        sessions.set(id, { transport, server });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
-        negotiated.delete(id);
       },
     });
-    await options.newServer().connect(transport);
+    await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
 
@@ -87,17 +85,11 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
   return {
     url: `http://${urlHost}:${port}${MCP_HTTP_PATH}`,
     close: async () => {
-      for (const transport of sessions.values()) await transport.close().catch(() => undefined);
+      for (const { transport } of sessions.values()) await transport.close().catch(() => undefined);
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     },
   };
-}
-
-/** The revision the server answers an `initialize` with: the client's, when supported, else the latest. */
-function negotiatedVersion(initialize: { readonly params: { readonly protocolVersion: string } }): string {
-  const requested = initialize.params.protocolVersion;
-  return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
 }
 
 /**

@@ -4,7 +4,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CreateTaskResultSchema } from '@modelcontextprotocol/sdk/experimental/tasks/types.js';
-import { CallToolResultSchema, ErrorCode, McpError, type CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CallToolResultSchema, ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { serveMcpHttp, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
 import { formatDecisionKey } from '../../src/decisions/index.js';
@@ -81,6 +82,42 @@ test('over Streamable HTTP, tools/list offers the registry with task support and
   assert.ok(audits.some((row) => row.audit.tool === TOOLS.customer), 'the MCP call is audited');
 
   await assert.rejects(client.callTool({ name: 'no.such_tool', arguments: {} }), invalidParams);
+});
+
+/** A durable server over the SDK's in-memory transport, spoken to in raw JSON-RPC: `request` answers with the response. */
+async function rawDurableSession(): Promise<{ request: (message: JSONRPCMessage & { id: number }) => Promise<{ result?: unknown; error?: unknown }>; close: () => Promise<void> }> {
+  const server = createDurableMcpServer({ client: h.temporal.client, taskQueue: h.taskQueue, principal, registry: h.tools, callOptions: { timeoutMs: 2000 } });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const responses = new Map<number, { result?: unknown; error?: unknown }>();
+  clientTransport.onmessage = (message) => {
+    if ('id' in message && typeof message.id === 'number' && !('method' in message)) responses.set(message.id, message);
+  };
+  await server.connect(serverTransport);
+  await clientTransport.start();
+  const request = async (message: JSONRPCMessage & { id: number }): Promise<{ result?: unknown; error?: unknown }> => {
+    await clientTransport.send(message);
+    return eventually(`answer ${message.id}`, () => Promise.resolve(responses.get(message.id)));
+  };
+  return { request, close: () => server.close() };
+}
+
+test('once 2026-07-28 was negotiated, tools/call and tasks/result answers carry resultType (an SDK offering it, simulated)', { timeout: 120_000 }, async () => {
+  SUPPORTED_PROTOCOL_VERSIONS.unshift('2026-07-28');
+  const session = await rawDurableSession();
+  try {
+    const init = await session.request({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2026-07-28', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    assert.equal((init.result as { protocolVersion?: unknown }).protocolVersion, '2026-07-28');
+    const call = { name: TOOLS.customer, arguments: { customer_id: 'c-8' } };
+    const plain = await session.request({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: call });
+    assert.equal((plain.result as { resultType?: unknown }).resultType, 'complete');
+    const created = await session.request({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { ...call, task: { ttl: 60_000 } } });
+    const { taskId } = CreateTaskResultSchema.parse(created.result).task;
+    const fromTask = await session.request({ jsonrpc: '2.0', id: 4, method: 'tasks/result', params: { taskId } });
+    assert.equal((fromTask.result as { resultType?: unknown }).resultType, 'complete');
+  } finally {
+    SUPPORTED_PROTOCOL_VERSIONS.splice(SUPPORTED_PROTOCOL_VERSIONS.indexOf('2026-07-28'), 1);
+    await session.close();
+  }
 });
 
 test('a write sent twice with the same client idempotency key is one side effect, across sessions; another key is another call', { timeout: 120_000 }, async () => {

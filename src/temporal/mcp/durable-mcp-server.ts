@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -11,8 +10,9 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CreateTaskResult } from '@modelcontextprotocol/sdk/experimental/tasks/types.js';
-import { z } from 'zod';
 import { toCallToolResult } from '../../adapters/mcp-call-tool-result.js';
+import { NegotiatingServer } from '../../adapters/mcp-negotiating-server.js';
+import { DEFAULT_MCP_SERVER_INFO, guardedMcp, LOOSE_CALL_TOOL_REQUEST } from '../../adapters/mcp-server-common.js';
 import { toMcpTool } from '../../adapters/tool-definitions/mcp.js';
 import type { ToolRegistry } from '../../contract/tool-registry.js';
 import { McpWorkflowCalls, type McpWorkflowCallsOptions } from './mcp-workflow-calls.js';
@@ -26,9 +26,6 @@ export interface DurableMcpServerOptions extends McpWorkflowCallsOptions {
   readonly serverInfo?: Implementation;
 }
 
-/** As in `createMcpServer`: loose, so malformed params reach the SDK's own check and are answered `InvalidParams`. */
-const LOOSE_CALL_TOOL_REQUEST = z.object({ method: z.literal('tools/call'), params: z.unknown() });
-
 /**
  * An MCP server whose every `tools/call` runs as a Temporal workflow through `callTool` (`mcpToolCall`), so the
  * ledger, approvals, reconciliation and audit apply to MCP clients. A plain call waits for the workflow's result; a
@@ -37,14 +34,16 @@ const LOOSE_CALL_TOOL_REQUEST = z.object({ method: z.literal('tools/call'), para
  * instead of running again. One server per connection (the SDK's `Server` serves one transport); all may share
  * one Temporal client.
  */
-export function createDurableMcpServer(options: DurableMcpServerOptions): Server {
+export function createDurableMcpServer(options: DurableMcpServerOptions): NegotiatingServer {
   const { registry } = options;
   const tools: Tool[] = registry.list().map((tool) => ({ ...toMcpTool(tool), execution: { taskSupport: 'optional' } }));
   const calls = new McpWorkflowCalls(options);
   const connectionId = randomUUID();
-  const server = new Server(options.serverInfo ?? { name: 'temporal-tool-contract', version: '0.1.0' }, {
+  // The store reads the revision per request: it is agreed in `initialize`, after the server was built.
+  const protocolVersion = (): string | undefined => server.protocolVersion;
+  const server = new NegotiatingServer(options.serverInfo ?? DEFAULT_MCP_SERVER_INFO, {
     capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
-    taskStore: new TemporalTaskStore(calls, connectionId, options.taskTtl),
+    taskStore: new TemporalTaskStore(calls, connectionId, { ttl: options.taskTtl, protocolVersion }),
   });
   server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools }));
   server.setRequestHandler(LOOSE_CALL_TOOL_REQUEST, async (loose, extra): Promise<CallToolResult | CreateTaskResult> => {
@@ -54,14 +53,14 @@ export function createDurableMcpServer(options: DurableMcpServerOptions): Server
     if (!registry.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
     const { taskStore } = extra;
     const task = request.params.task;
-    if (task !== undefined && taskStore !== undefined) return guarded(async () => ({ task: await taskStore.createTask({ ttl: task.ttl ?? null }) }));
-    return guarded(async () => {
+    if (task !== undefined && taskStore !== undefined) return guardedMcp(async () => ({ task: await taskStore.createTask({ ttl: task.ttl ?? null }) }));
+    return guardedMcp(async () => {
       const workflowId = await calls.start(request, { sessionId: extra.sessionId, connectionId, requestId: extra.requestId }, null);
       // A client that gives up waiting leaves the call running (it is durable); the same request attaches to it again.
       const result = calls.result(workflowId);
       const closeStream = extra.closeSSEStream;
       if (closeStream !== undefined && !(await settlesWithin(result, SSE_POLLING_AFTER_MS))) closeStream();
-      return toCallToolResult((await result).modelResult);
+      return toCallToolResult((await result).modelResult, { protocolVersion: protocolVersion() });
     });
   });
   return server;
@@ -81,15 +80,5 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
     return await Promise.race([promise.then(() => true, () => true), timeout]);
   } finally {
     clearTimeout(timer);
-  }
-}
-
-/** Whatever the Temporal side throws becomes a generic protocol error: connection details never reach the client. */
-async function guarded<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof McpError) throw error;
-    throw new McpError(ErrorCode.InternalError, 'The tool call could not be completed.');
   }
 }

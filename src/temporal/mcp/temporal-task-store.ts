@@ -13,6 +13,13 @@ export interface TaskTtlPolicy {
 /** A day by default, a week at most: long enough for an approver, bounded so task ids do not resolve forever. */
 export const DEFAULT_TASK_TTL: TaskTtlPolicy = { defaultMs: 24 * 3600_000, maxMs: 7 * 24 * 3600_000 };
 
+/** Options of {@link TemporalTaskStore}. */
+export interface TemporalTaskStoreOptions {
+  readonly ttl?: TaskTtlPolicy | undefined;
+  /** The MCP revision agreed with the connection's client, read at each request (it decides `tasks/result`'s shape). */
+  readonly protocolVersion?: () => string | undefined;
+}
+
 /** How long `tasks/cancel` waits for the workflow to settle before it answers with the task as it then stands. */
 const CANCEL_SETTLE_MS = 10_000;
 const LIST_PAGE_SIZE = 50;
@@ -31,11 +38,14 @@ export class TemporalTaskStore implements TaskStore {
   readonly #connectionId: string;
   readonly #ttl: TaskTtlPolicy;
 
+  readonly #protocolVersion: () => string | undefined;
+
   /** `connectionId` identifies the server connection this store serves (see `McpRequestOrigin`). */
-  constructor(calls: McpWorkflowCalls, connectionId: string, ttl: TaskTtlPolicy = DEFAULT_TASK_TTL) {
+  constructor(calls: McpWorkflowCalls, connectionId: string, options: TemporalTaskStoreOptions = {}) {
     this.#calls = calls;
     this.#connectionId = connectionId;
-    this.#ttl = ttl;
+    this.#ttl = options.ttl ?? DEFAULT_TASK_TTL;
+    this.#protocolVersion = options.protocolVersion ?? (() => undefined);
   }
 
   async createTask(params: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string): Promise<Task> {
@@ -62,7 +72,7 @@ export class TemporalTaskStore implements TaskStore {
     const state = await this.#calls.state(taskId);
     if (state === null) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 128)}`);
     if (state.result === null) throw new McpError(ErrorCode.InvalidParams, `Task ${state.task.status === 'cancelled' ? 'was cancelled' : 'ended without a result'}.`);
-    return toCallToolResult(state.result.modelResult);
+    return toCallToolResult(state.result.modelResult, { protocolVersion: this.#protocolVersion() });
   }
 
   /**
