@@ -10,6 +10,7 @@ import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { serveMcpHttp, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
 import { formatDecisionKey } from '../../src/decisions/index.js';
 import { createDurableMcpServer } from '../../src/temporal/index.js';
+import { mcpWorkflowId } from '../../src/temporal/mcp/mcp-call-identity.js';
 import { MCP_IDEMPOTENCY_META_KEY } from '../../src/wire/mcp.js';
 import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import type { ModelResult } from '../../src/index.js';
@@ -216,6 +217,16 @@ test('a task past its TTL is not found', { timeout: 120_000 }, async () => {
   assert.equal(created.task.ttl, 1500);
   await new Promise((resolve) => setTimeout(resolve, 2000));
   await assert.rejects(client.experimental.tasks.getTask(created.task.taskId), invalidParams);
+});
+
+test('a task TTL below the floor is refused as InvalidParams before any workflow starts', { timeout: 120_000 }, async () => {
+  const client = await httpClient(await startEndpoint());
+  for (const [key, ttl] of [['ttl-zero', 0], ['ttl-negative', -5000], ['ttl-tiny', 1]] as const) {
+    const params = { ...tip(key), task: { ttl } };
+    await assert.rejects(client.request({ method: 'tools/call', params }, CreateTaskResultSchema), invalidParams);
+    const workflowId = mcpWorkflowId({ method: 'tools/call', params }, principal, { sessionId: undefined, connectionId: 'unused with a client key', requestId: 0 });
+    await assert.rejects(h.temporal.client.workflow.getHandle(workflowId).describe(), (error: unknown) => (error as { name?: unknown }).name === 'WorkflowNotFoundError');
+  }
 });
 
 test('`tool-contract mcp` over stdio serves the same tools to the official SDK client, each call a workflow', { timeout: 180_000 }, async () => {

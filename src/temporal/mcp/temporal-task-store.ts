@@ -20,6 +20,12 @@ export interface TemporalTaskStoreOptions {
   readonly protocolVersion?: () => string | undefined;
 }
 
+/**
+ * The shortest TTL a client may ask for. The SDK accepts any number; a task that expires at once (or a non-finite
+ * TTL) would start a workflow whose task can never be read back, so such a request is refused before anything runs.
+ */
+export const MIN_TASK_TTL_MS = 1000;
+
 /** How long `tasks/cancel` waits for the workflow to settle before it answers with the task as it then stands. */
 const CANCEL_SETTLE_MS = 10_000;
 const LIST_PAGE_SIZE = 50;
@@ -51,6 +57,9 @@ export class TemporalTaskStore implements TaskStore {
   async createTask(params: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string): Promise<Task> {
     const call = CallToolRequestSchema.safeParse(request);
     if (!call.success) throw new McpError(ErrorCode.InvalidParams, 'Only tools/call can run as a task on this server.');
+    if (params.ttl !== undefined && params.ttl !== null && !(Number.isFinite(params.ttl) && params.ttl >= MIN_TASK_TTL_MS)) {
+      throw new McpError(ErrorCode.InvalidParams, `A task's ttl must be at least ${MIN_TASK_TTL_MS} ms.`);
+    }
     // The receiver may lower a requested TTL; an unlimited one (null) is bounded too.
     const ttl = Math.min(params.ttl ?? this.#ttl.defaultMs, this.#ttl.maxMs);
     const taskId = await this.#calls.start(call.data, { sessionId, connectionId: this.#connectionId, requestId }, ttl);
