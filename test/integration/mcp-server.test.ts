@@ -229,6 +229,12 @@ test('a task TTL below the floor is refused as InvalidParams before any workflow
   }
 });
 
+test('tasks/list answers a malformed cursor with InvalidParams; a task queue name unsafe in a visibility query is refused at construction', { timeout: 120_000 }, async () => {
+  const client = await httpClient(await startEndpoint());
+  await assert.rejects(client.experimental.tasks.listTasks('not a time'), invalidParams);
+  assert.throws(() => createDurableMcpServer({ client: h.temporal.client, taskQueue: "q' OR TaskQueue = 'other", principal, registry: h.tools }), TypeError);
+});
+
 test('`tool-contract mcp` over stdio serves the same tools to the official SDK client, each call a workflow', { timeout: 180_000 }, async () => {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;

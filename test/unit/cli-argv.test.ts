@@ -99,6 +99,10 @@ test('only inspect --protected prints unmasked output', () => {
   assert.ok(revealed.kind === 'operator' && !revealed.masked);
 });
 
+test('mcp accepts a task queue of safe characters', () => {
+  assert.equal((parseCommand(['mcp', '--tools', 'tools.js', '--task-queue', 'team-a/payments_v2.1']).input as { taskQueue?: unknown }).taskQueue, 'team-a/payments_v2.1');
+});
+
 test('bad command lines are usage errors (exit 2) that show the command\'s usage', () => {
   usage(['frobnicate']);
   usage(['help', 'me']);
@@ -108,6 +112,8 @@ test('bad command lines are usage errors (exit 2) that show the command\'s usage
   usage(['approve', 'wf-1', 'call-1', '--digest', 'a'.repeat(64), '--approver', 'a', '--bogus']);
   usage(['reject', 'wf-1', '', '--digest', 'a'.repeat(64), '--approver', 'a']);
   usage(['resolve', 'key-1', '--resolver', 'ops']);
+  usage(['mcp', '--tools', 'tools.js', '--task-queue', "q' OR TaskQueue = 'other"]);
+  usage(['mcp', '--tools', 'tools.js', '--task-queue', 'q\\']);
   usage(['resolve', 'key-1', '--committed', 'ch_1', '--not-committed', '--resolver', 'ops']);
   usage(['resolve', 'key-1', '--committed', 'ch_1']);
   usage(['unsettled', '--limit', '0']);

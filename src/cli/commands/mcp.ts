@@ -2,6 +2,7 @@ import { parsePort } from '../cli-config.js';
 import { optionalString, parseCommandArgs, requiredString, usageError, type CommandArgs } from '../command-args.js';
 import type { StackCommandSpec } from '../command.js';
 import type { Principal } from '../../contract/tool-handler.js';
+import { isSafeMcpTaskQueueName } from '../../temporal/mcp/mcp-task-queue-name.js';
 
 /** How `mcp` serves: over stdio (one client, the process that started it), or Streamable HTTP on a local port. */
 export type McpTransportChoice = { readonly kind: 'stdio' } | { readonly kind: 'http'; readonly host: string; readonly port: number; readonly allowedHosts: readonly string[] };
@@ -41,13 +42,19 @@ export const mcpCommand: StackCommandSpec<McpInput> = {
       'allowed-host': { type: 'string' },
       principal: { type: 'string' },
     });
-    return { json, toolsModule: requiredString(values, 'tools'), taskQueue: requiredString(values, 'task-queue'), principal: principalOf(values), transport: transportOf(values) };
+    return { json, toolsModule: requiredString(values, 'tools'), taskQueue: taskQueueOf(values), principal: principalOf(values), transport: transportOf(values) };
   },
   load: async () => {
     const { runMcpCommand } = await import('../mcp-command.js');
     return (input, ctx) => runMcpCommand(ctx, input);
   },
 };
+
+function taskQueueOf(values: CommandArgs['values']): string {
+  const taskQueue = requiredString(values, 'task-queue');
+  if (!isSafeMcpTaskQueueName(taskQueue)) throw usageError('--task-queue may use only letters, digits and . _ : / @ - (at most 200)');
+  return taskQueue;
+}
 
 function principalOf(values: CommandArgs['values']): Principal {
   const given = optionalString(values, 'principal');

@@ -9,6 +9,7 @@ import { MCP_TOOL_CALL_WORKFLOW_TYPE } from '../../wire/names.js';
 import { APPROVAL_PENDING_SA } from '../../wire/search-attributes.js';
 import { isErrorResult } from '../../adapters/error-flag.js';
 import { mcpRequestDigest, mcpWorkflowId, type McpRequestOrigin } from './mcp-call-identity.js';
+import { isSafeMcpTaskQueueName } from './mcp-task-queue-name.js';
 
 /** Where MCP calls run: the Temporal client, the task queue a worker with the tools polls, and the caller. */
 export interface McpWorkflowCallsOptions {
@@ -43,6 +44,7 @@ export class McpWorkflowCalls {
   readonly #principalSha256: string;
 
   constructor(options: McpWorkflowCallsOptions) {
+    if (!isSafeMcpTaskQueueName(options.taskQueue)) throw new TypeError('An MCP server\'s task queue name may use only letters, digits and . _ : / @ - (at most 200).');
     this.#options = options;
     this.#principalSha256 = digestJson({ tenant: options.principal.tenant, subject: options.principal.subject });
   }
@@ -136,8 +138,9 @@ export class McpWorkflowCalls {
    * page's last one may be skipped.
    */
   async list(cursor: string | undefined, pageSize: number): Promise<{ tasks: Task[]; nextCursor?: string }> {
-    const before = cursor === undefined ? '' : ` AND StartTime < '${new Date(cursor).toISOString()}'`;
-    const query = `WorkflowType = '${MCP_TOOL_CALL_WORKFLOW_TYPE}' AND TaskQueue = '${this.#options.taskQueue.replaceAll("'", '')}'${before}`;
+    const before = cursor === undefined ? '' : ` AND StartTime < '${cursorTime(cursor).toISOString()}'`;
+    // The task queue name was checked to be safe inside a string literal (constructor).
+    const query = `WorkflowType = '${MCP_TOOL_CALL_WORKFLOW_TYPE}' AND TaskQueue = '${this.#options.taskQueue}'${before}`;
     const tasks: Task[] = [];
     let last: Date | undefined;
     let seen = 0;
@@ -167,6 +170,13 @@ export class McpWorkflowCalls {
   #ours(info: CallInfo): boolean {
     return info.type === MCP_TOOL_CALL_WORKFLOW_TYPE && info.memo?.[MCP_MEMO.principalSha256] === this.#principalSha256;
   }
+}
+
+/** A `tasks/list` cursor (a start time this server handed out); anything else is the client's error. */
+function cursorTime(cursor: string): Date {
+  const time = new Date(cursor);
+  if (Number.isNaN(time.getTime())) throw new McpError(ErrorCode.InvalidParams, 'Invalid tasks/list cursor.');
+  return time;
 }
 
 /** The task's TTL (ms from its creation), as the server granted it; null: unlimited. */
