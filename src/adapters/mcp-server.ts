@@ -1,4 +1,3 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
   CallToolRequestSchema,
@@ -51,7 +50,7 @@ export interface McpServerOptions {
  * model result only. A name that is not registered is a protocol error (`InvalidParams`), not a result. Failures of
  * the host's hooks surface as a generic `InternalError`: their messages never reach the client.
  */
-export function createMcpServer(options: McpServerOptions): Server {
+export function createMcpServer(options: McpServerOptions): NegotiatingServer {
   const { registry } = options;
   const listed = new WeakMap<AnyToolDefinition, Tool>();
   const describe = (tool: AnyToolDefinition): Tool => {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
-/** Events kept for clients that reconnect to an SSE stream; older ones are dropped first. */
-const MAX_EVENTS = 10_000;
+/** Events kept per session for a client that reconnects to an SSE stream; older ones are dropped first. */
+const MAX_EVENTS = 1000;
 
 /**
  * Server-sent events kept in memory so a client whose SSE stream was closed (SSE polling) or dropped can resume it

@@ -15,7 +15,16 @@ export interface McpHttpOptions {
   readonly allowedHosts: readonly string[];
   /** A server for each new session (the SDK's `Server` serves one transport); it tells the revision it agreed on. */
   readonly newServer: () => NegotiatingServer;
+  /** Open sessions at most (default {@link DEFAULT_MAX_MCP_SESSIONS}); an `initialize` beyond them is answered 503. */
+  readonly maxSessions?: number;
+  /** A session without a request for this long is closed (default {@link DEFAULT_MCP_SESSION_IDLE_MS}). */
+  readonly sessionIdleMs?: number;
 }
+
+/** Sessions one endpoint holds at most: each has a server, a transport and an event store in memory. */
+export const DEFAULT_MAX_MCP_SESSIONS = 256;
+/** A client that never sends DELETE does not hold its session forever; a later request gets 404 and initializes again. */
+export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
 
 /** A listening endpoint. */
 export interface RunningMcpHttp {
@@ -36,13 +45,24 @@ const SSE_RETRY_MS = 1000;
  * one (`Last-Event-ID`) after the server closes it (SSE polling).
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpHttp> {
-  const sessions = new Map<string, { readonly transport: StreamableHTTPServerTransport; readonly server: NegotiatingServer }>();
-  const eventStore = new BoundedEventStore();
+  const sessions = new Map<string, { readonly transport: StreamableHTTPServerTransport; readonly server: NegotiatingServer; lastRequestAt: number }>();
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_MCP_SESSIONS;
+  const idleMs = options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS;
+  const sweeper = setInterval(() => {
+    const idleSince = Date.now() - idleMs;
+    for (const [id, session] of sessions) {
+      if (session.lastRequestAt >= idleSince) continue;
+      sessions.delete(id);
+      void session.transport.close().catch(() => undefined);
+    }
+  }, Math.min(idleMs, 60_000));
+  sweeper.unref();
   let allowed: ReadonlySet<string> = new Set();
   const http = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) reply(res, 500, 'Internal error');
-      else res.end();
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) res.end();
+      else if (error instanceof BodyTooLargeError) reply(res, 413, 'Request body too large');
+      else reply(res, 500, 'Internal error');
     });
   });
 
@@ -53,19 +73,22 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       if (session === undefined) return reply(res, 404, 'Session not found');
+      session.lastRequestAt = Date.now();
       holdToNegotiatedVersion(req, session.server.protocolVersion);
       return session.transport.handleRequest(req, res);
     }
     if (req.method !== 'POST') return reply(res, 400, 'Bad Request: no session');
     const body = await readJson(req);
     if (!isInitializeRequest(body)) return reply(res, 400, 'Bad Request: no session (initialize first)');
+    if (sessions.size >= maxSessions) return reply(res, 503, 'Too many open sessions');
     const server = options.newServer();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      eventStore,
+      // One store per session: a Last-Event-ID of one session never replays another session's events.
+      eventStore: new BoundedEventStore(),
       retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server });
+        sessions.set(id, { transport, server, lastRequestAt: Date.now() });
       },
       onsessionclosed: (id) => {
         sessions.delete(id);
@@ -85,6 +108,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
   return {
     url: `http://${urlHost}:${port}${MCP_HTTP_PATH}`,
     close: async () => {
+      clearInterval(sweeper);
       for (const { transport } of sessions.values()) await transport.close().catch(() => undefined);
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
@@ -128,12 +152,15 @@ function isAllowedHost(req: IncomingMessage, allowed: ReadonlySet<string>): bool
 /** Bodies beyond this are refused: a tools/call is small, and the server is not a file upload. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
+/** A body beyond `MAX_BODY_BYTES`: the client's fault (413), not the server's. */
+class BodyTooLargeError extends Error {}
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
+    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
     chunks.push(chunk);
   }
   try {
