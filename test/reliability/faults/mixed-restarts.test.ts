@@ -1,25 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import type { Client } from '@temporalio/client';
 import type { CorrelatedResult, ToolCallResult } from '../../../workflows/index.js';
 import { eventually } from '../../support/eventually.js';
 import { chargeKey, TOOLS } from '../../../testkit/payment-tools.js';
-import { PaymentsService } from '../../../testkit/payments-service.js';
-import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import type { PaymentsService } from '../../../testkit/payments-service.js';
+import type { TestDatabase } from '../../support/postgres.js';
 import type { WorkerProcessConfig } from '../../support/worker-process.js';
-import { writeBundleFile } from './support/bundle-file.js';
+import { openRestartableStack, type RestartableStack } from './support/restartable-stack.js';
+import type { RestartableTemporal } from './support/restartable-temporal.js';
+import { prepareWorker, type WorkerProcess } from './support/spawn-worker.js';
 import { positiveIntFromEnv } from './support/env-number.js';
 import { failureChain } from './support/failure-chain.js';
-import { startRestartableTemporal, type RestartableTemporal } from './support/restartable-temporal.js';
 import { SeededRandom, seedFromEnv } from './support/seeded-random.js';
 import { assertSettled, type TrackedCall } from './support/settled-calls.js';
-import { prepareWorker, type WorkerProcess } from './support/spawn-worker.js';
 
 /**
  * A mixed run (reads and charges, some of which commit and never answer, so they are reconciled) during which
@@ -28,58 +23,25 @@ import { prepareWorker, type WorkerProcess } from './support/spawn-worker.js';
  */
 const CALLS = positiveIntFromEnv('TTC_SOAK_CALLS', 30);
 const SEED = seedFromEnv('TTC_FAULT_SEED');
-const testWorkflows = fileURLToPath(new URL('../../support/test-workflows.ts', import.meta.url));
-const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const principal = { tenant: 'tenant-faults', subject: 'user-10' };
 const callOptions = { principal, timeoutMs: 3000, readAttempts: 10, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 1000, deadlineMs: 600_000 } };
 const PG_DOWN_MS = 1500;
 const TEMPORAL_DOWN_MS = 1000;
 
+let stack: RestartableStack;
 let db: TestDatabase;
-let payments: PaymentsService;
 let temporal: RestartableTemporal;
-let connection: Connection;
+let payments: PaymentsService;
 let client: Client;
-let scratch: string;
-let bundle: { path: string; remove(): Promise<void> };
 let config: WorkerProcessConfig;
-const workers: WorkerProcess[] = [];
+let workers: WorkerProcess[];
 
 before(async () => {
-  scratch = await mkdtemp(join(tmpdir(), 'ttc-mixed-restarts-'));
-  const [opened, started, code] = await Promise.all([
-    openTestDatabase('faults-mixed', { privateServer: true, pool: { max: 10, connectionTimeoutMillis: 2000 } }),
-    startRestartableTemporal(join(scratch, 'temporal.db')),
-    bundleWorkflowCode({ workflowsPath: testWorkflows, logger: silent }),
-  ]);
-  db = opened;
-  temporal = started;
-  bundle = await writeBundleFile(code.code);
-  payments = await new PaymentsService(800).start();
-  connection = await Connection.connect({ address: temporal.address });
-  client = new Client({ connection, namespace: temporal.namespace });
-  config = {
-    temporalAddress: temporal.address,
-    namespace: temporal.namespace,
-    taskQueue: `ttc-faults-mixed-${process.pid}`,
-    databaseUrl: db.connectionString,
-    schema: db.schema,
-    paymentsUrl: payments.baseUrl,
-    workflowBundlePath: bundle.path,
-    safeRetryTools: [TOOLS.charge],
-  };
-  workers.push(await prepareWorker(config).start());
+  stack = await openRestartableStack('mixed', { chargeDelayMs: 800, database: { privateServer: true, pool: { max: 10, connectionTimeoutMillis: 2000 } } });
+  ({ db, temporal, payments, client, config, workers } = stack);
 }, { timeout: 240_000 });
 
-after(async () => {
-  for (const worker of workers) await worker.kill();
-  await connection?.close();
-  await temporal?.stop();
-  await payments?.stop();
-  await db?.close();
-  await bundle?.remove();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-}, { timeout: 120_000 });
+after(() => stack?.close(), { timeout: 120_000 });
 
 interface PlannedCall {
   readonly name: string;

@@ -1,26 +1,19 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import type { Client, WorkflowHandle } from '@temporalio/client';
 import { APPROVAL_SIGNAL, PENDING_APPROVALS_QUERY } from '../../../src/wire/names.js';
 import type { ApprovalDecision, CorrelatedResult, PendingApproval, ToolCallResult } from '../../../workflows/index.js';
 import { eventually } from '../../support/eventually.js';
 import { chargeKey, TOOLS } from '../../../testkit/payment-tools.js';
-import { PaymentsService } from '../../../testkit/payments-service.js';
-import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import type { PaymentsService } from '../../../testkit/payments-service.js';
+import type { TestDatabase } from '../../support/postgres.js';
 import type { WorkerProcessConfig } from '../../support/worker-process.js';
-import { writeBundleFile } from './support/bundle-file.js';
-import { failureChain } from './support/failure-chain.js';
-import { startRestartableTemporal, type RestartableTemporal } from './support/restartable-temporal.js';
-import { assertSettled, type TrackedCall } from './support/settled-calls.js';
+import { openRestartableStack, type RestartableStack } from './support/restartable-stack.js';
+import type { RestartableTemporal } from './support/restartable-temporal.js';
 import { prepareWorker, type WorkerProcess } from './support/spawn-worker.js';
+import { failureChain } from './support/failure-chain.js';
+import { assertSettled, type TrackedCall } from './support/settled-calls.js';
 
-const testWorkflows = fileURLToPath(new URL('../../support/test-workflows.ts', import.meta.url));
-const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 const principal = { tenant: 'tenant-faults', subject: 'user-9' };
 const callOptions = { principal, timeoutMs: 3000, reconcile: { initialIntervalMs: 300, maximumIntervalMs: 1000, deadlineMs: 600_000 } };
 const APPROVALS = 3;
@@ -30,52 +23,21 @@ const CHARGES_PER_TURN = 3;
 const DOWN_MS = 1000;
 const STATUS_503S = 10;
 
+let stack: RestartableStack;
 let db: TestDatabase;
-let payments: PaymentsService;
 let temporal: RestartableTemporal;
-let connection: Connection;
+let payments: PaymentsService;
 let client: Client;
-let scratch: string;
-let bundle: { path: string; remove(): Promise<void> };
 let config: WorkerProcessConfig;
-const workers: WorkerProcess[] = [];
+let workers: WorkerProcess[];
 
 before(async () => {
-  scratch = await mkdtemp(join(tmpdir(), 'ttc-temporal-restart-'));
-  const [opened, started, code] = await Promise.all([
-    openTestDatabase('faults-temporal'),
-    startRestartableTemporal(join(scratch, 'temporal.db')),
-    bundleWorkflowCode({ workflowsPath: testWorkflows, logger: silent }),
-  ]);
-  db = opened;
-  temporal = started;
-  bundle = await writeBundleFile(code.code);
   // Slow charges (1.5 s) are still in flight when the server dies.
-  payments = await new PaymentsService(1500).start();
-  connection = await Connection.connect({ address: temporal.address });
-  client = new Client({ connection, namespace: temporal.namespace });
-  config = {
-    temporalAddress: temporal.address,
-    namespace: temporal.namespace,
-    taskQueue: `ttc-faults-temporal-${process.pid}`,
-    databaseUrl: db.connectionString,
-    schema: db.schema,
-    paymentsUrl: payments.baseUrl,
-    workflowBundlePath: bundle.path,
-    safeRetryTools: [TOOLS.charge],
-  };
-  workers.push(await prepareWorker(config).start());
+  stack = await openRestartableStack('temporal', { chargeDelayMs: 1500 });
+  ({ db, temporal, payments, client, config, workers } = stack);
 }, { timeout: 240_000 });
 
-after(async () => {
-  for (const worker of workers) await worker.kill();
-  await connection?.close();
-  await temporal?.stop();
-  await payments?.stop();
-  await db?.close();
-  await bundle?.remove();
-  if (scratch) await rm(scratch, { recursive: true, force: true });
-}, { timeout: 120_000 });
+after(() => stack?.close(), { timeout: 120_000 });
 
 function charge(paymentId: string) {
   return { payment_id: paymentId, customer: 'cus_tmp', amount_cents: 400 };
