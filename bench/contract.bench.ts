@@ -6,9 +6,9 @@
 // Then a sweep of the payload size (1 KB → 10 MB): time and memory per call, drawn as charts (docs/benchmarks/).
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { z } from 'zod';
-import { defineTool, executeTool, type AnyToolDefinition } from '../src/index.js';
-import { benchContext as ctx, eventList, FIXED_NOW, largeData, largeList, largeTool, smallData, smallTool, wideData, wideTool } from './support/contract-cases.js';
+import type { z } from 'zod';
+import { executeTool, type AnyToolDefinition } from '../src/index.js';
+import { benchContext as ctx, eventList, eventsTool, largeData, largeList, largeTool, smallData, smallTool, wideData, wideTool } from './support/contract-cases.js';
 import { printTable, reportSummary } from './support/stats.js';
 import { decades, linearTicks, writeChart } from './support/svg-chart.js';
 
@@ -122,16 +122,7 @@ const EVENT_BYTES = 112;
  * A 256 KB budget, so every size up to 10 MB is validated and fitted (with 16 KB, results over ~1.6 MB would go to
  * the raw size gate, which skips the per-value passes): the sweep shows how the whole funnel grows.
  */
-const sweepTool = defineTool({
-  name: 'payments.events',
-  description: 'Payment events.',
-  input: z.strictObject({ since: z.string() }),
-  output: eventList,
-  effect: 'read',
-  source: { label: 'payments-api', type: 'http_api' },
-  budget: { maxBytes: 262_144, maxItems: 1_000_000, itemsPointer: '/events' },
-  handler: async () => ({ data: sweepData, observedAt: FIXED_NOW - 1000 }),
-});
+const sweepTool = eventsTool({ maxBytes: 262_144, maxItems: 1_000_000 }, () => sweepData);
 let sweepData = largeList(1);
 
 const sweepRows: string[][] = [];

@@ -72,16 +72,21 @@ export const smallTool = defineTool({
   handler: async () => ({ data: smallData, observedAt: FIXED_NOW - 1000 }),
 });
 
-export const largeTool = defineTool({
-  name: 'payments.events',
-  description: 'Payment events.',
-  input: z.strictObject({ since: z.string() }),
-  output: eventList,
-  effect: 'read',
-  source: { label: 'payments-api', type: 'http_api' },
-  budget: { maxBytes: 16_384, maxItems: 10_000, itemsPointer: '/events' },
-  handler: async () => ({ data: largeData, observedAt: FIXED_NOW - 1000 }),
-});
+/** The payment events tool with a given budget, answering whatever `data()` holds when it is called. */
+export function eventsTool(budget: { readonly maxBytes: number; readonly maxItems: number }, data: () => z.infer<typeof eventList>) {
+  return defineTool({
+    name: 'payments.events',
+    description: 'Payment events.',
+    input: z.strictObject({ since: z.string() }),
+    output: eventList,
+    effect: 'read',
+    source: { label: 'payments-api', type: 'http_api' },
+    budget: { ...budget, itemsPointer: '/events' },
+    handler: async () => ({ data: data(), observedAt: FIXED_NOW - 1000 }),
+  });
+}
+
+export const largeTool = eventsTool({ maxBytes: 16_384, maxItems: 10_000 }, () => largeData);
 
 export const wideTool = defineTool({
   name: 'attributes.get',
