@@ -18,7 +18,7 @@ import { StoreError } from '../store-error.js';
  * `recordExecution` of the pg store: audit row (with its facts and decided layers), evidence rows, artifacts and
  * the ledger transition, all or nothing. Every insert is idempotent, so recording the same attempt again changes nothing.
  *
- * The common case — a new attempt without artifacts whose ledger transition lands — is one statement
+ * The common case of a read — a new attempt without artifacts whose ledger transition lands — is one statement
  * (`pg-record-statement.ts`: one round trip, one commit). Everything else (artifacts, an attempt recorded before,
  * a conflict, a late result) takes one transaction of several statements, which the one statement leaves untouched
  * when it does not land.
@@ -28,7 +28,10 @@ import { StoreError } from '../store-error.js';
  */
 export async function recordExecution(database: PgDatabase, input: RecordExecutionInput, now: Date): Promise<AuditRef> {
   const prepared = preparedRecord(input, now);
-  if (input.execution.artifacts.length === 0) {
+  // Reads only: the one statement locks the ledger row before it writes the audit, so a write's record stalled
+  // mid-statement would hold the very row its reconciliation must release or settle. A write keeps the transaction,
+  // which writes its audit first and takes the row only for the transition (and its late-result check).
+  if (input.execution.artifacts.length === 0 && input.execution.audit.effect === 'read') {
     const db = poolQueryable(database);
     const outcome = await recordInOneStatement(db, input, prepared);
     if (outcome === 'recorded') return prepared.ref;
