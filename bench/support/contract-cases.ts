@@ -3,19 +3,10 @@
 import { z } from 'zod';
 import { nodeSha256Hex } from '../../activities/node-sha256.js';
 import { defineTool, type ExecutionContext } from '../../src/index.js';
+import { FIXED_NOW, testContext } from '../../testkit/context.js';
 
-export const FIXED_NOW = Date.parse('2026-11-30T12:00:00.000Z');
-export const benchContext: ExecutionContext = {
-  principal: { tenant: 'tenant-bench', subject: 'user-bench' },
-  provider: { provider: 'openai', apiFamily: 'responses', responseId: 'resp_bench', providerCallId: 'call_bench', adapterRevision: 'bench@1' },
-  callId: 'call-bench-1',
-  operationId: 'op-bench-0001',
-  idempotencyKey: 'idem-bench-0001',
-  attempt: 1,
-  now: () => FIXED_NOW,
-  // What the plugin's activities pass: node:crypto's SHA-256 (the same digests as the pure-JavaScript default).
-  sha256: nodeSha256Hex,
-};
+/** The tests' execution context, with what the plugin's activities pass: node:crypto's SHA-256 (same digests). */
+export const benchContext: ExecutionContext = testContext({ sha256: nodeSha256Hex });
 
 const line = z.strictObject({ sku: z.string(), description: z.string(), quantity: z.number().int(), cents: z.number().int() });
 const order = z.strictObject({
