@@ -36,8 +36,28 @@ export interface DevServer {
  * Starts `temporal server start-dev` on free ports with every search attribute the package uses registered, and
  * resolves once the frontend answers. The process is started directly rather than through the SDK's ephemeral
  * server helper, whose fixed 5 s start timeout flakes on small machines.
+ *
+ * Ports are picked free a moment before the server binds them, and the server picks its internal services' ports
+ * the same way, so two picks can meet (the server then reports "address already in use"): such a start is stopped
+ * and tried again with new picks, up to {@link START_ATTEMPTS} times.
  */
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDevServerOnce(options);
+    } catch (error) {
+      if (!(error instanceof PortCollision) || attempt >= START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+const START_ATTEMPTS = 3;
+const PORT_IN_USE = /address already in use/i;
+
+/** A start that failed because one of its ports (ours or the server's own) was taken meanwhile. */
+class PortCollision extends Error {}
+
+async function startDevServerOnce(options: DevServerOptions): Promise<DevServer> {
   const port = options.port ?? (await freePort());
   const httpPort = await freePort();
   const metricsPort = await freePort();
@@ -56,9 +76,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   ];
   const child = spawn(options.cliPath, args, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
+  let portInUse = false;
   const collect = (chunk: Buffer) => {
     for (const line of chunk.toString('utf8').split('\n')) {
       if (line.trim() === '') continue;
+      if (PORT_IN_USE.test(line)) portInUse = true;
       output.push(line);
       if (output.length > 200) output.shift();
       options.onOutput?.(line);
@@ -67,10 +89,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // A process that exits without stopping the server (a failed test setup, a forced exit) must not leave it running.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    process.removeListener('exit', killOnExit);
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -85,25 +111,36 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let lastError: unknown = null;
   try {
     for (;;) {
+      // A server that lost a port may keep running without ever answering: its output says so before it exits.
+      if (portInUse) throw new PortCollision(`temporal dev server found a port taken:\n${output.join('\n')}`);
       if (child.exitCode !== null || child.signalCode !== null) {
         throw new Error(`temporal dev server exited (${child.exitCode ?? child.signalCode}) before answering:\n${output.join('\n')}`);
       }
       if (Date.now() > deadline) throw new Error(`temporal dev server did not answer on ${address}: ${String(lastError)}\n${output.join('\n')}`);
-      try {
-        const connection = await Connection.connect({ address, connectTimeout: 1000 });
-        try {
-          await connection.workflowService.describeNamespace({ namespace: 'default' });
-          return { address, namespace: 'default', uiUrl: uiPort === null ? null : `http://127.0.0.1:${uiPort}`, process: child, stop };
-        } finally {
-          await connection.close();
-        }
-      } catch (error) {
-        lastError = error;
-        await new Promise((resolve) => setTimeout(resolve, 250));
+      lastError = await whyNotAnswering(address);
+      if (lastError === null) {
+        return { address, namespace: 'default', uiUrl: uiPort === null ? null : `http://127.0.0.1:${uiPort}`, process: child, stop };
       }
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/** Null once the server at `address` serves the default namespace, else what stopped it. */
+async function whyNotAnswering(address: string): Promise<unknown> {
+  // A lazy connection, closed in every case: a failed `Connection.connect` leaves its channel reconnecting in the
+  // background, which can keep the process from exiting.
+  const connection = Connection.lazy({ address, connectTimeout: 1000 });
+  try {
+    await connection.ensureConnected();
+    await connection.workflowService.describeNamespace({ namespace: 'default' });
+    return null;
+  } catch (error) {
+    return error;
+  } finally {
+    await connection.close();
   }
 }
