@@ -52,6 +52,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 }
 
 const START_ATTEMPTS = 3;
+const SETTLE_MS = 500;
 const PORT_IN_USE = /address already in use/i;
 
 /** A start that failed because one of its ports (ours or the server's own) was taken meanwhile. */
@@ -109,6 +110,7 @@ async function startDevServerOnce(options: DevServerOptions): Promise<DevServer>
   const address = `127.0.0.1:${port}`;
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   let lastError: unknown = null;
+  let answeredAt: number | null = null;
   try {
     for (;;) {
       // A server that lost a port may keep running without ever answering: its output says so before it exits.
@@ -119,9 +121,15 @@ async function startDevServerOnce(options: DevServerOptions): Promise<DevServer>
       if (Date.now() > deadline) throw new Error(`temporal dev server did not answer on ${address}: ${String(lastError)}\n${output.join('\n')}`);
       lastError = await whyNotAnswering(address);
       if (lastError === null) {
-        return { address, namespace: 'default', uiUrl: uiPort === null ? null : `http://127.0.0.1:${uiPort}`, process: child, stop };
+        // The frontend answers before every internal service has bound its port, and a server that loses one dies
+        // just after answering: it counts as started once it still answers, alive and without a collision, a
+        // moment later (the checks at the top of the loop).
+        answeredAt ??= Date.now();
+        if (Date.now() - answeredAt >= SETTLE_MS) {
+          return { address, namespace: 'default', uiUrl: uiPort === null ? null : `http://127.0.0.1:${uiPort}`, process: child, stop };
+        }
       }
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      await new Promise((resolve) => setTimeout(resolve, lastError === null ? SETTLE_MS : 250));
     }
   } catch (error) {
     await stop();
