@@ -14,6 +14,7 @@ export const CLI_ENV = {
   principalKey: 'TTC_PRINCIPAL_KEY',
   cursorKey: 'TTC_CURSOR_KEY',
   codecKeys: 'TTC_CODEC_KEYS',
+  mcpToken: 'TTC_MCP_TOKEN',
 } as const;
 
 /** Where the CLI connects. */
@@ -32,6 +33,8 @@ export interface CliConfig {
   readonly cursorKey: string | undefined;
   /** The payload codec's keys, `id:base64[,...]` (the first encrypts); never printed. */
   readonly codecKeys: string | undefined;
+  /** The bearer token `mcp --http` requires of every request; never printed. */
+  readonly mcpToken: string | undefined;
 }
 
 /** Builds the config from an environment and the connection flags; empty values count as unset. */
@@ -48,6 +51,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>,
     principalKey: read(CLI_ENV.principalKey),
     cursorKey: read(CLI_ENV.cursorKey),
     codecKeys: read(CLI_ENV.codecKeys),
+    mcpToken: read(CLI_ENV.mcpToken),
   };
 }
 

@@ -1,9 +1,10 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createDurableMcpServer } from '../temporal/mcp/durable-mcp-server.js';
+import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import { configuredCodec } from './codec-config.js';
 import type { McpInput } from './commands/mcp.js';
-import { serveMcpHttp } from './mcp-http.js';
+import { McpHttpAccessError, serveMcpHttp } from './mcp-http.js';
 import { cliOutput } from './output.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
@@ -37,7 +38,9 @@ export async function runMcpCommand(ctx: StackContext, input: McpInput): Promise
       await Promise.race([stopRequested(ctx.stop), closed]);
     } else {
       const { host, port, allowedHosts } = input.transport;
-      const http = await serveMcpHttp({ host, port, allowedHosts, newServer }).catch((error: NodeJS.ErrnoException) => {
+      const bearerToken = ctx.config.mcpToken;
+      const http = await serveMcpHttp({ host, port, allowedHosts, newServer, ...(bearerToken === undefined ? {} : { bearerToken }) }).catch((error: NodeJS.ErrnoException) => {
+        if (error instanceof McpHttpAccessError) throw new CliError(`${error.message} (set ${CLI_ENV.mcpToken})`, EXIT_CODES.usage, { cause: error });
         throw new CliError(`cannot listen on ${host}:${port} (${error.code ?? error.message}); choose another --http port`, EXIT_CODES.unavailable, { cause: error });
       });
       teardown.add('the MCP endpoint', () => http.close());

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -19,6 +19,19 @@ export interface McpHttpOptions {
   readonly maxSessions?: number;
   /** A session without a request for this long is closed (default {@link DEFAULT_MCP_SESSION_IDLE_MS}). */
   readonly sessionIdleMs?: number;
+  /**
+   * The token every request must carry as `Authorization: Bearer <token>` (else 401). Required when `host` is not a
+   * loopback address: every client of the endpoint acts as its one principal, so the network must not be a client.
+   */
+  readonly bearerToken?: string;
+}
+
+/** A bearer token shorter than this is refused: it has to withstand guessing over the network. */
+export const MIN_MCP_TOKEN_LENGTH = 16;
+
+/** The endpoint would be open to the network, or its token is too short: refused before anything listens. */
+export class McpHttpAccessError extends Error {
+  override readonly name = 'McpHttpAccessError';
 }
 
 /** Sessions one endpoint holds at most: each has a server, a transport and an event store in memory. */
@@ -45,6 +58,7 @@ const SSE_RETRY_MS = 1000;
  * one (`Last-Event-ID`) after the server closes it (SSE polling).
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpHttp> {
+  const authorized = bearerCheck(options.host, options.bearerToken);
   const sessions = new Map<string, { readonly transport: StreamableHTTPServerTransport; readonly server: NegotiatingServer; lastRequestAt: number }>();
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_MCP_SESSIONS;
   const idleMs = options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS;
@@ -68,6 +82,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!isAllowedHost(req, allowed)) return reply(res, 403, 'Forbidden: Host or Origin not allowed');
+    if (!authorized(req)) return reply(res, 401, 'Unauthorized: a bearer token is required', { 'www-authenticate': 'Bearer' });
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_HTTP_PATH) return reply(res, 404, 'Not found');
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
@@ -129,11 +144,34 @@ function holdToNegotiatedVersion(req: IncomingMessage, version: string | undefin
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]?.toLowerCase() === 'mcp-protocol-version') req.rawHeaders[i + 1] = version;
 }
 
+const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
+
+/**
+ * Who may use the endpoint: with a token, requests that carry it (compared in constant time, as digests so the
+ * length does not show either); without one, anyone who can reach it — which only a loopback address allows.
+ */
+function bearerCheck(host: string, token: string | undefined): (req: IncomingMessage) => boolean {
+  if (token === undefined) {
+    if (!LOOPBACK_HOSTS.includes(host)) throw new McpHttpAccessError(`serving MCP on ${host} (not loopback) needs a bearer token: every client acts as the server's principal`);
+    return () => true;
+  }
+  if (token.length < MIN_MCP_TOKEN_LENGTH) throw new McpHttpAccessError(`the MCP bearer token must be at least ${MIN_MCP_TOKEN_LENGTH} characters`);
+  const expected = digest(token);
+  return (req) => {
+    const header = req.headers.authorization;
+    const given = header?.startsWith('Bearer ') === true ? header.slice('Bearer '.length).trim() : null;
+    return given !== null && timingSafeEqual(digest(given), expected);
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
 /** The Host header values this endpoint answers: its address (and the loopback names, when on loopback). */
 function allowedHostValues(host: string, port: number, extra: readonly string[]): ReadonlySet<string> {
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'];
   const names = new Set([host.includes(':') ? `[${host}]` : host, ...extra]);
-  if (loopback.includes(host) || host === '::1') loopback.forEach((name) => names.add(name));
+  if (LOOPBACK_HOSTS.includes(host)) ['127.0.0.1', 'localhost', '[::1]'].forEach((name) => names.add(name));
   return new Set([...names].flatMap((name) => [name.toLowerCase(), `${name.toLowerCase()}:${port}`]));
 }
 
@@ -170,6 +208,6 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function reply(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { createMcpServer } from '../../src/adapters/mcp.js';
-import { serveMcpHttp, type McpHttpOptions, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
+import { McpHttpAccessError, serveMcpHttp, type McpHttpOptions, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
 import { ToolRegistry } from '../../src/index.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning } from '../support/tools.js';
@@ -84,4 +84,29 @@ test('a Last-Event-ID of one session is never replayed in another', async () => 
   assert.ok(firstEventId !== undefined && stream.includes('secret-of-a'), 'session A answered over SSE with event ids');
   const resumed = await fetch(url, { headers: { ...sessionHeaders(b.sessionId), accept: 'text/event-stream', 'last-event-id': firstEventId } });
   assert.equal((await textWithin(resumed, 500)).includes('secret-of-a'), false);
+});
+
+test('with a bearer token, a request without it or with another one is answered 401 before MCP; with it, it is served', async () => {
+  const token = 'a-token-of-enough-length';
+  const newServer = () => createMcpServer({ registry: new ToolRegistry([orderTool(returning(goodOrderOutput()))]), context: () => testContext() });
+  const running = await serveMcpHttp({ host: '127.0.0.1', port: 0, allowedHosts: [], newServer, bearerToken: token });
+  endpoints.push(running);
+  for (const authorization of [undefined, 'Bearer wrong-token-of-enough-length', `Basic ${token}`, `Bearer ${token}x`, 'Bearer ']) {
+    const response = await fetch(running.url, { method: 'POST', headers: { ...HEADERS, ...(authorization === undefined ? {} : { authorization }) }, body: INITIALIZE });
+    await response.arrayBuffer();
+    assert.equal(response.status, 401, `authorization ${authorization ?? '(none)'}`);
+    assert.equal(response.headers.get('www-authenticate'), 'Bearer');
+  }
+  const served = await fetch(running.url, { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${token}` }, body: INITIALIZE });
+  await served.arrayBuffer();
+  assert.equal(served.status, 200);
+  assert.ok(served.headers.get('mcp-session-id'), 'a session was opened');
+});
+
+test('an endpoint off loopback without a bearer token, or with a short one, is refused before it listens', async () => {
+  const newServer = () => createMcpServer({ registry: new ToolRegistry([]), context: () => testContext() });
+  await assert.rejects(serveMcpHttp({ host: '0.0.0.0', port: 0, allowedHosts: [], newServer }), McpHttpAccessError);
+  await assert.rejects(serveMcpHttp({ host: '127.0.0.1', port: 0, allowedHosts: [], newServer, bearerToken: 'short' }), McpHttpAccessError);
+  const open = await serveMcpHttp({ host: '0.0.0.0', port: 0, allowedHosts: [], newServer, bearerToken: 'a-token-of-enough-length' });
+  await open.close();
 });

@@ -30,7 +30,8 @@ export const mcpCommand: StackCommandSpec<McpInput> = {
       'approvals, reconciliation, audit) and MCP tasks are those workflows. Needs a worker:',
       '`worker --tools <module> --task-queue <name>`. Calls run as --principal (default',
       'local/mcp-client). HTTP accepts only Host headers of the listening address (and',
-      '--allowed-host); stdout is the protocol channel over stdio, progress goes to stderr',
+      '--allowed-host), and with TTC_MCP_TOKEN set only requests bearing it (required off',
+      'loopback); stdout is the protocol channel over stdio, progress goes to stderr',
     ],
   },
   parse: (args) => {
