@@ -26,14 +26,16 @@ function bruteForceSixDigitSubject(tenant: string, ref: string, deadlineMs: numb
 }
 
 describe('principal_ref', () => {
-  it('without a key, a six-character subject is recovered from the reference by brute force in under a second', (t) => {
+  it('without a key, a six-character subject is recovered from the reference by brute force', (t) => {
     const principal = { tenant: 'tenant-acme', subject: '104729' };
     const started = performance.now();
-    const found = bruteForceSixDigitSubject(principal.tenant, principalRef(principal), 1000);
+    // No time limit asserted (a loaded machine is slower, not safer): 104,730 hashes find it, a fraction of a second
+    // on one core — the rate is printed.
+    const found = bruteForceSixDigitSubject(principal.tenant, principalRef(principal), 60_000);
     const elapsed = performance.now() - started;
     t.diagnostic(`${found.tried} candidates in ${elapsed.toFixed(0)} ms (${Math.round(found.tried / (elapsed / 1000))} per second)`);
     assert.equal(found.subject, principal.subject);
-    assert.ok(elapsed < 1000, `took ${elapsed} ms`);
+    assert.equal(found.tried, 104_730);
   });
 
   it('with a key, it is an HMAC: the same search finds nothing, and the reference differs from the plain digest', () => {
