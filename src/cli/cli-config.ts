@@ -15,6 +15,7 @@ export const CLI_ENV = {
   cursorKey: 'TTC_CURSOR_KEY',
   codecKeys: 'TTC_CODEC_KEYS',
   mcpToken: 'TTC_MCP_TOKEN',
+  metricsBind: 'TTC_METRICS_BIND',
 } as const;
 
 /** Where the CLI connects. */
@@ -35,6 +36,8 @@ export interface CliConfig {
   readonly codecKeys: string | undefined;
   /** The bearer token `mcp --http` requires of every request; never printed. */
   readonly mcpToken: string | undefined;
+  /** `host:port` of the Prometheus endpoint the Temporal runtime serves (SDK and package metrics); `undefined`: none. */
+  readonly metricsBind: string | undefined;
 }
 
 /** Builds the config from an environment and the connection flags; empty values count as unset. */
@@ -52,7 +55,17 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>,
     cursorKey: read(CLI_ENV.cursorKey),
     codecKeys: read(CLI_ENV.codecKeys),
     mcpToken: read(CLI_ENV.mcpToken),
+    metricsBind: metricsBindOf(read(CLI_ENV.metricsBind)),
   };
+}
+
+/** A `host:port` (IPv6 hosts in brackets) the Prometheus endpoint can bind; anything else is a usage error. */
+function metricsBindOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
+  if (match === null) throw new CliError(`${CLI_ENV.metricsBind} must be host:port (e.g. 127.0.0.1:9464), not '${value}'`, EXIT_CODES.usage);
+  parsePort(match[2]!, CLI_ENV.metricsBind);
+  return value;
 }
 
 /** Environment variables of the local dev stack (`dev`, `start`); flags of the same name win. */

@@ -68,8 +68,11 @@ async function runStack(command: StackRun, env: NodeJS.ProcessEnv): Promise<Exit
   // expected (its refund times out on purpose, and the late answer is logged as a failed activity), so only errors.
   // Signals are ours (see above).
   const level = command.name === 'worker' ? 'WARN' : 'ERROR';
-  Runtime.install({ logger: new DefaultLogger(level, maskedSdkLog(process.stderr)), shutdownSignals: [], telemetryOptions: { logging: { filter: level, forward: {} } } });
-  return run({ config: configFromEnv(env, command.profile), cli: cliInvocation(process.argv[1]), projectRoot: process.cwd(), env, out: cliOutput(command.json, process.stdout, process.stderr), stop });
+  const config = configFromEnv(env, command.profile);
+  // The runtime serves its metrics (the SDK's and the package's ttc_* ones) only when asked to: it binds a port.
+  const metrics = config.metricsBind === undefined ? {} : { metrics: { prometheus: { bindAddress: config.metricsBind } } };
+  Runtime.install({ logger: new DefaultLogger(level, maskedSdkLog(process.stderr)), shutdownSignals: [], telemetryOptions: { logging: { filter: level, forward: {} }, ...metrics } });
+  return run({ config, cli: cliInvocation(process.argv[1]), projectRoot: process.cwd(), env, out: cliOutput(command.json, process.stdout, process.stderr), stop });
 }
 
 async function runOperator(command: OperatorRun, env: NodeJS.ProcessEnv): Promise<ExitCode> {

@@ -29,7 +29,8 @@ after(async () => {
 
 test('worker --tools runs the user\'s tools with the plugin, migrates the database as the owner, keys principal references, and exits cleanly on SIGTERM', { timeout: 240_000 }, async () => {
   const taskQueue = `cli-worker-${process.pid}`;
-  const worker = startCli(['worker', '--json', '--tools', 'test/support/cli-worker-tools.ts', '--workflows', 'test/support/test-workflows.ts', '--task-queue', taskQueue], { env });
+  const metricsBind = `127.0.0.1:${await freePort()}`;
+  const worker = startCli(['worker', '--json', '--tools', 'test/support/cli-worker-tools.ts', '--workflows', 'test/support/test-workflows.ts', '--task-queue', taskQueue], { env: { ...env, TTC_METRICS_BIND: metricsBind } });
   try {
     const ready = await worker.waitForEvent('ready', 180_000);
     assert.equal(ready['taskQueue'], taskQueue);
@@ -52,6 +53,10 @@ test('worker --tools runs the user\'s tools with the plugin, migrates the databa
     const owners = await db.ownerPool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = current_schema() AND tableowner = $1', [db.appRole]);
     assert.equal(owners.rows[0]!.n, 0, 'the owner migrated: the application role owns no table');
     assert.doesNotMatch(worker.stderr(), /DATABASE_OWNER_URL is not set|TTC_PRINCIPAL_KEY is not set/, 'split roles and a key: nothing to warn about');
+    // TTC_METRICS_BIND: the runtime serves the package's metrics next to the SDK's.
+    const scrape = await (await fetch(`http://${metricsBind}/metrics`)).text();
+    assert.match(scrape, /^ttc_tool_results\{[^}]*tool="orders\.get"[^}]*\} 1$/m, 'the call counted');
+    assert.match(scrape, /^ttc_pending_approvals(\{[^}]*\})? 0$/m, 'the gauges are sampled');
 
     worker.child.kill('SIGTERM');
     assert.equal(await worker.exited(60_000), 0, worker.stderr());
@@ -75,6 +80,9 @@ test('worker: an unreachable Temporal server is exit 4 with a hint; bad modules 
   const noQueue = await runCli(['worker', '--tools', 'test/support/cli-worker-tools.ts'], { env });
   assert.equal(noQueue.code, EXIT_CODES.usage);
   assert.match(noQueue.stderr, /--task-queue/);
+  const badBind = await runCli(['worker', '--tools', 'test/support/cli-worker-tools.ts', '--task-queue', 'q'], { env: { ...env, TTC_METRICS_BIND: 'no-port-here' } });
+  assert.equal(badBind.code, EXIT_CODES.usage, badBind.stderr);
+  assert.match(badBind.stderr, /TTC_METRICS_BIND must be host:port/);
   const shortKey = await runCli(['worker', '--tools', 'test/support/cli-worker-tools.ts', '--task-queue', 'q'], { env: { ...env, TTC_PRINCIPAL_KEY: 'too-short-a-key' } });
   assert.equal(shortKey.code, EXIT_CODES.usage, shortKey.stderr);
   assert.match(shortKey.stderr, /TTC_PRINCIPAL_KEY must be at least 32 bytes/);
