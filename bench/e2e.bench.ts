@@ -11,6 +11,7 @@ import { BENCH_PRINCIPAL, startBenchRuntime } from './support/bench-runtime.js';
 import { SEGMENT_LABELS, segmentsOf, type WorkflowSegments } from './support/history-segments.js';
 import { envInt, machineLine, median, ms, perSecond, printTable, quantile, ratio, reportSummary } from './support/stats.js';
 import { linearTicks, writeChart } from './support/svg-chart.js';
+import { cpuSpent, processTreeCpu, type CpuByConsumer } from './support/process-cpu.js';
 import { activityTimings, timedStore, Timings } from './support/timings.js';
 
 const CALLS = envInt('BENCH_CALLS', 200);
@@ -53,6 +54,8 @@ interface RunResult {
   readonly latencies: number[];
   readonly workflowIds: string[];
   readonly wallMs: number;
+  /** CPU the whole run cost each process (null without /proc). */
+  readonly cpu: CpuByConsumer | null;
 }
 
 console.log('temporal-tool-contract end-to-end benchmark: plugin vs bare activity');
@@ -80,6 +83,7 @@ try {
     const latencies: number[] = [];
     const workflowIds: string[] = [];
     let next = 0;
+    const cpuBefore = processTreeCpu();
     const start = performance.now();
     await Promise.all(
       Array.from({ length: Math.min(concurrency, workflows) }, async () => {
@@ -94,12 +98,14 @@ try {
         }
       }),
     );
-    return { latencies, workflowIds, wallMs: performance.now() - start };
+    const wallMs = performance.now() - start;
+    const cpuAfter = processTreeCpu();
+    return { latencies, workflowIds, wallMs, cpu: cpuBefore === null || cpuAfter === null ? null : cpuSpent(cpuBefore, cpuAfter) };
   };
 
   /** Rounds of every path, the order rotated each round so drift (other load, caches, table growth) favours none. */
   const alternate = async (workflowsPerRound: number, callsEach: number, concurrency: number, rounds: number, paths: readonly Path[] = PATHS) => {
-    const results = new Map<Path['key'], { latencies: number[]; rates: number[]; workflowIds: string[] }>(paths.map((p) => [p.key, { latencies: [], rates: [], workflowIds: [] }]));
+    const results = new Map<Path['key'], { latencies: number[]; rates: number[]; workflowIds: string[]; cpuPerCall: CpuByConsumer[] }>(paths.map((p) => [p.key, { latencies: [], rates: [], workflowIds: [], cpuPerCall: [] }]));
     for (let round = 0; round < rounds; round++) {
       const order = [...paths.slice(round % paths.length), ...paths.slice(0, round % paths.length)];
       for (const path of order) {
@@ -108,6 +114,7 @@ try {
         into.latencies.push(...result.latencies);
         into.workflowIds.push(...result.workflowIds);
         into.rates.push((workflowsPerRound * callsEach) / (result.wallMs / 1000));
+        if (result.cpu !== null) into.cpuPerCall.push(perCall(result.cpu, workflowsPerRound * callsEach));
       }
       console.log(`  … concurrency ${concurrency}, ${callsEach === 1 ? 'single-call workflows' : `${callsEach}-call workflows`}: round ${round + 1}/${rounds} done`);
     }
@@ -125,6 +132,7 @@ try {
   const summary: { part: string; measure: string; value: string }[] = [];
   let breakdownIds = new Map<Path['key'], string[]>();
   let workerRows: string[][] = [];
+  const cpuRows: string[][] = [];
 
   for (const concurrency of CONCURRENCIES) {
     for (const timings of [storeTimings, pgWorkerTimings, memoryWorkerTimings]) timings.reset();
@@ -146,6 +154,10 @@ try {
       }
     }
     if (concurrency === 1) workerRows = workerTimingRows();
+    cpuRows.push(...cpuTableRows(concurrency, single));
+    const pluginCpu = cpuTotal(single.get('plugin')!.cpuPerCall);
+    const bareCpu = cpuTotal(bare.cpuPerCall);
+    if (pluginCpu !== null && bareCpu !== null) summary.push({ part: '2 e2e', measure: `plugin/bare CPU per single-call workflow, all processes, concurrency ${concurrency}`, value: ratio(pluginCpu / bareCpu) });
 
     const loopWorkflows = Math.max(concurrency, Math.ceil(perRound / CALLS_PER_WORKFLOW));
     // Half the rounds: at concurrency 32 each round is already 32 workflows of several calls.
@@ -179,11 +191,40 @@ try {
   );
   await printBreakdown(breakdownIds);
   printTable('2d. Worker-side times at concurrency 1, single-call workflows (ms; activities timed by an outermost activity interceptor)', ['what', 'n', 'median', 'p95'], workerRows);
+  printTable(
+    '2f. CPU per call, single-call workflows: every process of the run (median of the rounds, ms of CPU per call; the machine has 2 cores)',
+    ['concurrency', 'path', 'dev server', 'worker + client (node)', 'Postgres', 'total', 'total ratio', 'throughput bound when CPU-bound'],
+    cpuRows,
+  );
   printSweep(sweep);
   reportSummary(summary);
   for (const worker of workers) await worker.stop();
 } finally {
   await rt.stop();
+}
+
+function perCall(cpu: CpuByConsumer, calls: number): CpuByConsumer {
+  return { node: cpu.node / calls, temporal: cpu.temporal / calls, postgres: cpu.postgres / calls, other: cpu.other / calls };
+}
+
+/** The median over rounds of all processes' CPU per call, or null without /proc. */
+function cpuTotal(rounds: readonly CpuByConsumer[]): number | null {
+  return rounds.length === 0 ? null : median(rounds.map((c) => c.node + c.temporal + c.postgres + c.other));
+}
+
+/**
+ * CPU per call by process, each path against bare. When the cores are the bottleneck, throughput cannot exceed
+ * bare's times bare's CPU per call over the path's: that bound is the floor a ratio of wall-clock figures meets.
+ */
+function cpuTableRows(concurrency: number, results: Map<Path['key'], { cpuPerCall: CpuByConsumer[] }>): string[][] {
+  const bare = cpuTotal(results.get('bare')?.cpuPerCall ?? []);
+  if (bare === null) return [];
+  return PATHS.map((path) => {
+    const rounds = results.get(path.key)!.cpuPerCall;
+    const total = cpuTotal(rounds)!;
+    const part = (consumer: keyof CpuByConsumer) => ms(median(rounds.map((c) => c[consumer])));
+    return [String(concurrency), path.label, part('temporal'), part('node'), part('postgres'), ms(total), ratio(total / bare), ratio(bare / total)];
+  });
 }
 
 /** What each activity took inside the worker, and the store calls the plugin waited for. */
