@@ -41,10 +41,11 @@ interface Path {
   readonly workflowType: 'bareCalls' | 'pluginCalls';
 }
 
+const QUEUE_BARE = `ttc-bench-e2e-bare-${process.pid}`;
 const QUEUE_PG = `ttc-bench-e2e-${process.pid}`;
 const QUEUE_MEMORY = `ttc-bench-e2e-mem-${process.pid}`;
 const PATHS: readonly Path[] = [
-  { key: 'bare', label: 'bare activity', taskQueue: QUEUE_PG, workflowType: 'bareCalls' },
+  { key: 'bare', label: 'bare activity', taskQueue: QUEUE_BARE, workflowType: 'bareCalls' },
   { key: 'plugin', label: 'plugin (Postgres store)', taskQueue: QUEUE_PG, workflowType: 'pluginCalls' },
   { key: 'pluginMemory', label: 'plugin (in-memory store)', taskQueue: QUEUE_MEMORY, workflowType: 'pluginCalls' },
 ];
@@ -63,12 +64,15 @@ console.log(machineLine());
 const setupStart = performance.now();
 const rt = await startBenchRuntime({ poolMax: 40 });
 const storeTimings = new Timings();
+const bareWorkerTimings = new Timings();
 const pgWorkerTimings = new Timings();
 const memoryWorkerTimings = new Timings();
 let sequence = 0;
 
 try {
   const workers = [
+    // The bare path's worker has no plugin and bundles no package code: what the same handler costs without the package.
+    await rt.startBareWorker(QUEUE_BARE, { interceptors: { activity: [activityTimings(bareWorkerTimings)] } }),
     await rt.startWorker(QUEUE_PG, timedStore(new PgToolStore(rt.db.pool, { schema: rt.db.schema }), storeTimings), { interceptors: { activity: [activityTimings(pgWorkerTimings)] } }),
     await rt.startWorker(QUEUE_MEMORY, new InMemoryToolStore(), { interceptors: { activity: [activityTimings(memoryWorkerTimings)] } }),
   ];
@@ -135,7 +139,7 @@ try {
   const cpuRows: string[][] = [];
 
   for (const concurrency of CONCURRENCIES) {
-    for (const timings of [storeTimings, pgWorkerTimings, memoryWorkerTimings]) timings.reset();
+    for (const timings of [storeTimings, bareWorkerTimings, pgWorkerTimings, memoryWorkerTimings]) timings.reset();
     const perRound = Math.max(1, Math.ceil(CALLS / ROUNDS));
     const single = await alternate(perRound, 1, concurrency, ROUNDS);
     if (concurrency === 1) breakdownIds = new Map([...single].map(([key, r]) => [key, r.workflowIds.slice(-BREAKDOWN_SAMPLES)]));
@@ -231,7 +235,7 @@ function cpuTableRows(concurrency: number, results: Map<Path['key'], { cpuPerCal
 function workerTimingRows(): string[][] {
   const row = (label: string, samples: readonly number[]) => [label, String(samples.length), ms(median(samples)), ms(quantile(samples, 0.95))];
   return [
-    row('bare activity (handler only)', pgWorkerTimings.get(`activity.bare:${tool}`)),
+    row('bare activity (handler only)', bareWorkerTimings.get(`activity.bare:${tool}`)),
     row('plugin: prepare (local activity), Postgres worker', pgWorkerTimings.get('local.ttc.prepareToolCall')),
     row('plugin: tool activity, whole (Postgres store)', pgWorkerTimings.get(`activity.${tool}`)),
     row('  of which store.claimIdempotencyKey', storeTimings.get('store.claimIdempotencyKey')),

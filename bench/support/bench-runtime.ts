@@ -12,6 +12,7 @@ import { createBareActivities } from './bare-activities.js';
 import { openBenchDatabase, type BenchDatabase } from './bench-postgres.js';
 
 const benchWorkflows = fileURLToPath(new URL('./bench-workflows.ts', import.meta.url));
+const bareWorkflows = fileURLToPath(new URL('./bare-workflows.ts', import.meta.url));
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /** The trusted caller of every benchmark call. */
@@ -28,6 +29,8 @@ export interface BenchRuntime {
   readonly tools: ToolRegistry;
   /** A worker with the plugin over `store`, plus every tool's bare activity, polling `taskQueue`. */
   startWorker(taskQueue: string, store: ToolStore, extra?: Partial<WorkerOptions>): Promise<RunningWorker>;
+  /** A worker without the plugin: every tool's bare activity and a bundle of the bare workflows only, polling `taskQueue`. */
+  startBareWorker(taskQueue: string, extra?: Partial<WorkerOptions>): Promise<RunningWorker>;
   stop(): Promise<void>;
 }
 
@@ -35,34 +38,36 @@ export async function startBenchRuntime(options: { poolMax?: number } = {}): Pro
   const cleanups = new CleanupStack();
   const stop = () => cleanups.release();
   try {
-    const [temporal, db, workflowBundle] = await cleanups.startTogether(
+    const [temporal, db, workflowBundle, bareBundle] = await cleanups.startTogether(
       [startTestTemporal(), (started) => started.stop()],
       [openBenchDatabase(options.poolMax ?? 40), (started) => started.close()],
       [bundleWorkflowCode({ workflowsPath: benchWorkflows, logger: quietLogger })],
+      [bundleWorkflowCode({ workflowsPath: bareWorkflows, logger: quietLogger })],
     );
     const payments = await new PaymentsService().start();
     cleanups.push(() => payments.stop());
     const tools = paymentTools(payments.baseUrl);
     const workers = new Set<RunningWorker>();
+    // Both kinds of worker serve every tool's bare activity; only the plugin's bundle holds the package's workflows.
+    const start = async (options: Pick<WorkerOptions, 'taskQueue' | 'workflowBundle'> & Partial<WorkerOptions>) =>
+      runInBackground(
+        await Worker.create({
+          connection: temporal.nativeConnection,
+          namespace: temporal.server.namespace,
+          shutdownGraceTime: '1s',
+          shutdownForceTime: '15s',
+          activities: createBareActivities(tools.list(), BENCH_PRINCIPAL),
+          ...options,
+        }),
+        workers,
+      );
     return {
       temporal,
       db,
       payments,
       tools,
-      startWorker: async (taskQueue, store, extra = {}) => {
-        const worker = await Worker.create({
-          connection: temporal.nativeConnection,
-          namespace: temporal.server.namespace,
-          taskQueue,
-          workflowBundle,
-          shutdownGraceTime: '1s',
-          shutdownForceTime: '15s',
-          activities: createBareActivities(tools.list(), BENCH_PRINCIPAL),
-          plugins: [new ToolContractPlugin({ tools, store })],
-          ...extra,
-        });
-        return runInBackground(worker, workers);
-      },
+      startWorker: (taskQueue, store, extra = {}) => start({ taskQueue, workflowBundle, plugins: [new ToolContractPlugin({ tools, store })], ...extra }),
+      startBareWorker: (taskQueue, extra = {}) => start({ taskQueue, workflowBundle: bareBundle, ...extra }),
       stop: async () => {
         for (const running of [...workers]) await running.stop().catch(() => undefined);
         await stop();

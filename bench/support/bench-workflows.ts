@@ -1,8 +1,6 @@
 // The benchmarks' workflows module (sandbox-only, like any workflows module): the package's workflows, as a user
-// re-exports them, plus two drivers that make the same calls through the plugin and as bare activities.
-import { proxyActivities } from '@temporalio/workflow';
+// re-exports them, plus drivers that make calls through the plugin (the bare path has its own: bare-workflows.ts).
 import { callTool, type CallToolOptions, type ToolCallResult } from '../../workflows/index.js';
-import { bareActivityName } from './bare-names.js';
 
 export * from '../../workflows/index.js';
 
@@ -22,19 +20,4 @@ export async function pluginCalls(tool: string, argsList: unknown[], options: Ca
 /** One call through the plugin, returning its whole result (the reconciliation benchmark checks how it settled). */
 export async function pluginCall(tool: string, args: unknown, options: CallToolOptions): Promise<ToolCallResult> {
   return callTool(tool, args, options);
-}
-
-/**
- * The same calls as plain activities (the tool's handler, nothing else), with the activity options `callTool` uses
- * for a read: 30 s start-to-close, 3 attempts. Returns how many returned.
- */
-export async function bareCalls(tool: string, argsList: unknown[]): Promise<number> {
-  const activities = proxyActivities<Record<string, (args: unknown) => Promise<unknown>>>({ startToCloseTimeout: '30s', retry: { maximumAttempts: 3 } });
-  const call = activities[bareActivityName(tool)]!;
-  let returned = 0;
-  for (const args of argsList) {
-    await call(args);
-    returned += 1;
-  }
-  return returned;
 }
