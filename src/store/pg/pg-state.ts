@@ -3,7 +3,7 @@ import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
 import { assertAllCited, resolvePatchProvenance, type PatchProvenance, type PatchProvenanceInput } from '../cited-evidence.js';
 import { checkCount, checkIdList, checkText } from '../input-checks.js';
 import { readCitedEvidence } from './pg-evidence.js';
-import { inTransaction, type PgDatabase, type Queryable } from './sql-runner.js';
+import { poolQueryable, type PgDatabase, type Queryable } from './sql-runner.js';
 import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
 import { StoreError, isStoreError } from '../store-error.js';
 import { isoOf, isoOrNull } from '../timestamps.js';
@@ -28,25 +28,39 @@ interface PatchRow {
 
 const PATCH_COLUMNS = 'patch_id, workflow_id, key, value_json, evidence_ids, source, observed_at, retrieved_at, version, call_id, patch_sha256, applied_at';
 
-/** The locking read of {@link applyChecked}: earlier patch with this id, current version. */
-const checkPatchSql = (db: Queryable): string => `
-  SELECT (SELECT version FROM ${db.table('ttc_state')} WHERE workflow_id = $1 AND key = $2 FOR UPDATE) AS current_version,
-         ${PATCH_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')}
-    FROM (SELECT 1) AS one LEFT JOIN ${db.table('ttc_state_patches')} p ON p.patch_id = $3`;
-
-/** The write of {@link applyChecked}: the patch row and the pointer move, as one statement. */
-function writePatchSql(db: Queryable, firstVersion: boolean): string {
-  // A first version inserts the pointer (its primary key turns a concurrent first writer into a conflict); later
-  // versions move it. Both statements of the CTE run to completion whether or not the outer query reads them.
+/**
+ * A resolved patch's checks and write as one statement (one round trip, one commit), in the order of the checks:
+ *
+ * - `earlier`: a patch already stored under this id (a replay or a reused id; the caller compares digests);
+ * - `pointer`: the key's current version, its row locked `FOR UPDATE` — a concurrent writer of the key waits here
+ *   and then reads the version that writer left (Postgres re-reads a locked row that changed), so the version check
+ *   and the write are one step;
+ * - `p`: the patch row, inserted only when no earlier patch has this id and the current version is the expected one;
+ * - `moved`: the pointer, moved only when `p` inserted (a first version inserts it, and its primary key turns a
+ *   concurrent first writer into a conflict; later versions update the locked row).
+ *
+ * What the statement cannot see (a patch of this id committed by a writer it waited for, or a first version raced
+ * in) ends as a conflict with no row written, which the caller re-checks as a possible replay. Data-modifying CTEs
+ * run to completion whether or not the outer query reads them.
+ */
+function applyPatchSql(db: Queryable, firstVersion: boolean): string {
   const movePointer = firstVersion
     ? `INSERT INTO ${db.table('ttc_state')} (workflow_id, key, version, patch_id, updated_at) SELECT workflow_id, key, version, patch_id, applied_at FROM p`
     : `UPDATE ${db.table('ttc_state')} s SET version = p.version, patch_id = p.patch_id, updated_at = p.applied_at FROM p WHERE s.workflow_id = p.workflow_id AND s.key = p.key`;
   return `
-    WITH p AS (
+    WITH earlier AS (
+      SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE patch_id = $1
+    ), pointer AS MATERIALIZED (
+      SELECT version FROM ${db.table('ttc_state')} WHERE workflow_id = $2 AND key = $3 FOR UPDATE
+    ), p AS (
       INSERT INTO ${db.table('ttc_state_patches')} (patch_id, workflow_id, key, value_json, evidence_ids, source, observed_at, retrieved_at, expected_version, version, call_id, patch_sha256, applied_at)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING ${PATCH_COLUMNS}
+      SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9::integer, $9::integer + 1, $10, $11, $12
+       WHERE NOT EXISTS (SELECT 1 FROM earlier) AND COALESCE((SELECT version FROM pointer), 0) = $9::integer
+      RETURNING ${PATCH_COLUMNS}
     ), moved AS (${movePointer})
-    SELECT ${PATCH_COLUMNS} FROM p`;
+    SELECT (SELECT version FROM pointer) AS current_version, found.inserted, ${PATCH_COLUMNS.split(', ').map((c) => `found.${c}`).join(', ')}
+      FROM (SELECT 1) AS one
+      LEFT JOIN (SELECT true AS inserted, ${PATCH_COLUMNS} FROM p UNION ALL SELECT false, ${PATCH_COLUMNS} FROM earlier) AS found ON true`;
 }
 
 /** A patch after validation, with its canonical value text; its provenance is resolved against its evidence. */
@@ -71,16 +85,22 @@ interface ResolvedPatch extends Omit<CheckedPatch, 'provenance'>, PatchProvenanc
  * `patch_id_reused`), optimistic on version (a stale expected version → `version_conflict`, the current value is
  * never overwritten), every cited evidence id must come from a call of the same workflow, and the patch's source and
  * times must be those of its evidence (`provenance_mismatch`; see `resolvePatchProvenance`).
+ *
+ * Two round trips and one commit, with no transaction around them: the read of the cited evidence, then the checks
+ * and the write in one statement ({@link applyPatchSql}). Evidence rows are append-only and each statement of a READ
+ * COMMITTED transaction reads its own snapshot anyway, so reading them before the write sees what a read inside the
+ * write's transaction saw.
  */
 export async function applyStatePatch(database: PgDatabase, input: StatePatchInput, now: Date): Promise<StatePatchResult> {
-  const patch = checkPatch(input);
+  const db = poolQueryable(database);
+  const patch = await resolvePatch(db, checkPatch(input));
   try {
-    return await inTransaction(database, (tx) => applyChecked(tx, patch, now));
+    return await applyResolved(db, patch, now);
   } catch (error) {
-    // A concurrent writer of the same patch id may have committed between our check and our write: then this
+    // A concurrent writer of the same patch id may have committed where our statement could not see it: then this
     // is a retry that lost the race, not a conflict.
     if (isStoreError(error) && (error.reason === 'version_conflict' || error.reason === 'patch_id_reused')) {
-      const replay = await inTransaction(database, async (tx) => existingPatch(tx, await resolvePatch(tx, patch)));
+      const replay = await existingPatch(db, patch);
       if (replay) return replay;
     }
     throw error;
@@ -92,8 +112,8 @@ export async function applyStatePatch(database: PgDatabase, input: StatePatchInp
  * the audit that recorded it) and checks the patch's source and times against it, or takes them from it; the
  * patch's identity digest covers the resolved values.
  */
-async function resolvePatch(tx: Queryable, patch: CheckedPatch): Promise<ResolvedPatch> {
-  const cited = await readCitedEvidence(tx, patch.workflowId, patch.evidenceIds);
+async function resolvePatch(db: Queryable, patch: CheckedPatch): Promise<ResolvedPatch> {
+  const cited = await readCitedEvidence(db, patch.workflowId, patch.evidenceIds);
   assertAllCited(patch.workflowId, patch.evidenceIds, cited);
   const { provenance, ...fields } = patch;
   const resolved = { ...fields, ...resolvePatchProvenance(provenance, cited) };
@@ -104,35 +124,22 @@ async function resolvePatch(tx: Queryable, patch: CheckedPatch): Promise<Resolve
   return { ...resolved, sha256: sha256OfBytes(identity) };
 }
 
-/**
- * Two reads and one write per patch (plus BEGIN/COMMIT), so the store stays close to raw inserts: the first read
- * finds an earlier patch with this id and the current version (locking the state row, so the check and the write are
- * one step for concurrent writers of the key); the second reads the cited evidence with the audits that recorded it,
- * to verify each row (a row moved from another workflow is refused) and to learn the provenance of the calls that
- * returned it; the write inserts the patch and moves the pointer.
- */
-async function applyChecked(tx: Queryable, checkedPatch: CheckedPatch, now: Date): Promise<StatePatchResult> {
-  const checked = (await tx.query<PatchColumns & { current_version: number | null }>(checkPatchSql(tx), [checkedPatch.workflowId, checkedPatch.key, checkedPatch.patchId]))[0];
-  if (!checked) throw new StoreError('internal', { problem: 'patch check returned nothing' });
-  const patch = await resolvePatch(tx, checkedPatch);
-  if (checked.patch_id !== null) return replayOf(checked as PatchRow, patch);
-  const currentVersion = checked.current_version ?? 0;
-  if (currentVersion !== patch.expectedVersion) {
-    throw new StoreError('version_conflict', { workflowId: patch.workflowId, key: patch.key, expectedVersion: patch.expectedVersion, currentVersion });
-  }
-  const version = patch.expectedVersion + 1;
-  const first = patch.expectedVersion === 0;
-  const rows = await tx.query<PatchRow>(
-    writePatchSql(tx, first),
-    [patch.patchId, patch.workflowId, patch.key, patch.valueJson, patch.evidenceIds, patch.source, patch.observedAt, patch.retrievedAt, patch.expectedVersion, version, patch.callId, patch.sha256, now],
+/** Runs {@link applyPatchSql} and reads its answer: the inserted patch, a replay (or reused id), or a stale version. */
+async function applyResolved(db: Queryable, patch: ResolvedPatch, now: Date): Promise<StatePatchResult> {
+  const rows = await db.query<PatchColumns & { current_version: number | null; inserted: boolean | null }>(
+    applyPatchSql(db, patch.expectedVersion === 0),
+    [patch.patchId, patch.workflowId, patch.key, patch.valueJson, patch.evidenceIds, patch.source, patch.observedAt, patch.retrievedAt, patch.expectedVersion, patch.callId, patch.sha256, now],
   );
-  const inserted = rows[0];
-  if (!inserted) throw new StoreError('internal', { problem: 'patch insert returned nothing' });
-  return { applied: true, version, patch: patchRecordOf(inserted) };
+  const row = rows[0];
+  if (!row) throw new StoreError('internal', { problem: 'patch statement returned nothing' });
+  if (row.inserted === true) return { applied: true, version: patch.expectedVersion + 1, patch: patchRecordOf(row as PatchRow) };
+  if (row.inserted === false) return replayOf(row as PatchRow, patch);
+  const currentVersion = row.current_version ?? 0;
+  throw new StoreError('version_conflict', { workflowId: patch.workflowId, key: patch.key, expectedVersion: patch.expectedVersion, currentVersion });
 }
 
-async function existingPatch(tx: Queryable, patch: ResolvedPatch): Promise<StatePatchResult | null> {
-  const row = (await tx.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ${tx.table('ttc_state_patches')} WHERE patch_id = $1`, [patch.patchId]))[0];
+async function existingPatch(db: Queryable, patch: ResolvedPatch): Promise<StatePatchResult | null> {
+  const row = (await db.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE patch_id = $1`, [patch.patchId]))[0];
   return row ? replayOf(row, patch) : null;
 }
 

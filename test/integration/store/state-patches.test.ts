@@ -4,6 +4,7 @@ import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import type { StatePatchInput } from '../../../src/store/state-patch.js';
 import { isStoreError } from '../../../src/store/store-error.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
+import { eventually } from '../../support/eventually.js';
 import { rejectsWith } from './assert-store-error.js';
 import { ordersGet, runCall } from '../../../testkit/store-tools.js';
 
@@ -128,6 +129,64 @@ describe('state patches (real Postgres)', () => {
     assert.equal(results.filter((r) => r.applied).length, 1);
     assert.ok(results.every((r) => r.version === 1));
     assert.equal(await patchCount('wf-state', 'k-retry-race'), 1);
+  });
+
+  it('lets exactly one of 10 concurrent writers of a later version win, and tells the others the version it left', async () => {
+    await store.applyStatePatch(patch({ patchId: 'p-later-race-base', key: 'k-later-race' }));
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => store.applyStatePatch(patch({ patchId: `p-later-race-${i}`, key: 'k-later-race', value: { writer: i }, expectedVersion: 1 }))),
+    );
+    assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+    for (const r of results) {
+      if (r.status === 'fulfilled') continue;
+      assert.ok(isStoreError(r.reason) && r.reason.reason === 'version_conflict', String(r.reason));
+      assert.equal(r.reason.details['currentVersion'], 2);
+    }
+    assert.equal(await patchCount('wf-state', 'k-later-race'), 2);
+    assert.equal((await store.getState('wf-state', 'k-later-race'))?.version, 2);
+  });
+
+  it('makes writers that waited for the key answer from the version its holder committed', async () => {
+    await store.applyStatePatch(patch({ patchId: 'p-held-base', key: 'k-held' }));
+    const holder = await db.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query("SELECT 1 FROM ttc_state WHERE workflow_id = 'wf-state' AND key = 'k-held' FOR UPDATE");
+      const writers = Promise.allSettled(
+        Array.from({ length: 3 }, (_, i) => store.applyStatePatch(patch({ patchId: `p-held-${i}`, key: 'k-held', value: { writer: i }, expectedVersion: 1 }))),
+      );
+      await eventually('the writers to wait for the key', async () => {
+        const { rows } = await db.ownerPool.query("SELECT 1 FROM pg_stat_activity WHERE usename = $1 AND wait_event_type = 'Lock'", [db.appRole]);
+        return rows.length >= 3 ? true : undefined;
+      }, 20_000, 10);
+      // The holder moves the key to version 2, as a writer that got there first would.
+      await holder.query(
+        `INSERT INTO ttc_state_patches (patch_id, workflow_id, key, value_json, evidence_ids, source, retrieved_at, expected_version, version, call_id, patch_sha256, applied_at)
+         VALUES ('p-held-holder', 'wf-state', 'k-held', '{}', $1, 'orders-db', now(), 1, 2, 'c1', $2, now())`,
+        [[evidenceId], '0'.repeat(64)],
+      );
+      await holder.query("UPDATE ttc_state SET version = 2, patch_id = 'p-held-holder' WHERE workflow_id = 'wf-state' AND key = 'k-held'");
+      await holder.query('COMMIT');
+      for (const result of await writers) {
+        assert.equal(result.status, 'rejected');
+        assert.ok(isStoreError(result.reason) && result.reason.reason === 'version_conflict', String(result.reason));
+        assert.equal(result.reason.details['currentVersion'], 2);
+      }
+      assert.equal(await patchCount('wf-state', 'k-held'), 2);
+      assert.equal((await store.getState('wf-state', 'k-held'))?.patchId, 'p-held-holder');
+    } finally {
+      // Destroyed, not returned: a failure above may leave its transaction open.
+      holder.release(true);
+    }
+  });
+
+  it('applies 10 concurrent retries of a later version exactly once', async () => {
+    await store.applyStatePatch(patch({ patchId: 'p-later-retry-base', key: 'k-later-retry' }));
+    const retry = () => store.applyStatePatch(patch({ patchId: 'p-later-retry', key: 'k-later-retry', value: { status: 'delivered' }, expectedVersion: 1 }));
+    const results = await Promise.all(Array.from({ length: 10 }, retry));
+    assert.equal(results.filter((r) => r.applied).length, 1);
+    assert.ok(results.every((r) => r.version === 2 && r.patch.patchId === 'p-later-retry'));
+    assert.equal(await patchCount('wf-state', 'k-later-retry'), 2);
   });
 
   it('enforces unique versions in the database even for a writer that skips the store', async () => {
