@@ -34,7 +34,7 @@ const PATCH_COLUMNS = 'patch_id, workflow_id, key, value_json, evidence_ids, sou
  * - `earlier`: a patch already stored under this id (a replay or a reused id; the caller compares digests);
  * - `pointer`: the key's current version, its row locked `FOR UPDATE` — a concurrent writer of the key waits here
  *   and then reads the version that writer left (Postgres re-reads a locked row that changed), so the version check
- *   and the write are one step;
+ *   and the write are one step; materialized, so the check and the answer read the one version it locked;
  * - `p`: the patch row, inserted only when no earlier patch has this id and the current version is the expected one;
  * - `moved`: the pointer, moved only when `p` inserted (a first version inserts it, and its primary key turns a
  *   concurrent first writer into a conflict; later versions update the locked row).
