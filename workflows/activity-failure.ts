@@ -1,5 +1,6 @@
 import { ActivityFailure, ApplicationFailure, TimeoutFailure } from '@temporalio/workflow';
-import { MODEL_RESULT_SCHEMA_VERSION, type ModelResult } from '../src/contract/model-result.js';
+import type { ModelResult } from '../src/contract/model-result.js';
+import { MODEL_RESULT_SCHEMA_VERSION } from '../src/contract/model-result-version.js';
 
 /** The model result an activity attached to its failure (catalogued failures carry it as their only detail). */
 export function carriedResult(error: unknown): ModelResult | null {

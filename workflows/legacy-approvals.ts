@@ -4,7 +4,8 @@
 // prepared now is decided by `awaitApproval`. Remove once no such run is open.
 import { condition, workflowInfo } from '@temporalio/workflow';
 import type { VerifiedDecision } from '../activities/verify-decision.js';
-import { UNAUTHENTICATED_METHOD, type DecisionRecord } from '../src/contract/decision-record.js';
+import type { DecisionRecord } from '../src/contract/decision-record.js';
+import { UNAUTHENTICATED_METHOD } from '../src/contract/decision-method.js';
 import type { ApprovalDecision, ApprovalOutcome } from './approvals.js';
 import { keepLatest, refusal, type DecisionAnswer } from './decision-inbox.js';
 import { pending, publish, type PendingState } from './pending-approvals.js';

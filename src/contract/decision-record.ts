@@ -30,8 +30,7 @@ export const decisionRecordSchema = z.strictObject({
 /** A verified decision (see {@link decisionRecordSchema}). */
 export type DecisionRecord = z.infer<typeof decisionRecordSchema>;
 
-/** Value of `method` for a decision taken on a worker without an authenticator (development only). */
-export const UNAUTHENTICATED_METHOD = 'unauthenticated';
+export { UNAUTHENTICATED_METHOD } from './decision-method.js';
 
 /** The execution with `decision` in its audit record: the person's decision this attempt carried out or recorded. */
 export function withDecision(execution: ToolExecution, decision: DecisionRecord): ToolExecution {

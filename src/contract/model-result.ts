@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { catalogDisagreements } from './catalog-rule.js';
 import { ERROR_CATEGORIES, RECOVERIES } from './error-catalog.js';
 import { ERROR_LAYERS } from './validation-layers.js';
+import { MODEL_RESULT_SCHEMA_VERSION } from './model-result-version.js';
 
 /**
  * `tool-result.model.v1`: the only projection of a tool call a model ever sees (SPEC §2). Every object is strict:
  * a field that is not declared here cannot reach a model through this schema.
  */
-export const MODEL_RESULT_SCHEMA_VERSION = 'tool-result.model.v1';
+export { MODEL_RESULT_SCHEMA_VERSION };
 
 /**
  * Call status. `partial` = succeeded but incomplete; `unknown` = a side effect may or may not have happened;
