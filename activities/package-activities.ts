@@ -2,6 +2,7 @@ import {
   CONFIRM_MEMORY_ACTIVITY,
   ESCALATE_ACTIVITY,
   MODEL_CALL_ACTIVITY,
+  OPEN_AND_QUERY_ACTIVITY,
   OPEN_RECONCILIATION_ACTIVITY,
   PREPARE_CALL_ACTIVITY,
   PROPOSE_MEMORY_ACTIVITY,
@@ -16,7 +17,7 @@ import { withHeartbeats } from './heartbeats.js';
 import { createConfirmMemory, createProposeMemory } from './memory.js';
 import { createModelCall } from './model-call.js';
 import { createPrepareCall } from './prepare-call.js';
-import { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome } from './reconcile-call.js';
+import { createEscalateReconciliation, createOpenAndQueryOutcome, createOpenReconciliation, createQueryOutcome } from './reconcile-call.js';
 import type { ToolRuntime } from './runtime.js';
 import { createSettleCall } from './settle-call.js';
 import { createApplyStatePatch } from './state-patch.js';
@@ -36,6 +37,7 @@ export function createPackageActivities(runtime: ToolRuntime, models: Readonly<R
     [SETTLE_CALL_ACTIVITY]: createSettleCall(runtime),
     [OPEN_RECONCILIATION_ACTIVITY]: createOpenReconciliation(runtime),
     [QUERY_OUTCOME_ACTIVITY]: createQueryOutcome(runtime),
+    [OPEN_AND_QUERY_ACTIVITY]: createOpenAndQueryOutcome(runtime),
     [ESCALATE_ACTIVITY]: createEscalateReconciliation(runtime),
     [STATE_PATCH_ACTIVITY]: createApplyStatePatch(runtime),
     [PROPOSE_MEMORY_ACTIVITY]: createProposeMemory(runtime),

@@ -47,6 +47,11 @@ export interface OpenRoundInput {
   readonly dispatcher?: { readonly workflowId: string; readonly runId: string };
 }
 
+/** Input of the open-and-query step: the round to open (as {@link OpenRoundInput} without the call) and the first query. */
+export interface OpenAndQueryInput extends QueryOutcomeInput {
+  readonly round: Omit<OpenRoundInput, 'identity'>;
+}
+
 /**
  * Opens the reconciliation record of a call whose outcome is unknown (returns the open one on a retry), revoking
  * the dispatcher's lease first, before anyone asks the provider: from then on that attempt cannot send its request.
@@ -76,6 +81,20 @@ export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeIn
     const { identity, attempt, callSpan } = input;
     reportReconciliationStep(runtime.telemetry ?? null, { kind: 'query', tool: identity.tool, callId: identity.callId, finding: found.finding, attempt, settles: callSpan ?? null, startedAtMs, endedAtMs: Date.now() });
     return found;
+  };
+}
+
+/**
+ * Opens the round and asks the first time, in that order, as one activity: the fence is in place before the
+ * provider is asked, exactly as with the two steps apart. A retry opens again (returns the open round) and asks
+ * again under the same query number.
+ */
+export function createOpenAndQueryOutcome(runtime: ToolRuntime): (input: OpenAndQueryInput) => Promise<OutcomeFinding> {
+  const open = createOpenReconciliation(runtime);
+  const query = createQueryOutcome(runtime);
+  return async ({ round, ...first }) => {
+    await open({ identity: first.identity, ...round });
+    return query(first);
   };
 }
 

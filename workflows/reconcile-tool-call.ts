@@ -1,7 +1,7 @@
-import { condition, defineQuery, defineSignal, defineUpdate, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, defineUpdate, patched, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { SubmittedDecision } from '../activities/check-decision.js';
 import type { LateResultEscalation } from '../activities/late-result.js';
-import type { createEscalateReconciliation, createOpenReconciliation, createQueryOutcome, OpenRoundInput } from '../activities/reconcile-call.js';
+import type { createEscalateReconciliation, createOpenAndQueryOutcome, createOpenReconciliation, createQueryOutcome, OpenAndQueryInput, OpenRoundInput, QueryOutcomeInput } from '../activities/reconcile-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
 import type { VerifiedDecision } from '../activities/verify-decision.js';
 import { UNAUTHENTICATED_METHOD } from '../src/contract/decision-method.js';
@@ -15,8 +15,10 @@ import { settle, type SettleTimeouts } from './settle.js';
 import { dispatchWriteOnce } from './tool-dispatch.js';
 import {
   ESCALATE_ACTIVITY,
+  OPEN_AND_QUERY_ACTIVITY,
   OPEN_RECONCILIATION_ACTIVITY,
   QUERY_OUTCOME_ACTIVITY,
+  RECONCILE_OPENS_IN_QUERY_PATCH,
   RECONCILE_STATE_QUERY,
   RESOLVE_OUTCOME_SIGNAL,
   RESOLVE_OUTCOME_UPDATE,
@@ -76,6 +78,7 @@ export const reconcileStateQuery = defineQuery<ReconcileStatus>(RECONCILE_STATE_
 type Activities = {
   [OPEN_RECONCILIATION_ACTIVITY]: ReturnType<typeof createOpenReconciliation>;
   [QUERY_OUTCOME_ACTIVITY]: ReturnType<typeof createQueryOutcome>;
+  [OPEN_AND_QUERY_ACTIVITY]: ReturnType<typeof createOpenAndQueryOutcome>;
   [ESCALATE_ACTIVITY]: ReturnType<typeof createEscalateReconciliation>;
 };
 
@@ -201,6 +204,8 @@ function settleTimeouts(policy: ReconcilePolicy): SettleTimeouts {
  * The queries: fence the unknown dispatch and open the round, then ask with backoff until a definite answer, the
  * deadline, or a human's resolution. Returns the settled result, or — when a human must (or did) decide — whether
  * the authoritative system could be asked at all (by key, or by the handle of the job the last dispatch started).
+ * A round opens before anything else happens in it: on its own, or — in runs with the patch, when the first query
+ * follows at once — inside that query's activity.
  */
 async function reconcileByQueries(
   input: ReconcileInput,
@@ -213,23 +218,32 @@ async function reconcileByQueries(
   const { identity } = input;
   const parent = workflowInfo().parent;
   enter('reconciling', 'asking the authoritative system');
-  await activities[OPEN_RECONCILIATION_ACTIVITY](openInput(input, input.auditId, parent && { workflowId: parent.workflowId, runId: parent.runId }));
-
   let unsettledBecause = input.unsettledBecause ?? 'unknown';
   let job = input.job;
   const polls = () => job !== undefined && input.canPoll === true;
-  // A job is not asked about before the time its system named: asking earlier only costs a query.
+  const canAsk = () => input.canReconcile || polls();
+  // Opens a round now, or leaves it to the query that follows at once (runs with the patch): returns it if so.
+  const openUnlessAskedAtOnce = async (round: OpenAndQueryInput['round'], askedAtOnce: boolean) => {
+    if (askedAtOnce && patched(RECONCILE_OPENS_IN_QUERY_PATCH)) return round;
+    await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, ...round });
+    return null;
+  };
+  // A job is not asked about before the time its system named (asking earlier only costs a query), but its
+  // dispatch is fenced without delay.
+  let unopened = await openUnlessAskedAtOnce(roundInput(input, input.auditId, parent && { workflowId: parent.workflowId, runId: parent.runId }), canAsk() && !job?.pollAfterMs);
   if (job?.pollAfterMs) await condition(humanResolved, job.pollAfterMs);
   let deadline = Date.now() + policy.deadlineMs;
   let interval = policy.initialIntervalMs;
-  while (!humanResolved() && (input.canReconcile || polls()) && Date.now() < deadline) {
+  while (!humanResolved() && canAsk() && Date.now() < deadline) {
     status.queries += 1;
-    const found = await activities[QUERY_OUTCOME_ACTIVITY]({
+    const query: QueryOutcomeInput = {
       identity,
       attempt: status.queries,
       ...(job !== undefined && polls() ? { jobHandle: job.handle } : {}),
       ...(input.callSpan === undefined ? {} : { callSpan: input.callSpan }),
-    });
+    };
+    const found = unopened === null ? await activities[QUERY_OUTCOME_ACTIVITY](query) : await activities[OPEN_AND_QUERY_ACTIVITY]({ ...query, round: unopened });
+    unopened = null;
     status.lastFinding = found.finding;
     if (found.finding === 'committed') {
       enter('committed', 'the authoritative system confirmed the write');
@@ -252,9 +266,9 @@ async function reconcileByQueries(
       unsettledBecause = again.because;
       job = again.result?.job;
       enter('reconciling', 'the re-dispatch outcome is unknown too; asking again');
-      // This time the unknown dispatch is this workflow's own.
+      // This time the unknown dispatch is this workflow's own; the next query follows at once.
       const self = workflowInfo();
-      await activities[OPEN_RECONCILIATION_ACTIVITY](openInput(input, again.auditId, { workflowId: self.workflowId, runId: self.runId }));
+      unopened = await openUnlessAskedAtOnce(roundInput(input, again.auditId, { workflowId: self.workflowId, runId: self.runId }), canAsk());
       deadline = Date.now() + policy.deadlineMs;
       interval = policy.initialIntervalMs;
       continue;
@@ -262,11 +276,13 @@ async function reconcileByQueries(
     await condition(humanResolved, jitteredWaitMs(interval, identity.idempotencyKey, status.queries));
     interval = Math.min(interval * policy.backoffCoefficient, policy.maximumIntervalMs);
   }
-  return { kind: 'undecided', couldAsk: input.canReconcile || polls() };
+  // A round is open before anyone may escalate it, even one whose first query never ran.
+  if (unopened !== null) await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, ...unopened });
+  return { kind: 'undecided', couldAsk: canAsk() };
 }
 
-function openInput(input: ReconcileInput, auditId: string | null, dispatcher: OpenRoundInput['dispatcher']): OpenRoundInput {
-  return { identity: input.identity, workflowId: input.parentWorkflowId, auditId, ...(dispatcher === undefined ? {} : { dispatcher }) };
+function roundInput(input: ReconcileInput, auditId: string | null, dispatcher: OpenRoundInput['dispatcher']): OpenAndQueryInput['round'] {
+  return { workflowId: input.parentWorkflowId, auditId, ...(dispatcher === undefined ? {} : { dispatcher }) };
 }
 
 /**

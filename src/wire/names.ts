@@ -17,6 +17,8 @@ export const PREPARE_CALL_ACTIVITY = 'ttc.prepareToolCall';
 export const SETTLE_CALL_ACTIVITY = 'ttc.settleToolCall';
 export const OPEN_RECONCILIATION_ACTIVITY = 'ttc.openReconciliation';
 export const QUERY_OUTCOME_ACTIVITY = 'ttc.queryOutcome';
+/** A reconciliation round's opening and its first query in one activity (runs with {@link RECONCILE_OPENS_IN_QUERY_PATCH}). */
+export const OPEN_AND_QUERY_ACTIVITY = 'ttc.openAndQueryOutcome';
 export const ESCALATE_ACTIVITY = 'ttc.escalateReconciliation';
 export const STATE_PATCH_ACTIVITY = 'ttc.applyStatePatch';
 /** Memory proposed and confirmed from workflow code (seed 000 §17). */
@@ -74,3 +76,11 @@ export const CANCELLED_WRITE_RECONCILES_PATCH = 'ttc.cancelled-write-reconciles'
  * among the other commands of that workflow task (a batch's other cancels) would have to match recorded histories.
  */
 export const RECONCILE_OUTLIVES_CANCEL_PATCH = 'ttc.reconcile-outlives-cancel';
+
+/**
+ * Patch id of reconciliation runs that open a round (fence the unknown dispatch, open the record) and ask the
+ * authoritative system the first time in one activity, when nothing has to be waited for in between: one activity
+ * and one workflow task fewer per round. Runs recorded before it opened the round in an activity of its own, and
+ * still do on replay.
+ */
+export const RECONCILE_OPENS_IN_QUERY_PATCH = 'ttc.reconcile-opens-in-query';

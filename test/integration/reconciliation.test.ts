@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/names.js';
+import { OPEN_AND_QUERY_ACTIVITY, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/names.js';
 import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import { reconcileWorkflowId, type ReconcileStatus, type ResolveOutcomeSignal, type ToolCallResult } from '../../workflows/index.js';
 import { signedResolution } from '../support/decisions.js';
@@ -62,6 +62,9 @@ test('a write that commits and then times out is reconciled by key: receipt_reco
   const history = await handle.fetchHistory();
   const timedOut = (history.events ?? []).some((e) => e.activityTaskTimedOutEventAttributes);
   assert.ok(timedOut, 'the write activity really timed out');
+  // Found at the first query: the round opened inside it, so the child ran that one activity and nothing else.
+  const childActivities = ((await reconciler.fetchHistory()).events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+  assert.deepEqual(childActivities, [OPEN_AND_QUERY_ACTIVITY]);
 });
 
 test('a write that was not committed is dispatched once more with the same key when the tool allows it: exactly one side effect', { timeout: 120_000 }, async () => {
