@@ -7,7 +7,8 @@ import { PgToolStore } from '../src/store/pg/pg-tool-store.js';
 import type { ToolCallResult } from '../workflows/index.js';
 import { chargeKey, TOOLS } from '../testkit/payment-tools.js';
 import { BENCH_PRINCIPAL, startBenchRuntime } from './support/bench-runtime.js';
-import { RECONCILE_SEGMENT_LABELS, reconcileSegmentsOf, type ReconcileSegments } from './support/history-segments.js';
+import { reconcileWorkflowId } from '../src/wire/ids.js';
+import { RECONCILE_CHILD_LABELS, RECONCILE_SEGMENT_LABELS, reconcileChildWorkOf, reconcileSegmentsOf, type ReconcileChildWork, type ReconcileSegments } from './support/history-segments.js';
 import { envInt, machineLine, median, ms, printTable, quantile, reportSummary } from './support/stats.js';
 
 const WRITES = envInt('BENCH_RECONCILE_WRITES', 200);
@@ -58,13 +59,29 @@ try {
     [[String(WRITES), `${(allSettledMs / 1000).toFixed(1)} s`, (WRITES / (allSettledMs / 1000)).toFixed(1), `${ms(quantile(latencies, 0.5))} ms`, `${ms(quantile(latencies, 0.95))} ms`,
       String(reconciled), String(sideEffects), String(exactlyOnce), String(dispatches)]],
   );
-  const sampled = await Promise.all(paymentIds.slice(0, 40).map(async (id) => reconcileSegmentsOf(await rt.temporal.client.workflow.getHandle(`reconcile-bench-${id}`).fetchHistory())));
+  // The segments are those of a write that timed out and was reconciled; on a loaded machine a write may instead
+  // fail before it dispatched (its reconciliation then finds nothing), and the counts above show that.
+  const sample = paymentIds.filter((_, i) => results[i]?.modelResult.execution.delivery === 'receipt_reconciled').slice(0, 40);
+  const sampled = await Promise.all(sample.map(async (id) => reconcileSegmentsOf(await rt.temporal.client.workflow.getHandle(`reconcile-bench-${id}`).fetchHistory())));
   printTable(
     `3b. Where the time goes: server event timestamps of ${sampled.length} of the writes (ms)`,
     ['segment', 'median', 'p95'],
     (Object.keys(RECONCILE_SEGMENT_LABELS) as (keyof ReconcileSegments)[]).map((field) => {
       const values = sampled.map((s) => s[field]);
       return [RECONCILE_SEGMENT_LABELS[field], ms(median(values)), ms(quantile(values, 0.95))];
+    }),
+  );
+  const children = await Promise.all(
+    sample.map(async (id) => reconcileChildWorkOf(await rt.temporal.client.workflow.getHandle(reconcileWorkflowId(chargeKey(BENCH_PRINCIPAL.tenant, id))).fetchHistory())),
+  );
+  printTable(
+    `3c. Inside the reconciliation child: server event timestamps and event counts of the same ${children.length} writes' children`,
+    ['measure', 'median', 'p95'],
+    (Object.keys(RECONCILE_CHILD_LABELS) as (keyof ReconcileChildWork)[]).map((field) => {
+      const values = children.map((c) => c[field]);
+      // Counts and whole milliseconds print as they are.
+      const shown = (value: number) => (Number.isInteger(value) ? String(value) : ms(value));
+      return [RECONCILE_CHILD_LABELS[field], shown(median(values)), shown(quantile(values, 0.95))];
     }),
   );
   reportSummary([

@@ -56,6 +56,38 @@ export function reconcileSegmentsOf(history: History): ReconcileSegments {
   return { untilTimeout: timedOut - started, childStart: childStarted - timedOut, child: childDone - childStarted, closing: completed - childDone };
 }
 
+/**
+ * What a reconciliation child did, from its own history: how long its first workflow task waited for a worker (a
+ * new workflow's first task goes to the task queue everyone polls, behind every other new workflow's), and how many
+ * workflow tasks, activities and timers it took.
+ */
+export interface ReconcileChildWork {
+  readonly firstTaskQueued: number;
+  readonly workflowTasks: number;
+  readonly activities: number;
+  readonly timers: number;
+}
+
+export const RECONCILE_CHILD_LABELS: Readonly<Record<keyof ReconcileChildWork, string>> = {
+  firstTaskQueued: "child's first workflow task: scheduled → started (ms)",
+  workflowTasks: 'workflow tasks per child',
+  activities: 'activities per child (open, query, settle)',
+  timers: 'timers per child (backoff between queries)',
+};
+
+/** The work of one reconciliation child; throws when its history has no workflow task. */
+export function reconcileChildWorkOf(history: History): ReconcileChildWork {
+  const events = history.events ?? [];
+  const at = eventTime(history);
+  const count = (pick: (e: HistoryEvent) => unknown) => events.filter((e) => pick(e) != null).length;
+  return {
+    firstTaskQueued: at((e) => e.workflowTaskStartedEventAttributes, 'workflow task started') - at((e) => e.workflowTaskScheduledEventAttributes, 'workflow task scheduled'),
+    workflowTasks: count((e) => e.workflowTaskCompletedEventAttributes),
+    activities: count((e) => e.activityTaskScheduledEventAttributes),
+    timers: count((e) => e.timerStartedEventAttributes),
+  };
+}
+
 /** Looks up the time (ms) of the first event of a kind; throws when the history has none. */
 function eventTime(history: History): (pick: (e: HistoryEvent) => unknown, what: string) => number {
   const events = history.events ?? [];
