@@ -22,7 +22,7 @@ import { withHeartbeats } from './heartbeats.js';
 import { escalateIfLateResult } from './late-result.js';
 import { intendedRequest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
-import { callIdentityOf, isFunnelledCall, isToolActivityInput, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
+import { callIdentityOf, isFunnelledCall, isPlainRead, isToolActivityInput, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
 import { recordExecution, type ClaimedAttempt } from './record-execution.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
@@ -76,6 +76,11 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     const ctx = activityExecutionContext(identity, base + info.attempt, hostKeysOf(this.runtime), deadline.signal);
     const workflowId = ctx.temporal?.workflowId ?? 'none';
 
+    // A known read is dispatched unprepared on what an earlier preparation said of its tool; a worker whose tool has
+    // since become a write, needs approval or derives a key must not run it without the protections those get.
+    if (call.knownRead === true && !isPlainRead(tool)) {
+      return { modelResult: failedExecution(tool, ctx, catalogFailure('TOOL_ERROR', 'input', { reason: 'not_a_plain_read' }), call.args).modelResult, auditRef: null };
+    }
     // The caller as the audit records it, so that the digest is the audit's even for a value it cannot record as given.
     const intended = intendedRequest(tool, recordableContext(ctx).ctx.principal, call.args);
     let subject: ApprovalSubject | null = null;

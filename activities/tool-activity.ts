@@ -24,6 +24,16 @@ export interface ToolActivityInput {
   readonly dispatch: DispatchKind;
   /** For a tool that requires approval: the approval the workflow verified. Without one the tool refuses to run. */
   readonly approval?: VerifiedDecision;
+  /**
+   * Set when workflow code dispatched the call as a known read, unprepared (see `KnownReadCall`): the worker refuses
+   * it unless the tool still is a plain read — a read with no approval and no business key.
+   */
+  readonly knownRead?: true;
+}
+
+/** True for a tool whose calls may be dispatched unprepared: a read with no approval and no business key. */
+export function isPlainRead(tool: AnyToolDefinition): boolean {
+  return tool.effect === 'read' && !tool.requiresApproval && tool.idempotencyKey === undefined;
 }
 
 /** What a tool activity returns: the model result and a reference to the audit in Postgres — never the audit. */

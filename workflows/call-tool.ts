@@ -7,12 +7,13 @@ import type { Principal } from '../src/contract/define-tool.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { WORKFLOW_CALL_PROVIDER } from '../src/wire/call-providers.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
-import { CANCELLED_WRITE_RECONCILES_PATCH, PREPARE_CALL_ACTIVITY, RECONCILE_OUTLIVES_CANCEL_PATCH, RECONCILE_WORKFLOW_TYPE } from '../src/wire/names.js';
+import { CANCELLED_WRITE_RECONCILES_PATCH, KNOWN_READS_SKIP_PREPARE_PATCH, PREPARE_CALL_ACTIVITY, RECONCILE_OUTLIVES_CANCEL_PATCH, RECONCILE_WORKFLOW_TYPE } from '../src/wire/names.js';
 import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
 import { awaitApproval } from './approvals.js';
 import { callsMade, countCall } from './call-limits.js';
 import { nextCallId } from './call-ids.js';
 import { dispatchOptionsFor, PACKAGE_CALL_DEFAULTS } from './call-policy.js';
+import { learnPlainRead, plainReadFacts, type CallToRun } from './known-reads.js';
 import { callPriority } from './call-priority.js';
 import { callSummary } from './call-summary.js';
 import { startReconciliationAfterCancel, type ReconcileChildOptions } from './cancelled-write.js';
@@ -89,31 +90,46 @@ export async function callTool(name: string, args: unknown, options: CallToolOpt
   return withRecoveryPaths(name, callId, await run(name, callId), options, run);
 }
 
-/** Step one of a call: the worker validates it and fixes its identity (recorded in history). */
-export async function prepareCall(name: string, args: unknown, options: CallToolOptions, extras: PrepareCallExtras = {}): Promise<PreparedCall> {
+/**
+ * Step one of a call: the worker validates it and fixes its identity (recorded in history) — except a plain read of a
+ * tool this run already prepared once, which workflow code dispatches as it learned then (see `KnownReadCall`).
+ */
+export async function prepareCall(name: string, args: unknown, options: CallToolOptions, extras: PrepareCallExtras = {}): Promise<CallToRun> {
+  const callId = options.callId ?? nextCallId();
+  const provider = options.provider ?? WORKFLOW_PROVIDER;
+  const known = extras.malformedArguments === undefined && (options.allowedTools?.includes(name) ?? true) ? plainReadFacts(name) : undefined;
+  if (known !== undefined && patched(KNOWN_READS_SKIP_PREPARE_PATCH)) {
+    // The identity `prepare` gives a call without a business key.
+    const operationId = `${workflowInfo().workflowId}:${callId}`;
+    return { kind: 'known_read', identity: { tool: name, args, callId, principal: options.principal, provider, operationId, idempotencyKey: operationId }, ...known };
+  }
   // Optional fields are added only when set, so the activity input of an ordinary call is unchanged.
   const input: PrepareCallInput = {
     tool: name,
     args,
-    callId: options.callId ?? nextCallId(),
+    callId,
     principal: options.principal,
-    provider: options.provider ?? WORKFLOW_PROVIDER,
+    provider,
     ...(options.allowedTools === undefined ? {} : { allowedTools: options.allowedTools }),
     ...(extras.malformedArguments === undefined ? {} : { malformedArguments: extras.malformedArguments }),
   };
-  return scheduleLocalActivity<PreparedCall>(PREPARE_CALL_ACTIVITY, [input], {
+  const prepared = await scheduleLocalActivity<PreparedCall>(PREPARE_CALL_ACTIVITY, [input], {
     startToCloseTimeout: '30s',
     retry: { maximumAttempts: 5, nonRetryableErrorTypes: nonRetryableCodes() },
   });
+  learnPlainRead(name, prepared);
+  return prepared;
 }
 
 /** Step two: approval when required, then the tool activity, then reconciliation when a write's fate is unknown. */
-export async function runPrepared(prepared: PreparedCall, options: CallToolOptions): Promise<ToolCallResult> {
+export async function runPrepared(prepared: CallToRun, options: CallToolOptions): Promise<ToolCallResult> {
   if (prepared.kind === 'refused') return prepared.result;
   const limit = lowerLimit(prepared.callLimit, options.callLimits?.[prepared.identity.tool]);
   // Counted before any approval is asked for: a call past its limit must not even wait for a person.
   if (limit !== undefined && callsMade(prepared.identity.tool) >= limit) return settle(prepared.identity, { kind: 'call_limit', limit });
   countCall(prepared.identity.tool);
+  // The summary of a known read names no arguments: the redacted preview is made by the worker's preparation.
+  if (prepared.kind === 'known_read') return dispatchRead(prepared.identity, `${prepared.identity.tool} [read]`, { ...options, ...dispatchOptionsFor(prepared.callDefaults, options), knownRead: true });
   let approved: CallToolOptions & DispatchOptions = options;
   if (prepared.requiresApproval) {
     const outcome = await awaitApproval(prepared, options.approvalTimeoutMs ?? 24 * 3600_000);

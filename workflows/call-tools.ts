@@ -1,5 +1,4 @@
 import { patched } from '@temporalio/workflow';
-import type { PreparedCall } from '../activities/prepare-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
 import { BOUNDED_BATCH_PATCH } from '../src/wire/names.js';
@@ -7,6 +6,7 @@ import { mapBounded } from './bounded-map.js';
 import { nextCallId } from './call-ids.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import { prepareCall, runPrepared, type CallToolOptions } from './call-tool.js';
+import type { CallToRun } from './known-reads.js';
 import { withRecoveryPaths } from './recovery-paths.js';
 
 /** One call of a batch. */
@@ -53,7 +53,7 @@ export async function callTools(calls: readonly BatchCallRequest[], options: Cal
     prepareCall(call.name, call.args, callOptions(call, callIds[i] ?? nextCallId()), call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments }),
   );
   const results = new Map<string, ToolCallResult>();
-  const isWrite = (p: PreparedCall) => p.kind === 'ready' && p.effect !== 'read';
+  const isWrite = (p: CallToRun) => p.kind === 'ready' && p.effect !== 'read';
   // A read's fallback that is a write must not run beside the batch's writes: it waits for them (the lane starts as
   // the writes loop, below), then runs one at a time.
   let lane: Promise<unknown> = Promise.resolve();
@@ -63,7 +63,7 @@ export async function callTools(calls: readonly BatchCallRequest[], options: Cal
     return next;
   };
   // Recovery attempts (re-query, fallbacks) stay with their call, so a write's fallback runs before the next write.
-  const answer = async (i: number, p: PreparedCall): Promise<ToolCallResult> => {
+  const answer = async (i: number, p: CallToRun): Promise<ToolCallResult> => {
     const call = calls[i];
     const first = await runPrepared(p, options);
     if (call === undefined) return first;
@@ -76,7 +76,7 @@ export async function callTools(calls: readonly BatchCallRequest[], options: Cal
   };
   const readIndices = prepared.flatMap((p, i) => (isWrite(p) ? [] : [i]));
   const reads = fanOut(readIndices, async (i) => {
-    results.set(callIds[i] ?? '', await answer(i, prepared[i] as PreparedCall));
+    results.set(callIds[i] ?? '', await answer(i, prepared[i] as CallToRun));
   });
   const writes = (async () => {
     for (const [i, p] of prepared.entries()) {

@@ -25,6 +25,8 @@ export interface DispatchOptions {
   readonly approval?: VerifiedDecision;
   /** Task-queue priority; its fields win over the tenant's fairness key (see `callPriority`). */
   readonly priority?: Priority;
+  /** The call is a known read, dispatched unprepared (the worker checks the tool still is a plain read). */
+  readonly knownRead?: true;
 }
 
 /**
@@ -87,6 +89,7 @@ function scheduleTool(identity: CallIdentity, dispatch: DispatchKind, summary: s
     provider: identity.provider,
     dispatch,
     ...(options.approval === undefined ? {} : { approval: options.approval }),
+    ...(options.knownRead === undefined ? {} : { knownRead: options.knownRead }),
   };
   const priority = callPriority(identity.principal, options.priority);
   return scheduleActivity<ToolCallResult>(identity.tool, [input], {

@@ -84,3 +84,11 @@ export const RECONCILE_OUTLIVES_CANCEL_PATCH = 'ttc.reconcile-outlives-cancel';
  * still do on replay.
  */
 export const RECONCILE_OPENS_IN_QUERY_PATCH = 'ttc.reconcile-opens-in-query';
+
+/**
+ * Patch id of runs in which a read of a tool the run already prepared once — a read with no approval and no business
+ * key — skips the `prepare` local activity: the workflow knows how to dispatch it from that earlier, recorded
+ * preparation, and the tool activity validates it (as it validates every call). One local activity, one marker and
+ * one workflow activation fewer per such call. Runs recorded before it prepared every call, and still do on replay.
+ */
+export const KNOWN_READS_SKIP_PREPARE_PATCH = 'ttc.known-reads-skip-prepare';

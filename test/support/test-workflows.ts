@@ -91,3 +91,10 @@ export async function rememberFromRead(customerId: string, principal: Principal)
 export async function scheduleToolActivity(tool: string, input: ToolActivityInput): Promise<ToolCallResult> {
   return scheduleActivity<ToolCallResult>(tool, [input], { startToCloseTimeout: '30s', retry: { maximumAttempts: 1 } });
 }
+
+/** Calls made one after another, each through `callTool` (as an agent that reads again and again does). */
+export async function sequentialCalls(calls: readonly { readonly name: string; readonly args: unknown }[], options: CallToolOptions): Promise<ToolCallResult[]> {
+  const results: ToolCallResult[] = [];
+  for (const call of calls) results.push(await callTool(call.name, call.args, options));
+  return results;
+}
