@@ -128,8 +128,8 @@ export async function runPrepared(prepared: CallToRun, options: CallToolOptions)
   // Counted before any approval is asked for: a call past its limit must not even wait for a person.
   if (limit !== undefined && callsMade(prepared.identity.tool) >= limit) return settle(prepared.identity, { kind: 'call_limit', limit });
   countCall(prepared.identity.tool);
-  // The summary of a known read names no arguments: the redacted preview is made by the worker's preparation.
-  if (prepared.kind === 'known_read') return dispatchRead(prepared.identity, `${prepared.identity.tool} [read]`, { ...options, ...dispatchOptionsFor(prepared.callDefaults, options), knownRead: true });
+  // A known read's summary names its call, not its arguments: the redacted preview is made by the worker's preparation.
+  if (prepared.kind === 'known_read') return dispatchRead(prepared.identity, `${prepared.identity.tool} [read] ${prepared.identity.callId}`, { ...options, ...dispatchOptionsFor(prepared.callDefaults, options), knownRead: true });
   let approved: CallToolOptions & DispatchOptions = options;
   if (prepared.requiresApproval) {
     const outcome = await awaitApproval(prepared, options.approvalTimeoutMs ?? 24 * 3600_000);
