@@ -144,7 +144,9 @@ function holdToNegotiatedVersion(req: IncomingMessage, version: string | undefin
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]?.toLowerCase() === 'mcp-protocol-version') req.rawHeaders[i + 1] = version;
 }
 
-const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
+/** Host header values of the loopback interface; a listening address among them (or `::1`) is loopback. */
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
+const isLoopback = (host: string) => host === '::1' || LOOPBACK_NAMES.includes(host);
 
 /**
  * Who may use the endpoint: with a token, requests that carry it (compared in constant time, as digests so the
@@ -152,15 +154,15 @@ const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1', '[::1]'];
  */
 function bearerCheck(host: string, token: string | undefined): (req: IncomingMessage) => boolean {
   if (token === undefined) {
-    if (!LOOPBACK_HOSTS.includes(host)) throw new McpHttpAccessError(`serving MCP on ${host} (not loopback) needs a bearer token: every client acts as the server's principal`);
+    if (!isLoopback(host)) throw new McpHttpAccessError(`serving MCP on ${host} (not loopback) needs a bearer token: every client acts as the server's principal`);
     return () => true;
   }
   if (token.length < MIN_MCP_TOKEN_LENGTH) throw new McpHttpAccessError(`the MCP bearer token must be at least ${MIN_MCP_TOKEN_LENGTH} characters`);
   const expected = digest(token);
   return (req) => {
-    const header = req.headers.authorization;
-    const given = header?.startsWith('Bearer ') === true ? header.slice('Bearer '.length).trim() : null;
-    return given !== null && timingSafeEqual(digest(given), expected);
+    // The scheme name is case-insensitive (RFC 9110 §11.1).
+    const given = /^bearer +(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
+    return given !== undefined && timingSafeEqual(digest(given), expected);
   };
 }
 
@@ -171,7 +173,7 @@ function digest(text: string): Buffer {
 /** The Host header values this endpoint answers: its address (and the loopback names, when on loopback). */
 function allowedHostValues(host: string, port: number, extra: readonly string[]): ReadonlySet<string> {
   const names = new Set([host.includes(':') ? `[${host}]` : host, ...extra]);
-  if (LOOPBACK_HOSTS.includes(host)) ['127.0.0.1', 'localhost', '[::1]'].forEach((name) => names.add(name));
+  if (isLoopback(host)) LOOPBACK_NAMES.forEach((name) => names.add(name));
   return new Set([...names].flatMap((name) => [name.toLowerCase(), `${name.toLowerCase()}:${port}`]));
 }
 

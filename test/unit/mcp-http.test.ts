@@ -97,10 +97,12 @@ test('with a bearer token, a request without it or with another one is answered 
     assert.equal(response.status, 401, `authorization ${authorization ?? '(none)'}`);
     assert.equal(response.headers.get('www-authenticate'), 'Bearer');
   }
-  const served = await fetch(running.url, { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${token}` }, body: INITIALIZE });
-  await served.arrayBuffer();
-  assert.equal(served.status, 200);
-  assert.ok(served.headers.get('mcp-session-id'), 'a session was opened');
+  for (const authorization of [`Bearer ${token}`, `bearer ${token}`]) {
+    const served = await fetch(running.url, { method: 'POST', headers: { ...HEADERS, authorization }, body: INITIALIZE });
+    await served.arrayBuffer();
+    assert.equal(served.status, 200, authorization.split(' ')[0]);
+    assert.ok(served.headers.get('mcp-session-id'), 'a session was opened');
+  }
 });
 
 test('an endpoint off loopback without a bearer token, or with a short one, is refused before it listens', async () => {
