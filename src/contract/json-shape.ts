@@ -22,81 +22,131 @@ export interface JsonSize {
   readonly widestObjectOutsideLists: number;
 }
 
-/** Result of {@link inspectJson}. */
-export type JsonShape = { ok: true; depth: number; size: JsonSize } | { ok: false; reason: JsonShapeFailure; path: string };
-
-/** Where a frame's value sits: its parent's place and its own token; made a JSON Pointer only for a failure. */
-interface Place {
-  readonly parent: Place | null;
-  readonly token: string | number;
+/** The objects of a plain JSON value and the member names they use, gathered in the same pass (see `inspected-canonical-json.ts`). */
+export interface JsonMembers {
+  /** Every member name of every object, once. */
+  readonly names: ReadonlySet<string>;
+  readonly objects: number;
 }
 
-function pointerOf(place: Place | null): string {
-  const tokens: (string | number)[] = [];
-  for (let at = place; at !== null; at = at.parent) tokens.push(at.token);
-  return formatPointer(tokens.reverse());
+/** What {@link inspectJson} learned about a value it accepted; `depth` is the deepest nesting of containers. */
+export interface InspectedJson {
+  readonly ok: true;
+  readonly depth: number;
+  readonly size: JsonSize;
+  readonly members: JsonMembers;
+}
+
+/** Result of {@link inspectJson}. */
+export type JsonShape = InspectedJson | { ok: false; reason: JsonShapeFailure; path: string };
+
+/**
+ * An open container of the walk: its children and which one is being visited. The stack of open containers is the
+ * path to the current value, so no path is built per value; a JSON Pointer is made only for a failure.
+ */
+interface OpenContainer {
+  readonly container: object;
+  /** An object's member names (members whose value is `undefined` left out), or `null` for an array. */
+  readonly keys: readonly string[] | null;
+  /** An object's member values, read once when it is entered, in `keys` order; an array's items. */
+  readonly children: readonly unknown[];
+  /** Index of the next child to visit. */
+  next: number;
+  readonly depth: number;
+  readonly inList: boolean;
 }
 
 /**
  * Checks, without recursion, that `value` is plain JSON no deeper than `maxDepth`: the gate every value passes
  * before any recursive code (zod, canonical JSON, redaction) touches it, so hostile nesting cannot blow the stack.
- * The same single pass measures its size.
+ * The same single pass measures its size and gathers its member names. Values are visited depth first, and an
+ * object's member names (or an array's items) are all checked when it is entered.
  */
 export function inspectJson(value: unknown, maxDepth: number): JsonShape {
-  // Each frame is a value to visit, or an `exit` marker that closes a container (for cycle detection).
-  const stack: { value: unknown; place: Place | null; depth: number; inList: boolean; exit?: object }[] = [{ value, place: null, depth: 0, inList: false }];
+  const stack: OpenContainer[] = [];
   const open = new Set<object>();
+  const names = new Set<string>();
   let deepest = 0;
   let values = 0;
+  let objects = 0;
   let widestObjectOutsideLists = 0;
-  const failure = (reason: JsonShapeFailure, place: Place | null): JsonShape => ({ ok: false, reason, path: pointerOf(place) });
-  while (stack.length > 0) {
-    const frame = stack.pop()!;
-    if (frame.exit) {
-      open.delete(frame.exit);
-      continue;
-    }
-    const { value: current, place, depth, inList } = frame;
+  const failure = (reason: JsonShapeFailure, token?: string | number): JsonShape => ({ ok: false, reason, path: pointerOf(stack, token) });
+  let current = value;
+  let depth = 0;
+  let inList = false;
+  for (;;) {
     values++;
     switch (typeof current) {
       case 'string':
-        if (!current.isWellFormed()) return failure('lone_surrogate', place);
-        continue;
-      case 'number':
-        if (!Number.isFinite(current)) return failure('non_finite_number', place);
-        continue;
-      case 'boolean':
-        continue;
-      case 'object':
-        if (current === null) continue;
+        if (!current.isWellFormed()) return failure('lone_surrogate');
         break;
-      default:
-        return failure('unsupported_type', place);
-    }
-    if (depth + 1 > maxDepth) return failure('too_deep', place);
-    deepest = Math.max(deepest, depth + 1);
-    if (open.has(current)) return failure('cycle', place);
-    open.add(current);
-    stack.push({ value: undefined, place, depth, inList, exit: current });
-    if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) {
-        const item: unknown = current[i];
-        if (item === undefined) return failure('unsupported_type', { parent: place, token: i });
-        stack.push({ value: item, place: { parent: place, token: i }, depth: depth + 1, inList: true });
+      case 'number':
+        if (!Number.isFinite(current)) return failure('non_finite_number');
+        break;
+      case 'boolean':
+        break;
+      case 'object': {
+        if (current === null) break;
+        if (depth + 1 > maxDepth) return failure('too_deep');
+        deepest = Math.max(deepest, depth + 1);
+        if (open.has(current)) return failure('cycle');
+        if (Array.isArray(current)) {
+          for (let i = current.length - 1; i >= 0; i--) if (current[i] === undefined) return failure('unsupported_type', i);
+          stack.push({ container: current, keys: null, children: current, next: 0, depth, inList });
+        } else {
+          if (!isPlainObject(current)) return failure('non_plain_object');
+          if (Object.getOwnPropertySymbols(current).length > 0) return failure('unsupported_type');
+          const keys = Object.keys(current);
+          if (!inList) widestObjectOutsideLists = Math.max(widestObjectOutsideLists, keys.length);
+          const present: string[] = [];
+          const children: unknown[] = [];
+          for (const key of keys) {
+            if (FORBIDDEN_KEYS.has(key)) return failure('forbidden_key', key);
+            if (!key.isWellFormed()) return failure('lone_surrogate', key);
+            names.add(key);
+            const child = (current as Record<string, unknown>)[key];
+            if (child === undefined) continue;
+            present.push(key);
+            children.push(child);
+          }
+          objects++;
+          // Members are visited last to first, items first to last: the order whose first failure the gate has
+          // always reported (recorded failures name that path).
+          stack.push({ container: current, keys: present.reverse(), children: children.reverse(), next: 0, depth, inList });
+        }
+        open.add(current);
+        break;
       }
-      continue;
+      default:
+        return failure('unsupported_type');
     }
-    if (!isPlainObject(current)) return failure('non_plain_object', place);
-    if (Object.getOwnPropertySymbols(current).length > 0) return failure('unsupported_type', place);
-    const keys = Object.keys(current);
-    if (!inList) widestObjectOutsideLists = Math.max(widestObjectOutsideLists, keys.length);
-    for (const key of keys) {
-      const childPlace = { parent: place, token: key };
-      if (FORBIDDEN_KEYS.has(key)) return failure('forbidden_key', childPlace);
-      if (!key.isWellFormed()) return failure('lone_surrogate', childPlace);
-      const child = (current as Record<string, unknown>)[key];
-      if (child !== undefined) stack.push({ value: child, place: childPlace, depth: depth + 1, inList });
-    }
+    const parent = advance(stack, open);
+    if (parent === null) break;
+    current = parent.children[parent.next - 1];
+    depth = parent.depth + 1;
+    inList = parent.keys === null || parent.inList;
   }
-  return { ok: true, depth: deepest, size: { values, widestObjectOutsideLists } };
+  return { ok: true, depth: deepest, size: { values, widestObjectOutsideLists }, members: { names, objects } };
+}
+
+/**
+ * Moves to the next value to visit: the next child of the innermost container that has one left, whose `next` then
+ * points past it; finished containers are closed on the way. `null` when the walk is done.
+ */
+function advance(stack: OpenContainer[], open: Set<object>): OpenContainer | null {
+  for (let top = stack.at(-1); top !== undefined; top = stack.at(-1)) {
+    if (top.next < top.children.length) {
+      top.next++;
+      return top;
+    }
+    stack.pop();
+    open.delete(top.container);
+  }
+  return null;
+}
+
+/** The pointer to the value being visited (each open container's current child), and then to `token` if given. */
+function pointerOf(stack: readonly OpenContainer[], token?: string | number): string {
+  const tokens = stack.map(({ keys, next }) => (keys === null ? next - 1 : keys[next - 1]!));
+  return formatPointer(token === undefined ? tokens : [...tokens, token]);
 }
