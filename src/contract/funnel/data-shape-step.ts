@@ -1,6 +1,7 @@
 import { canonicalJson } from '../canonical-json.js';
 import type { RawResponse, ToolOutput } from '../define-tool.js';
-import { inspectJson } from '../json-shape.js';
+import { canonicalJsonOfInspected } from '../inspected-canonical-json.js';
+import { inspectJson, type InspectedJson } from '../json-shape.js';
 import type { Sha256Hex } from '../sha256.js';
 import { utf8ByteLength } from '../truncation.js';
 import { contractFailure } from './contract-failure.js';
@@ -19,14 +20,14 @@ export function checkDataShape(state: FunnelState): StepResult {
   const rule = `json-shape@1;maxDepth=${budget.maxDepth}`;
   const shape = inspectJson(envelope.data, budget.maxDepth);
   if (!shape.ok) return failLayer(state, 'protocol', rule, contractFailure('protocol', shape), `${shape.reason} at '${shape.path}'`);
-  return passLayer(state, 'protocol', rule, { ...rawResponseDigest(envelope, state.sha256), overRawSize: overRawSizeGate(shape.size, budget) });
+  return passLayer(state, 'protocol', rule, { ...rawResponseDigest(envelope, shape, state.sha256), overRawSize: overRawSizeGate(shape.size, budget) });
 }
 
 /** The handler's raw bytes when it kept them, else the canonical form of its data (which the artifact reuses). */
-function rawResponseDigest(envelope: ToolOutput<unknown>, hash: Sha256Hex): Pick<FunnelState, 'rawResponse' | 'canonicalData'> {
+function rawResponseDigest(envelope: ToolOutput<unknown>, shape: InspectedJson, hash: Sha256Hex): Pick<FunnelState, 'rawResponse' | 'canonicalData'> {
   const raw = rawBodyDigest(envelope.rawResponse, hash);
   if (raw !== null) return { rawResponse: raw, canonicalData: null };
-  const canonical = canonicalDataOf(envelope, hash);
+  const canonical = canonicalDataFrom(canonicalJsonOfInspected(envelope.data, shape), hash);
   return { rawResponse: { sha256: canonical.sha256, bytes: canonical.bytes }, canonicalData: canonical };
 }
 
@@ -39,6 +40,9 @@ export function rawBodyDigest(raw: RawResponse | undefined, hash: Sha256Hex): Fu
 
 /** Canonical JSON of the handler's data, unredacted: the artifact body and (without raw bytes) the raw digest. */
 export function canonicalDataOf(envelope: ToolOutput<unknown>, hash: Sha256Hex): CanonicalData {
-  const body = canonicalJson(envelope.data);
+  return canonicalDataFrom(canonicalJson(envelope.data), hash);
+}
+
+function canonicalDataFrom(body: string, hash: Sha256Hex): CanonicalData {
   return { body, sha256: hash(body), bytes: utf8ByteLength(body) };
 }
