@@ -1,6 +1,7 @@
 import type { ZodType } from 'zod';
 import { findUndeclaredKeys } from '../exact-output.js';
 import { describeIssues, guardedParse } from '../guarded-parse.js';
+import { keepsEveryKey } from '../key-keeping-schema.js';
 import { contractFailure } from './contract-failure.js';
 import { envelopeOf, type FunnelState } from './funnel-state.js';
 import { failLayer, passLayer, skipLayer, type StepResult } from './step.js';
@@ -13,13 +14,15 @@ export function checkOutputSchema(state: FunnelState): StepResult {
   const { data: raw } = envelopeOf(state);
   if (state.overRawSize !== null) return skipLayer(state, 'schema', state.overRawSize, { data: raw });
   const rule = `output@${state.tool.revisions.output}`;
-  const parsed = guardedParse(state.tool.output as ZodType, raw);
+  const schema = state.tool.output as ZodType;
+  const parsed = guardedParse(schema, raw);
   if (!parsed.success) {
     const issues = describeIssues(parsed.issues);
     const detail = parsed.thrown === undefined ? { issues } : { issues, thrown: parsed.thrown };
     return failLayer(state, 'schema', rule, contractFailure('schema', detail), issues.join('; '));
   }
-  const undeclared = findUndeclaredKeys(raw, parsed.data);
+  // A schema proven to keep every key has already refused any undeclared one: the walk would find nothing.
+  const undeclared = keepsEveryKey(schema) ? [] : findUndeclaredKeys(raw, parsed.data);
   if (undeclared.length > 0) {
     return failLayer(state, 'schema', rule, contractFailure('schema', { undeclared }), `undeclared keys: ${undeclared.join(', ')}`);
   }
