@@ -27,6 +27,8 @@ export interface JsonMembers {
   /** Every member name of every object, once. */
   readonly names: ReadonlySet<string>;
   readonly objects: number;
+  /** Members whose value is `undefined`: passed over, as JSON text leaves them out; a stricter reader may refuse them. */
+  readonly undefinedValues: number;
 }
 
 /** What {@link inspectJson} learned about a value it accepted; `depth` is the deepest nesting of containers. */
@@ -69,6 +71,7 @@ export function inspectJson(value: unknown, maxDepth: number): JsonShape {
   let deepest = 0;
   let values = 0;
   let objects = 0;
+  let undefinedValues = 0;
   let widestObjectOutsideLists = 0;
   const failure = (reason: JsonShapeFailure, token?: string | number): JsonShape => ({ ok: false, reason, path: pointerOf(stack, token) });
   let current = value;
@@ -105,7 +108,10 @@ export function inspectJson(value: unknown, maxDepth: number): JsonShape {
             if (!key.isWellFormed()) return failure('lone_surrogate', key);
             names.add(key);
             const child = (current as Record<string, unknown>)[key];
-            if (child === undefined) continue;
+            if (child === undefined) {
+              undefinedValues++;
+              continue;
+            }
             present.push(key);
             children.push(child);
           }
@@ -126,7 +132,7 @@ export function inspectJson(value: unknown, maxDepth: number): JsonShape {
     depth = parent.depth + 1;
     inList = parent.keys === null || parent.inList;
   }
-  return { ok: true, depth: deepest, size: { values, widestObjectOutsideLists }, members: { names, objects } };
+  return { ok: true, depth: deepest, size: { values, widestObjectOutsideLists }, members: { names, objects, undefinedValues } };
 }
 
 /**

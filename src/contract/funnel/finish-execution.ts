@@ -1,7 +1,7 @@
 import type { CallFailure } from '../call-failure.js';
 import { catalogDisagreements } from '../catalog-rule.js';
-import { guardedParse } from '../guarded-parse.js';
-import { modelResultSchema, type ModelResult } from '../model-result.js';
+import type { ModelResult } from '../model-result.js';
+import { publishedShapeIssues } from '../published-shape.js';
 import { auditBytes, MAX_AUDIT_BYTES } from './audit-bounds.js';
 import { auditProjection } from './audit-projection.js';
 import { contractFailure } from './contract-failure.js';
@@ -54,8 +54,8 @@ function recordingOf(state: FunnelState): ArtifactPayload[] {
  * catalog's or, for a business code, exactly what this tool declared (the one check the schema cannot make).
  */
 function assertPublishedShape(modelResult: ModelResult, { tool }: FunnelState): void {
-  const checked = guardedParse(modelResultSchema, modelResult);
-  if (!checked.success) throw new Error(`internal: model result violates tool-result.model.v1 at ${checked.issues.map((issue) => issue.path).join(', ')}`);
+  const issues = publishedShapeIssues(modelResult);
+  if (issues.length > 0) throw new Error(`internal: model result violates tool-result.model.v1 at ${issues.map((issue) => issue.path).join(', ')}`);
   const disagreements = modelResult.error === null ? [] : catalogDisagreements(modelResult.error, tool.businessErrors ?? {});
   if (disagreements.length > 0) throw new Error(`internal: model result error disagrees with the catalog: ${disagreements.join('; ')}`);
 }
