@@ -41,7 +41,7 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
   const record: AuditRecord = {
     schema_version: AUDIT_SCHEMA_VERSION,
     audit_id: `aud_${state.sha256(canonicalJson({ op: ctx.operationId, call: ctx.callId, attempt: ctx.attempt })).slice(0, 24)}`,
-    principal_ref: principalRef(ctx.principal, ctx.principalKey),
+    principal_ref: principalRef(ctx.principal, ctx.principalKey, state.sha256),
     provider: {
       provider: ctx.provider.provider,
       api_family: ctx.provider.apiFamily,
