@@ -115,6 +115,7 @@ export class Redactor {
   private readonly maxScanChars: number;
   /** How far past the kept part the scan reads, so a secret starting before the cut is recognised whole. */
   private readonly lookahead: number;
+  private readonly knownKeys = new Map<string, KeyFacts>();
 
   constructor(policy: RedactionPolicy) {
     ({ names: this.names, exactNames: this.exactNames, scanner: this.scanner } = nameRulesOf(policy.sensitiveFields));
@@ -191,28 +192,43 @@ export class Redactor {
   }
 
   private object(input: Record<string, unknown>, basePath: string, log: Redaction[]): Record<string, unknown> {
-    const pairValues = this.secretPairValueKeys(input);
+    const entries = Object.entries(input);
+    const pairValues = this.secretPairValueKeys(entries);
     const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(input)) {
+    for (const [key, child] of entries) {
       const path = `${basePath}/${escapePointerToken(key)}`;
-      if (this.isSensitiveName(key)) {
+      const facts = this.keyFacts(key);
+      if (facts.sensitive) {
         log.push({ path, reason: 'sensitive_field' });
         continue;
       }
-      if (pairValues.has(key)) {
+      if (pairValues && facts.pairValue) {
         log.push({ path, reason: 'sensitive_pair' });
         continue;
       }
       // A key cannot be renamed (keys must stay unique), so a key holding a secret drops its entry; the path logged
       // shows the key redacted, since the audit is no place for the secret either.
-      const shownKey = this.scrubKey(key);
-      if (shownKey !== key) {
-        log.push({ path: `${basePath}/${escapePointerToken(shownKey)}`, reason: 'secret_in_key' });
+      if (facts.shown !== key) {
+        log.push({ path: `${basePath}/${escapePointerToken(facts.shown)}`, reason: 'secret_in_key' });
         continue;
       }
       out[key] = this.value(child, path, log);
     }
     return out;
+  }
+
+  /**
+   * What the rules decide about one key, which depends on the key alone: computed once per key and redactor, since a
+   * listing repeats the same few keys in every item (scanning each again was most of redacting a small result).
+   */
+  private keyFacts(key: string): KeyFacts {
+    let facts = this.knownKeys.get(key);
+    if (facts === undefined) {
+      const normalized = normalizeFieldName(key);
+      facts = { sensitive: this.isSensitiveName(key), pairLabel: PAIR_LABELS.has(normalized), pairValue: PAIR_VALUES.has(normalized), shown: this.scrubKey(key) };
+      if (this.knownKeys.size < MAX_KNOWN_KEYS) this.knownKeys.set(key, facts);
+    }
+    return facts;
   }
 
   private scrubKey(key: string): string {
@@ -222,14 +238,11 @@ export class Redactor {
   }
 
   /**
-   * In a name/value entry (`{ name: 'X-Api-Key', value: … }`, `{ Key: 'password', Value: … }`) whose label is a
-   * secret name, the keys of the value fields; otherwise none.
+   * True in a name/value entry (`{ name: 'X-Api-Key', value: … }`, `{ Key: 'password', Value: … }`) whose label is a
+   * secret name: its value fields are then removed.
    */
-  private secretPairValueKeys(input: Record<string, unknown>): ReadonlySet<string> {
-    const labelled = Object.entries(input).some(
-      ([key, label]) => PAIR_LABELS.has(normalizeFieldName(key)) && typeof label === 'string' && this.isSecretLabel(label),
-    );
-    return labelled ? new Set(Object.keys(input).filter((key) => PAIR_VALUES.has(normalizeFieldName(key)))) : NO_KEYS;
+  private secretPairValueKeys(entries: readonly (readonly [string, unknown])[]): boolean {
+    return entries.some(([key, label]) => typeof label === 'string' && this.keyFacts(key).pairLabel && this.isSecretLabel(label));
   }
 
   private isSecretLabel(label: string): boolean {
@@ -237,9 +250,22 @@ export class Redactor {
   }
 }
 
+/** What a redactor decided about one key (see `Redactor.keyFacts`). */
+interface KeyFacts {
+  /** The field is removed by name. */
+  readonly sensitive: boolean;
+  /** The key names the label of a name/value entry, or its value. */
+  readonly pairLabel: boolean;
+  readonly pairValue: boolean;
+  /** The key with secrets and protected values hidden (the key itself when it holds none). */
+  readonly shown: string;
+}
+
+/** Keys one redactor remembers; past this (a hostile result with countless distinct keys) they are judged each time. */
+const MAX_KNOWN_KEYS = 4096;
+
 const PAIR_LABELS = new Set(PAIR_LABEL_FIELDS);
 const PAIR_VALUES = new Set(PAIR_VALUE_FIELDS);
-const NO_KEYS: ReadonlySet<string> = new Set();
 
 function isNamedPair(item: unknown): boolean {
   return Array.isArray(item) && item.length === 2 && typeof item[0] === 'string';

@@ -56,6 +56,18 @@ describe('Redactor', () => {
     ]);
   });
 
+  it('judges a key the same in every item that repeats it (sensitive names, secret keys, name/value entries)', () => {
+    const log: Redaction[] = [];
+    const item = (i: number) => ({ id: i, password: 'p', 'ghp_FAKE0123456789abcdefghijklmnopqrstuv': 1, name: i === 1 ? 'X-Api-Key' : 'Accept', value: 'v' });
+    const out = redactor.value([item(0), item(1), item(2)], '/data', log);
+    assert.deepEqual(out, [{ id: 0, name: 'Accept', value: 'v' }, { id: 1, name: 'X-Api-Key' }, { id: 2, name: 'Accept', value: 'v' }]);
+    assert.deepEqual(log, [0, 1, 2].flatMap((i) => [
+      { path: `/data/${i}/password`, reason: 'sensitive_field' },
+      { path: `/data/${i}/${REDACTED_MARKER}`, reason: 'secret_in_key' },
+      ...(i === 1 ? [{ path: '/data/1/value', reason: 'sensitive_pair' }] : []),
+    ]));
+  });
+
   it('does not take a lone two-item list for a [name, value] pair', () => {
     const log: Redaction[] = [];
     assert.deepEqual(redactor.value({ required: ['password', 'email'], context: ['operationId', 'idempotencyKey'] }, '/data', log), {
