@@ -66,6 +66,7 @@ interface OpenContainer {
  */
 export function inspectJson(value: unknown, maxDepth: number): JsonShape {
   const stack: OpenContainer[] = [];
+  /** The open containers past the first {@link SCANNED_ANCESTORS} (see {@link isOpen}). */
   const open = new Set<object>();
   const names = new Set<string>();
   let deepest = 0;
@@ -92,7 +93,7 @@ export function inspectJson(value: unknown, maxDepth: number): JsonShape {
         if (current === null) break;
         if (depth + 1 > maxDepth) return failure('too_deep');
         deepest = Math.max(deepest, depth + 1);
-        if (open.has(current)) return failure('cycle');
+        if (isOpen(current, stack, open)) return failure('cycle');
         if (Array.isArray(current)) {
           for (let i = current.length - 1; i >= 0; i--) if (current[i] === undefined) return failure('unsupported_type', i);
           stack.push({ container: current, keys: null, children: current, next: 0, depth, inList });
@@ -120,7 +121,7 @@ export function inspectJson(value: unknown, maxDepth: number): JsonShape {
           // always reported (recorded failures name that path).
           stack.push({ container: current, keys: present.reverse(), children: children.reverse(), next: 0, depth, inList });
         }
-        open.add(current);
+        if (stack.length > SCANNED_ANCESTORS) open.add(current);
         break;
       }
       default:
@@ -145,10 +146,24 @@ function advance(stack: OpenContainer[], open: Set<object>): OpenContainer | nul
       top.next++;
       return top;
     }
+    if (stack.length > SCANNED_ANCESTORS) open.delete(top.container);
     stack.pop();
-    open.delete(top.container);
   }
   return null;
+}
+
+/**
+ * Open containers found by looking through the stack rather than in a set: most JSON is shallow, and a set's
+ * insertion and removal for every container cost more than comparing with a few ancestors. Deeper containers go in
+ * the set, so a deep value costs no more per container than this many comparisons.
+ */
+const SCANNED_ANCESTORS = 16;
+
+/** True when `container` is one of the open containers (its own ancestor: a cycle). */
+function isOpen(container: object, stack: readonly OpenContainer[], deeper: ReadonlySet<object>): boolean {
+  const scanned = Math.min(stack.length, SCANNED_ANCESTORS);
+  for (let i = 0; i < scanned; i++) if (stack[i]!.container === container) return true;
+  return stack.length > SCANNED_ANCESTORS && deeper.has(container);
 }
 
 /** The pointer to the value being visited (each open container's current child), and then to `token` if given. */

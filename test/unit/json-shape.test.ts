@@ -21,6 +21,35 @@ describe('inspectJson reports the first failure in its order of visit', () => {
   }
 });
 
+describe('inspectJson finds a cycle at any depth, and only a cycle', () => {
+  /** A chain of `depth` nested objects; `last(innermost)` goes inside the innermost. */
+  function chain(depth: number, last: (innermost: object) => unknown): { root: Record<string, unknown>; path: string } {
+    const root: Record<string, unknown> = {};
+    const tokens: string[] = [];
+    let node = root;
+    for (let i = 1; i < depth; i++) {
+      const child: Record<string, unknown> = {};
+      node[`k${i}`] = child;
+      tokens.push(`k${i}`);
+      node = child;
+    }
+    node['last'] = last(node);
+    return { root, path: `/${[...tokens, 'last'].join('/')}` };
+  }
+
+  for (const depth of [3, 16, 17, 40]) {
+    it(`a container ${depth} levels deep that holds its parent`, () => {
+      const { root, path } = chain(depth, (innermost) => ({ back: innermost }));
+      assert.deepEqual(inspectJson(root, 100), { ok: false, reason: 'cycle', path: `${path}/back` });
+    });
+    it(`the same object twice ${depth} levels deep, beside itself, is no cycle`, () => {
+      const shared = { leaf: [1] };
+      const { root } = chain(depth, () => [shared, shared, { again: shared }]);
+      assert.equal(inspectJson(root, 100).ok, true);
+    });
+  }
+});
+
 describe('inspectJson gathers the member names it checked', () => {
   it('names every member once and counts the objects', () => {
     const shape = inspectJson({ a: 1, b: [{ a: 2, c: 3 }, { c: undefined }], d: {} }, 8);
