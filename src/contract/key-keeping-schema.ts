@@ -2,11 +2,14 @@ import type { z } from 'zod';
 
 type Schema = z.core.$ZodType;
 
-/** Checks a container may carry and still keep every key: they only count items (a custom check sees, and could change, the value). */
-const COUNTING_CHECKS = new Set(['min_length', 'max_length', 'length_equals', 'describe', 'meta']);
+/**
+ * Checks a container may carry and still be proven: they only bound its length or describe it (a custom check, or an
+ * overwrite, sees the parsed value and could change it).
+ */
+const LENGTH_OR_NOTE_CHECKS = new Set(['min_length', 'max_length', 'length_equals', 'describe', 'meta']);
 
 /** Schemas whose output is never an object: whatever they accept, no key of their input can go missing under them. */
-const SCALAR_TYPES = new Set(['string', 'number', 'int', 'boolean', 'bigint', 'null', 'undefined', 'void', 'nan', 'literal', 'enum', 'template_literal', 'never']);
+const SCALAR_TYPES = new Set(['string', 'number', 'boolean', 'bigint', 'null', 'undefined', 'void', 'nan', 'literal', 'enum', 'template_literal', 'never']);
 
 const verdicts = new WeakMap<Schema, boolean>();
 
@@ -33,40 +36,40 @@ function provenKeyKeeping(schema: Schema, visiting: Set<Schema>): boolean {
   visiting.add(schema);
   const def = schema._zod.def;
   const proven = (child: Schema) => provenKeyKeeping(child, visiting);
-  const counted = (def.checks ?? []).every((check) => COUNTING_CHECKS.has(check._zod.def.check));
+  const checksKeepKeys = (def.checks ?? []).every((check) => LENGTH_OR_NOTE_CHECKS.has(check._zod.def.check));
   let verdict: boolean;
   switch (def.type) {
     case 'object': {
       const { shape, catchall } = def as z.core.$ZodObjectDef;
       // No catchall: the object strips unknown keys. A `never` catchall (strict) refuses them; any other keeps them.
-      verdict = counted && catchall !== undefined && proven(catchall) && Object.values(shape).every(proven);
+      verdict = checksKeepKeys && catchall !== undefined && proven(catchall) && Object.values(shape).every(proven);
       break;
     }
     case 'array':
-      verdict = counted && proven((def as z.core.$ZodArrayDef).element);
+      verdict = checksKeepKeys && proven((def as z.core.$ZodArrayDef).element);
       break;
     case 'tuple': {
       const { items, rest } = def as z.core.$ZodTupleDef;
-      verdict = counted && items.every(proven) && (rest === null || proven(rest));
+      verdict = checksKeepKeys && items.every(proven) && (rest === null || proven(rest));
       break;
     }
     case 'record': {
       const { keyType, valueType } = def as z.core.$ZodRecordDef;
-      verdict = counted && keepsKeyText(keyType) && proven(valueType);
+      verdict = checksKeepKeys && keepsKeyText(keyType) && proven(valueType);
       break;
     }
     case 'union':
-      verdict = counted && (def as z.core.$ZodUnionDef).options.every(proven);
+      verdict = checksKeepKeys && (def as z.core.$ZodUnionDef).options.every(proven);
       break;
     case 'optional':
     case 'nullable':
     case 'readonly':
-      verdict = counted && proven((def as z.core.$ZodOptionalDef | z.core.$ZodNullableDef | z.core.$ZodReadonlyDef).innerType);
+      verdict = checksKeepKeys && proven((def as z.core.$ZodOptionalDef | z.core.$ZodNullableDef | z.core.$ZodReadonlyDef).innerType);
       break;
     case 'any':
     case 'unknown':
       // The input itself is the output.
-      verdict = counted;
+      verdict = checksKeepKeys;
       break;
     default:
       verdict = SCALAR_TYPES.has(def.type);
