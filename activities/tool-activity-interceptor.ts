@@ -10,7 +10,7 @@ import { ToolError } from '../src/contract/tool-error.js';
 import type { ModelResult } from '../src/contract/model-result.js';
 import { isStoreError } from '../src/store/store-error.js';
 import type { ClaimResult } from '../src/store/ledger.js';
-import { FUNNELLED_CALL_KIND } from '../src/wire/message-kinds.js';
+import { FUNNELLED_CALL_KIND, PREPARATION_NEEDED_KIND, type PreparationNeeded } from '../src/wire/message-kinds.js';
 import { approvalSubject, checkApprovalGrant, type ApprovalSubject } from './approval-gate.js';
 import { attemptDeadline, SDK_LOCAL_TIMEOUT_BUFFER_MS, type AttemptDeadline } from './attempt-deadline.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
@@ -22,7 +22,7 @@ import { withHeartbeats } from './heartbeats.js';
 import { escalateIfLateResult } from './late-result.js';
 import { intendedRequest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
-import { callIdentityOf, isFunnelledCall, isPlainRead, isToolActivityInput, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
+import { callIdentityOf, isFunnelledCall, isPlainRead, isToolActivityInput, runsUnprepared, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
 import { recordExecution, type ClaimedAttempt } from './record-execution.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
@@ -55,6 +55,8 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     const startedAtMs = Date.now();
     const deadline = attemptDeadline(this.activity, startedAtMs);
     const tool = this.runtime.registry.get(type);
+    // Nothing runs, so nothing is reported or recorded: the workflow prepares the call and dispatches it again.
+    if (call.expectedRead === true && !runsUnprepared(tool)) return { kind: PREPARATION_NEEDED_KIND } satisfies PreparationNeeded;
     // Reported under the name the call runs as (an alias keeps its own), like its key and audit.
     const report = (end: AttemptEnd) => reportToolCall(this.runtime.telemetry ?? null, settledToolCall({ name: type, effect: tool.effect }, call.callId, this.activity.info.attempt, startedAtMs, end));
     try {

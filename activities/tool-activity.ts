@@ -29,11 +29,25 @@ export interface ToolActivityInput {
    * it unless the tool still is a plain read — a read with no approval and no business key.
    */
   readonly knownRead?: true;
+  /**
+   * Set when workflow code dispatched the call unprepared because its caller expects a plain read
+   * (`CallToolOptions.expectPlainRead`): the worker runs it only when {@link runsUnprepared} holds for the tool, and
+   * otherwise answers a `PreparationNeeded` without running or recording anything.
+   */
+  readonly expectedRead?: true;
 }
 
 /** True for a tool whose calls may be dispatched unprepared: a read with no approval and no business key. */
 export function isPlainRead(tool: AnyToolDefinition): boolean {
   return tool.effect === 'read' && !tool.requiresApproval && tool.idempotencyKey === undefined;
+}
+
+/**
+ * True for a tool whose first call in a run may be dispatched unprepared: a plain read that declares no call limit and
+ * no call defaults of its own (the workflow learns those only from a preparation, and must apply them to every call).
+ */
+export function runsUnprepared(tool: AnyToolDefinition): boolean {
+  return isPlainRead(tool) && tool.callLimit === undefined && tool.callDefaults === undefined;
 }
 
 /** What a tool activity returns: the model result and a reference to the audit in Postgres — never the audit. */

@@ -35,10 +35,14 @@ const args = { customer_id: 'cus_bench' };
 
 /** A way of making the call: which workflow, on which task queue. */
 interface Path {
-  readonly key: 'bare' | 'plugin' | 'pluginMemory';
+  readonly key: 'bare' | 'plugin' | 'pluginExpected' | 'pluginMemory';
   readonly label: string;
   readonly taskQueue: string;
   readonly workflowType: 'bareCalls' | 'pluginCalls';
+  /** Call options beyond the principal (plugin paths). */
+  readonly callOptions?: Readonly<Record<string, unknown>>;
+  /** How the summary names the path's ratios to bare's (the paths it reports). */
+  readonly summaryName?: string;
 }
 
 const QUEUE_BARE = `ttc-bench-e2e-bare-${process.pid}`;
@@ -46,7 +50,9 @@ const QUEUE_PG = `ttc-bench-e2e-${process.pid}`;
 const QUEUE_MEMORY = `ttc-bench-e2e-mem-${process.pid}`;
 const PATHS: readonly Path[] = [
   { key: 'bare', label: 'bare activity', taskQueue: QUEUE_BARE, workflowType: 'bareCalls' },
-  { key: 'plugin', label: 'plugin (Postgres store)', taskQueue: QUEUE_PG, workflowType: 'pluginCalls' },
+  { key: 'plugin', label: 'plugin (Postgres store)', taskQueue: QUEUE_PG, workflowType: 'pluginCalls', summaryName: 'plugin/bare' },
+  // The same calls, made as a caller who knows the tool is a plain read makes them: none is prepared.
+  { key: 'pluginExpected', label: 'plugin, expectPlainRead (Postgres store)', taskQueue: QUEUE_PG, workflowType: 'pluginCalls', callOptions: { expectPlainRead: true }, summaryName: 'plugin (expectPlainRead)/bare' },
   { key: 'pluginMemory', label: 'plugin (in-memory store)', taskQueue: QUEUE_MEMORY, workflowType: 'pluginCalls' },
 ];
 
@@ -83,7 +89,7 @@ try {
   /** Runs `workflows` workflows of `callsEach` calls, `concurrency` at a time; checks every call really succeeded. */
   const run = async (path: Path, workflows: number, callsEach: number, concurrency: number): Promise<RunResult> => {
     const argsList = Array.from({ length: callsEach }, () => args);
-    const workflowArgs = path.workflowType === 'bareCalls' ? [tool, argsList] : [tool, argsList, { principal: BENCH_PRINCIPAL }];
+    const workflowArgs = path.workflowType === 'bareCalls' ? [tool, argsList] : [tool, argsList, { principal: BENCH_PRINCIPAL, ...path.callOptions }];
     const latencies: number[] = [];
     const workflowIds: string[] = [];
     let next = 0;
@@ -152,16 +158,18 @@ try {
       const vs = (value: number, base: number) => (path.key === 'bare' ? '1.00' : ratio(value / base));
       singleRows.push([String(concurrency), path.label, String(r.latencies.length), ms(p50), ms(p95), perSecond(rate),
         vs(p50, quantile(bare.latencies, 0.5)), vs(p95, quantile(bare.latencies, 0.95)), vs(rate, median(bare.rates))]);
-      if (path.key === 'plugin') {
-        summary.push({ part: '2 e2e', measure: `plugin/bare p50, concurrency ${concurrency} (goal ${GOALS.p50[concurrency] ?? '–'})`, value: ratio(p50 / quantile(bare.latencies, 0.5)) });
-        summary.push({ part: '2 e2e', measure: `plugin/bare throughput, concurrency ${concurrency} (goal ${GOALS.throughput[concurrency] ?? '–'})`, value: ratio(rate / median(bare.rates)) });
+      if (path.summaryName !== undefined) {
+        summary.push({ part: '2 e2e', measure: `${path.summaryName} p50, concurrency ${concurrency} (goal ${GOALS.p50[concurrency] ?? '–'})`, value: ratio(p50 / quantile(bare.latencies, 0.5)) });
+        summary.push({ part: '2 e2e', measure: `${path.summaryName} throughput, concurrency ${concurrency} (goal ${GOALS.throughput[concurrency] ?? '–'})`, value: ratio(rate / median(bare.rates)) });
       }
     }
     if (concurrency === 1) workerRows = workerTimingRows();
     cpuRows.push(...cpuTableRows(concurrency, single));
-    const pluginCpu = cpuTotal(single.get('plugin')!.cpuPerCall);
     const bareCpu = cpuTotal(bare.cpuPerCall);
-    if (pluginCpu !== null && bareCpu !== null) summary.push({ part: '2 e2e', measure: `plugin/bare CPU per single-call workflow, all processes, concurrency ${concurrency}`, value: ratio(pluginCpu / bareCpu) });
+    for (const path of PATHS.filter((p) => p.summaryName !== undefined)) {
+      const pathCpu = cpuTotal(single.get(path.key)!.cpuPerCall);
+      if (pathCpu !== null && bareCpu !== null) summary.push({ part: '2 e2e', measure: `${path.summaryName} CPU per single-call workflow, all processes, concurrency ${concurrency}`, value: ratio(pathCpu / bareCpu) });
+    }
 
     const loopWorkflows = Math.max(concurrency, Math.ceil(perRound / CALLS_PER_WORKFLOW));
     // Half the rounds: at concurrency 32 each round is already 32 workflows of several calls.
@@ -174,9 +182,9 @@ try {
       const vs = (value: number, base: number) => (path.key === 'bare' ? '1.00' : ratio(value / base));
       loopRows.push([String(concurrency), path.label, `${r.latencies.length} × ${CALLS_PER_WORKFLOW}`, ms(perCall), perSecond(rate),
         vs(perCall, median(loopBare.latencies) / CALLS_PER_WORKFLOW), vs(rate, median(loopBare.rates))]);
-      if (path.key === 'plugin') {
-        summary.push({ part: '2 e2e', measure: `plugin/bare per call inside one workflow, concurrency ${concurrency} (goal ${GOALS.perCall[concurrency] ?? '–'})`, value: ratio(perCall / (median(loopBare.latencies) / CALLS_PER_WORKFLOW)) });
-        summary.push({ part: '2 e2e', measure: `plugin/bare throughput inside one workflow, concurrency ${concurrency} (goal ${GOALS.throughput[concurrency] ?? '–'})`, value: ratio(rate / median(loopBare.rates)) });
+      if (path.summaryName !== undefined) {
+        summary.push({ part: '2 e2e', measure: `${path.summaryName} per call inside one workflow, concurrency ${concurrency} (goal ${GOALS.perCall[concurrency] ?? '–'})`, value: ratio(perCall / (median(loopBare.latencies) / CALLS_PER_WORKFLOW)) });
+        summary.push({ part: '2 e2e', measure: `${path.summaryName} throughput inside one workflow, concurrency ${concurrency} (goal ${GOALS.throughput[concurrency] ?? '–'})`, value: ratio(rate / median(loopBare.rates)) });
       }
     }
   }
@@ -237,7 +245,7 @@ function workerTimingRows(): string[][] {
   return [
     row('bare activity (handler only)', bareWorkerTimings.get(`activity.bare:${tool}`)),
     row('plugin: prepare (local activity), Postgres worker', pgWorkerTimings.get('local.ttc.prepareToolCall')),
-    row('plugin: tool activity, whole (Postgres store)', pgWorkerTimings.get(`activity.${tool}`)),
+    row('plugin: tool activity, whole (Postgres store; prepared and expected reads)', pgWorkerTimings.get(`activity.${tool}`)),
     row('  of which store.claimIdempotencyKey', storeTimings.get('store.claimIdempotencyKey')),
     row('  of which store.recordExecution', storeTimings.get('store.recordExecution')),
     row('plugin: tool activity, whole (in-memory store: funnel + handler)', memoryWorkerTimings.get(`activity.${tool}`)),
@@ -278,7 +286,7 @@ type Alternate = (workflowsPerRound: number, callsEach: number, concurrency: num
 
 /** Single-call workflows of bare and plugin (Postgres) at each concurrency of the sweep, alternating in two rounds. */
 async function concurrencySweep(alternate: Alternate): Promise<SweepPoint[]> {
-  const paths = PATHS.filter((p) => p.key !== 'pluginMemory');
+  const paths = PATHS.filter((p) => p.key === 'bare' || p.key === 'plugin');
   const points: SweepPoint[] = [];
   for (const concurrency of SWEEP_CONCURRENCIES) {
     const perRound = Math.ceil(Math.max(SWEEP_CALLS, 2 * concurrency) / 2);

@@ -26,3 +26,10 @@ export function callsMade(tool: string): number {
 export function countCall(tool: string): void {
   admitted.set(tool, callsMade(tool) + 1);
 }
+
+/** Takes back one admitted call of `tool` that never ran (an expected read its preparation admits again). */
+export function withdrawCall(tool: string): void {
+  const made = callsMade(tool);
+  if (made > 1) admitted.set(tool, made - 1);
+  else admitted.delete(tool);
+}

@@ -1,5 +1,6 @@
 import { ChildWorkflowCancellationType, executeChild, isCancellation, ParentClosePolicy, patched, scheduleLocalActivity, workflowInfo } from '@temporalio/workflow';
 import { WorkflowExecutionAlreadyStartedError, type Priority } from '@temporalio/common';
+import type { CallIdentity } from '../activities/call-identity.js';
 import type { PrepareCallInput, PreparedCall, ReadyCall } from '../activities/prepare-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
@@ -10,17 +11,17 @@ import { reconcileWorkflowId } from '../src/wire/ids.js';
 import { CANCELLED_WRITE_RECONCILES_PATCH, KNOWN_READS_SKIP_PREPARE_PATCH, PREPARE_CALL_ACTIVITY, RECONCILE_OUTLIVES_CANCEL_PATCH, RECONCILE_WORKFLOW_TYPE } from '../src/wire/names.js';
 import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
 import { awaitApproval } from './approvals.js';
-import { callsMade, countCall } from './call-limits.js';
+import { callsMade, countCall, withdrawCall } from './call-limits.js';
 import { nextCallId } from './call-ids.js';
 import { dispatchOptionsFor, PACKAGE_CALL_DEFAULTS } from './call-policy.js';
-import { learnPlainRead, plainReadFacts, type CallToRun } from './known-reads.js';
+import { learnPreparation, learnServedRead, mayBePlainRead, plainReadFacts, unpreparedIdentity, unpreparedSummary, type CallToRun } from './known-reads.js';
 import { callPriority } from './call-priority.js';
 import { callSummary } from './call-summary.js';
 import { startReconciliationAfterCancel, type ReconcileChildOptions } from './cancelled-write.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 import { withRecoveryPaths, type RecoveryOptions } from './recovery-paths.js';
 import { settle } from './settle.js';
-import { dispatchRead, dispatchWriteOnce, type DispatchOptions, type WriteDispatch } from './tool-dispatch.js';
+import { dispatchExpectedRead, dispatchRead, dispatchWriteOnce, type DispatchOptions, type WriteDispatch } from './tool-dispatch.js';
 
 export type { ToolCallResult } from '../activities/tool-activity.js';
 
@@ -47,6 +48,16 @@ export interface CallToolOptions extends RecoveryOptions {
   readonly reconcile?: Partial<ReconcilePolicy>;
   /** Task queue of the tool activities (default: the workflow's). */
   readonly taskQueue?: string;
+  /**
+   * The caller expects a plain read: a read with no approval, no business key, and no call limit or call defaults of
+   * its own. The first such call of a tool in a run is then dispatched at once, without the `prepare` step (later
+   * reads of a prepared plain read skip it anyway); the worker checks the tool and, when it is not one, runs nothing
+   * and the call is prepared and run as usual (one activity more). Not used for a tool the caller limits
+   * (`callLimits`) or a run already prepared otherwise. Workers must be of a version that knows expected reads.
+   * Setting it changes the commands a run issues (no `prepare` marker): like any such change to workflow code, set it
+   * only where no run started without it is still open, or behind your own `patched()`.
+   */
+  readonly expectPlainRead?: boolean;
   /** When given, only these tools may run; any other name is refused as `UNKNOWN_TOOL` (registered or not). */
   readonly allowedTools?: readonly string[];
   /**
@@ -92,44 +103,56 @@ export async function callTool(name: string, args: unknown, options: CallToolOpt
 
 /**
  * Step one of a call: the worker validates it and fixes its identity (recorded in history) — except a plain read of a
- * tool this run already prepared once, which workflow code dispatches as it learned then (see `KnownReadCall`).
+ * tool this run already prepared once, which workflow code dispatches as it learned then (see `KnownReadCall`), and a
+ * read its caller expects to be plain, dispatched at once for the worker to check (see `ExpectedReadCall`).
  */
 export async function prepareCall(name: string, args: unknown, options: CallToolOptions, extras: PrepareCallExtras = {}): Promise<CallToRun> {
   const callId = options.callId ?? nextCallId();
-  const provider = options.provider ?? WORKFLOW_PROVIDER;
-  const known = extras.malformedArguments === undefined && (options.allowedTools?.includes(name) ?? true) ? plainReadFacts(name) : undefined;
+  const call = { tool: name, args, callId, principal: options.principal, provider: options.provider ?? WORKFLOW_PROVIDER };
+  const unprepared = extras.malformedArguments === undefined && (options.allowedTools?.includes(name) ?? true);
+  const known = unprepared ? plainReadFacts(name) : undefined;
   if (known !== undefined && patched(KNOWN_READS_SKIP_PREPARE_PATCH)) {
-    // The identity `prepare` gives a call without a business key.
-    const operationId = `${workflowInfo().workflowId}:${callId}`;
-    return { kind: 'known_read', identity: { tool: name, args, callId, principal: options.principal, provider, operationId, idempotencyKey: operationId }, ...known };
+    return { kind: 'known_read', identity: unpreparedIdentity(call, workflowInfo().workflowId), ...known };
   }
+  // Only without a limit of the caller's on the tool: an expected read is admitted before the worker says whether the
+  // tool has one of its own (it has none when the worker runs it), so no limit applies to it. No patch: the caller's
+  // own option chooses this branch, so a run takes it only on code that sets it (see `expectPlainRead`).
+  const expected = unprepared && known === undefined && options.expectPlainRead === true && options.callLimits?.[name] === undefined && mayBePlainRead(name);
+  if (expected) return { kind: 'expected_read', identity: unpreparedIdentity(call, workflowInfo().workflowId) };
   // Optional fields are added only when set, so the activity input of an ordinary call is unchanged.
-  const input: PrepareCallInput = {
-    tool: name,
-    args,
-    callId,
-    principal: options.principal,
-    provider,
+  return prepareInWorker({
+    ...call,
     ...(options.allowedTools === undefined ? {} : { allowedTools: options.allowedTools }),
     ...(extras.malformedArguments === undefined ? {} : { malformedArguments: extras.malformedArguments }),
-  };
+  });
+}
+
+/** The `prepare` local activity; what it says of the tool is remembered for the run's later calls of it. */
+async function prepareInWorker(input: PrepareCallInput): Promise<PreparedCall> {
   const prepared = await scheduleLocalActivity<PreparedCall>(PREPARE_CALL_ACTIVITY, [input], {
     startToCloseTimeout: '30s',
     retry: { maximumAttempts: 5, nonRetryableErrorTypes: nonRetryableCodes() },
   });
-  learnPlainRead(name, prepared);
+  learnPreparation(input.tool, prepared);
   return prepared;
 }
 
+/**
+ * How a write found only while running a call (an expected read its worker sent back for preparation) runs: a batch
+ * queues it behind its own writes, which run one at a time (see `callTools`).
+ */
+export type WriteLane = <T>(run: () => Promise<T>) => Promise<T>;
+
 /** Step two: approval when required, then the tool activity, then reconciliation when a write's fate is unknown. */
-export async function runPrepared(prepared: CallToRun, options: CallToolOptions): Promise<ToolCallResult> {
+export async function runPrepared(prepared: CallToRun, options: CallToolOptions, writeLane?: WriteLane): Promise<ToolCallResult> {
   if (prepared.kind === 'refused') return prepared.result;
-  const limit = lowerLimit(prepared.callLimit, options.callLimits?.[prepared.identity.tool]);
+  // An expected read's tool has no limit of its own when it runs (the worker checks).
+  const limit = lowerLimit(prepared.kind === 'expected_read' ? undefined : prepared.callLimit, options.callLimits?.[prepared.identity.tool]);
   // Counted before any approval is asked for: a call past its limit must not even wait for a person.
   if (limit !== undefined && callsMade(prepared.identity.tool) >= limit) return settle(prepared.identity, { kind: 'call_limit', limit });
   countCall(prepared.identity.tool);
-  // A known read's summary names its call, not its arguments: the redacted preview is made by the worker's preparation.
-  if (prepared.kind === 'known_read') return dispatchRead(prepared.identity, `${prepared.identity.tool} [read] ${prepared.identity.callId}`, { ...options, ...dispatchOptionsFor(prepared.callDefaults, options), knownRead: true });
+  if (prepared.kind === 'known_read') return dispatchRead(prepared.identity, unpreparedSummary(prepared.identity), { ...options, ...dispatchOptionsFor(prepared.callDefaults, options), knownRead: true });
+  if (prepared.kind === 'expected_read') return runExpectedRead(prepared.identity, options, writeLane);
   let approved: CallToolOptions & DispatchOptions = options;
   if (prepared.requiresApproval) {
     const outcome = await awaitApproval(prepared, options.approvalTimeoutMs ?? 24 * 3600_000);
@@ -140,6 +163,20 @@ export async function runPrepared(prepared: CallToRun, options: CallToolOptions)
   const dispatch = { ...approved, ...dispatchOptionsFor(prepared.callDefaults, approved) };
   if (prepared.effect === 'read') return dispatchRead(prepared.identity, callSummary(prepared), dispatch);
   return dispatchWrite(prepared, dispatch);
+}
+
+/** An expected read: run by the worker when its tool is a plain read, else withdrawn, prepared and run as usual. */
+async function runExpectedRead(identity: CallIdentity, options: CallToolOptions, writeLane: WriteLane | undefined): Promise<ToolCallResult> {
+  const dispatched = await dispatchExpectedRead(identity, unpreparedSummary(identity), dispatchOptionsFor(undefined, options));
+  if (dispatched.kind === 'ran') {
+    if (dispatched.served) learnServedRead(identity.tool);
+    return dispatched.result;
+  }
+  withdrawCall(identity.tool);
+  const { tool, args, callId, principal, provider } = identity;
+  const prepared = await prepareInWorker({ tool, args, callId, principal, provider, ...(options.allowedTools === undefined ? {} : { allowedTools: options.allowedTools }) });
+  const run = () => runPrepared(prepared, options);
+  return prepared.kind === 'ready' && prepared.effect !== 'read' && writeLane !== undefined ? writeLane(run) : run();
 }
 
 function lowerLimit(...limits: readonly (number | undefined)[]): number | undefined {

@@ -65,7 +65,8 @@ export async function callTools(calls: readonly BatchCallRequest[], options: Cal
   // Recovery attempts (re-query, fallbacks) stay with their call, so a write's fallback runs before the next write.
   const answer = async (i: number, p: CallToRun): Promise<ToolCallResult> => {
     const call = calls[i];
-    const first = await runPrepared(p, options);
+    // An expected read that turns out to be a write joins the writes' lane, as a read's write fallback does.
+    const first = await runPrepared(p, options, afterWrites);
     if (call === undefined) return first;
     const again = async (tool: string, id: string) => {
       const fallback = await prepareCall(tool, call.args, callOptions(call, id));

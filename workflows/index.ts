@@ -2,7 +2,7 @@
 // (`export * from 'temporal-tool-contract/workflows'`) so the reconciliation workflow is registered on their worker.
 export { reconcileWorkflowId } from '../src/wire/ids.js';
 export { callTool, prepareCall, runPrepared, WORKFLOW_PROVIDER, type CallToolOptions, type PrepareCallExtras, type ToolCallResult } from './call-tool.js';
-export type { CallToRun, KnownReadCall } from './known-reads.js';
+export type { CallToRun, ExpectedReadCall, KnownReadCall } from './known-reads.js';
 export { mcpToolCall, type McpToolCallInput, type McpCallOptions } from './mcp-tool-call.js';
 export { callTools, DEFAULT_BATCH_CONCURRENCY, type BatchCallRequest, type CallToolsOptions, type CorrelatedResult } from './call-tools.js';
 export { PACKAGE_CALL_DEFAULTS } from './call-policy.js';

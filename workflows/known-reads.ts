@@ -14,31 +14,73 @@ export interface KnownReadCall {
   readonly callDefaults?: ToolCallDefaults;
 }
 
-/** What workflow code knows about a call before it runs: the worker's preparation, or a read it knew already. */
-export type CallToRun = PreparedCall | KnownReadCall;
+/**
+ * A call whose caller expects a plain read of a tool this run has not prepared yet (`CallToolOptions.expectPlainRead`):
+ * dispatched unprepared, with the identity a preparation would give it. The worker runs it only when the tool is a
+ * plain read with no call limit or call defaults of its own; otherwise nothing runs and the workflow prepares it.
+ */
+export interface ExpectedReadCall {
+  readonly kind: 'expected_read';
+  readonly identity: CallIdentity;
+}
+
+/** What workflow code knows about a call before it runs: the worker's preparation, or a read it knows or expects. */
+export type CallToRun = PreparedCall | KnownReadCall | ExpectedReadCall;
 
 /** What a later read of a tool needs from its first preparation: only how to dispatch it. */
 type ReadFacts = Pick<KnownReadCall, 'callLimit' | 'callDefaults'>;
 
 // Module state is per workflow execution in the TypeScript SDK's sandbox (see call-ids.ts), and it is filled from
-// recorded preparations in workflow-code order, so it is the same on every replay.
+// recorded preparations and activity results in workflow-code order, so it is the same on every replay.
 const plainReads = new Map<string, ReadFacts>();
+/** Tools this run prepared as anything but a plain read: an expected read of one is prepared at once. */
+const preparedOtherwise = new Set<string>();
 
 /**
- * Remembers a prepared call of `name` when it is a plain read: no approval to ask for, and no business key (its key
- * is its operation id, which workflow code can form itself). Anything else keeps being prepared call by call.
+ * Remembers what a preparation of `name` said: a plain read (no approval to ask for, and no business key: its key is
+ * its operation id, which workflow code can form itself) is dispatched as a known read from now on; anything else
+ * keeps being prepared call by call. A refused call says nothing about its tool.
  */
-export function learnPlainRead(name: string, prepared: PreparedCall): void {
+export function learnPreparation(name: string, prepared: PreparedCall): void {
+  if (prepared.kind !== 'ready') return;
   // The recorded preparation's view of `isPlainRead` (activities/tool-activity.ts), which the worker checks again.
-  if (prepared.kind !== 'ready' || prepared.effect !== 'read' || prepared.requiresApproval) return;
-  if (prepared.identity.idempotencyKey !== prepared.identity.operationId) return;
+  if (prepared.effect !== 'read' || prepared.requiresApproval || prepared.identity.idempotencyKey !== prepared.identity.operationId) {
+    plainReads.delete(name);
+    preparedOtherwise.add(name);
+    return;
+  }
+  preparedOtherwise.delete(name);
   plainReads.set(name, {
     ...(prepared.callLimit === undefined ? {} : { callLimit: prepared.callLimit }),
     ...(prepared.callDefaults === undefined ? {} : { callDefaults: prepared.callDefaults }),
   });
 }
 
-/** How to dispatch a plain read of `name` this workflow already prepared, or `undefined`. */
+/**
+ * Remembers that a worker that serves `name` ran an expected read of it: the tool is a plain read with no call limit
+ * or defaults of its own (`runsUnprepared`), so its later reads are known reads dispatched as this one was.
+ */
+export function learnServedRead(name: string): void {
+  plainReads.set(name, {});
+}
+
+/** How to dispatch a plain read of `name` this workflow already prepared (or ran unprepared), or `undefined`. */
 export function plainReadFacts(name: string): ReadFacts | undefined {
   return plainReads.get(name);
+}
+
+/** True when nothing this run learned says that `name` is not a plain read. */
+export function mayBePlainRead(name: string): boolean {
+  return !preparedOtherwise.has(name);
+}
+
+/** The identity a preparation gives a call of a tool without a business key: its operation id is its key. */
+export function unpreparedIdentity(call: Omit<CallIdentity, 'operationId' | 'idempotencyKey'>, workflowId: string): CallIdentity {
+  const operationId = `${workflowId}:${call.callId}`;
+  return { ...call, operationId, idempotencyKey: operationId };
+}
+
+/** The activity summary of a call dispatched unprepared: its call, no arguments (the redacted preview is the worker's preparation). */
+export function unpreparedSummary(identity: CallIdentity): string {
+  return `${identity.tool} [read] ${identity.callId}`;
 }

@@ -5,7 +5,7 @@ import type { DispatchKind, ToolActivityInput, ToolCallResult } from '../activit
 import type { VerifiedDecision } from '../activities/verify-decision.js';
 import { ERROR_CATALOG, isCatalogCode, nonRetryableCodes } from '../src/contract/error-catalog.js';
 import type { UnsettledBecause } from '../src/contract/settled-results.js';
-import { TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
+import { isPreparationNeeded, TOOL_ACTIVITY_INPUT_KIND, type PreparationNeeded } from '../src/wire/message-kinds.js';
 import { carriedResult, failureType } from './activity-failure.js';
 import { PACKAGE_CALL_DEFAULTS } from './call-policy.js';
 import { callPriority } from './call-priority.js';
@@ -29,19 +29,54 @@ export interface DispatchOptions {
   readonly knownRead?: true;
 }
 
+/** The SDK's failure type for an activity type no worker function serves (retryable by default: here it is not). */
+const NOT_SERVED_FAILURE = 'NotFoundError';
+
 /**
  * Runs a read's tool activity, retried only for catalogue-retryable codes. Never throws for what the tool does: a
  * failure that carries a model result returns it, any other failure settles the call as `UPSTREAM_UNAVAILABLE`.
  */
 export async function dispatchRead(identity: CallIdentity, summary: string, options: DispatchOptions): Promise<ToolCallResult> {
   try {
-    return await scheduleTool(identity, 'dispatch', summary, options, { maximumAttempts: options.readAttempts ?? PACKAGE_CALL_DEFAULTS.readAttempts, nonRetryableErrorTypes: nonRetryableCodes() });
+    return await scheduleTool<ToolCallResult>(identity, 'dispatch', summary, options, readRetry(options));
   } catch (error) {
-    if (isCancellation(error)) throw error;
-    const carried = carriedResult(error);
-    if (carried !== null) return { modelResult: carried, auditRef: null };
-    return settle(identity, { kind: 'unavailable', failureType: failureType(error) });
+    return readFailed(identity, error);
   }
+}
+
+/** What dispatching an expected read established: its result, or that the call must be prepared first. */
+export type ExpectedReadDispatch =
+  /** `served`: a worker that knows the tool answered (with its result), so the tool is a plain read there. */
+  | { readonly kind: 'ran'; readonly result: ToolCallResult; readonly served: boolean }
+  | { readonly kind: 'prepare_first' };
+
+/**
+ * Runs a read whose caller expects a plain read, unprepared (see `CallToolOptions.expectPlainRead`). The worker runs
+ * it only when the tool is one; when it answers that the call must be prepared, or no worker function serves the tool
+ * (an unknown tool is refused by preparation, with its audit), nothing ran and the caller prepares it.
+ */
+export async function dispatchExpectedRead(identity: CallIdentity, summary: string, options: DispatchOptions): Promise<ExpectedReadDispatch> {
+  const retry = readRetry(options);
+  try {
+    const result = await scheduleTool<ToolCallResult | PreparationNeeded>(identity, 'dispatch', summary, { ...options, expectedRead: true }, { ...retry, nonRetryableErrorTypes: [...(retry.nonRetryableErrorTypes ?? []), NOT_SERVED_FAILURE] });
+    return isPreparationNeeded(result) ? { kind: 'prepare_first' } : { kind: 'ran', result, served: true };
+  } catch (error) {
+    if (!isCancellation(error) && failureType(error) === NOT_SERVED_FAILURE) return { kind: 'prepare_first' };
+    return { kind: 'ran', result: await readFailed(identity, error), served: false };
+  }
+}
+
+/** A read is retried only for catalogue-retryable codes. */
+function readRetry(options: DispatchOptions): RetryPolicy {
+  return { maximumAttempts: options.readAttempts ?? PACKAGE_CALL_DEFAULTS.readAttempts, nonRetryableErrorTypes: nonRetryableCodes() };
+}
+
+/** A read's activity failed: the model result the failure carries, else the call settled as `UPSTREAM_UNAVAILABLE`. */
+async function readFailed(identity: CallIdentity, error: unknown): Promise<ToolCallResult> {
+  if (isCancellation(error)) throw error;
+  const carried = carriedResult(error);
+  if (carried !== null) return { modelResult: carried, auditRef: null };
+  return settle(identity, { kind: 'unavailable', failureType: failureType(error) });
 }
 
 /** What one dispatch of a write established: a result, or an unknown outcome that needs reconciling. */
@@ -57,7 +92,7 @@ export type WriteDispatch =
  */
 export async function dispatchWriteOnce(identity: CallIdentity, dispatch: DispatchKind, summary: string, options: DispatchOptions): Promise<WriteDispatch> {
   try {
-    const result = await scheduleTool(identity, dispatch, summary, options, { maximumAttempts: 1 });
+    const result = await scheduleTool<ToolCallResult>(identity, dispatch, summary, options, { maximumAttempts: 1 });
     if (result.modelResult.execution.outcome === 'unknown') {
       return { kind: 'unknown', auditId: result.auditRef?.audit_id ?? null, result, because: result.modelResult.status === 'accepted' ? 'accepted' : 'error' };
     }
@@ -78,7 +113,7 @@ export async function dispatchWriteOnce(identity: CallIdentity, dispatch: Dispat
 }
 
 /** The tool's activity (activity type = tool name), given the call's identity as a tagged, small input. */
-function scheduleTool(identity: CallIdentity, dispatch: DispatchKind, summary: string, options: DispatchOptions, retry: RetryPolicy): Promise<ToolCallResult> {
+function scheduleTool<R>(identity: CallIdentity, dispatch: DispatchKind, summary: string, options: DispatchOptions & { readonly expectedRead?: true }, retry: RetryPolicy): Promise<R> {
   const input: ToolActivityInput = {
     kind: TOOL_ACTIVITY_INPUT_KIND,
     args: identity.args,
@@ -90,9 +125,10 @@ function scheduleTool(identity: CallIdentity, dispatch: DispatchKind, summary: s
     dispatch,
     ...(options.approval === undefined ? {} : { approval: options.approval }),
     ...(options.knownRead === undefined ? {} : { knownRead: options.knownRead }),
+    ...(options.expectedRead === undefined ? {} : { expectedRead: options.expectedRead }),
   };
   const priority = callPriority(identity.principal, options.priority);
-  return scheduleActivity<ToolCallResult>(identity.tool, [input], {
+  return scheduleActivity<R>(identity.tool, [input], {
     ...(priority === undefined ? {} : { priority }),
     startToCloseTimeout: options.timeoutMs ?? PACKAGE_CALL_DEFAULTS.timeoutMs,
     ...(options.heartbeatTimeoutMs === undefined ? {} : { heartbeatTimeout: options.heartbeatTimeoutMs }),

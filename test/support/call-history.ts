@@ -1,0 +1,29 @@
+import type { Client } from '@temporalio/client';
+import { PREPARE_CALL_ACTIVITY } from '../../src/wire/names.js';
+import { patchIdsOf } from './patch-markers.js';
+
+/** What a run's history shows of its calls. */
+export interface CallHistory {
+  /** `prepare` local activities (their markers). */
+  readonly prepares: number;
+  /** Patch ids `patched()` recorded, in order. */
+  readonly patches: string[];
+  /** Activity types scheduled, in order. */
+  readonly activities: string[];
+  /** Their summaries (as the Temporal UI shows them). */
+  readonly summaries: string[];
+}
+
+/** Reads the calls of workflow `workflowId` from its history. */
+export async function callHistoryOf(client: Client, workflowId: string): Promise<CallHistory> {
+  const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const markers = events.flatMap((e) => (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes] : []));
+  const text = (payloads: { data?: Uint8Array | null }[] | null | undefined) => (payloads ?? []).map((p) => Buffer.from(p.data ?? []).toString('utf8')).join(' ');
+  const scheduled = events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e] : []));
+  return {
+    prepares: markers.filter((m) => m.markerName === 'core_local_activity' && text(m.details?.['data']?.payloads).includes(PREPARE_CALL_ACTIVITY)).length,
+    patches: patchIdsOf(events),
+    activities: scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityType?.name ?? ''),
+    summaries: scheduled.map((e) => JSON.parse(text(e.userMetadata?.summary ? [e.userMetadata.summary] : [])) as string),
+  };
+}
