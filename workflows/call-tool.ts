@@ -111,8 +111,10 @@ export async function prepareCall(name: string, args: unknown, options: CallTool
   const call = { tool: name, args, callId, principal: options.principal, provider: options.provider ?? WORKFLOW_PROVIDER };
   const unprepared = extras.malformedArguments === undefined && (options.allowedTools?.includes(name) ?? true);
   const known = unprepared ? plainReadFacts(name) : undefined;
-  if (known !== undefined && patched(KNOWN_READS_SKIP_PREPARE_PATCH)) {
-    return { kind: 'known_read', identity: unpreparedIdentity(call, workflowInfo().workflowId), ...known };
+  // A tool learned from an expected read needs no patch: no run recorded before known reads made expected reads.
+  if (known !== undefined && (known.fromExpectedRead === true || patched(KNOWN_READS_SKIP_PREPARE_PATCH))) {
+    const { callLimit, callDefaults } = known;
+    return { kind: 'known_read', identity: unpreparedIdentity(call, workflowInfo().workflowId), ...(callLimit === undefined ? {} : { callLimit }), ...(callDefaults === undefined ? {} : { callDefaults }) };
   }
   // Only without a limit of the caller's on the tool: an expected read is admitted before the worker says whether the
   // tool has one of its own (it has none when the worker runs it), so no limit applies to it. No patch: the caller's

@@ -30,9 +30,12 @@ export type CallToRun = PreparedCall | KnownReadCall | ExpectedReadCall;
 /** What a later read of a tool needs from its first preparation: only how to dispatch it. */
 type ReadFacts = Pick<KnownReadCall, 'callLimit' | 'callDefaults'>;
 
+/** What the run learned of a plain read, and whether from an expected read (which only code newer than known reads makes). */
+type LearnedRead = ReadFacts & { readonly fromExpectedRead?: true };
+
 // Module state is per workflow execution in the TypeScript SDK's sandbox (see call-ids.ts), and it is filled from
 // recorded preparations and activity results in workflow-code order, so it is the same on every replay.
-const plainReads = new Map<string, ReadFacts>();
+const plainReads = new Map<string, LearnedRead>();
 /** Tools this run prepared as anything but a plain read: an expected read of one is prepared at once. */
 const preparedOtherwise = new Set<string>();
 
@@ -61,11 +64,11 @@ export function learnPreparation(name: string, prepared: PreparedCall): void {
  * or defaults of its own (`runsUnprepared`), so its later reads are known reads dispatched as this one was.
  */
 export function learnServedRead(name: string): void {
-  plainReads.set(name, {});
+  plainReads.set(name, { fromExpectedRead: true });
 }
 
 /** How to dispatch a plain read of `name` this workflow already prepared (or ran unprepared), or `undefined`. */
-export function plainReadFacts(name: string): ReadFacts | undefined {
+export function plainReadFacts(name: string): LearnedRead | undefined {
   return plainReads.get(name);
 }
 
