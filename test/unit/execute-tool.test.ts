@@ -27,6 +27,22 @@ describe('executeTool: success projection', () => {
     assertNothingSensitive(result, ctx);
   });
 
+  it('a member the handler set to undefined is absent, as in JSON: the optional field passes its schema and the shown data lacks it', async () => {
+    const tool = defineTool({
+      name: 'notes.get',
+      description: 'Reads a note.',
+      input: z.strictObject({ id: z.string() }),
+      output: z.strictObject({ id: z.string(), note: z.string().optional(), tags: z.array(z.strictObject({ k: z.string(), v: z.string().optional() })) }),
+      effect: 'read',
+      source: { label: 'notes-db', type: 'database' },
+      handler: async ({ id }) => ({ data: { id, note: undefined, tags: [{ k: 'a', v: undefined }, { k: 'b', v: 'c' }] } }),
+    });
+    const result = await executeTool(tool, { id: 'n1' }, ctx);
+    assert.equal(result.modelResult.status, 'succeeded', JSON.stringify(result.modelResult.error));
+    assert.deepEqual(result.modelResult.data, { id: 'n1', tags: [{ k: 'a' }, { k: 'b', v: 'c' }] });
+    assert.equal(Object.hasOwn(result.modelResult.data as object, 'note'), false);
+  });
+
   it('evidence ids are stable across calls and attempts', async () => {
     const tool = orderTool(returning(goodOrderOutput()));
     const first = await executeTool(tool, { order_id: 'ord_1001' }, ctx);

@@ -1,5 +1,6 @@
 import { canonicalJson } from '../canonical-json.js';
 import type { RawResponse, ToolOutput } from '../define-tool.js';
+import { withoutUndefinedMembers } from '../defined-members.js';
 import { canonicalJsonOfInspected } from '../inspected-canonical-json.js';
 import { inspectJson, type InspectedJson } from '../json-shape.js';
 import type { Sha256Hex } from '../sha256.js';
@@ -20,7 +21,10 @@ export function checkDataShape(state: FunnelState): StepResult {
   const rule = `json-shape@1;maxDepth=${budget.maxDepth}`;
   const shape = inspectJson(envelope.data, budget.maxDepth);
   if (!shape.ok) return failLayer(state, 'protocol', rule, contractFailure('protocol', shape), `${shape.reason} at '${shape.path}'`);
-  return passLayer(state, 'protocol', rule, { ...rawResponseDigest(envelope, shape, state.sha256), overRawSize: overRawSizeGate(shape.size, budget) });
+  // A member set to `undefined` (`{ note: row.note ?? undefined }`) is absent in JSON: the schema, the model and the
+  // audit see the data without it, as its digest does.
+  const data = shape.members.undefinedValues > 0 ? { envelope: { ...envelope, data: withoutUndefinedMembers(envelope.data) } } : {};
+  return passLayer(state, 'protocol', rule, { ...rawResponseDigest(envelope, shape, state.sha256), overRawSize: overRawSizeGate(shape.size, budget), ...data });
 }
 
 /** The handler's raw bytes when it kept them, else the canonical form of its data (which the artifact reuses). */
