@@ -1,5 +1,5 @@
 import { auditRecordSchema } from '../../contract/audit-record.js';
-import { modelResultSchema } from '../../contract/model-result.js';
+import { publishedShapeIssues } from '../../contract/published-shape.js';
 import { sha256OfBytes } from '../byte-digest.js';
 import { toCanonicalText } from '../canonical-text.js';
 import { checkOptionalText, checkText } from '../input-checks.js';
@@ -48,8 +48,9 @@ function preparedRecord(input: RecordExecutionInput, now: Date): PreparedRecord 
   const workflowId = checkText(input.workflowId, 'workflowId');
   const runId = checkOptionalText(input.runId, 'runId');
   const audit = auditRecordSchema.safeParse(execution.audit);
-  const modelResult = modelResultSchema.safeParse(execution.modelResult);
-  if (!audit.success || !modelResult.success) throw new StoreError('invalid_input', { field: audit.success ? 'execution.modelResult' : 'execution.audit', problem: 'schema' });
+  // The published schema, with `data` checked by the shape gate (the same verdict, without walking it through zod).
+  const modelResultValid = publishedShapeIssues(execution.modelResult).length === 0;
+  if (!audit.success || !modelResultValid) throw new StoreError('invalid_input', { field: audit.success ? 'execution.modelResult' : 'execution.audit', problem: 'schema' });
   const record = execution.audit;
   checkText(record.call_id, 'audit.call_id');
   checkText(record.idempotency_key, 'audit.idempotency_key');
