@@ -3,6 +3,7 @@ import { ToolError } from '../src/contract/tool-error.js';
 import { callRedactor } from '../src/contract/call-redactor.js';
 import { openDispatchFence, type ReconcileOutcome, type ToolOutput } from '../src/contract/define-tool.js';
 import { receiptReconciled } from '../src/contract/settled-results.js';
+import type { SettleReconciliationInput } from '../src/store/reconciliation.js';
 import { isStoreError } from '../src/store/store-error.js';
 import { SDK_LOCAL_TIMEOUT_BUFFER_MS } from './attempt-deadline.js';
 import { activityExecutionContext } from './call-context.js';
@@ -69,7 +70,8 @@ export function createOpenReconciliation(runtime: ToolRuntime): (input: OpenRoun
 
 /**
  * Asks the tool's authoritative system once — about the job the call started (`tool.poll`, by handle) or else about
- * the call's key (`tool.reconcile`) — records the attempt, and on a definite answer settles the record. A committed
+ * the call's key (`tool.reconcile`) — records the attempt, and on a definite answer settles the record (in the
+ * same store transaction, with the reconciled result when the write committed). A committed
  * write's output runs through the whole funnel, so a reconciled result is as validated as a fresh one. A reconcile
  * that throws counts as `unknown`: the next query will tell.
  */
@@ -120,6 +122,16 @@ function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promi
     }
     const record = (finding: 'committed' | 'not_committed' | 'unknown', detail: string | null) =>
       runtime.store.recordReconciliationAttempt({ idempotencyKey: identity.idempotencyKey, attempt, finding, detail });
+    // A definite answer is recorded as this query's attempt with the settlement, in one store step.
+    const byReceipt = (outcome: 'committed' | 'not_committed', receiptExternalId: string | null): SettleReconciliationInput => ({
+      idempotencyKey: identity.idempotencyKey,
+      outcome,
+      via: 'receipt',
+      receiptExternalId,
+      resolvedBy: null,
+      note: null,
+      finding: { attempt, detail: receiptExternalId },
+    });
     switch (outcome.state) {
       case 'unknown': {
         // The tool's text goes to history and Postgres: redacted like a model result, then cut, then well-formed
@@ -129,28 +141,21 @@ function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promi
         return { finding: 'unknown', reason: reason ?? 'the authoritative system does not know yet' };
       }
       case 'not_committed': {
-        await record('not_committed', null);
         try {
-          await runtime.store.settleReconciliation({ idempotencyKey: identity.idempotencyKey, outcome: 'not_committed', via: 'receipt', receiptExternalId: null, resolvedBy: null, note: null });
+          await runtime.store.settleReconciliation(byReceipt('not_committed', null));
         } catch (error) {
-          // Not final yet: the fenced attempt may still send its request, or a commit of it was just recorded.
+          // Not final yet: the fenced attempt may still send its request, or a commit of it was just recorded. The
+          // refused settlement recorded nothing, so the answer is recorded on its own.
           if (!isStoreError(error) || error.reason !== 'verdict_premature') throw error;
+          await record('not_committed', null);
           return { finding: 'unknown', reason: `not committed so far, but not final: ${String(error.details['why'])}` };
         }
         return { finding: 'not_committed' };
       }
       case 'committed': {
+        // The reconciled result, the settlement and the finding: one store transaction.
         const execution = await receiptReconciled(tool, ctx, identity.args, outcome.output);
-        await record('committed', execution.modelResult.execution.receipt?.external_id ?? null);
-        await runtime.store.settleReconciliation({
-          idempotencyKey: identity.idempotencyKey,
-          outcome: 'committed',
-          via: 'receipt',
-          receiptExternalId: execution.modelResult.execution.receipt?.external_id ?? null,
-          resolvedBy: null,
-          note: null,
-        });
-        return { finding: 'committed', result: await recordOnce(runtime.store, execution) };
+        return { finding: 'committed', result: await recordOnce(runtime.store, execution, byReceipt('committed', execution.modelResult.execution.receipt?.external_id ?? null)) };
       }
     }
   };

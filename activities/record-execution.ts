@@ -1,5 +1,6 @@
 import type { ToolExecution } from '../src/contract/execute-tool.js';
 import { auditRefOf, type AuditRef } from '../src/store/ledger.js';
+import type { SettleReconciliationInput } from '../src/store/reconciliation.js';
 import { isStoreError } from '../src/store/store-error.js';
 import type { ToolStore } from '../src/store/tool-store.js';
 import { activityWorkflow } from './call-context.js';
@@ -28,11 +29,13 @@ export function recordExecution(store: ToolStore, execution: ToolExecution, atte
  * Records a result whose audit id is fixed by the call rather than by the Temporal attempt (settlements,
  * reconciliation findings). When a retried activity finds that id already recorded — the earlier attempt recorded
  * it, then its completion never reached Temporal (a killed worker) — the recorded result is this call's result:
- * recording is not repeated, and the retry returns exactly what was audited.
+ * recording is not repeated, and the retry returns exactly what was audited. With `settles`, the result settles that
+ * reconciliation in the same store step (an earlier attempt that recorded the result had settled it too).
  */
-export async function recordOnce(store: ToolStore, execution: ToolExecution): Promise<ToolCallResult> {
+export async function recordOnce(store: ToolStore, execution: ToolExecution, settles?: SettleReconciliationInput): Promise<ToolCallResult> {
   try {
-    return { modelResult: execution.modelResult, auditRef: await recordExecution(store, execution) };
+    const auditRef = settles === undefined ? await recordExecution(store, execution) : await store.settleWithResult(settles, { execution, ...activityWorkflow() });
+    return { modelResult: execution.modelResult, auditRef };
   } catch (error) {
     if (!isStoreError(error) || error.reason !== 'audit_id_reused') throw error;
     const recorded = await store.getAudit(execution.audit.audit_id);

@@ -49,7 +49,8 @@ export interface SettleCallInput {
  * Builds, records and returns the result of a call that ends without running its handler now: the same two
  * projections as any other call, so hosts handle one kind of result. A rejection and a human resolution are checked
  * again here (see `confirmDecision`) and named in the audit. A human resolution also settles the reconciliation
- * record (which releases the key when the write did not happen); one that does not verify settles nothing.
+ * record (which releases the key when the write did not happen), in the store step that records its result; one that
+ * does not verify settles nothing.
  */
 export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput) => Promise<ToolCallResult> {
   return async ({ identity, settlement }) => {
@@ -58,7 +59,7 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
     if (settlement.kind === 'human') {
       const startedAtMs = Date.now();
       const resolution = await confirmedResolution(runtime, identity, ctx, settlement.resolution);
-      await runtime.store.settleReconciliation({
+      const result = await recordOnce(runtime.store, withDecision(humanExecution(tool, ctx, identity.args, resolution), resolution.decision), {
         idempotencyKey: identity.idempotencyKey,
         outcome: resolution.outcome,
         via: 'human',
@@ -66,7 +67,6 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
         resolvedBy: resolution.resolvedBy,
         note: resolution.note,
       });
-      const result = await recordOnce(runtime.store, withDecision(humanExecution(tool, ctx, identity.args, resolution), resolution.decision));
       const step = { kind: 'resolution', tool: identity.tool, callId: identity.callId, finding: resolution.outcome, attempt: null } as const;
       reportReconciliationStep(runtime.telemetry ?? null, { ...step, settles: settlement.settles ?? null, startedAtMs, endedAtMs: Date.now() });
       return result;

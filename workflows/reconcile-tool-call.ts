@@ -1,4 +1,4 @@
-import { condition, defineQuery, defineSignal, defineUpdate, patched, proxyActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, defineUpdate, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { SubmittedDecision } from '../activities/check-decision.js';
 import type { LateResultEscalation } from '../activities/late-result.js';
 import type { createEscalateReconciliation, createOpenAndQueryOutcome, createOpenReconciliation, createQueryOutcome, OpenAndQueryInput, OpenRoundInput, QueryOutcomeInput } from '../activities/reconcile-call.js';
@@ -18,6 +18,7 @@ import {
   OPEN_AND_QUERY_ACTIVITY,
   OPEN_RECONCILIATION_ACTIVITY,
   QUERY_OUTCOME_ACTIVITY,
+  RECONCILE_FIRST_QUERY_LOCAL_PATCH,
   RECONCILE_OPENS_IN_QUERY_PATCH,
   RECONCILE_STATE_QUERY,
   RESOLVE_OUTCOME_SIGNAL,
@@ -81,6 +82,9 @@ type Activities = {
   [OPEN_AND_QUERY_ACTIVITY]: ReturnType<typeof createOpenAndQueryOutcome>;
   [ESCALATE_ACTIVITY]: ReturnType<typeof createEscalateReconciliation>;
 };
+
+/** The step that may run as a local activity (see {@link RECONCILE_FIRST_QUERY_LOCAL_PATCH}). */
+type LocalActivities = Pick<Activities, typeof OPEN_AND_QUERY_ACTIVITY>;
 
 type SubmittedResolution = SubmittedDecision & { readonly kind: 'resolution' };
 
@@ -152,12 +156,15 @@ export async function reconcileToolCall(input: ReconcileInput | LateResultEscala
   // Inputs recorded before the activity timeouts existed lack them: the defaults fill in.
   const policy = { ...DEFAULT_RECONCILE_POLICY, ...('policy' in input ? input.policy : {}) };
   const taskQueue = 'taskQueue' in input ? input.taskQueue : undefined;
+  const retry = { initialInterval: '1s', maximumInterval: '30s', nonRetryableErrorTypes: nonRetryableCodes() };
   const activities = proxyActivities<Activities>({
     startToCloseTimeout: policy.activityTimeoutMs,
     heartbeatTimeout: policy.activityHeartbeatTimeoutMs,
-    retry: { initialInterval: '1s', maximumInterval: '30s', nonRetryableErrorTypes: nonRetryableCodes() },
+    retry,
     ...(taskQueue === undefined ? {} : { taskQueue }),
   });
+  // A local activity runs on this run's own worker: only when that is where the activities run anyway.
+  const local = taskQueue === undefined || taskQueue === workflowInfo().taskQueue ? proxyLocalActivities<LocalActivities>({ startToCloseTimeout: policy.activityTimeoutMs, retry }) : null;
   const enter = (state: ReconcileState, detail: string) => {
     status.state = state;
     upsertSearchAttributes([{ key: RECONCILE_STATE_SA, value: state }]);
@@ -169,7 +176,7 @@ export async function reconcileToolCall(input: ReconcileInput | LateResultEscala
     enter('escalated', `waiting for a human: a result (audit \`${input.lateAuditId}\`) says the write may have taken effect after the call was settled not committed`);
   } else {
     // In a run that predates verified resolutions, a resolution may cut the queries short.
-    const queried = await reconcileByQueries(input, policy, activities, enter, status, () => legacyResolution !== null);
+    const queried = await reconcileByQueries(input, policy, { activities, local }, enter, status, () => legacyResolution !== null);
     if (queried.kind === 'settled') return queried.result;
     if (legacyResolution === null) {
       const reason = queried.couldAsk ? `no definite answer within ${policy.deadlineMs} ms` : 'the tool cannot reconcile';
@@ -210,7 +217,7 @@ function settleTimeouts(policy: ReconcilePolicy): SettleTimeouts {
 async function reconcileByQueries(
   input: ReconcileInput,
   policy: ReconcilePolicy,
-  activities: ActivityInterfaceFor<Activities>,
+  { activities, local }: { readonly activities: ActivityInterfaceFor<Activities>; readonly local: ActivityInterfaceFor<LocalActivities> | null },
   enter: Enter,
   status: Progress,
   humanResolved: () => boolean,
@@ -228,6 +235,8 @@ async function reconcileByQueries(
     await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, ...round });
     return null;
   };
+  const openAndQuery = (first: OpenAndQueryInput) =>
+    local !== null && patched(RECONCILE_FIRST_QUERY_LOCAL_PATCH) ? local[OPEN_AND_QUERY_ACTIVITY](first) : activities[OPEN_AND_QUERY_ACTIVITY](first);
   // A job is not asked about before the time its system named (asking earlier only costs a query), but its
   // dispatch is fenced without delay.
   let unopened = await openUnlessAskedAtOnce(roundInput(input, input.auditId, parent && { workflowId: parent.workflowId, runId: parent.runId }), canAsk() && !job?.pollAfterMs);
@@ -242,7 +251,7 @@ async function reconcileByQueries(
       ...(job !== undefined && polls() ? { jobHandle: job.handle } : {}),
       ...(input.callSpan === undefined ? {} : { callSpan: input.callSpan }),
     };
-    const found = unopened === null ? await activities[QUERY_OUTCOME_ACTIVITY](query) : await activities[OPEN_AND_QUERY_ACTIVITY]({ ...query, round: unopened });
+    const found = unopened === null ? await activities[QUERY_OUTCOME_ACTIVITY](query) : await openAndQuery({ ...query, round: unopened });
     unopened = null;
     status.lastFinding = found.finding;
     if (found.finding === 'committed') {

@@ -59,12 +59,13 @@ export function reconcileSegmentsOf(history: History): ReconcileSegments {
 /**
  * What a reconciliation child did, from its own history: how long its first workflow task waited for a worker (a
  * new workflow's first task goes to the task queue everyone polls, behind every other new workflow's), and how many
- * workflow tasks, activities and timers it took.
+ * workflow tasks, activities (local ones apart) and timers it took.
  */
 export interface ReconcileChildWork {
   readonly firstTaskQueued: number;
   readonly workflowTasks: number;
   readonly activities: number;
+  readonly localActivities: number;
   readonly timers: number;
 }
 
@@ -72,6 +73,7 @@ export const RECONCILE_CHILD_LABELS: Readonly<Record<keyof ReconcileChildWork, s
   firstTaskQueued: "child's first workflow task: scheduled → started (ms)",
   workflowTasks: 'workflow tasks per child',
   activities: 'activities per child (open, query, settle)',
+  localActivities: 'local activities per child (open and first query)',
   timers: 'timers per child (backoff between queries)',
 };
 
@@ -84,6 +86,7 @@ export function reconcileChildWorkOf(history: History): ReconcileChildWork {
     firstTaskQueued: at((e) => e.workflowTaskStartedEventAttributes, 'workflow task started') - at((e) => e.workflowTaskScheduledEventAttributes, 'workflow task scheduled'),
     workflowTasks: count((e) => e.workflowTaskCompletedEventAttributes),
     activities: count((e) => e.activityTaskScheduledEventAttributes),
+    localActivities: count((e) => (e.markerRecordedEventAttributes?.markerName === 'core_local_activity' ? e : null)),
     timers: count((e) => e.timerStartedEventAttributes),
   };
 }

@@ -55,6 +55,12 @@ export interface SettleReconciliationInput {
   readonly receiptExternalId: string | null;
   readonly resolvedBy: string | null;
   readonly note: string | null;
+  /**
+   * By receipt: the query whose answer this is, recorded as that query's attempt (finding `outcome`) in the same
+   * step as the settlement — all or nothing, so a refused settlement (`verdict_premature`) records no attempt either.
+   * Idempotent as {@link ReconciliationAttemptInput} is; a human's settlement takes none (`invalid_input`).
+   */
+  readonly finding?: { readonly attempt: number; readonly detail: string | null };
 }
 
 /** One recorded reconcile attempt. */

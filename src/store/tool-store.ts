@@ -85,6 +85,12 @@ export interface ToolStore {
   escalateReconciliation(input: EscalationInput): Promise<ReconciliationRecord>;
   /** Settles the record; see {@link SettleReconciliationInput}. */
   settleReconciliation(input: SettleReconciliationInput): Promise<ReconciliationRecord>;
+  /**
+   * Settles the record and records the result that settles it (for its key), as one step: what
+   * `settleReconciliation` and then `recordExecution` do, all or nothing — except that an `IDEMPOTENCY_CONFLICT` of
+   * the record is thrown once both are in, as `recordExecution` keeps the audit of what ran.
+   */
+  settleWithResult(settlement: SettleReconciliationInput, result: RecordExecutionInput): Promise<AuditRef>;
   /** The record of a key, or `null`. */
   getReconciliation(idempotencyKey: string): Promise<ReconciliationRecord | null>;
   /** Open and escalated records, oldest first. */

@@ -86,6 +86,15 @@ export const RECONCILE_OUTLIVES_CANCEL_PATCH = 'ttc.reconcile-outlives-cancel';
 export const RECONCILE_OPENS_IN_QUERY_PATCH = 'ttc.reconcile-opens-in-query';
 
 /**
+ * Patch id of reconciliation runs that open a round and ask the first time ({@link OPEN_AND_QUERY_ACTIVITY}) as a
+ * local activity when its activities run on the reconciliation's own task queue: a write found at once then settles
+ * in the child's first workflow task — no activity task, no second workflow task waiting for the workflow thread.
+ * The step, its idempotence and its retries are the same. Runs recorded before it scheduled that step as an
+ * activity, and still do on replay.
+ */
+export const RECONCILE_FIRST_QUERY_LOCAL_PATCH = 'ttc.reconcile-first-query-local';
+
+/**
  * Patch id of runs in which a read of a tool the run already prepared once — a read with no approval and no business
  * key — skips the `prepare` local activity: the workflow knows how to dispatch it from that earlier, recorded
  * preparation, and the tool activity validates it (as it validates every call). One local activity, one marker and

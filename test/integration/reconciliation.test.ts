@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { OPEN_AND_QUERY_ACTIVITY, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/names.js';
+import { OPEN_AND_QUERY_ACTIVITY, RECONCILE_FIRST_QUERY_LOCAL_PATCH, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/names.js';
 import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import { reconcileWorkflowId, type ReconcileStatus, type ResolveOutcomeSignal, type ToolCallResult } from '../../workflows/index.js';
 import { signedResolution } from '../support/decisions.js';
 import { eventually } from '../support/eventually.js';
 import { historyText } from '../support/history-text.js';
+import { patchIdsOf } from '../support/patch-markers.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
@@ -62,9 +63,16 @@ test('a write that commits and then times out is reconciled by key: receipt_reco
   const history = await handle.fetchHistory();
   const timedOut = (history.events ?? []).some((e) => e.activityTaskTimedOutEventAttributes);
   assert.ok(timedOut, 'the write activity really timed out');
-  // Found at the first query: the round opened inside it, so the child ran that one activity and nothing else.
-  const childActivities = ((await reconciler.fetchHistory()).events ?? []).flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-  assert.deepEqual(childActivities, [OPEN_AND_QUERY_ACTIVITY]);
+  // Found at the first query: the round opened inside it, and that one step ran as a local activity, so the child
+  // settled in its first workflow task, without an activity task.
+  const childEvents = (await reconciler.fetchHistory()).events ?? [];
+  const localActivities = childEvents.flatMap((e) => (e.markerRecordedEventAttributes?.markerName === 'core_local_activity' ? [e.markerRecordedEventAttributes] : []));
+  const stepOf = (marker: (typeof localActivities)[number]) => (marker.details?.['data']?.payloads ?? []).map((p) => Buffer.from(p.data ?? []).toString('utf8')).join(' ');
+  assert.deepEqual(childEvents.flatMap((e) => e.activityTaskScheduledEventAttributes?.activityType?.name ?? []), []);
+  assert.equal(localActivities.length, 1);
+  assert.ok(stepOf(localActivities[0]!).includes(OPEN_AND_QUERY_ACTIVITY));
+  assert.equal(childEvents.filter((e) => e.workflowTaskCompletedEventAttributes).length, 1);
+  assert.ok(patchIdsOf(childEvents).includes(RECONCILE_FIRST_QUERY_LOCAL_PATCH));
 });
 
 test('a write that was not committed is dispatched once more with the same key when the tool allows it: exactly one side effect', { timeout: 120_000 }, async () => {

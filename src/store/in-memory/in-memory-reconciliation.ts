@@ -54,14 +54,24 @@ export function escalateLateResult(tables: InMemoryTables, late: { idempotencyKe
 /** Appends an attempt to the current round; the same attempt number with the same finding is a retry. */
 export function recordReconciliationAttempt(tables: InMemoryTables, input: ReconciliationAttemptInput, now: string): ReconciliationRecord {
   const round = currentRound(tables, input.idempotencyKey);
+  attemptAppender(round, input, now)();
+  return recordOf(round);
+}
+
+/**
+ * Checks an attempt against the round (a conflict throws now) and returns what appends it, so that a caller that
+ * may still refuse appends nothing: the pg store's transaction gives that for free.
+ */
+function attemptAppender(round: RoundRow, input: ReconciliationAttemptInput, now: string): () => void {
   const existing = round.attempts.find((a) => a.attempt === input.attempt);
   if (existing) {
     if (existing.finding !== input.finding) throw new StoreError('reconciliation_conflict', { idempotencyKey: input.idempotencyKey, attempt: input.attempt });
-    return recordOf(round);
+    return () => {};
   }
   if (round.state === 'settled') throw new StoreError('reconciliation_conflict', { idempotencyKey: input.idempotencyKey, problem: 'already settled' });
-  round.attempts = [...round.attempts, { attempt: input.attempt, finding: input.finding, detail: input.detail, at: now }].sort((a, b) => a.attempt - b.attempt);
-  return recordOf(round);
+  return () => {
+    round.attempts = [...round.attempts, { attempt: input.attempt, finding: input.finding, detail: input.detail, at: now }].sort((a, b) => a.attempt - b.attempt);
+  };
 }
 
 /** Marks an open round as waiting for a human (an escalated round stays as it is). */
@@ -75,11 +85,14 @@ export function escalateReconciliation(tables: InMemoryTables, input: Escalation
 /**
  * Settles the current round; `not_committed` releases the ledger key in the same step (unless another dispatcher
  * holds it), so a retry may claim it. By receipt it is refused while the fenced dispatch may still be in flight or
- * when a commit was recorded meanwhile; any settlement ends a late-commit dispute.
+ * when a commit was recorded meanwhile; any settlement ends a late-commit dispute. A receipt's finding is appended
+ * only when the settlement is not refused.
  */
 export function settleReconciliation(tables: InMemoryTables, input: SettleReconciliationInput, now: string): ReconciliationRecord {
   const round = currentRound(tables, input.idempotencyKey);
   if (input.via === 'human' && !input.resolvedBy) throw new StoreError('invalid_input', { field: 'resolvedBy' });
+  if (input.finding !== undefined && input.via !== 'receipt') throw new StoreError('invalid_input', { field: 'finding' });
+  const appendFinding = input.finding === undefined ? () => {} : attemptAppender(round, { idempotencyKey: input.idempotencyKey, ...input.finding, finding: input.outcome }, now);
   if (round.state === 'settled') {
     if (round.outcome === input.outcome && round.via === input.via) return recordOf(round);
     throw new StoreError('reconciliation_conflict', { idempotencyKey: input.idempotencyKey });
@@ -90,6 +103,7 @@ export function settleReconciliation(tables: InMemoryTables, input: SettleReconc
     const quietAt = round.dispatch?.quietAt ?? null;
     if (quietAt !== null && Date.parse(now) < Date.parse(quietAt)) throw new StoreError('verdict_premature', { idempotencyKey: input.idempotencyKey, why: 'dispatch_in_flight', quietAt });
   }
+  appendFinding();
   Object.assign(round, { state: 'settled', settledAt: now, outcome: input.outcome, via: input.via, receiptExternalId: input.receiptExternalId, resolvedBy: input.resolvedBy, note: input.note });
   if (ledgerRow === undefined) return recordOf(round);
   if (input.outcome === 'committed') ledgerRow.lateCommitAuditId = null;

@@ -25,6 +25,7 @@ import { claimIdempotencyKey, getLedgerEntry, recordExecution } from './in-memor
 import { labelOutcome, listOutcomeLabels } from './in-memory-labels.js';
 import { contractMetrics } from './in-memory-metrics.js';
 import * as reconciliation from './in-memory-reconciliation.js';
+import { settleWithResult } from './in-memory-settle-with-result.js';
 import { applyStatePatch, getState, listStatePatches } from './in-memory-state.js';
 import { copy, emptyTables, matchesCall, type InMemoryTables } from './in-memory-tables.js';
 
@@ -118,6 +119,10 @@ export class InMemoryToolStore implements ToolStore {
 
   async settleReconciliation(input: SettleReconciliationInput): Promise<ReconciliationRecord> {
     return reconciliation.settleReconciliation(this.tables, input, this.now());
+  }
+
+  async settleWithResult(settlement: SettleReconciliationInput, result: RecordExecutionInput): Promise<AuditRef> {
+    return settleWithResult(this.tables, settlement, result, this.now());
   }
 
   async getReconciliation(idempotencyKey: string): Promise<ReconciliationRecord | null> {

@@ -43,8 +43,10 @@ export async function openReconciliation(database: PgDatabase, input: OpenReconc
        VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8, $9, $10) ON CONFLICT (idempotency_key, round) DO NOTHING RETURNING ${ROUND_COLUMNS}`,
       [key, round, ...fields, now, fence?.holder ?? null, dispatch?.dispatched ?? null, dispatch?.quietAt ?? null],
     );
-    // Losing the insert race means another opener created this round a moment ago: use theirs.
-    const row = inserted[0] ?? (await tx.query<RoundRow>(latestRound(tx), [key]))[0];
+    // A round this transaction created has no attempts yet. Losing the insert race means another opener created
+    // this round a moment ago: use theirs.
+    if (inserted[0] !== undefined) return recordOf(inserted[0], []);
+    const row = (await tx.query<RoundRow>(latestRound(tx), [key]))[0];
     if (!row) throw new StoreError('internal', { problem: 'reconciliation round vanished' });
     return withAttempts(tx, row);
   });
@@ -53,27 +55,38 @@ export async function openReconciliation(database: PgDatabase, input: OpenReconc
 /** Appends one reconcile attempt to the latest round; the same attempt number with the same finding is a no-op. */
 export async function recordReconciliationAttempt(database: PgDatabase, input: ReconciliationAttemptInput, now: Date): Promise<ReconciliationRecord> {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
-  const attempt = checkCount(input.attempt, 'attempt', 1);
-  if (!FINDINGS.has(input.finding)) throw new StoreError('invalid_input', { field: 'finding', problem: 'unknown_finding' });
-  const detail = checkOptionalText(input.detail, 'detail');
+  const attempt = checkedAttempt(input);
   return inTransaction(database, async (tx) => {
     const round = await lockLatest(tx, key);
-    const existing = (await tx.query<AttemptRow>(`SELECT finding FROM ${tx.table('ttc_reconciliation_attempts')} WHERE idempotency_key = $1 AND round = $2 AND attempt = $3`, [key, round.round, attempt]))[0];
-    if (existing) {
-      if (existing.finding !== input.finding) throw new StoreError('reconciliation_conflict', { idempotencyKey: key, attempt, recorded: existing.finding });
-      return withAttempts(tx, round);
-    }
-    if (round.state === 'settled') throw new StoreError('reconciliation_conflict', { idempotencyKey: key, problem: 'already settled' });
-    await tx.query(`INSERT INTO ${tx.table('ttc_reconciliation_attempts')} (idempotency_key, round, attempt, finding, detail, at) VALUES ($1, $2, $3, $4, $5, $6)`, [
-      key,
-      round.round,
-      attempt,
-      input.finding,
-      detail,
-      now,
-    ]);
+    await appendAttempt(tx, round, attempt, now);
     return withAttempts(tx, round);
   });
+}
+
+type CheckedAttempt = Omit<ReconciliationAttemptInput, 'idempotencyKey'>;
+
+function checkedAttempt(input: CheckedAttempt): CheckedAttempt {
+  if (!FINDINGS.has(input.finding)) throw new StoreError('invalid_input', { field: 'finding', problem: 'unknown_finding' });
+  return { attempt: checkCount(input.attempt, 'attempt', 1), finding: input.finding, detail: checkOptionalText(input.detail, 'detail') };
+}
+
+/**
+ * Appends an attempt to a round locked by this transaction: one statement when the number is new (always, but on a
+ * retry). The same number with the same finding is a retry; a new number on a settled round is a conflict.
+ */
+async function appendAttempt(tx: Queryable, round: RoundRow, { attempt, finding, detail }: CheckedAttempt, now: Date): Promise<void> {
+  const key = round.idempotency_key;
+  if (round.state !== 'settled') {
+    const inserted = await tx.query(
+      `INSERT INTO ${tx.table('ttc_reconciliation_attempts')} (idempotency_key, round, attempt, finding, detail, at) VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (idempotency_key, round, attempt) DO NOTHING RETURNING 1`,
+      [key, round.round, attempt, finding, detail, now],
+    );
+    if (inserted.length > 0) return;
+  }
+  const existing = (await tx.query<AttemptRow>(`SELECT finding FROM ${tx.table('ttc_reconciliation_attempts')} WHERE idempotency_key = $1 AND round = $2 AND attempt = $3`, [key, round.round, attempt]))[0];
+  if (existing === undefined) throw new StoreError('reconciliation_conflict', { idempotencyKey: key, problem: 'already settled' });
+  if (existing.finding !== finding) throw new StoreError('reconciliation_conflict', { idempotencyKey: key, attempt, recorded: existing.finding });
 }
 
 /** Hands the latest round to a human; escalating again is a no-op, escalating a settled round a conflict. */
@@ -99,43 +112,78 @@ export async function escalateReconciliation(database: PgDatabase, input: Escala
  * also releases the ledger key in the same transaction (unless another dispatcher holds it), so the safe retry with
  * that key can claim it; by receipt it is refused as `verdict_premature` while the fenced dispatch may still be in
  * flight (database clock) or when a commit was recorded meanwhile. A human's settlement ends a late-commit dispute.
+ * The query that found a receipt's answer is recorded in the same transaction.
  */
 export async function settleReconciliation(database: PgDatabase, input: SettleReconciliationInput, now: Date): Promise<ReconciliationRecord> {
+  const settlement = checkedSettlement(input);
+  return inTransaction(database, async (tx) => withAttempts(tx, await settleWithin(tx, settlement, now)));
+}
+
+/** A settlement whose fields were checked, ready to run inside a transaction. */
+export interface CheckedSettlement {
+  readonly key: string;
+  readonly outcome: 'committed' | 'not_committed';
+  readonly via: 'receipt' | 'human';
+  readonly receipt: string | null;
+  readonly resolvedBy: string | null;
+  readonly note: string | null;
+  readonly finding: CheckedAttempt | null;
+}
+
+/** The input checks of a settlement, before any transaction starts. */
+export function checkedSettlement(input: SettleReconciliationInput): CheckedSettlement {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
   if (input.outcome !== 'committed' && input.outcome !== 'not_committed') throw new StoreError('invalid_input', { field: 'outcome' });
   if (input.via !== 'receipt' && input.via !== 'human') throw new StoreError('invalid_input', { field: 'via' });
   const resolvedBy = checkOptionalText(input.resolvedBy, 'resolvedBy');
   if (input.via === 'human' && resolvedBy === null) throw new StoreError('invalid_input', { field: 'resolvedBy', problem: 'a human resolution names its resolver' });
-  const receipt = checkOptionalText(input.receiptExternalId, 'receiptExternalId');
-  const note = checkOptionalText(input.note, 'note');
-  return inTransaction(database, async (tx) => {
-    const ledger = (await tx.query<LedgerLock>(`SELECT status, late_commit_audit_id FROM ${tx.table('ttc_ledger')} WHERE idempotency_key = $1 FOR UPDATE`, [key]))[0];
-    const round = await lockLatest(tx, key);
-    if (round.state === 'settled') {
-      if (round.outcome === input.outcome && round.via === input.via) return withAttempts(tx, round);
-      throw new StoreError('reconciliation_conflict', { idempotencyKey: key, recorded: round.outcome, via: round.via });
-    }
-    if (input.outcome === 'not_committed' && input.via === 'receipt') await assertVerdictFinal(tx, key, round, ledger);
-    const row = (
-      await tx.query<RoundRow>(
-        `UPDATE ${tx.table('ttc_reconciliations')} SET state = 'settled', settled_at = $3, outcome = $4, via = $5, receipt_external_id = $6, resolved_by = $7, note = $8
-          WHERE idempotency_key = $1 AND round = $2 RETURNING ${ROUND_COLUMNS}`,
-        [key, round.round, now, input.outcome, input.via, receipt, resolvedBy, note],
-      )
-    )[0];
-    if (input.outcome === 'not_committed') {
-      await tx.query(
-        `UPDATE ${tx.table('ttc_ledger')} SET status = 'released', late_commit_audit_id = NULL
-          WHERE idempotency_key = $1 AND status IN ('claimed', 'unknown')
-            AND ($2::text IS NULL OR lease_holder IS NULL OR lease_holder = $2 OR late_commit_audit_id IS NOT NULL)`,
-        [key, round.fenced_holder],
-      );
-    } else {
-      // The committed result (reconciled or a human's) is recorded next and completes the row; a dispute ends here.
-      await tx.query(`UPDATE ${tx.table('ttc_ledger')} SET late_commit_audit_id = NULL WHERE idempotency_key = $1 AND late_commit_audit_id IS NOT NULL`, [key]);
-    }
-    return withAttempts(tx, row ?? round);
-  });
+  if (input.finding !== undefined && input.via !== 'receipt') throw new StoreError('invalid_input', { field: 'finding', problem: 'only an answer by receipt is a finding' });
+  return {
+    key,
+    outcome: input.outcome,
+    via: input.via,
+    receipt: checkOptionalText(input.receiptExternalId, 'receiptExternalId'),
+    resolvedBy,
+    note: checkOptionalText(input.note, 'note'),
+    finding: input.finding === undefined ? null : checkedAttempt({ ...input.finding, finding: input.outcome }),
+  };
+}
+
+/**
+ * {@link settleReconciliation} inside the caller's transaction: locks the key's ledger row, then its latest round
+ * (the order every writer of both keeps), and returns the round as settled.
+ */
+export async function settleWithin(tx: Queryable, settlement: CheckedSettlement, now: Date): Promise<RoundRow> {
+  const { key, outcome, via } = settlement;
+  const ledger = (await tx.query<LedgerLock>(`SELECT status, late_commit_audit_id FROM ${tx.table('ttc_ledger')} WHERE idempotency_key = $1 FOR UPDATE`, [key]))[0];
+  const round = await lockLatest(tx, key);
+  // As if recorded just before settling: a refusal below rolls it back with everything else.
+  if (settlement.finding !== null) await appendAttempt(tx, round, settlement.finding, now);
+  if (round.state === 'settled') {
+    if (round.outcome === outcome && round.via === via) return round;
+    throw new StoreError('reconciliation_conflict', { idempotencyKey: key, recorded: round.outcome, via: round.via });
+  }
+  if (outcome === 'not_committed' && via === 'receipt') await assertVerdictFinal(tx, key, round, ledger);
+  const row = (
+    await tx.query<RoundRow>(
+      `UPDATE ${tx.table('ttc_reconciliations')} SET state = 'settled', settled_at = $3, outcome = $4, via = $5, receipt_external_id = $6, resolved_by = $7, note = $8
+        WHERE idempotency_key = $1 AND round = $2 RETURNING ${ROUND_COLUMNS}`,
+      [key, round.round, now, outcome, via, settlement.receipt, settlement.resolvedBy, settlement.note],
+    )
+  )[0];
+  if (outcome === 'not_committed') {
+    await tx.query(
+      `UPDATE ${tx.table('ttc_ledger')} SET status = 'released', late_commit_audit_id = NULL
+        WHERE idempotency_key = $1 AND status IN ('claimed', 'unknown')
+          AND ($2::text IS NULL OR lease_holder IS NULL OR lease_holder = $2 OR late_commit_audit_id IS NOT NULL)`,
+      [key, round.fenced_holder],
+    );
+  } else if (ledger !== undefined && ledger.late_commit_audit_id !== null) {
+    // The committed result (reconciled or a human's) is recorded next and completes the row; a dispute ends here.
+    // The row is locked above, so what was read of it still holds.
+    await tx.query(`UPDATE ${tx.table('ttc_ledger')} SET late_commit_audit_id = NULL WHERE idempotency_key = $1`, [key]);
+  }
+  return row ?? round;
 }
 
 /**

@@ -37,13 +37,20 @@ export async function recordExecution(database: PgDatabase, input: RecordExecuti
     if (outcome === 'recorded') return prepared.ref;
     if (outcome === 'audit_raced') return sameAttempt(db, prepared.ref);
   }
-  const { recorded, conflict } = await inTransaction(database, (tx) => recordInTransaction(tx, prepared));
-  if (conflict) throw new StoreError('idempotency_conflict', { idempotencyKey: input.execution.audit.idempotency_key, auditId: prepared.ref.audit_id, recordedRequestSha256: conflict });
+  return recordedOrConflict(prepared, await inTransaction(database, (tx) => recordInTransaction(tx, prepared)));
+}
+
+/**
+ * What a record returns once its transaction committed: its reference, or the conflict it found (thrown only now,
+ * so the attempt's audit committed with the rest).
+ */
+export function recordedOrConflict(prepared: PreparedRecord, { recorded, conflict }: { recorded: AuditRef; conflict: string | null }): AuditRef {
+  if (conflict) throw new StoreError('idempotency_conflict', { idempotencyKey: prepared.input.execution.audit.idempotency_key, auditId: prepared.ref.audit_id, recordedRequestSha256: conflict });
   return recorded;
 }
 
 /** The input checks, canonical texts and the verification of the result binding, before anything is written. */
-function preparedRecord(input: RecordExecutionInput, now: Date): PreparedRecord {
+export function preparedRecord(input: RecordExecutionInput, now: Date): PreparedRecord {
   const { execution } = input;
   const workflowId = checkText(input.workflowId, 'workflowId');
   const runId = checkOptionalText(input.runId, 'runId');
@@ -68,7 +75,7 @@ const insertEvidenceRowsSql = (db: Queryable): string =>
   insertEvidenceSql({ db, workflowId: '$1::text', callId: '$2::text', auditId: '$3::text', recordedAt: '$4::timestamptz', gate: null, firstArray: 5 });
 
 /** The transactional path: each part its own statement, a conflict or late result handled with the ledger row locked. */
-async function recordInTransaction(tx: Queryable, prepared: PreparedRecord): Promise<{ recorded: AuditRef; conflict: string | null }> {
+export async function recordInTransaction(tx: Queryable, prepared: PreparedRecord): Promise<{ recorded: AuditRef; conflict: string | null }> {
   const { input, ref, now, workflowId } = prepared;
   const { execution } = input;
   const inserted = await tx.query<{ audit_id: string }>(

@@ -17,6 +17,7 @@ import { contractMetrics } from './pg-metrics.js';
 import { confirmMemoryCandidate, listMemories, proposeMemory } from './pg-memory.js';
 import * as reconciliation from './pg-reconciliation.js';
 import { recordExecution } from './pg-record-execution.js';
+import { settleWithResult } from './pg-settle-with-result.js';
 import { applyStatePatch, getState, listStatePatches } from './pg-state.js';
 import type {
   EscalationInput,
@@ -142,6 +143,10 @@ export class PgToolStore implements ToolStore {
 
   settleReconciliation(input: SettleReconciliationInput): Promise<ReconciliationRecord> {
     return reconciliation.settleReconciliation(this.database, input, this.now());
+  }
+
+  settleWithResult(settlement: SettleReconciliationInput, result: RecordExecutionInput): Promise<AuditRef> {
+    return settleWithResult(this.database, settlement, result, this.now());
   }
 
   getReconciliation(idempotencyKey: string): Promise<ReconciliationRecord | null> {

@@ -108,6 +108,64 @@ for (const [name, makeStore] of stores) {
       }
     });
 
+    it('settling by receipt records the finding query with it: a refused settlement records none, a repeated one no second', async () => {
+      const c = await call();
+      const lease = await leaseOf(c, 200);
+      await store.fenceDispatch({ idempotencyKey: c.key, leaseToken: lease.token });
+      const round = await openFenced(c);
+      const settleFound = (attempt: number) =>
+        store.settleReconciliation({ idempotencyKey: c.key, outcome: 'not_committed', via: 'receipt', receiptExternalId: null, resolvedBy: null, note: null, finding: { attempt, detail: null } });
+      await rejectsWith(settleFound(1), 'STATUS_CONFLICT', 'verdict_premature');
+      assert.deepEqual((await store.getReconciliation(c.key))?.attempts, [], 'the refused settlement recorded no attempt');
+      await sleep(Date.parse(round.dispatch?.quietAt ?? '') - Date.now() + 50);
+      const settled = await settleFound(2);
+      assert.deepEqual([settled.state, settled.attempts.map((a) => [a.attempt, a.finding])], ['settled', [[2, 'not_committed']]]);
+      assert.deepEqual((await settleFound(2)).attempts, settled.attempts, 'a retry records nothing more');
+      await rejectsWith(settleFound(3), 'STATUS_CONFLICT', 'reconciliation_conflict');
+      assert.equal((await store.getLedgerEntry(c.key))?.status, 'released');
+    });
+
+    it('a receipt that contradicts its query\'s recorded finding settles nothing, and a human\'s settlement carries no finding', async () => {
+      const c = await call();
+      await openFenced(c);
+      await store.recordReconciliationAttempt({ idempotencyKey: c.key, attempt: 1, finding: 'unknown', detail: null });
+      const settle = (via: 'receipt' | 'human', attempt: number) =>
+        store.settleReconciliation({ idempotencyKey: c.key, outcome: 'committed', via, receiptExternalId: 'ch_1', resolvedBy: via === 'human' ? 'ops' : null, note: null, finding: { attempt, detail: 'ch_1' } });
+      await rejectsWith(settle('receipt', 1), 'STATUS_CONFLICT', 'reconciliation_conflict');
+      await rejectsWith(settle('human', 2), 'INVALID_ARGUMENTS', 'invalid_input');
+      assert.equal((await store.getReconciliation(c.key))?.state, 'open');
+      const settled = await settle('receipt', 2);
+      assert.deepEqual(settled.attempts.map((a) => [a.attempt, a.finding, a.detail]), [[1, 'unknown', null], [2, 'committed', 'ch_1']]);
+    });
+
+    it('settles with the result that settles it as one step: a record refused rolls the settlement back, a retry changes nothing', async () => {
+      const settling = (c: Call) => ({ idempotencyKey: c.key, outcome: 'committed', via: 'receipt', receiptExternalId: 'ch_1', resolvedBy: null, note: null, finding: { attempt: 1, detail: 'ch_1' } }) as const;
+      const recording = (c: Call, execution = c.execution) => ({ execution, workflowId: c.dispatcher.workflowId, runId: 'run-1' });
+
+      const refused = await call();
+      await leaseOf(refused, 30_000);
+      await openFenced(refused);
+      // Another request's attempt under the same audit id was recorded first: this record is refused.
+      const other = await runCall(paymentsCharge, { amount: 9999, mode: 'commit' }, { workflowId: refused.dispatcher.workflowId, callId: 'c1', idempotencyKey: refused.key });
+      await rejectsWith(store.recordExecution(recording(refused, other)), 'IDEMPOTENCY_CONFLICT', 'idempotency_conflict');
+      await rejectsWith(store.settleWithResult(settling(refused), recording(refused)), 'IDEMPOTENCY_CONFLICT', 'audit_id_reused');
+      const untouched = await store.getReconciliation(refused.key);
+      assert.deepEqual([untouched?.state, untouched?.attempts], ['open', []], 'neither the settlement nor its finding stayed');
+      assert.equal((await store.getLedgerEntry(refused.key))?.status, 'claimed');
+
+      const c = await call();
+      await leaseOf(c, 30_000);
+      await openFenced(c);
+      await rejectsWith(store.settleWithResult(settling(c), recording(refused)), 'INVALID_ARGUMENTS', 'invalid_input');
+      const ref = await store.settleWithResult(settling(c), recording(c));
+      const round = await store.getReconciliation(c.key);
+      assert.deepEqual([round?.state, round?.outcome, round?.attempts.map((a) => [a.attempt, a.finding, a.detail])], ['settled', 'committed', [[1, 'committed', 'ch_1']]]);
+      const entry = await store.getLedgerEntry(c.key);
+      assert.deepEqual([entry?.status, entry?.auditRef?.audit_id], ['completed', ref.audit_id]);
+      assert.deepEqual(await store.settleWithResult(settling(c), recording(c)), ref, 'a retry returns the recorded reference');
+      assert.equal((await store.getReconciliation(c.key))?.attempts.length, 1);
+    });
+
     it('fences out a dispatcher that never claimed the key: it can never claim it, another call still can', async () => {
       const c = await call();
       const round = await openFenced(c);
