@@ -62,16 +62,28 @@ function track(child: ChildProcess): void {
   child.once('exit', () => running.delete(child));
 }
 
+/**
+ * Tells, chunk by chunk, whether a stream's text has shown `marker`. The marker may arrive split across chunks, and a
+ * chunk may carry more text after it (a restarted server logs the clients it turns away in the same write), so each
+ * chunk is searched joined to the tail of the one before, and only then cut to that tail.
+ */
+export function markerWatcher(marker: string): (chunk: string) => boolean {
+  let tail = '';
+  return (chunk) => {
+    const seen = tail + chunk;
+    tail = seen.slice(Math.max(0, seen.length - marker.length + 1));
+    return seen.includes(marker);
+  };
+}
+
 /** Starts the postmaster on `port` and resolves once it accepts connections; rejects with its last words if it exits. */
 export function startPostmaster(runtime: ClusterRuntime, port: number, flags: readonly string[]): Promise<ChildProcess> {
   const child = spawnAs(runtime, runtime.binaries.postgres, ['-D', runtime.clusterDir, '-p', String(port), ...flags]);
   track(child);
   return new Promise((resolve, reject) => {
-    // The readiness line may arrive split across chunks: look for it in what came last, not in one chunk.
-    let recent = '';
+    const ready = markerWatcher(READY);
     const output = captureOutput(child, runtime.onLog, (text) => {
-      recent = (recent + text).slice(-2 * READY.length);
-      if (recent.includes(READY)) resolve(child);
+      if (ready(text)) resolve(child);
     });
     child.once('error', reject);
     child.once('exit', (code, signal) => reject(new Error(`postgres exited before accepting connections (code ${String(code)}, signal ${String(signal)}): ${output.stderr().trim()}`)));
