@@ -121,12 +121,21 @@ export async function prepareCall(name: string, args: unknown, options: CallTool
   // own option chooses this branch, so a run takes it only on code that sets it (see `expectPlainRead`).
   const expected = unprepared && known === undefined && options.expectPlainRead === true && options.callLimits?.[name] === undefined && mayBePlainRead(name);
   if (expected) return { kind: 'expected_read', identity: unpreparedIdentity(call, workflowInfo().workflowId) };
-  // Optional fields are added only when set, so the activity input of an ordinary call is unchanged.
-  return prepareInWorker({
-    ...call,
+  return prepareInWorker(preparationOf(call, options, extras));
+}
+
+/** The `prepare` input of a call. Optional fields are added only when set, so an ordinary call's input is unchanged. */
+function preparationOf(call: Omit<CallIdentity, 'operationId' | 'idempotencyKey'>, options: CallToolOptions, extras: PrepareCallExtras = {}): PrepareCallInput {
+  const { tool, args, callId, principal, provider } = call;
+  return {
+    tool,
+    args,
+    callId,
+    principal,
+    provider,
     ...(options.allowedTools === undefined ? {} : { allowedTools: options.allowedTools }),
     ...(extras.malformedArguments === undefined ? {} : { malformedArguments: extras.malformedArguments }),
-  });
+  };
 }
 
 /** The `prepare` local activity; what it says of the tool is remembered for the run's later calls of it. */
@@ -175,8 +184,7 @@ async function runExpectedRead(identity: CallIdentity, options: CallToolOptions,
     return dispatched.result;
   }
   withdrawCall(identity.tool);
-  const { tool, args, callId, principal, provider } = identity;
-  const prepared = await prepareInWorker({ tool, args, callId, principal, provider, ...(options.allowedTools === undefined ? {} : { allowedTools: options.allowedTools }) });
+  const prepared = await prepareInWorker(preparationOf(identity, options));
   const run = () => runPrepared(prepared, options);
   return prepared.kind === 'ready' && prepared.effect !== 'read' && writeLane !== undefined ? writeLane(run) : run();
 }

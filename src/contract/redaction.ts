@@ -193,7 +193,7 @@ export class Redactor {
 
   private object(input: Record<string, unknown>, basePath: string, log: Redaction[]): Record<string, unknown> {
     const entries = Object.entries(input);
-    const pairValues = this.secretPairValueKeys(entries);
+    const secretPair = this.isSecretPair(entries);
     const out: Record<string, unknown> = {};
     for (const [key, child] of entries) {
       const path = `${basePath}/${escapePointerToken(key)}`;
@@ -202,7 +202,7 @@ export class Redactor {
         log.push({ path, reason: 'sensitive_field' });
         continue;
       }
-      if (pairValues && facts.pairValue) {
+      if (secretPair && facts.pairValue) {
         log.push({ path, reason: 'sensitive_pair' });
         continue;
       }
@@ -241,7 +241,7 @@ export class Redactor {
    * True in a name/value entry (`{ name: 'X-Api-Key', value: … }`, `{ Key: 'password', Value: … }`) whose label is a
    * secret name: its value fields are then removed.
    */
-  private secretPairValueKeys(entries: readonly (readonly [string, unknown])[]): boolean {
+  private isSecretPair(entries: readonly (readonly [string, unknown])[]): boolean {
     return entries.some(([key, label]) => typeof label === 'string' && this.keyFacts(key).pairLabel && this.isSecretLabel(label));
   }
 
