@@ -3,12 +3,17 @@
 // its tests end (scripts/test-run/exit-guard.mjs names a file that does not); a file that runs past the per-file limit
 // is cancelled and reported by name.
 //   node --import tsx scripts/test-run/run-tests.ts [files or folders…]
-// Environment: TTC_TEST_CONCURRENCY (files at once), TTC_TEST_FILE_TIMEOUT_MS (per file and per test).
+// Files that need Temporal or Postgres share one dev server and one cluster the run starts first
+// (scripts/test-run/shared-services.ts).
+// Environment: TTC_TEST_CONCURRENCY (files at once), TTC_TEST_FILE_TIMEOUT_MS (per file and per test),
+// TTC_TEST_SHARED_SERVICES=0 (every file starts its own services, as when it runs alone).
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
+import { SHARED_POSTGRES_ENV, SHARED_TEMPORAL_ENV } from '../../testkit/shared-test-services.js';
+import { startSharedServices, type SharedServices } from './shared-services.js';
 import { REGISTRATIONS_DIR_ENV, unprovenFiles, VerdictLedger, type RegistrationLine, type RunVerdicts, type TestEvent } from './verdicts.js';
 
 const concurrency = Number(process.env['TTC_TEST_CONCURRENCY'] ?? 1);
@@ -38,10 +43,22 @@ const args = [
   ...files,
 ];
 const started = Date.now();
-const runner = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: 'inherit', env: { ...process.env, [REGISTRATIONS_DIR_ENV]: registrationsDir } });
-const forward = (signal: NodeJS.Signals) => () => runner.kill(signal);
-process.once('SIGINT', forward('SIGINT')).once('SIGTERM', forward('SIGTERM'));
-const runnerCode = await new Promise<number>((done) => runner.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128))));
+// The unit and conformance tiers need no services; anything else may.
+const needsServices = process.env['TTC_TEST_SHARED_SERVICES'] !== '0' && files.some((file) => !/[/\\]test[/\\](unit|conformance)[/\\]/.test(file));
+let services: SharedServices | null = null;
+if (needsServices) {
+  services = await startSharedServices(scratch);
+  console.log(`# shared services: Temporal at ${services.env[SHARED_TEMPORAL_ENV]}, ${services.env[SHARED_POSTGRES_ENV] === undefined ? 'DATABASE_URL' : 'a Postgres cluster'}, the workflow bundle (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+}
+let runnerCode: number;
+try {
+  const runner = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: 'inherit', env: { ...process.env, ...services?.env, [REGISTRATIONS_DIR_ENV]: registrationsDir } });
+  const forward = (signal: NodeJS.Signals) => () => runner.kill(signal);
+  process.once('SIGINT', forward('SIGINT')).once('SIGTERM', forward('SIGTERM'));
+  runnerCode = await new Promise<number>((done) => runner.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128))));
+} finally {
+  await services?.stop();
+}
 
 let verdicts: RunVerdicts | null = null;
 try {

@@ -14,7 +14,7 @@ function runTests(file: string, env: Record<string, string> = {}): { code: numbe
   // The runner must start as a top-level run, not as a test file of the run this test belongs to.
   const parentEnv = { ...process.env };
   delete parentEnv['NODE_TEST_CONTEXT'];
-  const run = spawnSync('scripts/run-tests.sh', [file], { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...parentEnv, ...env }, timeout: 120_000 });
+  const run = spawnSync('scripts/run-tests.sh', [file], { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...parentEnv, TTC_TEST_SHARED_SERVICES: '0', ...env }, timeout: 120_000 });
   return { code: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
