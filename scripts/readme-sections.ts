@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { EXIT_CODES, EXIT_CODE_MEANINGS } from '../src/cli/cli-error.js';
+import { exitCodeMeanings } from '../src/cli/cli-error.js';
 import { USAGE } from '../src/cli/usage.js';
 import { CATALOG_CODES, ERROR_CATALOG } from '../src/contract/error-catalog.js';
 
@@ -21,7 +21,7 @@ export function errorCatalogTable(): string {
 
 /** The CLI's exit codes as a markdown table. */
 export function exitCodeTable(): string {
-  const rows = (Object.keys(EXIT_CODES) as (keyof typeof EXIT_CODES)[]).map((name) => `| ${EXIT_CODES[name]} | ${EXIT_CODE_MEANINGS[name]} |`);
+  const rows = exitCodeMeanings().map(({ code, meaning }) => `| ${code} | ${meaning} |`);
   return ['| exit code | meaning |', '|---|---|', ...rows].join('\n');
 }
 

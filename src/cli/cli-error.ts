@@ -32,6 +32,11 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<keyof typeof EXIT_CODES, string
   namespaceNotFound: 'namespace not found on the server',
 };
 
+/** Every exit code with its meaning, in code order: what the help text and the README's table list. */
+export function exitCodeMeanings(): readonly { readonly code: ExitCode; readonly meaning: string }[] {
+  return (Object.keys(EXIT_CODES) as (keyof typeof EXIT_CODES)[]).map((name) => ({ code: EXIT_CODES[name], meaning: EXIT_CODE_MEANINGS[name] }));
+}
+
 /** An error the CLI reports as one line on stderr with a fixed exit code (never a stack trace). */
 export class CliError extends Error {
   constructor(

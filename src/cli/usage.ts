@@ -1,15 +1,10 @@
-import { EXIT_CODES, EXIT_CODE_MEANINGS } from './cli-error.js';
+import { exitCodeMeanings } from './cli-error.js';
 import type { CommandUsage, RegisteredCommand } from './command.js';
 import { COMMAND_GROUPS } from './commands/registry.js';
 
 /** Where descriptions start: a synopsis that does not fit before this column gets its description on the next lines. */
 const DESCRIPTION_COLUMN = 32;
 const INDENT = '  ';
-
-/** Every exit code with its meaning, one a line (a connection to Temporal that fails exits with its cause's code). */
-function exitCodeLines(): string {
-  return (Object.keys(EXIT_CODES) as (keyof typeof EXIT_CODES)[]).map((name) => `${INDENT}${EXIT_CODES[name]}  ${EXIT_CODE_MEANINGS[name]}`).join('\n');
-}
 
 /** What holds for every command: output modes, environment, exit codes. */
 const FOOTER = `--json (any command): stdout carries only JSON; start/dev/worker/demo print one JSON line per milestone
@@ -30,7 +25,7 @@ TTC_DECISION_KEY (the key approve/reject/resolve sign with) and TTC_DECISION_VER
 decisions with); dev, start and demo create a project key pair in .data/decisions/ on first run, which the commands run
 in this folder use. Keys are never printed.
 Exit codes:
-${exitCodeLines()}`;
+${exitCodeMeanings().map(({ code, meaning }) => `${INDENT}${code}  ${meaning}`).join('\n')}`;
 
 /** One command's entry: the synopsis, and its description beside it (or below it, when the synopsis is long). */
 function renderUsage({ synopsis, description }: CommandUsage): string {

@@ -93,7 +93,7 @@ const postTransfer = defineTool({
   },
 });
 
-/** The test workflows, bundled here with Temporal's OpenTelemetry workflow interceptors (a prebuilt bundle carries them). */
+/** The test workflows, bundled with Temporal's OpenTelemetry workflow interceptors (a worker given a bundle takes its interceptors from it). */
 const TEST_WORKFLOWS = fileURLToPath(new URL('../support/test-workflows.ts', import.meta.url));
 const OTEL_WORKFLOW_INTERCEPTORS = createRequire(import.meta.url).resolve('@temporalio/interceptors-opentelemetry/lib/workflow-interceptors');
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
@@ -183,7 +183,7 @@ test('a read produces one tool_call span under RunActivity with the call attribu
   const text = exportedText();
   for (const secret of [ARGUMENT_SECRET, RESULT_SECRET, 'acct-1']) assert.ok(!text.includes(secret), 'no argument or result value reaches a span');
 
-  // Fairness by tenant reference: the dev server keeps the key on the scheduled task (whether it balances by it is its setting).
+  // Fairness by tenant reference: the dev server keeps the key on the scheduled task (balancing by it is its setting).
   const history = await h.temporal.client.workflow.getHandle('telemetry-read').fetchHistory();
   const scheduled = (history.events ?? []).flatMap((event) => (event.activityTaskScheduledEventAttributes ? [event.activityTaskScheduledEventAttributes] : []));
   assert.deepEqual(scheduled.map((attributes) => attributes.priority?.fairnessKey), [tenantRef(principal.tenant)]);
