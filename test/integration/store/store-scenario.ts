@@ -55,6 +55,9 @@ export async function storeScenario(store: ToolStore): Promise<unknown[]> {
   await observe(() => memory('m4', 'confirmed_fact'), decision);
   await observe(() => memory('m5', 'confirmed_fact', [ev]), decision);
   await observe(() => store.confirmMemoryCandidate({ memoryId: 'm3', confirmedBy: 'u' }), (r: { status: string }) => r.status);
+  const secretFact = { memoryId: 'm6', subjectRef: 's', workflowId: 'wf', fact: `password=hunter2 and ghp_${'x1Y2z3'.repeat(6)}`, kind: 'user_explicit_statement', evidenceIds: [], observedAt: null, confidence: null } as const;
+  await observe(() => store.proposeMemory(secretFact), (r: { memory: { fact: string } }) => r.memory.fact);
+  await observe(() => store.proposeMemory(secretFact), (r: { memory: { fact: string } }) => r.memory.fact);
 
   const rec = (r: { state: string; round: number; attempts: unknown[] }) => [r.state, r.round, r.attempts.length];
   await observe(() => store.openReconciliation({ idempotencyKey: 'k-unknown', workflowId: 'wf', callId: 'c4', tool: 'payments.charge', auditId: null }), rec);
