@@ -32,7 +32,7 @@ before(async () => {
 after(() => server.close());
 
 /** Names under `.test` resolve as the table says; only the test server's own address is allowed to be connected to. */
-const names: Record<string, string> = { 'shop.test': '127.0.0.1', 'other.test': '127.0.0.1', 'rebound.test': '127.0.0.1', 'metadata.test': '169.254.169.254' };
+const names: Record<string, string> = { 'shop.test': '127.0.0.1', 'other.test': '127.0.0.1', 'rebound.test': '127.0.0.1', 'metadata.test': '169.254.169.254', 'wireserver.test': '168.63.129.16' };
 const resolve = (hostname: string) => Promise.resolve(names[hostname] === undefined ? [] : [{ address: names[hostname], family: 4 }]);
 const testServerOnly: PublicFetchOptions = { resolve, allowAddress: (address) => address === '127.0.0.1' && names['shop.test'] === address };
 const code = (expected: string) => (error: unknown) => isToolError(error) && error.code === expected;
@@ -62,6 +62,9 @@ describe('fetchPublic', () => {
     await assert.rejects(fetchPublic(via('http://10.0.0.7/admin'), testServerOnly), code('SOURCE_NOT_ALLOWED'));
     await assert.rejects(fetchPublic(via('http://[::ffff:169.254.169.254]/'), testServerOnly), code('SOURCE_NOT_ALLOWED'));
     await assert.rejects(fetchPublic(via(`http://metadata.test:${port}/latest`), testServerOnly), code('SOURCE_NOT_ALLOWED'));
+    // Azure's WireServer sits at a public-looking address that only ever reaches the host.
+    await assert.rejects(fetchPublic(via('http://168.63.129.16/machine?comp=goalstate'), testServerOnly), code('SOURCE_NOT_ALLOWED'));
+    await assert.rejects(fetchPublic('http://wireserver.test/machine?comp=goalstate', { resolve }), code('INVALID_ARGUMENTS'));
     await assert.rejects(fetchPublic(via('file:///etc/passwd'), testServerOnly), code('SOURCE_NOT_ALLOWED'));
     const followed = await fetchPublic(via(`http://shop.test:${port}/ok`), testServerOnly);
     assert.deepEqual([followed.status, followed.url], [200, `http://shop.test:${port}/ok`]);
