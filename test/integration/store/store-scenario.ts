@@ -23,6 +23,10 @@ export async function storeScenario(store: ToolStore): Promise<unknown[]> {
   const kind = (r: { kind: string; state?: string; modelResult?: { execution: { delivery: string } } }) => [r.kind, r.state ?? null, r.modelResult?.execution.delivery ?? null];
 
   await observe(() => store.recordExecution({ execution: read, workflowId: 'wf', runId: null }), (r: { audit_id: string }) => r.audit_id);
+  // Filed under a workflow its audit does not name: refused before anything is written.
+  const elsewhere = await runCall(ordersGet, { orderId: 'o-2' }, { workflowId: 'wf-named', callId: 'c9' });
+  await observe(() => store.recordExecution({ execution: elsewhere, workflowId: 'wf', runId: null }), () => 'recorded');
+  await observe(() => store.listAudits({ workflowId: 'wf' }), (rows: unknown[]) => rows.length);
   await observe(() => store.claimIdempotencyKey(claim(pay)), kind);
   await observe(() => store.claimIdempotencyKey(claim(pay)), kind);
   await observe(() => store.recordExecution({ execution: pay, workflowId: 'wf', runId: null }), (r: { result_sha256: string }) => r.result_sha256);
