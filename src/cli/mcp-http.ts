@@ -28,9 +28,6 @@ export interface McpHttpOptions {
   readonly bearerToken?: string;
 }
 
-/** A bearer token shorter than this is refused: it has to withstand guessing over the network. */
-export const MIN_MCP_TOKEN_LENGTH = MIN_BEARER_TOKEN_LENGTH;
-
 /** The endpoint would be open to the network, or its token is too short: refused before anything listens. */
 export class McpHttpAccessError extends Error {
   override readonly name = 'McpHttpAccessError';
@@ -154,7 +151,7 @@ function holdToNegotiatedVersion(req: IncomingMessage, version: string | undefin
 export function checkMcpHttpAccess(options: Pick<McpHttpOptions, 'host' | 'allowedHosts' | 'bearerToken'>): void {
   const { host, allowedHosts, bearerToken } = options;
   if (bearerToken !== undefined) {
-    if (bearerToken.length < MIN_MCP_TOKEN_LENGTH) throw new McpHttpAccessError(`the MCP bearer token must be at least ${MIN_MCP_TOKEN_LENGTH} characters`);
+    if (bearerToken.length < MIN_BEARER_TOKEN_LENGTH) throw new McpHttpAccessError(`the MCP bearer token must be at least ${MIN_BEARER_TOKEN_LENGTH} characters`);
     return;
   }
   if (!isLoopbackName(host)) throw new McpHttpAccessError(`serving MCP on ${host} (not loopback) needs a bearer token: every client acts as the server's principal`);

@@ -38,6 +38,8 @@ export class SecretAssignmentDetector implements Detector {
     // Inside a name: nothing starts before it ends.
     if (at > 0 && isNameChar(text.charCodeAt(at - 1))) return Math.max(at + 1, nameRunEnd(text, at, limit));
     const nameEnd = nameRunEnd(text, at, limit);
+    // Outside ASCII the scanner asks at every character, punctuation too: no name starts there.
+    if (nameEnd === at) return at + 1;
     if (nameEnd - at > MAX_FIELD_NAME) return nameEnd;
     const valueStart = separatorEnd(text, nameEnd, limit);
     if (valueStart === -1) return bareCredential(text, at, nameEnd, limit) ?? nameEnd;
