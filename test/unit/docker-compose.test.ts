@@ -51,8 +51,9 @@ test('every image tag is pinned (no latest, no floating tag) and the worker is b
 
 test('the worker gets every environment variable the CLI reads, pointing at the services of the stack', () => {
   const worker = env('worker');
-  // The MCP endpoint's token is read by `mcp`, which the stack does not run.
-  for (const name of Object.values(CLI_ENV).filter((name) => name !== CLI_ENV.mcpToken)) assert.ok(name in worker, `worker sets ${name}`);
+  // The MCP endpoint's and the codec server's tokens are read by `mcp` and `codec-server`, which the stack does not run.
+  const notRun: readonly string[] = [CLI_ENV.mcpToken, CLI_ENV.codecToken];
+  for (const name of Object.values(CLI_ENV).filter((name) => !notRun.includes(name))) assert.ok(name in worker, `worker sets ${name}`);
   assert.equal(worker[CLI_ENV.temporalAddress], 'temporal:7233');
   assert.equal(worker[CLI_ENV.temporalNamespace], env('temporal')['DEFAULT_NAMESPACE']);
   for (const name of [CLI_ENV.databaseUrl, CLI_ENV.databaseOwnerUrl]) {
