@@ -154,13 +154,17 @@ async function runLink(link: Link): Promise<void> {
     const told = (status: string) => mine.filter((c) => c.result.modelResult.status === status).length;
     return `${tool}: ${told('succeeded')} succeeded / ${told('failed')} failed (${[...new Set(mine.filter((c) => c.result.modelResult.status === 'failed').map((c) => c.result.modelResult.error?.code))].join(', ') || '–'})`;
   });
-  const mine = new Set(tracked.map((c) => c.key));
-  const requests = [...mine].reduce((sum, key) => sum + world.harness.payments.dispatches(key), 0);
-  const effects = [...mine].reduce((sum, key) => sum + world.harness.payments.commits(key), 0);
+  const keys = tracked.map((c) => c.key);
+  const requests = keys.reduce((sum, key) => sum + world.harness.payments.dispatches(key), 0);
+  const effects = keys.reduce((sum, key) => sum + world.harness.payments.commits(key), 0);
+  // How often the two changes of issue 32 were what decided: a handler kept from starting, a verdict held back.
+  const { rows } = await world.db.pool.query<{ n: string }>("SELECT count(*) AS n FROM ttc_audit WHERE idempotency_key = ANY($1) AND error_code = 'TIMEOUT_BEFORE_EXECUTE'", [keys]);
+  const rounds = await Promise.all(keys.map((key) => world.harness.store.getReconciliation(key)));
   console.log(
     `network-faults (${link} link), seed ${SEED}: ${faults.join('; ')}; ${tracked.length} writes — ${byTool.join('; ')}; ` +
-      `${tracked.filter((c) => c.result.modelResult.execution.delivery === 'receipt_reconciled' || c.result.modelResult.execution.delivery === 'confirmed_absent').length} settled by reconciliation; ` +
-      `${requests} charge requests, ${effects} side effects; proxy ${JSON.stringify(links[link].counts())}; store totals ${summary.sideEffects} side effects; ${Math.round((Date.now() - started) / 1000)} s`,
+      `${rounds.filter((r) => r !== null).length} reconciled, ${rounds.filter((r) => r?.dispatch?.dispatched === true).length} of them waiting for a dispatched attempt; ` +
+      `${rows[0]?.n ?? 0} attempts refused by a fence; ` +
+      `${requests} charge requests, ${effects} side effects (${summary.sideEffects} over the file so far); proxy ${JSON.stringify(links[link].counts())}; ${Math.round((Date.now() - started) / 1000)} s`,
   );
 }
 
