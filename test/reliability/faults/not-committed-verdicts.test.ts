@@ -35,15 +35,16 @@ after(async () => {
   await provider?.stop();
 }, { timeout: 120_000 });
 
-/** Starts one unfenced charge; returns its key and workflow handle. */
-async function startCharge(paymentId: string) {
-  const key = chargeKey(principal.tenant, paymentId, TOOLS.chargeUnfenced);
-  const handle = await harness.temporal.client.workflow.start('runToolCall', {
+/** The idempotency key of an unfenced charge. */
+const keyOf = (paymentId: string) => chargeKey(principal.tenant, paymentId, TOOLS.chargeUnfenced);
+
+/** Starts one unfenced charge (workflow `verdict-<paymentId>`). */
+function startCharge(paymentId: string) {
+  return harness.temporal.client.workflow.start('runToolCall', {
     taskQueue: harness.taskQueue,
     workflowId: `verdict-${paymentId}`,
     args: [TOOLS.chargeUnfenced, { payment_id: paymentId, customer: 'cus_verdict', amount_cents: 3200 }, { ...callOptions, callId: 'c1' }],
   });
-  return { key, handle };
 }
 
 /** The audit of the call's first dispatch, once its record reached Postgres. */
@@ -65,10 +66,10 @@ async function assertNotCommittedHolds(key: string, result: ToolCallResult): Pro
 
 test("the issue's sequence: the claim's answer arrives after the write's deadline, the provider says 404, then the attempt's record arrives: it never disputes the verdict", { timeout: 180_000 }, async () => {
   const paymentId = 'pay_v_slow_claim';
-  const key = chargeKey(principal.tenant, paymentId, TOOLS.chargeUnfenced);
+  const key = keyOf(paymentId);
   slow.delayClaimReply(key, TIMEOUT_MS + 600);
   slow.holdRecords(key);
-  const { handle } = await startCharge(paymentId);
+  const handle = await startCharge(paymentId);
   const result = (await handle.result()) as ToolCallResult;
   // The verdict is out; only now does the attempt's record reach Postgres.
   slow.releaseRecords(key);
@@ -79,11 +80,11 @@ test("the issue's sequence: the claim's answer arrives after the write's deadlin
 
 test('a handler that started and lost its request in a black hole: "not committed" waits until the attempt cannot be sending any more, and is never disputed', { timeout: 180_000 }, async () => {
   const paymentId = 'pay_v_black_hole';
-  const key = chargeKey(principal.tenant, paymentId, TOOLS.chargeUnfenced);
+  const key = keyOf(paymentId);
   slow.holdRecords(key);
   provider.cutConnections();
   provider.startBlackHole();
-  const { handle } = await startCharge(paymentId);
+  const handle = await startCharge(paymentId);
   // The attempt timed out (its handler gives up at the same deadline); the request held in the hole is lost.
   await eventually('the reconciliation to open', async () => ((await harness.store.getReconciliation(key)) === null ? undefined : true), 60_000, 50);
   provider.endBlackHole('drop');
@@ -99,10 +100,10 @@ test('a handler that started and lost its request in a black hole: "not committe
 
 test('a handler that gave up on a request stuck in the network, recorded "unknown", and whose request arrives after the provider first said 404: the commit is found and the model told so', { timeout: 180_000 }, async () => {
   const paymentId = 'pay_v_stalled';
-  const key = chargeKey(principal.tenant, paymentId, TOOLS.chargeUnfenced);
+  const key = keyOf(paymentId);
   provider.cutConnections();
   provider.startBlackHole();
-  const { handle } = await startCharge(paymentId);
+  const handle = await startCharge(paymentId);
   // The charge is on its way in; only its connection stays stuck, later ones (the status queries) pass.
   await eventually('the charge request to enter the proxy', async () => (provider.bytesOnTheWayIn() > 0 ? true : undefined), 60_000, 20);
   provider.stallOpenConnections();
