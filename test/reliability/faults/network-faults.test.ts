@@ -141,7 +141,8 @@ async function runLink(link: Link): Promise<void> {
   for (const call of calls) {
     const result = (await Promise.race([
       call.handle.result().catch((error: unknown) => assert.fail(`${call.handle.workflowId} failed: ${failureChain(error)}`)),
-      sleep(SETTLE_TIMEOUT_MS).then(() => assert.fail(`${call.handle.workflowId} did not complete within ${SETTLE_TIMEOUT_MS} ms of the faults`)),
+      // Unreferenced: once the race is decided, the timer must not keep the file's process alive.
+      sleep(SETTLE_TIMEOUT_MS, undefined, { ref: false }).then(() => assert.fail(`${call.handle.workflowId} did not complete within ${SETTLE_TIMEOUT_MS} ms of the faults`)),
     ])) as ToolCallResult;
     tracked.push({ workflowId: call.handle.workflowId, tool: call.tool, key: call.key, result });
   }
