@@ -14,13 +14,11 @@ export interface SlowStore {
   /** Holds the records of `key`'s dispatch attempts (audit attempts 1–99) until {@link releaseRecords}. */
   holdRecords(key: string): void;
   releaseRecords(key: string): void;
-  /** Records of `key` held right now. */
-  heldRecords(key: string): number;
 }
 
 export function slowStore(store: ToolStore): SlowStore {
   const claimDelays = new Map<string, number>();
-  const gates = new Map<string, { readonly opened: Promise<void>; readonly open: () => void; held: number }>();
+  const gates = new Map<string, { readonly opened: Promise<void>; readonly open: () => void }>();
   const dispatchRecordKey = (input: RecordExecutionInput): string | null => {
     const { audit } = input.execution;
     return audit.attempt > AUDIT_ATTEMPT_BASE.dispatch && audit.attempt < AUDIT_ATTEMPT_BASE.redispatch ? audit.idempotency_key : null;
@@ -40,11 +38,7 @@ export function slowStore(store: ToolStore): SlowStore {
         return async (input: RecordExecutionInput) => {
           const key = dispatchRecordKey(input);
           const gate = key === null ? undefined : gates.get(key);
-          if (gate !== undefined) {
-            gate.held += 1;
-            await gate.opened;
-            gate.held -= 1;
-          }
+          if (gate !== undefined) await gate.opened;
           return target.recordExecution(input);
         };
       }
@@ -57,9 +51,8 @@ export function slowStore(store: ToolStore): SlowStore {
     holdRecords: (key) => {
       let open!: () => void;
       const opened = new Promise<void>((resolve) => (open = resolve));
-      gates.set(key, { opened, open, held: 0 });
+      gates.set(key, { opened, open });
     },
     releaseRecords: (key) => gates.get(key)?.open(),
-    heldRecords: (key) => gates.get(key)?.held ?? 0,
   };
 }
