@@ -10,7 +10,8 @@ import { StoreError } from './store-error.js';
  * and signs for. The worker writes it when the wait starts, with the workflow id and run id of the activity that
  * writes it (never ids its input names) and the preview and digest it computed from the call's arguments itself —
  * not what a workflow answers to a query, which any workflow on the task queue can make up. Written once, never
- * changed: whether the call still waits is the workflow's to say (see `pendingApprovalsToSign`).
+ * changed; it waits until its deadline or until its call records an attempt, and its workflow must confirm it (see
+ * `approvalToSign`).
  */
 export interface ApprovalRequest {
   readonly workflowId: string;
@@ -36,7 +37,11 @@ export interface ApprovalRequestInput extends Omit<ApprovalRequest, 'requestedAt
   readonly waitMs: number;
 }
 
-/** Which requests to list: those still within their wait at `at` (of one workflow id, when given), oldest first. */
+/**
+ * Which requests to list: those still waiting at `at` (of one workflow id, when given), oldest first — within their
+ * deadline, and with no attempt of their call recorded in their run yet. A wait ends with a recorded attempt: the
+ * tool's (approved) or the settled one (rejected, expired), so a decided call is not listed.
+ */
 export interface ApprovalRequestFilter {
   readonly at: Date;
   readonly workflowId?: string;

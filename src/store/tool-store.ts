@@ -127,6 +127,6 @@ export interface ToolStore {
   recordApprovalRequest(input: ApprovalRequestInput): Promise<ApprovalRequest>;
   /** The approval request of one call, or `null`. */
   getApprovalRequest(ref: ApprovalRequestRef): Promise<ApprovalRequest | null>;
-  /** Approval requests still within their wait at `filter.at` (of one workflow id, when given), oldest first. */
+  /** Approval requests still waiting at `filter.at` (of one workflow id, when given), oldest first. */
   listApprovalRequests(filter: ApprovalRequestFilter): Promise<ApprovalRequest[]>;
 }

@@ -31,12 +31,13 @@ export function getApprovalRequest(tables: InMemoryTables, ref: ApprovalRequestR
   return stored === undefined ? null : copy(stored);
 }
 
-/** Requests still within their wait at `filter.at` (of one workflow id, when given), oldest first. */
+/** Requests still waiting at `filter.at` (of one workflow id, when given), oldest first (see `ApprovalRequestFilter`). */
 export function listApprovalRequests(tables: InMemoryTables, filter: ApprovalRequestFilter): ApprovalRequest[] {
   const workflowId = filter.workflowId === undefined ? undefined : checkText(filter.workflowId, 'workflowId');
   const at = filter.at.getTime();
+  const attempted = new Set([...tables.audits.values()].map((audit) => keyOf({ workflowId: audit.workflowId, runId: audit.runId ?? '', callId: audit.callId })));
   const waiting = [...tables.approvalRequests.values()].filter(
-    (request) => Date.parse(request.expiresAt) > at && Date.parse(request.requestedAt) <= at && (workflowId === undefined || request.workflowId === workflowId),
+    (request) => Date.parse(request.expiresAt) > at && Date.parse(request.requestedAt) <= at && (workflowId === undefined || request.workflowId === workflowId) && !attempted.has(keyOf(request)),
   );
   const order = (r: ApprovalRequest) => [r.requestedAt, r.workflowId, r.runId, r.callId];
   waiting.sort((a, b) => compare(order(a), order(b)));

@@ -40,13 +40,16 @@ export async function getApprovalRequest(db: Queryable, ref: ApprovalRequestRef)
   return row === undefined ? null : requestOf(row);
 }
 
-/** Requests still within their wait at `filter.at` (of one workflow id, when given), oldest first. */
+/** Requests still waiting at `filter.at` (of one workflow id, when given), oldest first (see `ApprovalRequestFilter`). */
 export async function listApprovalRequests(db: Queryable, filter: ApprovalRequestFilter): Promise<ApprovalRequest[]> {
   const params: unknown[] = [filter.at];
-  const ofWorkflow = filter.workflowId === undefined ? '' : ` AND workflow_id = $${params.push(checkText(filter.workflowId, 'workflowId'))}`;
+  const ofWorkflow = filter.workflowId === undefined ? '' : ` AND r.workflow_id = $${params.push(checkText(filter.workflowId, 'workflowId'))}`;
   params.push(requestLimit(filter));
   const rows = await db.query<RequestRow>(
-    `SELECT ${REQUEST_COLUMNS} FROM ${db.table('ttc_approval_requests')} WHERE expires_at > $1 AND requested_at <= $1${ofWorkflow} ORDER BY requested_at, workflow_id, run_id, call_id LIMIT $${params.length}`,
+    `SELECT ${REQUEST_COLUMNS.split(', ').map((column) => `r.${column}`).join(', ')} FROM ${db.table('ttc_approval_requests')} r
+      WHERE r.expires_at > $1 AND r.requested_at <= $1${ofWorkflow}
+        AND NOT EXISTS (SELECT 1 FROM ${db.table('ttc_audit')} a WHERE a.workflow_id = r.workflow_id AND a.call_id = r.call_id AND a.run_id = r.run_id)
+      ORDER BY r.requested_at, r.workflow_id, r.run_id, r.call_id LIMIT $${params.length}`,
     params,
   );
   return rows.map(requestOf);

@@ -9,6 +9,7 @@ import { APPEND_ONLY_SQLSTATE } from '../../../src/store/index.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
+import { ordersGet, runCall } from '../../../testkit/store-tools.js';
 
 let db: TestDatabase;
 let clock = new Date('2026-12-01T09:00:00.000Z');
@@ -85,6 +86,17 @@ describe('approval requests (real Postgres)', () => {
     assert.deepEqual(await calls('2026-12-01T09:11:00Z', 'wf-transfer'), ['wf-transfer/call-1'], 'a request whose wait is over is not listed');
     assert.deepEqual(await calls('2026-12-01T08:00:00Z'), [], 'nor one not yet made');
     assert.equal((await store.listApprovalRequests({ at: new Date('2026-12-01T09:10:30Z'), limit: 1 })).length, 1);
+  });
+
+  it('stops listing a request once its call recorded an attempt in its run (approved, rejected or expired)', async () => {
+    clock = new Date('2026-12-01T09:20:00.000Z');
+    await store.recordApprovalRequest(request('call-3', { runId: 'run-3' }));
+    await store.recordApprovalRequest(request('call-3', { runId: 'run-4' }));
+    const waiting = async () => (await store.listApprovalRequests({ at: new Date('2026-12-01T09:20:30Z'), workflowId: 'wf-transfer' })).filter((r) => r.callId === 'call-3').map((r) => r.runId);
+    assert.deepEqual(await waiting(), ['run-3', 'run-4']);
+    const attempt = await runCall(ordersGet, { orderId: 'o-3' }, { workflowId: 'wf-transfer', callId: 'call-3' });
+    await store.recordExecution({ execution: attempt, workflowId: 'wf-transfer', runId: 'run-3' });
+    assert.deepEqual(await waiting(), ['run-4'], 'the other run\'s call still waits');
   });
 
   it('cannot be changed afterwards: the application role has no UPDATE or DELETE, the owner meets the append-only trigger', async () => {

@@ -88,6 +88,10 @@ export async function storeScenario(store: ToolStore): Promise<unknown[]> {
   await observe(() => store.listApprovalRequests({ at: new Date(), workflowId: 'wf' }), calls);
   await observe(() => store.listApprovalRequests({ at: new Date(), workflowId: 'wf-other' }), calls);
   await observe(() => store.listApprovalRequests({ at: new Date(Date.now() + 120_000) }), calls);
+  // A call that recorded an attempt in that run no longer waits.
+  const decided = await runCall(ordersGet, { orderId: 'o-9' }, { workflowId: 'wf', callId: 'c9' });
+  await observe(() => store.recordExecution({ execution: decided, workflowId: 'wf', runId: 'run-1' }), () => 'recorded');
+  await observe(() => store.listApprovalRequests({ at: new Date(), workflowId: 'wf' }), calls);
 
   const rec = (r: { state: string; round: number; attempts: unknown[] }) => [r.state, r.round, r.attempts.length];
   await observe(() => store.openReconciliation({ idempotencyKey: 'k-unknown', workflowId: 'wf', callId: 'c4', tool: 'payments.charge', auditId: null }), rec);

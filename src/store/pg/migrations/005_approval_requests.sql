@@ -3,7 +3,7 @@
 -- An approver decides on what the worker wrote here when a call began to wait for approval, never on what a workflow
 -- answers to a query (any workflow on the task queue can answer anything). The worker takes the workflow id and run
 -- id from the activity that writes the row and computes the preview and the digest from the call's arguments itself.
--- A row is written once and never changed; whether the call still waits is the workflow's to say.
+-- A row is written once and never changed: the call waits until its deadline, or until it records an attempt.
 CREATE TABLE ttc_approval_requests (
   workflow_id    text NOT NULL,
   run_id         text NOT NULL,
