@@ -1,10 +1,10 @@
-import { Context } from '@temporalio/activity';
 import { describeThrown } from '../src/contract/call-failure.js';
 import type { AnyToolDefinition } from '../src/contract/define-tool.js';
 import { checkArguments } from '../src/contract/execute-tool.js';
 import { businessIdempotencyKey, idempotencyScopeOf } from '../src/contract/idempotency-key.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
 import type { ToolStore } from '../src/store/tool-store.js';
+import { activityWorkflow } from './call-context.js';
 import type { CallIdentity } from './call-identity.js';
 
 /**
@@ -48,16 +48,16 @@ export function callOwnership(tool: AnyToolDefinition, identity: CallIdentity, s
 }
 
 /** The workflow run the current activity runs for, or `null` outside a workflow. */
-export function runningWorkflow(): RunningWorkflow | null {
-  const execution = Context.current().info.workflowExecution;
-  return execution === undefined ? null : { workflowId: execution.workflowId, runId: execution.runId };
+function runningWorkflow(): RunningWorkflow | null {
+  const { workflowId, runId } = activityWorkflow();
+  return runId === null ? null : { workflowId, runId };
 }
 
 /**
  * The idempotency key a request owns, as `prepareCall` derives it: its business key, else its operation id. `null`
  * when the tool's key function throws on these arguments.
  */
-export function ownedKey(tool: AnyToolDefinition, tenant: string, args: unknown, operationId: string): string | null {
+function ownedKey(tool: AnyToolDefinition, tenant: string, args: unknown, operationId: string): string | null {
   const key = businessKeyOf(tool, tenant, args);
   return key.ok ? (key.value ?? operationId) : null;
 }
