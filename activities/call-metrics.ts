@@ -10,6 +10,21 @@ export const TOOL_RESULTS_METRIC = 'ttc_tool_results';
 export const FUNNEL_DURATION_METRIC = 'ttc_funnel_duration';
 export const RECONCILIATION_STEPS_METRIC = 'ttc_reconciliation_steps';
 
+/**
+ * The package's meter in the running activity: the runtime's own meter (`Runtime.instance().metricMeter`), labelled
+ * as Temporal Core labels its `temporal_activity_*` series — `namespace`, `task_queue`, `activity_type` and, for an
+ * activity of a workflow, `workflow_type` — so a dashboard joins `ttc_*` and `temporal_*` on the same label names
+ * without relabelling. Not the activity context's meter: the TypeScript SDK labels that one `taskQueue` and
+ * `activityType`, and no tag can be taken off a meter.
+ */
+export function activityMeter(
+  runtimeMeter: MetricMeter,
+  activity: { readonly namespace: string; readonly taskQueue: string; readonly activityType: string; readonly workflowType?: string | undefined },
+): MetricMeter {
+  const { namespace, taskQueue, activityType, workflowType } = activity;
+  return runtimeMeter.withTags({ namespace, task_queue: taskQueue, activity_type: activityType, ...(workflowType === undefined ? {} : { workflow_type: workflowType }) });
+}
+
 /** Label value of a result without an error code (Prometheus has no "absent" label). */
 export const NO_ERROR_CODE = 'none';
 

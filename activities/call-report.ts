@@ -1,7 +1,8 @@
 import { Context } from '@temporalio/activity';
-import type { ApplicationFailure } from '@temporalio/common';
+import type { ApplicationFailure, MetricMeter } from '@temporalio/common';
+import { Runtime } from '@temporalio/worker';
 import type { ToolEffect } from '../src/contract/tool-spec.js';
-import { recordReconciliationMetrics, recordToolCallMetrics } from './call-metrics.js';
+import { activityMeter, recordReconciliationMetrics, recordToolCallMetrics } from './call-metrics.js';
 import type { CallSpanRef, ReconciliationStep, SettledToolCall, ToolCallTelemetry } from './call-telemetry.js';
 import type { ToolCallResult } from './tool-activity.js';
 
@@ -11,7 +12,7 @@ import type { ToolCallResult } from './tool-activity.js';
  */
 export function reportToolCall(telemetry: ToolCallTelemetry | null, call: SettledToolCall): CallSpanRef | null {
   return observed(() => {
-    recordToolCallMetrics(Context.current().metricMeter, call);
+    recordToolCallMetrics(currentActivityMeter(), call);
     return telemetry?.toolCallSettled(call) ?? null;
   }, null);
 }
@@ -19,9 +20,14 @@ export function reportToolCall(telemetry: ToolCallTelemetry | null, call: Settle
 /** Reports a reconciliation step like {@link reportToolCall}. */
 export function reportReconciliationStep(telemetry: ToolCallTelemetry | null, step: ReconciliationStep): void {
   observed(() => {
-    recordReconciliationMetrics(Context.current().metricMeter, step);
+    recordReconciliationMetrics(currentActivityMeter(), step);
     telemetry?.reconciliationStep(step);
   }, undefined);
+}
+
+/** The package's meter for the activity running now (see `activityMeter`): the worker's runtime is the installed one. */
+function currentActivityMeter(): MetricMeter {
+  return activityMeter(Runtime.instance().metricMeter, Context.current().info);
 }
 
 function observed<T>(report: () => T, otherwise: T): T {

@@ -1,9 +1,10 @@
-// Keeps the README's generated sections true to the code: the error catalog table (from ERROR_CATALOG) and the CLI
-// usage (from the CLI's own help text) are rendered between marker comments. Run `npm run readme` after changing the catalog; test/unit/readme.test.ts fails when the
+// Keeps the README's generated sections true to the code: the error catalog table (from ERROR_CATALOG), the CLI
+// usage (from the CLI's own help text) and its exit codes (from EXIT_CODES) are rendered between marker comments. Run `npm run readme` after changing the catalog; test/unit/readme.test.ts fails when the
 // committed README differs from a fresh rendering.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { exitCodeMeanings } from '../src/cli/cli-error.js';
 import { USAGE } from '../src/cli/usage.js';
 import { CATALOG_CODES, ERROR_CATALOG } from '../src/contract/error-catalog.js';
 
@@ -18,9 +19,16 @@ export function errorCatalogTable(): string {
   return ['| code | category | side effect | recovery | retried | message the model sees |', '|---|---|---|---|---|---|', ...rows].join('\n');
 }
 
+/** The CLI's exit codes as a markdown table. */
+export function exitCodeTable(): string {
+  const rows = exitCodeMeanings().map(({ code, meaning }) => `| ${code} | ${meaning} |`);
+  return ['| exit code | meaning |', '|---|---|', ...rows].join('\n');
+}
+
 const SECTIONS: Readonly<Record<string, () => string>> = {
   'error-catalog': errorCatalogTable,
   'cli-usage': () => ['```', USAGE, '```'].join('\n'),
+  'exit-codes': exitCodeTable,
 };
 
 /** The README with every generated section re-rendered; throws when a section's markers are missing. */

@@ -70,8 +70,8 @@ export interface CallToolOptions extends RecoveryOptions {
    */
   readonly callLimits?: Readonly<Record<string, number>>;
   /**
-   * Task-queue priority of the call's tool activities and reconciliation. By default the principal's tenant is the
-   * fairness key (see `callPriority`); fields given here win (a `priorityKey`, a `fairnessWeight`, another key).
+   * Task-queue priority of the call's tool activities and reconciliation. By default the principal's tenant reference (a
+   * digest, never the tenant's name) is the fairness key (see `callPriority`); fields given here win (a `priorityKey`, a `fairnessWeight`, another key).
    */
   readonly priority?: Priority;
 }

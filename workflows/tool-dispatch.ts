@@ -23,7 +23,7 @@ export interface DispatchOptions {
   readonly taskQueue?: string;
   /** The approval of a tool that requires one (the tool activity refuses to run without it). */
   readonly approval?: VerifiedDecision;
-  /** Task-queue priority; its fields win over the tenant's fairness key (see `callPriority`). */
+  /** Task-queue priority; its fields win over the tenant reference as fairness key (see `callPriority`). */
   readonly priority?: Priority;
   /** The call is a known read, dispatched unprepared (the worker checks the tool still is a plain read). */
   readonly knownRead?: true;

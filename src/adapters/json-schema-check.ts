@@ -2,7 +2,7 @@ import type { ErrorObject, Options, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { canonicalJson } from '../contract/canonical-json.js';
 import { draft07To2020, isDraft07Schema } from './draft-07-schema.js';
-import { linearRegExpEngine } from './linear-pattern.js';
+import { linearRegExpEngine, PATTERN_LIMITS, UnsafePatternError, type PatternWork } from './linear-pattern.js';
 import { mapSchema, type JsonSchemaObject } from './tool-definitions/schema-walk.js';
 
 /** One reason a value does not match a schema: a path into the value and a safe description. */
@@ -16,6 +16,9 @@ export type SchemaCheck = (value: unknown) => readonly SchemaIssue[];
 
 /** Largest remote schema accepted (canonical JSON bytes): compiling is code generation, so it is bounded. */
 const MAX_SCHEMA_CHARS = 256 * 1024;
+
+/** The issue of a check whose patterns would have read more than {@link PATTERN_LIMITS}' `maxWorkPerCheck` allows. */
+export const PATTERN_WORK_ISSUE: SchemaIssue = Object.freeze({ path: [], message: 'patternWork' });
 
 /** Positions where a subschema describes a value of its own (not a branch or a definition applied in place). */
 const VALUE_POSITIONS = new Set(['', 'properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems']);
@@ -48,14 +51,56 @@ function isEmail(text: string): boolean {
  * object at a value position is closed with `unevaluatedProperties: false` — keys the schema does not declare are
  * rejected, as the contract does for its own tools — without breaking `allOf`/`$ref` composition, whose branches are
  * left open. `pattern`s run on a linear-time engine (see `linearRegExpEngine`). Throws when the schema does not
- * compile, including an `UnsafePatternError` for a pattern that would need backtracking.
+ * compile, including an `UnsafePatternError` for a pattern that would need backtracking or exceeds
+ * `PATTERN_LIMITS`. A value whose pattern matches would exceed the work one check may do fails the check with
+ * {@link PATTERN_WORK_ISSUE}, whatever the schema says of it (a pattern under `not` cannot turn it into a pass).
  */
 export function compileSchemaCheck(schema: JsonSchemaObject, options: { readonly exact: boolean }): SchemaCheck {
   if (canonicalJson(schema).length > MAX_SCHEMA_CHARS) throw new Error(`schema larger than ${MAX_SCHEMA_CHARS} characters`);
-  const ajvOptions: Options = { strict: false, allErrors: false, logger: false, formats: FORMATS, validateFormats: true, code: { regExp: linearRegExpEngine() } };
+  const work = checkWork();
+  const ajvOptions: Options = { strict: false, allErrors: false, logger: false, formats: FORMATS, validateFormats: true, code: { regExp: linearRegExpEngine(work) } };
   const current = isDraft07Schema(schema) ? draft07To2020(schema) : schema;
-  const validate: ValidateFunction = new Ajv2020(ajvOptions).compile(options.exact ? closeObjects(current) : current);
-  return (value) => (validate(value) ? [] : (validate.errors ?? []).map(toIssue));
+  // Compiling checks the schema against Ajv's meta-schema, whose own patterns run on this engine too.
+  work.start();
+  let validate: ValidateFunction;
+  try {
+    validate = new Ajv2020(ajvOptions).compile(options.exact ? closeObjects(current) : current);
+  } catch (error) {
+    throw work.exceeded() ? metaSchemaWorkError() : error;
+  }
+  if (work.exceeded()) throw metaSchemaWorkError();
+  return (value) => {
+    // Validation is synchronous, so one meter per compiled schema serves every check in turn.
+    work.start();
+    const valid = validate(value);
+    if (work.exceeded()) return [PATTERN_WORK_ISSUE];
+    return valid ? [] : (validate.errors ?? []).map(toIssue);
+  };
+}
+
+function metaSchemaWorkError(): UnsafePatternError {
+  return new UnsafePatternError('checking the schema against its meta-schema exceeds the pattern work bound');
+}
+
+/** The pattern work of one check at a time: {@link PATTERN_LIMITS}' `maxWorkPerCheck` units, and whether it ran out. */
+function checkWork(): PatternWork & { start(): void; exceeded(): boolean } {
+  let left = 0;
+  let exceeded = false;
+  return {
+    start: () => {
+      left = PATTERN_LIMITS.maxWorkPerCheck;
+      exceeded = false;
+    },
+    spend: (units) => {
+      if (exceeded || units > left) {
+        exceeded = true;
+        return false;
+      }
+      left -= units;
+      return true;
+    },
+    exceeded: () => exceeded,
+  };
 }
 
 function closeObjects(schema: JsonSchemaObject): JsonSchemaObject {

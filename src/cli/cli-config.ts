@@ -14,6 +14,7 @@ export const CLI_ENV = {
   principalKey: 'TTC_PRINCIPAL_KEY',
   cursorKey: 'TTC_CURSOR_KEY',
   codecKeys: 'TTC_CODEC_KEYS',
+  codecToken: 'TTC_CODEC_TOKEN',
   mcpToken: 'TTC_MCP_TOKEN',
   metricsBind: 'TTC_METRICS_BIND',
 } as const;
@@ -34,6 +35,8 @@ export interface CliConfig {
   readonly cursorKey: string | undefined;
   /** The payload codec's keys, `id:base64[,...]` (the first encrypts); never printed. */
   readonly codecKeys: string | undefined;
+  /** The token `codec-server` requires of every request; `undefined`: it makes one and prints it. */
+  readonly codecToken: string | undefined;
   /** The bearer token `mcp --http` requires of every request; never printed. */
   readonly mcpToken: string | undefined;
   /** `host:port` of the Prometheus endpoint the Temporal runtime serves (SDK and package metrics); `undefined`: none. */
@@ -54,6 +57,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>,
     principalKey: read(CLI_ENV.principalKey),
     cursorKey: read(CLI_ENV.cursorKey),
     codecKeys: read(CLI_ENV.codecKeys),
+    codecToken: read(CLI_ENV.codecToken),
     mcpToken: read(CLI_ENV.mcpToken),
     metricsBind: metricsBindOf(read(CLI_ENV.metricsBind)),
   };

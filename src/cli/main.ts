@@ -76,13 +76,19 @@ async function runStack(command: StackRun, env: NodeJS.ProcessEnv): Promise<Exit
 }
 
 async function runOperator(command: OperatorRun, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const deps = connect(configFromEnv(env, command.profile), cliInvocation(process.argv[1]), env);
+  const config = configFromEnv(env, command.profile);
+  const deps = connect(config, cliInvocation(process.argv[1]), env);
   try {
     const output = await command.run(deps);
     const shown = command.present(output);
     const text = typeof shown === 'string' ? (command.masked ? maskCredentials(shown) : shown) : command.masked ? maskedJson(shown, 2) : JSON.stringify(shown, null, 2);
     process.stdout.write(`${text}\n`);
     return command.exitCode(output);
+  } catch (error) {
+    // A call after the connect can still meet a server that went away or refuses this call's credentials: mapped
+    // like a failed connect, with the address (the command's own mapping knows only the workflow).
+    if (error instanceof CliError) throw error;
+    throw (await import('./connection-failure.js')).callFailureError(config.temporal, error) ?? error;
   } finally {
     await deps.close();
   }

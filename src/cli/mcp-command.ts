@@ -4,7 +4,7 @@ import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import { configuredCodec } from './codec-config.js';
 import type { McpInput } from './commands/mcp.js';
-import { McpHttpAccessError, serveMcpHttp } from './mcp-http.js';
+import { checkMcpHttpAccess, McpHttpAccessError, serveMcpHttp } from './mcp-http.js';
 import { cliOutput } from './output.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
@@ -19,6 +19,9 @@ import { loadToolModule } from './tool-module.js';
 export async function runMcpCommand(ctx: StackContext, input: McpInput): Promise<ExitCode> {
   // Over stdio, stdout is the protocol channel: everything this command says goes to stderr.
   const out = input.transport.kind === 'stdio' ? cliOutput(ctx.out.json, process.stderr, process.stderr) : ctx.out;
+  const bearerToken = ctx.config.mcpToken;
+  // An endpoint that would be open without a token is refused before anything connects.
+  if (input.transport.kind === 'http') refuseOpenEndpoint({ ...input.transport, ...(bearerToken === undefined ? {} : { bearerToken }) });
   const teardown = new Teardown(out.progress);
   try {
     const module = await loadToolModule(input.toolsModule, ctx.projectRoot);
@@ -38,9 +41,7 @@ export async function runMcpCommand(ctx: StackContext, input: McpInput): Promise
       await Promise.race([stopRequested(ctx.stop), closed]);
     } else {
       const { host, port, allowedHosts } = input.transport;
-      const bearerToken = ctx.config.mcpToken;
       const http = await serveMcpHttp({ host, port, allowedHosts, newServer, ...(bearerToken === undefined ? {} : { bearerToken }) }).catch((error: NodeJS.ErrnoException) => {
-        if (error instanceof McpHttpAccessError) throw new CliError(`${error.message} (set ${CLI_ENV.mcpToken})`, EXIT_CODES.usage, { cause: error });
         throw new CliError(`cannot listen on ${host}:${port} (${error.code ?? error.message}); choose another --http port`, EXIT_CODES.unavailable, { cause: error });
       });
       teardown.add('the MCP endpoint', () => http.close());
@@ -51,5 +52,14 @@ export async function runMcpCommand(ctx: StackContext, input: McpInput): Promise
   } finally {
     await teardown.run();
     out.report({ event: 'stopped' }, 'stopped');
+  }
+}
+
+function refuseOpenEndpoint(access: Parameters<typeof checkMcpHttpAccess>[0]): void {
+  try {
+    checkMcpHttpAccess(access);
+  } catch (error) {
+    if (error instanceof McpHttpAccessError) throw new CliError(`${error.message} (set ${CLI_ENV.mcpToken})`, EXIT_CODES.usage, { cause: error });
+    throw error;
   }
 }

@@ -1,9 +1,10 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { NegotiatingServer } from '../adapters/mcp-negotiating-server.js';
+import { allowedHostValues, bearerTokenOf, hasAllowedHost, hostName, isLoopbackName, MIN_BEARER_TOKEN_LENGTH, tokenMatcher } from '../net/endpoint-access.js';
 import { BoundedEventStore } from './mcp-event-store.js';
 
 /** Where and how the Streamable HTTP endpoint listens. */
@@ -21,13 +22,11 @@ export interface McpHttpOptions {
   readonly sessionIdleMs?: number;
   /**
    * The token every request must carry as `Authorization: Bearer <token>` (else 401). Required when `host` is not a
-   * loopback address: every client of the endpoint acts as its one principal, so the network must not be a client.
+   * loopback address, or an allowed host is not a loopback name (a reverse proxy forwards the network to loopback):
+   * every client of the endpoint acts as its one principal, so the network must not be a client.
    */
   readonly bearerToken?: string;
 }
-
-/** A bearer token shorter than this is refused: it has to withstand guessing over the network. */
-export const MIN_MCP_TOKEN_LENGTH = 16;
 
 /** The endpoint would be open to the network, or its token is too short: refused before anything listens. */
 export class McpHttpAccessError extends Error {
@@ -58,7 +57,7 @@ const SSE_RETRY_MS = 1000;
  * one (`Last-Event-ID`) after the server closes it (SSE polling).
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpHttp> {
-  const authorized = bearerCheck(options.host, options.bearerToken);
+  const authorized = bearerCheck(options);
   const sessions = new Map<string, { readonly transport: StreamableHTTPServerTransport; readonly server: NegotiatingServer; lastRequestAt: number }>();
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_MCP_SESSIONS;
   const idleMs = options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS;
@@ -81,7 +80,7 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (!isAllowedHost(req, allowed)) return reply(res, 403, 'Forbidden: Host or Origin not allowed');
+    if (!isAllowedHostAndOrigin(req, allowed)) return reply(res, 403, 'Forbidden: Host or Origin not allowed');
     if (!authorized(req)) return reply(res, 401, 'Unauthorized: a bearer token is required', { 'www-authenticate': 'Bearer' });
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_HTTP_PATH) return reply(res, 404, 'Not found');
     const sessionId = req.headers['mcp-session-id'];
@@ -144,42 +143,33 @@ function holdToNegotiatedVersion(req: IncomingMessage, version: string | undefin
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]?.toLowerCase() === 'mcp-protocol-version') req.rawHeaders[i + 1] = version;
 }
 
-/** Host header values of the loopback interface; a listening address among them (or `::1`) is loopback. */
-const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'];
-const isLoopback = (host: string) => host === '::1' || LOOPBACK_NAMES.includes(host);
-
 /**
- * Who may use the endpoint: with a token, requests that carry it (compared in constant time, as digests so the
- * length does not show either); without one, anyone who can reach it — which only a loopback address allows.
+ * Refuses (with {@link McpHttpAccessError}) an endpoint that would be open to more than this machine's own clients:
+ * without a token, only loopback may listen, and only when no other name is allowed — a name in `allowedHosts` is a
+ * reverse proxy's, which forwards whoever reaches it. A token must be long enough to withstand guessing.
  */
-function bearerCheck(host: string, token: string | undefined): (req: IncomingMessage) => boolean {
-  if (token === undefined) {
-    if (!isLoopback(host)) throw new McpHttpAccessError(`serving MCP on ${host} (not loopback) needs a bearer token: every client acts as the server's principal`);
-    return () => true;
+export function checkMcpHttpAccess(options: Pick<McpHttpOptions, 'host' | 'allowedHosts' | 'bearerToken'>): void {
+  const { host, allowedHosts, bearerToken } = options;
+  if (bearerToken !== undefined) {
+    if (bearerToken.length < MIN_BEARER_TOKEN_LENGTH) throw new McpHttpAccessError(`the MCP bearer token must be at least ${MIN_BEARER_TOKEN_LENGTH} characters`);
+    return;
   }
-  if (token.length < MIN_MCP_TOKEN_LENGTH) throw new McpHttpAccessError(`the MCP bearer token must be at least ${MIN_MCP_TOKEN_LENGTH} characters`);
-  const expected = digest(token);
-  return (req) => {
-    // The scheme name is case-insensitive (RFC 9110 §11.1).
-    const given = /^bearer +(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim();
-    return given !== undefined && timingSafeEqual(digest(given), expected);
-  };
+  if (!isLoopbackName(host)) throw new McpHttpAccessError(`serving MCP on ${host} (not loopback) needs a bearer token: every client acts as the server's principal`);
+  const forwarded = allowedHosts.find((name) => !isLoopbackName(hostName(name)));
+  if (forwarded !== undefined) throw new McpHttpAccessError(`allowing the host ${forwarded} (a reverse proxy's name) needs a bearer token: every client the proxy forwards acts as the server's principal`);
 }
 
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
+/** Who may use the endpoint: with a token, requests that carry it; without one (see {@link checkMcpHttpAccess}), anyone on loopback. */
+function bearerCheck(options: McpHttpOptions): (req: IncomingMessage) => boolean {
+  checkMcpHttpAccess(options);
+  if (options.bearerToken === undefined) return () => true;
+  const matches = tokenMatcher(options.bearerToken);
+  return (req) => matches(bearerTokenOf(req));
 }
 
-/** The Host header values this endpoint answers: its address (and the loopback names, when on loopback). */
-function allowedHostValues(host: string, port: number, extra: readonly string[]): ReadonlySet<string> {
-  const names = new Set([host.includes(':') ? `[${host}]` : host, ...extra]);
-  if (isLoopback(host)) LOOPBACK_NAMES.forEach((name) => names.add(name));
-  return new Set([...names].flatMap((name) => [name.toLowerCase(), `${name.toLowerCase()}:${port}`]));
-}
-
-function isAllowedHost(req: IncomingMessage, allowed: ReadonlySet<string>): boolean {
-  const host = req.headers.host?.toLowerCase();
-  if (host === undefined || !allowed.has(host)) return false;
+/** The Host, and the Origin when sent, are the endpoint's own (or an allowed host). */
+function isAllowedHostAndOrigin(req: IncomingMessage, allowed: ReadonlySet<string>): boolean {
+  if (!hasAllowedHost(req, allowed)) return false;
   const origin = req.headers.origin;
   if (origin === undefined) return true;
   try {

@@ -1,6 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
-import { CliError, EXIT_CODES } from './cli-error.js';
+import { connectionError, diagnoseConnectionFailure } from './connection-failure.js';
 import type { TemporalProfile } from './temporal-profile.js';
 
 /** A client and how to close its connection. */
@@ -9,26 +9,36 @@ export interface TemporalClientConnection {
   close(): Promise<void>;
 }
 
-/**
- * A client connection, decoding (and encoding) payloads with `codec` when the worker encrypts them; an unreachable
- * server is `unavailable` with a hint how to set or start one.
- */
-export async function connectClient(target: TemporalProfile, codec: PayloadCodec | null): Promise<TemporalClientConnection> {
-  try {
-    const connection = await Connection.connect({ ...target.connection, connectTimeout: '10s' });
-    const dataConverter = codec === null ? {} : { dataConverter: { payloadCodecs: [codec] } };
-    return { client: new Client({ connection, namespace: target.namespace, ...dataConverter }), close: () => connection.close() };
-  } catch (error) {
-    throw unreachable(target, error);
-  }
+/** What {@link connectChecked} needs of a connection, client or worker side. */
+interface CheckableConnection {
+  readonly workflowService: { describeNamespace(request: { namespace: string }): Promise<unknown> };
+  close(): Promise<void>;
 }
 
-/** The error for a server that does not answer, naming what to set and the command that starts one. */
-export function unreachable(target: TemporalProfile, error: unknown): CliError {
-  const detail = error instanceof Error ? error.message : String(error);
-  return new CliError(
-    `cannot reach the Temporal server at ${target.address} (set TEMPORAL_ADDRESS or choose a --profile, or start a local server with the \`dev\` command): ${detail}`,
-    EXIT_CODES.unavailable,
-    { cause: error },
-  );
+/**
+ * Connects with `connect` and checks the profile's namespace exists, so every command meets a bad address, TLS,
+ * credentials or namespace here, at once and the same way: as the CLI error of its cause (exit code, address, the
+ * server's reason and a hint that fits; see `connection-failure.ts`), never later as an "unexpected failure".
+ */
+export async function connectChecked<C extends CheckableConnection>(target: TemporalProfile, connect: () => Promise<C>): Promise<C> {
+  let connection: C;
+  try {
+    connection = await connect();
+  } catch (error) {
+    throw connectionError(target, await diagnoseConnectionFailure(target, error, 'connect'), error);
+  }
+  try {
+    await connection.workflowService.describeNamespace({ namespace: target.namespace });
+  } catch (error) {
+    await connection.close().catch(() => undefined);
+    throw connectionError(target, await diagnoseConnectionFailure(target, error, 'namespace'), error);
+  }
+  return connection;
+}
+
+/** A checked client connection, decoding (and encoding) payloads with `codec` when the worker encrypts them. */
+export async function connectClient(target: TemporalProfile, codec: PayloadCodec | null): Promise<TemporalClientConnection> {
+  const connection = await connectChecked(target, () => Connection.connect({ ...target.connection, connectTimeout: '10s' }));
+  const dataConverter = codec === null ? {} : { dataConverter: { payloadCodecs: [codec] } };
+  return { client: new Client({ connection, namespace: target.namespace, ...dataConverter }), close: () => connection.close() };
 }

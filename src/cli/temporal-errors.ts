@@ -1,13 +1,12 @@
-import { QueryNotRegisteredError, WorkflowNotFoundError, WorkflowUpdateFailedError, isGrpcServiceError } from '@temporalio/client';
+import { QueryNotRegisteredError, WorkflowNotFoundError, WorkflowUpdateFailedError } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { CliError, EXIT_CODES } from './cli-error.js';
 
-/** gRPC status UNAVAILABLE / DEADLINE_EXCEEDED: the server could not be reached. */
-const UNREACHABLE_GRPC_CODES = new Set([4, 14]);
-
 /**
- * Turns a Temporal client error into a {@link CliError}: unknown workflow → not found, unreachable server →
- * unavailable, a refusal by the workflow (update validator, failure type) → refused. Other errors pass through.
+ * Turns a Temporal client error about the workflow into a {@link CliError}: unknown workflow → not found, a refusal
+ * by the workflow (update validator, failure type) → refused. Other errors pass through; the CLI maps those that are
+ * about the connection (server gone, credentials refused) with the address, as it maps a failed connect
+ * (`connection-failure.ts`).
  */
 export function toCliError(error: unknown, workflowId: string): unknown {
   if (error instanceof CliError) return error;
@@ -19,9 +18,6 @@ export function toCliError(error: unknown, workflowId: string): unknown {
   }
   if (error instanceof QueryNotRegisteredError) {
     return new CliError(`workflow '${workflowId}' does not answer this query (it has no tool calls of this kind): ${error.message}`, EXIT_CODES.refused, { cause: error });
-  }
-  if (isGrpcServiceError(error) && UNREACHABLE_GRPC_CODES.has(error.code)) {
-    return new CliError(`Temporal server unreachable: ${error.details}`, EXIT_CODES.unavailable, { cause: error });
   }
   return error;
 }

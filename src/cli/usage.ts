@@ -1,3 +1,4 @@
+import { exitCodeMeanings } from './cli-error.js';
 import type { CommandUsage, RegisteredCommand } from './command.js';
 import { COMMAND_GROUPS } from './commands/registry.js';
 
@@ -23,7 +24,8 @@ codec-server decode them), TTC_DEV_PORT / TTC_DEV_UI_PORT (dev, start), TEMPORAL
 TTC_DECISION_KEY (the key approve/reject/resolve sign with) and TTC_DECISION_VERIFY_KEYS (the keys a worker verifies
 decisions with); dev, start and demo create a project key pair in .data/decisions/ on first run, which the commands run
 in this folder use. Keys are never printed.
-Exit codes: 0 ok, 1 failure, 2 bad input, 3 not found, 4 server unreachable (or port taken), 5 refused by the workflow.`;
+Exit codes:
+${exitCodeMeanings().map(({ code, meaning }) => `${INDENT}${code}  ${meaning}`).join('\n')}`;
 
 /** One command's entry: the synopsis, and its description beside it (or below it, when the synopsis is long). */
 function renderUsage({ synopsis, description }: CommandUsage): string {

@@ -1,8 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
+import { allowedHostValues, bearerTokenOf, hasAllowedHost, MIN_BEARER_TOKEN_LENGTH, tokenMatcher } from '../net/endpoint-access.js';
 
 /** The largest request body accepted: a batch of payloads the UI shows (history pages), not bulk data. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+/** The shortest token the codec server accepts: it guards the key to every encrypted payload. */
+export const MIN_CODEC_TOKEN_LENGTH = MIN_BEARER_TOKEN_LENGTH;
 
 /** Payloads as Temporal's codec-server protocol carries them: metadata values and data in base64. */
 interface JsonPayload {
@@ -10,16 +15,41 @@ interface JsonPayload {
   readonly data?: string;
 }
 
+/** Who may call a codec server. */
+export interface CodecServerOptions {
+  /**
+   * The secret every request must carry (at least {@link MIN_CODEC_TOKEN_LENGTH} characters): as
+   * `Authorization: Bearer <token>` (the Temporal CLI's `--codec-auth`), or as the first path segment,
+   * `/<token>/decode` — so the Temporal UI, which calls `<codec endpoint>/decode`, carries it in its endpoint setting.
+   */
+  readonly token: string;
+  /** Browser origins (the Temporal UI's address) that may call; a request from any other origin is refused. */
+  readonly allowedOrigins: readonly string[];
+  /** `Host` names accepted besides the loopback names (a reverse proxy's); the server answers no other name. */
+  readonly allowedHosts?: readonly string[];
+}
+
 /**
  * A codec server as the Temporal UI and CLI call it: `POST /encode` and `POST /decode` with `{"payloads": [...]}`,
- * answering the same shape; CORS for `allowedOrigins` only (the UI's address), credentials included, so the browser
- * may send the operator's cookies or Authorization header. A body that is not that JSON is 400; a payload that does
- * not decode (unknown key, altered) is 422. Nothing is logged: payloads are what the codec keeps secret.
+ * answering the same shape. It holds the keys to every encrypted payload, so it is a decryption (and encryption)
+ * oracle for whoever may call it; before reading a body it refuses, in this order, a `Host` that is not a loopback
+ * name on its port or an allowed host (403: a DNS-rebinding page's requests carry the page's own name), an `Origin`
+ * that is not allowed (403: CORS only hides answers, it does not stop a request), and a request without the token
+ * (401: another local user or process). CORS preflights of allowed origins are answered without the token (browsers
+ * send none). A body that is not that JSON is 400; a payload that does not decode (unknown key, altered) is 422.
+ * Nothing is logged: payloads are what the codec keeps secret.
  */
-export function createCodecServer(codec: PayloadCodec, allowedOrigins: readonly string[]): Server {
-  return createServer((request, response) => {
+export function createCodecServer(codec: PayloadCodec, options: CodecServerOptions): Server {
+  if (options.token.length < MIN_CODEC_TOKEN_LENGTH) throw new RangeError(`the codec server's token must be at least ${MIN_CODEC_TOKEN_LENGTH} characters`);
+  const matches = tokenMatcher(options.token);
+  let hosts: ReadonlySet<string> | undefined;
+  const server = createServer((request, response) => {
+    // The port is known once the server listens; loopback names without a port are accepted too (HTTP/1.0 clients).
+    hosts ??= allowedHostValues('127.0.0.1', (server.address() as AddressInfo).port, options.allowedHosts ?? []);
+    if (!hasAllowedHost(request, hosts)) return void answer(response, 403, { error: 'Host not allowed' });
     const origin = request.headers.origin;
-    if (origin !== undefined && allowedOrigins.includes(origin)) {
+    if (origin !== undefined && !options.allowedOrigins.includes(origin)) return void answer(response, 403, { error: 'Origin not allowed' });
+    if (origin !== undefined) {
       response.setHeader('Access-Control-Allow-Origin', origin);
       response.setHeader('Access-Control-Allow-Credentials', 'true');
       response.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
@@ -27,10 +57,20 @@ export function createCodecServer(codec: PayloadCodec, allowedOrigins: readonly 
       response.setHeader('Vary', 'Origin');
     }
     if (request.method === 'OPTIONS') return void response.writeHead(204).end();
-    const operation = request.url?.split('?')[0];
+    const { token, operation } = splitPath(request.url ?? '/');
+    if (!matches(token ?? bearerTokenOf(request))) return void answer(response, 401, { error: 'a token is required' }, { 'WWW-Authenticate': 'Bearer' });
     if (request.method !== 'POST' || (operation !== '/encode' && operation !== '/decode')) return void answer(response, 404, { error: 'POST /encode or /decode' });
     void handle(request, response, (payloads) => (operation === '/encode' ? codec.encode(payloads) : codec.decode(payloads)));
   });
+  return server;
+}
+
+/** `/<token>/decode` → the token and `/decode`; `/decode` → no token (it comes in the Authorization header). */
+function splitPath(url: string): { readonly token: string | undefined; readonly operation: string } {
+  const path = url.split('?')[0] ?? '/';
+  const segments = path.split('/');
+  if (segments.length !== 3) return { token: undefined, operation: path };
+  return { token: segments[1], operation: `/${segments[2] ?? ''}` };
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse, transform: (payloads: Payload[]) => Promise<Payload[]>): Promise<void> {
@@ -47,8 +87,8 @@ async function handle(request: IncomingMessage, response: ServerResponse, transf
   }
 }
 
-function answer(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+function answer(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
 async function readBody(request: IncomingMessage): Promise<string> {

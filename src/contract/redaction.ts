@@ -196,23 +196,24 @@ export class Redactor {
     const secretPair = this.isSecretPair(entries);
     const out: Record<string, unknown> = {};
     for (const [key, child] of entries) {
-      const path = `${basePath}/${escapePointerToken(key)}`;
       const facts = this.keyFacts(key);
+      // Every path logged shows the key with its secrets hidden: a key can be a secret name and hold a secret at
+      // once (`password ghp_…`), and the audit is no place for the secret either.
+      const logged = `${basePath}/${escapePointerToken(facts.shown)}`;
       if (facts.sensitive) {
-        log.push({ path, reason: 'sensitive_field' });
+        log.push({ path: logged, reason: 'sensitive_field' });
         continue;
       }
       if (secretPair && facts.pairValue) {
-        log.push({ path, reason: 'sensitive_pair' });
+        log.push({ path: logged, reason: 'sensitive_pair' });
         continue;
       }
-      // A key cannot be renamed (keys must stay unique), so a key holding a secret drops its entry; the path logged
-      // shows the key redacted, since the audit is no place for the secret either.
+      // A key cannot be renamed (keys must stay unique), so a key holding a secret drops its entry.
       if (facts.shown !== key) {
-        log.push({ path: `${basePath}/${escapePointerToken(facts.shown)}`, reason: 'secret_in_key' });
+        log.push({ path: logged, reason: 'secret_in_key' });
         continue;
       }
-      out[key] = this.value(child, path, log);
+      out[key] = this.value(child, `${basePath}/${escapePointerToken(key)}`, log);
     }
     return out;
   }

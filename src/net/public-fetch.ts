@@ -41,7 +41,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * Fetches a URL of the public internet and refuses everything else, at every step: the URL (string rules of
  * `publicUrl`), the address the connection is made to (checked inside the DNS lookup the socket uses, so a name
  * that resolves — or is re-bound — to a private, loopback or link-local address is never connected to), and every
- * redirect, which is checked the same way before it is followed.
+ * redirect, which is checked the same way before it is followed — without the credential headers when it leads to
+ * another origin.
  *
  * Refusals are `ToolError`s a handler can let through: a URL or host that is not public is `INVALID_ARGUMENTS` (the
  * model's to correct), a redirect into a non-public place is `SOURCE_NOT_ALLOWED`, too many redirects or an
@@ -53,23 +54,43 @@ export async function fetchPublic(url: string, options: PublicFetchOptions = {})
   const signal = options.signal === undefined ? deadline : AbortSignal.any([deadline, options.signal]);
   const maxRedirects = options.maxRedirects ?? 3;
   let target = publicTarget(url, 'INVALID_ARGUMENTS');
-  let hop: Hop = { method: options.method ?? 'GET', body: options.body, refusal: 'INVALID_ARGUMENTS' };
+  let hop: Hop = { method: options.method ?? 'GET', headers: options.headers ?? {}, body: options.body, refusal: 'INVALID_ARGUMENTS' };
   for (let redirects = 0; ; redirects++) {
     const lookup = checkedLookup(options, hop.refusal);
-    const response = await send(target, hop, options.headers ?? {}, lookup, options.maxBodyBytes ?? 8 * 1024 * 1024, signal);
+    const response = await send(target, hop, lookup, options.maxBodyBytes ?? 8 * 1024 * 1024, signal);
     const location = response.headers['location'];
     if (!REDIRECTS.has(response.status) || typeof location !== 'string') return { ...response, url: target.href };
     if (redirects >= maxRedirects) throw new ToolError('PROTOCOL_ERROR', { reason: 'too_many_redirects', limit: maxRedirects });
-    target = publicTarget(new URL(location, target).href, 'SOURCE_NOT_ALLOWED');
+    const next = publicTarget(new URL(location, target).href, 'SOURCE_NOT_ALLOWED');
     // 303 (and, as browsers do, 301/302 after a POST) continue as a GET without a body.
     const asGet = response.status === 303 || ((response.status === 301 || response.status === 302) && hop.method === 'POST');
-    hop = { method: asGet ? 'GET' : hop.method, body: asGet ? undefined : hop.body, refusal: 'SOURCE_NOT_ALLOWED' };
+    hop = {
+      method: asGet ? 'GET' : hop.method,
+      headers: withoutHeaders(hop.headers, [...(next.origin === target.origin ? [] : CREDENTIAL_HEADERS), ...(asGet ? BODY_HEADERS : [])]),
+      body: asGet ? undefined : hop.body,
+      refusal: 'SOURCE_NOT_ALLOWED',
+    };
+    target = next;
   }
+}
+
+/**
+ * Headers that carry the caller's credentials for the origin it named: a redirect to another origin (scheme, host or
+ * port) goes on without them, as browsers and `fetch` do — else any site the first one redirects to receives them.
+ * Once dropped they stay dropped, even if a later redirect comes back.
+ */
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
+/** Headers that describe a request body: a redirect that continues as a GET has none. */
+const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
+
+function withoutHeaders(headers: Readonly<Record<string, string>>, names: readonly string[]): Readonly<Record<string, string>> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name.toLowerCase())));
 }
 
 /** One request of a fetch, and what a refused address there is: the model's URL, or where the upstream sent it. */
 interface Hop {
   readonly method: string;
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: string | Uint8Array | undefined;
   readonly refusal: 'INVALID_ARGUMENTS' | 'SOURCE_NOT_ALLOWED';
 }
@@ -101,11 +122,11 @@ function checkedLookup(options: PublicFetchOptions, refusal: Hop['refusal']): Lo
   };
 }
 
-function send(url: URL, hop: Hop, headers: Readonly<Record<string, string>>, lookup: LookupFunction, maxBodyBytes: number, signal: AbortSignal): Promise<Omit<PublicFetchResponse, 'url'>> {
+function send(url: URL, hop: Hop, lookup: LookupFunction, maxBodyBytes: number, signal: AbortSignal): Promise<Omit<PublicFetchResponse, 'url'>> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     // A lookup refusal reaches here as the request's error, unchanged.
-    const req = request(url, { method: hop.method, headers, lookup, signal }, (res) => {
+    const req = request(url, { method: hop.method, headers: hop.headers, lookup, signal }, (res) => {
       const chunks: Uint8Array[] = [];
       let bytes = 0;
       res.on('data', (chunk: Uint8Array) => {

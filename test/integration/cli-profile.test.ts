@@ -84,7 +84,7 @@ test('a worker connects through TEMPORAL_PROFILE / TEMPORAL_CONFIG_FILE and an o
 
 test('the profile\'s namespace is the one used, and a profile that does not exist is bad input', { timeout: 180_000 }, async () => {
   const elsewhere = await runCli(['worker', '--profile', 'elsewhere', '--config-file', configFile], { env });
-  assert.equal(elsewhere.code, EXIT_CODES.notFound, elsewhere.stderr);
+  assert.equal(elsewhere.code, EXIT_CODES.namespaceNotFound, elsewhere.stderr);
   const missing = await runCli(['pending', '--profile', 'nope', '--config-file', configFile], { env });
   assert.equal(missing.code, EXIT_CODES.usage, missing.stderr);
 });
@@ -100,7 +100,8 @@ test('over mutual TLS: a worker and an operator command connect with the profile
     const pending = await runCli(['pending', workflowId, '--profile', 'mtls', '--config-file', configFile], { env });
     assert.equal(pending.code, EXIT_CODES.ok, pending.stderr);
     const refused = await runCli(['pending', workflowId, '--profile', 'mtls-without-cert', '--config-file', configFile], { env });
-    assert.equal(refused.code, EXIT_CODES.unavailable, refused.stderr);
+    assert.equal(refused.code, EXIT_CODES.tlsFailed, refused.stderr);
+    assert.match(refused.stderr, /client certificate/, 'the hint names what the server wants');
   } finally {
     await stopWorker(worker);
   }

@@ -141,7 +141,7 @@ test('auto approval: the demo agent looks up, lists, searches, refunds exactly o
   assert.ok(summary.durationMs < 60_000, `the demo took ${summary.durationMs} ms`);
 
   const text = formatDemoSummary(summary, 'http://127.0.0.1:8233', 'tool-contract');
-  assert.ok(text.includes(`http://127.0.0.1:8233/namespaces/default/workflows/${summary.workflowId}`));
+  assert.ok(text.includes(`http://127.0.0.1:8233/namespaces/${summary.namespace}/workflows/${summary.workflowId}`));
   assert.ok(text.includes('1 committed at the provider'));
   assert.ok(text.includes(summary.reconciliation.workflowId));
   assert.ok(text.includes(summary.statePatch.key));

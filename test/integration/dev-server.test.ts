@@ -16,8 +16,10 @@ function cliPath(): string {
   return cli.path;
 }
 
+/** Holds `port` without serving it: a connection the server (or a readiness probe) makes to it is dropped at once. */
 async function squat(port: number): Promise<Server> {
-  const server = createServer();
+  // Closing a server stops it accepting, but a connection it accepted would keep this process alive after the tests.
+  const server = createServer((socket) => socket.destroy());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());

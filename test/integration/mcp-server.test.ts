@@ -9,6 +9,7 @@ import { CallToolResultSchema, ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS,
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { serveMcpHttp, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
 import { formatDecisionKey } from '../../src/decisions/index.js';
+import { freePort } from '../../src/testing/free-port.js';
 import { createDurableMcpServer } from '../../src/temporal/index.js';
 import { mcpWorkflowId } from '../../src/temporal/mcp/mcp-call-identity.js';
 import { MCP_IDEMPOTENCY_META_KEY } from '../../src/wire/mcp.js';
@@ -16,10 +17,11 @@ import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import type { ModelResult } from '../../src/index.js';
 import type { PendingApproval } from '../../workflows/index.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
-import { CLI_MAIN, runCli } from '../support/cli-process.js';
+import { CLI_MAIN, runCli, startCli } from '../support/cli-process.js';
 import { TEST_DECISION_KEY } from '../support/decisions.js';
 import { TIP_TOOL, tipTool } from '../support/mcp-tools.js';
 import { eventually } from '../support/eventually.js';
+import { rawRequest } from '../support/raw-http.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 const principal = { tenant: 'tenant-mcp', subject: 'ide-user' };
@@ -256,4 +258,21 @@ test('`tool-contract mcp` over stdio serves the same tools to the official SDK c
   assert.deepEqual(modelResultOf(again), modelResultOf(first));
   assert.equal(h.payments.keys().length, before + 1);
   await client.close();
+});
+
+test('`tool-contract mcp --http` on loopback with an --allowed-host of a reverse proxy refuses to start without TTC_MCP_TOKEN, and starts with one', { timeout: 120_000 }, async () => {
+  const args = ['mcp', '--tools', 'test/support/mcp-tools.ts', '--task-queue', h.taskQueue, '--http', String(await freePort()), '--allowed-host', 'mcp.example.com', '--json'];
+  const env = { TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace, TTC_TEST_PAYMENTS_URL: h.payments.baseUrl };
+  const open = await runCli(args, { env: { ...env, TTC_MCP_TOKEN: undefined } });
+  assert.equal(open.code, EXIT_CODES.usage, open.stderr);
+  assert.match(open.stderr, /TTC_MCP_TOKEN/);
+  const guarded = startCli(args, { env: { ...env, TTC_MCP_TOKEN: 'a-token-of-enough-length' } });
+  try {
+    const ready = await guarded.waitForEvent('ready', 60_000);
+    const anonymous = await rawRequest(String(ready['url']), { headers: { host: 'mcp.example.com', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    assert.equal(anonymous.status, 401, 'a request forwarded by the proxy without the token');
+  } finally {
+    guarded.child.kill('SIGTERM');
+    await guarded.exited(30_000);
+  }
 });

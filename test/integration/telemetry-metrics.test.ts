@@ -40,6 +40,12 @@ function samples(scrape: string, name: string): string[] {
   return scrape.split('\n').filter((line) => /^(\w+?)(_bucket|_sum|_count)?[{ ]/.exec(line)?.[1] === name);
 }
 
+/** The labels of a sample line (`name{a="x",b="y"} 1`); label values here never hold quotes or commas. */
+function labelsOf(line: string): Record<string, string> {
+  const inside = /\{(.*)\}/.exec(line)?.[1] ?? '';
+  return Object.fromEntries([...inside.matchAll(/(\w+)="([^"]*)"/g)].map(([, name = '', labelValue = '']) => [name, labelValue]));
+}
+
 function value(line: string): number {
   return Number(line.slice(line.lastIndexOf(' ') + 1));
 }
@@ -55,9 +61,24 @@ test('a call counts in ttc_tool_results by tool, status and code, and its time i
   const notFound = results.find((line) => line.includes('status="failed"') && line.includes('code="NOT_FOUND"'));
   assert.ok(succeeded !== undefined && value(succeeded) === 1, `one success counted: ${results.join('\n')}`);
   assert.ok(notFound !== undefined && value(notFound) === 1, `one NOT_FOUND counted: ${results.join('\n')}`);
-  assert.ok(succeeded.includes(`taskQueue="${h.taskQueue}"`), 'the runtime meter adds the activity tags');
+  assert.ok(succeeded.includes(`task_queue="${h.taskQueue}"`) && succeeded.includes(`activity_type="${findAccount.name}"`), 'the activity labels, as Temporal Core names them');
   const count = samples(scrape, FUNNEL_DURATION_METRIC).find((line) => line.startsWith(`${FUNNEL_DURATION_METRIC}_count`) && line.includes(`tool="${findAccount.name}"`) && line.includes('status="succeeded"'));
   assert.ok(count !== undefined && value(count) === 1, `the funnel time was recorded once: ${samples(scrape, FUNNEL_DURATION_METRIC).slice(0, 5).join('\n')}`);
+});
+
+test('the ttc_* series join the SDK\'s temporal_* series on the same label names: namespace, task_queue, activity_type, workflow_type', { timeout: 120_000 }, async () => {
+  const result = await h.temporal.client.workflow.execute<(...args: unknown[]) => Promise<ToolCallResult>>('runToolCall', { taskQueue: h.taskQueue, workflowId: 'metrics-join', args: [findAccount.name, { account: 'acct-join' }, { principal }] });
+  assert.equal(result.modelResult.status, 'succeeded');
+  const scrape = await (await fetch(metricsUrl)).text();
+  const ours = samples(scrape, TOOL_RESULTS_METRIC).map(labelsOf).find((labels) => labels['tool'] === findAccount.name);
+  // Temporal Core's own series of the same activity: its latency histogram, counted by the same worker.
+  const sdks = scrape.split('\n').filter((line) => line.startsWith('temporal_activity_execution_latency')).map(labelsOf).find((labels) => labels['activity_type'] === findAccount.name);
+  assert.ok(ours !== undefined && sdks !== undefined, `both series are on the endpoint:\n${scrape.split('\n').filter((line) => line.includes(findAccount.name)).join('\n')}`);
+  for (const label of ['namespace', 'task_queue', 'activity_type', 'workflow_type']) {
+    assert.ok(ours[label] !== undefined, `ttc_tool_results has ${label}`);
+    assert.equal(ours[label], sdks[label], `${label} joins`);
+  }
+  assert.deepEqual(Object.keys(ours).filter((label) => /[A-Z]/.test(label)), [], 'no camelCase label (taskQueue, activityType) on the package\'s series');
 });
 
 /** The value of a gauge on the endpoint now for the series whose labels include all of `labels`, or `undefined`. */

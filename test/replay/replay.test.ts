@@ -7,12 +7,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import protos from '@temporalio/proto';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, Worker } from '@temporalio/worker';
 import { stackTraceCount } from '../support/history-fixture.js';
+import { testWorkflowBundle } from '../support/test-workflow-bundle.js';
 
 const historiesDir = fileURLToPath(new URL('./histories/', import.meta.url));
-const testWorkflows = fileURLToPath(new URL('../support/test-workflows.ts', import.meta.url));
-const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 test('every stored history replays deterministically, and every workflow type of the package is covered', async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -25,7 +24,7 @@ test('every stored history replays deterministically, and every workflow type of
   const types = new Set(histories.map(({ history }) => history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
   for (const type of ['reconcileToolCall', 'runToolCall', 'runToolCalls', 'readThenPatch', 'agentLoop']) assert.ok(types.has(type), `a history of ${type} is stored`);
 
-  const workflowBundle = await bundleWorkflowCode({ workflowsPath: testWorkflows, logger: quietLogger });
+  const workflowBundle = await testWorkflowBundle();
   const failures: string[] = [];
   let replayed = 0;
   for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {

@@ -8,6 +8,7 @@ import { EMBEDDED_DATA_ROOT } from '../../src/testing/resolve-database.js';
 import { migrate } from '../../src/store/pg/migrate.js';
 import { PgToolStore, type PgToolStoreOptions } from '../../src/store/pg/pg-tool-store.js';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
+import { SHARED_POSTGRES_ENV, sharedService } from '../../testkit/shared-test-services.js';
 
 /**
  * Flags for throwaway test clusters: no fsync (the data is deleted afterwards; a clean stop still writes
@@ -32,7 +33,7 @@ export interface TestDatabase {
   readonly appRole: string;
   /** The store's schema, given to `migrate` and `PgToolStore`; also the application role's default search_path, for raw SQL. */
   readonly schema: string;
-  /** The embedded server, when this process started one (absent with DATABASE_URL). */
+  /** The embedded server, when this process started one (absent with DATABASE_URL or the run's shared cluster). */
   readonly server: EmbeddedPostgresServer | null;
   /** A store over this database's (application) pool. */
   store(options?: PgToolStoreOptions): PgToolStore;
@@ -45,10 +46,10 @@ export interface TestDatabase {
  * Starts an embedded Postgres that only this process uses, with its data under `.data/postgres/` (deleted again on
  * dispose). Throws when it cannot: tests that need Postgres must fail without it, never skip.
  */
-export async function startEmbeddedPostgres(label: string): Promise<EmbeddedPostgresServer> {
+export async function startEmbeddedPostgres(label: string, extraFlags: readonly string[] = []): Promise<EmbeddedPostgresServer> {
   await removeAbandonedClusters();
   const dataDir = join(PROJECT_ROOT, EMBEDDED_DATA_ROOT, `test-${safeName(label)}-${process.pid}-${randomBytes(3).toString('hex')}`);
-  const server = new EmbeddedPostgresServer({ dataDir, ephemeral: true, postgresFlags: TEST_POSTGRES_FLAGS });
+  const server = new EmbeddedPostgresServer({ dataDir, ephemeral: true, postgresFlags: [...TEST_POSTGRES_FLAGS, ...extraFlags] });
   try {
     await server.start();
   } catch (error) {
@@ -69,16 +70,19 @@ export interface TestDatabaseOptions {
 }
 
 /**
- * Opens a fresh schema for one test file on the Postgres the project resolves (DATABASE_URL, else embedded), creates
- * its application role, and migrates it as the owner (granting the role) unless `migrate: false`. Files never share
- * a schema or a role, so they cannot interfere. With DATABASE_URL its role must be allowed to create roles, unless
+ * Opens a fresh schema for one test file on the Postgres the project resolves (DATABASE_URL; else a database of its own
+ * on the test run's shared cluster, testkit/shared-test-services.ts; else an embedded server of its own), creates its
+ * application role, and migrates it as the owner (granting the role) unless `migrate: false`. Files never share a
+ * schema or a role, so they cannot interfere. With DATABASE_URL its role must be allowed to create roles, unless
  * DATABASE_OWNER_URL names such a role: then the owner connects there and the application role to DATABASE_URL's
  * host (how the pooler tier puts PgBouncer in front of the application only).
  */
 export async function openTestDatabase(label: string, options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const url = options.privateServer ? undefined : process.env['DATABASE_URL']?.trim();
-  const server = url ? null : await startEmbeddedPostgres(label);
-  const ownerConnectionString = (url && process.env['DATABASE_OWNER_URL']?.trim()) || url || server!.connectionString;
+  const sharedCluster = options.privateServer || url ? undefined : sharedService(SHARED_POSTGRES_ENV);
+  const database = sharedCluster === undefined ? null : await createDatabase(sharedCluster, label);
+  const server = url || database ? null : await startEmbeddedPostgres(label);
+  const ownerConnectionString = (url && process.env['DATABASE_OWNER_URL']?.trim()) || url || database?.url || server!.connectionString;
   const schema = `ttc_test_${safeName(label)}_${randomBytes(4).toString('hex')}`;
   const appRole = `${schema}_app`;
   const appPassword = randomBytes(18).toString('base64url');
@@ -88,6 +92,7 @@ export async function openTestDatabase(label: string, options: TestDatabaseOptio
     await admin.query(`CREATE SCHEMA ${schema}`);
   } catch (error) {
     await server?.dispose().catch(() => undefined);
+    await database?.drop().catch(() => undefined);
     throw new Error(`could not reach Postgres for '${label}'`, { cause: error });
   } finally {
     await admin.end().catch(() => undefined);
@@ -125,6 +130,10 @@ export async function openTestDatabase(label: string, options: TestDatabaseOptio
         await server.dispose();
         return;
       }
+      if (database) {
+        await database.drop(appRole);
+        return;
+      }
       const cleanup = new pg.Client({ connectionString: ownerConnectionString });
       await cleanup.connect();
       try {
@@ -136,6 +145,35 @@ export async function openTestDatabase(label: string, options: TestDatabaseOptio
       }
     },
   };
+}
+
+/**
+ * A database of its own for one test file on the run's shared cluster, as a private server would give it: its own
+ * `public` schema and catalog, so nothing a file creates there (a CLI migrating into `public`, say) meets another's.
+ */
+async function createDatabase(clusterUrl: string, label: string): Promise<{ url: string; drop(role?: string): Promise<void> }> {
+  const name = `ttc_${safeName(label)}_${process.pid}_${randomBytes(3).toString('hex')}`;
+  await withClient(clusterUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(clusterUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: (role) =>
+      withClient(clusterUrl, async (client) => {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        if (role !== undefined) await client.query(`DROP ROLE IF EXISTS ${role}`);
+      }),
+  };
+}
+
+async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
 }
 
 /**

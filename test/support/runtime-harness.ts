@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/worker';
+import { Worker, type WorkerOptions } from '@temporalio/worker';
 import type { ToolCallTelemetry } from '../../activities/call-telemetry.js';
 import type { DecisionAuthenticator, UnauthenticatedDecisions } from '../../src/decisions/index.js';
 import type { ToolRegistry } from '../../src/index.js';
@@ -13,10 +13,9 @@ import { runInBackground, type RunningWorker } from '../../testkit/running-worke
 import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
 import { testDecisions } from './decisions.js';
 import { encodeHistoryFixture } from './history-fixture.js';
+import { testWorkflowBundle } from './test-workflow-bundle.js';
 
-const testWorkflows = fileURLToPath(new URL('./test-workflows.ts', import.meta.url));
 const historiesDir = fileURLToPath(new URL('../replay/histories/', import.meta.url));
-const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /** One test file's world: a real dev server, a store, the fake payments service and a worker factory. */
 export interface RuntimeHarness {
@@ -61,7 +60,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
     const [temporal, { store, databaseEnv = {} }, workflowBundle] = await cleanups.startTogether(
       [startTestTemporal(), (started) => started.stop()],
       [storeFactory.create(), (started) => started.close()],
-      [bundleWorkflowCode({ workflowsPath: testWorkflows, logger: quietLogger })],
+      [testWorkflowBundle()],
     );
     const payments = await new PaymentsService().start();
     cleanups.push(() => payments.stop());

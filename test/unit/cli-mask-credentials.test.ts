@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { maskCredentials, maskedJson } from '../../src/cli/mask-credentials.js';
+import { cpuMs } from '../../testkit/security/cpu-time.js';
 
 test('the password of a URL is masked and the user name kept; a userinfo without password is masked whole', () => {
   assert.equal(maskCredentials('postgres://admin:hunter2@db/x'), 'postgres://admin:***@db/x');
@@ -40,4 +41,25 @@ test('maskedJson masks every string of a value, however deep, and keeps the rest
   const json = maskedJson(event);
   assert.doesNotMatch(json, /hunter2/);
   assert.deepEqual(JSON.parse(json), { ...event, databaseUrl: 'postgres://admin:***@db/x', nested: [{ error: 'refused: postgres://admin:***@db/x' }] });
+});
+
+test('masks in linear time: a 9,000-character `token.` argument at once, and 1 MB of each worst input within a small multiple of 64 KB', () => {
+  // Regression: the regular expressions this replaced were cubic here; `pending` took 14 s on this argument, which an
+  // injected model can put into an approval preview.
+  const attack = 'token.'.repeat(1_500);
+  maskCredentials(attack.slice(0, 600));
+  const attackMs = cpuMs(() => maskCredentials(attack));
+  assert.ok(attackMs < 50, `${attackMs.toFixed(1)} ms`);
+  // Each the worst case of one pass before: key runs full of secret words, dotted schemes, delimiters inside one
+  // password run, unclosed userinfos and quotes.
+  const units = ['token.', 'password.', 'a.', '=a:b', ' a:b@c', 'a:b@', 'x://a@', "password='", 'password=', '@', '='];
+  for (const unit of units) {
+    const small = `${unit.repeat(Math.ceil((64 * 1024) / unit.length))}://`;
+    const large = `${unit.repeat(Math.ceil((1024 * 1024) / unit.length))}://`;
+    // The least of several runs: other work on a shared machine only adds to a run.
+    const least = (text: string) => Math.min(...Array.from({ length: 5 }, () => cpuMs(() => maskCredentials(text))));
+    const [smallMs, largeMs] = [least(small), least(large)];
+    // 16 times the input: linear is about 16 times the time, quadratic 256.
+    assert.ok(largeMs < 64 * Math.max(smallMs, 0.1), `${JSON.stringify(unit)}: 64 KB ${smallMs.toFixed(2)} ms, 1 MB ${largeMs.toFixed(2)} ms`);
+  }
 });

@@ -65,8 +65,10 @@ function assertStackDatabase(value: unknown, what: string): URL {
 
 test('the worker gets every environment variable the CLI reads but the owner\'s URL, pointing at the services of the stack', () => {
   const worker = env('worker');
-  // The MCP endpoint's token is read by `mcp`, which the stack does not run; the owner's URL only by the migrations.
-  for (const name of Object.values(CLI_ENV).filter((name) => name !== CLI_ENV.mcpToken && name !== CLI_ENV.databaseOwnerUrl)) assert.ok(name in worker, `worker sets ${name}`);
+  // The MCP endpoint's and the codec server's tokens are read by `mcp` and `codec-server`, which the stack does not
+  // run; the owner's URL only by the migrations.
+  const notRun: readonly string[] = [CLI_ENV.mcpToken, CLI_ENV.codecToken, CLI_ENV.databaseOwnerUrl];
+  for (const name of Object.values(CLI_ENV).filter((name) => !notRun.includes(name))) assert.ok(name in worker, `worker sets ${name}`);
   assert.ok(!(CLI_ENV.databaseOwnerUrl in worker), 'the worker never holds the owner\'s credentials');
   assert.equal(worker[CLI_ENV.temporalAddress], 'temporal:7233');
   assert.equal(worker[CLI_ENV.temporalNamespace], env('temporal')['DEFAULT_NAMESPACE']);

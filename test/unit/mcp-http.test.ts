@@ -5,6 +5,7 @@ import { createMcpServer } from '../../src/adapters/mcp.js';
 import { McpHttpAccessError, serveMcpHttp, type McpHttpOptions, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
 import { ToolRegistry } from '../../src/index.js';
 import { testContext } from '../../testkit/context.js';
+import { rawRequest } from '../support/raw-http.js';
 import { goodOrderOutput, orderTool, returning } from '../support/tools.js';
 
 const endpoints: RunningMcpHttp[] = [];
@@ -111,4 +112,26 @@ test('an endpoint off loopback without a bearer token, or with a short one, is r
   await assert.rejects(serveMcpHttp({ host: '127.0.0.1', port: 0, allowedHosts: [], newServer, bearerToken: 'short' }), McpHttpAccessError);
   const open = await serveMcpHttp({ host: '0.0.0.0', port: 0, allowedHosts: [], newServer, bearerToken: 'a-token-of-enough-length' });
   await open.close();
+});
+
+test('on loopback behind a reverse proxy (--allowed-host of another name), a token is required, and a forwarded request without it is 401', async () => {
+  const newServer = () => createMcpServer({ registry: new ToolRegistry([]), context: () => testContext() });
+  for (const proxy of ['mcp.example.com', 'mcp.example.com:443', '10.0.0.5', '[fd00::5]:8443']) {
+    await assert.rejects(serveMcpHttp({ host: '127.0.0.1', port: 0, allowedHosts: [proxy], newServer }), McpHttpAccessError, proxy);
+  }
+  const token = 'a-token-of-enough-length';
+  const proxied = await serveMcpHttp({ host: '127.0.0.1', port: 0, allowedHosts: ['mcp.example.com'], newServer, bearerToken: token });
+  endpoints.push(proxied);
+  // What the proxy forwards: its own name in Host, the client's Authorization (or none).
+  const forwarded = (host: string, authorization?: string) =>
+    rawRequest(proxied.url, { headers: { ...HEADERS, host, ...(authorization === undefined ? {} : { authorization }) }, body: INITIALIZE });
+  assert.equal((await forwarded('mcp.example.com')).status, 401);
+  assert.equal((await forwarded('rebound.example', `Bearer ${token}`)).status, 403, 'the Host header is the one sent');
+  assert.equal((await forwarded('mcp.example.com', `Bearer ${token}`)).status, 200);
+  // Control: an allowed host that is a loopback name needs no token, as plain loopback does not.
+  const local = await serveMcpHttp({ host: '127.0.0.1', port: 0, allowedHosts: ['localhost:3000'], newServer });
+  endpoints.push(local);
+  const served = await fetch(local.url, { method: 'POST', headers: HEADERS, body: INITIALIZE });
+  await served.arrayBuffer();
+  assert.equal(served.status, 200);
 });

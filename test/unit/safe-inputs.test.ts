@@ -48,6 +48,25 @@ describe('publicUrl', () => {
       'file:///etc/passwd', 'gopher://example.com/', 'javascript:alert(1)', 'ftp://example.com/', 'https://user:pass@example.com/', 'https://example.com@127.0.0.1/', 'not a url'];
     for (const value of hostile) assert.equal(accepts(url, value), false, value);
   });
+  it('refuses the host-local addresses of clouds and every non-global block of the IANA special-purpose registries', () => {
+    const hostLocal = [
+      '169.254.169.254', '169.254.170.2', '169.254.0.23', 'fd00:ec2::254', 'fd00:ec2::253', // AWS, GCP, Azure IMDS, ECS, Tencent; AWS IPv6
+      '168.63.129.16', '::ffff:168.63.129.16', '64:ff9b::a83f:8110', '2002:a83f:8110::1', // Azure WireServer, in every IPv6 wrapping
+      '100.100.100.200', '192.0.0.192', '161.26.0.10', // Alibaba, OCI (older), IBM Cloud service network
+    ];
+    const registries = [
+      '0.0.0.0', '10.0.0.1', '100.64.0.1', '127.0.0.1', '172.16.0.1', '192.0.0.8', '192.0.2.1', '192.88.99.1', '192.168.0.1', '198.18.0.1',
+      '198.51.100.1', '203.0.113.1', '240.0.0.1', '255.255.255.255', '224.0.0.251',
+      '::', '::1', '::ffff:10.0.0.1', '64:ff9b:1::1', '100::1', '2001::1', '2001:2::1', '2001:10::1', '2001:db8::1', '3fff::1', '5f00::1', 'fc00::1', 'fe80::1', 'fec0::1', 'ff02::1',
+    ];
+    for (const address of [...hostLocal, ...registries]) {
+      assert.equal(isPublicAddress(address), false, address);
+      assert.equal(accepts(url, `http://${address.includes(':') ? `[${address}]` : address}/`), false, address);
+    }
+    // Control: their public neighbours pass.
+    for (const address of ['168.63.129.17', '161.27.0.1', '100.128.0.1', '2600:1f18::1', '2606:4700::1']) assert.equal(isPublicAddress(address), true, address);
+  });
+
   it('classifies resolved addresses the same way (for the fetch-time check)', () => {
     for (const address of ['8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808']) assert.equal(isPublicAddress(address), true, address);
     for (const address of ['127.0.0.1', '::1', '::ffff:10.0.0.1', 'fe80::1%eth0', 'fc00::1', '100.100.100.100', 'not-an-ip']) assert.equal(isPublicAddress(address), false, address);

@@ -18,16 +18,19 @@ export function repeated(unit: string, size: number): string {
 const of = (target: string, units: readonly string[]): AdversarialInput[] =>
   units.map((unit) => ({ target, name: JSON.stringify(unit.length > 40 ? `${unit.slice(0, 37)}...` : unit), build: (size: number) => repeated(unit, size) }));
 
-/** Distinct names, so no verdict is remembered between them. */
-function distinctNames(size: number): string {
+/** Distinct names (`spell(i)` before a separator), so no verdict is remembered between them. */
+function distinctNames(size: number, spell: (i: number) => string = (i) => `k${i.toString(36)}=`): string {
   const parts: string[] = [];
   for (let i = 0, length = 0; length < size; i++) {
-    const part = `k${i.toString(36)}=`;
+    const part = spell(i);
     parts.push(part);
     length += part.length;
   }
   return parts.join('').slice(0, size);
 }
+
+/** `i` in CJK ideographs, a name that must be folded (NFKC, words of another script) before it is judged. */
+const ideographs = (i: number) => [...i.toString(36)].map((digit) => String.fromCharCode(0x4e00 + parseInt(digit, 36))).join('');
 
 /** Inputs for `Redactor.text` (the secret catalog and protected values). */
 export const REDACTION_INPUTS: readonly AdversarialInput[] = [
@@ -37,7 +40,10 @@ export const REDACTION_INPUTS: readonly AdversarialInput[] = [
   ...of('url credentials', ['://', 'a://a', 'a://a@', 'a://x:', 'a://:@', `a://${'a'.repeat(250)} `, 'a://ghp_@']),
   ...of('card numbers', ['4', '0', '4111 ', '1 ', '1-', '4111 1111 1111 1111 ', '3782 822463 ', '4111-1111-1111-111 ', '41111111111111112 ']),
   ...of('assignments', ['password=', 'password ', 'a:', 'a=', 'a = ', 'bearer ', 'Bearer x', 'basic ', 'basic dXNlcjpwYXNz ', 'password:"', 'password:\\"', 'x-api-key: ', 'a', 'a.', '-', '?token=', '?', '&a=', 'Authorization: Bearer ', 'token: ', 'cookie: ', '"password": {', `${'a'.repeat(64)}=`, `${'a'.repeat(65)}=`]),
-  { target: 'assignments', name: 'distinct names', build: distinctNames },
+  { target: 'assignments', name: 'distinct names', build: (size) => distinctNames(size) },
+  ...of('assignments', ['ｐａｓｓｗｏｒｄ＝', 'contraseña: ', '密码：', 'é', '密', 'ñ=', 'ｐ']),
+  { target: 'assignments', name: 'distinct ideograph names', build: (size) => distinctNames(size, (i) => `密${ideographs(i)}：`) },
+  { target: 'assignments', name: 'distinct accented names', build: (size) => distinctNames(size, (i) => `ñ${i.toString(36)}=`) },
   ...of('protected values', ['idem-wf-42-call-000', 'idem-wf-42-call-0001', 'tenant-acme', 'tenant-acm ', 'x tenant-acme-']),
   ...of('mixed text', ['The quick brown fox jumps over the lazy dog. ', '{"id":"ord_1001","note":"ok","n":12},', 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ']),
 ];

@@ -366,6 +366,11 @@ export const SECRET_FIELD_NAMES = [
   'connection_string', 'webhook_secret', 'stripe.secret', 'config.db.password', 'ssn',
   // The package's own control fields (exact names).
   'idempotency_key', 'operation_id', 'request_sha256', 'result_sha256', 'call_binding_sha256', 'principal_ref',
+  // Other widths, scripts and languages (compared after NFKC and lower-casing).
+  'ｐａｓｓｗｏｒｄ', 'ＡＰＩ＿ＫＥＹ', 'Ｓｅｃｒｅｔ', 'ᵖᵃˢˢʷᵒʳᵈ', 'contraseña', 'Contraseña_Usuario', 'contrasena', 'Passwort',
+  'db_kennwort', 'mot_de_passe', 'motDePasse', 'senha', 'wachtwoord', 'salasana', 'hasło', 'heslo', 'şifre', 'jelszó',
+  'lösenord', 'passord', 'пароль', 'ПАРОЛЬ', 'мойПароль', 'api_ключ', 'токен', 'סיסמה', 'पासवर्ड', '密码', '用户密码',
+  '密碼', '令牌', '访问令牌', 'パスワード', 'アクセストークン', '비밀번호', '토큰',
 ];
 
 /** Names that sound secret but are metadata, counts or ordinary words: their values stay. */
@@ -379,4 +384,7 @@ export const BENIGN_FIELD_NAMES = [
   'secret_version', 'signature_algorithm', 'signature_version', 'cookie_consent', 'credential_type', 'pass', 'passed',
   'passenger', 'passport_country', 'bypass', 'compass', 'pinned', 'spin', 'pinyin', 'opinion', 'signal', 'design',
   'description', 'id', 'name', 'status', 'secretary', 'keyboard', 'monkey', 'turkey',
+  // Other widths, scripts and languages.
+  'ｔｏｋｅｎ＿ｃｏｕｎｔ', 'has_contraseña', 'contraseña_updated_at', 'café', 'señal', 'resenha', 'pasaporte', 'Straße',
+  'имя', 'статус', '名前', '用户名', '東京', '상태', 'clé_publique',
 ];

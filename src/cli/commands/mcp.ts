@@ -31,7 +31,8 @@ export const mcpCommand: StackCommandSpec<McpInput> = {
       '`worker --tools <module> --task-queue <name>`. Calls run as --principal (default',
       'local/mcp-client). HTTP accepts only Host headers of the listening address (and',
       '--allowed-host), and with TTC_MCP_TOKEN set only requests bearing it (required off',
-      'loopback); stdout is the protocol channel over stdio, progress goes to stderr',
+      'loopback and with an --allowed-host that is not loopback: a reverse proxy forwards',
+      'anyone); stdout is the protocol channel over stdio, progress goes to stderr',
     ],
   },
   parse: (args) => {

@@ -8,7 +8,7 @@ import { ALNUM, DOTTED_TOKEN, HEX, TOKEN, UPPER_DIGIT, URL_PATH_TOKEN, WORD, typ
  * OpenAI, Anthropic, Linear, 1Password, private keys, basic auth, database connection strings) and gitleaks' default
  * rules (prefixed tokens of common SaaS APIs). Formats are written here from the vendors' published shapes.
  */
-export const SECRET_CATALOG_VERSION = 'secrets@2';
+export const SECRET_CATALOG_VERSION = 'secrets@3';
 
 /** A credential recognised by a fixed prefix followed by a body of one character class. */
 export interface TokenFamily {
@@ -89,7 +89,47 @@ export const SECRET_NAME_WORDS: readonly string[] = [
   'creds', 'auth', 'authorization', 'authentication', 'cookie', 'cookies', 'session', 'sessionid', 'jwt', 'bearer',
   'apikey', 'privatekey', 'secretkey', 'accesskey', 'signature', 'sig', 'otp', 'totp', 'pin', 'cvv', 'cvc', 'cvv2',
   'csrf', 'xsrf', 'mfa',
+  // "password" in other languages, as written in ASCII (German, Spanish without its tilde, Portuguese, Dutch,
+  // Finnish, Czech, Polish, Turkish, Hungarian and Swedish without their accents, Norwegian, Danish, French in one word).
+  'passwort', 'kennwort', 'contrasena', 'senha', 'wachtwoord', 'salasana', 'heslo', 'haslo', 'sifre', 'jelszo',
+  'losenord', 'passord', 'adgangskode', 'motdepasse',
 ];
+
+/**
+ * Secret words written in other scripts or with letters outside ASCII, and the English word they are judged as. A
+ * name is compared after NFKC normalization (full-width `ｐａｓｓｗｏｒｄ` is `password`) and lower-casing; a word of
+ * the name that is one of these keys counts as its English word (`contraseña_usuario` as `password_usuario`), and in
+ * scripts written without spaces (Chinese, Japanese, Korean) a key anywhere in a word does (`用户密码`).
+ */
+export const FOREIGN_SECRET_WORDS: Readonly<Record<string, string>> = {
+  'contraseña': 'password',
+  'hasło': 'password',
+  'şifre': 'password',
+  'jelszó': 'password',
+  'lösenord': 'password',
+  'пароль': 'password',
+  'токен': 'token',
+  'секрет': 'secret',
+  'ключ': 'key',
+  'schlüssel': 'key',
+  'clé': 'key',
+  'סיסמה': 'password',
+  'पासवर्ड': 'password',
+  '密码': 'password',
+  '密碼': 'password',
+  '口令': 'password',
+  '令牌': 'token',
+  '密钥': 'secretkey',
+  '秘钥': 'secretkey',
+  '金鑰': 'secretkey',
+  'パスワード': 'password',
+  'トークン': 'token',
+  '秘密鍵': 'privatekey',
+  'シークレット': 'secret',
+  '비밀번호': 'password',
+  '암호': 'password',
+  '토큰': 'token',
+};
 
 /**
  * Words that make a name secret also at the end of a single unsplit token (`accesstoken`, `dbpassword`,
@@ -97,7 +137,8 @@ export const SECRET_NAME_WORDS: readonly string[] = [
  */
 export const SECRET_NAME_SUFFIXES: readonly string[] = [
   'password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'privatekey', 'secretkey', 'accesskey', 'credential',
-  'credentials', 'cookie', 'sessionid', 'signature', 'authorization',
+  'credentials', 'cookie', 'sessionid', 'signature', 'authorization', 'passwort', 'kennwort', 'contrasena', 'wachtwoord',
+  'motdepasse',
 ];
 
 /** Two adjacent tokens that name a secret together though neither does alone (`api_key`, `AccountKey`). */
@@ -106,6 +147,8 @@ export const SECRET_NAME_PAIRS: readonly (readonly [string, string])[] = [
   ['signing', 'key'], ['account', 'key'], ['shared', 'key'], ['session', 'key'], ['auth', 'key'], ['client', 'key'],
   ['ssh', 'key'], ['deploy', 'key'], ['license', 'key'], ['security', 'code'], ['recovery', 'code'],
   ['recovery', 'codes'], ['backup', 'codes'], ['verification', 'code'], ['connection', 'string'],
+  // French `mot de passe` (`mot_de_passe`, `motDePasse`).
+  ['de', 'passe'],
 ];
 
 /** Tokens that name a secret only after another token: `db_pass`, `smtp_pass` (but not `pass` alone, a test result). */

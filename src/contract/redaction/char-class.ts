@@ -79,6 +79,25 @@ export const SPACE = charClass(' \t\n\r\f\v');
 export const QUOTE = charClass('"\'`');
 
 /**
+ * True for a UTF-16 unit outside ASCII that can be part of a word (a field name in any script): everything but the
+ * spaces, punctuation and symbols of the blocks that hold them (Latin-1's, general and CJK punctuation, full-width
+ * forms — whose `＝` and `：` then separate a name from its value). Full-width letters, digits, `－ ． ＿` count.
+ * Surrogates count too (a word may hold a character outside the BMP).
+ */
+export function isWordUnitOutsideAscii(code: number): boolean {
+  if (code <= 0xbf) return code === 0xaa || code === 0xb5 || code === 0xba;
+  if (code === 0xd7 || code === 0xf7) return false;
+  if ((code >= 0x2000 && code <= 0x206f) || (code >= 0x2e00 && code <= 0x2e7f) || (code >= 0x3000 && code <= 0x303f)) return false;
+  if ((code >= 0xfe10 && code <= 0xfe1f) || (code >= 0xfe30 && code <= 0xfe6f) || code === 0xfeff || code >= 0xfff0) return false;
+  if (code >= 0xff00 && code <= 0xff65) return code === 0xff0d || code === 0xff0e || code === 0xff3f || isFullWidthAlnum(code);
+  return code !== 0x1680 && code !== 0x180e;
+}
+
+function isFullWidthAlnum(code: number): boolean {
+  return (code >= 0xff10 && code <= 0xff19) || (code >= 0xff21 && code <= 0xff3a) || (code >= 0xff41 && code <= 0xff5a);
+}
+
+/**
  * First index of `needle` in `text[from, limit)`, or -1. Never reads past `limit` (unlike `indexOf`), at a cost of
  * at most `needle.length` comparisons per position.
  */

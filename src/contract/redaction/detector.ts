@@ -23,8 +23,10 @@ export interface Hit {
  * exception: a JWT whose header alone is longer; the header is not secret.)
  */
 export interface Detector {
-  /** Characters a hit (or the name before one) can start with. */
+  /** ASCII characters a hit (or the name before one) can start with. */
   readonly startChars: string;
+  /** Whether a hit (or the name before one) can also start with a character outside ASCII (a letter of any script). */
+  readonly startsOutsideAscii?: boolean;
   /** Characters that can follow a start character, when narrower than "any": the scanner checks it first. */
   readonly secondChars?: CharClass;
   detect(text: string, at: number, limit: number): Hit | number;

@@ -1,12 +1,17 @@
+import { nfkc } from './folded-name.js';
+
 /**
  * Field names as words: split at separators and case changes, so `dbPassword`, `db_password` and `DB-PASSWORD` are
  * the same two words. The boundary functions walk a name without allocating; {@link fieldNameTokens} is the readable
  * form built on them.
  */
 
-/** Lower-case alphanumerics only: the form exact field names are compared in. */
+/**
+ * Lower-case alphanumerics only, after NFKC (so full-width `ＡＰＩ＿ＫＥＹ` is `apikey`): the form exact field names are
+ * compared in.
+ */
 export function normalizeFieldName(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return nfkc(name).toLowerCase().replace(/[^a-z0-9]/g, '');
 }
 
 /**

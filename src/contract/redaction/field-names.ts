@@ -1,4 +1,5 @@
 import {
+  FOREIGN_SECRET_WORDS,
   NAME_FLAG_HEADS,
   NAME_METADATA_TAILS,
   SECRET_NAME_PAIRS,
@@ -8,6 +9,7 @@ import {
   URL_SECRET_PARAMS,
 } from './catalog.js';
 import { lowerCode, normalizeFieldName, tokenEnd, tokenStart } from './field-name-tokens.js';
+import { foldedFieldName } from './folded-name.js';
 
 /** Longest name judged; longer ones are prose or data, not field names. */
 export const MAX_FIELD_NAME = 64;
@@ -67,7 +69,8 @@ const URL_PARAMS = new Set(URL_SECRET_PARAMS);
 const REMEMBERED_NAMES = 1024;
 
 /**
- * Decides which field names are secret. Two kinds of rule:
+ * Decides which field names are secret, in any script or width (a name is judged in its folded form, see
+ * `folded-name.ts`). Two kinds of rule:
  * - exact names (the package's control fields and a tool's own `sensitiveFields`), compared normalized, always win;
  * - the catalog's vocabulary, matched by word, with an allowlist of metadata tails and flag heads
  *   (`token_count`, `password_updated_at`, `has_password` are not secrets).
@@ -83,13 +86,16 @@ export class SecretNames {
   private readonly rememberedNames: (string | undefined)[] = new Array<string | undefined>(REMEMBERED_NAMES);
   private readonly rememberedVerdicts = new Uint8Array(REMEMBERED_NAMES);
 
-  /** No name shorter than this is secret (the shortest secret word, URL parameter or exact name). */
+  /** No ASCII name shorter than this is secret (the shortest secret word, URL parameter or exact name). */
   readonly shortest: number;
+  /** No name at all shorter than this is secret (a foreign secret word may be shorter: `密码`). */
+  readonly shortestAnyScript: number;
 
   constructor(exactNames: readonly string[]) {
     const normalized = exactNames.map(normalizeFieldName).filter((name) => name.length > 0);
     for (const name of normalized) insert(this.exact, name, 1);
     this.shortest = Math.min(...[...SECRET_NAME_WORDS, ...SECRET_NAME_TAIL_ONLY, ...URL_SECRET_PARAMS, ...normalized].map((name) => name.length));
+    this.shortestAnyScript = Math.min(this.shortest, ...Object.keys(FOREIGN_SECRET_WORDS).map((word) => word.length));
   }
 
   /** True when a field (or header, or assignment) of this name holds a secret. */
@@ -97,7 +103,7 @@ export class SecretNames {
     if (name.length > MAX_FIELD_NAME) return wordAt(this.exact, normalizeFieldName(name), 0, Infinity) !== undefined;
     const slot = slotOf(name);
     if (this.rememberedNames[slot] === name) return this.rememberedVerdicts[slot] === 1;
-    const verdict = this.judge(name);
+    const verdict = this.judge(foldedFieldName(name));
     this.rememberedNames[slot] = name;
     this.rememberedVerdicts[slot] = verdict ? 1 : 0;
     return verdict;

@@ -1,5 +1,5 @@
 import { AUTH_SCHEMES } from './catalog.js';
-import { afterRun, BASE64, BLANK, boundedRunEnd, charClass, inClass, NAME, QUOTE, runEnd, SPACE, startsRun, TOKEN68 } from './char-class.js';
+import { BASE64, BLANK, boundedRunEnd, charClass, inClass, isWordUnitOutsideAscii, NAME, QUOTE, runEnd, SPACE, TOKEN68 } from './char-class.js';
 import type { Detector, Hit } from './detector.js';
 import { lowerCode } from './field-name-tokens.js';
 import { MAX_FIELD_NAME, type SecretNames } from './field-names.js';
@@ -29,22 +29,44 @@ const URL_PARAM_OPENERS = '?&#;';
  */
 export class SecretAssignmentDetector implements Detector {
   readonly startChars = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-';
+  /** Names are written in every script and width (`contraseña`, `пароль`, `ｐａｓｓｗｏｒｄ`): see {@link isNameChar}. */
+  readonly startsOutsideAscii = true;
 
   constructor(private readonly names: SecretNames) {}
 
   detect(text: string, at: number, limit: number): Hit | number {
-    if (!startsRun(text, at, NAME)) return afterRun(text, at, limit, NAME);
-    const nameEnd = runEnd(text, at, limit, NAME);
+    // Inside a name: nothing starts before it ends.
+    if (at > 0 && isNameChar(text.charCodeAt(at - 1))) return Math.max(at + 1, nameRunEnd(text, at, limit));
+    const nameEnd = nameRunEnd(text, at, limit);
+    // Outside ASCII the scanner asks at every character, punctuation too: no name starts there.
+    if (nameEnd === at) return at + 1;
     if (nameEnd - at > MAX_FIELD_NAME) return nameEnd;
     const valueStart = separatorEnd(text, nameEnd, limit);
     if (valueStart === -1) return bareCredential(text, at, nameEnd, limit) ?? nameEnd;
-    if (nameEnd - at < this.names.shortest) return nameEnd;
+    if (nameEnd - at < this.names.shortest && (nameEnd - at < this.names.shortestAnyScript || isAsciiRun(text, at, nameEnd))) return nameEnd;
     const name = text.slice(at, nameEnd);
     const inUrl = at > 0 && URL_PARAM_OPENERS.includes(text[at - 1]!);
     if (!(inUrl ? this.names.isSecretParam(name) : this.names.isSecret(name))) return nameEnd;
     const wholeLine = endsWithWord(name, 'cookie') || endsWithWord(name, 'cookies');
     return namedValue(text, valueStart, limit, { inUrl, wholeLine }) ?? nameEnd;
   }
+}
+
+/** A character of a name in free text: ASCII letters, digits and `_ . -`, and word characters of any script. */
+function isNameChar(code: number): boolean {
+  return code < 0x80 ? inClass(NAME, code) : isWordUnitOutsideAscii(code);
+}
+
+function isAsciiRun(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
+
+/** First index in `[from, limit)` whose character is not a name character (or `limit`). */
+function nameRunEnd(text: string, from: number, limit: number): number {
+  let i = from;
+  while (i < limit && isNameChar(text.charCodeAt(i))) i++;
+  return i;
 }
 
 /** `name` ends with `word`, case-insensitively (`Set-Cookie`, `cookies`). */
@@ -56,19 +78,25 @@ function endsWithWord(name: string, word: string): boolean {
 
 /**
  * Position after `name` + separator + blanks, or -1 when no assignment follows. Accepts the closing quote of a
- * quoted key (`"password":`, `\"password\":`), `=`, `:`, `=>` and `:=`, but not `==` or `::`.
+ * quoted key (`"password":`, `\"password\":`), `=`, `:`, `=>` and `:=` (and their full-width forms), but not `==`
+ * or `::`.
  */
 function separatorEnd(text: string, from: number, limit: number): number {
   let i = from;
   while (i < limit && i - from < 3 && (inClass(QUOTE, text.charCodeAt(i)) || text[i] === '\\' || text[i] === ']')) i++;
   i = boundedRunEnd(text, i, limit, BLANK, MAX_BLANKS);
-  const separator = i < limit ? text[i] : undefined;
+  const separator = i < limit ? halfWidth(text[i]!) : undefined;
   if (separator !== '=' && separator !== ':') return -1;
-  const next = i + 1 < limit ? text[i + 1] : undefined;
+  const next = i + 1 < limit ? halfWidth(text[i + 1]!) : undefined;
   if (next === separator) return -1;
   i += next === '>' || next === '=' ? 2 : 1;
   if (i > limit) return -1;
   return boundedRunEnd(text, i, limit, BLANK, MAX_BLANKS);
+}
+
+/** The full-width `＝` and `：` (CJK text, full-width names) as `=` and `:`; other characters as they are. */
+function halfWidth(char: string): string {
+  return char === '＝' ? '=' : char === '：' ? ':' : char;
 }
 
 /** The value of a secret-named assignment starting at `from`, or null when there is nothing (new) to hide. */

@@ -9,8 +9,6 @@ import { privateKeyDetector } from './private-key.js';
 import { SecretAssignmentDetector } from './secret-assignments.js';
 import { urlCredentialsDetector } from './url-credentials.js';
 
-const NONE: readonly number[] = [];
-
 /** The prefixed-token detector depends on the catalog alone, so every scanner shares one (it keeps no state). */
 const PREFIXED_TOKENS = new PrefixedTokenDetector(TOKEN_FAMILIES);
 
@@ -26,6 +24,8 @@ export class SecretScanner {
   private readonly secondChars: readonly (CharClass | undefined)[];
   /** For each ASCII code, the indexes of the detectors that may start there. */
   private readonly byChar: readonly (readonly number[])[];
+  /** The indexes of the detectors that may start at a character outside ASCII. */
+  private readonly outsideAscii: readonly number[];
 
   constructor(names: SecretNames) {
     const detectors: readonly Detector[] = [
@@ -43,6 +43,7 @@ export class SecretScanner {
       for (const ch of detector.startChars) byChar[ch.charCodeAt(0)]!.push(index);
     });
     this.byChar = byChar;
+    this.outsideAscii = detectors.flatMap((detector, index) => (detector.startsOutsideAscii === true ? [index] : []));
   }
 
   /** The secrets in `text[0, limit)`, in order and not overlapping. */
@@ -53,7 +54,7 @@ export class SecretScanner {
     let i = 0;
     while (i < limit) {
       const code = text.charCodeAt(i);
-      const candidates = code < 128 ? this.byChar[code]! : NONE;
+      const candidates = code < 128 ? this.byChar[code]! : this.outsideAscii;
       const second = i + 1 < limit ? text.charCodeAt(i + 1) : -1;
       let next = i + 1;
       for (let k = 0; k < candidates.length; k++) {

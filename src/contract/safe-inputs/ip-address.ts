@@ -6,15 +6,24 @@
  * does that, and resolvers return canonical forms.
  */
 
-/** IPv4 blocks that are not the public internet: [first octets as a 32-bit number, prefix length]. */
+/**
+ * IPv4 blocks that are not the public internet: [first octets as a 32-bit number, prefix length]. Every block of the
+ * IANA IPv4 Special-Purpose Address Registry that is not globally reachable, multicast, and the host-local addresses
+ * clouds serve from public ranges. Reviewed against the registry (2025 edition) and the providers' documentation:
+ * the metadata services of AWS, GCP, Azure, OCI, DigitalOcean, OpenStack, Hetzner and Tencent (169.254.169.254,
+ * 169.254.170.2, 169.254.0.23), Alibaba's (100.100.100.200) and OCI's older one (192.0.0.192) are inside the blocks
+ * below; the AWS IPv6 endpoints (fd00:ec2::254 and its DNS and time servers) are unique-local (see `isPublicIpv6`).
+ */
 const NON_PUBLIC_V4: readonly (readonly [number, number])[] = [
   [v4(0, 0, 0, 0), 8], // "this" network
   [v4(10, 0, 0, 0), 8], // private
-  [v4(100, 64, 0, 0), 10], // carrier-grade NAT
+  [v4(100, 64, 0, 0), 10], // carrier-grade NAT (Alibaba Cloud's metadata and DNS live here)
   [v4(127, 0, 0, 0), 8], // loopback
+  [v4(161, 26, 0, 0), 16], // IBM Cloud's service network (its DNS, NTP and other infrastructure), host-local
+  [v4(168, 63, 129, 16), 32], // Azure's WireServer: the host's agent, DNS and health probes, from inside a VM only
   [v4(169, 254, 0, 0), 16], // link-local (cloud metadata lives here)
   [v4(172, 16, 0, 0), 12], // private
-  [v4(192, 0, 0, 0), 24], // IETF protocol assignments
+  [v4(192, 0, 0, 0), 24], // IETF protocol assignments (DS-Lite, NAT64 discovery, OCI's older metadata 192.0.0.192)
   [v4(192, 0, 2, 0), 24], // documentation
   [v4(192, 88, 99, 0), 24], // 6to4 relay anycast
   [v4(192, 168, 0, 0), 16], // private
@@ -70,7 +79,9 @@ export function isPublicIpv4(address: number): boolean {
 /**
  * True when an IPv6 address (eight groups) is on the public internet: global unicast (2000::/3) outside its
  * special blocks, or an IPv4-mapped or NAT64 address whose IPv4 address is public. Everything outside 2000::/3 —
- * loopback, unique-local, link-local, site-local, multicast, the IPv4-compatible and discard blocks — is not.
+ * loopback, unique-local (AWS's metadata at fd00:ec2::254), link-local, site-local, multicast, the IPv4-compatible,
+ * discard (100::/64), local-use NAT64 (64:ff9b:1::/48) and SRv6 (5f00::/16) blocks — is not. Checked against the IANA
+ * IPv6 Special-Purpose Address Registry.
  */
 export function isPublicIpv6(groups: readonly number[]): boolean {
   const [g0 = 0, g1 = 0, g2 = 0, g3 = 0, g4 = 0, g5 = 0, g6 = 0, g7 = 0] = groups;

@@ -2,6 +2,7 @@ import { sha256OfBytes } from '../byte-digest.js';
 import { toCanonicalText } from '../canonical-text.js';
 import { checkIdList, checkOptionalTimestamp, checkText } from '../input-checks.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from '../memory.js';
+import { storedMemoryFact } from '../memory-fact.js';
 import { decideMemoryWrite, type MemoryPolicy } from '../memory-policy.js';
 import { StoreError } from '../store-error.js';
 import { assertAllCited, trustedEvidenceCount } from '../cited-evidence.js';
@@ -16,13 +17,14 @@ export function proposeMemory(tables: InMemoryTables, input: MemoryProposal, pol
   if (decision === 'refused') return { decision, reason, memory: null };
   assertAllCited(input.workflowId, evidenceIds, cited);
   const observedAt = checkOptionalTimestamp(input.observedAt, 'observedAt')?.toISOString() ?? null;
-  const sha256 = sha256OfBytes(toCanonicalText({ ...input, evidenceIds, observedAt }, 'proposal'));
+  const fact = storedMemoryFact(checkText(input.fact, 'fact'));
+  const sha256 = sha256OfBytes(toCanonicalText({ ...input, fact, evidenceIds, observedAt }, 'proposal'));
   const existing = tables.memory.get(input.memoryId);
   if (existing) {
     if (existing.sha256 !== sha256) throw new StoreError('memory_id_reused', { memoryId: input.memoryId });
     return { decision: existing.record.status, reason: existing.record.reason, memory: copy(existing.record) };
   }
-  const record: MemoryRecord = { memoryId: input.memoryId, subjectRef: input.subjectRef, workflowId: input.workflowId, fact: checkText(input.fact, 'fact'), kind: input.kind, evidenceIds, observedAt, confidence: input.confidence, status: decision, reason, confirmedBy: null, createdAt: now, updatedAt: now };
+  const record: MemoryRecord = { memoryId: input.memoryId, subjectRef: input.subjectRef, workflowId: input.workflowId, fact, kind: input.kind, evidenceIds, observedAt, confidence: input.confidence, status: decision, reason, confirmedBy: null, createdAt: now, updatedAt: now };
   tables.memory.set(input.memoryId, { record, sha256 });
   return { decision, reason, memory: copy(record) };
 }

@@ -5,6 +5,7 @@ import { sha256OfBytes } from '../byte-digest.js';
 import { checkSha256, checkText } from '../input-checks.js';
 import { checkLeaseRequest, lateResultEscalation } from '../lease.js';
 import { auditRefOf, ledgerStatusFor, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type RecordExecutionInput } from '../ledger.js';
+import { checkRecordedWorkflow } from '../recorded-workflow.js';
 import { StoreError } from '../store-error.js';
 import { putArtifact } from './in-memory-artifacts.js';
 import { escalateLateResult } from './in-memory-reconciliation.js';
@@ -39,6 +40,7 @@ export function claimIdempotencyKey(tables: InMemoryTables, input: ClaimInput, n
  * completed row is final; a result that did not complete moves the row only under the claim it was made for.
  */
 export function recordExecution(tables: InMemoryTables, input: RecordExecutionInput, now: string): AuditRef {
+  checkRecordedWorkflow(input);
   const { audit, modelResult, artifacts, evidenceSources } = input.execution;
   const modelResultJson = toCanonicalText(modelResult, 'execution.modelResult');
   if (sha256OfBytes(modelResultJson) !== audit.bindings.result_sha256) throw new StoreError('digest_mismatch', { what: 'model_result', auditId: audit.audit_id });

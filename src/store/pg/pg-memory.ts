@@ -2,6 +2,7 @@ import { sha256OfBytes } from '../byte-digest.js';
 import { toCanonicalText } from '../canonical-text.js';
 import { checkIdList, checkOptionalTimestamp, checkText } from '../input-checks.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord, MemoryStatus } from '../memory.js';
+import { storedMemoryFact } from '../memory-fact.js';
 import { decideMemoryWrite, MEMORY_SOURCE_KINDS, type MemoryDecisionReason, type MemoryPolicy, type MemorySourceKind } from '../memory-policy.js';
 import { assertAllCited, trustedEvidenceCount } from '../cited-evidence.js';
 import { readCitedEvidence } from './pg-evidence.js';
@@ -41,7 +42,7 @@ export async function proposeMemory(db: Queryable, input: MemoryProposal, policy
     memoryId: checkText(input.memoryId, 'memoryId'),
     subjectRef: checkText(input.subjectRef, 'subjectRef'),
     workflowId: checkText(input.workflowId, 'workflowId'),
-    fact: checkText(input.fact, 'fact'),
+    fact: storedMemoryFact(checkText(input.fact, 'fact')),
     kind: input.kind,
     evidenceIds: checkIdList(input.evidenceIds, 'evidenceIds'),
     observedAt: checkOptionalTimestamp(input.observedAt, 'observedAt'),

@@ -5,6 +5,7 @@ import { toCanonicalText } from '../canonical-text.js';
 import { checkOptionalText, checkText } from '../input-checks.js';
 import { lateResultEscalation } from '../lease.js';
 import { auditRefOf, ledgerStatusFor, type AuditRef, type RecordExecutionInput } from '../ledger.js';
+import { checkRecordedWorkflow } from '../recorded-workflow.js';
 import { insertArtifact } from './pg-artifacts.js';
 import { insertAuditIndex } from './pg-audit-index.js';
 import { auditRefOfRow } from './pg-audit-rows.js';
@@ -49,7 +50,10 @@ export function recordedOrConflict(prepared: PreparedRecord, { recorded, conflic
   return recorded;
 }
 
-/** The input checks, canonical texts and the verification of the result binding, before anything is written. */
+/**
+ * The input checks (the workflow is the one the audit names: see `checkRecordedWorkflow`), canonical texts and the
+ * verification of the result binding, before anything is written.
+ */
 export function preparedRecord(input: RecordExecutionInput, now: Date): PreparedRecord {
   const { execution } = input;
   const workflowId = checkText(input.workflowId, 'workflowId');
@@ -58,6 +62,7 @@ export function preparedRecord(input: RecordExecutionInput, now: Date): Prepared
   // The published schema, with `data` checked by the shape gate (the same verdict, without walking it through zod).
   const modelResultValid = publishedShapeIssues(execution.modelResult).length === 0;
   if (!audit.success || !modelResultValid) throw new StoreError('invalid_input', { field: audit.success ? 'execution.modelResult' : 'execution.audit', problem: 'schema' });
+  checkRecordedWorkflow(input);
   const record = execution.audit;
   checkText(record.call_id, 'audit.call_id');
   checkText(record.idempotency_key, 'audit.idempotency_key');

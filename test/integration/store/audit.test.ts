@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
-import { verifyAudit } from '../../../src/index.js';
+import { executeTool, verifyAudit } from '../../../src/index.js';
 import { APPEND_ONLY_SQLSTATE, toStoreError } from '../../../src/store/pg/pg-errors.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { testContext } from '../../../testkit/context.js';
 import { ordersGet, runCall } from '../../../testkit/store-tools.js';
+import { rejectsWith } from './assert-store-error.js';
 
 let db: TestDatabase;
 let store: PgToolStore;
@@ -34,6 +35,11 @@ async function refusedToBoth(sql: string, params: unknown[] = []): Promise<void>
   assert.equal(await sqlState(db.pool, sql, params), INSUFFICIENT_PRIVILEGE, `application role: ${sql}`);
   assert.equal(await sqlState(db.ownerPool, sql, params), APPEND_ONLY_SQLSTATE, `owner: ${sql}`);
   await assert.rejects(db.ownerPool.query(sql, params), (error) => toStoreError(error).reason === 'append_only');
+}
+
+/** A call of `ordersGet` made without Temporal: its audit has no Temporal coordinates. */
+function executeToolOutsideTemporal() {
+  return executeTool(ordersGet, { orderId: 'o-outside' }, testContext({ callId: 'c-outside', idempotencyKey: 'k-outside' }));
 }
 
 describe('audit log (real Postgres)', () => {
@@ -129,6 +135,28 @@ describe('audit log (real Postgres)', () => {
       client.release();
     }
     await assert.rejects(store.getAudit(execution.audit.audit_id), (error: { code?: unknown; reason?: unknown }) => error.code === 'PROTOCOL_ERROR' && error.reason === 'digest_mismatch');
+  });
+
+  it('refuses, before writing anything, an execution filed under a workflow its audit does not name (cut, or another)', async () => {
+    const count = async (table: string, column: string, value: string) => Number((await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${column} = $1`, [value])).rows[0]!.n);
+    // A 10 KB workflow id (and the idempotency key derived from it): the audit records both cut, the row would hold it whole.
+    const longWorkflow = `wf-${'w'.repeat(10_000)}`;
+    const cut = await runCall(ordersGet, { orderId: 'o-long' }, { workflowId: longWorkflow, callId: 'c1' });
+    assert.notEqual(cut.audit.temporal?.workflow_id, longWorkflow, 'the audit holds it cut');
+    const moved = await runCall(ordersGet, { orderId: 'o-moved' }, { workflowId: 'wf-named', callId: 'c1' });
+    for (const [execution, workflowId] of [[cut, longWorkflow], [moved, 'wf-other']] as const) {
+      await rejectsWith(store.recordExecution({ execution, workflowId, runId: null }), 'INVALID_ARGUMENTS', 'invalid_input');
+      assert.equal(await count('ttc_audit', 'audit_id', execution.audit.audit_id), 0, 'no audit row');
+      assert.equal(await count('ttc_evidence', 'audit_id', execution.audit.audit_id), 0, 'no evidence rows');
+      assert.equal(await count('ttc_ledger', 'idempotency_key', execution.audit.idempotency_key), 0, 'no ledger row');
+    }
+    // Control: filed under the workflow it names, the same execution is recorded and reads back.
+    await store.recordExecution({ execution: moved, workflowId: 'wf-named', runId: null });
+    assert.equal((await store.getAudit(moved.audit.audit_id))?.workflowId, 'wf-named');
+    // An audit recorded outside Temporal names no workflow: the caller's is taken.
+    const outside = await executeToolOutsideTemporal();
+    await store.recordExecution({ execution: outside, workflowId: 'wf-any', runId: null });
+    assert.equal((await store.getAudit(outside.audit.audit_id))?.workflowId, 'wf-any');
   });
 
   it('returns null for an unknown audit id and nothing for an unknown workflow', async () => {

@@ -207,7 +207,7 @@ for (const [name, makeStore] of stores) {
       assert.deepEqual([later.kind, later.kind === 'in_progress' ? later.state : null], ['in_progress', 'outcome_unknown'], 'a later call is not told "committed" behind the verdict');
       await rejectsWith(settleNotCommitted(c.key), 'STATUS_CONFLICT', 'verdict_premature');
       // A record without a lease (a settlement) does not move a disputed row either.
-      await store.recordExecution({ execution: c.execution, workflowId: 'wf-other', runId: null });
+      await store.recordExecution({ execution: c.execution, workflowId: c.dispatcher.workflowId, runId: null });
       assert.equal((await store.getLedgerEntry(c.key))?.status, 'unknown');
 
       await store.settleReconciliation({ idempotencyKey: c.key, outcome: 'committed', via: 'human', receiptExternalId: 'ch_late', resolvedBy: 'ops', note: null });

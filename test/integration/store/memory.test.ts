@@ -134,6 +134,22 @@ describe('memory write policy (real Postgres)', () => {
     await rejectsWith(strict.proposeMemory(proposal('m-explicit', 'user_explicit_statement', { fact: 'prefers English' })), 'IDEMPOTENCY_CONFLICT', 'memory_id_reused');
   });
 
+  it('stores a fact with its secrets hidden, in the row and in what it returns; a retried proposal is the same memory', async () => {
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+    const fact = `the deploy bot uses ${token}; its contraseña: hunter2-secreto and ｐａｓｓｗｏｒｄ＝hunter3-secreto`;
+    const outcome = await strict.proposeMemory(proposal('m-secret', 'user_explicit_statement', { fact }));
+    const { rows } = await db.pool.query<{ fact: string }>('SELECT fact FROM ttc_memory WHERE memory_id = $1', [outcome.memory!.memoryId]);
+    for (const shown of [outcome.memory!.fact, rows[0]!.fact, (await strict.listMemories({ workflowId: 'wf-mem' })).find((m) => m.memoryId === 'm-secret')!.fact]) {
+      for (const secret of [token, 'hunter2-secreto', 'hunter3-secreto']) assert.ok(!shown.includes(secret), `${secret} in ${shown}`);
+      assert.match(shown, /^the deploy bot uses \[REDACTED\]; its contraseña: \[REDACTED\]/, 'the rest of the fact is kept');
+    }
+    const again = await strict.proposeMemory(proposal('m-secret', 'user_explicit_statement', { fact }));
+    assert.equal(again.memory?.fact, outcome.memory!.fact);
+    // Control: a fact without secrets is stored as written.
+    const plain = await strict.proposeMemory(proposal('m-plain', 'user_explicit_statement', { fact: 'pays by card ending 4242, prefers email' }));
+    assert.equal(plain.memory?.fact, 'pays by card ending 4242, prefers email');
+  });
+
   it('enforces "external content is never memory without confirmation" in the database too', async () => {
     await assert.rejects(
       db.pool.query(

@@ -24,6 +24,10 @@ export async function storeScenario(store: ToolStore): Promise<unknown[]> {
   const kind = (r: { kind: string; state?: string; modelResult?: { execution: { delivery: string } } }) => [r.kind, r.state ?? null, r.modelResult?.execution.delivery ?? null];
 
   await observe(() => store.recordExecution({ execution: read, workflowId: 'wf', runId: null }), (r: { audit_id: string }) => r.audit_id);
+  // Filed under a workflow its audit does not name: refused before anything is written.
+  const elsewhere = await runCall(ordersGet, { orderId: 'o-2' }, { workflowId: 'wf-named', callId: 'c9' });
+  await observe(() => store.recordExecution({ execution: elsewhere, workflowId: 'wf', runId: null }), () => 'recorded');
+  await observe(() => store.listAudits({ workflowId: 'wf' }), (rows: unknown[]) => rows.length);
   await observe(() => store.claimIdempotencyKey(claim(pay)), kind);
   await observe(() => store.claimIdempotencyKey(claim(pay)), kind);
   await observe(() => store.recordExecution({ execution: pay, workflowId: 'wf', runId: null }), (r: { result_sha256: string }) => r.result_sha256);
@@ -56,10 +60,13 @@ export async function storeScenario(store: ToolStore): Promise<unknown[]> {
   await observe(() => memory('m4', 'confirmed_fact'), decision);
   await observe(() => memory('m5', 'confirmed_fact', [ev]), decision);
   await observe(() => store.confirmMemoryCandidate({ memoryId: 'm3', confirmedBy: 'u' }), (r: { status: string }) => r.status);
+  const secretFact = { memoryId: 'm6', subjectRef: 's', workflowId: 'wf', fact: `password=hunter2 and ghp_${'x1Y2z3'.repeat(6)}`, kind: 'user_explicit_statement', evidenceIds: [], observedAt: null, confidence: null } as const;
+  await observe(() => store.proposeMemory(secretFact), (r: { memory: { fact: string } }) => r.memory.fact);
+  await observe(() => store.proposeMemory(secretFact), (r: { memory: { fact: string } }) => r.memory.fact);
   // A confirmation bound to a workflow confirms only that workflow's candidate; another's is as if absent.
-  await observe(() => memory('m6', 'external_content'), decision);
-  await observe(() => store.confirmMemoryCandidate({ memoryId: 'm6', confirmedBy: 'u', workflowId: 'wf-other' }), (r: { status: string }) => r.status);
-  await observe(() => store.confirmMemoryCandidate({ memoryId: 'm6', confirmedBy: 'u', workflowId: 'wf' }), (r: { status: string }) => r.status);
+  await observe(() => memory('m7', 'external_content'), decision);
+  await observe(() => store.confirmMemoryCandidate({ memoryId: 'm7', confirmedBy: 'u', workflowId: 'wf-other' }), (r: { status: string }) => r.status);
+  await observe(() => store.confirmMemoryCandidate({ memoryId: 'm7', confirmedBy: 'u', workflowId: 'wf' }), (r: { status: string }) => r.status);
 
   // Approval requests: written once (a retry gets the stored one), another request for the call is refused.
   const request = {

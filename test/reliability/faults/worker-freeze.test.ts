@@ -91,7 +91,8 @@ async function freezeAndResume(name: string, plan: FreezePlan, resumeWhen: Resum
     workflowTaskTimeout: '2s',
     args: [TOOLS.chargeNoRetry, { payment_id: paymentId, customer: 'cus_freeze', amount_cents: 1800 }, { ...callOptions, callId: 'c1' }],
   });
-  const frozen = await Promise.race([probe.frozen(key), sleep(60_000).then(() => assert.fail(`${key} never reached its dispatch point`))]);
+  // An unreferenced timer: once the race is decided it must not keep the file's process alive for its remaining minute.
+  const frozen = await Promise.race([probe.frozen(key), sleep(60_000, undefined, { ref: false }).then(() => assert.fail(`${key} never reached its dispatch point`))]);
   const standIn = await startStandIn();
   try {
     await wake(frozen, resumeWhen, handle, key);

@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Ajv } from 'ajv';
-import { compileSchemaCheck } from '../../../src/adapters/json-schema-check.js';
-import { UnsafePatternError } from '../../../src/adapters/linear-pattern.js';
+import { compileSchemaCheck, PATTERN_WORK_ISSUE } from '../../../src/adapters/json-schema-check.js';
+import { PATTERN_LIMITS, UnsafePatternError } from '../../../src/adapters/linear-pattern.js';
 
 describe('compileSchemaCheck', () => {
   it('closes objects at value positions but leaves allOf/$ref branches open', () => {
@@ -129,6 +129,34 @@ describe('compileSchemaCheck on remote patterns', () => {
       assert.throws(() => compileSchemaCheck({ type: 'string', pattern }, { exact: true }), UnsafePatternError, pattern);
     }
     assert.throws(() => compileSchemaCheck({ type: 'string', pattern: '(' }, { exact: true }), UnsafePatternError, 'not a regular expression');
+  });
+
+  it('refuses a pattern whose program is too large, one too long to compile, and a schema whose patterns add up past the bound', () => {
+    const refused = [`${'[\\s\\S]{1000}'.repeat(10)}[^a]`, '[\\s\\S]{1000}[\\s\\S]{1000}', 'x'.repeat(PATTERN_LIMITS.maxPatternChars + 1)];
+    for (const pattern of refused) assert.throws(() => compileSchemaCheck({ type: 'string', pattern }, { exact: true }), UnsafePatternError, pattern.slice(0, 40));
+    // Each of these is 1,003 instructions; twenty distinct ones exceed the schema's 20,000.
+    const many = Array.from({ length: 20 }, (_, i) => ({ pattern: `[\\s\\S]{1000}${String.fromCharCode(97 + i)}` }));
+    assert.throws(() => compileSchemaCheck({ type: 'string', allOf: many }, { exact: true }), UnsafePatternError);
+    assert.doesNotThrow(() => compileSchemaCheck({ type: 'string', allOf: many.slice(0, 19) }, { exact: true }));
+    assert.doesNotThrow(() => compileSchemaCheck({ type: 'string', pattern: 'a{1000}b{990}' }, { exact: true }));
+  });
+
+  it('fails a value whose pattern work exceeds the bound, unread, whatever the schema makes of the match (not, anyOf)', () => {
+    const wide = '^[\\s\\S]{1000}'; // 1,002 instructions, and every long string matches it
+    const long = 'b'.repeat(Math.ceil(PATTERN_LIMITS.maxWorkPerCheck / 1_002));
+    const short = 'b'.repeat(1_000);
+    for (const schema of [{ type: 'string', pattern: wide }, { not: { pattern: wide } }, { anyOf: [{ pattern: wide }, { type: 'string' }] }]) {
+      const check = compileSchemaCheck(schema, { exact: true });
+      assert.deepEqual(check(long), [PATTERN_WORK_ISSUE], JSON.stringify(schema));
+    }
+    assert.deepEqual(compileSchemaCheck({ type: 'string', pattern: wide }, { exact: true })(short), []);
+    assert.equal(compileSchemaCheck({ not: { pattern: wide } }, { exact: true })(short).length, 1);
+    // The bound is per check, over every value: 20 values that each fit fail together, and the next check starts afresh.
+    const items = compileSchemaCheck({ type: 'array', items: { type: 'string', pattern: wide } }, { exact: true });
+    const each = 'b'.repeat(Math.floor(long.length / 10));
+    assert.deepEqual(items(Array.from({ length: 20 }, () => each)), [PATTERN_WORK_ISSUE]);
+    assert.deepEqual(items(Array.from({ length: 5 }, () => each)), []);
+    assert.deepEqual(items([...Array.from({ length: 5 }, () => each), 'x']), [{ path: [5], message: 'pattern' }]);
   });
 
   it('keeps ECMA-262 pattern syntax: Unicode escapes and classes, named groups, lookbehind', () => {

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { Redactor } from '../../../src/contract/redaction.js';
 import { looksInstructional } from '../../../src/contract/untrusted-content.js';
 import { compileSchemaCheck } from '../../../src/adapters/json-schema-check.js';
+import { PATTERN_LIMITS } from '../../../src/adapters/linear-pattern.js';
 import { checkProse } from '../../../src/adapters/mcp-prose-check.js';
 import type { JsonSchemaObject } from '../../../src/adapters/tool-definitions/schema-walk.js';
 import { executeTool } from '../../../src/index.js';
@@ -53,6 +54,17 @@ describe('linear time on the worst inputs', () => {
         assert.equal(check(text).length, 1);
       });
     }
+  });
+
+  it('the worst remote pattern the bounds allow, on the longest value the work bound lets it read, in under 1 s', (t) => {
+    // 2,000 instructions, every one a live thread on `a…`: the largest factor a pattern may have (see PATTERN_LIMITS).
+    // About 0.2 s on an idle core; without the bounds, a 130-character pattern took 9 s on 50 KB.
+    const check = compileSchemaCheck({ type: 'string', pattern: '[\\s\\S]{1000}[\\s\\S]{997}[^a]' }, { exact: true });
+    const text = 'a'.repeat(Math.floor(PATTERN_LIMITS.maxWorkPerCheck / 2_000) - 1);
+    const used = leastCpuMsUnder(1000, () => check(text));
+    t.diagnostic(`${used.toFixed(1)} ms for ${text.length} characters`);
+    assert.ok(used < 1000, `${used.toFixed(1)} ms`);
+    assert.equal(check(text)[0]?.message, 'pattern', 'it ran, and did not match');
   });
 
   describe('MCP prose check (dates and numbers against structuredContent)', () => {

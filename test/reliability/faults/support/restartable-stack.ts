@@ -1,19 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
 import { TOOLS } from '../../../../testkit/payment-tools.js';
 import { PaymentsService } from '../../../../testkit/payments-service.js';
 import { openTestDatabase, type TestDatabase, type TestDatabaseOptions } from '../../../support/postgres.js';
+import { testWorkflowBundle } from '../../../support/test-workflow-bundle.js';
 import type { WorkerProcessConfig } from '../../../support/worker-process.js';
 import { writeBundleFile } from './bundle-file.js';
 import { startRestartableTemporal, type RestartableTemporal } from './restartable-temporal.js';
 import { prepareWorker, type WorkerProcess } from './spawn-worker.js';
 
-const testWorkflows = fileURLToPath(new URL('../../../support/test-workflows.ts', import.meta.url));
-const silent = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /**
  * What the restart tests run on: a Temporal dev server that can be killed and restarted on its database file, a test
@@ -41,7 +38,7 @@ export async function openRestartableStack(label: string, options: RestartableSt
   const [db, temporal, code] = await Promise.all([
     openTestDatabase(`faults-${label}`, options.database ?? {}),
     startRestartableTemporal(join(scratch, 'temporal.db')),
-    bundleWorkflowCode({ workflowsPath: testWorkflows, logger: silent }),
+    testWorkflowBundle(),
   ]);
   const bundle = await writeBundleFile(code.code);
   const payments = await new PaymentsService(options.chargeDelayMs).start();
