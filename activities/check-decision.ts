@@ -3,10 +3,18 @@ import type { DecisionAuthenticator } from '../src/decisions/authenticator.js';
 import type { DecisionClaims } from '../src/decisions/claims.js';
 import type { DecisionRefusal } from '../src/wire/decisions.js';
 
+/** How the worker authenticates decisions (the plugin's `decisions`). */
+export type DecisionVerification =
+  /** Tokens are verified by this authenticator; unsigned decisions are refused. */
+  | { readonly kind: 'signed'; readonly authenticator: DecisionAuthenticator }
+  /** Decisions count as sent, recorded `unauthenticated` (`unauthenticatedForDevelopment()`: development only). */
+  | { readonly kind: 'unauthenticated' }
+  /** Nothing to verify with: every decision is refused (`no_verifier`). */
+  | { readonly kind: 'none' };
+
 /** How the worker decides whether a decision counts (the plugin's `decisions` and `forbidSelfApproval`). */
 export interface DecisionPolicy {
-  /** Verifies signed decisions. `null`: decisions count unauthenticated, recorded as such (development only). */
-  readonly authenticator: DecisionAuthenticator | null;
+  readonly verification: DecisionVerification;
   /** Refuse an approval whose approver is the call's own principal (by subject). */
   readonly forbidSelfApproval: boolean;
 }
@@ -15,7 +23,7 @@ export interface DecisionPolicy {
 export type SubmittedDecision = {
   /** The signed token; required whenever the worker has an authenticator. */
   readonly token: string | null;
-  /** The name the sender gave; it counts only on a worker without an authenticator. */
+  /** The name the sender gave; it counts only on a worker that takes decisions unauthenticated. */
   readonly claimedBy: string | null;
   /** The sender's reason or note; for a signed decision, the token's note counts instead. */
   readonly note: string | null;
@@ -53,8 +61,8 @@ export type DecisionCheck = { readonly ok: true; readonly record: DecisionRecord
 export interface CheckOptions {
   readonly now: number;
   /**
-   * Refuse tokens past their expiry (default). The tool activity re-checks a decision the workflow verified earlier
-   * and does not: the token is bound to one call, and a safe re-dispatch may come long after the decision.
+   * Refuse tokens past their expiry (default). Activities that re-check a rejection or a resolution the workflow
+   * verified earlier do not (see `confirmDecision`).
    */
   readonly checkExpiry?: boolean;
   /** Id for an unauthenticated decision (a signed one carries its own). */
@@ -68,16 +76,19 @@ export const MAX_CLOCK_SKEW_MS = 60_000;
  * Decides whether `submitted` decides `subject`. The authenticator says who signed what; everything else is checked
  * here, the same way for every authenticator: the token is for this workflow run and this call (or key), for this
  * request digest, says what the message says, has not expired, and — when the rule is on — is not the principal
- * approving their own call. Without an authenticator the decision counts as sent, recorded `unauthenticated`.
+ * approving their own call. Taken unauthenticated (development), the decision counts as sent, recorded so; with no
+ * verification at all, none counts.
  */
 export async function checkDecision(policy: DecisionPolicy, submitted: SubmittedDecision, subject: DecisionSubject, options: CheckOptions): Promise<DecisionCheck> {
   if (submitted.kind !== subject.kind) return refuse('malformed');
   if (submitted.kind === 'approval' && subject.kind === 'approval' && submitted.requestSha256 !== subject.requestSha256) return refuse('digest_mismatch');
-  if (policy.authenticator === null) return unauthenticated(policy, submitted, subject, options);
+  const { verification } = policy;
+  if (verification.kind === 'none') return refuse('no_verifier');
+  if (verification.kind === 'unauthenticated') return unauthenticated(policy, submitted, subject, options);
   if (submitted.token === null) return refuse('unsigned');
   let authentication;
   try {
-    authentication = await policy.authenticator.authenticate(submitted.token);
+    authentication = await verification.authenticator.authenticate(submitted.token);
   } catch {
     return refuse('verification_failed');
   }

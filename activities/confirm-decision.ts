@@ -6,13 +6,18 @@ import type { VerifiedDecision } from './verify-decision.js';
  * Re-checks a decision the workflow verified, in the activity that acts on it (runs the tool, records a rejection,
  * settles a reconciliation). Its input comes from workflow code, which any workflow on the task queue can write; so
  * the decision must hold again: with an authenticator, its token verifies and is bound to `subject` and says
- * `expected` (expiry is not checked again: the token is bound to one call, and acting may come long after deciding);
- * without one, its record says `expected`. Returns the record to put in the audit.
+ * `expected`; taken unauthenticated (development), its record says `expected`. Returns the record to put in the audit.
+ *
+ * An approval acts only until its token expires, at the first dispatch and at a safe re-dispatch alike: a run of the
+ * write after that needs a new decision, so a token copied from history is worth nothing once its lifetime is over.
+ * A rejection and a resolution are not checked for age: stopping a call is always safe, and a resolution is bound to
+ * the reconciliation run it settles.
  */
 export async function confirmDecision(policy: DecisionPolicy, verified: VerifiedDecision | undefined, subject: DecisionSubject, expected: ExpectedDecision): Promise<DecisionCheck> {
   const record = decisionRecordSchema.safeParse(verified?.decision);
   if (verified === undefined || !record.success) return { ok: false, reason: 'malformed' };
-  if (policy.authenticator === null) {
+  if (policy.verification.kind === 'none') return { ok: false, reason: 'no_verifier' };
+  if (policy.verification.kind === 'unauthenticated') {
     const decision = record.data;
     if (decision.kind !== expected.kind || decision.decision !== expected.decision) return { ok: false, reason: 'decision_mismatch' };
     if (expected.kind === 'approval' && subject.kind === 'approval') {
@@ -24,7 +29,7 @@ export async function confirmDecision(policy: DecisionPolicy, verified: Verified
   }
   return checkDecision(policy, { ...expected, token: verified.token, claimedBy: null, note: null }, subject, {
     now: Date.now(),
-    checkExpiry: false,
+    checkExpiry: expected.kind === 'approval' && expected.decision === 'approve',
     mintDecisionId: () => record.data.decision_id,
   });
 }

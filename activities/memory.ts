@@ -4,7 +4,7 @@ import type { MemoryConfirmation, MemoryOutcome, MemoryProposal, MemoryRecord } 
 import { activityWorkflow } from './call-context.js';
 import type { ToolRuntime } from './runtime.js';
 
-export type { MemoryConfirmation, MemoryOutcome, MemoryRecord } from '../src/store/memory.js';
+export type { MemoryOutcome, MemoryRecord } from '../src/store/memory.js';
 
 /**
  * A memory proposal as workflow code makes it: whose memory (the trusted principal, turned into an irreversible
@@ -21,7 +21,13 @@ export function createProposeMemory(runtime: ToolRuntime): (input: ProposeMemory
     runtime.store.proposeMemory({ ...proposal, subjectRef: principalRef(principal, runtime.principalKey), workflowId: activityWorkflow().workflowId });
 }
 
-/** A person confirms a candidate from workflow code (after a signal or an update, say): it becomes memory. */
-export function createConfirmMemory(runtime: ToolRuntime): (input: MemoryConfirmation) => Promise<MemoryRecord> {
-  return (input) => runtime.store.confirmMemoryCandidate(input);
+/** A confirmation as workflow code makes it: of a candidate its own workflow proposed (the activity fixes which). */
+export type WorkflowMemoryConfirmation = Omit<MemoryConfirmation, 'workflowId'>;
+
+/**
+ * A person confirms a candidate from workflow code (after a signal or an update, say): it becomes memory. Only a
+ * candidate the workflow the activity runs for proposed: another workflow's is `memory_not_found`.
+ */
+export function createConfirmMemory(runtime: ToolRuntime): (input: WorkflowMemoryConfirmation) => Promise<MemoryRecord> {
+  return (input) => runtime.store.confirmMemoryCandidate({ ...input, workflowId: activityWorkflow().workflowId });
 }

@@ -7,6 +7,7 @@ import {
   PREPARE_CALL_ACTIVITY,
   PROPOSE_MEMORY_ACTIVITY,
   QUERY_OUTCOME_ACTIVITY,
+  REQUEST_APPROVAL_ACTIVITY,
   SETTLE_CALL_ACTIVITY,
   STATE_PATCH_ACTIVITY,
   VERIFY_DECISION_ACTIVITY,
@@ -17,6 +18,7 @@ import { withHeartbeats } from './heartbeats.js';
 import { createConfirmMemory, createProposeMemory } from './memory.js';
 import { createModelCall } from './model-call.js';
 import { createPrepareCall } from './prepare-call.js';
+import { createRequestApproval } from './request-approval.js';
 import { createEscalateReconciliation, createOpenAndQueryOutcome, createOpenReconciliation, createQueryOutcome } from './reconcile-call.js';
 import type { ToolRuntime } from './runtime.js';
 import { createSettleCall } from './settle-call.js';
@@ -34,6 +36,7 @@ export function createPackageActivities(runtime: ToolRuntime, models: Readonly<R
   const activities: Record<string, Activity> = {
     [PREPARE_CALL_ACTIVITY]: createPrepareCall(runtime),
     [VERIFY_DECISION_ACTIVITY]: createVerifyDecision(runtime),
+    [REQUEST_APPROVAL_ACTIVITY]: createRequestApproval(runtime),
     [SETTLE_CALL_ACTIVITY]: createSettleCall(runtime),
     [OPEN_RECONCILIATION_ACTIVITY]: createOpenReconciliation(runtime),
     [QUERY_OUTCOME_ACTIVITY]: createQueryOutcome(runtime),

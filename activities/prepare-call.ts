@@ -1,15 +1,13 @@
-import { requestDigest, type ProviderContext } from '../src/contract/bindings.js';
+import type { ProviderContext } from '../src/contract/bindings.js';
 import type { AnyToolDefinition, Principal, ToolCallDefaults, ToolEffect } from '../src/contract/define-tool.js';
-import { catalogFailure, describeThrown } from '../src/contract/call-failure.js';
-import { callRedactor } from '../src/contract/call-redactor.js';
+import { catalogFailure } from '../src/contract/call-failure.js';
 import { checkBeforeHandler, executeTool, failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
 import { recordableContext } from '../src/contract/funnel/recordable-context.js';
-import { businessIdempotencyKey } from '../src/contract/idempotency-key.js';
 import { ToolRegistry } from '../src/contract/tool-registry.js';
-import type { Redaction } from '../src/contract/redaction.js';
-import { argumentsPreview } from '../src/contract/approval-preview.js';
 import { activityExecutionContext, activityWorkflow } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
+import { businessKeyOf } from './call-ownership.js';
+import { callPreview, type CallPreview } from './call-preview.js';
 import { recordExecution } from './record-execution.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
 import type { ToolCallResult } from './tool-activity.js';
@@ -31,19 +29,7 @@ export interface PrepareCallInput {
   readonly malformedArguments?: string;
 }
 
-/** A secret-free description of a call, for approvers and the UI. */
-export interface CallPreview {
-  readonly tool: string;
-  readonly effect: ToolEffect;
-  /**
-   * The validated arguments (the ones the request digest covers), each hidden field shown as a marker at its place
-   * (see `argumentsPreview`).
-   */
-  readonly arguments: unknown;
-  /** Where something was hidden and why: the digest covers these too, though the approver cannot see them. */
-  readonly hidden: readonly Redaction[];
-  readonly requestSha256: string;
-}
+export type { CallPreview } from './call-preview.js';
 
 /**
  * The call as the worker sees it, recorded in history so replay stays deterministic: either ready to run (with
@@ -58,6 +44,11 @@ export type PreparedCall =
       readonly requiresApproval: boolean;
       /** The tool's own limit on its calls per workflow, when it declares one. */
       readonly callLimit?: number;
+      /**
+       * The tool's own name, when the call was made under one of its aliases: its calls are counted against call limits
+       * under this one name, whatever name each was made by.
+       */
+      readonly canonicalTool?: string;
       /** How the tool's calls run unless the call says otherwise, when it declares any. */
       readonly callDefaults?: ToolCallDefaults;
       /** The tool can ask the authoritative system about a key (`reconcile`). */
@@ -95,7 +86,7 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
     const checked = await checkCall(runtime, input, unkeyedCtx);
     if (checked.kind === 'refused') return refused(runtime, checked.execution, workflowId);
     const { tool } = checked;
-    const key = businessKey(tool, checked.arguments, input.principal.tenant);
+    const key = businessKeyOf(tool, input.principal.tenant, checked.arguments);
     if (!key.ok) {
       // The tool's own key function failed on arguments its schema accepted: the tool's defect, not the model's.
       const failure = catalogFailure('TOOL_ERROR', 'input', { reason: 'idempotency_key_threw', thrown: key.thrown });
@@ -107,8 +98,7 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
     // refuses the call before its handler, as it would inside the tool activity.
     if (!recordable(ctx)) return refused(runtime, await executeTool(tool, input.args, ctx), workflowId);
     // What is digested is what the preview shows: the validated arguments (as sent, when the schema's output is not JSON).
-    const shown = checked.digestArguments;
-    const requestSha256 = requestDigest(input.principal, tool, shown);
+    const preview = callPreview(tool, identity, checked.digestArguments);
     return {
       kind: 'ready',
       identity,
@@ -116,12 +106,13 @@ export function createPrepareCall(runtime: ToolRuntime): (input: PrepareCallInpu
       requiresApproval: tool.requiresApproval,
       // Only when set, so that the recorded result of an ordinary call keeps its shape.
       ...(tool.callLimit === undefined ? {} : { callLimit: tool.callLimit }),
+      ...canonicalToolOf(runtime, input.tool),
       ...(tool.callDefaults === undefined ? {} : { callDefaults: tool.callDefaults }),
       canReconcile: tool.reconcile !== undefined,
       canPoll: tool.poll !== undefined,
       safeRetry: runtime.safeRetryTools.has(tool.name),
-      requestSha256,
-      preview: { tool: tool.name, effect: tool.effect, ...argumentsPreview(shown, callRedactor(tool, identity), tool.visibleToApprovers), requestSha256 },
+      requestSha256: preview.requestSha256,
+      preview,
       decisions: 'verified',
     };
   };
@@ -156,14 +147,10 @@ function callOf(input: PrepareCallInput): Omit<CallIdentity, 'operationId' | 'id
   return { tool: input.tool, args: input.args, callId: input.callId, principal: input.principal, provider: input.provider };
 }
 
-/** The tool's business key for these arguments, scoped by tenant (`null` when it derives none), or what its key function threw. */
-function businessKey(tool: AnyToolDefinition, args: unknown, tenant: string): { readonly ok: true; readonly value: string | null } | { readonly ok: false; readonly thrown: Record<string, unknown> } {
-  if (tool.idempotencyKey === undefined) return { ok: true, value: null };
-  try {
-    return { ok: true, value: businessIdempotencyKey(tool.name, tenant, String(tool.idempotencyKey(args))) };
-  } catch (thrown) {
-    return { ok: false, thrown: describeThrown(thrown) };
-  }
+/** The tool's own name when `called` is one of its aliases (nothing for its own name). */
+function canonicalToolOf(runtime: ToolRuntime, called: string): { readonly canonicalTool?: string } {
+  const name = runtime.registry.nameOf(called);
+  return name === undefined || name === called ? {} : { canonicalTool: name };
 }
 
 /** True when the audit can record every trusted value of the call as given (see `recordableContext`). */

@@ -1,7 +1,7 @@
 import { describeThrown } from '../src/contract/call-failure.js';
 import { ToolError } from '../src/contract/tool-error.js';
 import { callRedactor } from '../src/contract/call-redactor.js';
-import { openDispatchFence, type ReconcileOutcome, type ToolOutput } from '../src/contract/define-tool.js';
+import { openDispatchFence, type AnyToolDefinition, type ReconcileOutcome, type ToolOutput } from '../src/contract/define-tool.js';
 import { receiptReconciled } from '../src/contract/settled-results.js';
 import type { SettleReconciliationInput } from '../src/store/reconciliation.js';
 import { isStoreError } from '../src/store/store-error.js';
@@ -10,6 +10,7 @@ import { activityExecutionContext } from './call-context.js';
 import { reportReconciliationStep } from './call-report.js';
 import type { CallSpanRef } from './call-telemetry.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
+import { callOwnership } from './call-ownership.js';
 import { recordOnce } from './record-execution.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
 import { intendedRequestDigest } from './request-digest.js';
@@ -36,10 +37,12 @@ export type OutcomeFinding =
   | { readonly finding: 'not_committed' }
   | { readonly finding: 'unknown'; readonly reason: string };
 
-/** Input of the open step: the call, the workflow it belongs to, and the run that dispatched the unknown attempt. */
+/**
+ * Input of the open step: the call and the run that dispatched the unknown attempt. The workflow the call belongs to
+ * is the one its operation id names (see `callOwnership`), never an id the input gives.
+ */
 export interface OpenRoundInput {
   readonly identity: CallIdentity;
-  readonly workflowId: string;
   readonly auditId: string | null;
   /**
    * The workflow run whose dispatch of this call is unknown (the parent's for the first round, the reconciliation's
@@ -58,8 +61,8 @@ export interface OpenAndQueryInput extends QueryOutcomeInput {
  * the dispatcher's lease first, before anyone asks the provider: from then on that attempt cannot send its request.
  */
 export function createOpenReconciliation(runtime: ToolRuntime): (input: OpenRoundInput) => Promise<void> {
-  return async ({ identity, workflowId, auditId, dispatcher }) => {
-    const tool = runtime.registry.get(identity.tool);
+  return async ({ identity, auditId, dispatcher }) => {
+    const { tool, workflowId } = reconciledCall(runtime, identity);
     const fence =
       dispatcher === undefined
         ? {}
@@ -102,7 +105,7 @@ export function createOpenAndQueryOutcome(runtime: ToolRuntime): (input: OpenAnd
 
 function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promise<OutcomeFinding> {
   return async ({ identity, attempt, jobHandle }) => {
-    const tool = runtime.registry.get(identity.tool);
+    const { tool } = reconciledCall(runtime, identity);
     const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99), hostKeysOf(runtime));
     const handlerContext = { callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey, attempt: ctx.attempt, principal: ctx.principal, now: Date.now, beforeDispatch: openDispatchFence };
     const { poll, reconcile } = tool;
@@ -176,7 +179,20 @@ function readOutcome(answer: unknown): ReconcileOutcome<unknown> {
 /** Hands the reconciliation to a human after its deadline. */
 export function createEscalateReconciliation(runtime: ToolRuntime): (input: { identity: CallIdentity; reason: string }) => Promise<void> {
   return async ({ identity, reason }) => {
+    reconciledCall(runtime, identity);
     await runtime.store.escalateReconciliation({ idempotencyKey: identity.idempotencyKey, reason });
   };
+}
+
+/**
+ * The tool of a call a reconciliation step acts on, and the workflow the call belongs to. The steps read and write the
+ * key's records and ask the provider about it, so they run only in the reconciliation workflow of the call's own key
+ * (see `callOwnership`); anywhere else the call is refused (`PERMISSION_DENIED`) before anything is read or written.
+ */
+function reconciledCall(runtime: ToolRuntime, identity: CallIdentity): { readonly tool: AnyToolDefinition; readonly workflowId: string } {
+  const tool = runtime.registry.get(identity.tool);
+  const owner = callOwnership(tool, identity, ['reconciliation']);
+  if (owner === null) throw new ToolError('PERMISSION_DENIED', { reason: 'foreign_call' });
+  return { tool, workflowId: owner.workflowId };
 }
 

@@ -7,6 +7,7 @@ import { humanCommitted, notCommitted, withOutcomeUnknown, type HumanResolution,
 import { ToolError } from '../src/contract/tool-error.js';
 import { activityExecutionContext } from './call-context.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
+import { callOwnership, settledNotCommittedByReceipt, type CallSite } from './call-ownership.js';
 import { confirmDecision } from './confirm-decision.js';
 import { reportReconciliationStep } from './call-report.js';
 import type { CallSpanRef } from './call-telemetry.js';
@@ -39,6 +40,21 @@ export type Settlement =
   /** The workflow already made `limit` calls of this tool: this one is refused before it runs. */
   | { readonly kind: 'call_limit'; readonly limit: number };
 
+/**
+ * Where each settlement is made: in the workflow the call belongs to (`callTool`), or in the reconciliation of its
+ * key. The settle activity refuses one made anywhere else.
+ */
+const SETTLED_IN: Readonly<Record<Settlement['kind'], readonly CallSite[]>> = {
+  approval_rejected: ['own_workflow'],
+  approval_expired: ['own_workflow'],
+  call_limit: ['own_workflow'],
+  outcome_unknown: ['own_workflow'],
+  // A read's failed dispatch, or the reconciliation's re-dispatch of a write.
+  unavailable: ['own_workflow', 'reconciliation'],
+  not_committed: ['reconciliation'],
+  human: ['reconciliation'],
+};
+
 /** Input of {@link createSettleCall}. */
 export interface SettleCallInput {
   readonly identity: CallIdentity;
@@ -51,10 +67,20 @@ export interface SettleCallInput {
  * again here (see `confirmDecision`) and named in the audit. A human resolution also settles the reconciliation
  * record (which releases the key when the write did not happen), in the store step that records its result; one that
  * does not verify settles nothing.
+ *
+ * The call is bound to the workflow the activity runs for (see `callOwnership` and `SETTLED_IN`): a settlement for
+ * another workflow's call, or under a key its request does not own, is refused (`PERMISSION_DENIED`) before anything
+ * is recorded — it could release a key whose write is still in flight. "Not committed" is recorded only once the
+ * key's reconciliation settled so by receipt.
  */
 export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput) => Promise<ToolCallResult> {
   return async ({ identity, settlement }) => {
     const tool = runtime.registry.get(identity.tool);
+    // `?? []`: the kind comes from activity input, which may name none.
+    if (callOwnership(tool, identity, SETTLED_IN[settlement.kind] ?? []) === null) throw new ToolError('PERMISSION_DENIED', { reason: 'foreign_call', settlement: settlement.kind });
+    if (settlement.kind === 'not_committed' && !(await settledNotCommittedByReceipt(runtime.store, identity.idempotencyKey))) {
+      throw new ToolError('PERMISSION_DENIED', { reason: 'not_reconciled', settlement: settlement.kind });
+    }
     const ctx = activityExecutionContext(identity, settlement.kind === 'human' ? await humanAuditAttempt(runtime, identity) : AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime));
     if (settlement.kind === 'human') {
       const startedAtMs = Date.now();

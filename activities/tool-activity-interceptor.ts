@@ -10,11 +10,12 @@ import { ToolError } from '../src/contract/tool-error.js';
 import type { ModelResult } from '../src/contract/model-result.js';
 import { isStoreError } from '../src/store/store-error.js';
 import type { ClaimResult } from '../src/store/ledger.js';
-import { FUNNELLED_CALL_KIND, PREPARATION_NEEDED_KIND, type PreparationNeeded } from '../src/wire/message-kinds.js';
+import { PREPARATION_NEEDED_KIND, type PreparationNeeded } from '../src/wire/message-kinds.js';
 import { approvalSubject, checkApprovalGrant, type ApprovalSubject } from './approval-gate.js';
 import { attemptDeadline, SDK_LOCAL_TIMEOUT_BUFFER_MS, type AttemptDeadline } from './attempt-deadline.js';
 import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
 import { activityExecutionContext } from './call-context.js';
+import { callOwnership, settledNotCommittedByReceipt } from './call-ownership.js';
 import { reportToolCall, settledToolCall, type AttemptEnd } from './call-report.js';
 import { dispatchFence, unfencedWriteWarnings, type DispatchFence } from './dispatch-fence.js';
 import { behindHandlerFence } from './fenced-handler.js';
@@ -23,7 +24,7 @@ import { withHeartbeats } from './heartbeats.js';
 import { escalateIfLateResult } from './late-result.js';
 import { intendedRequest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
-import { callIdentityOf, isFunnelledCall, isPlainRead, isToolActivityInput, runsUnprepared, type FunnelledCall, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
+import { callIdentityOf, FunnelledCall, isPlainRead, isToolActivityInput, runsUnprepared, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
 import { recordExecution, type ClaimedAttempt } from './record-execution.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
@@ -33,8 +34,11 @@ import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
  * approval — a valid approval for exactly these arguments, then the whole contract funnel around the tool's handler,
  * then the audit (naming the approver), evidence and artifacts in Postgres; it returns `{ modelResult, auditRef }`.
  *
- * Registered twice (plugin on two layers), the outer instance runs the funnel and marks the call it passes on as
- * funnelled; the inner one sees the mark and passes through, so a result is normalized exactly once.
+ * Registered twice (plugin on two layers), the outer instance runs the funnel and hands the call it passes on a
+ * {@link FunnelledCall} (an object of this process, never an input); the inner one sees it and passes through, so a
+ * result is normalized exactly once. A tool's activity never runs its handler on anything else: an input that is no
+ * tool call is refused here, and a tool call under an activity type that is no tool (a model's name for another
+ * activity, a `ttc.*` one) is refused before that activity runs.
  */
 export function toolActivityInterceptors(runtime: ToolRuntime): ActivityInterceptorsFactory {
   const warnUnfenced = unfencedWriteWarnings();
@@ -51,7 +55,16 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     const [call, second] = input.args;
     const type = this.activity.info.activityType;
-    if (isFunnelledCall(second) || !isToolActivityInput(call) || !this.runtime.registry.has(type)) return next(input);
+    if (FunnelledCall.is(second)) return next(input);
+    if (!this.runtime.registry.has(type)) {
+      if (!isToolActivityInput(call)) return next(input);
+      // Workflow code dispatched a tool call under a name that is no tool here. An expected read is sent back to be
+      // prepared (preparation refuses it as UNKNOWN_TOOL, with its audit); anything else is refused outright.
+      if (call.expectedRead === true) return { kind: PREPARATION_NEEDED_KIND } satisfies PreparationNeeded;
+      throw toApplicationFailure(new ToolError('UNKNOWN_TOOL', { activity_type: type.slice(0, 200) }));
+    }
+    // A tool's activity with an input that is no tool call (say, raw arguments): nothing to check it against.
+    if (!isToolActivityInput(call)) throw toApplicationFailure(new ToolError('INVALID_ARGUMENTS', { reason: 'not_a_tool_call' }));
     // The attempt's deadline counts from here: at (or just after) the moment the server started its timer.
     const startedAtMs = Date.now();
     const deadline = attemptDeadline(this.activity, startedAtMs);
@@ -86,9 +99,13 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     }
     // The caller as the audit records it, so that the digest is the audit's even for a value it cannot record as given.
     const intended = intendedRequest(tool, recordableContext(ctx).ctx.principal, call.args);
+    if (call.dispatch === 'redispatch' && !(await this.mayRedispatch(tool, identity))) {
+      // Refused before its key is claimed or anything is recorded: the key is another run's business.
+      return { modelResult: failedExecution(tool, ctx, catalogFailure('TOOL_ERROR', 'side_effect', { reason: 'redispatch_not_allowed' }), call.args).modelResult, auditRef: null };
+    }
     let subject: ApprovalSubject | null = null;
     if (tool.requiresApproval) {
-      subject = approvalSubject(tool, call, ctx, intended);
+      subject = approvalSubject(tool, call, intended);
       // Another call's identity: refused before its key is claimed or anything is recorded under its audit id.
       if (subject === null) return { modelResult: failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'approval', { reason: 'binding_mismatch' }), call.args).modelResult, auditRef: null };
     }
@@ -139,9 +156,8 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     const funnelled: AnyToolDefinition = {
       ...tool,
       handler: async (args: unknown, handlerContext: HandlerContext) => {
-        const mark: FunnelledCall = { kind: FUNNELLED_CALL_KIND, handlerContext };
         try {
-          return (await next({ ...input, args: [args, mark] })) as never;
+          return (await next({ ...input, args: [args, new FunnelledCall(handlerContext)] })) as never;
         } catch (thrown) {
           throw cancelledCallError(this.activity, thrown) ?? thrown;
         }
@@ -162,6 +178,18 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
       throw retryableReadFailure(modelResult);
     }
     return { modelResult, auditRef, ...(execution.job ? { job: execution.job } : {}) };
+  }
+
+  /**
+   * The one safe re-dispatch of a write is the reconciliation's, and only after the authoritative system said "not
+   * committed": the tool must be one this worker may dispatch again (`safeRetryTools`, checked here, not taken from
+   * the workflow's word), the activity must run in the reconciliation workflow of the call's own key, and the key's
+   * reconciliation must have settled "not committed" by receipt. A workflow that reuses the id of a closed
+   * reconciliation, or sends a re-dispatch for a call nobody reconciled, runs nothing.
+   */
+  private async mayRedispatch(tool: AnyToolDefinition, identity: CallIdentity): Promise<boolean> {
+    if (!this.runtime.safeRetryTools.has(tool.name) || callOwnership(tool, identity, ['reconciliation']) === null) return false;
+    return settledNotCommittedByReceipt(this.runtime.store, identity.idempotencyKey);
   }
 
   /**

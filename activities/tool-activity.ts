@@ -5,7 +5,9 @@ import type { ModelResult } from '../src/contract/model-result.js';
 import type { AuditRef } from '../src/store/ledger.js';
 import type { CallIdentity } from './call-identity.js';
 import type { CallSpanRef } from './call-telemetry.js';
-import { FUNNELLED_CALL_KIND, TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
+import { ToolError } from '../src/contract/tool-error.js';
+import { TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
+import { toApplicationFailure } from './tool-failure.js';
 import type { VerifiedDecision } from './verify-decision.js';
 
 /** Why this execution of a call runs: the first dispatch, or the one safe retry after "not committed". */
@@ -71,10 +73,20 @@ export interface ReplacedAttempt {
   readonly auditId: string | null;
 }
 
-/** The second argument the interceptor passes to a tool activity function: marks the funnel as already applied. */
-export interface FunnelledCall {
-  readonly kind: typeof FUNNELLED_CALL_KIND;
-  readonly handlerContext: HandlerContext;
+/**
+ * What the interceptor hands a tool activity function once the contract funnel has run up to the handler: the
+ * handler's context. It is an object of the worker's own memory, told apart by a private field that no value decoded
+ * from an activity input can carry: nothing a workflow schedules can claim that the funnel ran.
+ */
+export class FunnelledCall {
+  readonly #funnelled = true;
+
+  constructor(readonly handlerContext: HandlerContext) {}
+
+  /** True only for an instance the interceptor made in this process (never for a look-alike from history). */
+  static is(value: unknown): value is FunnelledCall {
+    return typeof value === 'object' && value !== null && #funnelled in value;
+  }
 }
 
 /** The identity of the call a tool activity runs (its input without the message tag and dispatch kind). */
@@ -88,25 +100,19 @@ export function isToolActivityInput(value: unknown): value is ToolActivityInput 
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === TOOL_ACTIVITY_INPUT_KIND;
 }
 
-/** True when `value` is the interceptor's {@link FunnelledCall} marker. */
-export function isFunnelledCall(value: unknown): value is FunnelledCall {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === FUNNELLED_CALL_KIND;
-}
-
 /**
  * One activity function per tool, registered under the tool's name so the name shows in the Temporal UI, and under
  * each of its aliases so calls scheduled under an earlier name keep being served. The function only runs the
  * handler; the tool activity interceptor runs the contract funnel around it and calls it with validated arguments
- * and a {@link FunnelledCall}. Called without the interceptor, it refuses to run.
+ * and a {@link FunnelledCall}. Called any other way — without the interceptor, or with a second argument that only
+ * looks like one — it refuses (non-retryable) and the handler never runs.
  */
 export function createToolActivities(tools: Iterable<AnyToolDefinition>): Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> {
   const activities: Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> = {};
   for (const tool of tools) {
     for (const name of toolActivityTypes(tool)) {
       activities[name] = async (args: unknown, funnelled: unknown) => {
-        if (!isFunnelledCall(funnelled)) {
-          throw new Error(`tool activity '${name}' ran without the ToolContractPlugin interceptor`);
-        }
+        if (!FunnelledCall.is(funnelled)) throw toApplicationFailure(new ToolError('TOOL_ERROR', { reason: 'not_funnelled', tool: name }));
         return (await tool.handler(args, funnelled.handlerContext)) as ToolOutput<unknown>;
       };
     }

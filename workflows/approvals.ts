@@ -1,10 +1,12 @@
-import { condition, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, defineUpdate, isCancellation, scheduleLocalActivity, setHandler } from '@temporalio/workflow';
 import type { SubmittedDecision } from '../activities/check-decision.js';
 import type { ReadyCall } from '../activities/prepare-call.js';
+import type { ApprovalRequested, RequestApprovalInput } from '../activities/request-approval.js';
 import type { VerifiedDecision } from '../activities/verify-decision.js';
 import type { DecisionRecord } from '../src/contract/decision-record.js';
+import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { MAX_DECISION_TOKEN_CHARS, type DecisionRefusal } from '../src/wire/decisions.js';
-import { APPROVAL_DECISIONS_QUERY, APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../src/wire/names.js';
+import { APPROVAL_DECISIONS_QUERY, APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY, REQUEST_APPROVAL_ACTIVITY } from '../src/wire/names.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import { answer, answerTo, enqueue, keepLatest, refusal, verifyDecision, type DecisionAnswer, type QueuedDecision } from './decision-inbox.js';
 import { awaitLegacyApproval, holdEarly, isLegacyCall, legacyDecide } from './legacy-approvals.js';
@@ -23,7 +25,7 @@ export interface ApprovalDecision {
   readonly decision: 'approve' | 'reject';
   /** The signed decision; required when the worker has an authenticator (else the decision is refused `unsigned`). */
   readonly token?: string;
-  /** Who decides. Counts only on a worker without an authenticator (development); a token names its approver. */
+  /** Who decides. Counts only on a worker that takes decisions unauthenticated (development); a token names its approver. */
   readonly approver?: string;
   /** Why. For a signed decision, the token's note counts instead. */
   readonly reason?: string;
@@ -92,21 +94,29 @@ export function installApprovalHandlers(): void {
 }
 
 /**
- * Waits for a decision on a prepared call. Decisions are checked as they arrive — for a call pending now, for its
- * exact digest — and queued; the worker verifies them one at a time, in arrival order, and the first that verifies
- * decides. Every other one is answered (`already_decided` with the winner). No decision before `timeoutMs`: expired.
+ * Waits for a decision on a prepared call. First the worker records the call for the approver (the store's approval
+ * request: what an approver signs for is what the worker wrote, never what this workflow answers to a query); a call
+ * it refuses to record, or records with another digest, takes no decision and expires at once. Decisions are checked
+ * as they arrive — for a call pending now, for its exact digest — and queued; the worker verifies them one at a time,
+ * in arrival order, and the first that verifies decides. Every other one is answered (`already_decided` with the
+ * winner). No decision before the request's deadline (`timeoutMs` after it was recorded): expired.
  */
 export async function awaitApproval(call: ReadyCall, timeoutMs: number): Promise<ApprovalOutcome> {
   installApprovalHandlers();
-  const now = Date.now();
-  const state: PendingState = { call, requestedAt: new Date(now).toISOString(), expiresAt: new Date(now + timeoutMs).toISOString(), invalidDecisions: [], queue: [] };
-  if (call.decisions !== 'verified') return awaitLegacyApproval(state, timeoutMs);
+  if (call.decisions !== 'verified') {
+    const now = Date.now();
+    return awaitLegacyApproval({ call, requestedAt: new Date(now).toISOString(), expiresAt: new Date(now + timeoutMs).toISOString(), invalidDecisions: [], queue: [] }, timeoutMs);
+  }
+  const requested = await requestApproval({ identity: call.identity, waitMs: timeoutMs });
+  if (requested?.kind !== 'recorded' || requested.requestSha256 !== call.requestSha256) return { kind: 'expired', invalidDecisions: 0 };
+  const state: PendingState = { call, requestedAt: requested.requestedAt, expiresAt: requested.expiresAt, invalidDecisions: [], queue: [] };
+  const deadline = Date.parse(requested.expiresAt);
   const { callId } = call.identity;
   pending.set(callId, state);
   publish();
   try {
     for (;;) {
-      const remaining = now + timeoutMs - Date.now();
+      const remaining = deadline - Date.now();
       if (remaining <= 0 || !(await condition(() => state.queue.length > 0, remaining))) return { kind: 'expired', invalidDecisions: state.invalidDecisions.length };
       const next = state.queue.shift() as QueuedDecision<SubmittedDecision & { readonly kind: 'approval' }>;
       const verdict = await verifyDecision({
@@ -128,6 +138,22 @@ export async function awaitApproval(call: ReadyCall, timeoutMs: number): Promise
     const winner = decided.get(callId)?.decision ?? null;
     for (const queued of state.queue.splice(0)) answer(queued, refuse(winner === null ? 'not_pending' : 'already_decided', { callId, state, submitted: queued.submitted, winner }));
     publish();
+  }
+}
+
+/**
+ * The request-approval local activity (see `createRequestApproval`); `null` when the worker could not record the
+ * request (the call then fails closed rather than waiting for a decision no approver could see).
+ */
+async function requestApproval(input: RequestApprovalInput): Promise<ApprovalRequested | null> {
+  try {
+    return await scheduleLocalActivity<ApprovalRequested>(REQUEST_APPROVAL_ACTIVITY, [input], {
+      startToCloseTimeout: '30s',
+      retry: { maximumAttempts: 5, nonRetryableErrorTypes: nonRetryableCodes() },
+    });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    return null;
   }
 }
 

@@ -52,8 +52,10 @@ export interface CallToolOptions extends RecoveryOptions {
    * The caller expects a plain read: a read with no approval, no business key, and no call limit or call defaults of
    * its own. The first such call of a tool in a run is then dispatched at once, without the `prepare` step (later
    * reads of a prepared plain read skip it anyway); the worker checks the tool and, when it is not one, runs nothing
-   * and the call is prepared and run as usual (one activity more). Not used for a tool the caller limits
-   * (`callLimits`) or a run already prepared otherwise. Workers must be of a version that knows expected reads.
+   * and the call is prepared and run as usual (one activity more). Not used when the caller limits any tool
+   * (`callLimits`: a limit counts a tool under its own name, which only a preparation tells for a name that may be an
+   * alias), for a run already prepared otherwise, or for a name no tool can have (a `ttc.*` one: preparation refuses
+   * it as `UNKNOWN_TOOL`). Workers must be of a version that knows expected reads.
    * Setting it changes the commands a run issues (no `prepare` marker): like any such change to workflow code, set it
    * only where no run started without it is still open, or behind your own `patched()`.
    */
@@ -62,7 +64,8 @@ export interface CallToolOptions extends RecoveryOptions {
   readonly allowedTools?: readonly string[];
   /**
    * Most calls of each named tool this workflow may make (the lower of this and the tool's own `callLimit` applies);
-   * a call past it is refused as `CALL_LIMIT_EXCEEDED` without running. Counted per workflow run: a workflow that
+   * a call past it is refused as `CALL_LIMIT_EXCEEDED` without running. A tool's calls are counted under its own name,
+   * whatever name (an alias) each is made by. Counted per workflow run: a workflow that
    * continues as new carries `toolCallCounts()` over with `resumeToolCallCounts` (the agent loop does).
    */
   readonly callLimits?: Readonly<Record<string, number>>;
@@ -113,13 +116,20 @@ export async function prepareCall(name: string, args: unknown, options: CallTool
   const known = unprepared ? plainReadFacts(name) : undefined;
   // A tool learned from an expected read needs no patch: no run recorded before known reads made expected reads.
   if (known !== undefined && (known.fromExpectedRead === true || patched(KNOWN_READS_SKIP_PREPARE_PATCH))) {
-    const { callLimit, callDefaults } = known;
-    return { kind: 'known_read', identity: unpreparedIdentity(call, workflowInfo().workflowId), ...(callLimit === undefined ? {} : { callLimit }), ...(callDefaults === undefined ? {} : { callDefaults }) };
+    const { callLimit, callDefaults, canonicalTool } = known;
+    return {
+      kind: 'known_read',
+      identity: unpreparedIdentity(call, workflowInfo().workflowId),
+      ...(callLimit === undefined ? {} : { callLimit }),
+      ...(callDefaults === undefined ? {} : { callDefaults }),
+      ...(canonicalTool === undefined ? {} : { canonicalTool }),
+    };
   }
-  // Only without a limit of the caller's on the tool: an expected read is admitted before the worker says whether the
-  // tool has one of its own (it has none when the worker runs it), so no limit applies to it. No patch: the caller's
-  // own option chooses this branch, so a run takes it only on code that sets it (see `expectPlainRead`).
-  const expected = unprepared && known === undefined && options.expectPlainRead === true && options.callLimits?.[name] === undefined && mayBePlainRead(name);
+  // Only when the caller limits no tool: an expected read is admitted before the worker says whether the tool has a
+  // limit of its own (it has none when the worker runs it) or is an alias of a tool the caller limits by its own name,
+  // so no limit applies to it. No patch: the caller's own option chooses this branch, so a run takes it only on code
+  // that sets it (see `expectPlainRead`).
+  const expected = unprepared && known === undefined && options.expectPlainRead === true && options.callLimits === undefined && mayBePlainRead(name);
   if (expected) return { kind: 'expected_read', identity: unpreparedIdentity(call, workflowInfo().workflowId) };
   return prepareInWorker(preparationOf(call, options, extras));
 }
@@ -157,11 +167,14 @@ export type WriteLane = <T>(run: () => Promise<T>) => Promise<T>;
 /** Step two: approval when required, then the tool activity, then reconciliation when a write's fate is unknown. */
 export async function runPrepared(prepared: CallToRun, options: CallToolOptions, writeLane?: WriteLane): Promise<ToolCallResult> {
   if (prepared.kind === 'refused') return prepared.result;
-  // An expected read's tool has no limit of its own when it runs (the worker checks).
-  const limit = lowerLimit(prepared.kind === 'expected_read' ? undefined : prepared.callLimit, options.callLimits?.[prepared.identity.tool]);
+  // Every name of a tool counts as the tool's own name (an alias must not make a second counter). An expected read's
+  // tool has no limit of its own when it runs (the worker checks), and the caller limits nothing then.
+  const called = prepared.identity.tool;
+  const counted = prepared.kind === 'expected_read' ? called : (prepared.canonicalTool ?? called);
+  const limit = lowerLimit(prepared.kind === 'expected_read' ? undefined : prepared.callLimit, options.callLimits?.[counted], options.callLimits?.[called]);
   // Counted before any approval is asked for: a call past its limit must not even wait for a person.
-  if (limit !== undefined && callsMade(prepared.identity.tool) >= limit) return settle(prepared.identity, { kind: 'call_limit', limit });
-  countCall(prepared.identity.tool);
+  if (limit !== undefined && callsMade(counted) >= limit) return settle(prepared.identity, { kind: 'call_limit', limit });
+  countCall(counted);
   if (prepared.kind === 'known_read') return dispatchRead(prepared.identity, unpreparedSummary(prepared.identity), { ...options, ...dispatchOptionsFor(prepared.callDefaults, options), knownRead: true });
   if (prepared.kind === 'expected_read') return runExpectedRead(prepared.identity, options, writeLane);
   let approved: CallToolOptions & DispatchOptions = options;
@@ -230,7 +243,6 @@ function reconcileChildOptions(prepared: ReadyCall, unknown: Extract<WriteDispat
     args: [
       {
         identity: prepared.identity,
-        parentWorkflowId: workflowInfo().workflowId,
         canReconcile: prepared.canReconcile,
         safeRetry: prepared.safeRetry,
         auditId: unknown.auditId,

@@ -33,8 +33,8 @@ export {
   type RefusedResolution,
 } from './reconcile-tool-call.js';
 export { DEFAULT_RECONCILE_POLICY, type ReconcilePolicy } from './reconcile-policy.js';
-export { applyStatePatch, type StatePatchInput, type StatePatchResult } from './state-patch.js';
-export { proposeMemory, confirmMemory, type MemoryProposalInput, type MemoryConfirmation, type MemoryOutcome, type MemoryRecord } from './memory.js';
+export { applyStatePatch, type WorkflowStatePatch, type StatePatchResult } from './state-patch.js';
+export { proposeMemory, confirmMemory, type MemoryProposalInput, type WorkflowMemoryConfirmation, type MemoryOutcome, type MemoryRecord } from './memory.js';
 export {
   agentLoop,
   agentTranscriptQuery,

@@ -1,6 +1,8 @@
 import type { CallIdentity } from '../activities/call-identity.js';
 import type { PreparedCall } from '../activities/prepare-call.js';
 import type { ToolCallDefaults } from '../src/contract/define-tool.js';
+import { TOOL_NAME_PATTERN } from '../src/contract/tool-spec.js';
+import { RESERVED_ACTIVITY_PREFIX } from '../src/wire/names.js';
 
 /**
  * A read of a tool this workflow already prepared once: dispatched without preparing it again. It is never recorded
@@ -12,6 +14,8 @@ export interface KnownReadCall {
   readonly identity: CallIdentity;
   readonly callLimit?: number;
   readonly callDefaults?: ToolCallDefaults;
+  /** The tool's own name, when the read is made under an alias (see `ReadyCall.canonicalTool`). */
+  readonly canonicalTool?: string;
 }
 
 /**
@@ -28,7 +32,7 @@ export interface ExpectedReadCall {
 export type CallToRun = PreparedCall | KnownReadCall | ExpectedReadCall;
 
 /** What a later read of a tool needs from its first preparation: only how to dispatch it. */
-type ReadFacts = Pick<KnownReadCall, 'callLimit' | 'callDefaults'>;
+type ReadFacts = Pick<KnownReadCall, 'callLimit' | 'callDefaults' | 'canonicalTool'>;
 
 /** What the run learned of a plain read, and whether from an expected read (which only code newer than known reads makes). */
 type LearnedRead = ReadFacts & { readonly fromExpectedRead?: true };
@@ -56,6 +60,7 @@ export function learnPreparation(name: string, prepared: PreparedCall): void {
   plainReads.set(name, {
     ...(prepared.callLimit === undefined ? {} : { callLimit: prepared.callLimit }),
     ...(prepared.callDefaults === undefined ? {} : { callDefaults: prepared.callDefaults }),
+    ...(prepared.canonicalTool === undefined ? {} : { canonicalTool: prepared.canonicalTool }),
   });
 }
 
@@ -72,9 +77,13 @@ export function plainReadFacts(name: string): LearnedRead | undefined {
   return plainReads.get(name);
 }
 
-/** True when nothing this run learned says that `name` is not a plain read. */
+/**
+ * True when `name` can be a tool's name at all and nothing this run learned says that it is not a plain read. A name
+ * that no tool can have — invalid, or of the package's own activities (`ttc.*`) — is never dispatched unprepared:
+ * the activity of that name is not a tool's, and preparation refuses the call as `UNKNOWN_TOOL`.
+ */
 export function mayBePlainRead(name: string): boolean {
-  return !preparedOtherwise.has(name);
+  return TOOL_NAME_PATTERN.test(name) && !name.startsWith(RESERVED_ACTIVITY_PREFIX) && !preparedOtherwise.has(name);
 }
 
 /** The identity a preparation gives a call of a tool without a business key: its operation id is its key. */

@@ -1,11 +1,11 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { createConfirmMemory, createProposeMemory, MemoryConfirmation, MemoryOutcome, MemoryRecord, ProposeMemoryInput } from '../activities/memory.js';
+import type { createConfirmMemory, createProposeMemory, MemoryOutcome, MemoryRecord, ProposeMemoryInput, WorkflowMemoryConfirmation } from '../activities/memory.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { digestJson } from '../src/contract/sha256.js';
 import { CONFIRM_MEMORY_ACTIVITY, PROPOSE_MEMORY_ACTIVITY } from '../src/wire/names.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 
-export type { MemoryConfirmation, MemoryOutcome, MemoryRecord, ProposeMemoryInput } from '../activities/memory.js';
+export type { MemoryOutcome, MemoryRecord, ProposeMemoryInput, WorkflowMemoryConfirmation } from '../activities/memory.js';
 
 /**
  * A proposal from workflow code. The memory id defaults to a digest of the workflow and what is proposed (never of
@@ -36,7 +36,10 @@ export async function proposeMemory(input: MemoryProposalInput): Promise<MemoryO
   return activities()[PROPOSE_MEMORY_ACTIVITY]({ ...input, memoryId });
 }
 
-/** Records that a person confirmed a candidate (from a signal or an update the workflow handled): it becomes memory. */
-export async function confirmMemory(input: MemoryConfirmation): Promise<MemoryRecord> {
+/**
+ * Records that a person confirmed a candidate this workflow proposed (from a signal or an update the workflow
+ * handled): it becomes memory. Another workflow's candidate is `NOT_FOUND`.
+ */
+export async function confirmMemory(input: WorkflowMemoryConfirmation): Promise<MemoryRecord> {
   return activities()[CONFIRM_MEMORY_ACTIVITY](input);
 }

@@ -47,7 +47,6 @@ export function jitteredWaitMs(intervalMs: number, idempotencyKey: string, query
 /** Input of the reconciliation child workflow. */
 export interface ReconcileInput {
   readonly identity: CallIdentity;
-  readonly parentWorkflowId: string;
   /** The tool has `reconcile`; without it (and without a job to poll) the call escalates at once. */
   readonly canReconcile: boolean;
   /** The tool has `poll`, for a job it started. */

@@ -38,7 +38,7 @@ export interface ResolveOutcomeSignal {
   readonly externalId?: string;
   /** The signed resolution; required when the worker has an authenticator (else it is refused `unsigned`). */
   readonly token?: string;
-  /** Who resolves. Counts only on a worker without an authenticator (development); a token names its resolver. */
+  /** Who resolves. Counts only on a worker that takes decisions unauthenticated (development); a token names its resolver. */
   readonly resolvedBy?: string;
   readonly note?: string;
 }
@@ -239,7 +239,7 @@ async function reconcileByQueries(
     local !== null && patched(RECONCILE_FIRST_QUERY_LOCAL_PATCH) ? local[OPEN_AND_QUERY_ACTIVITY](first) : activities[OPEN_AND_QUERY_ACTIVITY](first);
   // A job is not asked about before the time its system named (asking earlier only costs a query), but its
   // dispatch is fenced without delay.
-  let unopened = await openUnlessAskedAtOnce(roundInput(input, input.auditId, parent && { workflowId: parent.workflowId, runId: parent.runId }), canAsk() && !job?.pollAfterMs);
+  let unopened = await openUnlessAskedAtOnce(roundInput(input.auditId, parent && { workflowId: parent.workflowId, runId: parent.runId }), canAsk() && !job?.pollAfterMs);
   if (job?.pollAfterMs) await condition(humanResolved, job.pollAfterMs);
   let deadline = Date.now() + policy.deadlineMs;
   let interval = policy.initialIntervalMs;
@@ -277,7 +277,7 @@ async function reconcileByQueries(
       enter('reconciling', 'the re-dispatch outcome is unknown too; asking again');
       // This time the unknown dispatch is this workflow's own; the next query follows at once.
       const self = workflowInfo();
-      unopened = await openUnlessAskedAtOnce(roundInput(input, again.auditId, { workflowId: self.workflowId, runId: self.runId }), canAsk());
+      unopened = await openUnlessAskedAtOnce(roundInput(again.auditId, { workflowId: self.workflowId, runId: self.runId }), canAsk());
       deadline = Date.now() + policy.deadlineMs;
       interval = policy.initialIntervalMs;
       continue;
@@ -290,8 +290,8 @@ async function reconcileByQueries(
   return { kind: 'undecided', couldAsk: canAsk() };
 }
 
-function roundInput(input: ReconcileInput, auditId: string | null, dispatcher: OpenRoundInput['dispatcher']): OpenAndQueryInput['round'] {
-  return { workflowId: input.parentWorkflowId, auditId, ...(dispatcher === undefined ? {} : { dispatcher }) };
+function roundInput(auditId: string | null, dispatcher: OpenRoundInput['dispatcher']): OpenAndQueryInput['round'] {
+  return { auditId, ...(dispatcher === undefined ? {} : { dispatcher }) };
 }
 
 /**

@@ -1,20 +1,21 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { createApplyStatePatch, StatePatchInput, StatePatchResult } from '../activities/state-patch.js';
+import type { createApplyStatePatch, StatePatchResult, WorkflowStatePatch } from '../activities/state-patch.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { STATE_PATCH_ACTIVITY } from '../src/wire/names.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 
-export type { StatePatchInput, StatePatchResult } from '../activities/state-patch.js';
+export type { StatePatchResult, WorkflowStatePatch } from '../activities/state-patch.js';
 
 type Activities = { [STATE_PATCH_ACTIVITY]: ReturnType<typeof createApplyStatePatch> };
 
 /**
- * Writes a state change derived from tool results to Postgres, citing the evidence ids it rests on. Idempotent by
- * `patchId` (a retried activity never duplicates); a stale `expectedVersion` fails with type `STATUS_CONFLICT`,
- * it never overwrites. Its source and times are the cited evidence's (left out, they are taken from it); others fail
+ * Writes a state change of this workflow, derived from its tool results, to Postgres, citing the evidence ids it
+ * rests on (the worker fixes the workflow: a patch is always of the state of the workflow that makes it). Idempotent
+ * by `patchId` (a retried activity never duplicates); a stale `expectedVersion` fails with type `STATUS_CONFLICT`, it
+ * never overwrites. Its source and times are the cited evidence's (left out, they are taken from it); others fail
  * with type `INVALID_ARGUMENTS`.
  */
-export async function applyStatePatch(patch: StatePatchInput): Promise<StatePatchResult> {
+export async function applyStatePatch(patch: WorkflowStatePatch): Promise<StatePatchResult> {
   if (patch.evidenceIds.length === 0) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'a state patch must cite evidence');
   const activities = proxyActivities<Activities>({
     startToCloseTimeout: '30s',

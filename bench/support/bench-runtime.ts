@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { bundleWorkflowCode, Worker, type WorkerOptions } from '@temporalio/worker';
 import type { ToolRegistry } from '../../src/index.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
+import { unauthenticatedForDevelopment } from '../../src/decisions/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { paymentTools } from '../../testkit/payment-tools.js';
 import { PaymentsService } from '../../testkit/payments-service.js';
@@ -66,7 +67,7 @@ export async function startBenchRuntime(options: { poolMax?: number } = {}): Pro
       db,
       payments,
       tools,
-      startWorker: (taskQueue, store, extra = {}) => start({ taskQueue, workflowBundle, plugins: [new ToolContractPlugin({ tools, store })], ...extra }),
+      startWorker: (taskQueue, store, extra = {}) => start({ taskQueue, workflowBundle, plugins: [new ToolContractPlugin({ tools, store, decisions: unauthenticatedForDevelopment() })], ...extra }),
       startBareWorker: (taskQueue, extra = {}) => start({ taskQueue, workflowBundle: bareBundle, ...extra }),
       stop: async () => {
         for (const running of [...workers]) await running.stop().catch(() => undefined);

@@ -2,9 +2,10 @@ import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@
 import { ApplicationFailure } from '@temporalio/common';
 import { signDecision } from '../decisions/sign.js';
 import type { DecisionKey } from '../decisions/keys.js';
-import type { ApprovalDecision, ApprovalDecisions, DecisionRecord, PendingApproval } from '../temporal/index.js';
+import type { ToolStore } from '../store/index.js';
+import { approvalToSign, type ApprovalDecision, type ApprovalDecisions, type DecisionRecord, type NotSignable } from '../temporal/index.js';
 import { submitApprovalDecision } from '../temporal/approval-client.js';
-import { APPROVAL_DECISIONS_QUERY, PENDING_APPROVALS_QUERY } from '../wire/names.js';
+import { APPROVAL_DECISIONS_QUERY } from '../wire/names.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 import { describeDecision, refusedBecause } from './decision-text.js';
 import { toCliError } from './temporal-errors.js';
@@ -30,20 +31,24 @@ export interface DecideOutput {
 }
 
 /**
- * Approves or rejects a pending call. It reads the call first (so it refuses, with the reason, a call that is not
- * pending or a digest that is not the pending request's), signs the decision with `signingKey` for exactly that
- * workflow run, call and digest (unsigned without a key: only a worker without keys accepts that), and sends it
- * through the approval update. A decision the workflow does not take — another one won, or it did not verify — is a
+ * Approves or rejects a pending call. It finds what to sign with `approvalToSign` — the workflow id the operator
+ * named, the run id the server gives for it, and call, digest and preview from the request the worker recorded in the
+ * store, which the workflow must list as pending exactly so (never from the workflow's answer alone) — and refuses,
+ * with the reason, a call that is not pending, a workflow whose answer disagrees with the record, or a digest that is
+ * not the recorded request's. It signs the decision with `signingKey` for exactly that run, call and digest
+ * (unsigned without a key: only a worker taking unauthenticated decisions accepts that) and sends it through the
+ * approval update to that run. A decision the workflow does not take — another one won, or it did not verify — is a
  * `refused` CliError that says why and, after a lost race, names the winner.
  */
-export async function decideApproval(client: Client, input: DecideInput, signingKey: DecisionKey | null): Promise<DecideOutput> {
-  const handle = client.workflow.getHandle(input.workflowId);
+export async function decideApproval(client: Client, store: ToolStore, input: DecideInput, signingKey: DecisionKey | null): Promise<DecideOutput> {
   try {
-    const pending = (await handle.query<PendingApproval[]>(PENDING_APPROVALS_QUERY)).find((entry) => entry.callId === input.callId);
-    if (pending === undefined) throw await notPending(client, input);
-    if (pending.preview.requestSha256 !== input.requestSha256) {
+    const found = await approvalToSign(client, store, input.workflowId, input.callId);
+    if (!found.ok) throw await notSignable(client, input, found.reason);
+    const { runId } = found.approval;
+    const { requestSha256 } = found.approval.preview;
+    if (requestSha256 !== input.requestSha256) {
       throw new CliError(
-        `call ${input.callId} of workflow ${input.workflowId} waits for a decision on request ${pending.preview.requestSha256}, not ${input.requestSha256}: check its arguments with \`tool-contract pending ${input.workflowId}\``,
+        `call ${input.callId} of workflow ${input.workflowId} waits for a decision on request ${requestSha256}, not ${input.requestSha256}: check its arguments with \`tool-contract pending ${input.workflowId}\``,
         EXIT_CODES.refused,
       );
     }
@@ -51,17 +56,18 @@ export async function decideApproval(client: Client, input: DecideInput, signing
       signingKey === null
         ? undefined
         : signDecision(
-            { kind: 'approval', workflowId: pending.workflowId, runId: pending.runId, callId: input.callId, requestSha256: input.requestSha256, decision: input.decision, decidedBy: input.approver, ...(input.reason === undefined ? {} : { note: input.reason }) },
+            { kind: 'approval', workflowId: input.workflowId, runId, callId: input.callId, requestSha256, decision: input.decision, decidedBy: input.approver, ...(input.reason === undefined ? {} : { note: input.reason }) },
             signingKey,
           );
-    const answer = await submitApprovalDecision(client, input.workflowId, {
+    const decision: ApprovalDecision = {
       callId: input.callId,
-      requestSha256: input.requestSha256,
+      requestSha256,
       decision: input.decision,
       approver: input.approver,
       ...(input.reason === undefined ? {} : { reason: input.reason }),
       ...(token === undefined ? {} : { token }),
-    }).catch(async (error: unknown) => {
+    };
+    const answer = await submitApprovalDecision(client, input.workflowId, decision, runId).catch(async (error: unknown) => {
       // The workflow closed between the look-up and the decision: another decision won, and its record says which.
       if (closedMeanwhile(error)) throw await notPending(client, input);
       throw error;
@@ -77,6 +83,15 @@ export async function decideApproval(client: Client, input: DecideInput, signing
 function closedMeanwhile(error: unknown): boolean {
   if (error instanceof WorkflowNotFoundError) return true;
   return error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === 'UnprocessedUpdate';
+}
+
+/** Why there is nothing to sign for the call: the workflow's answer disagrees with the record, or it is not pending. */
+async function notSignable(client: Client, input: DecideInput, reason: NotSignable): Promise<CliError> {
+  if (reason !== 'disagrees') return notPending(client, input);
+  return new CliError(
+    `call ${input.callId} of workflow ${input.workflowId}: the workflow lists another request than the one its worker recorded for the approver; nothing was signed`,
+    EXIT_CODES.refused,
+  );
 }
 
 /** Why the call is not pending: already decided (by whom), or never was. */

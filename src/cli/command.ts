@@ -10,7 +10,7 @@ export interface CommandUsage {
   readonly description: readonly string[];
 }
 
-/** The connections an operator command may need, made on first use (so `pending` never touches Postgres, nor `inspect` Temporal). */
+/** The connections an operator command may need, made on first use (so `unsettled` never touches Temporal, nor `resolve` Postgres). */
 export interface CliDeps {
   /** How to run this CLI again (see `cliInvocation`): the prefix of every command line it prints. */
   readonly cli: string;

@@ -19,7 +19,8 @@ export interface OpenDatabase {
   /**
    * Brings the schema up to date as the owner and grants the application role (the role the pool connects as)
    * exactly what the store needs. Without an owner URL, the application role migrates and owns the tables itself
-   * (`appRole: null` in the report; see {@link migrationLines}). Failures are CliErrors that say what to fix.
+   * (`singleRole` in the report; see {@link migrationLines}) — or, when the owner migrated them already, only
+   * confirms that the schema is current. Failures are CliErrors that say what to fix.
    */
   migrate(migrations?: readonly Migration[]): Promise<MigrationReport>;
   /** Ends the pool and stops the embedded server if this process started it. */
@@ -123,7 +124,7 @@ function detailText(value: unknown): string | undefined {
  */
 export function migrationLines(report: MigrationReport): string[] {
   const lines = [`database migrated (${report.applied.length} applied, ${report.alreadyApplied.length} already there)`];
-  if (report.appRole === null) lines.push(`warning: ${SINGLE_ROLE_WARNING}`);
+  if (report.singleRole) lines.push(`warning: ${SINGLE_ROLE_WARNING}`);
   return lines;
 }
 

@@ -30,7 +30,7 @@ export interface DecisionKeys {
 
 /**
  * The decision keys from the environment, else from the project's key files, else none (decisions then go
- * unsigned, which only a worker without keys accepts). Never creates keys.
+ * unsigned, which only a worker taking unauthenticated decisions — development only — accepts). Never creates keys.
  */
 export async function readDecisionKeys(env: Readonly<Record<string, string | undefined>>, projectRoot: string): Promise<DecisionKeys> {
   const fromEnv = keysFromEnv(env);
@@ -56,7 +56,7 @@ export async function ensureDecisionKeys(env: Readonly<Record<string, string | u
   return { signing, verifying: [verifyingKey(signing)], source: 'project' };
 }
 
-/** The worker's authenticator for these keys; `undefined` (unauthenticated decisions) when there are none. */
+/** The worker's authenticator for these keys; `undefined` (no decision counts) when there are none. */
 export function authenticatorFor(keys: DecisionKeys): DecisionAuthenticator | undefined {
   return keys.verifying.length === 0 ? undefined : signedDecisions({ keys: keys.verifying });
 }

@@ -5,7 +5,7 @@ import type { StackContext } from './stack-context.js';
 
 /**
  * What `migrate` prints: the database it migrated, the migration files applied now and before, the application
- * role it granted (`null` when DATABASE_URL's role migrated itself, with `warning` saying what that means).
+ * role it granted (`null` when there was no owner to grant it, with `warning` when DATABASE_URL's role owns the tables).
  */
 export interface MigrateOutput {
   readonly database: OpenDatabase['source']['kind'];
@@ -39,6 +39,6 @@ async function migrateDatabase(database: OpenDatabase): Promise<MigrateOutput> {
     applied: named(report.applied),
     alreadyApplied: named(report.alreadyApplied),
     appRole: report.appRole,
-    ...(report.appRole === null ? { warning: SINGLE_ROLE_WARNING } : {}),
+    ...(report.singleRole ? { warning: SINGLE_ROLE_WARNING } : {}),
   };
 }

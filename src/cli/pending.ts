@@ -1,46 +1,19 @@
 import type { Client } from '@temporalio/client';
-import type { PendingApproval } from '../temporal/index.js';
-import { PENDING_APPROVALS_QUERY } from '../wire/names.js';
-import { APPROVAL_PENDING_VISIBILITY_QUERY } from '../wire/search-attributes.js';
+import type { ToolStore } from '../store/index.js';
+import { pendingApprovalsToSign, type RunApprovals } from '../temporal/index.js';
 import { toCliError } from './temporal-errors.js';
 
-/** One workflow with calls waiting for a decision. */
-export interface PendingWorkflow {
-  readonly workflowId: string;
-  readonly runId: string | null;
-  readonly workflowType: string | null;
-  readonly approvals: readonly PendingApproval[];
-  /** Why the pending calls could not be read (e.g. no worker is running), else `null`. */
-  readonly error: string | null;
-}
-
 /**
- * Lists calls waiting for approval: of one workflow (by query), or of every workflow whose `TtcApprovalPending`
- * search attribute is true (visibility, then a query per workflow). Visibility lags a little behind the workflow.
+ * Lists calls waiting for approval that an approver may sign for (see `pendingApprovalsToSign`): of one workflow, or
+ * of every workflow with an approval request recorded in the store and still within its wait. What is shown of each
+ * call — tool, effect, preview, digest, deadline — is what the worker recorded, in a run the server says is running,
+ * which the workflow itself still lists as pending with exactly that request; a workflow's search attribute or query
+ * answer alone lists nothing.
  */
-export async function listPendingApprovals(client: Client, options: { readonly workflowId?: string } = {}): Promise<{ readonly workflows: PendingWorkflow[] }> {
-  if (options.workflowId !== undefined) {
-    const workflowId = options.workflowId;
-    try {
-      const approvals = await client.workflow.getHandle(workflowId).query<PendingApproval[]>(PENDING_APPROVALS_QUERY);
-      return { workflows: [{ workflowId, runId: null, workflowType: null, approvals, error: null }] };
-    } catch (error) {
-      throw toCliError(error, workflowId);
-    }
-  }
-  const workflows: PendingWorkflow[] = [];
+export async function listPendingApprovals(client: Client, store: ToolStore, options: { readonly workflowId?: string } = {}): Promise<{ readonly workflows: RunApprovals[] }> {
   try {
-    for await (const info of client.workflow.list({ query: APPROVAL_PENDING_VISIBILITY_QUERY })) {
-      const base = { workflowId: info.workflowId, runId: info.runId, workflowType: info.type };
-      try {
-        const approvals = await client.workflow.getHandle(info.workflowId, info.runId).query<PendingApproval[]>(PENDING_APPROVALS_QUERY);
-        workflows.push({ ...base, approvals, error: null });
-      } catch (error) {
-        workflows.push({ ...base, approvals: [], error: error instanceof Error ? error.message : String(error) });
-      }
-    }
+    return { workflows: await pendingApprovalsToSign(client, store, options.workflowId === undefined ? {} : { workflowId: options.workflowId }) };
   } catch (error) {
-    throw toCliError(error, '(visibility)');
+    throw toCliError(error, options.workflowId ?? '(every workflow)');
   }
-  return { workflows };
 }

@@ -11,7 +11,7 @@ export interface WorkerPlan {
   readonly safeRetryTools?: readonly string[];
   readonly workflowsPath: string;
   readonly taskQueue: string;
-  /** Verifies approvals and resolutions; without one they are taken unauthenticated (development only). */
+  /** Verifies approvals and resolutions; without one, none counts (and a tool that requires approval cannot run). */
   readonly decisions?: DecisionAuthenticator;
 }
 

@@ -9,7 +9,9 @@ import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import { configuredCodec } from './codec-config.js';
 import { migrationLines, openDatabase } from './database.js';
-import { authenticatorFor, readDecisionKeys, type DecisionKeys } from './decision-keys.js';
+import type { ToolRegistry } from '../contract/tool-registry.js';
+import type { DecisionAuthenticator } from '../decisions/authenticator.js';
+import { authenticatorFor, DECISION_ENV, readDecisionKeys, VERIFY_KEYS_FILE, type DecisionKeys } from './decision-keys.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
 import { connectWorker } from './worker-connection.js';
@@ -115,13 +117,25 @@ async function workerPlan(ctx: StackContext, source: WorkerSource, teardown: Tea
   const verified = decisions === undefined ? {} : { decisions };
   if (source.kind === 'user') {
     const module = await loadToolModule(source.toolsModule, ctx.projectRoot);
+    assertVerifiable(module.tools, decisions);
     const workflowsPath = source.workflowsModule === undefined ? packageWorkflowsPath() : workflowsModulePath(source.workflowsModule, ctx.projectRoot);
     return { ...module, workflowsPath, taskQueue: source.taskQueue, ...verified };
   }
   ctx.out.progress('starting the demo services (order system, knowledge base, payment provider) in this process');
   const services = await startDemoServices();
   teardown.add('the demo services', () => services.stop());
+  assertVerifiable(services.tools, decisions);
   return { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: DEMO_TASK_QUEUE, ...verified };
+}
+
+/** A worker serving a tool that requires approval must be able to verify decisions: else nothing could approve it. */
+function assertVerifiable(tools: ToolRegistry, decisions: DecisionAuthenticator | undefined): void {
+  const needApproval = tools.list().filter((tool) => tool.requiresApproval).map((tool) => tool.name);
+  if (decisions !== undefined || needApproval.length === 0) return;
+  throw new CliError(
+    `${needApproval.join(', ')} require${needApproval.length === 1 ? 's' : ''} approval, and this worker has no key to verify decisions with: set ${DECISION_ENV.verifyKeys} (the approval service's public keys), or run it in a project folder where \`tool-contract dev\` created ${VERIFY_KEYS_FILE}`,
+    EXIT_CODES.usage,
+  );
 }
 
 /** How the worker authenticates decisions, for the progress output (where the keys came from, never the keys). */
@@ -131,9 +145,9 @@ export function describeDecisionKeys(keys: DecisionKeys): string {
       return `decisions: signed; ${keys.verifying.length} verifying key(s) from the environment`;
     case 'project':
       return keys.verifying.length === 0
-        ? 'decisions: unauthenticated (no verifying key in .data/decisions/worker.keys) — development only'
+        ? 'decisions: none can be verified (no verifying key in .data/decisions/worker.keys): every approval and resolution is refused'
         : `decisions: signed; verified with the project key (.data/decisions/worker.keys), unsigned ones refused`;
     case 'none':
-      return 'decisions: unauthenticated (no TTC_DECISION_VERIFY_KEYS, no .data/decisions/worker.keys) — development only';
+      return 'decisions: none can be verified (no TTC_DECISION_VERIFY_KEYS, no .data/decisions/worker.keys): every approval and resolution is refused';
   }
 }

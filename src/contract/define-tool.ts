@@ -47,6 +47,15 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     if (typeof alias !== 'string' || !TOOL_NAME_PATTERN.test(alias)) fail(`alias '${String(alias)}' must match ${TOOL_NAME_PATTERN}`);
   }
   if (new Set([spec.name, ...aliases]).size !== aliases.length + 1) fail('aliases must differ from the name and from each other');
+  if (spec.idempotencyScope !== undefined) {
+    if (typeof spec.idempotencyScope !== 'string' || !TOOL_NAME_PATTERN.test(spec.idempotencyScope)) fail(`idempotencyScope must match ${TOOL_NAME_PATTERN}`);
+    if (spec.idempotencyKey === undefined) fail('idempotencyScope scopes a business key: give idempotencyKey too');
+  }
+  // A rename would otherwise move the business keys to the new name: the same write, made before and after it, would
+  // be two keys and run twice.
+  if (aliases.length > 0 && spec.idempotencyKey !== undefined && spec.idempotencyScope === undefined) {
+    fail('a renamed tool that derives a business key needs idempotencyScope: the name its keys were made under');
+  }
   if (!(spec.input instanceof z.ZodType) || !(spec.output instanceof z.ZodType)) fail('input and output must be zod schemas');
   if (!['read', 'write', 'destructive'].includes(spec.effect)) fail(`unknown effect '${String(spec.effect)}'`);
   if (spec.reconcile && spec.effect === 'read') fail('only side-effecting tools can reconcile');

@@ -13,6 +13,8 @@ export class ToolRegistry {
   private readonly tools: AnyToolDefinition[] = [];
   /** Every name and alias, to the definition as called by it. */
   private readonly byName = new Map<string, AnyToolDefinition>();
+  /** Every alias, to the name of its tool. */
+  private readonly aliasOf = new Map<string, string>();
 
   constructor(tools: Iterable<AnyToolDefinition> = []) {
     for (const tool of tools) this.register(tool);
@@ -26,8 +28,19 @@ export class ToolRegistry {
     if (taken.length > 0) throw new ToolDefinitionError(`tool name '${taken.join("', '")}' is already registered`);
     this.tools.push(tool);
     this.byName.set(tool.name, tool);
-    for (const alias of aliases) this.byName.set(alias, Object.freeze({ ...tool, name: alias, aliases: [] }));
+    for (const alias of aliases) {
+      this.byName.set(alias, Object.freeze({ ...tool, name: alias, aliases: [] }));
+      this.aliasOf.set(alias, tool.name);
+    }
     return this;
+  }
+
+  /**
+   * The tool's own name for a name it is called by (itself for a name, the tool's for an alias, `undefined` for
+   * anything unregistered): what a workflow counts the tool's calls under, whatever name each was made by.
+   */
+  nameOf(name: string): string | undefined {
+    return this.aliasOf.get(name) ?? (this.byName.has(name) ? name : undefined);
   }
 
   /** True when `name` is a registered tool's name or alias (own entries only). */

@@ -202,6 +202,13 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
    * handler and `reconcile` receive.
    */
   readonly idempotencyKey?: (args: z.output<In>) => string;
+  /**
+   * The name a business idempotency key is scoped by, in place of `name` (the `<tool>` of the scoped key). Every name
+   * of the tool, its aliases too, derives its keys under one scope, so a write called under an old and a new name is
+   * one key and runs once. A renamed tool that derives a business key must give it — the name its keys were made
+   * under, so keys made before and after the rename are one — or `defineTool` refuses it.
+   */
+  readonly idempotencyScope?: string;
   readonly handler: (args: z.output<In>, ctx: HandlerContext) => Promise<ToolOutput<z.input<Out>> | AcceptedJob>;
   /** For writes: ask the authoritative system whether the write with this key took effect. */
   readonly reconcile?: (idempotencyKey: string, ctx: HandlerContext) => Promise<ReconcileOutcome<z.input<Out>>>;

@@ -44,7 +44,6 @@ export async function supportAgentDemo(input: SupportDemoInput): Promise<Support
   const key = `order:${orderId}:refund`;
   const patch = await applyStatePatch({
     patchId: `${workflowId}:${key}`,
-    workflowId,
     key,
     value: { order_id: orderId, refunded_cents: order.refunded_cents, paid_cents: order.paid_cents },
     evidenceIds,

@@ -2,6 +2,7 @@
 // (the embedded Postgres and database resolution are in `./testing`). Named explicitly; nothing here is re-exported
 // from the package root.
 export type { ToolStore, ToolStoreOptions } from './tool-store.js';
+export type { ApprovalRequest, ApprovalRequestFilter, ApprovalRequestInput, ApprovalRequestRef } from './approval-requests.js';
 export { auditRefOf, ledgerStatusFor } from './ledger.js';
 export type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus, RecordExecutionInput } from './ledger.js';
 export { LATE_RESULT_ESCALATION, leaseHolder } from './lease.js';

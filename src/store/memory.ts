@@ -35,6 +35,11 @@ export type MemoryOutcome =
 export interface MemoryConfirmation {
   readonly memoryId: string;
   readonly confirmedBy: string;
+  /**
+   * When given, only a memory this workflow proposed is confirmed; another workflow's is `memory_not_found`, as if
+   * absent (a confirmation from workflow code always names its own workflow: the worker sets it).
+   */
+  readonly workflowId?: string;
 }
 
 /** Filter for listing memory: of one subject, or proposed by one workflow (at least one of the two), or both. */

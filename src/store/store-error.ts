@@ -10,6 +10,7 @@ export type StoreFailure =
   | 'audit_id_reused'
   | 'patch_id_reused'
   | 'memory_id_reused'
+  | 'approval_request_reused'
   | 'version_conflict'
   | 'reconciliation_conflict'
   | 'verdict_premature'
@@ -41,6 +42,8 @@ export const STORE_FAILURE_CODES = Object.freeze({
   audit_id_reused: 'IDEMPOTENCY_CONFLICT',
   patch_id_reused: 'IDEMPOTENCY_CONFLICT',
   memory_id_reused: 'IDEMPOTENCY_CONFLICT',
+  // Another request recorded for a call that already has one: a request is written once.
+  approval_request_reused: 'IDEMPOTENCY_CONFLICT',
   version_conflict: 'STATUS_CONFLICT',
   reconciliation_conflict: 'STATUS_CONFLICT',
   // "Not committed" cannot be concluded yet: the fenced dispatch may still be in flight, or a commit was recorded.

@@ -1,4 +1,5 @@
 import type { ArtifactPayload } from '../contract/execute-tool.js';
+import type { ApprovalRequest, ApprovalRequestFilter, ApprovalRequestInput, ApprovalRequestRef } from './approval-requests.js';
 import type { ContractMetrics, MetricsWindow } from './contract-metrics.js';
 import type { FenceDecision, FenceDispatchInput } from './lease.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from './ledger.js';
@@ -117,4 +118,15 @@ export interface ToolStore {
   labelOutcome(auditRef: AuditRef, label: OutcomeLabelKind, labelledBy: string, note: string | null): Promise<OutcomeLabel>;
   /** Labels of some audited attempts, oldest first. */
   listOutcomeLabels(auditIds: readonly string[]): Promise<OutcomeLabel[]>;
+
+  /**
+   * Records a call that begins to wait for approval, for the approver (see {@link ApprovalRequest}); the store's
+   * clock starts its wait. Written once: a retry returns the stored request, another request for the call is
+   * `approval_request_reused`.
+   */
+  recordApprovalRequest(input: ApprovalRequestInput): Promise<ApprovalRequest>;
+  /** The approval request of one call, or `null`. */
+  getApprovalRequest(ref: ApprovalRequestRef): Promise<ApprovalRequest | null>;
+  /** Approval requests still waiting at `filter.at` (of one workflow id, when given), oldest first. */
+  listApprovalRequests(filter: ApprovalRequestFilter): Promise<ApprovalRequest[]>;
 }

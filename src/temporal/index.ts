@@ -1,6 +1,7 @@
 // `temporal-tool-contract/temporal`: the worker/client side of the Temporal runtime. Named explicitly.
 export { ToolContractPlugin, type ToolContractPluginOptions } from './plugin.js';
 export { submitApprovalDecision, submitResolution } from './approval-client.js';
+export { approvalToSign, pendingApprovalsToSign, type ApprovalToSign, type NotSignable, type SignableApproval, type RunApprovals } from './approvals-to-sign.js';
 export { toolActivityInterceptors } from '../../activities/tool-activity-interceptor.js';
 export { toApplicationFailure, INTERNAL_FAILURE_TYPE } from '../../activities/tool-failure.js';
 // Names stored in history and visibility, for clients that signal, query or list the package's workflows.
@@ -20,6 +21,7 @@ export {
   CONFIRM_MEMORY_ACTIVITY,
   MODEL_CALL_ACTIVITY,
   VERIFY_DECISION_ACTIVITY,
+  REQUEST_APPROVAL_ACTIVITY,
   APPROVAL_SIGNAL,
   APPROVAL_UPDATE,
   PENDING_APPROVALS_QUERY,

@@ -3,10 +3,12 @@ import { parsePrincipalKey, type PrincipalKey } from '../contract/principal-ref.
 import { parseSecretKey } from '../contract/keyed-digest.js';
 import type { ToolRegistry } from '../contract/tool-registry.js';
 import type { DecisionAuthenticator } from '../decisions/authenticator.js';
+import { isUnauthenticatedDecisions, type UnauthenticatedDecisions } from '../decisions/development.js';
 import type { ModelClient } from '../model/model-turn.js';
 import type { ToolStore } from '../store/tool-store.js';
 import { createPackageActivities } from '../../activities/package-activities.js';
 import type { ToolRuntime } from '../../activities/runtime.js';
+import type { DecisionVerification } from '../../activities/check-decision.js';
 import type { ToolCallTelemetry } from '../../activities/call-telemetry.js';
 import { createToolActivities, toolActivityTypes } from '../../activities/tool-activity.js';
 import { RESERVED_ACTIVITY_PREFIX } from '../wire/names.js';
@@ -37,11 +39,12 @@ export interface ToolContractPluginOptions {
    */
   readonly cursorKey?: string | Uint8Array | undefined;
   /**
-   * Authenticates approvals and resolutions (e.g. `signedDecisions({ keys })`): with one, every decision must carry a
-   * valid token for the exact call, and unsigned decisions are refused. Without one, decisions count as sent and are
-   * recorded `unauthenticated` — for development only.
+   * Authenticates approvals and resolutions (e.g. `signedDecisions({ keys })`): every decision must carry a valid
+   * token for the exact call, and unsigned decisions are refused. `unauthenticatedForDevelopment()` takes decisions
+   * as sent, recorded `unauthenticated` — for development only. Without it no decision counts (each is refused
+   * `no_verifier`), and a worker with a tool that requires approval refuses to start.
    */
-  readonly decisions?: DecisionAuthenticator;
+  readonly decisions?: DecisionAuthenticator | UnauthenticatedDecisions;
   /** Refuse an approval whose approver is the call's own principal (compared by subject). */
   readonly forbidSelfApproval?: boolean;
   /**
@@ -64,6 +67,10 @@ export class ToolContractPlugin extends SimplePlugin {
     if (reserved.length > 0) throw new Error(`tool names may not start with '${RESERVED_ACTIVITY_PREFIX}': ${reserved.join(', ')}`);
     const unknownSafeRetry = (options.safeRetryTools ?? []).filter((name) => !options.tools.has(name));
     if (unknownSafeRetry.length > 0) throw new Error(`safeRetryTools names unregistered tools: ${unknownSafeRetry.join(', ')}`);
+    const approvalTools = tools.filter((tool) => tool.requiresApproval);
+    if (approvalTools.length > 0 && options.decisions === undefined) {
+      throw new Error(`tools that require approval need decisions: signedDecisions({ keys }) (or unauthenticatedForDevelopment() in development): ${approvalTools.map((t) => t.name).join(', ')}`);
+    }
     const cursorTools = tools.filter((tool) => tool.continuation?.kind === 'cursor');
     if (cursorTools.length > 0 && options.cursorKey === undefined) throw new Error(`a cursorKey is required by the cursor continuations of: ${cursorTools.map((t) => t.name).join(', ')}`);
     const runtime: ToolRuntime = {
@@ -73,7 +80,7 @@ export class ToolContractPlugin extends SimplePlugin {
       safeRetryTools: new Set(tools.filter((tool) => options.safeRetryTools?.includes(tool.name) === true).flatMap(toolActivityTypes)),
       ...(options.principalKey === undefined ? {} : { principalKey: parsePrincipalKey(options.principalKey) }),
       ...(options.cursorKey === undefined ? {} : { cursorKey: parseSecretKey(options.cursorKey, 'cursorKey') }),
-      decisions: { authenticator: options.decisions ?? null, forbidSelfApproval: options.forbidSelfApproval ?? false },
+      decisions: { verification: verificationOf(options.decisions), forbidSelfApproval: options.forbidSelfApproval ?? false },
       ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     };
     super({
@@ -83,4 +90,9 @@ export class ToolContractPlugin extends SimplePlugin {
       workerInterceptors: { activity: [toolActivityInterceptors(runtime)] },
     });
   }
+}
+
+function verificationOf(decisions: ToolContractPluginOptions['decisions']): DecisionVerification {
+  if (decisions === undefined) return { kind: 'none' };
+  return isUnauthenticatedDecisions(decisions) ? { kind: 'unauthenticated' } : { kind: 'signed', authenticator: decisions };
 }

@@ -33,6 +33,8 @@ export const DECISION_REFUSALS = [
   'self_approval',
   /** The worker could not verify the decision (its authenticator failed); sending it again may succeed. */
   'verification_failed',
+  /** The worker has no way to verify decisions (the plugin was given no `decisions`): none counts. */
+  'no_verifier',
 ] as const;
 
 /** One of {@link DECISION_REFUSALS}. */

@@ -6,9 +6,6 @@
 /** The argument of every tool activity, built by workflow code (stored in history as activity input). */
 export const TOOL_ACTIVITY_INPUT_KIND = 'ttc.tool-call.v1';
 
-/** The mark the tool activity interceptor passes to a tool activity function: the contract funnel already applies. */
-export const FUNNELLED_CALL_KIND = 'ttc.funnelled-call.v1';
-
 /**
  * A tool activity's answer to a call dispatched unprepared as an expected read (`ToolActivityInput.expectedRead`)
  * whose tool must be prepared first: nothing ran and nothing was recorded (stored in history as activity result).

@@ -28,6 +28,8 @@ export const CONFIRM_MEMORY_ACTIVITY = 'ttc.confirmMemory';
 export const MODEL_CALL_ACTIVITY = 'ttc.callModel';
 /** Local activity that checks an approval or resolution against the worker's key before it may decide anything. */
 export const VERIFY_DECISION_ACTIVITY = 'ttc.verifyDecision';
+/** Local activity that records a call beginning to wait for approval, for the approver (the store's approval request). */
+export const REQUEST_APPROVAL_ACTIVITY = 'ttc.requestApproval';
 
 /** Approval decisions for a pending call: signal (required interface) and update (validated, immediate answer). */
 export const APPROVAL_SIGNAL = 'ttc.approval';

@@ -6,7 +6,7 @@ import type { ModelClient, ModelRequest, ModelResponse } from '../../src/model/i
 import { modelResultSchema } from '../../src/contract/model-result.js';
 import type { ScriptedModelConfig } from '../../src/model/scripted-model.js';
 import { agentLoop, type AgentLoopInput, type AgentLoopResult, type ModelMessage, type PendingApproval } from '../../workflows/index.js';
-import { signedApproval } from '../support/decisions.js';
+import { signedApproval, testDecisions } from '../support/decisions.js';
 import { eventually } from '../support/eventually.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
@@ -256,7 +256,7 @@ test('a named model registered on the worker sees provider-safe tool names, and 
     },
   };
   const taskQueue = `${h.taskQueue}-named`;
-  const named = await h.startWorker({ taskQueue, plugins: [new ToolContractPlugin({ tools: h.tools, store: h.store, models: { fake: model } })] });
+  const named = await h.startWorker({ taskQueue, plugins: [new ToolContractPlugin({ tools: h.tools, store: h.store, decisions: testDecisions, models: { fake: model } })] });
   try {
     const handle = await start('agent-named', { turns: [] }, { model: { kind: 'named', name: 'fake' }, allowedTools: [TOOLS.customer] }, taskQueue);
     const result = (await handle.result()) as AgentLoopResult;

@@ -137,11 +137,13 @@ test('dev in text mode prints the addresses and the environment to export, never
   try {
     await waitForText(dev, 'Ctrl-C stops everything.', 180_000);
     assert.ok(dev.stdout().includes(String(cliEnv['DATABASE_URL']).replace(`:${password}@`, ':***@')), 'the URL is named, masked');
-    // The printed exports, run as printed, point an operator command at this stack.
+    // The printed exports, run as printed with the same DATABASE_URL (as the output says), point an operator command
+    // at this stack.
     const exported: Record<string, string> = {};
     for (const [, name = '', value = ''] of dev.stdout().matchAll(/^\s*export (\w+)=(\S+)$/gm)) exported[name] = value;
     assert.deepEqual(Object.keys(exported).sort(), ['TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE']);
-    const pending = await runCli(['pending'], { cwd: project, env: { ...exported, DATABASE_URL: undefined } });
+    assert.match(dev.stdout(), /# and the same DATABASE_URL and DATABASE_OWNER_URL as here/);
+    const pending = await runCli(['pending'], { cwd: project, env: { ...exported, DATABASE_URL: cliEnv['DATABASE_URL'], DATABASE_SCHEMA: cliEnv['DATABASE_SCHEMA'] } });
     assert.equal(pending.code, 0, pending.stderr);
     assert.deepEqual(JSON.parse(pending.stdout), { workflows: [] });
     dev.child.kill('SIGINT');

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
+import { formatDecisionKey, generateDecisionKey } from '../../src/decisions/index.js';
 import { principalRef } from '../../src/index.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
@@ -87,17 +91,23 @@ test('worker: an unreachable Temporal server is exit 4 with a hint; bad modules 
   assert.equal(shortKey.code, EXIT_CODES.usage, shortKey.stderr);
   assert.match(shortKey.stderr, /TTC_PRINCIPAL_KEY must be at least 32 bytes/);
   assert.doesNotMatch(shortKey.stderr, /too-short-a-key/, 'the key is never printed');
+  // The demo's tools include one that requires approval: with no key to verify decisions, the worker does not start.
+  const keyless = await runCli(['worker'], { env, cwd: mkdtempSync(join(tmpdir(), 'ttc-no-keys-')) });
+  assert.equal(keyless.code, EXIT_CODES.usage, keyless.stderr);
+  assert.match(keyless.stderr, /refunds\.create requires approval, and this worker has no key to verify decisions with: set TTC_DECISION_VERIFY_KEYS/);
 });
 
 test('worker without --tools serves the demo (as docker-compose runs it); demo --auto-approve runs beside it on its own queue and keeps running for inspection until SIGINT', { timeout: 300_000 }, async () => {
-  const worker = startCli(['worker', '--json'], { env });
+  // The approval service's key: the worker verifies with its public half, the auto-approving demo signs with it.
+  const signing = { ...env, TTC_DECISION_KEY: formatDecisionKey(generateDecisionKey('ed25519', 'cli-worker'), 'signing') };
+  const worker = startCli(['worker', '--json'], { env: signing });
   try {
     const ready = await worker.waitForEvent('ready', 180_000);
     assert.equal(ready['taskQueue'], 'ttc-demo');
     assert.deepEqual([...(ready['tools'] as string[])].sort(), ['kb.search', 'orders.get', 'orders.list', 'refunds.create']);
 
     // Without --exit the demo keeps its worker running for inspection after the summary, until SIGINT.
-    const demo = startCli(['demo', '--auto-approve', '--json'], { env });
+    const demo = startCli(['demo', '--auto-approve', '--json'], { env: signing });
     try {
       const summary = (await demo.waitForEvent('summary', 240_000)) as { succeeded?: boolean; uiUrl?: unknown; summary?: { status: string; refundsCommitted: number; workflowId: string } };
       assert.equal(summary.succeeded, true);

@@ -65,14 +65,14 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
     args: [TOOLS.refund, { payment_id: 'pay_cli_1', customer: 'cus_1', amount_cents: 700 }, { principal }],
   });
   const [one] = (await eventually('the call to be pending', async () => {
-    const { workflows } = await listPendingApprovals(h.temporal.client, { workflowId });
+    const { workflows } = await listPendingApprovals(h.temporal.client, h.store, { workflowId });
     return workflows[0]?.approvals.length === 1 ? workflows : undefined;
   }, 60_000));
   const pending = one!.approvals[0]!;
   assert.equal(pending.preview.tool, TOOLS.refund);
 
-  const listed = await eventually('visibility to list the waiting workflow', async () => {
-    const { workflows } = await listPendingApprovals(h.temporal.client);
+  const listed = await eventually('the store to list the waiting workflow', async () => {
+    const { workflows } = await listPendingApprovals(h.temporal.client, h.store);
     return workflows.find((wf) => wf.workflowId === workflowId);
   }, 60_000);
   assert.equal(listed.error, null);
@@ -80,11 +80,11 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
 
   // A wrong digest is refused at once (exit 5) and the call stays pending.
   await rejectsWithExit(
-    decideApproval(h.temporal.client, { workflowId, callId: pending.callId, requestSha256: '0'.repeat(64), decision: 'approve', approver: 'mallory' }, TEST_DECISION_KEY),
+    decideApproval(h.temporal.client, h.store, { workflowId, callId: pending.callId, requestSha256: '0'.repeat(64), decision: 'approve', approver: 'mallory' }, TEST_DECISION_KEY),
     EXIT_CODES.refused,
   );
   await rejectsWithExit(
-    decideApproval(h.temporal.client, { workflowId: 'cli-no-such-workflow', callId: 'call-1', requestSha256: '0'.repeat(64), decision: 'approve', approver: 'alice' }, TEST_DECISION_KEY),
+    decideApproval(h.temporal.client, h.store, { workflowId: 'cli-no-such-workflow', callId: 'call-1', requestSha256: '0'.repeat(64), decision: 'approve', approver: 'alice' }, TEST_DECISION_KEY),
     EXIT_CODES.notFound,
   );
 
@@ -116,7 +116,7 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
   assert.deepEqual(whole.calls.map((c) => c.callId), [pending.callId]);
 
   await rejectsWithExit(inspectCalls(h.store, { workflowId, callId: 'call-999' }), EXIT_CODES.notFound);
-  await rejectsWithExit(listPendingApprovals(h.temporal.client, { workflowId: 'cli-no-such-workflow' }), EXIT_CODES.notFound);
+  await rejectsWithExit(listPendingApprovals(h.temporal.client, h.store, { workflowId: 'cli-no-such-workflow' }), EXIT_CODES.notFound);
 });
 
 test('unsettled lists an escalated reconciliation with metrics, and resolve settles it: human_resolved', { timeout: 240_000 }, async () => {
@@ -182,7 +182,7 @@ test('main: argv and env in, JSON out, exit codes for bad input, unknown workflo
     workflowId,
     args: [TOOLS.refund, { payment_id: 'pay_cli_3', customer: 'cus_1', amount_cents: 900 }, { principal }],
   });
-  const env = { TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace, TTC_DECISION_KEY: formatDecisionKey(TEST_DECISION_KEY, 'signing') };
+  const env = { TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace, ...h.databaseEnv, TTC_DECISION_KEY: formatDecisionKey(TEST_DECISION_KEY, 'signing') };
   const pending = await eventually('the call to be pending', async () => {
     const run = await runMain(['pending', workflowId], env);
     if (run.code !== 0) return undefined;
@@ -202,7 +202,7 @@ test('main: argv and env in, JSON out, exit codes for bad input, unknown workflo
   assert.match(usage.stderr, /Usage: tool-contract/);
   const missing = await runMain(['pending', 'cli-no-such-workflow'], env);
   assert.equal(missing.code, EXIT_CODES.notFound, missing.stderr);
-  const unreachable = await runMain(['pending'], { TEMPORAL_ADDRESS: '127.0.0.1:1' });
+  const unreachable = await runMain(['pending'], { ...h.databaseEnv, TEMPORAL_ADDRESS: '127.0.0.1:1' });
   assert.equal(unreachable.code, EXIT_CODES.unavailable, unreachable.stderr);
   assert.match(unreachable.stderr, /TEMPORAL_ADDRESS/);
 });

@@ -153,14 +153,14 @@ test('manual approval: the demo waits, prints the approve command, and completes
   const lines: string[] = [];
   const workflowId = `support-demo-manual-${process.pid}`;
   const demo = runDemo({ client: temporal.client, store, services, taskQueue, workflowId, approval: 'manual', cli: 'tool-contract', onProgress: (line) => lines.push(line) });
-  const waiting = await eventually('the refund to wait for an operator', async () => (await listPendingApprovals(temporal.client, { workflowId })).workflows[0]?.approvals[0], 60_000);
+  const waiting = await eventually('the refund to wait for an operator', async () => (await listPendingApprovals(temporal.client, store, { workflowId })).workflows[0]?.approvals[0], 60_000);
   assert.equal(waiting.preview.tool, DEMO_TOOLS.refundCreate);
   const hint = await eventually('the approve command to be printed', async () => lines.find((l) => l.includes('tool-contract approve')), 10_000);
   assert.ok(hint.includes(`tool-contract approve ${workflowId} ${waiting.callId} --digest ${waiting.preview.requestSha256} --approver`));
   await new Promise((resolve) => setTimeout(resolve, 1000));
   assert.equal(services.committedRefunds().filter((r) => r.idempotency_key.startsWith(`${workflowId}:`)).length, 0, 'nothing is refunded before the decision');
 
-  const decided = await decideApproval(temporal.client, { workflowId, callId: waiting.callId, requestSha256: waiting.preview.requestSha256, decision: 'approve', approver: 'operator@example.com' }, TEST_DECISION_KEY);
+  const decided = await decideApproval(temporal.client, store, { workflowId, callId: waiting.callId, requestSha256: waiting.preview.requestSha256, decision: 'approve', approver: 'operator@example.com' }, TEST_DECISION_KEY);
   assert.equal(decided.accepted, true);
   const summary = await demo;
   finished.push(summary.workflowId, summary.reconciliation?.workflowId ?? '');

@@ -176,7 +176,7 @@ test('an approval-gated write as an MCP task: input_required, approved, the prov
   await first.close();
   const [pending] = await h.temporal.client.workflow.getHandle(taskId).query<PendingApproval[]>(PENDING_APPROVALS_QUERY);
   assert.ok(pending !== undefined);
-  const operatorEnv = { TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace, TTC_DECISION_KEY: formatDecisionKey(TEST_DECISION_KEY, 'signing') };
+  const operatorEnv = { TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace, ...h.databaseEnv, TTC_DECISION_KEY: formatDecisionKey(TEST_DECISION_KEY, 'signing') };
   const approve = await runCli(['approve', taskId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'carol@example.com'], { env: operatorEnv });
   assert.equal(approve.code, EXIT_CODES.ok, approve.stderr);
   assert.equal((JSON.parse(approve.stdout) as { accepted: boolean }).accepted, true);

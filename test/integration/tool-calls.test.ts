@@ -5,6 +5,7 @@ import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
 import { verifyAudit } from '../../src/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { WORKFLOW_PROVIDER, type CorrelatedResult, type ToolCallResult } from '../../workflows/index.js';
+import { testDecisions } from '../support/decisions.js';
 import { historyText } from '../support/history-text.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
@@ -196,7 +197,7 @@ test('a stale state patch fails with failure type STATUS_CONFLICT and never over
 });
 
 test('the plugin registered twice still normalizes each result once and records one audit row', { timeout: 120_000 }, async () => {
-  const plugin = () => new ToolContractPlugin({ tools: h.tools, store: h.store });
+  const plugin = () => new ToolContractPlugin({ tools: h.tools, store: h.store, decisions: testDecisions });
   const taskQueue = `${h.taskQueue}-twice`;
   const twice = await h.startWorker({ taskQueue, plugins: [plugin(), plugin()] });
   try {

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker, type WorkerOptions } from '@temporalio/worker';
 import type { ToolCallTelemetry } from '../../activities/call-telemetry.js';
-import type { DecisionAuthenticator } from '../../src/decisions/index.js';
+import type { DecisionAuthenticator, UnauthenticatedDecisions } from '../../src/decisions/index.js';
 import type { ToolRegistry } from '../../src/index.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
@@ -25,6 +25,8 @@ export interface RuntimeHarness {
   readonly tools: ToolRegistry;
   readonly taskQueue: string;
   readonly workflowBundle: { code: string };
+  /** DATABASE_URL and DATABASE_SCHEMA of the store, for a CLI process on it (empty when the store factory gives none). */
+  readonly databaseEnv: Readonly<Record<string, string>>;
   /** Starts a worker with the plugin (and any extra options); stop it before the harness. */
   startWorker(extra?: Partial<WorkerOptions>): Promise<RunningWorker>;
   /** Replays the recorded histories of these workflows against the current workflow code; returns failures. */
@@ -34,7 +36,7 @@ export interface RuntimeHarness {
 
 /** What the harness needs to make and release the store (real Postgres; see test/support/postgres.ts). */
 export interface StoreFactory {
-  create(): Promise<{ store: ToolStore; close(): Promise<void> }>;
+  create(): Promise<{ store: ToolStore; close(): Promise<void>; databaseEnv?: Readonly<Record<string, string>> }>;
 }
 
 /** Options of the harness's worker plugin. */
@@ -43,8 +45,8 @@ export interface HarnessOptions {
   readonly principalKey?: string;
   /** The plugin's cursor key (required by tools with a cursor continuation). */
   readonly cursorKey?: string;
-  /** How the worker authenticates decisions (default: signed with `TEST_DECISION_KEY`); `null`: unauthenticated. */
-  readonly decisions?: DecisionAuthenticator | null;
+  /** How the worker authenticates decisions (default: signed with `TEST_DECISION_KEY`). */
+  readonly decisions?: DecisionAuthenticator | UnauthenticatedDecisions;
   readonly forbidSelfApproval?: boolean;
   /** Where the plugin reports tool call spans. */
   readonly telemetry?: ToolCallTelemetry;
@@ -55,7 +57,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
   const cleanup = () => cleanups.release();
   try {
     // The slow parts (server, Postgres, bundle) start together; whatever started is released if anything fails.
-    const [temporal, { store }, workflowBundle] = await cleanups.startTogether(
+    const [temporal, { store, databaseEnv = {} }, workflowBundle] = await cleanups.startTogether(
       [startTestTemporal(), (started) => started.stop()],
       [storeFactory.create(), (started) => started.close()],
       [testWorkflowBundle()],
@@ -64,7 +66,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
     cleanups.push(() => payments.stop());
     const tools = paymentTools(payments.baseUrl);
     const taskQueue = `ttc-it-${process.pid}`;
-    const decisions = options.decisions === undefined ? testDecisions : options.decisions;
+    const decisions = options.decisions ?? testDecisions;
     const workers = new Set<RunningWorker>();
     const harness: RuntimeHarness = {
       temporal,
@@ -73,6 +75,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
       tools,
       taskQueue,
       workflowBundle,
+      databaseEnv,
       startWorker: async (extra = {}) => {
         const worker = await Worker.create({
           connection: temporal.nativeConnection,
@@ -89,7 +92,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
               ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }),
               ...(options.principalKey === undefined ? {} : { principalKey: options.principalKey }),
               ...(options.cursorKey === undefined ? {} : { cursorKey: options.cursorKey }),
-              ...(decisions === null ? {} : { decisions }),
+              decisions,
               ...(options.forbidSelfApproval === undefined ? {} : { forbidSelfApproval: options.forbidSelfApproval }),
               ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
             }),

@@ -1,9 +1,13 @@
 // The workflows module of the integration tests' worker: the package's workflows (as a user re-exports them) plus
 // small workflows that drive them. Sandbox-only, like any workflows module.
-import { scheduleActivity, workflowInfo } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, defineUpdate, scheduleActivity, setHandler, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { ToolActivityInput } from '../../activities/tool-activity.js';
-import type { ToolCallResult } from '../../workflows/index.js';
+import type { VerifiedDecision } from '../../activities/verify-decision.js';
+import type { ApprovalDecision, ApprovalUpdateResult, PendingApproval, ToolCallResult } from '../../workflows/index.js';
 import type { Principal } from '../../src/index.js';
+import { APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
+import { describePending, pending } from '../../workflows/pending-approvals.js';
+import { APPROVAL_PENDING_SA } from '../../src/wire/search-attributes.js';
 import {
   applyStatePatch,
   callTool,
@@ -58,7 +62,6 @@ export async function readThenPatch(
   const value = (data as Record<string, unknown>)[options.pointer.slice(1)];
   const patch = await applyStatePatch({
     patchId: `${workflowInfo().workflowId}:${options.key}:${options.callId}`,
-    workflowId: workflowInfo().workflowId,
     key: options.key,
     value,
     evidenceIds,
@@ -97,4 +100,64 @@ export async function sequentialCalls(calls: readonly { readonly name: string; r
   const results: ToolCallResult[] = [];
   for (const call of calls) results.push(await callTool(call.name, call.args, options));
   return results;
+}
+
+/**
+ * An attacker's workflow type on the task queue: schedules any activity type with any arguments it likes (nothing an
+ * activity's input says may grant trust inside the worker).
+ */
+export async function scheduleAnyActivity(type: string, args: unknown[]): Promise<unknown> {
+  return scheduleActivity<unknown>(type, args, { startToCloseTimeout: '30s', retry: { maximumAttempts: 1 } });
+}
+
+/** Signal of {@link scheduleToolActivityWhenGiven}: the approval to schedule the tool activity with. */
+export const GIVE_APPROVAL_SIGNAL = 'test.giveApproval';
+
+/**
+ * Like {@link scheduleToolActivity}, with an approval handed in later by signal (one signed for this very run, which
+ * only exists once the run does): a workflow that holds an approval and uses it when it likes.
+ */
+export async function scheduleToolActivityWhenGiven(tool: string, input: ToolActivityInput): Promise<ToolCallResult> {
+  let approval: VerifiedDecision | undefined;
+  setHandler(defineSignal<[VerifiedDecision]>(GIVE_APPROVAL_SIGNAL), (given) => void (approval = given));
+  await condition(() => approval !== undefined);
+  return scheduleToolActivity(tool, { ...input, ...(approval === undefined ? {} : { approval }) });
+}
+
+/** Query of {@link lureApprover}: the decisions it was sent. */
+export const CAPTURED_DECISIONS_QUERY = 'test.capturedDecisions';
+
+/**
+ * An attacker's workflow type that lures an approver: it answers the pending-approvals query with another workflow's
+ * pending call under a harmless preview, says it waits for approval (search attribute), and keeps every decision its
+ * approval update receives — a token signed for the call it named would approve that call.
+ */
+export async function lureApprover(shown: PendingApproval): Promise<void> {
+  const captured: ApprovalDecision[] = [];
+  setHandler(defineQuery<PendingApproval[]>(PENDING_APPROVALS_QUERY), () => [shown]);
+  setHandler(defineQuery<ApprovalDecision[]>(CAPTURED_DECISIONS_QUERY), () => captured);
+  setHandler(defineUpdate<ApprovalUpdateResult, [ApprovalDecision]>(APPROVAL_UPDATE), (decision) => {
+    captured.push(decision);
+    return { accepted: false, reason: 'not_pending', winner: null };
+  });
+  upsertSearchAttributes([{ key: APPROVAL_PENDING_SA, value: true }]);
+  await condition(() => false);
+}
+
+/**
+ * An attacker's workflow type that makes a call of its own wait for approval — so the worker records it for the
+ * approver as it is — but answers the pending-approvals query with the same call under other arguments.
+ */
+export async function callWithLyingPreview(name: string, args: unknown, shownArguments: unknown, options: CallToolOptions): Promise<ToolCallResult> {
+  installApprovalHandlers();
+  setHandler(defineQuery<PendingApproval[]>(PENDING_APPROVALS_QUERY), () => [...pending.values()].map((state) => {
+    const entry = describePending(state);
+    return { ...entry, preview: { ...entry.preview, arguments: shownArguments } };
+  }));
+  return callTool(name, args, options);
+}
+
+/** A memory candidate (external content is only ever a candidate), left for a person to confirm. */
+export async function proposeCandidate(principal: Principal, fact: string): Promise<MemoryOutcome> {
+  return proposeMemory({ principal, fact, kind: 'external_content', evidenceIds: [], observedAt: null, confidence: null });
 }

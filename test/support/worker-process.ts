@@ -9,6 +9,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import pg from 'pg';
 import { z } from 'zod';
 import { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
+import { unauthenticatedForDevelopment } from '../../src/decisions/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { paymentTools } from '../../testkit/payment-tools.js';
 import { reportDispatchPoints } from './dispatch-probe.js';
@@ -61,7 +62,7 @@ async function main(rawConfig: string | undefined): Promise<void> {
     // A killed worker's sticky queue has no poller: hand its workflow tasks back to the shared queue quickly.
     stickyQueueScheduleToStartTimeout: '1s',
     shutdownGraceTime: '1s',
-    plugins: [new ToolContractPlugin({ tools, store: new PgToolStore(pool, { schema: config.schema }), safeRetryTools: config.safeRetryTools })],
+    plugins: [new ToolContractPlugin({ tools, store: new PgToolStore(pool, { schema: config.schema }), safeRetryTools: config.safeRetryTools, decisions: unauthenticatedForDevelopment() })],
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => worker.shutdown());
   // Created but not yet running, the worker polls nothing: a standby process takes no task.

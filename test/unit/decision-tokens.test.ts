@@ -23,7 +23,7 @@ function submitted(token: string | null, overrides: Partial<SubmittedDecision> =
 }
 
 function policy(keys: readonly DecisionKey[] | null, forbidSelfApproval = false): DecisionPolicy {
-  return { authenticator: keys === null ? null : signedDecisions({ keys }), forbidSelfApproval };
+  return { verification: keys === null ? { kind: 'unauthenticated' } : { kind: 'signed', authenticator: signedDecisions({ keys }) }, forbidSelfApproval };
 }
 
 const check = (p: DecisionPolicy, s: SubmittedDecision, subj: DecisionSubject = subject, at = now) => checkDecision(p, s, subj, { now: at, mintDecisionId: () => 'dec_minted' });
@@ -112,7 +112,7 @@ for (const algorithm of ['ed25519', 'hmac-sha256'] as const) {
   });
 }
 
-describe('decisions without an authenticator (development only)', () => {
+describe('decisions taken unauthenticated (development only), or with nothing to verify them', () => {
   it('count as sent, recorded unauthenticated with a minted id; a nameless one is malformed', async () => {
     const result = await check(policy(null), submitted(null, { claimedBy: 'dev@example.com', note: 'fine' }));
     assert.deepEqual(result, {
@@ -134,8 +134,14 @@ describe('decisions without an authenticator (development only)', () => {
     assert.deepEqual(await check(policy(null, true), submitted(null, { claimedBy: 'user-42' })), { ok: false, reason: 'self_approval' });
   });
 
+  it('count for nothing on a worker given no way to verify them, signed or not', async () => {
+    const none: DecisionPolicy = { verification: { kind: 'none' }, forbidSelfApproval: false };
+    assert.deepEqual(await check(none, submitted(null, { claimedBy: 'dev@example.com' })), { ok: false, reason: 'no_verifier' });
+    assert.deepEqual(await check(none, submitted(signDecision(approval, generateDecisionKey('ed25519', 'k1'), { now: new Date(now) }))), { ok: false, reason: 'no_verifier' });
+  });
+
   it('an authenticator that fails makes the decision unverifiable, not valid', async () => {
-    const failing: DecisionPolicy = { authenticator: { authenticate: () => Promise.reject(new Error('identity provider down')) }, forbidSelfApproval: false };
+    const failing: DecisionPolicy = { verification: { kind: 'signed', authenticator: { authenticate: () => Promise.reject(new Error('identity provider down')) } }, forbidSelfApproval: false };
     assert.deepEqual(await check(failing, submitted('x.y')), { ok: false, reason: 'verification_failed' });
   });
 });

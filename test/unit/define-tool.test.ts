@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { testContext } from '../../testkit/context.js';
 import { defineTool, DEFAULT_MAX_ARGUMENT_BYTES, ToolDefinitionError, ToolRegistry, ToolError, type ToolSpec } from '../../src/index.js';
+import { idempotencyScopeOf } from '../../src/contract/idempotency-key.js';
 
 const base = {
   name: 'kb.search',
@@ -78,6 +79,21 @@ describe('defineTool', () => {
     assert.throws(() => registry.register(defineTool({ ...base, name: 'kb.other', aliases: ['kb.search'] })), ToolDefinitionError, 'an alias is a taken name');
     assert.throws(() => defineTool({ ...base, aliases: ['kb.search'] }), ToolDefinitionError, 'an alias equal to the name');
     assert.throws(() => defineTool({ ...base, aliases: ['not a name'] }), ToolDefinitionError);
+    assert.equal(registry.nameOf('kb.lookup'), 'kb.find', 'an alias counts as its tool');
+    assert.equal(registry.nameOf('kb.find'), 'kb.find');
+    assert.equal(registry.nameOf('kb.unknown'), undefined);
+  });
+
+  it('scopes the business keys of every name of a tool alike: a renamed tool that derives one says which name', () => {
+    const writeBase = { ...base, effect: 'write' as const, idempotencyKey: ({ q }: { q: string }) => q };
+    assert.throws(() => defineTool({ ...writeBase, name: 'kb.find', aliases: ['kb.search'] }), ToolDefinitionError, 'a rename would move its keys');
+    assert.throws(() => defineTool({ ...base, idempotencyScope: 'kb.search' }), ToolDefinitionError, 'a scope without a business key scopes nothing');
+    assert.throws(() => defineTool({ ...writeBase, idempotencyScope: 'not a name' }), ToolDefinitionError);
+    const renamed = defineTool({ ...writeBase, name: 'kb.find', aliases: ['kb.search'], idempotencyScope: 'kb.search' });
+    const registry = new ToolRegistry([renamed]);
+    const scopes = ['kb.find', 'kb.search'].map((name) => idempotencyScopeOf(registry.get(name)));
+    assert.deepEqual(scopes, ['kb.search', 'kb.search'], 'the old and the new name derive one key');
+    assert.equal(idempotencyScopeOf(defineTool(writeBase)), 'kb.search', 'by default, the name');
   });
 
   it('fills budgets with defaults and freezes the definition', () => {

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { parse as parseYaml } from 'yaml';
 import { parseCommand } from '../../src/cli/argv.js';
 import { CLI_ENV } from '../../src/cli/cli-config.js';
+import { DECISION_ENV } from '../../src/cli/decision-keys.js';
 import { SEARCH_ATTRIBUTE_KEYS } from '../../src/wire/search-attributes.js';
 
 // No Docker engine runs here: the compose file is parsed and checked against what the code expects.
@@ -31,16 +32,19 @@ const dependsOn = (name: string): Node => {
 };
 const condition = (name: string, dep: string): unknown => object(dependsOn(name)[dep], `${name}.depends_on.${dep}`)['condition'];
 
-test('the stack has Postgres, the Temporal server, the UI, the search-attribute registration and the worker', () => {
-  assert.deepEqual(Object.keys(services).sort(), ['postgres', 'search-attributes', 'temporal', 'temporal-ui', 'worker']);
+/** The services built from this repo (the CLI's image), not pulled. */
+const BUILT = new Set(['migrate', 'worker']);
+
+test('the stack has Postgres, the Temporal server, the UI, the search-attribute registration, the migrations and the worker', () => {
+  assert.deepEqual(Object.keys(services).sort(), ['migrate', 'postgres', 'search-attributes', 'temporal', 'temporal-ui', 'worker']);
 });
 
 test('every image tag is pinned (no latest, no floating tag) and the worker is built from the repo', () => {
   for (const [name, value] of Object.entries(services)) {
     const image = object(value, name)['image'];
-    if (name === 'worker') {
+    if (BUILT.has(name)) {
       assert.equal(image, undefined);
-      assert.equal(object(service('worker')['build'], 'worker.build')['context'], '.');
+      assert.equal(object(service(name)['build'], `${name}.build`)['context'], '.');
       continue;
     }
     assert.equal(typeof image, 'string', `${name} has an image`);
@@ -49,20 +53,27 @@ test('every image tag is pinned (no latest, no floating tag) and the worker is b
   }
 });
 
-test('the worker gets every environment variable the CLI reads, pointing at the services of the stack', () => {
+/** Checks that a database URL points at the stack's Postgres and the package's database. */
+function assertStackDatabase(value: unknown, what: string): URL {
+  const url = new URL(String(value));
+  assert.equal(url.protocol, 'postgres:');
+  assert.equal(url.hostname, 'postgres');
+  assert.equal(url.port, '5432');
+  assert.equal(url.pathname, `/${String(env('postgres')['POSTGRES_DB'])}`, `${what} names the package's database`);
+  return url;
+}
+
+test('the worker gets every environment variable the CLI reads but the owner\'s URL, pointing at the services of the stack', () => {
   const worker = env('worker');
-  // The MCP endpoint's and the codec server's tokens are read by `mcp` and `codec-server`, which the stack does not run.
-  const notRun: readonly string[] = [CLI_ENV.mcpToken, CLI_ENV.codecToken];
+  // The MCP endpoint's and the codec server's tokens are read by `mcp` and `codec-server`, which the stack does not
+  // run; the owner's URL only by the migrations.
+  const notRun: readonly string[] = [CLI_ENV.mcpToken, CLI_ENV.codecToken, CLI_ENV.databaseOwnerUrl];
   for (const name of Object.values(CLI_ENV).filter((name) => !notRun.includes(name))) assert.ok(name in worker, `worker sets ${name}`);
+  assert.ok(!(CLI_ENV.databaseOwnerUrl in worker), 'the worker never holds the owner\'s credentials');
   assert.equal(worker[CLI_ENV.temporalAddress], 'temporal:7233');
   assert.equal(worker[CLI_ENV.temporalNamespace], env('temporal')['DEFAULT_NAMESPACE']);
-  for (const name of [CLI_ENV.databaseUrl, CLI_ENV.databaseOwnerUrl]) {
-    const url = new URL(String(worker[name]));
-    assert.equal(url.protocol, 'postgres:');
-    assert.equal(url.hostname, 'postgres');
-    assert.equal(url.port, '5432');
-    assert.equal(url.pathname, `/${String(env('postgres')['POSTGRES_DB'])}`, `${name} names the package's database`);
-  }
+  assertStackDatabase(worker[CLI_ENV.databaseUrl], 'DATABASE_URL');
+  assert.equal(env('migrate')[CLI_ENV.databaseSchema], worker[CLI_ENV.databaseSchema], 'migrated where the worker looks');
   // The principal key comes from the host's environment (empty: plain digests, and the worker warns).
   assert.equal(worker[CLI_ENV.principalKey], '${TTC_PRINCIPAL_KEY:-}');
   const command = strings(service('worker')['command'], 'worker.command');
@@ -71,6 +82,26 @@ test('the worker gets every environment variable the CLI reads, pointing at the 
   const parsed = parseCommand(command.slice(4));
   assert.equal(parsed.name, 'worker');
   assert.deepEqual(parsed.input, { json: false, source: { kind: 'demo' } });
+});
+
+test('the worker verifies decisions with keys the host must give: compose refuses to start without them', () => {
+  // `${VAR:?message}`: compose stops with the message when the variable is unset or empty, before any container starts.
+  assert.match(String(env('worker')[DECISION_ENV.verifyKeys]), /^\$\{TTC_DECISION_VERIFY_KEYS:\?.+\}$/);
+  assert.ok(!(DECISION_ENV.signingKey in env('worker')), 'a worker never holds the signing key');
+});
+
+test('the migrations run once, as the owner, before the worker starts', () => {
+  const migrate = env('migrate');
+  const owner = assertStackDatabase(migrate[CLI_ENV.databaseOwnerUrl], 'DATABASE_OWNER_URL');
+  const app = assertStackDatabase(migrate[CLI_ENV.databaseUrl], 'DATABASE_URL');
+  assert.equal(app.href, new URL(String(env('worker')[CLI_ENV.databaseUrl])).href, 'it grants the role the worker connects as');
+  assert.notEqual(owner.username, app.username);
+  const command = strings(service('migrate')['command'], 'migrate.command');
+  assert.deepEqual(command.slice(0, 4), ['node', '--import', 'tsx', 'src/cli/main.ts']);
+  assert.equal(parseCommand(command.slice(4)).name, 'migrate');
+  assert.equal(service('migrate')['restart'], 'no', 'the migrations are a one-shot');
+  assert.equal(condition('migrate', 'postgres'), 'service_healthy');
+  assert.equal(condition('worker', 'migrate'), 'service_completed_successfully');
 });
 
 test('the Temporal server and the UI use the stack\'s Postgres and server, on the usual ports', () => {
@@ -82,7 +113,7 @@ test('the Temporal server and the UI use the stack\'s Postgres and server, on th
   assert.equal(String(temporal['DB_PORT']), '5432');
   assert.deepEqual(strings(service('temporal')['ports'], 'temporal.ports'), ['7233:7233']);
   assert.deepEqual(strings(service('temporal-ui')['ports'], 'temporal-ui.ports'), ['8080:8080']);
-  assert.deepEqual(strings(service('postgres')['ports'], 'postgres.ports'), ['5432:5432']);
+  assert.equal(service('postgres')['ports'], undefined, 'Postgres is not published');
   assert.equal(env('temporal-ui')['TEMPORAL_ADDRESS'], 'temporal:7233');
 });
 
@@ -108,11 +139,10 @@ test('services start in order: Postgres healthy before Temporal, attributes regi
   assert.equal(service('search-attributes')['restart'], 'no', 'the registration is a one-shot');
 });
 
-test('the worker connects as an application role and migrates as the owner: two roles the Postgres init script creates', () => {
+test('the worker connects as an application role and the migrations as the owner: two roles the Postgres init script creates', () => {
   const postgres = env('postgres');
-  const worker = env('worker');
-  const app = new URL(String(worker[CLI_ENV.databaseUrl]));
-  const owner = new URL(String(worker[CLI_ENV.databaseOwnerUrl]));
+  const app = new URL(String(env('worker')[CLI_ENV.databaseUrl]));
+  const owner = new URL(String(env('migrate')[CLI_ENV.databaseOwnerUrl]));
   assert.deepEqual([app.username, owner.username], ['ttc_app', 'ttc_owner']);
   assert.notEqual(app.username, postgres['POSTGRES_USER'], 'the worker is not the superuser');
   assert.equal(app.password, postgres['TTC_APP_PASSWORD']);

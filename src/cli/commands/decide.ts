@@ -30,7 +30,9 @@ function decideCommand(decision: DecideInput['decision']): OperatorCommandSpec<D
     },
     run: async (input, deps) => {
       const { decideApproval } = await import('../approve.js');
-      return decideApproval(await deps.client(), input, await deps.signingKey());
+      // Temporal first: an unreachable server fails the command before any database is opened.
+      const client = await deps.client();
+      return decideApproval(client, await deps.store(), input, await deps.signingKey());
     },
   };
 }

@@ -29,10 +29,10 @@ export function proposeMemory(tables: InMemoryTables, input: MemoryProposal, pol
   return { decision, reason, memory: copy(record) };
 }
 
-/** A user confirms a candidate; confirming again by the same user is a no-op, by anyone else a refusal. */
+/** A user confirms a candidate (of the given workflow); confirming again by the same user is a no-op, by anyone else a refusal. */
 export function confirmMemoryCandidate(tables: InMemoryTables, input: MemoryConfirmation, now: string): MemoryRecord {
   const entry = tables.memory.get(input.memoryId);
-  if (!entry) throw new StoreError('memory_not_found', { memoryId: input.memoryId });
+  if (!entry || (input.workflowId !== undefined && entry.record.workflowId !== input.workflowId)) throw new StoreError('memory_not_found', { memoryId: input.memoryId });
   if (entry.record.status === 'candidate') {
     entry.record = { ...entry.record, status: 'accepted', reason: 'user_confirmed', confirmedBy: input.confirmedBy, updatedAt: now };
   } else if (entry.record.confirmedBy !== input.confirmedBy) {

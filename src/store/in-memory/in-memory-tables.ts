@@ -1,4 +1,5 @@
 import type { ModelResult } from '../../contract/model-result.js';
+import type { ApprovalRequest } from '../approval-requests.js';
 import type { AuditRef, LedgerStatus } from '../ledger.js';
 import type { MemoryRecord } from '../memory.js';
 import type { OutcomeLabel } from '../outcome-labels.js';
@@ -70,11 +71,13 @@ export interface InMemoryTables {
   readonly reconciliations: Map<string, RoundRow[]>;
   /** By label id, in the order they were added. */
   readonly labels: Map<string, OutcomeLabel>;
+  /** By workflow id, run id and call id. */
+  readonly approvalRequests: Map<string, ApprovalRequest>;
 }
 
 /** Tables with no rows. */
 export function emptyTables(): InMemoryTables {
-  return { ledger: new Map(), audits: new Map(), evidence: new Map(), artifacts: new Map(), patches: new Map(), state: new Map(), memory: new Map(), reconciliations: new Map(), labels: new Map() };
+  return { ledger: new Map(), audits: new Map(), evidence: new Map(), artifacts: new Map(), patches: new Map(), state: new Map(), memory: new Map(), reconciliations: new Map(), labels: new Map(), approvalRequests: new Map() };
 }
 
 /** Deep copy through JSON, so callers can never mutate what the store holds (as with a real database). */

@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/require-await -- methods are async so that every validation failure is a rejected promise, exactly as with the pg store. */
 import type { ArtifactPayload } from '../../contract/execute-tool.js';
+import type { ApprovalRequest, ApprovalRequestFilter, ApprovalRequestInput, ApprovalRequestRef } from '../approval-requests.js';
 import type { ContractMetrics, MetricsWindow } from '../contract-metrics.js';
 import type { FenceDecision, FenceDispatchInput } from '../lease.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from '../ledger.js';
@@ -19,6 +20,7 @@ import type { CallFilter, EvidenceRecord, StoredArtifact, StoredAudit } from '..
 import type { StoreClock } from '../timestamps.js';
 import type { ToolStore, ToolStoreOptions } from '../tool-store.js';
 import { confirmMemoryCandidate, listMemories, proposeMemory } from './in-memory-agent-memory.js';
+import * as approvalRequests from './in-memory-approval-requests.js';
 import { getArtifact, putArtifact } from './in-memory-artifacts.js';
 import { fenceDispatch } from './in-memory-lease.js';
 import { claimIdempotencyKey, getLedgerEntry, recordExecution } from './in-memory-ledger.js';
@@ -151,6 +153,18 @@ export class InMemoryToolStore implements ToolStore {
 
   async listOutcomeLabels(auditIds: readonly string[]): Promise<OutcomeLabel[]> {
     return listOutcomeLabels(this.tables, auditIds);
+  }
+
+  async recordApprovalRequest(input: ApprovalRequestInput): Promise<ApprovalRequest> {
+    return approvalRequests.recordApprovalRequest(this.tables, input, this.clock());
+  }
+
+  async getApprovalRequest(ref: ApprovalRequestRef): Promise<ApprovalRequest | null> {
+    return approvalRequests.getApprovalRequest(this.tables, ref);
+  }
+
+  async listApprovalRequests(filter: ApprovalRequestFilter): Promise<ApprovalRequest[]> {
+    return approvalRequests.listApprovalRequests(this.tables, filter);
   }
 
   /** The clock's time as the ISO-8601 text every stored timestamp is kept as. */

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import type { Pool } from 'pg';
 import { checkText } from '../input-checks.js';
 import { inTransaction, type Queryable } from './sql-runner.js';
-import { checkSchemaName, DEFAULT_SCHEMA } from './pg-schema.js';
+import { checkSchemaName, DEFAULT_SCHEMA, qualifiedTable } from './pg-schema.js';
 import { StoreError } from '../store-error.js';
 
 /** Where the numbered SQL files live (shipped next to this module). */
@@ -45,8 +45,13 @@ export interface MigrateOptions {
 export interface MigrationReport {
   readonly applied: readonly number[];
   readonly alreadyApplied: readonly number[];
-  /** The application role granted its privileges, or `null` when the migrating role is the application's too. */
+  /** The application role granted its privileges, or `null` when none was named. */
   readonly appRole: string | null;
+  /**
+   * No application role was named and the migrating role owns the package's tables: whoever runs the application
+   * with it could rewrite the audit. False for a role that only confirmed a schema its owner migrated.
+   */
+  readonly singleRole: boolean;
 }
 
 /** Reads `NNN_name.sql` files in version order; a gap or duplicate number is a packaging error. */
@@ -78,10 +83,12 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
     if (options.schema === undefined) await assertNoStoreElsewhere(tx, schema);
     await useSchema(tx, schema);
     const migrationsTable = tx.table(MIGRATIONS_TABLE);
-    await tx.query(
-      `CREATE TABLE IF NOT EXISTS ${migrationsTable} (version integer PRIMARY KEY, name text NOT NULL, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-      [],
-    );
+    // Created only when missing (CREATE ... IF NOT EXISTS needs the schema's CREATE right even when the table is
+    // there): a schema that is up to date takes no DDL, so a role that may only read it can confirm that it is.
+    const existing = await tx.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [qualifiedTable(schema, MIGRATIONS_TABLE)]);
+    if (existing[0]?.present !== true) {
+      await tx.query(`CREATE TABLE ${migrationsTable} (version integer PRIMARY KEY, name text NOT NULL, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`, []);
+    }
     const rows = await tx.query<{ version: number; sha256: string }>(`SELECT version, sha256 FROM ${migrationsTable} ORDER BY version`, []);
     const recorded = new Map(rows.map((row) => [row.version, row.sha256]));
     const applied: number[] = [];
@@ -105,7 +112,7 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
       await assertOwnsTables(tx, schema);
       await tx.query(`SELECT "${schema}".ttc_grant_application_role($1)`, [appRole]);
     }
-    return { applied, alreadyApplied, appRole };
+    return { applied, alreadyApplied, appRole, singleRole: appRole === null && (await ownsTables(tx, schema)) };
   });
 }
 
@@ -153,6 +160,12 @@ async function assertNoStoreElsewhere(tx: Queryable, schema: string): Promise<vo
   const found = rows[0];
   if (found === undefined || found.current === schema || found.target_has || !found.current_has) return;
   throw new StoreError('migration_mismatch', { problem: 'store_in_another_schema', schema, found: found.current, fix: `set DATABASE_SCHEMA=${found.current} (or pass { schema: '${found.current}' } to migrate and PgToolStore)` });
+}
+
+/** True when the connected role owns a table of the package. */
+async function ownsTables(tx: Queryable, schema: string): Promise<boolean> {
+  const rows = await tx.query<{ owns: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename LIKE 'ttc\\_%' AND tableowner = current_user) AS owns`, [schema]);
+  return rows[0]?.owns === true;
 }
 
 /** Grants mean nothing on tables the application role owns (e.g. created by an older, single-role setup). */

@@ -66,17 +66,18 @@ export async function proposeMemory(db: Queryable, input: MemoryProposal, policy
   return { decision: row.status, reason: row.reason, memory: memoryRecordOf(row) };
 }
 
-/** Promotes a candidate to accepted memory, recording who confirmed it; confirming again is a no-op. */
+/** Promotes a candidate (of the given workflow) to accepted memory, recording who confirmed it; confirming again is a no-op. */
 export async function confirmMemoryCandidate(db: Queryable, input: MemoryConfirmation, now: Date): Promise<MemoryRecord> {
   const memoryId = checkText(input.memoryId, 'memoryId');
   const confirmedBy = checkText(input.confirmedBy, 'confirmedBy');
+  const workflowId = input.workflowId === undefined ? null : checkText(input.workflowId, 'workflowId');
   const updated = await db.query<MemoryRow>(
     `UPDATE ${db.table('ttc_memory')} SET status = 'accepted', reason = 'user_confirmed', confirmed_by = $2, updated_at = $3
-      WHERE memory_id = $1 AND status = 'candidate' RETURNING ${MEMORY_COLUMNS}`,
-    [memoryId, confirmedBy, now],
+      WHERE memory_id = $1 AND status = 'candidate' AND ($4::text IS NULL OR workflow_id = $4) RETURNING ${MEMORY_COLUMNS}`,
+    [memoryId, confirmedBy, now, workflowId],
   );
   const row = updated[0] ?? (await selectMemory(db, memoryId));
-  if (!row) throw new StoreError('memory_not_found', { memoryId });
+  if (!row || (workflowId !== null && row.workflow_id !== workflowId)) throw new StoreError('memory_not_found', { memoryId });
   if (updated.length === 0 && row.confirmed_by !== confirmedBy) throw new StoreError('not_a_candidate', { memoryId, status: row.status });
   return memoryRecordOf(row);
 }

@@ -5,6 +5,7 @@ export const DEFAULT_SCHEMA = 'public';
 
 /** Every table the migrations create; a statement names one only through {@link qualifiedTable}. */
 export type TableName =
+  | 'ttc_approval_requests'
   | 'ttc_audit'
   | 'ttc_audit_facts'
   | 'ttc_audit_layers'

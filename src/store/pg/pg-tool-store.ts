@@ -1,5 +1,7 @@
 import type { Pool } from 'pg';
 import type { ArtifactPayload } from '../../contract/execute-tool.js';
+import type { ApprovalRequest, ApprovalRequestFilter, ApprovalRequestInput, ApprovalRequestRef } from '../approval-requests.js';
+import * as approvalRequests from './pg-approval-requests.js';
 import { checkText } from '../input-checks.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from '../ledger.js';
 import type { MemoryConfirmation, MemoryFilter, MemoryOutcome, MemoryProposal, MemoryRecord } from '../memory.js';
@@ -175,5 +177,17 @@ export class PgToolStore implements ToolStore {
 
   listOutcomeLabels(auditIds: readonly string[]): Promise<OutcomeLabel[]> {
     return listOutcomeLabels(this.db, auditIds);
+  }
+
+  recordApprovalRequest(input: ApprovalRequestInput): Promise<ApprovalRequest> {
+    return approvalRequests.recordApprovalRequest(this.db, input, this.now());
+  }
+
+  getApprovalRequest(ref: ApprovalRequestRef): Promise<ApprovalRequest | null> {
+    return approvalRequests.getApprovalRequest(this.db, ref);
+  }
+
+  listApprovalRequests(filter: ApprovalRequestFilter): Promise<ApprovalRequest[]> {
+    return approvalRequests.listApprovalRequests(this.db, filter);
   }
 }

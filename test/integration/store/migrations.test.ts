@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { canonicalJson, sha256Hex } from '../../../src/index.js';
 import { loadMigrations, migrate, MIGRATIONS_TABLE } from '../../../src/store/pg/migrate.js';
+import { isStoreError } from '../../../src/store/store-error.js';
 import { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { ensureLoginRole } from '../../../src/testing/application-role.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
@@ -64,6 +65,7 @@ describe('migrations (real Postgres)', () => {
     assert.deepEqual(report.alreadyApplied, []);
     assert.equal(report.appRole, db.appRole);
     assert.deepEqual(await tables(), [
+      'ttc_approval_requests',
       'ttc_artifacts',
       'ttc_audit',
       'ttc_audit_facts',
@@ -83,6 +85,7 @@ describe('migrations (real Postgres)', () => {
 
   it('grants the application role exactly SELECT/INSERT on history and SELECT/INSERT/UPDATE on state, nothing else', async () => {
     assert.deepEqual(await appPrivileges(), {
+      ttc_approval_requests: 'SELECT,INSERT',
       ttc_artifacts: 'SELECT,INSERT',
       ttc_audit: 'SELECT,INSERT',
       ttc_audit_facts: 'SELECT,INSERT',
@@ -94,7 +97,7 @@ describe('migrations (real Postgres)', () => {
       ttc_reconciliation_attempts: 'SELECT,INSERT',
       ttc_reconciliations: 'SELECT,INSERT,UPDATE',
       ttc_retention_log: '',
-      [MIGRATIONS_TABLE]: '',
+      [MIGRATIONS_TABLE]: 'SELECT',
       ttc_state: 'SELECT,INSERT,UPDATE',
       ttc_state_patches: 'SELECT,INSERT',
     });
@@ -118,6 +121,16 @@ describe('migrations (real Postgres)', () => {
     assert.equal((await appPrivileges())['ttc_audit'], 'SELECT,INSERT');
   });
 
+  it('lets the application role confirm a schema its owner migrated, without DDL and without a single-role warning', async () => {
+    const report = await migrate(db.pool, { schema: db.schema });
+    assert.deepEqual(report.applied, []);
+    assert.deepEqual(report.alreadyApplied, (await loadMigrations()).map((m) => m.version));
+    assert.deepEqual([report.appRole, report.singleRole], [null, false]);
+    // One migration behind, it cannot catch up itself: the owner must migrate.
+    const next = { version: report.alreadyApplied.length + 1, name: 'next.sql', sql: 'CREATE TABLE ttc_next (id int)', sha256: 'e'.repeat(64) };
+    await assert.rejects(migrate(db.pool, { schema: db.schema, migrations: [...(await loadMigrations()), next] }), (error: unknown) => isStoreError(error) && error.details['sqlstate'] === '42501');
+  });
+
   it('refuses an application role that could act as the owner: the owner itself, a superuser, a member of the owner, or none', async () => {
     const owner = (await db.ownerPool.query<{ current_user: string }>('SELECT current_user')).rows[0]!.current_user;
     await rejectsWith(migrate(db.ownerPool, { schema: db.schema, appRole: owner }), 'TOOL_ERROR', 'role_setup');
@@ -139,7 +152,7 @@ describe('migrations (real Postgres)', () => {
     await withSchema('single', async (schema, poolOf) => {
       await db.ownerPool.query(`GRANT USAGE, CREATE ON SCHEMA ${schema} TO ${db.appRole}`);
       const report = await migrate(poolOf(db.connectionString), { schema });
-      assert.equal(report.appRole, null, 'migrated by the application role itself: no separation');
+      assert.deepEqual([report.appRole, report.singleRole], [null, true], 'migrated by the application role itself: no separation');
       await rejectsWith(migrate(poolOf(db.ownerConnectionString), { schema, appRole: db.appRole }), 'TOOL_ERROR', 'role_setup');
     });
   });

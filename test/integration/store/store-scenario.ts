@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from '../../../src/store/approval-requests.js';
 import { isStoreError } from '../../../src/store/store-error.js';
 import type { ToolStore } from '../../../src/store/tool-store.js';
 import { ordersGet, paymentsCharge, runCall } from '../../../testkit/store-tools.js';
@@ -62,6 +63,42 @@ export async function storeScenario(store: ToolStore): Promise<unknown[]> {
   const secretFact = { memoryId: 'm6', subjectRef: 's', workflowId: 'wf', fact: `password=hunter2 and ghp_${'x1Y2z3'.repeat(6)}`, kind: 'user_explicit_statement', evidenceIds: [], observedAt: null, confidence: null } as const;
   await observe(() => store.proposeMemory(secretFact), (r: { memory: { fact: string } }) => r.memory.fact);
   await observe(() => store.proposeMemory(secretFact), (r: { memory: { fact: string } }) => r.memory.fact);
+  // A confirmation bound to a workflow confirms only that workflow's candidate; another's is as if absent.
+  await observe(() => memory('m7', 'external_content'), decision);
+  await observe(() => store.confirmMemoryCandidate({ memoryId: 'm7', confirmedBy: 'u', workflowId: 'wf-other' }), (r: { status: string }) => r.status);
+  await observe(() => store.confirmMemoryCandidate({ memoryId: 'm7', confirmedBy: 'u', workflowId: 'wf' }), (r: { status: string }) => r.status);
+
+  // Approval requests: written once (a retry gets the stored one), another request for the call is refused.
+  const request = {
+    workflowId: 'wf',
+    runId: 'run-1',
+    callId: 'c9',
+    tool: 'bank.transfer',
+    effect: 'write',
+    arguments: { to_account: 'acct_1', amount_cents: 100, credentials: '[REDACTED: sensitive field]' },
+    hidden: [{ path: '/credentials', reason: 'sensitive_field' }],
+    requestSha256: 'a'.repeat(64),
+    waitMs: 60_000,
+  } as const;
+  const shown = (r: ApprovalRequest) => [r.workflowId, r.runId, r.callId, r.tool, r.effect, r.arguments, r.hidden, r.requestSha256, Date.parse(r.expiresAt) - Date.parse(r.requestedAt)];
+  await observe(() => store.recordApprovalRequest(request), shown);
+  await observe(() => store.recordApprovalRequest(request), shown);
+  await observe(() => store.recordApprovalRequest({ ...request, requestSha256: 'b'.repeat(64) }), shown);
+  await observe(() => store.recordApprovalRequest({ ...request, arguments: { ...request.arguments, amount_cents: 1 } }), shown);
+  await observe(() => store.recordApprovalRequest({ ...request, callId: 'c10', waitMs: 0 }), shown);
+  await observe(() => store.recordApprovalRequest({ ...request, callId: 'c10', requestSha256: 'not a digest' }), shown);
+  await observe(() => store.recordApprovalRequest({ ...request, callId: 'c10', effect: 'delete' as 'write' }), shown);
+  await observe(() => store.recordApprovalRequest({ ...request, runId: 'run-2' }), shown);
+  await observe(() => store.getApprovalRequest({ workflowId: 'wf', runId: 'run-1', callId: 'c9' }), shown);
+  await observe(() => store.getApprovalRequest({ workflowId: 'wf', runId: 'run-3', callId: 'c9' }), (r: ApprovalRequest | null) => r);
+  const calls = (rs: ApprovalRequest[]) => rs.map((r) => [r.runId, r.callId]);
+  await observe(() => store.listApprovalRequests({ at: new Date(), workflowId: 'wf' }), calls);
+  await observe(() => store.listApprovalRequests({ at: new Date(), workflowId: 'wf-other' }), calls);
+  await observe(() => store.listApprovalRequests({ at: new Date(Date.now() + 120_000) }), calls);
+  // A call that recorded an attempt in that run no longer waits.
+  const decided = await runCall(ordersGet, { orderId: 'o-9' }, { workflowId: 'wf', callId: 'c9' });
+  await observe(() => store.recordExecution({ execution: decided, workflowId: 'wf', runId: 'run-1' }), () => 'recorded');
+  await observe(() => store.listApprovalRequests({ at: new Date(), workflowId: 'wf' }), calls);
 
   const rec = (r: { state: string; round: number; attempts: unknown[] }) => [r.state, r.round, r.attempts.length];
   await observe(() => store.openReconciliation({ idempotencyKey: 'k-unknown', workflowId: 'wf', callId: 'c4', tool: 'payments.charge', auditId: null }), rec);

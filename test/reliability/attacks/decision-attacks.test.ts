@@ -58,7 +58,7 @@ const bigTransfer = { to_account: 'acct_mallory', amount_cents: 999_999, credent
 
 const h = useRuntimeHarness('rel-decision-attacks', { extraTools: [transferTool(TRANSFER, []), transferTool(TRANSFER_SHOWN, ['/credentials/act_as'])] });
 /** The CLI's environment: this file's server, and the approval service's signing key. */
-const cliEnv = () => ({ TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace, TTC_DECISION_KEY: formatDecisionKey(TEST_DECISION_KEY, 'signing') });
+const cliEnv = () => ({ TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace, ...h.databaseEnv, TTC_DECISION_KEY: formatDecisionKey(TEST_DECISION_KEY, 'signing') });
 
 const client = () => h.temporal.client;
 const ranUnder = (workflowId: string) => transfers.get(`${workflowId}:call-1`) ?? 0;

@@ -47,7 +47,7 @@ function checkResult(modelResult: unknown, label: string, forbidden: readonly st
 /** The real interceptor, in a real activity Context, around the real tool activity function. */
 function inProcessInterceptor(): (tool: AnyToolDefinition, input: ToolActivityInput) => Promise<ToolCallResult> {
   const registry = new ToolRegistry([fuzzRead, fuzzWrite]);
-  const factory = toolActivityInterceptors({ registry, store: new InMemoryToolStore(), safeRetryTools: new Set(), decisions: { authenticator: null, forbidSelfApproval: false } });
+  const factory = toolActivityInterceptors({ registry, store: new InMemoryToolStore(), safeRetryTools: new Set(), decisions: { verification: { kind: 'none' }, forbidSelfApproval: false } });
   const activities = createToolActivities(registry.list());
   const quiet = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
   let attempt = 0;

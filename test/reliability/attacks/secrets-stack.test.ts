@@ -187,6 +187,7 @@ test('the approval preview (pending query and `tool-contract pending`) shows eve
 
   const cli = await runCli(['pending', WORKFLOWS.approval], { env: cliEnv() });
   assert.equal(cli.code, 0, cli.stderr);
+  assert.deepEqual((JSON.parse(cli.stdout) as { workflows: { approvals: { callId: string }[] }[] }).workflows.map((run) => run.approvals.map((a) => a.callId)), [[pending.callId]], 'the call is listed');
   assertAggregate(cli.stdout, PLACED, '`tool-contract pending`');
 
   await handle.signal(APPROVAL_SIGNAL, signedApproval(pending, { decision: 'reject', approver: 'secops@example.com' }));

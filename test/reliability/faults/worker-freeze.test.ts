@@ -5,6 +5,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { SDK_LOCAL_TIMEOUT_BUFFER_MS } from '../../../activities/attempt-deadline.js';
 import { LATE_RESULT_ESCALATION } from '../../../src/store/lease.js';
+import { unauthenticatedForDevelopment } from '../../../src/decisions/index.js';
 import { ToolContractPlugin } from '../../../src/temporal/plugin.js';
 import { reconcileWorkflowId } from '../../../src/wire/ids.js';
 import { RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../../src/wire/names.js';
@@ -48,7 +49,7 @@ before(async () => {
     taskQueue,
     workflowBundle,
     enableNonLocalActivities: false,
-    plugins: [new ToolContractPlugin({ tools, store })],
+    plugins: [new ToolContractPlugin({ tools, store, decisions: unauthenticatedForDevelopment() })],
   });
   runInBackground(workflowsOnly, workers);
   victim = await world.spawnWorker({ dispatchProbeUrl: probe.url, activitiesOnly: true, maxConcurrentActivities: 1 });
@@ -64,7 +65,7 @@ after(async () => {
 /** Runs the activities (the package's and the tools') while the victim is frozen. */
 async function startStandIn(): Promise<RunningWorker> {
   const { temporal, taskQueue, tools, store } = world.harness;
-  const worker = await Worker.create({ connection: temporal.nativeConnection, namespace: temporal.server.namespace, taskQueue, plugins: [new ToolContractPlugin({ tools, store })] });
+  const worker = await Worker.create({ connection: temporal.nativeConnection, namespace: temporal.server.namespace, taskQueue, plugins: [new ToolContractPlugin({ tools, store, decisions: unauthenticatedForDevelopment() })] });
   return runInBackground(worker, workers);
 }
 

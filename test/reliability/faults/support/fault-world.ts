@@ -1,3 +1,4 @@
+import { unauthenticatedForDevelopment } from '../../../../src/decisions/index.js';
 import { openTestDatabase, type TestDatabase, type TestDatabaseOptions } from '../../../support/postgres.js';
 import { startRuntimeHarness, type RuntimeHarness } from '../../../support/runtime-harness.js';
 import type { WorkerProcessConfig } from '../../../support/worker-process.js';
@@ -39,7 +40,7 @@ export async function startFaultWorld(label: string, options: FaultWorldOptions 
     },
     // Unauthenticated decisions, like the worker processes and the plugin workers the fault tests start beside the
     // harness's: every worker of a task queue must judge a decision alike, and signatures are not what these test.
-    { decisions: null, ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }) },
+    { decisions: unauthenticatedForDevelopment(), ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }) },
   );
   const bundle = await writeBundleFile(harness.workflowBundle.code);
   const database = db as TestDatabase | null;
