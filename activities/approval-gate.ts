@@ -1,5 +1,5 @@
 import type { DecisionRecord } from '../src/contract/decision-record.js';
-import type { AnyToolDefinition } from '../src/contract/define-tool.js';
+import type { AnyToolImplementation } from '../src/contract/tool-spec.js';
 import { callOwnership } from './call-ownership.js';
 import type { DecisionPolicy, DecisionSubject } from './check-decision.js';
 import { confirmDecision } from './confirm-decision.js';
@@ -20,7 +20,7 @@ export type ApprovalSubject = Extract<DecisionSubject, { kind: 'approval' }>;
  * the workflow run that schedules it, or — for the reconciliation's one safe re-dispatch — to the reconciliation
  * workflow of its own key (any run of it); so an approval never runs under a fresh key or in another workflow.
  */
-export function approvalSubject(tool: AnyToolDefinition, call: ToolActivityInput, intended: IntendedRequest): ApprovalSubject | null {
+export function approvalSubject(tool: AnyToolImplementation, call: ToolActivityInput, intended: IntendedRequest): ApprovalSubject | null {
   const redispatch = call.dispatch === 'redispatch';
   const owner = callOwnership(tool, callIdentityOf(call, tool.name), [redispatch ? 'reconciliation' : 'own_workflow']);
   if (owner === null) return null;

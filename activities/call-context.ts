@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
-import type { CallIdentity } from './call-identity.js';
+import type { CallIdentity } from '../src/contract/call-identity.js';
 import { nodeSha256Hex } from './node-sha256.js';
 
 /** The worker's secrets a call may need; they come from the runtime, never from the identity (which is in history). */

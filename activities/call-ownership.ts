@@ -1,11 +1,9 @@
-import { describeThrown } from '../src/contract/call-failure.js';
-import type { AnyToolDefinition } from '../src/contract/define-tool.js';
-import { checkArguments } from '../src/contract/execute-tool.js';
-import { businessIdempotencyKey, idempotencyScopeOf } from '../src/contract/idempotency-key.js';
+import { identifyCall } from '../src/contract/call-identity.js';
+import type { AnyToolImplementation } from '../src/contract/tool-spec.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
 import type { ToolStore } from '../src/store/tool-store.js';
 import { activityWorkflow } from './call-context.js';
-import type { CallIdentity } from './call-identity.js';
+import type { CallIdentity } from '../src/contract/call-identity.js';
 
 /**
  * Where a package activity may act on a call: in the workflow the call belongs to, or in the reconciliation of the
@@ -30,19 +28,19 @@ export interface CallOwnership {
 /**
  * Binds a call named in an activity's input to the workflow the activity runs for. Activity input is written by
  * workflow code, and any workflow on the task queue can write any: a call counts as this activity's only when the
- * activity runs in the workflow the call belongs to — its operation id is `<workflow id>:<call id>`, as `prepareCall`
- * fixes it — or, where `sites` allows it, in the reconciliation workflow of the call's key; and its idempotency key
- * is the one its request owns (the tool's business key for the arguments the input layer accepts, scoped by tenant,
- * else its operation id), so nothing acts under another call's key. `null` for anything else: the caller refuses the
- * call before it touches that other call's key, audit or records.
+ * activity runs in the workflow the call belongs to — its operation id is `<workflow id>:<call id>`, as
+ * `identifyCall` fixes it — or, where `sites` allows it, in the reconciliation workflow of the call's key; and its
+ * idempotency key is the one `identifyCall` derives for its request (the tool's business key scoped by tenant, else
+ * its operation id), so nothing acts under another call's key. `null` for anything else: the caller refuses the call
+ * before it touches that other call's key, audit or records.
  */
-export function callOwnership(tool: AnyToolDefinition, identity: CallIdentity, sites: readonly CallSite[]): CallOwnership | null {
+export function callOwnership(tool: AnyToolImplementation, identity: CallIdentity, sites: readonly CallSite[]): CallOwnership | null {
   const running = runningWorkflow();
   const suffix = `:${identity.callId}`;
   if (running === null || !identity.operationId.endsWith(suffix) || identity.operationId.length === suffix.length) return null;
-  const checked = checkArguments(tool, identity.args);
-  if (identity.idempotencyKey !== ownedKey(tool, identity.principal.tenant, checked.ok ? checked.arguments : identity.args, identity.operationId)) return null;
   const workflowId = identity.operationId.slice(0, -suffix.length);
+  // Arguments without a readable business key own the unkeyed identity (the call is refused, and audited under it).
+  if (identifyCall(tool.facts, identity, workflowId).identity.idempotencyKey !== identity.idempotencyKey) return null;
   const site: CallSite | null = running.workflowId === workflowId ? 'own_workflow' : running.workflowId === reconcileWorkflowId(identity.idempotencyKey) ? 'reconciliation' : null;
   return site !== null && sites.includes(site) ? { site, workflowId, running } : null;
 }
@@ -51,28 +49,6 @@ export function callOwnership(tool: AnyToolDefinition, identity: CallIdentity, s
 function runningWorkflow(): RunningWorkflow | null {
   const { workflowId, runId } = activityWorkflow();
   return runId === null ? null : { workflowId, runId };
-}
-
-/**
- * The idempotency key a request owns, as `prepareCall` derives it: its business key, else its operation id. `null`
- * when the tool's key function throws on these arguments.
- */
-function ownedKey(tool: AnyToolDefinition, tenant: string, args: unknown, operationId: string): string | null {
-  const key = businessKeyOf(tool, tenant, args);
-  return key.ok ? (key.value ?? operationId) : null;
-}
-
-/** A tool's business key for some arguments (`null` when it derives none), or what its key function threw. */
-export type BusinessKey = { readonly ok: true; readonly value: string | null } | { readonly ok: false; readonly thrown: Record<string, unknown> };
-
-/** The tool's business key for these arguments, scoped by tenant and by the tool's idempotency scope (the same under every name of the tool). */
-export function businessKeyOf(tool: AnyToolDefinition, tenant: string, args: unknown): BusinessKey {
-  if (tool.idempotencyKey === undefined) return { ok: true, value: null };
-  try {
-    return { ok: true, value: businessIdempotencyKey(idempotencyScopeOf(tool), tenant, String(tool.idempotencyKey(args))) };
-  } catch (thrown) {
-    return { ok: false, thrown: describeThrown(thrown) };
-  }
 }
 
 /**

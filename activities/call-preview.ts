@@ -1,9 +1,9 @@
 import { argumentsPreview } from '../src/contract/approval-preview.js';
 import { requestDigest } from '../src/contract/bindings.js';
 import { callRedactor } from '../src/contract/call-redactor.js';
-import type { AnyToolDefinition, ToolEffect } from '../src/contract/define-tool.js';
+import type { AnyToolImplementation, ToolEffect } from '../src/contract/tool-spec.js';
 import type { Redaction } from '../src/contract/redaction.js';
-import type { CallIdentity } from './call-identity.js';
+import type { CallIdentity } from '../src/contract/call-identity.js';
 
 /** A secret-free description of a call, for approvers and the UI. */
 export interface CallPreview {
@@ -24,7 +24,7 @@ export interface CallPreview {
  * input layer accepted (`digestArguments`), so what is digested is what the preview shows. The one place both are
  * made: the call's preparation and the record written for the approver must agree to the byte.
  */
-export function callPreview(tool: AnyToolDefinition, identity: CallIdentity, digestArguments: unknown): CallPreview {
+export function callPreview(tool: AnyToolImplementation, identity: CallIdentity, digestArguments: unknown): CallPreview {
   const requestSha256 = requestDigest(identity.principal, tool, digestArguments);
   return { tool: tool.name, effect: tool.effect, ...argumentsPreview(digestArguments, callRedactor(tool, identity), tool.visibleToApprovers), requestSha256 };
 }

@@ -1,4 +1,5 @@
-import type { AnyToolDefinition, HandlerContext } from '../src/contract/define-tool.js';
+import type { HandlerContext } from '../src/contract/tool-handler.js';
+import type { AnyToolImplementation } from '../src/contract/tool-spec.js';
 import type { DispatchFence } from './dispatch-fence.js';
 
 /**
@@ -9,7 +10,7 @@ import type { DispatchFence } from './dispatch-fence.js';
  * handler's own call stays the tighter fence: it also stops a handler frozen between its start and its request.
  * Costs a write one store round trip; a read is returned as it is (running one twice has no side effect).
  */
-export function behindHandlerFence(tool: AnyToolDefinition, fence: DispatchFence): AnyToolDefinition {
+export function behindHandlerFence(tool: AnyToolImplementation, fence: DispatchFence): AnyToolImplementation {
   if (tool.effect === 'read') return tool;
   return {
     ...tool,

@@ -6,7 +6,7 @@ import type { ToolStore } from '../src/store/tool-store.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
 import { RECONCILE_WORKFLOW_TYPE } from '../src/wire/names.js';
 import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
-import type { CallIdentity } from './call-identity.js';
+import type { CallIdentity } from '../src/contract/call-identity.js';
 
 /**
  * Input of the reconciliation workflow for a late result: a write's commit (or an unknown outcome of a request that

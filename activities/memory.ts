@@ -1,5 +1,5 @@
 import { principalRef } from '../src/contract/principal-ref.js';
-import type { Principal } from '../src/contract/define-tool.js';
+import type { Principal } from '../src/contract/tool-handler.js';
 import type { MemoryConfirmation, MemoryOutcome, MemoryProposal, MemoryRecord } from '../src/store/memory.js';
 import { activityWorkflow } from './call-context.js';
 import type { ToolRuntime } from './runtime.js';

@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { AnyToolDefinition } from '../src/contract/define-tool.js';
+import type { AnyToolImplementation } from '../src/contract/tool-spec.js';
 import type { ToolRegistry } from '../src/contract/tool-registry.js';
 import { ToolError } from '../src/contract/tool-error.js';
 import { toChatTool } from '../src/adapters/tool-definitions/openai.js';
@@ -36,7 +36,7 @@ export interface ModelCallInput {
 export function createModelCall(registry: ToolRegistry, models: Readonly<Record<string, ModelClient>>): (input: ModelCallInput) => Promise<ModelResponse> {
   return async (input) => {
     const tools = input.allowedTools.filter((name) => registry.has(name)).map((name) => registry.get(name));
-    const request = (toolName: (tool: AnyToolDefinition) => string): ModelRequest => ({
+    const request = (toolName: (tool: AnyToolImplementation) => string): ModelRequest => ({
       messages: input.messages,
       tools: tools.map((tool) => toolDefinition(tool, toolName(tool))),
       ...(input.settings === undefined ? {} : { settings: input.settings }),
@@ -52,7 +52,7 @@ export function createModelCall(registry: ToolRegistry, models: Readonly<Record<
 }
 
 /** A tool as the model sees it: the OpenAI dialect without strict mode, so arguments arrive exactly as the schema says. */
-function toolDefinition(tool: AnyToolDefinition, name: string): ModelToolDefinition {
+function toolDefinition(tool: AnyToolImplementation, name: string): ModelToolDefinition {
   const { description, parameters } = toChatTool(tool, { strict: false }).function;
   return { name, description, parameters: parameters as JsonObject };
 }
@@ -66,7 +66,7 @@ class ProviderNames {
   readonly #toWire = new Map<string, string>();
   readonly #fromWire = new Map<string, string>();
 
-  constructor(tools: readonly AnyToolDefinition[]) {
+  constructor(tools: readonly AnyToolImplementation[]) {
     for (const tool of tools) {
       const wire = toChatTool(tool, { strict: false }).function.name;
       this.#toWire.set(tool.name, wire);

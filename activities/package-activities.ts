@@ -1,10 +1,10 @@
 import {
   CONFIRM_MEMORY_ACTIVITY,
+  DESCRIBE_TOOLS_ACTIVITY,
   ESCALATE_ACTIVITY,
   MODEL_CALL_ACTIVITY,
   OPEN_AND_QUERY_ACTIVITY,
   OPEN_RECONCILIATION_ACTIVITY,
-  PREPARE_CALL_ACTIVITY,
   PROPOSE_MEMORY_ACTIVITY,
   QUERY_OUTCOME_ACTIVITY,
   REQUEST_APPROVAL_ACTIVITY,
@@ -17,7 +17,7 @@ import { toApplicationFailure } from './tool-failure.js';
 import { withHeartbeats } from './heartbeats.js';
 import { createConfirmMemory, createProposeMemory } from './memory.js';
 import { createModelCall } from './model-call.js';
-import { createPrepareCall } from './prepare-call.js';
+import { createDescribeTools } from './describe-tools.js';
 import { createRequestApproval } from './request-approval.js';
 import { createEscalateReconciliation, createOpenAndQueryOutcome, createOpenReconciliation, createQueryOutcome } from './reconcile-call.js';
 import type { ToolRuntime } from './runtime.js';
@@ -34,7 +34,7 @@ type Activity = (input: never) => Promise<unknown>;
  */
 export function createPackageActivities(runtime: ToolRuntime, models: Readonly<Record<string, ModelClient>> = {}): Record<string, (input: never) => Promise<unknown>> {
   const activities: Record<string, Activity> = {
-    [PREPARE_CALL_ACTIVITY]: createPrepareCall(runtime),
+    [DESCRIBE_TOOLS_ACTIVITY]: createDescribeTools(runtime),
     [VERIFY_DECISION_ACTIVITY]: createVerifyDecision(runtime),
     [REQUEST_APPROVAL_ACTIVITY]: createRequestApproval(runtime),
     [SETTLE_CALL_ACTIVITY]: createSettleCall(runtime),

@@ -1,7 +1,8 @@
 import { describeThrown } from '../src/contract/call-failure.js';
 import { ToolError } from '../src/contract/tool-error.js';
 import { callRedactor } from '../src/contract/call-redactor.js';
-import { openDispatchFence, type AnyToolDefinition, type ReconcileOutcome, type ToolOutput } from '../src/contract/define-tool.js';
+import { openDispatchFence, type ReconcileOutcome, type ToolOutput } from '../src/contract/tool-handler.js';
+import { type AnyToolImplementation } from '../src/contract/tool-spec.js';
 import { receiptReconciled } from '../src/contract/settled-results.js';
 import type { SettleReconciliationInput } from '../src/store/reconciliation.js';
 import { isStoreError } from '../src/store/store-error.js';
@@ -9,7 +10,8 @@ import { SDK_LOCAL_TIMEOUT_BUFFER_MS } from './attempt-deadline.js';
 import { activityExecutionContext } from './call-context.js';
 import { reportReconciliationStep } from './call-report.js';
 import type { CallSpanRef } from './call-telemetry.js';
-import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
+import { AUDIT_ATTEMPT_BASE } from './audit-attempt.js';
+import type { CallIdentity } from '../src/contract/call-identity.js';
 import { callOwnership } from './call-ownership.js';
 import { recordOnce } from './record-execution.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
@@ -33,9 +35,14 @@ export const MAX_FINDING_REASON_CHARS = 500;
 export type OutcomeFinding =
   /** The write took effect; its output went through the funnel (`delivery: receipt_reconciled`). */
   | { readonly finding: 'committed'; readonly result: ToolCallResult }
-  /** The write did not happen; the reconciliation record is settled and the key released. */
-  | { readonly finding: 'not_committed' }
-  | { readonly finding: 'unknown'; readonly reason: string };
+  /**
+   * The write did not happen; the reconciliation record is settled and the key released. `safeRetry`: this worker
+   * allows the tool one more dispatch with the same key (`safeRetryTools`; the tool activity checks it again).
+   */
+  | { readonly finding: 'not_committed'; readonly safeRetry: boolean }
+  | { readonly finding: 'unknown'; readonly reason: string }
+  /** The tool can answer nothing about this call (no `reconcile`, and no `poll` for its job): a person must. */
+  | { readonly finding: 'cannot_ask' };
 
 /**
  * Input of the open step: the call and the run that dispatched the unknown attempt. The workflow the call belongs to
@@ -115,7 +122,7 @@ function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promi
         : reconcile === undefined
           ? undefined
           : () => reconcile(identity.idempotencyKey, handlerContext);
-    if (ask === undefined) throw new ToolError('TOOL_ERROR', { reason: `tool '${tool.name}' cannot reconcile` });
+    if (ask === undefined) return { finding: 'cannot_ask' };
     let outcome: ReconcileOutcome<unknown>;
     try {
       outcome = readOutcome(await ask());
@@ -153,7 +160,7 @@ function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promi
           await record('not_committed', null);
           return { finding: 'unknown', reason: `not committed so far, but not final: ${String(error.details['why'])}` };
         }
-        return { finding: 'not_committed' };
+        return { finding: 'not_committed', safeRetry: runtime.safeRetryTools.has(tool.name) };
       }
       case 'committed': {
         // The reconciled result, the settlement and the finding: one store transaction.
@@ -189,7 +196,7 @@ export function createEscalateReconciliation(runtime: ToolRuntime): (input: { id
  * key's records and ask the provider about it, so they run only in the reconciliation workflow of the call's own key
  * (see `callOwnership`); anywhere else the call is refused (`PERMISSION_DENIED`) before anything is read or written.
  */
-function reconciledCall(runtime: ToolRuntime, identity: CallIdentity): { readonly tool: AnyToolDefinition; readonly workflowId: string } {
+function reconciledCall(runtime: ToolRuntime, identity: CallIdentity): { readonly tool: AnyToolImplementation; readonly workflowId: string } {
   const tool = runtime.registry.get(identity.tool);
   const owner = callOwnership(tool, identity, ['reconciliation']);
   if (owner === null) throw new ToolError('PERMISSION_DENIED', { reason: 'foreign_call' });

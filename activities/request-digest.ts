@@ -1,5 +1,6 @@
 import { requestDigest } from '../src/contract/bindings.js';
-import type { AnyToolDefinition, Principal } from '../src/contract/define-tool.js';
+import type { Principal } from '../src/contract/tool-handler.js';
+import type { AnyToolImplementation } from '../src/contract/tool-spec.js';
 import { checkArguments } from '../src/contract/execute-tool.js';
 
 /** The request a tool activity is about to run, as the funnel will judge it. */
@@ -17,12 +18,12 @@ export interface IntendedRequest {
  * schema that throws, a value without a canonical form): that would fail the activity before the funnel could refuse
  * the call with its catalogued result. `principal` must be recordable as given (see `recordableContext`).
  */
-export function intendedRequest(tool: AnyToolDefinition, principal: Principal, rawArgs: unknown): IntendedRequest {
+export function intendedRequest(tool: AnyToolImplementation, principal: Principal, rawArgs: unknown): IntendedRequest {
   const checked = checkArguments(tool, rawArgs);
   return { args: checked.ok ? checked.arguments : rawArgs, requestSha256: requestDigest(principal, tool, checked.digestArguments) };
 }
 
 /** The digest of {@link intendedRequest}. */
-export function intendedRequestDigest(tool: AnyToolDefinition, principal: Principal, rawArgs: unknown): string {
+export function intendedRequestDigest(tool: AnyToolImplementation, principal: Principal, rawArgs: unknown): string {
   return intendedRequest(tool, principal, rawArgs).requestSha256;
 }

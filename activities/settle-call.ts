@@ -1,12 +1,15 @@
 import { catalogFailure } from '../src/contract/call-failure.js';
 import { withDecision, type DecisionRecord } from '../src/contract/decision-record.js';
-import type { AnyToolDefinition } from '../src/contract/define-tool.js';
+import type { AnyToolImplementation } from '../src/contract/tool-spec.js';
 import { failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
 import { humanCommitted, notCommitted, withOutcomeUnknown, type HumanResolution, type UnsettledBecause } from '../src/contract/settled-results.js';
 import { ToolError } from '../src/contract/tool-error.js';
-import { activityExecutionContext } from './call-context.js';
-import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
+import type { CallIdentity } from '../src/contract/call-identity.js';
+import { ToolRegistry } from '../src/contract/tool-registry.js';
+import { activityExecutionContext, activityWorkflow } from './call-context.js';
+import { AUDIT_ATTEMPT_BASE } from './audit-attempt.js';
+import { recordRefusal } from './refused-call.js';
 import { callOwnership, settledNotCommittedByReceipt, type CallSite } from './call-ownership.js';
 import { confirmDecision } from './confirm-decision.js';
 import { reportReconciliationStep } from './call-report.js';
@@ -38,7 +41,11 @@ export type Settlement =
    */
   | { readonly kind: 'human'; readonly resolution: VerifiedDecision; readonly settles?: CallSpanRef }
   /** The workflow already made `limit` calls of this tool: this one is refused before it runs. */
-  | { readonly kind: 'call_limit'; readonly limit: number };
+  | { readonly kind: 'call_limit'; readonly limit: number }
+  /** No tool of this name (or none the call may use): refused before anything ran. */
+  | { readonly kind: 'unknown_tool' }
+  /** Arguments workflow code could not take (not a JSON object, or no business key in them): refused before anything ran. */
+  | { readonly kind: 'invalid_arguments'; readonly reason: string };
 
 /**
  * Where each settlement is made: in the workflow the call belongs to (`callTool`), or in the reconciliation of its
@@ -48,6 +55,8 @@ const SETTLED_IN: Readonly<Record<Settlement['kind'], readonly CallSite[]>> = {
   approval_rejected: ['own_workflow'],
   approval_expired: ['own_workflow'],
   call_limit: ['own_workflow'],
+  unknown_tool: ['own_workflow'],
+  invalid_arguments: ['own_workflow'],
   outcome_unknown: ['own_workflow'],
   // A read's failed dispatch, or the reconciliation's re-dispatch of a write.
   unavailable: ['own_workflow', 'reconciliation'],
@@ -75,6 +84,7 @@ export interface SettleCallInput {
  */
 export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput) => Promise<ToolCallResult> {
   return async ({ identity, settlement }) => {
+    if (settlement.kind === 'unknown_tool') return refuseUnknownTool(runtime, identity);
     const tool = runtime.registry.get(identity.tool);
     // `?? []`: the kind comes from activity input, which may name none.
     if (callOwnership(tool, identity, SETTLED_IN[settlement.kind] ?? []) === null) throw new ToolError('PERMISSION_DENIED', { reason: 'foreign_call', settlement: settlement.kind });
@@ -98,8 +108,22 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
       return result;
     }
     if (settlement.kind === 'approval_rejected') return recordOnce(runtime.store, await rejectedExecution(runtime, tool, identity, ctx, settlement.rejection));
+    if (settlement.kind === 'invalid_arguments') return recordRefusal(runtime, failedExecution(tool, ctx, catalogFailure('INVALID_ARGUMENTS', 'input', { reason: settlement.reason.slice(0, 500) }), identity.args), ctx.temporal?.workflowId ?? 'none');
     return recordOnce(runtime.store, settledExecution(tool, ctx, identity.args, settlement));
   };
+}
+
+/**
+ * An unknown tool's refusal, audited. There is no tool to derive the call's identity by: it must be the unkeyed one
+ * of a call of the workflow the activity runs for, so nothing is recorded under another call's key.
+ */
+async function refuseUnknownTool(runtime: ToolRuntime, identity: CallIdentity): Promise<ToolCallResult> {
+  const { workflowId } = activityWorkflow();
+  const operationId = `${workflowId}:${identity.callId}`;
+  if (identity.operationId !== operationId || identity.idempotencyKey !== operationId) throw new ToolError('PERMISSION_DENIED', { reason: 'foreign_call', settlement: 'unknown_tool' });
+  const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime));
+  // Looked up in an empty registry, so a registered tool the call may not use is exactly as unknown as any other name.
+  return recordRefusal(runtime, await new ToolRegistry().execute(identity.tool, identity.args, ctx), workflowId);
 }
 
 /**
@@ -115,7 +139,7 @@ async function humanAuditAttempt(runtime: ToolRuntime, identity: CallIdentity): 
  * A rejection stops the call whatever its proof (stopping is always safe); the audit names the rejecter only when
  * the rejection verifies again, and otherwise says why it did not.
  */
-async function rejectedExecution(runtime: ToolRuntime, tool: AnyToolDefinition, identity: CallIdentity, ctx: ExecutionContext, rejection: VerifiedDecision): Promise<ToolExecution> {
+async function rejectedExecution(runtime: ToolRuntime, tool: AnyToolImplementation, identity: CallIdentity, ctx: ExecutionContext, rejection: VerifiedDecision): Promise<ToolExecution> {
   const { requestSha256 } = intendedRequest(tool, identity.principal, identity.args);
   const check = await confirmDecision(
     runtime.decisions,
@@ -142,14 +166,14 @@ function runOf(ctx: ExecutionContext): { readonly workflowId: string; readonly r
   return { workflowId: ctx.temporal?.workflowId ?? 'none', runId: ctx.temporal?.runId ?? 'none' };
 }
 
-function humanExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, resolution: HumanResolution): ToolExecution {
+function humanExecution(tool: AnyToolImplementation, ctx: ExecutionContext, args: unknown, resolution: HumanResolution): ToolExecution {
   if (resolution.outcome === 'not_committed') {
     return notCommitted(tool, ctx, args, { by: 'human', resolvedBy: resolution.resolvedBy, note: resolution.note });
   }
   return humanCommitted(tool, ctx, args, resolution);
 }
 
-function settledExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: unknown, settlement: Exclude<Settlement, { kind: 'human' | 'approval_rejected' }>): ToolExecution {
+function settledExecution(tool: AnyToolImplementation, ctx: ExecutionContext, args: unknown, settlement: Exclude<Settlement, { kind: 'human' | 'approval_rejected' | 'unknown_tool' | 'invalid_arguments' }>): ToolExecution {
   switch (settlement.kind) {
     case 'approval_expired':
       return failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'approval', { expired: true, invalid_decisions: settlement.invalidDecisions }), args);

@@ -2,7 +2,8 @@ import type { Context as ActivityContext } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
 import { catalogFailure } from '../src/contract/call-failure.js';
 import { withDecision } from '../src/contract/decision-record.js';
-import type { AnyToolDefinition, HandlerContext } from '../src/contract/define-tool.js';
+import type { HandlerContext } from '../src/contract/tool-handler.js';
+import type { AnyToolImplementation } from '../src/contract/tool-spec.js';
 import { executeTool, failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
 import { recordableContext } from '../src/contract/funnel/recordable-context.js';
 import { asLocalReplay, withOutcomeUnknown } from '../src/contract/settled-results.js';
@@ -10,10 +11,10 @@ import { ToolError } from '../src/contract/tool-error.js';
 import type { ModelResult } from '../src/contract/model-result.js';
 import { isStoreError } from '../src/store/store-error.js';
 import type { ClaimResult } from '../src/store/ledger.js';
-import { PREPARATION_NEEDED_KIND, type PreparationNeeded } from '../src/wire/message-kinds.js';
 import { approvalSubject, checkApprovalGrant, type ApprovalSubject } from './approval-gate.js';
 import { attemptDeadline, SDK_LOCAL_TIMEOUT_BUFFER_MS, type AttemptDeadline } from './attempt-deadline.js';
-import { AUDIT_ATTEMPT_BASE, type CallIdentity } from './call-identity.js';
+import type { CallIdentity } from '../src/contract/call-identity.js';
+import { AUDIT_ATTEMPT_BASE } from './audit-attempt.js';
 import { activityExecutionContext } from './call-context.js';
 import { callOwnership, settledNotCommittedByReceipt } from './call-ownership.js';
 import { reportToolCall, settledToolCall, type AttemptEnd } from './call-report.js';
@@ -24,7 +25,7 @@ import { withHeartbeats } from './heartbeats.js';
 import { escalateIfLateResult } from './late-result.js';
 import { intendedRequest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
-import { callIdentityOf, FunnelledCall, isPlainRead, isToolActivityInput, runsUnprepared, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
+import { callIdentityOf, FunnelledCall, isToolActivityInput, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
 import { recordExecution, type ClaimedAttempt } from './record-execution.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
@@ -58,9 +59,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     if (FunnelledCall.is(second)) return next(input);
     if (!this.runtime.registry.has(type)) {
       if (!isToolActivityInput(call)) return next(input);
-      // Workflow code dispatched a tool call under a name that is no tool here. An expected read is sent back to be
-      // prepared (preparation refuses it as UNKNOWN_TOOL, with its audit); anything else is refused outright.
-      if (call.expectedRead === true) return { kind: PREPARATION_NEEDED_KIND } satisfies PreparationNeeded;
+      // Workflow code dispatched a tool call under a name that is no tool here: refused outright.
       throw toApplicationFailure(new ToolError('UNKNOWN_TOOL', { activity_type: type.slice(0, 200) }));
     }
     // A tool's activity with an input that is no tool call (say, raw arguments): nothing to check it against.
@@ -69,8 +68,6 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     const startedAtMs = Date.now();
     const deadline = attemptDeadline(this.activity, startedAtMs);
     const tool = this.runtime.registry.get(type);
-    // Nothing runs, so nothing is reported or recorded: the workflow prepares the call and dispatches it again.
-    if (call.expectedRead === true && !runsUnprepared(tool)) return { kind: PREPARATION_NEEDED_KIND } satisfies PreparationNeeded;
     // Reported under the name the call runs as (an alias keeps its own), like its key and audit.
     const report = (end: AttemptEnd) => reportToolCall(this.runtime.telemetry ?? null, settledToolCall({ name: type, effect: tool.effect }, call.callId, this.activity.info.attempt, startedAtMs, end));
     try {
@@ -85,17 +82,24 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     }
   }
 
-  private async run(tool: AnyToolDefinition, call: ToolActivityInput, deadline: AttemptDeadline, input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<ToolCallResult> {
+  private async run(tool: AnyToolImplementation, call: ToolActivityInput, deadline: AttemptDeadline, input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<ToolCallResult> {
     const { info } = this.activity;
     const base = call.dispatch === 'redispatch' ? AUDIT_ATTEMPT_BASE.redispatch : AUDIT_ATTEMPT_BASE.dispatch;
     const identity = callIdentityOf(call, tool.name);
     const ctx = activityExecutionContext(identity, base + info.attempt, hostKeysOf(this.runtime), deadline.signal);
     const workflowId = ctx.temporal?.workflowId ?? 'none';
 
-    // A known read is dispatched unprepared on what an earlier preparation said of its tool; a worker whose tool has
-    // since become a write, needs approval or derives a key must not run it without the protections those get.
-    if (call.knownRead === true && !isPlainRead(tool)) {
-      return { modelResult: failedExecution(tool, ctx, catalogFailure('TOOL_ERROR', 'input', { reason: 'not_a_plain_read' }), call.args).modelResult, auditRef: null };
+    // Workflow code decided this call by its copy of the tool's declaration: a worker serving another revision of the
+    // tool (a deploy in progress) runs nothing and records nothing. A read is retried — another worker may serve it.
+    if (call.revision !== tool.facts.revision) {
+      const unserved = failedExecution(tool, ctx, catalogFailure('TOOL_REVISION_UNSERVED', 'input', { requested: String(call.revision).slice(0, 80), served: tool.facts.revision }), call.args).modelResult;
+      if (tool.effect === 'read' && !this.lastAttempt()) throw retryableReadFailure(unserved);
+      return { modelResult: unserved, auditRef: null };
+    }
+    // The identity is workflow code's, derived by the same rule the worker applies (`identifyCall`): a call whose
+    // operation id is another workflow's, or whose key its arguments do not own, acts on nothing of that other call's.
+    if (callOwnership(tool, identity, call.dispatch === 'redispatch' ? ['reconciliation'] : ['own_workflow']) === null) {
+      return { modelResult: failedExecution(tool, ctx, catalogFailure('PERMISSION_DENIED', 'input', { reason: 'foreign_call' }), call.args).modelResult, auditRef: null };
     }
     // The caller as the audit records it, so that the digest is the audit's even for a value it cannot record as given.
     const intended = intendedRequest(tool, recordableContext(ctx).ctx.principal, call.args);
@@ -153,7 +157,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
       return { modelResult: refused.modelResult, auditRef: await this.record(tool, refused, claimedAttempt(claim, null, deadline)) };
     }
 
-    const funnelled: AnyToolDefinition = {
+    const funnelled: AnyToolImplementation = {
       ...tool,
       handler: async (args: unknown, handlerContext: HandlerContext) => {
         try {
@@ -187,7 +191,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
    * reconciliation must have settled "not committed" by receipt. A workflow that reuses the id of a closed
    * reconciliation, or sends a re-dispatch for a call nobody reconciled, runs nothing.
    */
-  private async mayRedispatch(tool: AnyToolDefinition, identity: CallIdentity): Promise<boolean> {
+  private async mayRedispatch(tool: AnyToolImplementation, identity: CallIdentity): Promise<boolean> {
     if (!this.runtime.safeRetryTools.has(tool.name) || callOwnership(tool, identity, ['reconciliation']) === null) return false;
     return settledNotCommittedByReceipt(this.runtime.store, identity.idempotencyKey);
   }
@@ -196,7 +200,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
    * Records the attempt. An unclaimed read finds out only here that its key belongs to another request: its audit is
    * kept (it ran), and the caller gets the conflict the claim would have answered.
    */
-  private async recordUnlessConflict(tool: AnyToolDefinition, execution: ToolExecution, attempt: ClaimedAttempt | undefined, call: ToolActivityInput): Promise<{ readonly kind: 'recorded'; readonly auditRef: ToolCallResult['auditRef'] } | KeyConflict> {
+  private async recordUnlessConflict(tool: AnyToolImplementation, execution: ToolExecution, attempt: ClaimedAttempt | undefined, call: ToolActivityInput): Promise<{ readonly kind: 'recorded'; readonly auditRef: ToolCallResult['auditRef'] } | KeyConflict> {
     try {
       return { kind: 'recorded', auditRef: await this.record(tool, execution, attempt) };
     } catch (error) {
@@ -208,7 +212,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   }
 
   /** Records the attempt; a write that may have taken effect but cannot be recorded is reported as unknown. */
-  private async record(tool: AnyToolDefinition, execution: ToolExecution, attempt: ClaimedAttempt | undefined): Promise<ToolCallResult['auditRef']> {
+  private async record(tool: AnyToolImplementation, execution: ToolExecution, attempt: ClaimedAttempt | undefined): Promise<ToolCallResult['auditRef']> {
     try {
       return await recordExecution(this.runtime.store, execution, attempt);
     } catch (error) {
@@ -226,7 +230,7 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
    * whose request may have left late — is escalated to a human when the store found it so. Any earlier commit cannot
    * be late: a verdict on an attempt whose handler started waits out its deadline and more.
    */
-  private async afterLeasedWrite(tool: AnyToolDefinition, identity: CallIdentity, execution: ToolExecution, auditId: string, attempt: ClaimedAttempt, fence: DispatchFence | null, deadline: AttemptDeadline): Promise<void> {
+  private async afterLeasedWrite(tool: AnyToolImplementation, identity: CallIdentity, execution: ToolExecution, auditId: string, attempt: ClaimedAttempt, fence: DispatchFence | null, deadline: AttemptDeadline): Promise<void> {
     const { outcome } = execution.modelResult.execution;
     if (tool.effect === 'read' || fence === null) return;
     if (outcome === 'committed' && !fence.passed()) this.warnUnfenced(tool.name, this.activity.log);
@@ -256,12 +260,12 @@ function claimedAttempt(claim: ClaimResult | null, fence: DispatchFence | null, 
 type KeyConflict = Extract<ClaimResult, { kind: 'conflict' }>;
 
 /** A read that needs no approval runs without claiming its key first (see `run`). */
-function unclaimedRead(tool: AnyToolDefinition): boolean {
+function unclaimedRead(tool: AnyToolImplementation): boolean {
   return tool.effect === 'read' && !tool.requiresApproval;
 }
 
 /** The model's answer for a key recorded under another request. */
-function conflictResult(tool: AnyToolDefinition, ctx: Parameters<typeof failedExecution>[1], call: ToolActivityInput, conflict: KeyConflict): ModelResult {
+function conflictResult(tool: AnyToolImplementation, ctx: Parameters<typeof failedExecution>[1], call: ToolActivityInput, conflict: KeyConflict): ModelResult {
   const failure = catalogFailure('IDEMPOTENCY_CONFLICT', 'side_effect', { recorded_tool: conflict.recordedTool, recorded_request_sha256: conflict.recordedRequestSha256 });
   return failedExecution(tool, ctx, failure, call.args).modelResult;
 }

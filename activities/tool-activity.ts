@@ -1,9 +1,10 @@
 import type { ProviderContext } from '../src/contract/bindings.js';
-import type { AnyToolDefinition, HandlerContext, Principal, ToolOutput } from '../src/contract/define-tool.js';
+import type { HandlerContext, Principal, ToolOutput } from '../src/contract/tool-handler.js';
+import type { AnyToolImplementation } from '../src/contract/tool-spec.js';
 import type { StartedJob } from '../src/contract/execute-tool.js';
 import type { ModelResult } from '../src/contract/model-result.js';
 import type { AuditRef } from '../src/store/ledger.js';
-import type { CallIdentity } from './call-identity.js';
+import type { CallIdentity } from '../src/contract/call-identity.js';
 import type { CallSpanRef } from './call-telemetry.js';
 import { ToolError } from '../src/contract/tool-error.js';
 import { TOOL_ACTIVITY_INPUT_KIND } from '../src/wire/message-kinds.js';
@@ -27,29 +28,10 @@ export interface ToolActivityInput {
   /** For a tool that requires approval: the approval the workflow verified. Without one the tool refuses to run. */
   readonly approval?: VerifiedDecision;
   /**
-   * Set when workflow code dispatched the call as a known read, unprepared (see `KnownReadCall`): the worker refuses
-   * it unless the tool still is a plain read — a read with no approval and no business key.
+   * The tool's revision the workflow decided the call by (`ToolFacts.revision`): a worker serving the tool under
+   * another revision refuses the call (`TOOL_REVISION_UNSERVED`) rather than run it under rules nobody chose.
    */
-  readonly knownRead?: true;
-  /**
-   * Set when workflow code dispatched the call unprepared because its caller expects a plain read
-   * (`CallToolOptions.expectPlainRead`): the worker runs it only when {@link runsUnprepared} holds for the tool, and
-   * otherwise answers a `PreparationNeeded` without running or recording anything.
-   */
-  readonly expectedRead?: true;
-}
-
-/** True for a tool whose calls may be dispatched unprepared: a read with no approval and no business key. */
-export function isPlainRead(tool: AnyToolDefinition): boolean {
-  return tool.effect === 'read' && !tool.requiresApproval && tool.idempotencyKey === undefined;
-}
-
-/**
- * True for a tool whose first call in a run may be dispatched unprepared: a plain read that declares no call limit and
- * no call defaults of its own (the workflow learns those only from a preparation, and must apply them to every call).
- */
-export function runsUnprepared(tool: AnyToolDefinition): boolean {
-  return isPlainRead(tool) && tool.callLimit === undefined && tool.callDefaults === undefined;
+  readonly revision: string;
 }
 
 /** What a tool activity returns: the model result and a reference to the audit in Postgres — never the audit. */
@@ -107,7 +89,7 @@ export function isToolActivityInput(value: unknown): value is ToolActivityInput 
  * and a {@link FunnelledCall}. Called any other way — without the interceptor, or with a second argument that only
  * looks like one — it refuses (non-retryable) and the handler never runs.
  */
-export function createToolActivities(tools: Iterable<AnyToolDefinition>): Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> {
+export function createToolActivities(tools: Iterable<AnyToolImplementation>): Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> {
   const activities: Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> = {};
   for (const tool of tools) {
     for (const name of toolActivityTypes(tool)) {
@@ -121,6 +103,6 @@ export function createToolActivities(tools: Iterable<AnyToolDefinition>): Record
 }
 
 /** The activity types a tool is served under: its name, then its aliases. */
-export function toolActivityTypes(tool: AnyToolDefinition): readonly string[] {
+export function toolActivityTypes(tool: AnyToolImplementation): readonly string[] {
   return [tool.name, ...(tool.aliases ?? [])];
 }

@@ -7,7 +7,7 @@
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
-import { executeTool, type AnyToolDefinition } from '../src/index.js';
+import { executeTool, type AnyToolImplementation } from '../src/index.js';
 import { benchContext as ctx, eventList, eventsTool, largeData, largeList, largeTool, smallData, smallTool, wideData, wideTool } from './support/contract-cases.js';
 import { linuxPeakRss } from './support/peak-rss.js';
 import { printTable, reportSummary } from './support/stats.js';
@@ -50,7 +50,7 @@ const ms = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? v
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
-async function runCase(name: string, tool: AnyToolDefinition, args: unknown, data: unknown, warmup: number, iterations: number): Promise<void> {
+async function runCase(name: string, tool: AnyToolImplementation, args: unknown, data: unknown, warmup: number, iterations: number): Promise<void> {
   const outputSchema = tool.output as z.ZodType;
   const check = await executeTool(tool, args, ctx);
   const { modelResult } = check;

@@ -14,36 +14,42 @@ export {
   type ErrorCategory,
 } from './contract/error-catalog.js';
 export { ToolError, isToolError, type ToolErrorDetails, type ToolErrorOptions } from './contract/tool-error.js';
+export { declareTool, ToolDefinitionError } from './contract/declare-tool.js';
+export { implementTool } from './contract/implement-tool.js';
 export {
-  defineTool,
   DEFAULT_BUDGET,
   DEFAULT_MAX_ARGUMENT_BYTES,
-  ToolDefinitionError,
-  type ToolSpec,
-  type ToolDefinition,
-  type AnyToolDefinition,
+  type ToolDeclarationSpec,
+  type ToolImplementationSpec,
+  type ToolDeclaration,
+  type ToolImplementation,
+  type AnyToolDeclaration,
+  type AnyToolImplementation,
   type ToolEffect,
   type ToolBudget,
   type ToolSource,
-  type ToolOutput,
   type Invariant,
   type FreshnessPolicy,
   type BusinessErrorDeclaration,
-  type HandlerContext,
-  type Principal,
-  type EvidenceInput,
-  type UntrustedInput,
-  type ConflictInput,
-  type SideEffectReceipt,
-  type RawResponse,
-  type ReconcileOutcome,
-  type TimeInput,
   type Authorize,
   type AuthorizationContext,
   type DataScope,
   type ToolContinuation,
   type ToolCallDefaults,
-} from './contract/define-tool.js';
+} from './contract/tool-spec.js';
+export type {
+  ToolOutput,
+  HandlerContext,
+  Principal,
+  EvidenceInput,
+  UntrustedInput,
+  ConflictInput,
+  SideEffectReceipt,
+  RawResponse,
+  ReconcileOutcome,
+  TimeInput,
+} from './contract/tool-handler.js';
+export type { ToolFacts } from './contract/tool-facts.js';
 export type { ToolExample } from './contract/tool-guidance.js';
 export { ToolRegistry } from './contract/tool-registry.js';
 export { executeTool, type ToolExecution, type ArtifactPayload } from './contract/execute-tool.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { businessIdempotencyKey, defineTool, ToolError, ToolRegistry, type HandlerContext, type ReconcileOutcome } from '../src/index.js';
+import { businessIdempotencyKey, ToolError, ToolRegistry, type HandlerContext, type ReconcileOutcome } from '../src/index.js';
+import { defineTool } from './define-tool.js';
 
 const chargeInput = z.strictObject({ payment_id: z.string().regex(/^pay_\w+$/), customer: z.string(), amount_cents: z.number().int().positive() });
 const chargeOutput = z.strictObject({ charge_id: z.string(), amount_cents: z.number().int(), status: z.literal('succeeded') });
@@ -97,7 +98,7 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
     output: chargeOutput,
     effect: 'write' as const,
     source: { label: 'payments-api', type: 'http_api' },
-    idempotencyKey: (args: z.infer<typeof chargeInput>) => args.payment_id,
+    businessKey: ['payment_id'] as const,
     handler: charge(true),
   };
   const payoutOutput = z.strictObject({ payout_id: z.string(), amount_cents: z.number().int(), status: z.literal('paid') });
@@ -138,7 +139,7 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
       output: payoutOutput,
       effect: 'write',
       source: { label: 'payments-api', type: 'http_api' },
-      idempotencyKey: (args) => args.payout_request,
+      businessKey: ['payout_request'],
       handler: payout,
       poll: pollPayout,
     }),

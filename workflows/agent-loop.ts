@@ -1,12 +1,12 @@
 import { continueAsNew, defineQuery, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { AgentModelConfig, AssistantMessage, ModelCallInput, ModelMessage, ModelResponse, ModelSettings, ToolResultMessage } from '../activities/model-call.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
-import type { Principal } from '../src/contract/define-tool.js';
+import type { Principal } from '../src/contract/tool-handler.js';
 import { nonRetryableCodes, type CatalogCode } from '../src/contract/error-catalog.js';
 import { failureType } from './activity-failure.js';
 import { installApprovalHandlers } from './approvals.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
-import { resumeToolCallCounts, toolCallCounts } from './call-limits.js';
+import { resumeToolCallCounts, toolCallCounts } from './call/pipeline.js';
 import { callTools, type BatchCallRequest, type CallToolsOptions } from './call-tools.js';
 import { checkCitations, type CitableResult, type CitationReport } from './citations.js';
 import { citationFollowUp } from './citation-follow-up.js';

@@ -1,15 +1,13 @@
-import { condition, defineQuery, defineSignal, defineUpdate, isCancellation, scheduleLocalActivity, setHandler } from '@temporalio/workflow';
+import { condition, defineQuery, defineSignal, defineUpdate, setHandler } from '@temporalio/workflow';
 import type { SubmittedDecision } from '../activities/check-decision.js';
-import type { ReadyCall } from '../activities/prepare-call.js';
-import type { ApprovalRequested, RequestApprovalInput } from '../activities/request-approval.js';
+import type { ApprovalRecorded } from '../activities/request-approval.js';
 import type { VerifiedDecision } from '../activities/verify-decision.js';
 import type { DecisionRecord } from '../src/contract/decision-record.js';
-import { nonRetryableCodes } from '../src/contract/error-catalog.js';
+import type { CallIdentity } from '../src/contract/call-identity.js';
 import { MAX_DECISION_TOKEN_CHARS, type DecisionRefusal } from '../src/wire/decisions.js';
-import { APPROVAL_DECISIONS_QUERY, APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY, REQUEST_APPROVAL_ACTIVITY } from '../src/wire/names.js';
+import { APPROVAL_DECISIONS_QUERY, APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../src/wire/names.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import { answer, answerTo, enqueue, keepLatest, refusal, verifyDecision, type DecisionAnswer, type QueuedDecision } from './decision-inbox.js';
-import { awaitLegacyApproval, holdEarly, isLegacyCall, legacyDecide } from './legacy-approvals.js';
 import { describe, describePending, pending, publish, type PendingApproval, type PendingState, type RefusedDecision } from './pending-approvals.js';
 
 export type { PendingApproval, RefusedDecision } from './pending-approvals.js';
@@ -93,24 +91,20 @@ export function installApprovalHandlers(): void {
   }));
 }
 
+/** A call the worker recorded for its approver: what the approver sees and signs, and until when it waits. */
+export type RecordedCall = Omit<ApprovalRecorded, 'kind'> & { readonly identity: CallIdentity };
+
 /**
- * Waits for a decision on a prepared call. First the worker records the call for the approver (the store's approval
- * request: what an approver signs for is what the worker wrote, never what this workflow answers to a query); a call
- * it refuses to record, or records with another digest, takes no decision and expires at once. Decisions are checked
+ * Waits for a decision on a call the worker recorded for its approver (the store's approval request: what an
+ * approver signs for is what the worker wrote, never what this workflow answers to a query). Decisions are checked
  * as they arrive — for a call pending now, for its exact digest — and queued; the worker verifies them one at a time,
  * in arrival order, and the first that verifies decides. Every other one is answered (`already_decided` with the
- * winner). No decision before the request's deadline (`timeoutMs` after it was recorded): expired.
+ * winner). No decision before the request's deadline: expired.
  */
-export async function awaitApproval(call: ReadyCall, timeoutMs: number): Promise<ApprovalOutcome> {
+export async function awaitApproval(call: RecordedCall): Promise<ApprovalOutcome> {
   installApprovalHandlers();
-  if (call.decisions !== 'verified') {
-    const now = Date.now();
-    return awaitLegacyApproval({ call, requestedAt: new Date(now).toISOString(), expiresAt: new Date(now + timeoutMs).toISOString(), invalidDecisions: [], queue: [] }, timeoutMs);
-  }
-  const requested = await requestApproval({ identity: call.identity, waitMs: timeoutMs });
-  if (requested?.kind !== 'recorded' || requested.requestSha256 !== call.requestSha256) return { kind: 'expired', invalidDecisions: 0 };
-  const state: PendingState = { call, requestedAt: requested.requestedAt, expiresAt: requested.expiresAt, invalidDecisions: [], queue: [] };
-  const deadline = Date.parse(requested.expiresAt);
+  const state: PendingState = { call, invalidDecisions: [], queue: [] };
+  const deadline = Date.parse(call.expiresAt);
   const { callId } = call.identity;
   pending.set(callId, state);
   publish();
@@ -142,38 +136,17 @@ export async function awaitApproval(call: ReadyCall, timeoutMs: number): Promise
 }
 
 /**
- * The request-approval local activity (see `createRequestApproval`); `null` when the worker could not record the
- * request (the call then fails closed rather than waiting for a decision no approver could see).
- */
-async function requestApproval(input: RequestApprovalInput): Promise<ApprovalRequested | null> {
-  try {
-    return await scheduleLocalActivity<ApprovalRequested>(REQUEST_APPROVAL_ACTIVITY, [input], {
-      startToCloseTimeout: '30s',
-      retry: { maximumAttempts: 5, nonRetryableErrorTypes: nonRetryableCodes() },
-    });
-  } catch (error) {
-    if (isCancellation(error)) throw error;
-    return null;
-  }
-}
-
-/**
  * Checks what the handler can check at once — the call is pending now, the decision is for its digest — then
  * queues the decision for the worker's verdict; or answers it at once. A decision for no pending call approves
- * nothing, ever: it is refused `not_pending` (and only a call prepared before decisions were verified may still
- * take it up, as such calls did).
+ * nothing, ever: it is refused `not_pending`.
  */
 function submit(decision: ApprovalDecision, awaited: boolean): QueuedDecision<SubmittedDecision> | DecisionAnswer {
   const { callId } = decision;
-  if (isLegacyCall(callId)) return legacyDecide(decision);
   const submitted = toSubmitted(decision);
   const winner = decided.get(callId);
   if (winner !== undefined) return refuse('already_decided', { callId, submitted, winner: winner.decision });
   const state = pending.get(callId);
-  if (state === undefined) {
-    if (!awaited) holdEarly(decision);
-    return refuse('not_pending', { callId, submitted });
-  }
+  if (state === undefined) return refuse('not_pending', { callId, submitted });
   if (decision.requestSha256 !== state.call.requestSha256) return refuse('digest_mismatch', { callId, state, submitted });
   return enqueue(state.queue, submitted, awaited) ?? refuse('too_many', { callId, state, submitted });
 }

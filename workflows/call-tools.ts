@@ -1,13 +1,9 @@
-import { patched } from '@temporalio/workflow';
 import type { ToolCallResult } from '../activities/tool-activity.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
-import { BOUNDED_BATCH_PATCH } from '../src/wire/names.js';
 import { mapBounded } from './bounded-map.js';
 import { nextCallId } from './call-ids.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
-import { prepareCall, runPrepared, type CallToolOptions } from './call-tool.js';
-import type { CallToRun } from './known-reads.js';
-import { withRecoveryPaths } from './recovery-paths.js';
+import { callWithRecovery, resolveTools, type CallToolOptions } from './call/call-tool.js';
 
 /** One call of a batch. */
 export interface BatchCallRequest {
@@ -21,14 +17,14 @@ export interface BatchCallRequest {
   readonly malformedArguments?: string;
 }
 
-/** Calls of one batch that may be in flight at once (preparations, then reads), unless the batch says otherwise. */
+/** Calls of one batch that may be in flight at once, unless the batch says otherwise. */
 export const DEFAULT_BATCH_CONCURRENCY = 16;
 
 /** Options of {@link callTools}: those of each call, and how many calls may run at once. */
 export interface CallToolsOptions extends Omit<CallToolOptions, 'callId'> {
   /**
-   * Most calls in flight at once (default {@link DEFAULT_BATCH_CONCURRENCY}): a model turn of hundreds of reads must
-   * not schedule hundreds of activities in one workflow task (Temporal's 4 MiB gRPC limit, the worker's slots).
+   * Most calls in flight at once: a model turn of hundreds of reads must not schedule hundreds of activities in one
+   * workflow task (Temporal's 4 MiB gRPC limit, the worker's slots). @default {@link DEFAULT_BATCH_CONCURRENCY}
    */
   readonly maxConcurrency?: number;
 }
@@ -39,66 +35,37 @@ export interface CorrelatedResult extends ToolCallResult {
 }
 
 /**
- * Runs a batch of calls (one model turn): reads run in parallel, at most `maxConcurrency` at once, writes one at a
- * time in the order given, both correlated by call id; each call's recovery paths (see `RecoveryOptions`) run with
- * it. The results come back in the order of the calls, and the set of result call ids must equal the set of call
- * ids — anything else is a defect and fails the workflow task loudly.
+ * Runs a batch of calls (one model turn) by tool name, each resolved through `options.catalog` (or described by the
+ * worker, once per run, for the names of the batch together): reads run in parallel, at most `maxConcurrency` at
+ * once, writes one at a time in the order given, both correlated by call id; each call's recovery paths run with it,
+ * and a read's fallback that is a write waits for the batch's writes. The results come back in the order of the
+ * calls, and the set of result call ids must equal the set of call ids — anything else is a defect and fails the
+ * workflow task loudly.
  */
 export async function callTools(calls: readonly BatchCallRequest[], options: CallToolsOptions): Promise<CorrelatedResult[]> {
   const callIds = calls.map((call) => call.callId ?? nextCallId());
   if (new Set(callIds).size !== callIds.length) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'call ids in one batch must be unique');
-  const fanOut = batchFanOut(calls.length, options.maxConcurrency ?? DEFAULT_BATCH_CONCURRENCY);
-  const callOptions = (call: BatchCallRequest, callId: string) => ({ ...options, callId, ...(call.provider === undefined ? {} : { provider: call.provider }) });
-  const prepared = await fanOut(calls, (call, i) =>
-    prepareCall(call.name, call.args, callOptions(call, callIds[i] ?? nextCallId()), call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments }),
-  );
-  const results = new Map<string, ToolCallResult>();
-  const isWrite = (p: CallToRun) => p.kind === 'ready' && p.effect !== 'read';
-  // A read's fallback that is a write must not run beside the batch's writes: it waits for them (the lane starts as
-  // the writes loop, below), then runs one at a time.
+  const limit = options.maxConcurrency ?? DEFAULT_BATCH_CONCURRENCY;
+  if (!(Number.isSafeInteger(limit) && limit > 0)) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'maxConcurrency must be a positive integer');
+  const facts = await resolveTools(calls.map((call) => call.name), options);
+  const isWrite = (i: number) => facts[i]?.effect !== undefined && facts[i]?.effect !== 'read';
+  // A write (or a read's fallback that is a write) runs alone: after every write before it, one at a time.
   let lane: Promise<unknown> = Promise.resolve();
-  const afterWrites = <T>(run: () => Promise<T>): Promise<T> => {
+  const inLane = <T>(run: () => Promise<T>): Promise<T> => {
     const next = lane.then(run);
     lane = next.catch(() => undefined);
     return next;
   };
-  // Recovery attempts (re-query, fallbacks) stay with their call, so a write's fallback runs before the next write.
-  const answer = async (i: number, p: CallToRun): Promise<ToolCallResult> => {
-    const call = calls[i];
-    // An expected read that turns out to be a write joins the writes' lane, as a read's write fallback does.
-    const first = await runPrepared(p, options, afterWrites);
-    if (call === undefined) return first;
-    const again = async (tool: string, id: string) => {
-      const fallback = await prepareCall(tool, call.args, callOptions(call, id));
-      const run = () => runPrepared(fallback, options);
-      return !isWrite(p) && isWrite(fallback) ? afterWrites(run) : run();
-    };
-    return withRecoveryPaths(call.name, callIds[i] ?? '', first, options, again);
+  const run = (i: number): Promise<ToolCallResult> => {
+    const call = calls[i] as BatchCallRequest;
+    const callOptions = { ...options, callId: callIds[i] as string, ...(call.provider === undefined ? {} : { provider: call.provider }) };
+    return callWithRecovery(facts[i] ?? call.name, call.args, callOptions, { ...(call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments }), writeLane: inLane });
   };
-  const readIndices = prepared.flatMap((p, i) => (isWrite(p) ? [] : [i]));
-  const reads = fanOut(readIndices, async (i) => {
-    results.set(callIds[i] ?? '', await answer(i, prepared[i] as CallToRun));
-  });
-  const writes = (async () => {
-    for (const [i, p] of prepared.entries()) {
-      if (isWrite(p)) results.set(callIds[i] ?? '', await answer(i, p));
-    }
-  })();
-  lane = writes;
-  await Promise.all([reads, writes]);
+  const results = new Map<string, ToolCallResult>();
+  const indices = calls.map((_, i) => i);
+  const writes = indices.filter(isWrite).map((i) => inLane(async () => results.set(callIds[i] as string, await run(i))));
+  await Promise.all([...writes, mapBounded(indices.filter((i) => !isWrite(i)), limit, async (i) => results.set(callIds[i] as string, await run(i)))]);
   const missing = callIds.filter((id) => !results.has(id));
-  if (missing.length > 0 || results.size !== callIds.length) {
-    throw catalogWorkflowFailure('TOOL_ERROR', `results do not match calls (missing: ${missing.join(', ')})`);
-  }
+  if (missing.length > 0 || results.size !== callIds.length) throw catalogWorkflowFailure('TOOL_ERROR', `results do not match calls (missing: ${missing.join(', ')})`);
   return callIds.map((callId) => ({ callId, ...(results.get(callId) as ToolCallResult) }));
-}
-
-/**
- * How a batch fans out: bounded by `limit` when it is larger, else all at once (the same thing). A batch larger than
- * its limit is bounded only in runs that took the patch, so runs recorded before it replay as they ran.
- */
-function batchFanOut(size: number, limit: number): <T, R>(items: readonly T[], run: (item: T, index: number) => Promise<R>) => Promise<R[]> {
-  if (!(Number.isSafeInteger(limit) && limit > 0)) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'maxConcurrency must be a positive integer');
-  if (size > limit && patched(BOUNDED_BATCH_PATCH)) return (items, run) => mapBounded(items, limit, run);
-  return (items, run) => Promise.all(items.map(run));
 }

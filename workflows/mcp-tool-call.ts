@@ -1,7 +1,7 @@
 import type { Principal } from '../src/contract/tool-handler.js';
 import { MCP_CALL_ID } from '../src/wire/mcp.js';
 import { installApprovalHandlers } from './approvals.js';
-import { callTool, type CallToolOptions, type ToolCallResult } from './call-tool.js';
+import { callTool, type CallToolOptions, type ToolCallResult } from './call/call-tool.js';
 
 /** What the server's operator may set for every MCP call: time limits, and reconciliation's pace. */
 export type McpCallOptions = Pick<CallToolOptions, 'timeoutMs' | 'approvalTimeoutMs' | 'reconcile'>;

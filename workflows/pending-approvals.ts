@@ -1,8 +1,9 @@
 import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { SubmittedDecision } from '../activities/check-decision.js';
-import type { CallPreview, ReadyCall } from '../activities/prepare-call.js';
+import type { CallPreview } from '../activities/call-preview.js';
 import type { DecisionRefusal } from '../src/wire/decisions.js';
 import { APPROVAL_PENDING_SA } from '../src/wire/search-attributes.js';
+import type { RecordedCall } from './approvals.js';
 import type { QueuedDecision } from './decision-inbox.js';
 
 /** A decision that did not count, kept (bounded) for the queries; every one also stays in history. */
@@ -30,9 +31,7 @@ export interface PendingApproval {
 
 /** A call waiting for approval, in workflow state. */
 export interface PendingState {
-  readonly call: ReadyCall;
-  readonly requestedAt: string;
-  readonly expiresAt: string;
+  readonly call: RecordedCall;
   readonly invalidDecisions: RefusedDecision[];
   /** Decisions waiting for the worker's verdict, in arrival order. */
   readonly queue: QueuedDecision<SubmittedDecision & { readonly kind: 'approval' }>[];
@@ -49,8 +48,8 @@ export function describePending(state: PendingState): PendingApproval {
     runId,
     callId: state.call.identity.callId,
     preview: state.call.preview,
-    requestedAt: state.requestedAt,
-    expiresAt: state.expiresAt,
+    requestedAt: state.call.requestedAt,
+    expiresAt: state.call.expiresAt,
     invalidDecisions: [...state.invalidDecisions],
   };
 }
@@ -66,7 +65,7 @@ export function describe(): void {
   const lines = [...pending.values()].map((s) => {
     const { preview } = s.call;
     const refused = s.invalidDecisions.length > 0 ? `, ${s.invalidDecisions.length} refused decision(s)` : '';
-    return `- ${s.call.identity.callId}: ${preview.tool} (${preview.effect}) digest ${preview.requestSha256.slice(0, 12)}… until ${s.expiresAt}${refused}`;
+    return `- ${s.call.identity.callId}: ${preview.tool} (${preview.effect}) digest ${preview.requestSha256.slice(0, 12)}… until ${s.call.expiresAt}${refused}`;
   });
   setCurrentDetails(lines.length === 0 ? '' : `**Waiting for approval**\n${lines.join('\n')}`);
 }

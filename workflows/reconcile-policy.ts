@@ -1,4 +1,4 @@
-import type { CallIdentity } from '../activities/call-identity.js';
+import type { CallIdentity } from '../src/contract/call-identity.js';
 import type { CallSpanRef } from '../activities/call-telemetry.js';
 import type { VerifiedDecision } from '../activities/verify-decision.js';
 import type { StartedJob } from '../src/contract/execute-tool.js';
@@ -44,26 +44,26 @@ export function jitteredWaitMs(intervalMs: number, idempotencyKey: string, query
   return Math.round(intervalMs / 2 + (hash / 0x1_0000_0000) * (intervalMs / 2));
 }
 
-/** Input of the reconciliation child workflow. */
+/**
+ * Input of the reconciliation child workflow. What the tool can be asked (by key, by a job's handle) and whether it
+ * may be sent once more after "not committed" are the worker's to say: its queries answer them.
+ */
 export interface ReconcileInput {
   readonly identity: CallIdentity;
-  /** The tool has `reconcile`; without it (and without a job to poll) the call escalates at once. */
-  readonly canReconcile: boolean;
-  /** The tool has `poll`, for a job it started. */
-  readonly canPoll?: boolean;
+  /** The revision of the tool the call was decided by (a re-dispatch carries it, see `ToolFacts.revision`). */
+  readonly revision: string;
   /** The asynchronous job the attempt started (an `accepted` result): polled by its handle when the tool can. */
   readonly job?: StartedJob;
-  /** One re-dispatch with the same key is allowed after "not committed". */
-  readonly safeRetry: boolean;
+  /** False for a write whose workflow was cancelled while it ran: whoever cancelled did not want it sent again. */
+  readonly mayRedispatch: boolean;
   /** Audit of the attempt whose outcome is unknown, when one was recorded. */
   readonly auditId: string | null;
   readonly toolTimeoutMs: number;
-  /** Recorded inputs from before the activity timeouts existed lack those two fields; defaults fill them in. */
   readonly policy: ReconcilePolicy;
   readonly summary: string;
   readonly taskQueue?: string;
-  /** How the attempt left the outcome unknown; absent in children started before it was recorded. */
-  readonly unsettledBecause?: UnsettledBecause;
+  /** How the attempt left the outcome unknown. */
+  readonly unsettledBecause: UnsettledBecause;
   /** The approval the call ran on, for the one safe re-dispatch of a tool that requires approval. */
   readonly approval?: VerifiedDecision;
   /** The span the worker's telemetry made for the unknown attempt: the reconciliation's steps link to it. */

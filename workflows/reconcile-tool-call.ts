@@ -1,25 +1,21 @@
-import { condition, defineQuery, defineSignal, defineUpdate, patched, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
+import { condition, defineQuery, sleep, defineSignal, defineUpdate, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
 import type { SubmittedDecision } from '../activities/check-decision.js';
 import type { LateResultEscalation } from '../activities/late-result.js';
 import type { createEscalateReconciliation, createOpenAndQueryOutcome, createOpenReconciliation, createQueryOutcome, OpenAndQueryInput, OpenRoundInput, QueryOutcomeInput } from '../activities/reconcile-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
 import type { VerifiedDecision } from '../activities/verify-decision.js';
-import { UNAUTHENTICATED_METHOD } from '../src/contract/decision-method.js';
 import type { DecisionRecord } from '../src/contract/decision-record.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { MAX_DECISION_TOKEN_CHARS, type DecisionRefusal } from '../src/wire/decisions.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import { answer, answerTo, enqueue, keepLatest, refusal, verifyDecision, type DecisionAnswer, type QueuedDecision } from './decision-inbox.js';
-import { decisionsVerified } from './decision-protocol.js';
 import { settle, type SettleTimeouts } from './settle.js';
-import { dispatchWriteOnce } from './tool-dispatch.js';
+import { dispatchWriteOnce, PACKAGE_CALL_DEFAULTS } from './call/dispatch-step.js';
 import {
   ESCALATE_ACTIVITY,
   OPEN_AND_QUERY_ACTIVITY,
   OPEN_RECONCILIATION_ACTIVITY,
   QUERY_OUTCOME_ACTIVITY,
-  RECONCILE_FIRST_QUERY_LOCAL_PATCH,
-  RECONCILE_OPENS_IN_QUERY_PATCH,
   RECONCILE_STATE_QUERY,
   RESOLVE_OUTCOME_SIGNAL,
   RESOLVE_OUTCOME_UPDATE,
@@ -83,7 +79,11 @@ type Activities = {
   [ESCALATE_ACTIVITY]: ReturnType<typeof createEscalateReconciliation>;
 };
 
-/** The step that may run as a local activity (see {@link RECONCILE_FIRST_QUERY_LOCAL_PATCH}). */
+/**
+ * The step that runs as a local activity when the reconciliation's activities run on its own task queue: a write
+ * found at once then settles in the child's first workflow task, with no activity task and no second workflow task
+ * waiting for the workflow thread.
+ */
 type LocalActivities = Pick<Activities, typeof OPEN_AND_QUERY_ACTIVITY>;
 
 type SubmittedResolution = SubmittedDecision & { readonly kind: 'resolution' };
@@ -102,10 +102,7 @@ type SubmittedResolution = SubmittedDecision & { readonly kind: 'resolution' };
  * it only waits for the person.
  */
 export async function reconcileToolCall(input: ReconcileInput | LateResultEscalation): Promise<ToolCallResult> {
-  // Which rules this run decides by, fixed at its very start (see decisionsVerified); then the handlers, before
-  // anything else: a person may send a resolution before the first query even runs (it is refused, on the record).
-  const verified = decisionsVerified();
-  let legacyResolution: DecisionRecord | null = null;
+  // The handlers first: a person may send a resolution before the first query even runs (it is refused, on the record).
   let resolution: VerifiedDecision | null = null;
   const queue: QueuedDecision<SubmittedResolution>[] = [];
   const refusedResolutions: RefusedResolution[] = [];
@@ -117,12 +114,6 @@ export async function reconcileToolCall(input: ReconcileInput | LateResultEscala
   };
   const submit = (payload: unknown, awaited: boolean): QueuedDecision<SubmittedResolution> | DecisionAnswer => {
     const parsed = parseResolution(payload);
-    if (!verified) {
-      // A run recorded before resolutions were verified: the first well-formed one counts, in any state.
-      if (parsed === null || parsed.resolvedBy === undefined) return refuse('malformed', null);
-      legacyResolution ??= unauthenticatedRecord(parsed);
-      return { accepted: true, decision: legacyResolution };
-    }
     if (parsed === null) return refuse('malformed', null);
     const submitted = toSubmitted(parsed);
     if (resolution !== null) return refuse('already_decided', submitted.claimedBy);
@@ -149,11 +140,10 @@ export async function reconcileToolCall(input: ReconcileInput | LateResultEscala
     idempotencyKey: input.identity.idempotencyKey,
     tool: input.identity.tool,
     refusedResolutions: [...refusedResolutions],
-    resolution: resolution?.decision ?? legacyResolution,
+    resolution: resolution?.decision ?? null,
   }));
 
   const { identity } = input;
-  // Inputs recorded before the activity timeouts existed lack them: the defaults fill in.
   const policy = { ...DEFAULT_RECONCILE_POLICY, ...('policy' in input ? input.policy : {}) };
   const taskQueue = 'taskQueue' in input ? input.taskQueue : undefined;
   const retry = { initialInterval: '1s', maximumInterval: '30s', nonRetryableErrorTypes: nonRetryableCodes() };
@@ -175,26 +165,16 @@ export async function reconcileToolCall(input: ReconcileInput | LateResultEscala
     // The store escalated the key when it recorded the late result; both facts are in its records.
     enter('escalated', `waiting for a human: a result (audit \`${input.lateAuditId}\`) says the write may have taken effect after the call was settled not committed`);
   } else {
-    // In a run that predates verified resolutions, a resolution may cut the queries short.
-    const queried = await reconcileByQueries(input, policy, { activities, local }, enter, status, () => legacyResolution !== null);
+    const queried = await reconcileByQueries(input, policy, { activities, local }, enter, status);
     if (queried.kind === 'settled') return queried.result;
-    if (legacyResolution === null) {
-      const reason = queried.couldAsk ? `no definite answer within ${policy.deadlineMs} ms` : 'the tool cannot reconcile';
-      enter('escalated', `waiting for a human: ${reason}`);
-      await activities[ESCALATE_ACTIVITY]({ identity, reason });
-    }
+    const reason = queried.couldAsk ? `no definite answer within ${policy.deadlineMs} ms` : 'the tool cannot reconcile';
+    enter('escalated', `waiting for a human: ${reason}`);
+    await activities[ESCALATE_ACTIVITY]({ identity, reason });
   }
-  if (verified) resolution = await awaitResolution(queue, identity.idempotencyKey, (reason, claimedBy) => refuse(reason, claimedBy));
-  else await condition(() => legacyResolution !== null);
-  const settled = resolution ?? legacySettlement();
-  enter(settled.decision.decision === 'committed' ? 'committed' : 'not_committed', `resolved by ${settled.decision.decided_by}`);
+  resolution = await awaitResolution(queue, identity.idempotencyKey, (reason, claimedBy) => refuse(reason, claimedBy));
+  enter(resolution.decision.decision === 'committed' ? 'committed' : 'not_committed', `resolved by ${resolution.decision.decided_by}`);
   const settles = 'callSpan' in input && input.callSpan !== undefined ? { settles: input.callSpan } : {};
-  return settle(identity, { kind: 'human', resolution: settled, ...settles }, settleTimeouts(policy));
-
-  function legacySettlement(): VerifiedDecision {
-    if (legacyResolution === null) throw new Error('unreachable: resolution awaited');
-    return { token: null, decision: legacyResolution };
-  }
+  return settle(identity, { kind: 'human', resolution, ...settles }, settleTimeouts(policy));
 }
 
 /** Where the reconciliation stands, as the state query reports it (the run, key, tool and resolutions aside). */
@@ -208,11 +188,10 @@ function settleTimeouts(policy: ReconcilePolicy): SettleTimeouts {
 }
 
 /**
- * The queries: fence the unknown dispatch and open the round, then ask with backoff until a definite answer, the
- * deadline, or a human's resolution. Returns the settled result, or — when a human must (or did) decide — whether
- * the authoritative system could be asked at all (by key, or by the handle of the job the last dispatch started).
- * A round opens before anything else happens in it: on its own, or — in runs with the patch, when the first query
- * follows at once — inside that query's activity.
+ * The queries: fence the unknown dispatch and open the round, then ask with backoff until a definite answer or the
+ * deadline. Returns the settled result, or — when a person must decide — whether the authoritative system could be
+ * asked at all (the worker says: by key, or by the handle of the job the last dispatch started). A round opens before
+ * anything else happens in it: inside its first query's activity when that follows at once, else on its own.
  */
 async function reconcileByQueries(
   input: ReconcileInput,
@@ -220,35 +199,33 @@ async function reconcileByQueries(
   { activities, local }: { readonly activities: ActivityInterfaceFor<Activities>; readonly local: ActivityInterfaceFor<LocalActivities> | null },
   enter: Enter,
   status: Progress,
-  humanResolved: () => boolean,
 ): Promise<{ readonly kind: 'settled'; readonly result: ToolCallResult } | { readonly kind: 'undecided'; readonly couldAsk: boolean }> {
   const { identity } = input;
   const parent = workflowInfo().parent;
   enter('reconciling', 'asking the authoritative system');
-  let unsettledBecause = input.unsettledBecause ?? 'unknown';
+  let unsettledBecause = input.unsettledBecause;
   let job = input.job;
-  const polls = () => job !== undefined && input.canPoll === true;
-  const canAsk = () => input.canReconcile || polls();
-  // Opens a round now, or leaves it to the query that follows at once (runs with the patch): returns it if so.
+  // Whether the tool can be asked at all is the worker's to say: its first query answers `cannot_ask` if not.
+  let canAsk = true;
+  // Opens a round now, or leaves it to the query that follows at once: returns it if so.
   const openUnlessAskedAtOnce = async (round: OpenAndQueryInput['round'], askedAtOnce: boolean) => {
-    if (askedAtOnce && patched(RECONCILE_OPENS_IN_QUERY_PATCH)) return round;
+    if (askedAtOnce) return round;
     await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, ...round });
     return null;
   };
-  const openAndQuery = (first: OpenAndQueryInput) =>
-    local !== null && patched(RECONCILE_FIRST_QUERY_LOCAL_PATCH) ? local[OPEN_AND_QUERY_ACTIVITY](first) : activities[OPEN_AND_QUERY_ACTIVITY](first);
+  const openAndQuery = (first: OpenAndQueryInput) => (local !== null ? local[OPEN_AND_QUERY_ACTIVITY](first) : activities[OPEN_AND_QUERY_ACTIVITY](first));
   // A job is not asked about before the time its system named (asking earlier only costs a query), but its
   // dispatch is fenced without delay.
-  let unopened = await openUnlessAskedAtOnce(roundInput(input.auditId, parent && { workflowId: parent.workflowId, runId: parent.runId }), canAsk() && !job?.pollAfterMs);
-  if (job?.pollAfterMs) await condition(humanResolved, job.pollAfterMs);
+  let unopened = await openUnlessAskedAtOnce(roundInput(input.auditId, parent && { workflowId: parent.workflowId, runId: parent.runId }), !job?.pollAfterMs);
+  if (job?.pollAfterMs) await sleep(job.pollAfterMs);
   let deadline = Date.now() + policy.deadlineMs;
   let interval = policy.initialIntervalMs;
-  while (!humanResolved() && canAsk() && Date.now() < deadline) {
+  while (canAsk && Date.now() < deadline) {
     status.queries += 1;
     const query: QueryOutcomeInput = {
       identity,
       attempt: status.queries,
-      ...(job !== undefined && polls() ? { jobHandle: job.handle } : {}),
+      ...(job === undefined ? {} : { jobHandle: job.handle }),
       ...(input.callSpan === undefined ? {} : { callSpan: input.callSpan }),
     };
     const found = unopened === null ? await activities[QUERY_OUTCOME_ACTIVITY](query) : await openAndQuery({ ...query, round: unopened });
@@ -258,36 +235,42 @@ async function reconcileByQueries(
       enter('committed', 'the authoritative system confirmed the write');
       return { kind: 'settled', result: found.result };
     }
+    if (found.finding === 'cannot_ask') {
+      // Nothing was asked: the round is open, and a person decides.
+      status.queries -= 1;
+      canAsk = false;
+      break;
+    }
     if (found.finding === 'not_committed') {
-      if (!input.safeRetry || status.redispatched) {
+      if (!found.safeRetry || !input.mayRedispatch || status.redispatched) {
         enter('not_committed', 'the write did not happen; it was not repeated');
         return { kind: 'settled', result: await settle(identity, { kind: 'not_committed', unsettledBecause }, settleTimeouts(policy)) };
       }
       status.redispatched = true;
       enter('redispatching', 'the write did not happen; dispatching it once more with the same key');
       // The one safe re-dispatch runs on the same approval (the tool activity checks it again).
-      const dispatchOptions = { timeoutMs: input.toolTimeoutMs, ...(input.taskQueue === undefined ? {} : { taskQueue: input.taskQueue }), ...(input.approval === undefined ? {} : { approval: input.approval }) };
-      const again = await dispatchWriteOnce(identity, 'redispatch', input.summary, dispatchOptions);
+      const options = { timeoutMs: input.toolTimeoutMs, readAttempts: 1, heartbeatTimeoutMs: PACKAGE_CALL_DEFAULTS.heartbeatTimeoutMs, ...(input.taskQueue === undefined ? {} : { taskQueue: input.taskQueue }) };
+      const again = await dispatchWriteOnce({ identity, revision: input.revision, summary: input.summary, options, ...(input.approval === undefined ? {} : { approval: input.approval }) }, 'redispatch');
       if (again.kind === 'settled') {
         enter(again.result.modelResult.execution.outcome === 'committed' ? 'committed' : 'not_committed', 'settled by the safe re-dispatch');
         return { kind: 'settled', result: again.result };
       }
-      unsettledBecause = again.because;
-      job = again.result?.job;
+      unsettledBecause = again.unknown.because;
+      job = again.unknown.result?.job;
       enter('reconciling', 'the re-dispatch outcome is unknown too; asking again');
       // This time the unknown dispatch is this workflow's own; the next query follows at once.
       const self = workflowInfo();
-      unopened = await openUnlessAskedAtOnce(roundInput(again.auditId, { workflowId: self.workflowId, runId: self.runId }), canAsk());
+      unopened = await openUnlessAskedAtOnce(roundInput(again.unknown.auditId, { workflowId: self.workflowId, runId: self.runId }), true);
       deadline = Date.now() + policy.deadlineMs;
       interval = policy.initialIntervalMs;
       continue;
     }
-    await condition(humanResolved, jitteredWaitMs(interval, identity.idempotencyKey, status.queries));
+    await sleep(jitteredWaitMs(interval, identity.idempotencyKey, status.queries));
     interval = Math.min(interval * policy.backoffCoefficient, policy.maximumIntervalMs);
   }
   // A round is open before anyone may escalate it, even one whose first query never ran.
   if (unopened !== null) await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, ...unopened });
-  return { kind: 'undecided', couldAsk: canAsk() };
+  return { kind: 'undecided', couldAsk: canAsk };
 }
 
 function roundInput(auditId: string | null, dispatcher: OpenRoundInput['dispatcher']): OpenAndQueryInput['round'] {
@@ -340,21 +323,5 @@ function toSubmitted(resolution: ResolveOutcomeSignal): SubmittedResolution {
     token: resolution.token ?? null,
     claimedBy: resolution.resolvedBy ?? null,
     note: resolution.note ?? null,
-  };
-}
-
-/** A resolution of a run that decides the old way, as a record: the resolver as sent, unauthenticated. */
-function unauthenticatedRecord(resolution: ResolveOutcomeSignal): DecisionRecord {
-  return {
-    decision_id: `legacy:${workflowInfo().workflowId}`,
-    kind: 'resolution',
-    decision: resolution.outcome,
-    decided_by: resolution.resolvedBy ?? 'unknown',
-    method: UNAUTHENTICATED_METHOD,
-    key_id: null,
-    decided_at: new Date(Date.now()).toISOString(),
-    request_sha256: null,
-    note: resolution.note ?? null,
-    external_id: resolution.externalId ?? null,
   };
 }

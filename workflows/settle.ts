@@ -1,5 +1,5 @@
 import { scheduleActivity } from '@temporalio/workflow';
-import type { CallIdentity } from '../activities/call-identity.js';
+import type { CallIdentity } from '../src/contract/call-identity.js';
 import type { SettleCallInput, Settlement } from '../activities/settle-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
-import { openDispatchFence } from '../../src/contract/define-tool.js';
-import type { AnyToolDefinition, HandlerContext, Principal } from '../../src/index.js';
+import { openDispatchFence } from '../../src/contract/tool-handler.js';
+import type { AnyToolImplementation, HandlerContext, Principal } from '../../src/index.js';
 import { bareActivityName } from './bare-names.js';
 
 /**
@@ -8,7 +8,7 @@ import { bareActivityName } from './bare-names.js';
  * around it (no argument validation, no ledger, no funnel, no audit) — what a user would write without the plugin.
  * Its handler context is built from activity info the way the plugin builds it, so the handler does the same work.
  */
-export function createBareActivities(tools: Iterable<AnyToolDefinition>, principal: Principal): Record<string, (args: unknown) => Promise<unknown>> {
+export function createBareActivities(tools: Iterable<AnyToolImplementation>, principal: Principal): Record<string, (args: unknown) => Promise<unknown>> {
   const activities: Record<string, (args: unknown) => Promise<unknown>> = {};
   for (const tool of tools) {
     activities[bareActivityName(tool.name)] = (args: unknown) => {

@@ -2,8 +2,9 @@
 // result, a ~1 MB / 10,000-item list fitted to 16 KB, and a 200,000-key object over the raw size gate.
 import { z } from 'zod';
 import { nodeSha256Hex } from '../../activities/node-sha256.js';
-import { defineTool, type ExecutionContext } from '../../src/index.js';
+import { type ExecutionContext } from '../../src/index.js';
 import { FIXED_NOW, testContext } from '../../testkit/context.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 /** The tests' execution context, with what the plugin's activities pass: node:crypto's SHA-256 (same digests). */
 export const benchContext: ExecutionContext = testContext({ sha256: nodeSha256Hex });

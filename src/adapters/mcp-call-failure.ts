@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolEffect } from '../contract/define-tool.js';
+import type { ToolEffect } from '../contract/tool-spec.js';
 import type { CatalogCode } from '../contract/error-catalog.js';
 
 /**

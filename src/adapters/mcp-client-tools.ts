@@ -2,15 +2,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolResultSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { canonicalJson } from '../contract/canonical-json.js';
-import {
-  defineTool,
-  TOOL_NAME_PATTERN,
-  type AnyToolDefinition,
-  type HandlerContext,
-  type ToolBudget,
-  type ToolEffect,
-  type ToolOutput,
-} from '../contract/define-tool.js';
+import { type HandlerContext, type ToolOutput } from '../contract/tool-handler.js';
+import { TOOL_NAME_PATTERN, type AnyToolImplementation, type ToolBudget, type ToolEffect } from '../contract/tool-spec.js';
+import { declareTool } from '../contract/declare-tool.js';
+import { implementTool } from '../contract/implement-tool.js';
 import { defangUntrustedText } from '../contract/fence-untrusted.js';
 import { resolvePointer } from '../contract/json-pointer.js';
 import { sha256Hex } from '../contract/sha256.js';
@@ -54,7 +49,7 @@ export interface WrapMcpToolsOptions {
 
 /** The wrapped tools, and the remote tools that could not be wrapped (with the reason). */
 export interface WrappedMcpTools {
-  readonly tools: AnyToolDefinition[];
+  readonly tools: AnyToolImplementation[];
   readonly skipped: { readonly name: string; readonly reason: string }[];
 }
 
@@ -77,7 +72,7 @@ export async function wrapMcpTools(options: WrapMcpToolsOptions): Promise<Wrappe
     cursor = listed.nextCursor;
     if (cursor === undefined) break;
   }
-  const tools: AnyToolDefinition[] = [];
+  const tools: AnyToolImplementation[] = [];
   const skipped: { name: string; reason: string }[] = [];
   const names = new Set<string>();
   for (const remote of remoteTools) {
@@ -101,7 +96,7 @@ export async function wrapMcpTools(options: WrapMcpToolsOptions): Promise<Wrappe
   return { tools, skipped };
 }
 
-function wrapOne(remote: Tool, name: string, policy: McpToolPolicy | undefined, options: WrapMcpToolsOptions): AnyToolDefinition {
+function wrapOne(remote: Tool, name: string, policy: McpToolPolicy | undefined, options: WrapMcpToolsOptions): AnyToolImplementation {
   const exact = options.exact ?? true;
   const inputSchema = remote.inputSchema as JsonSchemaObject;
   const outputSchema = remote.outputSchema as JsonSchemaObject | undefined;
@@ -110,7 +105,7 @@ function wrapOne(remote: Tool, name: string, policy: McpToolPolicy | undefined, 
   const effect = policy?.effect ?? escalate(options.defaults?.effect ?? 'write', remote);
   const violations = new WeakMap<object, string>();
   const description = policy?.description ?? remoteDescription(remote, options.sourceLabel);
-  return defineTool({
+  const declaration = declareTool({
     name,
     description,
     input: checked(inputSchema, inputCheck),
@@ -124,13 +119,15 @@ function wrapOne(remote: Tool, name: string, policy: McpToolPolicy | undefined, 
       handler: `mcp:${remote.name}`,
     },
     ...(options.budget ? { budget: options.budget } : {}),
+  });
+  return implementTool(declaration, {
     handler: (args: unknown, ctx: HandlerContext) => callRemote(remote.name, args, ctx, { effect, hasOutputSchema: outputSchema !== undefined, policy, options, violations }),
   });
 }
 
 /**
  * The server's description (untrusted text, defanged), or its title; a tool with neither says so instead of being
- * shown with an empty description (which `defineTool` refuses).
+ * shown with an empty description (which `declareTool` refuses).
  */
 function remoteDescription(remote: Tool, sourceLabel: string): string {
   const given = remote.description?.trim() || remote.title?.trim() || `Tool '${remote.name}' of the MCP server ${sourceLabel}; the server gave no description.`;

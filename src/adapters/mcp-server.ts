@@ -12,7 +12,7 @@ import {
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { AnyToolDefinition } from '../contract/define-tool.js';
+import type { AnyToolImplementation } from '../contract/tool-spec.js';
 import { catalogFailure } from '../contract/call-failure.js';
 import { executeTool, failedExecution, type ToolExecution } from '../contract/execute-tool.js';
 import type { ExecutionContext } from '../contract/execution-context.js';
@@ -38,7 +38,7 @@ export interface McpServerOptions {
    * the tool directly and answers a tool that requires approval with `APPROVAL_REQUIRED` without running it: this
    * server has no way to ask a human, and exposing a tool over MCP must not bypass its approval.
    */
-  readonly execute?: (tool: AnyToolDefinition, args: unknown, ctx: ExecutionContext) => Promise<ToolExecution>;
+  readonly execute?: (tool: AnyToolImplementation, args: unknown, ctx: ExecutionContext) => Promise<ToolExecution>;
   /** Receives every execution (audit record, artifacts) before the result is returned; if it fails, no result is. */
   readonly onExecution?: (execution: ToolExecution, request: CallToolRequest) => void | Promise<void>;
   readonly serverInfo?: Implementation;
@@ -52,8 +52,8 @@ export interface McpServerOptions {
  */
 export function createMcpServer(options: McpServerOptions): NegotiatingServer {
   const { registry } = options;
-  const listed = new WeakMap<AnyToolDefinition, Tool>();
-  const describe = (tool: AnyToolDefinition): Tool => {
+  const listed = new WeakMap<AnyToolImplementation, Tool>();
+  const describe = (tool: AnyToolImplementation): Tool => {
     let entry = listed.get(tool);
     if (!entry) {
       entry = toMcpTool(tool);
@@ -83,7 +83,7 @@ export function createMcpServer(options: McpServerOptions): NegotiatingServer {
 }
 
 /** The default executor: the contract funnel, except that approval-gated tools are refused before they run. */
-function executeUnlessApprovalRequired(tool: AnyToolDefinition, args: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
+function executeUnlessApprovalRequired(tool: AnyToolImplementation, args: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
   if (!tool.requiresApproval) return executeTool(tool, args, ctx);
   return Promise.resolve(failedExecution(tool, ctx, catalogFailure('APPROVAL_REQUIRED', 'approval', { reason: 'no approval channel on the MCP server' }), args));
 }

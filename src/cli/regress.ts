@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { AnyToolDefinition } from '../contract/define-tool.js';
+import type { AnyToolImplementation } from '../contract/tool-spec.js';
 import { goldenCaseSchema, type GoldenCase } from '../contract/golden-case.js';
 import { runGoldenSet, type GoldenSetReport } from '../contract/golden-set.js';
 import type { ToolRegistry } from '../contract/tool-registry.js';
@@ -89,7 +89,7 @@ async function readCases(file: string): Promise<NumberedCase[]> {
   return cases;
 }
 
-function toolNamed(registry: ToolRegistry, name: string, module: string, cases: readonly NumberedCase[]): AnyToolDefinition {
+function toolNamed(registry: ToolRegistry, name: string, module: string, cases: readonly NumberedCase[]): AnyToolImplementation {
   if (registry.has(name)) return registry.get(name);
   const line = cases.find((entry) => entry.goldenCase.tool === name)?.line ?? 0;
   throw new CliError(`line ${line}: tool '${name}' is not exported by ${module}`, EXIT_CODES.usage);

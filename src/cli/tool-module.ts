@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { AnyToolDefinition } from '../contract/define-tool.js';
+import type { AnyToolImplementation } from '../contract/tool-spec.js';
 import { ToolRegistry } from '../contract/tool-registry.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 
@@ -54,9 +54,9 @@ export function packageWorkflowsPath(): string {
 /** A registry as is (checked by shape, since the user's module may load its own copy of the package) or an array of tools. */
 function toRegistry(exported: unknown, file: string): ToolRegistry {
   if (isRegistry(exported)) return exported;
-  if (!Array.isArray(exported)) throw new CliError(`--tools: ${file} must export \`tools\`, a ToolRegistry or an array of defineTool(...) tools`, EXIT_CODES.usage);
+  if (!Array.isArray(exported)) throw new CliError(`--tools: ${file} must export \`tools\`, a ToolRegistry or an array of implementTool(...) tools`, EXIT_CODES.usage);
   try {
-    return new ToolRegistry(exported as AnyToolDefinition[]);
+    return new ToolRegistry(exported as AnyToolImplementation[]);
   } catch (error) {
     throw new CliError(`--tools: the tools exported by ${file} do not form a registry: ${error instanceof Error ? error.message : String(error)}`, EXIT_CODES.usage, { cause: error });
   }

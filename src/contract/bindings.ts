@@ -1,5 +1,5 @@
 import { auditRecordSchema, type AuditRecord, type Bindings, type ToolRevisions } from './audit-record.js';
-import type { Principal } from './define-tool.js';
+import type { Principal } from './tool-handler.js';
 import type { ModelResult } from './model-result.js';
 import { principalRef, type PrincipalKey } from './principal-ref.js';
 import { digestJson, type Sha256Hex } from './sha256.js';

@@ -1,5 +1,6 @@
 import { declaredRecovery } from './catalog-rule.js';
-import type { AnyToolDefinition, EvidenceInput } from './define-tool.js';
+import type { EvidenceInput } from './tool-handler.js';
+import type { AnyToolImplementation } from './tool-spec.js';
 import { ERROR_CATALOG, isCatalogCode, type CatalogCode } from './error-catalog.js';
 import type { ExecutionOutcome, ModelError, Receipt, ToolStatus } from './model-result.js';
 import { MAX_DETAIL_TEXT_CHARS } from './funnel/audit-bounds.js';
@@ -47,7 +48,7 @@ export function catalogFailure(
  * Maps whatever a handler threw to a failure. Only codes from the catalog or the tool's own declaration pass
  * through; any other throw is `TOOL_ERROR`, and its message stays in the audit (the model gets the catalog text).
  */
-export function failureFromThrown(tool: AnyToolDefinition, thrown: unknown): CallFailure {
+export function failureFromThrown(tool: AnyToolImplementation, thrown: unknown): CallFailure {
   if (isToolError(thrown)) {
     const detail = { thrown_code: thrown.code, details: jsonSafe(thrown.details) };
     // A ToolError from another copy of the package may predate `evidence`.
@@ -97,7 +98,7 @@ export interface SettledFailure {
  */
 export function settleFailure(
   failure: CallFailure,
-  tool: AnyToolDefinition,
+  tool: AnyToolImplementation,
   handlerRan: boolean,
   receipt: Receipt | null,
 ): SettledFailure {

@@ -1,4 +1,5 @@
-import type { AnyToolDefinition, Principal, ToolBudget } from './define-tool.js';
+import type { Principal } from './tool-handler.js';
+import type { AnyToolImplementation, ToolBudget } from './tool-spec.js';
 import { Redactor } from './redaction.js';
 
 /**
@@ -31,7 +32,7 @@ export interface RedactedCall {
  * reconciliation reasons: the tool's sensitive and public field names, the call's ids and caller as protected
  * values, and the tool's scan cap (or `maxScanChars`, for text with a tighter bound of its own).
  */
-export function callRedactor(tool: AnyToolDefinition, call: RedactedCall, maxScanChars = scanCap(tool.budget)): Redactor {
+export function callRedactor(tool: AnyToolImplementation, call: RedactedCall, maxScanChars = scanCap(tool.budget)): Redactor {
   return new Redactor({
     sensitiveFields: tool.sensitiveFields,
     publicFields: tool.publicFields,

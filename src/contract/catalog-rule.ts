@@ -1,4 +1,4 @@
-import type { BusinessErrorDeclaration } from './define-tool.js';
+import type { BusinessErrorDeclaration } from './tool-spec.js';
 import { CATALOG_MESSAGE_VARIANTS, ERROR_CATALOG, isCatalogCode, type CatalogCode, type Recovery } from './error-catalog.js';
 
 /** The parts of a model-visible error the catalog fixes. */

@@ -1,4 +1,4 @@
-import type { ToolOutput } from './define-tool.js';
+import type { ToolOutput } from './tool-handler.js';
 import { formatPointer, parsePointer, resolvePointer } from './json-pointer.js';
 
 /**

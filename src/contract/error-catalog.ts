@@ -71,6 +71,9 @@ export const ERROR_CATALOG = Object.freeze({
   // can obtain. NOT_FOUND still does not say whether the resource exists elsewhere (docs/contract.md, "Errors").
   NOT_FOUND: entry('access', 'not_started', 'correct_input', false, 'The requested resource was not found; check the identifier or look it up again.'),
   PERMISSION_DENIED: entry('access', 'not_started', 'ask_user', false, 'The caller is not permitted to perform this operation; the user must obtain access.'),
+  // A deploy in progress: the worker that took the call serves another revision of the tool than the workflow decided
+  // the call by. Nothing ran; a read is retried by Temporal (another worker may serve it), a write is settled as is.
+  TOOL_REVISION_UNSERVED: entry('request', 'not_started', 'retry_after', true, 'This tool is being updated; the call did not run. It may be requested again.'),
   CALL_LIMIT_EXCEEDED: entry('policy', 'not_started', 'explain', false, 'This tool was already called as many times as this workflow allows; it did not run.'),
   APPROVAL_REQUIRED: entry('approval', 'not_started', 'request_approval', false, 'This operation requires human approval before it can run.'),
   APPROVAL_REJECTED: entry('approval', 'not_started', 'explain', false, 'A human reviewer rejected this operation.'),

@@ -1,4 +1,4 @@
-import type { EvidenceInput } from './define-tool.js';
+import type { EvidenceInput } from './tool-handler.js';
 import { resolvePointer } from './json-pointer.js';
 import type { Evidence } from './model-result.js';
 import { digestJson } from './sha256.js';

@@ -1,5 +1,5 @@
 import type { ProviderContext } from './bindings.js';
-import type { Principal } from './define-tool.js';
+import type { Principal } from './tool-handler.js';
 import type { PrincipalKey } from './principal-ref.js';
 import type { Sha256Hex } from './sha256.js';
 

@@ -1,4 +1,4 @@
-import type { ToolBudget } from './define-tool.js';
+import type { ToolBudget } from './tool-spec.js';
 import { evidenceStillSupported, type BuiltEvidence } from './evidence.js';
 import { renderUntrustedContent } from './fence-untrusted.js';
 import { resolvePointer } from './json-pointer.js';

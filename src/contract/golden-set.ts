@@ -1,5 +1,5 @@
 import { canonicalJson } from './canonical-json.js';
-import type { AnyToolDefinition } from './define-tool.js';
+import type { AnyToolImplementation } from './tool-spec.js';
 import { executeTool } from './execute-tool.js';
 import type { ExecutionContext } from './execution-context.js';
 import { outcomeOfAudit, type CaseOutcome, type GoldenCase } from './golden-case.js';
@@ -38,7 +38,7 @@ export interface GoldenSetReport {
 /** Options of {@link runGoldenSet}. */
 export interface GoldenSetOptions {
   /** The tool as it was (older rule versions). Without it, each case's `recorded` outcome is the baseline. */
-  readonly baseline?: AnyToolDefinition;
+  readonly baseline?: AnyToolImplementation;
 }
 
 /**
@@ -48,7 +48,7 @@ export interface GoldenSetOptions {
  * exactly the cases a rule change changes (a new invariant version that catches a well-formed wrong fact, say) and
  * the cases that miss what they should do. Pure and deterministic: no clock, no I/O.
  */
-export async function runGoldenSet(tool: AnyToolDefinition, cases: readonly GoldenCase[], options: GoldenSetOptions = {}): Promise<GoldenSetReport> {
+export async function runGoldenSet(tool: AnyToolImplementation, cases: readonly GoldenCase[], options: GoldenSetOptions = {}): Promise<GoldenSetReport> {
   const results: GoldenCaseResult[] = [];
   for (const goldenCase of cases) {
     if (goldenCase.tool !== tool.name) throw new RangeError(`golden case '${goldenCase.id}' is for tool '${goldenCase.tool}', not '${tool.name}'`);
@@ -75,9 +75,9 @@ export async function runGoldenSet(tool: AnyToolDefinition, cases: readonly Gold
   };
 }
 
-async function replay(tool: AnyToolDefinition, goldenCase: GoldenCase): Promise<{ outcome: CaseOutcome; modelResult: ModelResult }> {
+async function replay(tool: AnyToolImplementation, goldenCase: GoldenCase): Promise<{ outcome: CaseOutcome; modelResult: ModelResult }> {
   const recorded = goldenCase.handler;
-  const replayed: AnyToolDefinition = {
+  const replayed: AnyToolImplementation = {
     ...tool,
     handler: () =>
       'output' in recorded

@@ -1,4 +1,4 @@
-import type { RawResponse } from './define-tool.js';
+import type { RawResponse } from './tool-handler.js';
 import { ToolError } from './tool-error.js';
 
 /** A raw HTTP-like response as a handler received it (from fetch, undici, axios or a test). */

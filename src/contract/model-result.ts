@@ -266,3 +266,14 @@ function statusInconsistencies(result: {
 
 /** The model-visible projection of a tool call. */
 export type ModelResult = z.infer<typeof modelResultSchema>;
+
+/**
+ * A model result whose `data` is typed by its tool's output schema: a succeeded call carries data, a partial one may
+ * (a truncated listing does; a committed write whose output could not be verified does not), any other none.
+ */
+export type TypedModelResult<Data> = Omit<ModelResult, 'status' | 'data'> &
+  (
+    | { readonly status: 'succeeded'; readonly data: Data }
+    | { readonly status: 'partial'; readonly data: Data | null }
+    | { readonly status: Exclude<ToolStatus, 'succeeded' | 'partial'>; readonly data: null }
+  );

@@ -1,4 +1,4 @@
-import type { BusinessErrorDeclaration, DataScope, FreshnessPolicy, ToolBudget, ToolSource } from './define-tool.js';
+import type { BusinessErrorDeclaration, DataScope, FreshnessPolicy, ToolBudget, ToolSource } from './tool-spec.js';
 import { declaredRecovery } from './catalog-rule.js';
 import { digestJson } from './sha256.js';
 

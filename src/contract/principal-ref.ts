@@ -1,5 +1,5 @@
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import type { Principal } from './define-tool.js';
+import type { Principal } from './tool-handler.js';
 import { keyedDigest, MIN_KEY_BYTES, parseSecretKey } from './keyed-digest.js';
 import { digestJson, type Sha256Hex } from './sha256.js';
 

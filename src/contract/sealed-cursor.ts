@@ -2,7 +2,7 @@ import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { z } from 'zod';
 import { fromBase64Url, toBase64Url } from './base64url.js';
 import { canonicalJson } from './canonical-json.js';
-import type { Principal } from './define-tool.js';
+import type { Principal } from './tool-handler.js';
 import { keyedDigest, sameBytes } from './keyed-digest.js';
 
 /** Where a sealed cursor resumes a listing. */

@@ -1,7 +1,8 @@
 import { callBindingDigest, resultDigest } from './bindings.js';
 import { catalogFailure, describeThrown } from './call-failure.js';
 import { callRedactor } from './call-redactor.js';
-import type { AnyToolDefinition, ToolOutput } from './define-tool.js';
+import type { ToolOutput } from './tool-handler.js';
+import type { AnyToolImplementation } from './tool-spec.js';
 import { NOT_COMMITTED_MESSAGES } from './error-catalog.js';
 import { executeTool, failedExecution, type ToolExecution } from './execute-tool.js';
 import type { ExecutionContext } from './execution-context.js';
@@ -20,7 +21,7 @@ import { wellFormedPrefix } from './truncation.js';
 
 /** The trusted inputs an execution's call binding is derived from, and the arguments it was for. */
 export interface TrustedCall {
-  readonly tool: AnyToolDefinition;
+  readonly tool: AnyToolImplementation;
   readonly ctx: ExecutionContext;
   readonly rawArgs: unknown;
 }
@@ -44,7 +45,7 @@ export function asLocalReplay(modelResult: ModelResult): ModelResult {
  * settled, or another workflow reconciles it): `status: unknown`, `outcome: unknown`, `OUTCOME_UNKNOWN` — the
  * caller must reconcile, not retry.
  */
-export function withOutcomeUnknown(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, detail: Record<string, unknown>): ToolExecution {
+export function withOutcomeUnknown(tool: AnyToolImplementation, ctx: ExecutionContext, rawArgs: unknown, detail: Record<string, unknown>): ToolExecution {
   const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', detail), rawArgs);
   return reshapeExecution(failed, asUnknown, { tool, ctx, rawArgs });
 }
@@ -68,7 +69,7 @@ export type NotCommittedConfirmation =
  * authoritative system said so (it found nothing, so there is no receipt to speak of), `human_resolved` when a person
  * did. The message says what came before; the audit records it as `unsettled_because`.
  */
-export function notCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, confirmation: NotCommittedConfirmation): ToolExecution {
+export function notCommitted(tool: AnyToolImplementation, ctx: ExecutionContext, rawArgs: unknown, confirmation: NotCommittedConfirmation): ToolExecution {
   const [delivery, message, detail] =
     confirmation.by === 'human'
       ? ['human_resolved' as const, NOT_COMMITTED_MESSAGES.human, { resolved_by: confirmation.resolvedBy, note: confirmation.note }]
@@ -81,10 +82,10 @@ export function notCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, raw
  * The authoritative system confirmed the write and returned its output: the output runs through the whole funnel
  * (so a reconciled result is as validated as a fresh one) and is delivered as `receipt_reconciled`.
  */
-export async function receiptReconciled(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, output: ToolOutput<unknown>): Promise<ToolExecution> {
+export async function receiptReconciled(tool: AnyToolImplementation, ctx: ExecutionContext, rawArgs: unknown, output: ToolOutput<unknown>): Promise<ToolExecution> {
   // The write happened. It was authorized before it was dispatched, and asking again now could only deny what
   // cannot be undone (and tell the model "not started"): the confirmed output skips the authorization layer.
-  const replayed: AnyToolDefinition = { ...withoutAuthorize(tool), handler: () => Promise.resolve(output) };
+  const replayed: AnyToolImplementation = { ...withoutAuthorize(tool), handler: () => Promise.resolve(output) };
   const fresh = await executeTool(replayed, rawArgs, ctx);
   return reshapeExecution(fresh, (result) => withDelivery(result, 'receipt_reconciled'), { tool, ctx, rawArgs });
 }
@@ -94,7 +95,7 @@ export async function receiptReconciled(tool: AnyToolDefinition, ctx: ExecutionC
  * `human_resolved`, with the receipt the person gave — bounded and redacted like any receipt a model sees (a signal
  * sender is not trusted). No data: nothing the tool returned was validated.
  */
-export function humanCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, rawArgs: unknown, resolution: HumanResolution): ToolExecution {
+export function humanCommitted(tool: AnyToolImplementation, ctx: ExecutionContext, rawArgs: unknown, resolution: HumanResolution): ToolExecution {
   const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', { resolved_by: resolution.resolvedBy, note: resolution.note }), rawArgs);
   const redactions: Redaction[] = [];
   const given = typeof resolution.externalId === 'string' && resolution.externalId !== '' ? wellFormedPrefix(resolution.externalId, 256) : 'unrecorded';
@@ -117,8 +118,8 @@ function asUnknown(result: ModelResult): ModelResult {
   return { ...result, status: 'unknown', execution: { ...result.execution, outcome: 'unknown' } };
 }
 
-function withoutAuthorize(tool: AnyToolDefinition): AnyToolDefinition {
-  return Object.fromEntries(Object.entries(tool).filter(([key]) => key !== 'authorize')) as AnyToolDefinition;
+function withoutAuthorize(tool: AnyToolImplementation): AnyToolImplementation {
+  return Object.fromEntries(Object.entries(tool).filter(([key]) => key !== 'authorize')) as AnyToolImplementation;
 }
 
 function withDelivery(result: ModelResult, delivery: Delivery): ModelResult {

@@ -1,4 +1,4 @@
-import type { TimeInput } from './define-tool.js';
+import type { TimeInput } from './tool-handler.js';
 
 /** Converts a handler-supplied timestamp to ISO-8601 UTC; `null` when it is not a real point in time. */
 export function toIsoTimestamp(input: TimeInput): string | null {

@@ -1,4 +1,4 @@
-import type { EvidenceInput, RawResponse } from './define-tool.js';
+import type { EvidenceInput, RawResponse } from './tool-handler.js';
 import { isCatalogCode, type CatalogCode } from './error-catalog.js';
 
 /** JSON-safe detail attached to a {@link ToolError}; it goes to the protected audit, never to the model. */

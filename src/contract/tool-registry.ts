@@ -1,27 +1,29 @@
 import { z } from 'zod';
 import { catalogFailure } from './call-failure.js';
-import { defineTool, ToolDefinitionError, TOOL_NAME_PATTERN, type AnyToolDefinition } from './define-tool.js';
+import { declareTool, ToolDefinitionError } from './declare-tool.js';
+import { implementTool } from './implement-tool.js';
+import { TOOL_NAME_PATTERN, type AnyToolImplementation } from './tool-spec.js';
 import type { ExecutionContext } from './execution-context.js';
 import { executeTool, failedExecution, type ToolExecution } from './execute-tool.js';
 import { ToolError } from './tool-error.js';
 
 /**
  * The set of tools a worker offers, by name. Names and aliases are unique across tools; anything unregistered is
- * `UNKNOWN_TOOL`. A tool looked up by an alias is the tool under that name (see `ToolSpec.aliases`).
+ * `UNKNOWN_TOOL`. A tool looked up by an alias is the tool under that name (see `ToolDeclarationSpec.aliases`).
  */
 export class ToolRegistry {
-  private readonly tools: AnyToolDefinition[] = [];
+  private readonly tools: AnyToolImplementation[] = [];
   /** Every name and alias, to the definition as called by it. */
-  private readonly byName = new Map<string, AnyToolDefinition>();
+  private readonly byName = new Map<string, AnyToolImplementation>();
   /** Every alias, to the name of its tool. */
   private readonly aliasOf = new Map<string, string>();
 
-  constructor(tools: Iterable<AnyToolDefinition> = []) {
+  constructor(tools: Iterable<AnyToolImplementation> = []) {
     for (const tool of tools) this.register(tool);
   }
 
   /** Adds a tool; a second tool with the same name (or alias) is a programming error. */
-  register(tool: AnyToolDefinition): this {
+  register(tool: AnyToolImplementation): this {
     // Definitions from before aliases existed (another copy of the package) have none.
     const aliases: readonly string[] = tool.aliases ?? [];
     const taken = [tool.name, ...aliases].filter((name) => this.byName.has(name));
@@ -49,14 +51,14 @@ export class ToolRegistry {
   }
 
   /** The tool called `name`; throws `ToolError('UNKNOWN_TOOL')` for anything else. */
-  get(name: unknown): AnyToolDefinition {
+  get(name: unknown): AnyToolImplementation {
     const tool = typeof name === 'string' ? this.byName.get(name) : undefined;
     if (!tool) throw new ToolError('UNKNOWN_TOOL', { name: typeof name === 'string' ? name.slice(0, 200) : typeof name });
     return tool;
   }
 
   /** Every registered tool under its own name (no aliases), in registration order. */
-  list(): AnyToolDefinition[] {
+  list(): AnyToolImplementation[] {
     return [...this.tools];
   }
 
@@ -70,8 +72,8 @@ export class ToolRegistry {
 }
 
 /** A stand-in definition so an unknown name still gets a model result and an audit record. */
-function unknownTool(requested: string): AnyToolDefinition {
-  return defineTool({
+function unknownTool(requested: string): AnyToolImplementation {
+  const declaration = declareTool({
     name: TOOL_NAME_PATTERN.test(requested) ? requested : 'unknown_tool',
     description: 'A tool name that is not registered.',
     input: z.unknown(),
@@ -79,6 +81,6 @@ function unknownTool(requested: string): AnyToolDefinition {
     effect: 'read',
     source: { label: 'tool-registry', type: 'registry' },
     revisions: { input: 'none', output: 'none', effect: 'none', handler: 'none', producer: 'none', policy: 'none' },
-    handler: () => Promise.reject(new ToolError('UNKNOWN_TOOL')),
   });
+  return implementTool(declaration, { handler: () => Promise.reject(new ToolError('UNKNOWN_TOOL')) });
 }

@@ -1,10 +1,11 @@
-// What a tool's author declares (ToolSpec) and what defineTool makes of it (ToolDefinition), with the package's
-// defaults. The checks that turn a spec into a definition live in define-tool.ts.
+// What a tool is (ToolDeclarationSpec → ToolDeclaration, see declare-tool.ts) and how it runs (ToolImplementationSpec →
+// ToolImplementation, see implement-tool.ts), with the package's defaults.
 import type { z } from 'zod';
 import type { ToolRevisions } from './audit-record.js';
 import type { Recovery } from './error-catalog.js';
 import type { AcceptedJob, HandlerContext, Principal, ReconcileOutcome, ToolOutput } from './tool-handler.js';
 import type { ToolExample } from './tool-guidance.js';
+import type { ToolFacts } from './tool-facts.js';
 
 /** What a tool does to the world. Anything but `read` is a side effect and is never blindly re-run. */
 export type ToolEffect = 'read' | 'write' | 'destructive';
@@ -80,7 +81,7 @@ export interface ToolSource {
   readonly trust?: 'untrusted_data' | 'trusted_control';
 }
 
-/** What {@link ToolSpec.authorize} gets besides the arguments and the principal. */
+/** What {@link ToolDeclarationSpec.authorize} gets besides the arguments and the principal. */
 export interface AuthorizationContext {
   readonly tool: string;
   readonly callId: string;
@@ -134,12 +135,17 @@ export interface ToolCallDefaults {
   readonly heartbeatTimeoutMs?: number;
 }
 
-/** What a user passes to {@link defineTool}. */
-export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
+/**
+ * What a tool is, as its author declares it with `declareTool`: its name, schemas, effect, approval, business key,
+ * budget, limits, call defaults and the rules its results are judged by. Data, schemas and pure checks only, so the
+ * same declaration is imported by workflow code (inside the sandbox) and by the worker; how the tool runs is bound to
+ * it on the worker (`implementTool`, {@link ToolImplementationSpec}).
+ */
+export interface ToolDeclarationSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly name: string;
   /**
    * Earlier names of a renamed tool. A call made under one (a workflow still running, an activity already
-   * scheduled, a recorded history) keeps being served, as that name: its results, keys and digests stay the ones it
+   * scheduled, a recorded history) keeps being served, as that name: its results and digests stay the ones it
    * started with. Models are offered only `name`.
    */
   readonly aliases?: readonly string[];
@@ -156,22 +162,21 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   /** Exact output schema: keys it does not declare are rejected wherever they appear, never stripped. */
   readonly output: Out;
   readonly effect: ToolEffect;
-  /** Defaults to `true` for a `destructive` tool (which must say `false` to opt out), else `false`. */
+  /** @default `true` for a `destructive` tool (which must say `false` to opt out), else `false` */
   readonly requiresApproval?: boolean;
   readonly source: ToolSource;
-  /** Asked before the handler runs (and again at dispatch, after any approval); see {@link Authorize}. */
-  readonly authorize?: Authorize<z.output<In>>;
   /** Reads only: the data must belong to the caller (see {@link DataScope}); checked before any other output check. */
   readonly scope?: DataScope;
   /** Reads only: how the model continues a truncated or paginated listing (see {@link ToolContinuation}). */
   readonly continuation?: ToolContinuation;
   /** How the runtime runs this tool's calls unless a call says otherwise. */
   readonly callDefaults?: ToolCallDefaults;
-  /** Larger arguments are refused as `INVALID_ARGUMENTS` before anything runs (default {@link DEFAULT_MAX_ARGUMENT_BYTES}). */
+  /** Larger arguments are refused as `INVALID_ARGUMENTS` before anything runs. @default {@link DEFAULT_MAX_ARGUMENT_BYTES} */
   readonly maxArgumentBytes?: number;
   /** Most calls of this tool one workflow may make (across continue-as-new of the agent loop); more are `CALL_LIMIT_EXCEEDED`. */
   readonly callLimit?: number;
   readonly revisions?: Partial<ToolRevisions>;
+  /** @default {@link DEFAULT_BUDGET} for every field not given */
   readonly budget?: Partial<ToolBudget>;
   /** Field names removed from `data` wherever they occur, in addition to the built-in credential list. */
   readonly sensitiveFields?: readonly string[];
@@ -193,22 +198,29 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly aggregations?: Readonly<Record<string, string>>;
   /**
    * Keep what the handler returned or threw, with the validated arguments, as a redacted artifact referenced from
-   * the audit (`recorded_output`), so recorded calls can become golden cases. Off by default.
+   * the audit (`recorded_output`), so recorded calls can become golden cases. @default false
    */
   readonly recordRawOutput?: boolean;
   /**
-   * Derives a business idempotency key from the arguments; by default the host derives one per call. The host scopes
-   * it by tenant (`<tool>:<tenant ref>:<business key>`, see `businessIdempotencyKey`), and that scoped key is what the
-   * handler and `reconcile` receive.
+   * The arguments that name one business intent ("one refund per order": `['order_id']`), as argument names or JSON
+   * Pointers into the arguments as sent. The idempotency key is then `<tool>:<tenant ref>:<the parts>` (see
+   * `businessIdempotencyKey`), which the handler and `reconcile` receive; without it each call has its own key,
+   * `<workflow id>:<call id>`. Workflow code and the worker derive it the same way (`identifyCall`).
    */
-  readonly idempotencyKey?: (args: z.output<In>) => string;
+  readonly businessKey?: readonly (ArgumentName<In> | `/${string}`)[];
   /**
-   * The name a business idempotency key is scoped by, in place of `name` (the `<tool>` of the scoped key). Every name
-   * of the tool, its aliases too, derives its keys under one scope, so a write called under an old and a new name is
-   * one key and runs once. A renamed tool that derives a business key must give it — the name its keys were made
-   * under, so keys made before and after the rename are one — or `defineTool` refuses it.
+   * The name business keys are scoped by, in place of `name` (the `<tool>` of the scoped key). A renamed tool with a
+   * business key must give it — the name its keys were made under — so a write made before and after the rename is
+   * one key and runs once; `declareTool` refuses a renamed tool with a business key without it.
    */
   readonly idempotencyScope?: string;
+}
+
+/** The top-level argument names of an input schema (any string when the input is not an object). */
+export type ArgumentName<In extends z.ZodType> = z.input<In> extends Record<string, unknown> ? Extract<keyof z.input<In>, string> : string;
+
+/** How a tool runs, bound to its declaration on the worker with `implementTool`. */
+export interface ToolImplementationSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly handler: (args: z.output<In>, ctx: HandlerContext) => Promise<ToolOutput<z.input<Out>> | AcceptedJob>;
   /** For writes: ask the authoritative system whether the write with this key took effect. */
   readonly reconcile?: (idempotencyKey: string, ctx: HandlerContext) => Promise<ReconcileOutcome<z.input<Out>>>;
@@ -218,12 +230,14 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
    * without taking effect, `unknown` = still running. Without it an accepted job is asked about with `reconcile`.
    */
   readonly poll?: (handle: string, ctx: HandlerContext) => Promise<ReconcileOutcome<z.input<Out>>>;
+  /** Asked before the handler runs (and again at dispatch, after any approval); see {@link Authorize}. */
+  readonly authorize?: Authorize<z.output<In>>;
 }
 
-/** A validated, normalized tool definition (see {@link defineTool}). */
-export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType>
+/** A validated, normalized tool declaration (see `declareTool`). */
+export interface ToolDeclaration<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType>
   extends Omit<
-    ToolSpec<In, Out>,
+    ToolDeclarationSpec<In, Out>,
     | 'revisions'
     | 'budget'
     | 'sensitiveFields'
@@ -247,11 +261,20 @@ export interface ToolDefinition<In extends z.ZodType = z.ZodType, Out extends z.
   readonly publicFields: readonly string[];
   readonly visibleToApprovers: readonly string[];
   readonly invariants: readonly Invariant<z.output<In>, z.output<Out>>[];
+  /** What workflow code acts on, as plain data (see {@link ToolFacts}). */
+  readonly facts: ToolFacts;
 }
 
-/** Any tool definition, whatever its schemas. */
+/** A declaration with how it runs: what a worker registers and the contract funnel executes (see `implementTool`). */
+export interface ToolImplementation<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType> extends ToolDeclaration<In, Out>, ToolImplementationSpec<In, Out> {}
+
+/** Any tool declaration, whatever its schemas. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- schema types are invariant; a catalog holds every tool.
+export type AnyToolDeclaration = ToolDeclaration<any, any>;
+
+/** Any implemented tool, whatever its schemas. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- handler parameter types are contravariant; a registry holds every tool.
-export type AnyToolDefinition = ToolDefinition<any, any>;
+export type AnyToolImplementation = ToolImplementation<any, any>;
 
 /** Names valid for every provider dialect after reversible mapping (dots are mapped by the adapters). */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_.-]{0,127}$/;

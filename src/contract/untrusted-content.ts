@@ -1,4 +1,4 @@
-import type { UntrustedInput } from './define-tool.js';
+import type { UntrustedInput } from './tool-handler.js';
 import { hasInstructionSignals } from './instruction-signals.js';
 import { UNTRUSTED_ALLOWED_USES, UNTRUSTED_FORBIDDEN_USES, type UntrustedContent } from './model-result.js';
 import { digestJson } from './sha256.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { defineTool, readHttpJson, ToolRegistry, type HttpJson, type ReconcileOutcome, type ToolOutput } from '../index.js';
+import { readHttpJson, ToolRegistry, type HttpJson, type ReconcileOutcome, type ToolOutput } from '../index.js';
 import { DEMO_TOOLS } from './demo-names.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 /** The listing shows at most this many orders per call; the rest is reached through its continuation. */
 export const ORDER_LIST_ITEM_BUDGET = 5;

@@ -3,11 +3,12 @@ import { test } from 'node:test';
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import { z } from 'zod';
-import { defineTool } from '../../src/index.js';
+
 import { reconcileWorkflowId, type ToolCallResult } from '../../workflows/index.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { eventually } from '../support/eventually.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 // A workflow cancel reaches a running tool: the runtime heartbeats for the handler, the cancel comes back on a
 // heartbeat, the handler's signal aborts, and the attempt is recorded as a catalogued CANCELLED result.

@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool } from '../../src/index.js';
+import { executeTool } from '../../src/index.js';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import type { InspectView } from '../../src/cli/inspect-view.js';
 import { runCli, runShellLine } from '../support/cli-process.js';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
 import { testContext } from '../../testkit/context.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 // `inspect` as an operator runs it (a child process on DATABASE_URL), on two calls: one failed with an exception naming
 // an internal host (kept in its protected audit, which only --protected prints), one returned a connection string with

@@ -11,9 +11,10 @@ import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 import { serveMcpHttp, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
-import { defineTool } from '../../src/index.js';
+
 import { createDurableMcpServer } from '../../src/temporal/index.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const run = promisify(execFile);
 

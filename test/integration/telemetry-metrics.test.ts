@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { defineTool, ToolError } from '../../src/index.js';
+import { ToolError } from '../../src/index.js';
 import { FUNNEL_DURATION_METRIC, PENDING_APPROVALS_METRIC, startContractGauges, TOOL_RESULTS_METRIC, UNSETTLED_CALLS_METRIC } from '../../src/temporal/index.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { APPROVAL_SIGNAL, PENDING_APPROVALS_QUERY, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/names.js';
@@ -11,6 +11,7 @@ import { signedApproval, signedResolution } from '../support/decisions.js';
 import { eventually } from '../support/eventually.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 import { installTestRuntime } from '../../testkit/temporal-server.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 // The package's metrics reach the Temporal runtime's own Prometheus endpoint with no setup of their own. The runtime
 // is installed once per process, before the harness connects: this file runs in a process of its own.

@@ -12,7 +12,7 @@ import type { temporal } from '@temporalio/proto';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { z } from 'zod';
 import { tenantRef } from '../../src/contract/tenant-ref.js';
-import { defineTool, type HandlerContext } from '../../src/index.js';
+import { type HandlerContext } from '../../src/index.js';
 import { openTelemetryTracing, SPAN_ATTRIBUTES } from '../../src/otel/index.js';
 import { APPROVAL_SIGNAL, PENDING_APPROVALS_QUERY, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL } from '../../src/wire/names.js';
 import { reconcileWorkflowId, type PendingApproval, type ReconcileStatus, type ToolCallResult } from '../../workflows/index.js';
@@ -21,6 +21,7 @@ import { eventually } from '../support/eventually.js';
 import { integrationStore } from '../support/integration-store.js';
 import { startRuntimeHarness, type RuntimeHarness } from '../support/runtime-harness.js';
 import type { RunningWorker } from '../../testkit/running-worker.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 // Spans of tool calls on the real stack, set up as docs/deployment.md says: the plugin's OpenTelemetry telemetry next
 // to Temporal's own interceptors (workflow interceptors in the bundle, its workflow span exporter sink, its activity

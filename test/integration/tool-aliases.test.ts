@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { defineTool } from '../../src/index.js';
+
 import type { ToolCallResult } from '../../workflows/index.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 // A renamed tool keeps serving calls made under its earlier name: the worker registers an activity for each alias,
 // and the call runs as the name it was made under (its result, key and audit say that name).

@@ -1,11 +1,10 @@
 import type { Client } from '@temporalio/client';
-import { PREPARE_CALL_ACTIVITY } from '../../src/wire/names.js';
 import { patchIdsOf } from './patch-markers.js';
 
 /** What a run's history shows of its calls. */
 export interface CallHistory {
-  /** `prepare` local activities (their markers). */
-  readonly prepares: number;
+  /** Local activities the run recorded (their markers): a call no person decides runs none. */
+  readonly localActivities: number;
   /** Patch ids `patched()` recorded, in order. */
   readonly patches: string[];
   /** Activity types scheduled, in order. */
@@ -21,7 +20,7 @@ export async function callHistoryOf(client: Client, workflowId: string): Promise
   const text = (payloads: { data?: Uint8Array | null }[] | null | undefined) => (payloads ?? []).map((p) => Buffer.from(p.data ?? []).toString('utf8')).join(' ');
   const scheduled = events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e] : []));
   return {
-    prepares: markers.filter((m) => m.markerName === 'core_local_activity' && text(m.details?.['data']?.payloads).includes(PREPARE_CALL_ACTIVITY)).length,
+    localActivities: markers.filter((m) => m.markerName === 'core_local_activity').length,
     patches: patchIdsOf(events),
     activities: scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityType?.name ?? ''),
     summaries: scheduled.map((e) => JSON.parse(text(e.userMetadata?.summary ? [e.userMetadata.summary] : [])) as string),

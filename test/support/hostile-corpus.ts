@@ -2,18 +2,9 @@
 // and the whole-stack tier (test/reliability/attacks/, a real worker, workflow, Postgres and every adapter).
 import assert from 'node:assert/strict';
 import { z } from 'zod';
-import {
-  defineTool,
-  readHttpJson,
-  ToolError,
-  utf8Length,
-  type AnyToolDefinition,
-  type ExecutionContext,
-  type HandlerContext,
-  type HttpLikeResponse,
-  type ToolExecution,
-} from './hostile-corpus.imports.js';
+import { readHttpJson, ToolError, utf8Length, type AnyToolImplementation, type ExecutionContext, type HandlerContext, type HttpLikeResponse, type ToolExecution } from './hostile-corpus.imports.js';
 import { goodOrderOutput, orderTool, refundTool, returning, sampleOrder } from './tools.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 /** Secrets planted in hostile inputs; none may reach a model result (nor, in the whole stack, Temporal history). */
 export const SECRET = 'sk-live-9f8e7d6c5b4a39281706f5e4';
@@ -42,7 +33,7 @@ const withData = (data: unknown) => ({ ...okOrder, data });
 const orderRead = (handler: (args: unknown, h: HandlerContext) => Promise<never>) => orderTool(handler);
 
 /** A read tool that goes through the HTTP protocol layer. */
-function httpOrderTool(response: HttpLikeResponse): AnyToolDefinition {
+function httpOrderTool(response: HttpLikeResponse): AnyToolImplementation {
   return defineTool({
     name: 'orders.http_get',
     description: 'Fetch an order over HTTP.',
@@ -58,7 +49,7 @@ function httpOrderTool(response: HttpLikeResponse): AnyToolDefinition {
 }
 
 /** The same over a write (payments), where an ambiguous upstream answer means the outcome is unknown. */
-function httpRefundTool(response: HttpLikeResponse): AnyToolDefinition {
+function httpRefundTool(response: HttpLikeResponse): AnyToolImplementation {
   return refundTool(() => {
     readHttpJson(response);
     return Promise.reject(new Error('unreachable'));
@@ -74,7 +65,7 @@ const json = (body: string | Uint8Array, headers: Record<string, string> = {}, s
 /** One hostile behaviour and the outcome the contract must give it. */
 export interface HostileCase {
   readonly name: string;
-  readonly tool: AnyToolDefinition;
+  readonly tool: AnyToolImplementation;
   /** Arguments as the model sent them; default {@link orderArgs}. */
   readonly args?: unknown;
   /** The catalogued error code, or `null` for a result the contract accepts (after neutralising it). */

@@ -2,8 +2,9 @@
 // runtime harness's worker serves (the payment tools and the tip below), so the MCP server lists what that worker
 // runs; the payments service's address comes from the test.
 import { z } from 'zod';
-import { defineTool, ToolError, type AnyToolDefinition } from '../../src/index.js';
+import { ToolError, type AnyToolImplementation } from '../../src/index.js';
 import { paymentTools } from '../../testkit/payment-tools.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 /** The tip tool's name. */
 export const TIP_TOOL = 'payments.tip';
@@ -14,7 +15,7 @@ const tipOutput = z.strictObject({ charge_id: z.string(), amount_cents: z.number
  * A write with no business idempotency key: every call is a new tip, so its key is the call's own (derived from the
  * workflow id). Over MCP, only the server's request identity keeps a resent request from tipping twice.
  */
-export function tipTool(baseUrl: () => string): AnyToolDefinition {
+export function tipTool(baseUrl: () => string): AnyToolImplementation {
   return defineTool({
     name: TIP_TOOL,
     description: 'Tip a customer; every call is a new tip.',

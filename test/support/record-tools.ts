@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, ToolError, type AnyToolDefinition } from '../../src/index.js';
+import { ToolError, type AnyToolImplementation } from '../../src/index.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 /** The tenant whose records the record tools hold, and a record of another tenant among them. */
 export const RECORDS_TENANT = 'tenant-acme';
@@ -35,7 +36,7 @@ export interface RecordToolLog {
  * lookup, an offset listing and two cursor listings (the second with cursors valid for 1 ms) of 5 items per result,
  * a count limited to two calls per workflow, an export only user-42 may run, and a destructive purge.
  */
-export function recordTools(log: RecordToolLog): AnyToolDefinition[] {
+export function recordTools(log: RecordToolLog): AnyToolImplementation[] {
   const listOutput = z.strictObject({ records: z.array(record) });
   const listing = { output: listOutput, effect: 'read' as const, source: { label: 'records-db', type: 'database' }, budget: { itemsPointer: '/records', maxItems: 5 }, scope: { tenantPointer: '/tenant_id' } };
   const scan = (name: string, ttlMs?: number) =>

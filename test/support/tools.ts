@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { defineTool, type ToolOutput, type ToolSpec } from '../../src/index.js';
+import { type ToolOutput, type ToolDeclarationSpec, type ToolImplementationSpec } from '../../src/index.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const order = z.strictObject({
   id: z.string(),
@@ -24,8 +25,8 @@ export const sampleOrder: Order = {
  * It declares an invariant, freshness, an allowlist and a business error, so every layer has something to check.
  */
 export function orderTool(
-  handler: ToolSpec<z.ZodType<{ order_id: string }>, typeof order>['handler'],
-  overrides: Partial<ToolSpec<z.ZodType<{ order_id: string }>, typeof order>> = {},
+  handler: ToolImplementationSpec<z.ZodType<{ order_id: string }>, typeof order>['handler'],
+  overrides: Partial<ToolDeclarationSpec<z.ZodType<{ order_id: string }>, typeof order> & ToolImplementationSpec<z.ZodType<{ order_id: string }>, typeof order>> = {},
 ) {
   return defineTool({
     name: 'orders.get',
@@ -65,7 +66,7 @@ export function goodOrderOutput(observedAt = '2026-11-30T11:59:30.000Z'): ToolOu
 const refund = z.strictObject({ refund_id: z.string(), amount_cents: z.number().int().positive(), status: z.enum(['pending', 'settled']) });
 
 /** A write tool: refunds need a receipt from the payment provider. */
-export function refundTool(handler: ToolSpec<z.ZodType<{ order_id: string; amount_cents: number }>, typeof refund>['handler']) {
+export function refundTool(handler: ToolImplementationSpec<z.ZodType<{ order_id: string; amount_cents: number }>, typeof refund>['handler']) {
   return defineTool({
     name: 'payments.refund',
     description: 'Refund part or all of an order.',

@@ -1,5 +1,5 @@
 import { after, before } from 'node:test';
-import type { AnyToolDefinition } from '../../src/index.js';
+import type { AnyToolImplementation } from '../../src/index.js';
 import type { RunningWorker } from '../../testkit/running-worker.js';
 import { integrationStore } from './integration-store.js';
 import { startRuntimeHarness, type RuntimeHarness, type StoreFactory } from './runtime-harness.js';
@@ -14,7 +14,7 @@ export interface FileHarness extends RuntimeHarness {
 export interface UseRuntimeHarnessOptions {
   readonly safeRetryTools?: readonly string[];
   /** Tools registered next to the payment tools before the worker starts. */
-  readonly extraTools?: readonly AnyToolDefinition[];
+  readonly extraTools?: readonly AnyToolImplementation[];
   /** The plugin's cursor key (required by tools with a cursor continuation). */
   readonly cursorKey?: string;
   /** The store, for a test that needs its database itself (a CLI process on it); default: a fresh schema named after the label. */

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool, modelResultSchema, ToolDefinitionError, type ToolEffect } from '../../src/index.js';
+import { executeTool, modelResultSchema, ToolDefinitionError, type ToolEffect } from '../../src/index.js';
 import { describeResult } from '../../src/demo/describe-result.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning } from '../support/tools.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 // Seed 000's `accepted`: an asynchronous job was accepted and has not finished; the result names its handle.
 const ctx = testContext();

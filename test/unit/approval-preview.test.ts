@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { argumentsPreview, HIDDEN_FIELD_MARKER } from '../../src/contract/approval-preview.js';
 import { REDACTED_MARKER, Redactor } from '../../src/contract/redaction.js';
-import { defineTool, ToolDefinitionError } from '../../src/index.js';
+import { ToolDefinitionError } from '../../src/index.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const redactor = new Redactor({ sensitiveFields: [], protectedSubstrings: ['wf-1:call-1'], protectedExact: ['tenant-acme', 'user-42'] });
 const transfer = { to_account: 'acct_9', amount_cents: 999_999, credentials: { act_as: 'victim-account-owner', password: 'hunter2' }, memo: 'ref wf-1:call-1' };

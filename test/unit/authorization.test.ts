@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { defineTool, ERROR_CATALOG, executeTool, ToolError, type Authorize, type Principal } from '../../src/index.js';
+import { ERROR_CATALOG, executeTool, ToolError, type Authorize, type Principal } from '../../src/index.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';
 import { receiptReconciled } from '../../src/contract/settled-results.js';
 import { goodOrderOutput, orderTool, refundTool } from '../support/tools.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const ctx = testContext();
 const layer = (result: Awaited<ReturnType<typeof executeTool>>, name: string) => result.audit.validation.find((l) => l.layer === name)!;

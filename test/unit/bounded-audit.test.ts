@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { auditRecordSchema, canonicalJson, defineTool, executeTool, ToolError, type ToolExecution } from '../../src/index.js';
+import { auditRecordSchema, canonicalJson, executeTool, ToolError, type ToolExecution } from '../../src/index.js';
 import { MAX_AUDIT_BYTES, MAX_AUDIT_REDACTIONS, MAX_REDACTION_PATH_CHARS } from '../../src/contract/funnel/audit-bounds.js';
 import { MAX_TRUSTED_VALUE_CHARS } from '../../src/contract/funnel/recordable-context.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';
 import { orderTool, returning } from '../support/tools.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const ctx = testContext();
 

@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool } from '../../src/index.js';
+import { executeTool } from '../../src/index.js';
 import { mapBounded } from '../../workflows/bounded-map.js';
-import { dispatchOptionsFor, PACKAGE_CALL_DEFAULTS } from '../../workflows/call-policy.js';
+import { dispatchOptionsFor, PACKAGE_CALL_DEFAULTS } from '../../workflows/call/dispatch-step.js';
 import { testContext } from '../../testkit/context.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 describe('per-tool call defaults', () => {
   it('takes each field from the call, else the tool, else the package', () => {
-    const tool = { timeoutMs: 5_000, heartbeatTimeoutMs: 1_000 };
+    const tool = { callDefaults: { timeoutMs: 5_000, heartbeatTimeoutMs: 1_000 } };
     assert.deepEqual(dispatchOptionsFor(tool, { timeoutMs: 7_000 }), { timeoutMs: 7_000, heartbeatTimeoutMs: 1_000, readAttempts: PACKAGE_CALL_DEFAULTS.readAttempts });
-    assert.deepEqual(dispatchOptionsFor(undefined, { taskQueue: 'q' }), { ...PACKAGE_CALL_DEFAULTS, taskQueue: 'q' });
+    assert.deepEqual(dispatchOptionsFor({ callDefaults: null }, { taskQueue: 'q' }), { ...PACKAGE_CALL_DEFAULTS, taskQueue: 'q' });
   });
 });
 

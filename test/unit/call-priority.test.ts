@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { tenantRef } from '../../src/contract/tenant-ref.js';
-import { callPriority } from '../../workflows/call-priority.js';
+import { callPriority } from '../../workflows/call/dispatch-step.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool, type ExecutionContext, type ModelResult, type ToolOutput } from '../../src/index.js';
+import { executeTool, type ExecutionContext, type ModelResult, type ToolOutput } from '../../src/index.js';
 import { codeOf } from '../support/assertions.js';
 import { FIXED_NOW, testContext } from '../../testkit/context.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const cursorKey = new Uint8Array(32).fill(42);
 const ctx = testContext({ cursorKey });

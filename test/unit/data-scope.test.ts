@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, ERROR_CATALOG, executeTool, type DataScope } from '../../src/index.js';
+import { ERROR_CATALOG, executeTool, type DataScope } from '../../src/index.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const ctx = testContext();
 const TENANT = ctx.principal.tenant;

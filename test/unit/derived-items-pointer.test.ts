@@ -3,8 +3,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool, type ToolBudget } from '../../src/index.js';
+import { executeTool, type ToolBudget } from '../../src/index.js';
 import { testContext } from '../../testkit/context.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const item = z.strictObject({ id: z.string() });
 const fifty = Array.from({ length: 50 }, (_, i) => ({ id: `i-${i}` }));

@@ -15,6 +15,8 @@ describe('error catalog', () => {
       'CALL_LIMIT_EXCEEDED',
       // A workflow cancel that reached a running attempt.
       'CANCELLED',
+      // A worker that serves another revision of the tool than the workflow decided the call by (a deploy in progress).
+      'TOOL_REVISION_UNSERVED',
     ];
     assert.deepEqual([...CATALOG_CODES].sort(), [...required].sort());
   });

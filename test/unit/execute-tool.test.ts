@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool, resolvePointerForTest, ToolError } from './execute-tool.imports.js';
+import { executeTool, resolvePointerForTest, ToolError } from './execute-tool.imports.js';
 import { assertNothingSensitive, codeOf } from '../support/assertions.js';
 import { FIXED_NOW, testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, refundTool, returning, sampleOrder } from '../support/tools.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const ctx = testContext();
 

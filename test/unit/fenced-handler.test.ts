@@ -7,14 +7,15 @@ import { z } from 'zod';
 import { dispatchFence } from '../../activities/dispatch-fence.js';
 import { behindHandlerFence } from '../../activities/fenced-handler.js';
 import { openDispatchFence } from '../../src/contract/tool-handler.js';
-import { defineTool, isToolError, type AnyToolDefinition, type HandlerContext } from '../../src/index.js';
+import { isToolError, type AnyToolImplementation, type HandlerContext } from '../../src/index.js';
 import { InMemoryToolStore } from '../../src/store/in-memory/in-memory-tool-store.js';
 import type { Lease } from '../../src/store/lease.js';
 import type { ToolStore } from '../../src/store/tool-store.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const REQUEST_SHA256 = 'a'.repeat(64);
 
-function writeTool(handled: string[]): AnyToolDefinition {
+function writeTool(handled: string[]): AnyToolImplementation {
   return defineTool({
     name: 'payments.charge',
     description: 'Charges a card once.',
@@ -26,7 +27,7 @@ function writeTool(handled: string[]): AnyToolDefinition {
       handled.push('ran');
       return { data: args };
     },
-  }) as AnyToolDefinition;
+  }) as AnyToolImplementation;
 }
 
 const handlerContext: HandlerContext = { callId: 'c1', operationId: 'op-1', idempotencyKey: 'k', attempt: 1, principal: { tenant: 't', subject: 's' }, now: Date.now, beforeDispatch: openDispatchFence };
@@ -89,7 +90,7 @@ describe("the package's fence before a write's handler", () => {
   });
 
   it('leaves a read alone: no fence, no store round trip', () => {
-    const read = { ...writeTool([]), effect: 'read' } as AnyToolDefinition;
+    const read = { ...writeTool([]), effect: 'read' } as AnyToolImplementation;
     const store = new InMemoryToolStore();
     const fence = dispatchFence(store, 'k5', { token: 't', expiresAt: new Date(Date.now() + 30_000).toISOString() }, liveDeadline());
     assert.equal(behindHandlerFence(read, fence), read);

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool } from './execute-tool.imports.js';
+import { executeTool } from './execute-tool.imports.js';
 import { guardedParse } from '../../src/contract/guarded-parse.js';
 import { assertNothingSensitive, codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';
 import { returning } from '../support/tools.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const ctx = testContext();
 const toUrl = z.string().transform((u) => new URL(u).href);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nodeSha256Hex } from '../../activities/node-sha256.js';
-import { executeTool, sha256Hex, type AnyToolDefinition, type Sha256Hex } from '../../src/index.js';
+import { executeTool, sha256Hex, type AnyToolImplementation, type Sha256Hex } from '../../src/index.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, listTool, orderTool, returning } from '../support/tools.js';
 
@@ -24,7 +24,7 @@ describe('injected SHA-256 (node:crypto in activities)', () => {
     }
   });
 
-  const cases: [string, AnyToolDefinition, unknown][] = [
+  const cases: [string, AnyToolImplementation, unknown][] = [
     ['a small read, recorded with its raw output', orderTool(returning({ ...goodOrderOutput(), rawResponse: { body: '{"raw":true}', contentType: 'application/json' } }), { recordRawOutput: true }), { order_id: 'ord_1001' }],
     ['a list cut to its budget (artifact of the full data)', listTool(2000, { maxBytes: 4096 }), { query: 'widgets' }],
   ];

@@ -7,8 +7,9 @@ import { describe, it } from 'node:test';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { generateSchemaFiles, SCHEMAS_DIR } from '../../scripts/generate-schemas.js';
-import { defineTool, executeTool, ToolError, type ToolExecution } from '../../src/index.js';
+import { executeTool, ToolError, type ToolExecution } from '../../src/index.js';
 import { FIXED_NOW, testContext } from '../../testkit/context.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const MODEL_FILE = 'tool-result.model.v1.json';
 const AUDIT_FILE = 'tool-result.audit.v1.json';

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool } from '../../src/index.js';
+import { executeTool } from '../../src/index.js';
 import { keepsEveryKey } from '../../src/contract/key-keeping-schema.js';
 import { codeOf } from '../support/assertions.js';
 import { returning } from '../support/tools.js';
 import { testContext } from '../../testkit/context.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const item = z.strictObject({ id: z.string().regex(/^i_/), tags: z.array(z.string()).min(1) });
 

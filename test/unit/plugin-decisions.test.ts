@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { generateDecisionKey, signedDecisions, unauthenticatedForDevelopment, verifyingKey } from '../../src/decisions/index.js';
-import { defineTool, ToolRegistry } from '../../src/index.js';
+import { ToolRegistry } from '../../src/index.js';
 import { InMemoryToolStore } from '../../src/store/in-memory/in-memory-tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const transfer = defineTool({
   name: 'bank.transfer',

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { canonicalJson, defineTool, executeTool, type ToolExecution } from '../../src/index.js';
+import { canonicalJson, executeTool, type ToolExecution } from '../../src/index.js';
 import { inspectJson } from '../../src/contract/json-shape.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';
 import { returning } from '../support/tools.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const ctx = testContext();
 

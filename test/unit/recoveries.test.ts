@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, ERROR_CATALOG, executeTool, ToolDefinitionError, ToolError, type EvidenceInput } from '../../src/index.js';
+import { ERROR_CATALOG, executeTool, ToolDefinitionError, ToolError, type EvidenceInput } from '../../src/index.js';
 import { isErrorResult } from '../../src/adapters/error-flag.js';
 import { resolvePointer } from '../../src/contract/json-pointer.js';
 import { testContext } from '../../testkit/context.js';
 import { orderTool } from '../support/tools.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const ctx = testContext();
 

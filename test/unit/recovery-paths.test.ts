@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool, ToolError, type ModelResult } from '../../src/index.js';
-import { withRecoveryPaths, type RecoveryCall } from '../../workflows/recovery-paths.js';
+import { executeTool, ToolError, type ModelResult } from '../../src/index.js';
+import { withRecoveryPaths, type RecoveryCall } from '../../workflows/call/recovery-paths.js';
 import type { ToolCallResult } from '../../workflows/index.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning, sampleOrder } from '../support/tools.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 // The workflow's recovery decisions, on real model results: which result answers the call, which calls it replaced.
 const ctx = testContext();

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool, ToolError, type ErrorLayer, type ToolExecution } from '../../src/index.js';
+import { executeTool, ToolError, type ErrorLayer, type ToolExecution } from '../../src/index.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, refundTool, returning, sampleOrder } from '../support/tools.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 // Seed 003's recovery signals: a failure says at which stage it was decided and which arguments actually ran.
 const ctx = testContext();

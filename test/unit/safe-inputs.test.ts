@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool, publicUrl, safePath, shellFreeString } from '../../src/index.js';
+import { executeTool, publicUrl, safePath, shellFreeString } from '../../src/index.js';
 import { isPublicAddress } from '../../src/contract/safe-inputs/ip-address.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';
+import { defineTool } from '../../testkit/define-tool.js';
 
 const accepts = (schema: z.ZodType, value: string) => schema.safeParse(value).success;
 

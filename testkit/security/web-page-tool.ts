@@ -1,7 +1,7 @@
 // A read tool that returns one text everywhere outside text can reach a call: as data, as untrusted text and as an
 // evidence quote. The linear-time test and the redaction bench feed it adversarial megabytes.
 import { z } from 'zod';
-import { defineTool } from '../../src/index.js';
+import { defineTool } from '../define-tool.js';
 
 export function webPageTool(text: string) {
   return defineTool({

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../../contract/define-tool.js';
+import type { AnyToolImplementation } from '../../contract/tool-spec.js';
 import { omitKeywords } from './schema-walk.js';
 import { toProviderToolName } from './tool-name.js';
 import { toolDescription } from './tool-description.js';
@@ -15,7 +15,7 @@ export interface AnthropicTool {
 }
 
 /** `tool` as an Anthropic tool: full JSON Schema input (Anthropic accepts it), name mapped reversibly. */
-export function toAnthropicTool(tool: AnyToolDefinition): AnthropicTool {
+export function toAnthropicTool(tool: AnyToolImplementation): AnthropicTool {
   const schema = omitKeywords(toolInputJsonSchema(tool), ['$schema']);
   return { name: toProviderToolName(tool.name, ANTHROPIC_NAME_MAX), description: toolDescription(tool), input_schema: { ...schema, type: 'object' } };
 }

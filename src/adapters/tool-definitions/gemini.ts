@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../../contract/define-tool.js';
+import type { AnyToolImplementation } from '../../contract/tool-spec.js';
 import { pruneKeywords } from './prune-keywords.js';
 import { isSchemaObject, mapSchema, type JsonSchemaObject } from './schema-walk.js';
 import { toProviderToolName } from './tool-name.js';
@@ -22,7 +22,7 @@ export interface GeminiFunctionDeclaration {
 }
 
 /** `tool` as a Gemini function declaration: `const` becomes a one-value `enum`, other unsupported keywords are pruned. */
-export function toGeminiFunctionDeclaration(tool: AnyToolDefinition): GeminiFunctionDeclaration {
+export function toGeminiFunctionDeclaration(tool: AnyToolImplementation): GeminiFunctionDeclaration {
   const withEnums = mapSchema(toolInputJsonSchema(tool), (node) => {
     if (!('const' in node)) return node;
     const { const: value, ...rest } = node;

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition, ToolEffect } from '../../contract/define-tool.js';
+import type { AnyToolImplementation, ToolEffect } from '../../contract/tool-spec.js';
 import { toolDescription } from './tool-description.js';
 import { toolInputJsonSchema, toolResultJsonSchema } from './tool-json-schema.js';
 
@@ -25,12 +25,12 @@ export interface McpTool {
  * arguments (then repeating a call changes nothing); with per-call keys a second call is a second effect. Open
  * world is not something a tool declares, so it stays at MCP's conservative default, `true`.
  */
-export function mcpAnnotations(tool: Pick<AnyToolDefinition, 'effect' | 'idempotencyKey'>): McpToolAnnotations {
+export function mcpAnnotations(tool: Pick<AnyToolImplementation, 'effect' | 'businessKey'>): McpToolAnnotations {
   const effect: ToolEffect = tool.effect;
   return {
     readOnlyHint: effect === 'read',
     destructiveHint: effect === 'destructive',
-    idempotentHint: effect === 'read' || tool.idempotencyKey !== undefined,
+    idempotentHint: effect === 'read' || tool.businessKey !== undefined,
     openWorldHint: true,
   };
 }
@@ -39,7 +39,7 @@ export function mcpAnnotations(tool: Pick<AnyToolDefinition, 'effect' | 'idempot
  * `tool` as an MCP `Tool`. The name is the contract name unchanged (MCP allows dots); `outputSchema` describes the
  * whole model result the server returns as `structuredContent`, with `data` narrowed to the tool's output schema.
  */
-export function toMcpTool(tool: AnyToolDefinition): McpTool {
+export function toMcpTool(tool: AnyToolImplementation): McpTool {
   return {
     name: tool.name,
     description: toolDescription(tool),

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../../contract/define-tool.js';
+import type { AnyToolImplementation } from '../../contract/tool-spec.js';
 import { toStrictJsonSchema } from './strict-schema.js';
 import { omitKeywords, type JsonSchemaObject } from './schema-walk.js';
 import { toProviderToolName } from './tool-name.js';
@@ -29,20 +29,20 @@ export interface ChatFunctionTool {
   readonly function: { readonly name: string; readonly description: string; readonly parameters: JsonSchemaObject; readonly strict: boolean };
 }
 
-function parameters(tool: AnyToolDefinition, strict: boolean): JsonSchemaObject {
+function parameters(tool: AnyToolImplementation, strict: boolean): JsonSchemaObject {
   const schema = toolInputJsonSchema(tool);
   if (strict) return toStrictJsonSchema(schema);
   return omitKeywords(schema, ['$schema']);
 }
 
 /** `tool` as a Responses API function tool; the name is mapped with `toProviderToolName`. */
-export function toResponsesTool(tool: AnyToolDefinition, options: OpenAIToolOptions = {}): ResponsesFunctionTool {
+export function toResponsesTool(tool: AnyToolImplementation, options: OpenAIToolOptions = {}): ResponsesFunctionTool {
   const strict = options.strict ?? true;
   return { type: 'function', name: toProviderToolName(tool.name, OPENAI_NAME_MAX), description: toolDescription(tool), parameters: parameters(tool, strict), strict };
 }
 
 /** `tool` as a Chat Completions function tool; the name is mapped with `toProviderToolName`. */
-export function toChatTool(tool: AnyToolDefinition, options: OpenAIToolOptions = {}): ChatFunctionTool {
+export function toChatTool(tool: AnyToolImplementation, options: OpenAIToolOptions = {}): ChatFunctionTool {
   const strict = options.strict ?? true;
   return { type: 'function', function: { name: toProviderToolName(tool.name, OPENAI_NAME_MAX), description: toolDescription(tool), parameters: parameters(tool, strict), strict } };
 }

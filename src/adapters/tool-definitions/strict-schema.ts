@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../../contract/define-tool.js';
+import type { AnyToolImplementation } from '../../contract/tool-spec.js';
 import { AdapterError } from '../adapter-error.js';
 import { pruneKeywords } from './prune-keywords.js';
 import { isSchemaObject, mapSchema, type JsonSchemaObject } from './schema-walk.js';
@@ -71,7 +71,7 @@ function hasProperties(node: JsonSchemaObject): boolean {
  * passed through unchanged for the tool's input validation to judge; keys are copied as own properties, so a
  * hostile `__proto__` key still reaches that validation instead of becoming a prototype.
  */
-export function fromStrictArguments(tool: AnyToolDefinition, args: unknown): unknown {
+export function fromStrictArguments(tool: AnyToolImplementation, args: unknown): unknown {
   const root = toolInputJsonSchema(tool);
   const resolve = (node: unknown): unknown => {
     for (let hops = 0; isSchemaObject(node) && typeof node['$ref'] === 'string' && hops < 32; hops++) node = resolveRef(root, node['$ref']);

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../contract/canonical-json.js';
-import type { AnyToolDefinition } from '../../contract/define-tool.js';
+import type { AnyToolImplementation } from '../../contract/tool-spec.js';
 
 /**
  * A tool's description as every provider export shows it: the author's text, then the normalization rules its
@@ -7,7 +7,7 @@ import type { AnyToolDefinition } from '../../contract/define-tool.js';
  * strict mode and Gemini cannot), so they live in the text for all of them: one rendering, nothing dropped
  * silently. Deterministic (examples in canonical JSON), so a tool's exported definition never changes by itself.
  */
-export function toolDescription(tool: Pick<AnyToolDefinition, 'description' | 'examples' | 'normalizations'>): string {
+export function toolDescription(tool: Pick<AnyToolImplementation, 'description' | 'examples' | 'normalizations'>): string {
   const parts = [tool.description.trim()];
   if (tool.normalizations.length > 0) {
     const rules = tool.normalizations.map((rule) => `- ${rule.trim()}`);

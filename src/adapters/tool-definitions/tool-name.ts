@@ -1,4 +1,4 @@
-import { TOOL_NAME_PATTERN } from '../../contract/define-tool.js';
+import { TOOL_NAME_PATTERN } from '../../contract/tool-spec.js';
 import { AdapterError } from '../adapter-error.js';
 
 /** What OpenAI, Anthropic and Gemini all accept as a function name (each adds its own length limit). */

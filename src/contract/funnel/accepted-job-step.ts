@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../define-tool.js';
+import type { AnyToolImplementation } from '../tool-spec.js';
 import { MODEL_RESULT_SCHEMA_VERSION, type ModelResult } from '../model-result.js';
 import type { Redaction } from '../redaction.js';
 import { appliedArguments } from './applied-arguments.js';
@@ -59,7 +59,7 @@ export function acceptJob(state: FunnelState): StepResult {
 }
 
 /** The job the envelope names, or why it cannot be one. */
-function startedJob(tool: AnyToolDefinition, output: Record<string, unknown>): StartedJob | string {
+function startedJob(tool: AnyToolImplementation, output: Record<string, unknown>): StartedJob | string {
   if (tool.effect === 'read') return 'a read tool cannot start a job';
   const extra = Object.keys(output).filter((key) => !JOB_ENVELOPE_KEYS.has(key));
   if (extra.length > 0) return `undeclared keys beside accepted: ${extra.join(', ')}`;

@@ -1,5 +1,5 @@
 import { catalogFailure, describeThrown } from '../call-failure.js';
-import type { AuthorizationContext } from '../define-tool.js';
+import type { AuthorizationContext } from '../tool-spec.js';
 import { isCatalogCode } from '../error-catalog.js';
 import { isToolError } from '../tool-error.js';
 import type { FunnelState } from './funnel-state.js';

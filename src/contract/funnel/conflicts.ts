@@ -1,4 +1,5 @@
-import type { AnyToolDefinition, ConflictInput } from '../define-tool.js';
+import type { ConflictInput } from '../tool-handler.js';
+import type { AnyToolImplementation } from '../tool-spec.js';
 import { inspectJson } from '../json-shape.js';
 import { resolvePointer } from '../json-pointer.js';
 import type { Conflict } from '../model-result.js';
@@ -9,7 +10,7 @@ import type { Conflict } from '../model-result.js';
  * `unresolved` — conflicting sources are never resolved silently.
  */
 export function checkConflicts(
-  tool: AnyToolDefinition,
+  tool: AnyToolImplementation,
   reported: readonly ConflictInput[],
   data: unknown,
 ): { ok: true; conflicts: Conflict[] } | { ok: false; reason: string } {

@@ -1,5 +1,5 @@
 import { catalogFailure } from '../call-failure.js';
-import type { ToolContinuation } from '../define-tool.js';
+import type { ToolContinuation } from '../tool-spec.js';
 import { REFUSED_CURSOR_MESSAGE } from '../error-catalog.js';
 import { unsealCursor } from '../sealed-cursor.js';
 import type { FunnelState, PageStart } from './funnel-state.js';

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../canonical-json.js';
-import type { RawResponse, ToolOutput } from '../define-tool.js';
+import type { RawResponse, ToolOutput } from '../tool-handler.js';
 import { withoutUndefinedMembers } from '../defined-members.js';
 import { canonicalJsonOfInspected } from '../inspected-canonical-json.js';
 import { inspectJson, type InspectedJson } from '../json-shape.js';

@@ -1,4 +1,4 @@
-import type { ToolOutput } from '../define-tool.js';
+import type { ToolOutput } from '../tool-handler.js';
 import type { FunnelState } from './funnel-state.js';
 import type { Redaction } from '../redaction.js';
 import { contractFailure } from './contract-failure.js';

@@ -1,5 +1,5 @@
 import { catalogFailure, type CallFailure } from '../call-failure.js';
-import type { AnyToolDefinition } from '../define-tool.js';
+import type { AnyToolImplementation } from '../tool-spec.js';
 import { buildEvidence, danglingPointers, EvidenceError, type BuiltEvidence } from '../evidence.js';
 import type { Warning } from '../model-result.js';
 import { toIsoTimestamp } from '../time.js';
@@ -9,7 +9,7 @@ import { envelopeOf, type FunnelState } from './funnel-state.js';
 import { failLayer, passLayer, warnLayer, type StepResult } from './step.js';
 
 /** The source labels a tool may report: its own `source.label` and every label of `source.allowlist`. */
-export function declaredSourceLabels(tool: AnyToolDefinition): readonly string[] {
+export function declaredSourceLabels(tool: AnyToolImplementation): readonly string[] {
   return [tool.source.label, ...(tool.source.allowlist ?? [])];
 }
 

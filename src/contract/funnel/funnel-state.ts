@@ -1,5 +1,6 @@
 import { VALIDATION_LAYERS, type LayerOutcome, type ValidationLayer } from '../audit-record.js';
-import type { AnyToolDefinition, ToolOutput } from '../define-tool.js';
+import type { ToolOutput } from '../tool-handler.js';
+import type { AnyToolImplementation } from '../tool-spec.js';
 import type { BuiltEvidence } from '../evidence.js';
 import type { ExecutionContext } from '../execution-context.js';
 import type { Conflict, Receipt, Warning } from '../model-result.js';
@@ -54,7 +55,7 @@ export type Verdicts = Readonly<Partial<Record<ValidationLayer, LayerOutcome>>>;
  * the state it started from). Fields are `null` until the step that establishes them has run.
  */
 export interface FunnelState {
-  readonly tool: AnyToolDefinition;
+  readonly tool: AnyToolImplementation;
   /** The trusted context as it can be recorded (see `recordableContext`). */
   readonly ctx: ExecutionContext;
   /** Trusted values that had to be changed to be recorded; a call with any is refused. */
@@ -99,7 +100,7 @@ export interface FunnelState {
 }
 
 /** The state of a call that has not entered the funnel yet. */
-export function startState(tool: AnyToolDefinition, trusted: ExecutionContext, sentArguments: unknown): FunnelState {
+export function startState(tool: AnyToolImplementation, trusted: ExecutionContext, sentArguments: unknown): FunnelState {
   const { ctx, unrecordable } = recordableContext(trusted);
   const now = ctx.now ?? Date.now;
   return {

@@ -1,5 +1,5 @@
 import { failureFromThrown } from '../call-failure.js';
-import { openDispatchFence, type HandlerContext } from '../define-tool.js';
+import { openDispatchFence, type HandlerContext } from '../tool-handler.js';
 import { isToolError } from '../tool-error.js';
 import { wellFormedPrefix } from '../truncation.js';
 import { rawBodyDigest } from './data-shape-step.js';

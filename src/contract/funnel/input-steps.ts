@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import { catalogFailure } from '../call-failure.js';
-import type { AnyToolDefinition } from '../define-tool.js';
+import type { AnyToolImplementation } from '../tool-spec.js';
 import { describeIssues, guardedParse } from '../guarded-parse.js';
 import { inspectJson } from '../json-shape.js';
 import { utf8ByteLength, wellFormedPrefix } from '../truncation.js';
@@ -52,7 +52,7 @@ export type CheckedArguments =
  * side's argument check and the ledger's request digest): the same shape gate, the same guarded parse, the same
  * arguments digested. Never throws for anything the arguments or the tool's schema do.
  */
-export function checkArguments(tool: AnyToolDefinition, rawArgs: unknown): CheckedArguments {
+export function checkArguments(tool: AnyToolImplementation, rawArgs: unknown): CheckedArguments {
   if (!inspectJson(rawArgs, MAX_ARGUMENT_DEPTH).ok) return { ok: false, digestArguments: digestArgumentsOf(rawArgs) };
   const parsed = guardedParse(tool.input as ZodType, rawArgs);
   if (!parsed.success) return { ok: false, digestArguments: rawArgs };

@@ -1,4 +1,4 @@
-import { DEFAULT_CURSOR_TTL_MS, type ToolContinuation } from '../define-tool.js';
+import { DEFAULT_CURSOR_TTL_MS, type ToolContinuation } from '../tool-spec.js';
 import type { PageFacts, PageView } from '../fit-budget.js';
 import type { ContinueWith, Continuation, ItemRange } from '../model-result.js';
 import { sealCursor, type CursorPosition } from '../sealed-cursor.js';

@@ -1,4 +1,4 @@
-import type { ToolBudget } from '../define-tool.js';
+import type { ToolBudget } from '../tool-spec.js';
 import type { JsonSize } from '../json-shape.js';
 
 /**

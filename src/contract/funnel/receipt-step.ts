@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../define-tool.js';
+import type { AnyToolImplementation } from '../tool-spec.js';
 import type { Receipt } from '../model-result.js';
 import { toIsoTimestamp } from '../time.js';
 import { wellFormedPrefix } from '../truncation.js';
@@ -16,7 +16,7 @@ export function keepReceipt(state: FunnelState): StepResult {
   return proceed(state, { receipt: readReceipt(state.tool, (output as { receipt?: unknown }).receipt) });
 }
 
-function readReceipt(tool: AnyToolDefinition, receipt: unknown): Receipt | null {
+function readReceipt(tool: AnyToolImplementation, receipt: unknown): Receipt | null {
   if (tool.effect === 'read' || receipt === null || typeof receipt !== 'object') return null;
   const { externalId, committedAt } = receipt as { externalId?: unknown; committedAt?: unknown };
   if (typeof externalId !== 'string' || externalId.length === 0) return null;

@@ -1,5 +1,5 @@
 import { catalogFailure, describeThrown } from '../call-failure.js';
-import type { AnyToolDefinition } from '../define-tool.js';
+import type { AnyToolImplementation } from '../tool-spec.js';
 import type { ExecutionContext } from '../execution-context.js';
 import { acceptJob } from './accepted-job-step.js';
 import { checkAuthorization } from './authorization-step.js';
@@ -55,7 +55,7 @@ const FUNNEL: readonly Step[] = [
 ];
 
 /** Runs one call through {@link FUNNEL}; never throws for anything the tool or its input does. */
-export async function runFunnel(tool: AnyToolDefinition, rawArgs: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
+export async function runFunnel(tool: AnyToolImplementation, rawArgs: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
   const ran = await runSteps(FUNNEL, startState(tool, ctx, rawArgs));
   if (ran.kind === 'refused') return ran.execution;
   try {
@@ -78,7 +78,7 @@ export type PreDispatchCheck =
  * before dispatching it — before an approval is even asked for. Passing them says nothing about a later run: the
  * funnel runs them again when the call is dispatched (an authorization may be revoked, a cursor may expire).
  */
-export async function checkBeforeHandler(tool: AnyToolDefinition, rawArgs: unknown, ctx: ExecutionContext): Promise<PreDispatchCheck> {
+export async function checkBeforeHandler(tool: AnyToolImplementation, rawArgs: unknown, ctx: ExecutionContext): Promise<PreDispatchCheck> {
   const ran = await runSteps(BEFORE_HANDLER, startState(tool, ctx, rawArgs));
   return ran.kind === 'refused' ? ran : { kind: 'ready', arguments: ran.state.arguments, digestArguments: ran.state.digestArguments };
 }

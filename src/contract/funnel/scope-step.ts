@@ -1,5 +1,6 @@
 import { catalogFailure } from '../call-failure.js';
-import type { DataScope, Principal } from '../define-tool.js';
+import type { Principal } from '../tool-handler.js';
+import type { DataScope } from '../tool-spec.js';
 import { resolvePointer } from '../json-pointer.js';
 import { locateItemsList } from '../truncation.js';
 import { envelopeOf, type FunnelState } from './funnel-state.js';

@@ -1,4 +1,4 @@
-import type { ToolOutput } from '../define-tool.js';
+import type { ToolOutput } from '../tool-handler.js';
 import type { BuiltEvidence } from '../evidence.js';
 import { parsePointer } from '../json-pointer.js';
 import type { Conflict, Continuation, UntrustedContent } from '../model-result.js';

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { defineTool } from '../../../src/index.js';
+
 import type { MemoryProposal } from '../../../src/store/memory.js';
 import { MEMORY_SOURCE_KINDS } from '../../../src/store/memory-policy.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
 import { ordersGet, runCall } from '../../../testkit/store-tools.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 let db: TestDatabase;
 let strict: PgToolStore;

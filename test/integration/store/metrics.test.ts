@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { CliError, EXIT_CODES } from '../../../src/cli/cli-error.js';
 import { reportMetrics } from '../../../src/cli/metrics.js';
-import { defineTool, ToolError, type ToolExecution } from '../../../src/index.js';
+import { ToolError, type ToolExecution } from '../../../src/index.js';
 import type { ContractMetrics } from '../../../src/store/contract-metrics.js';
 import { auditRefOf } from '../../../src/store/ledger.js';
 import { InMemoryToolStore } from '../../../src/store/in-memory/in-memory-tool-store.js';
@@ -12,6 +12,7 @@ import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { goodOrderOutput, orderTool, refundTool, returning, sampleOrder } from '../../support/tools.js';
 import { rejectsWith } from './assert-store-error.js';
 import { runCall } from '../../../testkit/store-tools.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 /** A list whose evidence cites its last item, which the item budget cuts: the evidence is omitted with a warning. */
 function pagedTool() {

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { defineTool } from '../../../src/index.js';
+
 import { InMemoryToolStore } from '../../../src/store/in-memory/in-memory-tool-store.js';
 import type { StatePatchInput } from '../../../src/store/state-patch.js';
 import type { ToolStore } from '../../../src/store/tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
 import { ordersGet, runCall } from '../../../testkit/store-tools.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 /** The same lookup on another source, so a patch can cite two sources (its evidence still names the originals, declared). */
 const replica = defineTool({ ...ordersGet, name: 'orders.replica', source: { label: 'orders-replica', type: 'database', allowlist: ['orders-db', 'billing-db'] } });

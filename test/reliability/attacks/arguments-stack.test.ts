@@ -5,17 +5,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { defineTool } from '../../../src/index.js';
+
 import { AGENT_LOOP_WORKFLOW_TYPE, AGENT_TRANSCRIPT_QUERY } from '../../../src/wire/names.js';
 import type { AgentLoopInput, AgentLoopResult, BatchCallRequest, CorrelatedResult, ModelMessage } from '../../../workflows/index.js';
 import { TOOLS } from '../../../testkit/payment-tools.js';
 import { historyText } from '../../support/history-text.js';
 import { useRuntimeHarness } from '../../support/use-runtime-harness.js';
 import { assertValidModelResult } from './stack.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
-/** What the key function of `orders.place` puts in its exception text: it must reach neither history nor audit. */
-const KEY_SECRET = 'hunter2-key-service';
 
 /** The issue's tool: its input schema normalises a URL with `new URL`, which throws on anything else. */
 const normalize = defineTool({
@@ -46,7 +45,7 @@ const flaky = defineTool({
   handler: (args) => Promise.resolve({ data: { href: args.url } }),
 });
 
-/** A write whose business key is the tool author's code over valid arguments: it can throw or misbehave. */
+/** A write whose business key is an argument: as the model sent it, unbounded or not even text. */
 const place = defineTool({
   name: 'orders.place',
   description: 'Place an order.',
@@ -54,26 +53,26 @@ const place = defineTool({
   output: z.strictObject({ order_id: z.string() }),
   effect: 'write',
   source: { label: 'orders', type: 'http_api' },
-  idempotencyKey: (args) => {
-    if (args.ref === 'boom') throw new Error(`key service refused: password=${KEY_SECRET}`);
-    return `${args.scope ?? ''}${args.ref.slice(0, 32)}`;
-  },
+  businessKey: ['ref'],
   handler: (args) => Promise.resolve({ data: { order_id: `o-${args.ref}` }, receipt: { externalId: `o-${args.ref}` } }),
 });
 
 const stack = useRuntimeHarness('rel-arguments', { extraTools: [normalize, flaky, place] });
 
-const BATCH: readonly (BatchCallRequest & { readonly expect: { code: string | null; ran: boolean } })[] = [
-  { callId: 'bad-url', name: normalize.name, args: { url: 'not a url' }, expect: { code: 'INVALID_ARGUMENTS', ran: false } },
-  { callId: 'good-url', name: normalize.name, args: { url: 'HTTPS://Example.com' }, expect: { code: null, ran: true } },
-  // Prepared fine, then the interceptor's request digest and the funnel meet the throwing schema.
-  { callId: 'flaky', name: flaky.name, args: { url: 'https://t.example/x' }, expect: { code: 'INVALID_ARGUMENTS', ran: true } },
-  { callId: 'lone-surrogate', name: TOOLS.customer, args: { customer_id: 'cus_\ud800' }, expect: { code: 'INVALID_ARGUMENTS', ran: false } },
-  { callId: 'key-throws', name: place.name, args: { ref: 'boom' }, expect: { code: 'TOOL_ERROR', ran: false } },
-  { callId: 'key-unbounded', name: place.name, args: { ref: 'r1', scope: 's'.repeat(5_000) }, expect: { code: 'TOOL_ERROR', ran: false } },
-  { callId: 'key-split-pair', name: place.name, args: { ref: `${'a'.repeat(31)}😀` }, expect: { code: 'TOOL_ERROR', ran: false } },
-  { callId: 'healthy-read', name: TOOLS.customer, args: { customer_id: 'cus_1' }, expect: { code: null, ran: true } },
-  { callId: 'healthy-write', name: place.name, args: { ref: 'ok-1' }, expect: { code: null, ran: true } },
+/**
+ * What each call should end with, and how far it got: refused in workflow code (its business key cannot be read from
+ * its arguments), refused by its tool activity before the handler, or run.
+ */
+const BATCH: readonly (BatchCallRequest & { readonly expect: { code: string | null; ran: boolean; reached: 'workflow' | 'activity' } })[] = [
+  { callId: 'bad-url', name: normalize.name, args: { url: 'not a url' }, expect: { code: 'INVALID_ARGUMENTS', ran: false, reached: 'activity' } },
+  { callId: 'good-url', name: normalize.name, args: { url: 'HTTPS://Example.com' }, expect: { code: null, ran: true, reached: 'activity' } },
+  // The interceptor's request digest and the funnel meet the throwing schema.
+  { callId: 'flaky', name: flaky.name, args: { url: 'https://t.example/x' }, expect: { code: 'INVALID_ARGUMENTS', ran: true, reached: 'activity' } },
+  { callId: 'lone-surrogate', name: TOOLS.customer, args: { customer_id: 'cus_\ud800' }, expect: { code: 'INVALID_ARGUMENTS', ran: false, reached: 'activity' } },
+  { callId: 'key-not-text', name: place.name, args: { ref: 'a\ud800' }, expect: { code: 'INVALID_ARGUMENTS', ran: false, reached: 'workflow' } },
+  { callId: 'key-unbounded', name: place.name, args: { ref: 'r'.repeat(5_000) }, expect: { code: 'TOOL_ERROR', ran: false, reached: 'activity' } },
+  { callId: 'healthy-read', name: TOOLS.customer, args: { customer_id: 'cus_1' }, expect: { code: null, ran: true, reached: 'activity' } },
+  { callId: 'healthy-write', name: place.name, args: { ref: 'ok-1' }, expect: { code: null, ran: true, reached: 'activity' } },
 ];
 
 test('a batch of calls whose arguments, schemas or keys throw: every call catalogued and audited, the workflow completes', { timeout: 180_000 }, async () => {
@@ -95,20 +94,18 @@ test('a batch of calls whose arguments, schemas or keys throw: every call catalo
     assert.deepEqual(stored?.modelResult, modelResult, `${call.callId}: the workflow got exactly the audited result`);
   }
   assert.equal((results[1]!.modelResult.data as { href: string }).href, 'https://example.com/');
-  const keyThrew = await stack.store.getAudit(results[4]!.auditRef!.audit_id);
-  assert.match(JSON.stringify(keyThrew?.audit.error_detail), /idempotency_key_threw/);
-  assert.ok(!JSON.stringify(keyThrew?.audit).includes(KEY_SECRET), 'the key function’s exception text is redacted in the audit');
 
-  // Refused calls never reach a tool activity; the flaky one did, and its funnel refused it there.
+  // A call whose key cannot be read never reaches a tool activity; every other call does, and its activity refuses
+  // what must not run before the handler.
   const history = await client.workflow.getHandle('arguments-batch').fetchHistory();
   const scheduled = (history.events ?? []).flatMap((event) => {
     const type = event.activityTaskScheduledEventAttributes?.activityType?.name;
-    return type === undefined ? [] : [type];
+    return type === undefined || type === null ? [] : [type];
   });
-  const ran = BATCH.filter((call) => call.expect.ran).map((call) => call.name);
-  assert.deepEqual([...scheduled].sort(), [...ran].sort());
+  const reached = BATCH.filter((call) => call.expect.reached === 'activity').map((call) => call.name);
+  assert.deepEqual(scheduled.filter((type) => !type.startsWith('ttc.')).sort(), [...reached].sort());
   const { text } = await historyText(client, 'arguments-batch');
-  assert.ok(text.includes('INVALID_ARGUMENTS') && !text.includes(KEY_SECRET), 'the history holds the results, not the exception text');
+  assert.ok(text.includes('INVALID_ARGUMENTS'), 'the history holds the results');
   assert.deepEqual(await stack.replay(['arguments-batch']), []);
 });
 

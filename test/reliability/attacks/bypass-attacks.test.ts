@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ToolActivityInput } from '../../../activities/tool-activity.js';
 import type { VerifiedDecision } from '../../../activities/verify-decision.js';
 import { formatDecisionKey, signDecision } from '../../../src/decisions/index.js';
-import { defineTool, requestDigest, type AuditRecord } from '../../../src/index.js';
+import { requestDigest, type AuditRecord } from '../../../src/index.js';
 import { reconcileWorkflowId } from '../../../src/wire/ids.js';
 import { TOOL_ACTIVITY_INPUT_KIND } from '../../../src/wire/message-kinds.js';
 import { APPROVAL_PENDING_VISIBILITY_QUERY } from '../../../src/wire/search-attributes.js';
@@ -21,6 +21,7 @@ import { eventually } from '../../support/eventually.js';
 import { CAPTURED_DECISIONS_QUERY, GIVE_APPROVAL_SIGNAL } from '../../support/test-workflows.js';
 import { chargeKey, TOOLS } from '../../../testkit/payment-tools.js';
 import { useRuntimeHarness } from '../../support/use-runtime-harness.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 const TRANSFER = 'bank.transfer';
@@ -53,7 +54,7 @@ const ledgerPost = defineTool({
   output: z.strictObject({ posted: z.string() }),
   effect: 'write',
   source: { label: 'ledger', type: 'http_api' },
-  idempotencyKey: (args) => args.entry_id,
+  businessKey: ['entry_id'],
   handler: (args) => {
     postings.set(args.entry_id, (postings.get(args.entry_id) ?? 0) + 1);
     return Promise.resolve({ data: { posted: args.entry_id }, receipt: { externalId: `post_${args.entry_id}` } });
@@ -91,7 +92,8 @@ async function auditsOf(workflowId: string): Promise<AuditRecord[]> {
 /** A tool call's input as workflow code builds it, for the call `call-1` of `workflowId` (key = operation id unless given). */
 function toolInput(workflowId: string, args: unknown, overrides: Partial<ToolActivityInput> = {}): ToolActivityInput {
   const operationId = `${workflowId}:call-1`;
-  return { kind: TOOL_ACTIVITY_INPUT_KIND, args, callId: 'call-1', operationId, idempotencyKey: operationId, principal, provider: WORKFLOW_PROVIDER, dispatch: 'dispatch', ...overrides };
+  // The revision is public (every run's history shows it): an attacker sends the right one.
+  return { kind: TOOL_ACTIVITY_INPUT_KIND, args, callId: 'call-1', operationId, idempotencyKey: operationId, principal, provider: WORKFLOW_PROVIDER, dispatch: 'dispatch', revision: h.tools.get(TRANSFER).facts.revision, ...overrides };
 }
 
 /** The failure type a workflow failed with (its activity's), or `null` when it completed. */

@@ -2,7 +2,7 @@
 // Postgres), called from a workflow with callTools, and its model result rendered by every provider adapter.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { AnyToolDefinition, HandlerContext, ModelResult, ReconcileOutcome } from '../../../src/index.js';
+import type { AnyToolImplementation, HandlerContext, ModelResult, ReconcileOutcome } from '../../../src/index.js';
 import type { BatchCallRequest, CorrelatedResult } from '../../../workflows/index.js';
 import { BEARER, HOSTILE_CASES, orderArgs, PASSWORD, SECRET, type HostileCase } from '../../support/hostile-corpus.js';
 import { testContext } from '../../../testkit/context.js';
@@ -32,10 +32,10 @@ const notCommitted = (): Promise<ReconcileOutcome<never>> => Promise.resolve({ s
  * Each case's tool under its own name (one activity type per case). Writes run without approval here (approvals
  * have their own race test) and reconcile to "not committed", so an unknown outcome settles without a human.
  */
-function stackTool(c: StackCase): AnyToolDefinition {
+function stackTool(c: StackCase): AnyToolImplementation {
   const write = c.tool.effect !== 'read';
   const handler = async (args: unknown, ctx: HandlerContext) => rebaseFreshInstant(await c.tool.handler(args, ctx));
-  return { ...c.tool, name: c.toolName, handler, requiresApproval: false, ...(write ? { reconcile: notCommitted } : {}) } as AnyToolDefinition;
+  return { ...c.tool, name: c.toolName, handler, requiresApproval: false, ...(write ? { reconcile: notCommitted } : {}) } as AnyToolImplementation;
 }
 
 /**

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { ToolActivityInput } from '../../../activities/tool-activity.js';
 import { HIDDEN_FIELD_MARKER } from '../../../src/contract/approval-preview.js';
 import { formatDecisionKey, generateDecisionKey, signDecision } from '../../../src/decisions/index.js';
-import { defineTool, requestDigest, type AuditRecord } from '../../../src/index.js';
+import { requestDigest, type AuditRecord } from '../../../src/index.js';
 import { ToolContractPlugin } from '../../../src/temporal/plugin.js';
 import { TOOL_ACTIVITY_INPUT_KIND } from '../../../src/wire/message-kinds.js';
 import { APPROVAL_DECISIONS_QUERY, APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY, RECONCILE_STATE_QUERY, RESOLVE_OUTCOME_SIGNAL, RESOLVE_OUTCOME_UPDATE } from '../../../src/wire/names.js';
@@ -30,6 +30,7 @@ import { signedApproval, signedResolution, TEST_DECISION_KEY, testDecisions } fr
 import { eventually } from '../../support/eventually.js';
 import { chargeKey, TOOLS } from '../../../testkit/payment-tools.js';
 import { useRuntimeHarness } from '../../support/use-runtime-harness.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 const TRANSFER = 'bank.transfer';
@@ -203,6 +204,8 @@ test('the tool activity itself refuses to run an approval-required tool without 
       principal,
       provider: WORKFLOW_PROVIDER,
       dispatch: 'dispatch',
+      // Public (every run's history shows it): the attacker sends the right one.
+      revision: h.tools.get(TRANSFER).facts.revision,
       ...overrides,
     };
     const { modelResult, auditRef } = await client().workflow.execute<(tool: string, input: ToolActivityInput) => Promise<ToolCallResult>>('scheduleToolActivity', {

@@ -9,7 +9,7 @@ import { noopMetricMeter } from '@temporalio/common';
 import type { ActivityExecuteInput } from '@temporalio/worker';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { isCatalogCode, ToolRegistry, type AnyToolDefinition, type ModelResult } from '../../../src/index.js';
+import { isCatalogCode, ToolRegistry, type AnyToolImplementation, type ModelResult } from '../../../src/index.js';
 import { InMemoryToolStore } from '../../../src/store/in-memory/in-memory-tool-store.js';
 import { toolActivityInterceptors } from '../../../activities/tool-activity-interceptor.js';
 import { createToolActivities, type ToolActivityInput, type ToolCallResult } from '../../../activities/tool-activity.js';
@@ -31,8 +31,8 @@ const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 const behaviours = new Map<number, Behaviour>();
 const fuzzInput = z.strictObject({ order_id: z.string(), case: z.number().int() });
 const playCase = (args: unknown) => play(behaviours.get((args as { case: number }).case) ?? { kind: 'return', value: null });
-const fuzzRead = { ...orderTool(playCase), name: 'fuzz.read', input: fuzzInput } as AnyToolDefinition;
-const fuzzWrite = { ...refundTool(playCase), name: 'fuzz.write', input: fuzzInput, requiresApproval: false, reconcile: () => Promise.resolve({ state: 'not_committed' }) } as AnyToolDefinition;
+const fuzzRead = { ...orderTool(playCase), name: 'fuzz.read', input: fuzzInput } as AnyToolImplementation;
+const fuzzWrite = { ...refundTool(playCase), name: 'fuzz.write', input: fuzzInput, requiresApproval: false, reconcile: () => Promise.resolve({ state: 'not_committed' }) } as AnyToolImplementation;
 /** Business codes the fuzz tools declare (anything else must be a catalog code). */
 const DECLARED = new Set(['ORDER_ARCHIVED', 'ORDER_NOT_REFUNDABLE']);
 
@@ -45,7 +45,7 @@ function checkResult(modelResult: unknown, label: string, forbidden: readonly st
 }
 
 /** The real interceptor, in a real activity Context, around the real tool activity function. */
-function inProcessInterceptor(): (tool: AnyToolDefinition, input: ToolActivityInput) => Promise<ToolCallResult> {
+function inProcessInterceptor(): (tool: AnyToolImplementation, input: ToolActivityInput) => Promise<ToolCallResult> {
   const registry = new ToolRegistry([fuzzRead, fuzzWrite]);
   const factory = toolActivityInterceptors({ registry, store: new InMemoryToolStore(), safeRetryTools: new Set(), decisions: { verification: { kind: 'none' }, forbidSelfApproval: false } });
   const activities = createToolActivities(registry.list());
@@ -93,7 +93,7 @@ test(`in process: ${IN_PROCESS_RUNS} seeded hostile behaviours through the real 
       const tool = write ? fuzzWrite : fuzzRead;
       behaviours.set(n, b);
       const key = `wf-fuzz:call-${n}`;
-      const input: ToolActivityInput = { kind: TOOL_ACTIVITY_INPUT_KIND, args: { order_id: 'ord_1', case: n }, callId: `call-${n}`, operationId: key, idempotencyKey: key, principal, provider: WORKFLOW_PROVIDER, dispatch: 'dispatch' };
+      const input: ToolActivityInput = { kind: TOOL_ACTIVITY_INPUT_KIND, args: { order_id: 'ord_1', case: n }, callId: `call-${n}`, operationId: key, idempotencyKey: key, principal, provider: WORKFLOW_PROVIDER, dispatch: 'dispatch', revision: tool.facts.revision };
       const { modelResult } = await run(tool, input);
       checkResult(modelResult, `run ${n}`, [...FUZZ_MARKERS, key, principal.subject], tool.name);
       const code = modelResult.error?.code ?? modelResult.status;

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
 import { REDACTED_MARKER } from '../../../src/contract/redaction.js';
-import { DEFAULT_BUDGET, defineTool } from '../../../src/index.js';
+import { DEFAULT_BUDGET } from '../../../src/index.js';
 import type { ToolCallResult } from '../../../workflows/index.js';
 import { INSTRUCTION_INPUTS, REDACTION_INPUTS } from '../../../testkit/security/adversarial-inputs.js';
 import { FAKE_SECRETS } from '../../../testkit/security/secret-corpus.js';
@@ -15,6 +15,7 @@ import { historyText } from '../../support/history-text.js';
 import { useRuntimeHarness } from '../../support/use-runtime-harness.js';
 import { assertHidden } from '../../unit/security/hidden.js';
 import { adapterRenderings, assertValidModelResult } from './stack.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 const MEGABYTE = 1 << 20;
 /** Funnel time allowed for one call (SPEC §11: no input stalls a worker). */

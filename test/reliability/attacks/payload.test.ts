@@ -3,12 +3,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { canonicalJson, DEFAULT_BUDGET, defineTool, sha256Hex } from '../../../src/index.js';
+import { canonicalJson, DEFAULT_BUDGET, sha256Hex } from '../../../src/index.js';
 import { utf8ByteLength } from '../../../src/contract/truncation.js';
 import type { CorrelatedResult } from '../../../workflows/index.js';
 import { historyText } from '../../support/history-text.js';
 import { adapterRenderings, assertValidModelResult } from './stack.js';
 import { useRuntimeHarness } from '../../support/use-runtime-harness.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 const TARGET_BYTES = 5 * 1024 * 1024;

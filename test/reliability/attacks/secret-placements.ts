@@ -4,8 +4,9 @@
 // message, a ToolError's details); reconcile() reasons. Next to every secret sits its canary, a harmless marker that
 // must be shown, so a check that finds no secret provably looked at the text that carried it.
 import { z } from 'zod';
-import { defineTool, ToolError, type AnyToolDefinition, type ReconcileOutcome } from '../../../src/index.js';
+import { ToolError, type AnyToolImplementation, type ReconcileOutcome } from '../../../src/index.js';
 import { BENIGN_LOOKALIKES, FAKE_SECRETS, type FakeSecret } from '../../../testkit/security/secret-corpus.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 /** One fake secret of the corpus, with its index and canary. */
 export interface PlacedSecret extends FakeSecret {
@@ -99,7 +100,7 @@ const settleTool = defineTool({
   output: anyData,
   effect: 'write',
   source,
-  idempotencyKey: (args) => `batch-${args.batch}`,
+  businessKey: ['batch'],
   handler: () => Promise.reject(new Error('connection reset after the request was sent')),
   reconcile: (key, ctx) => {
     const batch = Number(key.slice(key.lastIndexOf('-') + 1));
@@ -144,7 +145,7 @@ const benignTool = defineTool({
 });
 
 /** The corpus tools, registered on the stack's worker. */
-export function secretTools(): AnyToolDefinition[] {
+export function secretTools(): AnyToolImplementation[] {
   return [fetchTool, throwTool, settleTool, submitTool, benignTool];
 }
 

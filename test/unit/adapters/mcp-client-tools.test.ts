@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, ToolSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toCallToolResult, toMcpTool, wrapMcpTools, type WrapMcpToolsOptions, type WrappedMcpTools } from '../../../src/adapters/mcp.js';
 import { z } from 'zod';
-import { executeTool, type AnyToolDefinition, type ToolExecution } from '../../../src/index.js';
+import { executeTool, type AnyToolImplementation, type ToolExecution } from '../../../src/index.js';
 import { testContext } from '../../../testkit/context.js';
 
 const record: Tool['inputSchema'] = {
@@ -103,13 +103,13 @@ async function connectRemote(): Promise<{ client: Client; calls: string[]; close
   return { client, calls, close: async () => { await client.close(); await server.close(); } };
 }
 
-function byName(wrapped: WrappedMcpTools, name: string): AnyToolDefinition {
+function byName(wrapped: WrappedMcpTools, name: string): AnyToolImplementation {
   const tool = wrapped.tools.find((candidate) => candidate.name === name);
   assert.ok(tool, `no wrapped tool ${name}`);
   return tool;
 }
 
-async function run(tool: AnyToolDefinition, args: unknown): Promise<ToolExecution> {
+async function run(tool: AnyToolImplementation, args: unknown): Promise<ToolExecution> {
   return executeTool(tool, args, testContext());
 }
 

@@ -5,9 +5,10 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { defangUntrustedText, fenceNonce, fenceUntrustedText, FENCE_TAG } from '../../../src/contract/fence-untrusted.js';
 import { renderModelResult } from '../../../src/adapters/render-model-result.js';
-import { defineTool, executeTool, modelResultSchema, type ModelResult } from '../../../src/index.js';
+import { executeTool, modelResultSchema, type ModelResult } from '../../../src/index.js';
 import { testContext } from '../../../testkit/context.js';
 import { HOSTILE_TEXT, reviewsTool, scenarios } from './results.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 let all: Awaited<ReturnType<typeof scenarios>>;
 before(async () => {

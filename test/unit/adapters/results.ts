@@ -1,9 +1,10 @@
 // Real executeTool outputs, one per status the adapters must render. Nothing here is hand-built: the adapters are
 // tested on exactly what the contract produces.
 import { z } from 'zod';
-import { defineTool, executeTool, ToolError, type ModelResult, type ToolExecution } from '../../../src/index.js';
+import { executeTool, ToolError, type ModelResult, type ToolExecution } from '../../../src/index.js';
 import { testContext } from '../../../testkit/context.js';
 import { goodOrderOutput, listTool, orderTool, refundTool, returning } from '../../support/tools.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 /** Untrusted text that tries to close any fence, pose as system text and use chat-template tokens. */
 export const HOSTILE_TEXT = [

@@ -12,10 +12,11 @@ import { toAnthropicTool, ANTHROPIC_NAME_MAX } from '../../../src/adapters/anthr
 import { toGeminiFunctionDeclaration } from '../../../src/adapters/gemini.js';
 import { toMcpTool } from '../../../src/adapters/mcp.js';
 import { fromProviderToolName, fromStrictArguments, OPENAI_NAME_MAX, toChatTool, toProviderToolName, toResponsesTool } from '../../../src/adapters/openai.js';
-import { defineTool, executeTool, ToolDefinitionError, type AnyToolDefinition } from '../../../src/index.js';
+import { executeTool, ToolDefinitionError, type AnyToolImplementation } from '../../../src/index.js';
 import { testContext } from '../../../testkit/context.js';
 import { orderTool, refundTool, returning } from '../../support/tools.js';
 import { assertOfficial, MCP_REVISIONS } from '../../support/mcp-official-schema.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 const searchTool = defineTool({
   name: 'tickets.search',
@@ -257,7 +258,7 @@ describe('Anthropic and Gemini tool definitions', () => {
       source: { label: 'x', type: 'x' },
       handler: async () => ({ data: null }),
     });
-    for (const exportTool of [toResponsesTool, toChatTool, toAnthropicTool, toGeminiFunctionDeclaration, toMcpTool] as ((tool: AnyToolDefinition) => unknown)[]) {
+    for (const exportTool of [toResponsesTool, toChatTool, toAnthropicTool, toGeminiFunctionDeclaration, toMcpTool] as ((tool: AnyToolImplementation) => unknown)[]) {
       assert.throws(() => exportTool(scalar), (error: unknown) => codeOf(error) === 'INPUT_SCHEMA_NOT_OBJECT');
     }
   });
@@ -266,7 +267,7 @@ describe('Anthropic and Gemini tool definitions', () => {
 describe('MCP Tool', () => {
   const order = orderTool(returning(null));
   const refund = refundTool(returning(null));
-  const deleteTool = defineTool({ ...refund, name: 'payments.void', effect: 'destructive', idempotencyKey: (args) => `void:${args.order_id}` });
+  const deleteTool = defineTool({ ...refund, name: 'payments.void', effect: 'destructive', businessKey: ['order_id'] });
 
   it('keeps the contract name and derives annotations from effect', () => {
     const read: McpSdkTool = toMcpTool(order);

@@ -4,9 +4,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { z } from 'zod';
-import { canonicalJson, defineTool, executeTool, modelResultSchema, type ToolExecution } from '../../../src/index.js';
+import { canonicalJson, executeTool, modelResultSchema, type ToolExecution } from '../../../src/index.js';
 import { resolvePointer } from '../../../src/contract/json-pointer.js';
 import { testContext } from '../../../testkit/context.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 const item = z.strictObject({ id: z.number().int(), name: z.string(), tags: z.array(z.string()), score: z.number() });
 type Item = z.infer<typeof item>;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool, ToolError, type ToolOutput } from '../../../src/index.js';
+import { executeTool, ToolError, type ToolOutput } from '../../../src/index.js';
 import { scanCap } from '../../../src/contract/call-redactor.js';
 import { MAX_DETAIL_TEXT_CHARS } from '../../../src/contract/funnel/audit-bounds.js';
 import { REDACTED_MARKER, SECRET_CATALOG_VERSION } from '../../../src/contract/redaction.js';
@@ -11,6 +11,7 @@ import { truncationMarker } from '../../../src/contract/truncation.js';
 import { testContext } from '../../../testkit/context.js';
 import { assertHidden } from './hidden.js';
 import { FAKE_SECRETS } from '../../../testkit/security/secret-corpus.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 const ctx = testContext();
 const MAX_TEXT = 1_000;

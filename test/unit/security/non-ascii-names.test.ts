@@ -4,10 +4,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool } from '../../../src/index.js';
+import { executeTool } from '../../../src/index.js';
 import { nfkc } from '../../../src/contract/redaction/folded-name.js';
 import { testContext } from '../../../testkit/context.js';
 import { FAKE_SECRETS } from '../../../testkit/security/secret-corpus.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 const GITHUB = FAKE_SECRETS.find((secret) => secret.family === 'github_token')!;
 

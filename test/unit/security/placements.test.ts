@@ -4,14 +4,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool, type AnyToolDefinition, type ToolOutput } from '../../../src/index.js';
+import { executeTool, type AnyToolImplementation, type ToolOutput } from '../../../src/index.js';
 import { testContext } from '../../../testkit/context.js';
 import { assertHidden } from './hidden.js';
 import { FAKE_SECRETS, type FakeSecret } from '../../../testkit/security/secret-corpus.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 const ctx = testContext();
 
-function corpusTool(handler: () => Promise<ToolOutput<Record<string, unknown>>>, effect: 'read' | 'write' = 'read'): AnyToolDefinition {
+function corpusTool(handler: () => Promise<ToolOutput<Record<string, unknown>>>, effect: 'read' | 'write' = 'read'): AnyToolImplementation {
   return defineTool({
     name: 'corpus.fetch',
     description: 'Returns whatever the corpus case puts in it.',

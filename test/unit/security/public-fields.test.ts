@@ -2,10 +2,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { defineTool, executeTool, ToolDefinitionError } from '../../../src/index.js';
+import { executeTool, ToolDefinitionError } from '../../../src/index.js';
 import { testContext } from '../../../testkit/context.js';
 import { assertHidden } from './hidden.js';
 import { FAKE_SECRETS } from '../../../testkit/security/secret-corpus.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 
 const ctx = testContext();
 const GITHUB = FAKE_SECRETS.find((secret) => secret.family === 'github_token')!;

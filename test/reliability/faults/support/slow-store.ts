@@ -1,4 +1,4 @@
-import { AUDIT_ATTEMPT_BASE } from '../../../../activities/call-identity.js';
+import { AUDIT_ATTEMPT_BASE } from '../../../../activities/audit-attempt.js';
 import type { ClaimInput, RecordExecutionInput } from '../../../../src/store/ledger.js';
 import type { ToolStore } from '../../../../src/store/tool-store.js';
 

@@ -1,14 +1,16 @@
-// defineTool: the checks that turn a tool author's spec into a frozen definition, and the revisions that make a
-// changed schema or policy a changed contract. The types live in tool-spec.ts (the definition) and tool-handler.ts
-// (what a handler gets and returns); they are re-exported here, the module users import a tool's vocabulary from.
+// declareTool: the checks that turn what a tool author declares into a frozen declaration, and the revisions that make
+// a changed schema or policy a changed contract. Sandbox-safe: workflow code imports declarations to call tools by
+// them, typed. The types live in tool-spec.ts.
 import { z } from 'zod';
 import type { ToolRevisions } from './audit-record.js';
-import { canonicalJson } from './canonical-json.js';
+import { businessKeyFieldProblems } from './business-key.js';
 import { isCatalogCode } from './error-catalog.js';
 import { formatPointer, parsePointer } from './json-pointer.js';
 import { policyRevision } from './policy-revision.js';
 import { BUILTIN_SENSITIVE_FIELDS, normalizeFieldName } from './redaction.js';
-import { sha256Hex } from './sha256.js';
+import { schemaFingerprint } from './schema-fingerprint.js';
+import { digestJson } from './sha256.js';
+import type { ToolFacts } from './tool-facts.js';
 import { guidanceProblems } from './tool-guidance.js';
 import {
   DEFAULT_BUDGET,
@@ -18,26 +20,23 @@ import {
   TOOL_NAME_PATTERN,
   type ToolBudget,
   type ToolCallDefaults,
-  type ToolDefinition,
-  type ToolSpec,
+  type ToolDeclaration,
+  type ToolDeclarationSpec,
 } from './tool-spec.js';
-
-export * from './tool-handler.js';
-export * from './tool-spec.js';
 
 const BUSINESS_CODE_PATTERN = /^[A-Z][A-Z0-9_]{1,63}$/;
 
-/** Thrown by {@link defineTool} for a definition that cannot work; a programming error, not a tool result. */
+/** Thrown by `declareTool` and `implementTool` for a tool that cannot work; a programming error, not a tool result. */
 export class ToolDefinitionError extends Error {
   override readonly name = 'ToolDefinitionError';
 }
 
 /**
- * Validates and freezes a tool definition. Schema revisions default to a digest of the schema's JSON Schema and the
+ * Validates and freezes what a tool is. Schema revisions default to a digest of each schema's definition and the
  * policy revision to a digest of every policy setting, so a changed schema or policy is a changed contract even when
- * nobody bumps a number.
+ * nobody bumps a number; the declaration's `facts.revision` covers them all.
  */
-export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: ToolSpec<In, Out>): ToolDefinition<In, Out> {
+export function declareTool<In extends z.ZodType, Out extends z.ZodType>(spec: ToolDeclarationSpec<In, Out>): ToolDeclaration<In, Out> {
   const fail = (why: string): never => {
     throw new ToolDefinitionError(`tool '${String(spec.name)}': ${why}`);
   };
@@ -49,18 +48,15 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
   if (new Set([spec.name, ...aliases]).size !== aliases.length + 1) fail('aliases must differ from the name and from each other');
   if (spec.idempotencyScope !== undefined) {
     if (typeof spec.idempotencyScope !== 'string' || !TOOL_NAME_PATTERN.test(spec.idempotencyScope)) fail(`idempotencyScope must match ${TOOL_NAME_PATTERN}`);
-    if (spec.idempotencyKey === undefined) fail('idempotencyScope scopes a business key: give idempotencyKey too');
+    if (spec.businessKey === undefined) fail('idempotencyScope scopes a business key: give businessKey too');
   }
   // A rename would otherwise move the business keys to the new name: the same write, made before and after it, would
   // be two keys and run twice.
-  if (aliases.length > 0 && spec.idempotencyKey !== undefined && spec.idempotencyScope === undefined) {
+  if (aliases.length > 0 && spec.businessKey !== undefined && spec.idempotencyScope === undefined) {
     fail('a renamed tool that derives a business key needs idempotencyScope: the name its keys were made under');
   }
   if (!(spec.input instanceof z.ZodType) || !(spec.output instanceof z.ZodType)) fail('input and output must be zod schemas');
   if (!['read', 'write', 'destructive'].includes(spec.effect)) fail(`unknown effect '${String(spec.effect)}'`);
-  if (spec.reconcile && spec.effect === 'read') fail('only side-effecting tools can reconcile');
-  if (spec.poll && spec.effect === 'read') fail('only side-effecting tools can start jobs to poll');
-  if (typeof spec.handler !== 'function') fail('handler must be a function');
   for (const problem of guidanceProblems(spec.name, spec.input, spec)) fail(problem);
   const budget: ToolBudget = { ...DEFAULT_BUDGET, ...spec.budget };
   if (!Number.isSafeInteger(budget.maxBytes) || budget.maxBytes < MIN_BUDGET_BYTES) fail(`budget.maxBytes must be an integer ≥ ${MIN_BUDGET_BYTES}`);
@@ -80,7 +76,7 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     invariantIds.add(invariant.id);
   }
   if (spec.freshness && !(spec.freshness.maxAgeMs > 0)) fail('freshness.maxAgeMs must be positive');
-  if (spec.authorize !== undefined && typeof spec.authorize !== 'function') fail('authorize must be a function');
+  if (spec.businessKey !== undefined) for (const problem of businessKeyFieldProblems(spec.businessKey)) fail(problem);
   for (const problem of [...scopeProblems(spec), ...continuationProblems(spec)]) fail(problem);
   if (spec.callLimit !== undefined && !(Number.isSafeInteger(spec.callLimit) && spec.callLimit > 0)) fail('callLimit must be a positive integer');
   const exactNames = new Set([...BUILTIN_SENSITIVE_FIELDS, ...(spec.sensitiveFields ?? [])].map(normalizeFieldName));
@@ -106,8 +102,20 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     producer: spec.revisions?.producer ?? '1',
     policy: spec.revisions?.policy ?? policyRevision({ ...spec, budget }),
   };
+  const facts: Omit<ToolFacts, 'revision'> = {
+    name: spec.name,
+    effect: spec.effect,
+    requiresApproval,
+    businessKey: spec.businessKey === undefined ? null : Object.freeze([...spec.businessKey]),
+    keyScope: spec.idempotencyScope ?? spec.name,
+    callLimit: spec.callLimit ?? null,
+    callDefaults: spec.callDefaults === undefined ? null : Object.freeze({ ...spec.callDefaults }),
+  };
+  // Everything else a call's rules depend on is in the revisions (schemas, effect, policy) or here.
+  const declared = { facts, revisions, aliases, maxArgumentBytes, visibleToApprovers: spec.visibleToApprovers ?? [], invariants: (spec.invariants ?? []).map(({ id, version }) => ({ id, version })), continuation: spec.continuation ?? null, recordRawOutput: spec.recordRawOutput === true };
   return Object.freeze({
     ...spec,
+    facts: Object.freeze({ ...facts, revision: `sha256:${digestJson(declared).slice(0, 32)}` }),
     requiresApproval,
     maxArgumentBytes,
     aliases: Object.freeze([...aliases]),
@@ -147,7 +155,7 @@ function isPositiveInteger(value: unknown): boolean {
   return Number.isSafeInteger(value) && (value as number) > 0;
 }
 
-function scopeProblems(spec: ToolSpec<z.ZodType, z.ZodType>): string[] {
+function scopeProblems(spec: ToolDeclarationSpec<z.ZodType, z.ZodType>): string[] {
   const { scope } = spec;
   if (scope === undefined) return [];
   if (spec.effect !== 'read') return ['scope applies to reads only (a write is authorized before it runs)'];
@@ -156,7 +164,7 @@ function scopeProblems(spec: ToolSpec<z.ZodType, z.ZodType>): string[] {
   return pointers.filter((pointer) => typeof pointer !== 'string' || parsePointer(pointer) === null).map((pointer) => `scope pointer '${String(pointer)}' is not a JSON Pointer`);
 }
 
-function continuationProblems(spec: ToolSpec<z.ZodType, z.ZodType>): string[] {
+function continuationProblems(spec: ToolDeclarationSpec<z.ZodType, z.ZodType>): string[] {
   const { continuation } = spec;
   if (continuation === undefined) return [];
   if (spec.effect !== 'read') return ['continuation applies to reads only'];
@@ -172,6 +180,5 @@ function continuationProblems(spec: ToolSpec<z.ZodType, z.ZodType>): string[] {
 }
 
 function schemaRevision(schema: z.ZodType): string {
-  const jsonSchema = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' });
-  return `sha256:${sha256Hex(canonicalJson(jsonSchema)).slice(0, 16)}`;
+  return `sha256:${digestJson(schemaFingerprint(schema)).slice(0, 16)}`;
 }

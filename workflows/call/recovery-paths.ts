@@ -1,8 +1,10 @@
-import type { ReplacedAttempt, ToolCallResult } from '../activities/tool-activity.js';
-import type { CatalogCode } from '../src/contract/error-catalog.js';
-import { recoveryCallId } from '../src/wire/ids.js';
+// The opt-in recovery paths of a call, around the pipeline: one re-query of a read whose answer failed a contract check
+// (seed 004: re-query a missing field, never invent it), then fallback tools (seed 003).
+import type { ReplacedAttempt, ToolCallResult } from '../../activities/tool-activity.js';
+import type { CatalogCode } from '../../src/contract/error-catalog.js';
+import { recoveryCallId } from '../../src/wire/ids.js';
 
-/** The opt-in recovery paths of a call (seed 003: fallback tools; seed 004: re-query a missing field, never invent it). */
+/** The opt-in recovery paths of a call. */
 export interface RecoveryOptions {
   /**
    * Fallbacks by tool name, tried in order with the same arguments when a call fails in a way another tool may not:
@@ -14,7 +16,7 @@ export interface RecoveryOptions {
   readonly fallbackTools?: Readonly<Record<string, readonly string[]>>;
   /**
    * Reads whose result failed a contract check (`OUTPUT_CONTRACT_VIOLATION`, `INVARIANT_VIOLATION`, `STALE_DATA`)
-   * are asked once more (default `false`): the answer may have been caught mid-update; a second bad answer stands.
+   * are asked once more: the answer may have been caught mid-update; a second bad answer stands. @default false
    */
   readonly requery?: boolean;
 }
@@ -32,8 +34,7 @@ const REQUERY_CODES: readonly string[] = ['OUTPUT_CONTRACT_VIOLATION', 'INVARIAN
  * A call's result after its recovery paths: one re-query of a read (when asked for), then the tool's fallbacks in
  * order. Deterministic: every decision reads recorded results, and each attempt has a derived call id. The result
  * returned is the last one that answered the call; every other call made is listed in `attempts` — including a
- * fallback that could not take the call (not available, or refusing the arguments), whose refusal is never
- * returned in place of a real answer.
+ * fallback that could not take the call, whose refusal is never returned in place of a real answer.
  */
 export async function withRecoveryPaths(tool: string, callId: string, first: ToolCallResult, options: RecoveryOptions, call: RecoveryCall): Promise<ToolCallResult> {
   interface Ran {

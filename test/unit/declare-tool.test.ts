@@ -2,8 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { testContext } from '../../testkit/context.js';
-import { defineTool, DEFAULT_MAX_ARGUMENT_BYTES, ToolDefinitionError, ToolRegistry, ToolError, type ToolSpec } from '../../src/index.js';
-import { idempotencyScopeOf } from '../../src/contract/idempotency-key.js';
+import { declareTool, DEFAULT_MAX_ARGUMENT_BYTES, implementTool, ToolDefinitionError, ToolRegistry, ToolError, type ToolDeclarationSpec, type ToolImplementationSpec } from '../../src/index.js';
+import { identifyCall } from '../../src/contract/call-identity.js';
+import { defineTool } from '../../testkit/define-tool.js';
+
+type Spec = ToolDeclarationSpec<z.ZodType, z.ZodType> & ToolImplementationSpec<z.ZodType, z.ZodType>;
+
+/** A combined spec without its handler: what `declareTool` takes. */
+function declarationOf(spec: Spec): ToolDeclarationSpec<z.ZodType, z.ZodType> {
+  return Object.fromEntries(Object.entries(spec).filter(([key]) => key !== 'handler')) as ToolDeclarationSpec<z.ZodType, z.ZodType>;
+}
 
 const base = {
   name: 'kb.search',
@@ -13,9 +21,58 @@ const base = {
   effect: 'read',
   source: { label: 'kb', type: 'search_index' },
   handler: () => Promise.resolve({ data: { hits: [] } }),
-} satisfies ToolSpec<z.ZodType<{ q: string }>, z.ZodType<{ hits: string[] }>>;
+} satisfies ToolDeclarationSpec<z.ZodType<{ q: string }>, z.ZodType<{ hits: string[] }>> & ToolImplementationSpec<z.ZodType<{ q: string }>, z.ZodType<{ hits: string[] }>>;
 
-describe('defineTool', () => {
+describe('declareTool and implementTool', () => {
+  it('a declaration holds no handler; its implementation binds one and keeps every fact of the declaration', () => {
+    const { handler } = base;
+    const declaration = declareTool(declarationOf(base));
+    assert.equal('handler' in declaration, false);
+    const implemented = implementTool(declaration, { handler });
+    assert.equal(implemented.handler, handler);
+    assert.deepEqual(implemented.facts, declaration.facts);
+    assert.ok(Object.isFrozen(declaration) && Object.isFrozen(implemented));
+    assert.throws(() => implementTool({ ...declaration }, { handler }), ToolDefinitionError, 'only a declaration made by declareTool');
+    assert.throws(() => implementTool(declaration, { handler: 'nope' as never }), ToolDefinitionError);
+  });
+
+  it('states as plain data what workflow code acts on, with a revision over the whole declaration', () => {
+    const declared = declarationOf(base);
+    const facts = declareTool({ ...declared, effect: 'write', callLimit: 3, businessKey: ['q'] }).facts;
+    assert.deepEqual({ ...facts, revision: 'x' }, { name: 'kb.search', effect: 'write', requiresApproval: false, businessKey: ['q'], keyScope: 'kb.search', callLimit: 3, callDefaults: null, revision: 'x' });
+    assert.deepEqual(JSON.parse(JSON.stringify(facts)), facts, 'plain data: JSON round-trips');
+    const revision = (over: Partial<Spec>) => declareTool({ ...declared, ...over }).facts.revision;
+    const same = revision({});
+    assert.match(same, /^sha256:[0-9a-f]{32}$/);
+    assert.equal(revision({}), same, 'the same declaration, the same revision');
+    for (const [what, over] of [
+      ['an input schema', { input: z.strictObject({ q: z.string().min(1) }) }],
+      ['an output schema', { output: z.strictObject({ hits: z.array(z.string()).max(3) }) }],
+      ['approval', { requiresApproval: true }],
+      ['a call limit', { callLimit: 2 }],
+      ['call defaults', { callDefaults: { timeoutMs: 1000 } }],
+      ['a budget', { budget: { maxItems: 3 } }],
+      ['an invariant', { invariants: [{ id: 'i', version: 1, check: () => true }] }],
+    ] as const) {
+      assert.notEqual(revision(over), same, `${what} changes the revision`);
+    }
+  });
+
+  it('derives the idempotency key from the declared business key, the same way on either side', () => {
+    const facts = declareTool({ ...declarationOf(base), effect: 'write', input: z.strictObject({ q: z.string(), page: z.number() }), examples: [], businessKey: ['q', 'page'] as const }).facts;
+    const call = { tool: 'kb.search', callId: 'call-1', principal: { tenant: 't', subject: 's' }, provider: { provider: 'p', apiFamily: 'a', responseId: null, providerCallId: null, adapterRevision: 'r' } };
+    const keyed = identifyCall(facts, { ...call, args: { q: 'a:b', page: 2 } }, 'wf');
+    assert.ok(keyed.ok);
+    assert.equal(keyed.identity.operationId, 'wf:call-1');
+    assert.match(keyed.identity.idempotencyKey, /^kb\.search:[0-9a-f]{32}:a%3Ab:2$/, 'parts are encoded: none runs into the next');
+    assert.notEqual(identifyCall(facts, { ...call, args: { q: 'a', page: 'b:2' } }, 'wf').identity.idempotencyKey, keyed.identity.idempotencyKey);
+    for (const args of [{ page: 2 }, { q: '', page: 2 }, { q: { x: 1 }, page: 2 }, { q: 'a\ud800', page: 2 }, 'not an object']) {
+      const refused = identifyCall(facts, { ...call, args }, 'wf');
+      assert.equal(refused.ok, false, JSON.stringify(args));
+      assert.equal(refused.identity.idempotencyKey, 'wf:call-1', 'unreadable arguments get the unkeyed identity, for the refusal');
+    }
+  });
+
   it('derives schema revisions from the schemas, so a changed schema is a changed contract', () => {
     const a = defineTool(base);
     const b = defineTool({ ...base, output: z.strictObject({ hits: z.array(z.string()), total: z.number() }), handler: () => Promise.resolve({ data: { hits: [], total: 0 } }) });
@@ -26,10 +83,10 @@ describe('defineTool', () => {
   });
 
   it('derives the policy revision from every policy setting, so a changed policy is a changed contract', () => {
-    const policy = (override: Partial<ToolSpec<z.ZodType, z.ZodType>>) => defineTool({ ...base, ...override }).revisions.policy;
+    const policy = (override: Partial<Spec>) => defineTool({ ...base, ...override }).revisions.policy;
     const original = policy({});
     assert.match(original, /^sha256:[0-9a-f]{16}$/);
-    const changes: [string, Partial<ToolSpec<z.ZodType, z.ZodType>>][] = [
+    const changes: [string, Partial<Spec>][] = [
       ['an allowlist', { source: { ...base.source, allowlist: ['kb'] } }],
       ['a source label', { source: { ...base.source, label: 'kb-mirror' } }],
       ['a data scope', { scope: { tenantPointer: '/tenant' } }],
@@ -85,15 +142,15 @@ describe('defineTool', () => {
   });
 
   it('scopes the business keys of every name of a tool alike: a renamed tool that derives one says which name', () => {
-    const writeBase = { ...base, effect: 'write' as const, idempotencyKey: ({ q }: { q: string }) => q };
+    const writeBase = { ...base, effect: 'write' as const, businessKey: ['q'] as const };
     assert.throws(() => defineTool({ ...writeBase, name: 'kb.find', aliases: ['kb.search'] }), ToolDefinitionError, 'a rename would move its keys');
     assert.throws(() => defineTool({ ...base, idempotencyScope: 'kb.search' }), ToolDefinitionError, 'a scope without a business key scopes nothing');
     assert.throws(() => defineTool({ ...writeBase, idempotencyScope: 'not a name' }), ToolDefinitionError);
     const renamed = defineTool({ ...writeBase, name: 'kb.find', aliases: ['kb.search'], idempotencyScope: 'kb.search' });
     const registry = new ToolRegistry([renamed]);
-    const scopes = ['kb.find', 'kb.search'].map((name) => idempotencyScopeOf(registry.get(name)));
+    const scopes = ['kb.find', 'kb.search'].map((name) => registry.get(name).facts.keyScope);
     assert.deepEqual(scopes, ['kb.search', 'kb.search'], 'the old and the new name derive one key');
-    assert.equal(idempotencyScopeOf(defineTool(writeBase)), 'kb.search', 'by default, the name');
+    assert.equal(defineTool(writeBase).facts.keyScope, 'kb.search', 'by default, the name');
   });
 
   it('fills budgets with defaults and freezes the definition', () => {
@@ -103,7 +160,7 @@ describe('defineTool', () => {
     assert.ok(Object.isFrozen(tool));
   });
 
-  const invalid: [string, Partial<ToolSpec<z.ZodType, z.ZodType>>][] = [
+  const invalid: [string, Partial<Spec>][] = [
     ['a name with spaces', { name: 'kb search' }],
     ['a name over 128 characters', { name: 'k'.repeat(129) }],
     ['an unknown effect', { effect: 'delete' as never }],
@@ -115,6 +172,9 @@ describe('defineTool', () => {
     ['duplicate invariant ids', { invariants: [{ id: 'a', version: 1, check: () => true }, { id: 'a', version: 2, check: () => true }] }],
     ['a non-positive freshness window', { freshness: { maxAgeMs: 0, onStale: 'warn' } }],
     ['a non-zod schema', { input: { parse: () => ({}) } as never }],
+    ['an empty business key', { businessKey: [] }],
+    ['a business key part that is no name or pointer', { businessKey: ['/a~2b'] }],
+    ['a business key part listed twice', { businessKey: ['q', 'q'] }],
   ];
   for (const [what, override] of invalid) {
     it(`rejects ${what}`, () => assert.throws(() => defineTool({ ...base, ...override }), ToolDefinitionError));
