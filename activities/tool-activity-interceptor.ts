@@ -18,6 +18,7 @@ import { activityExecutionContext } from './call-context.js';
 import { callOwnership, settledNotCommittedByReceipt } from './call-ownership.js';
 import { reportToolCall, settledToolCall, type AttemptEnd } from './call-report.js';
 import { dispatchFence, unfencedWriteWarnings, type DispatchFence } from './dispatch-fence.js';
+import { behindHandlerFence } from './fenced-handler.js';
 import { cancelledCallError } from './cancelled-call.js';
 import { withHeartbeats } from './heartbeats.js';
 import { escalateIfLateResult } from './late-result.js';
@@ -163,7 +164,8 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
       },
     };
     const fence = claim?.kind === 'claimed' && claim.lease !== null ? dispatchFence(this.runtime.store, call.idempotencyKey, claim.lease, deadline) : null;
-    const executed = await executeTool(funnelled, call.args, fence === null ? ctx : { ...ctx, beforeDispatch: fence.beforeDispatch });
+    const runnable = fence === null ? funnelled : behindHandlerFence(funnelled, fence);
+    const executed = await executeTool(runnable, call.args, fence === null ? ctx : { ...ctx, beforeDispatch: fence.beforeDispatch });
     const execution = approval === null ? executed : withDecision(executed, approval.decision);
     const attempt = claimedAttempt(claim, fence, deadline);
     const recorded = await this.recordUnlessConflict(tool, execution, attempt, call);
@@ -219,16 +221,16 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   }
 
   /**
-   * A leased write that committed: warned about once if it never passed its fence. One whose result may contradict a
-   * "not committed" verdict reached meanwhile — a commit recorded past its deadline (or unfenced: its verdict need
-   * not wait), an unknown outcome whose request may have left late — is escalated to a human when the store found it
-   * so. Any earlier commit cannot be late: a verdict on a dispatched attempt waits out its deadline and more.
+   * A leased write that committed: warned about once if its handler never passed its own fence. One whose result may
+   * contradict a "not committed" verdict reached meanwhile — a commit recorded past its deadline, an unknown outcome
+   * whose request may have left late — is escalated to a human when the store found it so. Any earlier commit cannot
+   * be late: a verdict on an attempt whose handler started waits out its deadline and more.
    */
   private async afterLeasedWrite(tool: AnyToolDefinition, identity: CallIdentity, execution: ToolExecution, auditId: string, attempt: ClaimedAttempt, fence: DispatchFence | null, deadline: AttemptDeadline): Promise<void> {
     const { outcome } = execution.modelResult.execution;
     if (tool.effect === 'read' || fence === null) return;
     if (outcome === 'committed' && !fence.passed()) this.warnUnfenced(tool.name, this.activity.log);
-    const mayBeLate = outcome === 'committed' ? !fence.passed() || Date.now() >= deadline.atMs : outcome === 'unknown' && attempt.possiblySentLate === true;
+    const mayBeLate = outcome === 'committed' ? Date.now() >= deadline.atMs : outcome === 'unknown' && attempt.possiblySentLate === true;
     if (mayBeLate) await escalateIfLateResult(this.runtime.store, this.activity, identity, auditId);
   }
 
@@ -239,14 +241,15 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
 }
 
 /**
- * What the record keeps of the attempt's claim. Its request may have left after a verdict when the handler finished
- * past the deadline plus sdk-core's buffer (a verdict on a dispatched attempt waits at least that long), or when it
- * never passed its fence (the verdict on an undispatched attempt does not wait at all).
+ * What the record keeps of the attempt's claim. Its request may have left after a verdict only when its handler ran
+ * and finished past the deadline plus sdk-core's buffer: the package's fence marks the attempt dispatched before its
+ * handler starts, and a verdict on a dispatched attempt waits at least that long (or for a record saying it never
+ * sent, which this one is not).
  */
 function claimedAttempt(claim: ClaimResult | null, fence: DispatchFence | null, deadline: AttemptDeadline): ClaimedAttempt | undefined {
   if (claim?.kind !== 'claimed') return undefined;
   if (claim.lease === null || fence === null) return { claimedAt: claim.claimedAt };
-  const possiblySentLate = !fence.passed() || Date.now() >= deadline.atMs + SDK_LOCAL_TIMEOUT_BUFFER_MS;
+  const possiblySentLate = fence.handlerStarted() && Date.now() >= deadline.atMs + SDK_LOCAL_TIMEOUT_BUFFER_MS;
   return { claimedAt: claim.claimedAt, leaseToken: claim.lease.token, possiblySentLate };
 }
 

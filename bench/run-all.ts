@@ -1,7 +1,7 @@
 // Runs every benchmark part, each in its own process (own dev server and Postgres, so parts cannot disturb each
 // other), streams their tables, then prints one combined table of the headline figures. From the repo root:
 //   npm run bench                    all parts
-//   npm run bench -- e2e store       some parts (contract, e2e, reconcile, store, redaction)
+//   npm run bench -- e2e store       some parts (contract, e2e, reconcile, store, redaction, fence)
 import { spawnSync, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ const PARTS = {
   reconcile: { file: 'bench/reconcile.bench.ts', nodeFlags: [] },
   store: { file: 'bench/store.bench.ts', nodeFlags: [] },
   redaction: { file: 'bench/redaction.bench.ts', nodeFlags: [] },
+  fence: { file: 'bench/write-fence.bench.ts', nodeFlags: [] },
 } as const;
 type Part = keyof typeof PARTS;
 

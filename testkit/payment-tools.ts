@@ -37,6 +37,8 @@ export const TOOLS = {
   chargeNoReconcile: 'payments.charge_blind',
   /** Reconciles, but is never listed in `safeRetryTools`: an uncommitted write is not sent again. */
   chargeNoRetry: 'payments.charge_no_retry',
+  /** As `chargeNoRetry`, but its handler never calls `ctx.beforeDispatch()` (as many users' tools will not). */
+  chargeUnfenced: 'payments.charge_unfenced',
   refund: 'payments.refund',
   customer: 'customers.get',
   hostile: 'customers.hostile',
@@ -56,7 +58,8 @@ export function chargeKey(tenant: string, paymentId: string, tool: string = TOOL
 
 /**
  * The payment tools, talking to the fake payments service at `baseUrl`: a charge (write with a
- * business idempotency key and `reconcile`), the same without `reconcile`, one that may not be safely retried, a refund that needs approval, a plain
+ * business idempotency key and `reconcile`), the same without `reconcile`, one that may not be safely retried, one
+ * whose handler does not call its own dispatch fence, a refund that needs approval, a plain
  * read, a hostile read that leaks a token and adds a `status` field, a slow read for parallelism, a payout the
  * service runs as an asynchronous job (`accepted`, then polled), a replica of the customer read (a fallback), and a
  * stock read whose first answer per SKU is incomplete (a re-query).
@@ -68,9 +71,9 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
     observedAt: body.created_at,
     evidence: [{ kind: 'payment_receipt', locator: `payments/charges/${body.charge_id}`, supports: ['/charge_id', '/amount_cents'] }],
   });
-  const charge = async (args: z.infer<typeof chargeInput>, ctx: HandlerContext) => {
+  const charge = (ownFence: boolean) => async (args: z.infer<typeof chargeInput>, ctx: HandlerContext) => {
     await options.atDispatchPoint?.('before_fence', ctx.idempotencyKey);
-    await ctx.beforeDispatch();
+    if (ownFence) await ctx.beforeDispatch();
     const sendRegardless = (await options.atDispatchPoint?.('after_fence', ctx.idempotencyKey))?.sendRegardless === true;
     const res = await fetch(`${baseUrl}/charges`, {
       method: 'POST',
@@ -95,7 +98,7 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
     effect: 'write' as const,
     source: { label: 'payments-api', type: 'http_api' },
     idempotencyKey: (args: z.infer<typeof chargeInput>) => args.payment_id,
-    handler: charge,
+    handler: charge(true),
   };
   const payoutOutput = z.strictObject({ payout_id: z.string(), amount_cents: z.number().int(), status: z.literal('paid') });
   const payout = async (args: { amount_cents: number }, ctx: HandlerContext) => {
@@ -126,6 +129,7 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
     defineTool({ ...chargeSpec, name: TOOLS.charge, reconcile }),
     defineTool({ ...chargeSpec, name: TOOLS.chargeNoReconcile }),
     defineTool({ ...chargeSpec, name: TOOLS.chargeNoRetry, reconcile }),
+    defineTool({ ...chargeSpec, name: TOOLS.chargeUnfenced, reconcile, handler: charge(false) }),
     defineTool({ ...chargeSpec, name: TOOLS.refund, description: 'Refund a payment (needs approval).', requiresApproval: true, reconcile }),
     defineTool({
       name: TOOLS.payout,

@@ -29,4 +29,9 @@ if (isMainThread && process.env.NODE_TEST_CONTEXT === 'child-v8' && dir !== unde
       globalThis.queueMicrotask(() => write(resource.parent === null ? { file, n, root: true } : { file, n, name: resource.name ?? '<anonymous>', nesting: resource.nesting ?? 0 }));
     },
   }).enable();
+  // The process's own CPU time (not its children's), for the run's summary of where the time goes.
+  process.once('exit', () => {
+    const { user, system } = process.cpuUsage();
+    write({ file, cpuMs: Math.round((user + system) / 1000) });
+  });
 }

@@ -6,9 +6,10 @@
 // Files that need Temporal or Postgres share one dev server and one cluster the run starts first
 // (scripts/test-run/shared-services.ts).
 // Environment: TTC_TEST_CONCURRENCY (files at once), TTC_TEST_FILE_TIMEOUT_MS (per file and per test),
-// TTC_TEST_SHARED_SERVICES=0 (every file starts its own services, as when it runs alone).
+// TTC_TEST_SHARED_SERVICES=0 (every file starts its own services, as when it runs alone), TTC_TEST_VERDICTS_FILE (where
+// to write the run's tally as JSON, per file: counts, duration, CPU).
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
@@ -79,6 +80,8 @@ if (verdicts !== null) {
     `# verdicts: ${verdicts.registered - verdicts.suites} tests and ${verdicts.suites} suites registered, ${verdicts.reported} verdicts ` +
       `(${verdicts.passed} passed, ${verdicts.failed} failed, ${verdicts.skipped} skipped) in ${files.length} files, ${concurrency} at a time, ${seconds} s`,
   );
+  const summaryPath = process.env['TTC_TEST_VERDICTS_FILE'];
+  if (summaryPath !== undefined) writeFileSync(summaryPath, `${JSON.stringify(verdicts, null, 1)}\n`);
   const slowest = [...verdicts.files].sort((a, b) => (b.completed?.durationMs ?? 0) - (a.completed?.durationMs ?? 0)).slice(0, 10);
   console.log(`# slowest files: ${slowest.map((file) => `${relative(PROJECT_ROOT, file.file)} ${((file.completed?.durationMs ?? 0) / 1000).toFixed(0)} s`).join(', ')}`);
 }

@@ -7,11 +7,15 @@
 /** Environment variable naming the folder where each test process writes its registrations (registrations.mjs). */
 export const REGISTRATIONS_DIR_ENV = 'TTC_TEST_REGISTRATIONS_DIR';
 
-/** One line of a registrations ledger: written at construction (`n` only), then again once the test is named. */
+/**
+ * One line of a registrations ledger: a test, written at construction (`n` only) and again once named; or, at exit,
+ * the process's CPU time (`cpuMs`, no `n`).
+ */
 export interface RegistrationLine {
   readonly file: string;
   /** The test's sequence number in its process. */
-  readonly n: number;
+  readonly n?: number;
+  readonly cpuMs?: number;
   readonly name?: string;
   readonly nesting?: number;
   /** A suite (`describe`), which Node's runner counts apart from tests. */
@@ -47,6 +51,8 @@ export interface FileVerdicts {
   readonly lost: string[];
   /** Whether the file's process completed, and how; `null` when the runner never said. */
   completed: { readonly passed: boolean; readonly durationMs: number } | null;
+  /** CPU time of the file's process (its children not included), when it exited normally. */
+  cpuMs: number | null;
 }
 
 /** The whole run's tally, per file. */
@@ -67,11 +73,14 @@ export class VerdictLedger {
   private readonly tallies = new Map<string, { passed: number; failed: number; skipped: number }>();
   private readonly completions = new Map<string, { passed: boolean; durationMs: number }>();
   private readonly suites = new Map<string, number>();
+  private readonly cpu = new Map<string, number>();
 
   /** The tests a file's process registered (its registrations ledger, scripts/test-run/registrations.mjs). */
   register(lines: readonly RegistrationLine[]): void {
     const tests = new Map<string, { file: string; key: string | null; root: boolean }>();
     for (const line of lines) {
+      if (line.cpuMs !== undefined) this.cpu.set(line.file, line.cpuMs);
+      if (line.n === undefined) continue;
       const id = `${line.file}\u0000${line.n}`;
       const test = tests.get(id) ?? { file: line.file, key: null, root: false };
       if (line.suite === true) this.suites.set(line.file, (this.suites.get(line.file) ?? 0) + 1);
@@ -115,6 +124,7 @@ export class VerdictLedger {
         ...(this.tallies.get(file) ?? { passed: 0, failed: 0, skipped: 0 }),
         lost,
         completed: this.completions.get(file) ?? null,
+        cpuMs: this.cpu.get(file) ?? null,
       };
     });
     const total = (pick: (file: FileVerdicts) => number): number => files.reduce((n, file) => n + pick(file), 0);

@@ -21,10 +21,12 @@ export interface HandlerContext {
   /**
    * The dispatch fence. A write calls it immediately before the request that takes effect leaves the process (after
    * any preparation, right before `fetch`). Under the plugin it checks, in one statement, that this attempt's claim
-   * on the idempotency key is still held, unrevoked and before its deadline, and marks it dispatched; it throws a
-   * `ToolError` `TIMEOUT_BEFORE_EXECUTE` (the write did not start) when reconciliation revoked the claim or its
-   * deadline passed — let that propagate, and send nothing. Outside the plugin it resolves at once. A write that does
-   * not call it gets the weaker guarantee: a late commit is detected, audited and escalated, not prevented.
+   * on the idempotency key is still held, unrevoked and before its deadline; it throws a `ToolError`
+   * `TIMEOUT_BEFORE_EXECUTE` (the write did not start) when reconciliation revoked the claim or its deadline passed —
+   * let that propagate, and send nothing. Outside the plugin it resolves at once. The plugin passes the same fence
+   * itself before a write's handler starts, so a handler that never started never sends; this call is the tighter
+   * fence: without it, a worker frozen between the handler's start and its request can still send after a verdict
+   * (such a late commit is detected, audited and escalated, not prevented).
    */
   readonly beforeDispatch: () => Promise<void>;
 }

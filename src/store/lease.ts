@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { checkSha256, checkText } from './input-checks.js';
-import type { RecordExecutionInput } from './ledger.js';
+import type { LedgerStatus, RecordExecutionInput } from './ledger.js';
 import { StoreError } from './store-error.js';
 
 /**
  * Dispatch leases: how a write's claim on its idempotency key fences the request it is about to send.
  *
  * A claim made with a {@link LeaseRequest} carries a lease: a random token and the attempt's deadline, kept on the
- * store's clock (the database's, for Postgres) so a worker's clock can never stretch it. Immediately before its
- * request leaves, the attempt passes the fence ({@link FenceDispatchInput}): one atomic step that checks the lease
- * is still held, unrevoked and unexpired, and marks it dispatched. Reconciliation revokes the lease of the dispatch
- * it reconciles before it asks the provider, and fences that dispatcher out of the key for good, so an attempt that
- * wakes up from a freeze can neither pass its fence nor claim the key again.
+ * store's clock (the database's, for Postgres) so a worker's clock can never stretch it. Before its handler runs,
+ * and again immediately before its request leaves, the attempt passes the fence ({@link FenceDispatchInput}): one
+ * atomic step that checks the lease is still held, unrevoked and unexpired, and marks it dispatched (at the first
+ * passage: once its handler runs, the attempt may have sent its request). Reconciliation revokes the lease of the
+ * dispatch it reconciles before it asks the provider, and fences that dispatcher out of the key for good, so an
+ * attempt that wakes up from a freeze can neither pass its fence nor claim the key again.
  */
 
 /** Longest lease or grace a store accepts (about 24 days, far beyond any activity timeout worth fencing). */
@@ -96,13 +97,24 @@ export const LATE_RESULT_ESCALATION = Object.freeze({ committed: 'late_commit_af
 /**
  * Whether a record that finds its claim no longer holding the row contradicts a "not committed" verdict, and how
  * the key escalates if so (`null`: it does not). A commit always does; an unknown outcome does when the attempt says
- * its request may have left after the verdict (it finished past its deadline plus grace, or without its fence).
+ * its request may have left after the verdict (its handler ran and finished past its deadline plus grace).
  */
 export function lateResultEscalation(input: RecordExecutionInput): string | null {
   if (input.leaseToken === undefined) return null;
   const { outcome } = input.execution.modelResult.execution;
   if (outcome === 'committed') return LATE_RESULT_ESCALATION.committed;
   return outcome === 'unknown' && input.possiblySentLate === true ? LATE_RESULT_ESCALATION.unknown : null;
+}
+
+/**
+ * Whether the fenced dispatcher's own record says its attempt never started: the key is released, and the attempt its
+ * ledger row last recorded is the dispatcher's (`recordedBy`: the workflow, run and call of that record). Then no
+ * request of it is on its way, and "not committed" need not wait any longer. A record of an unknown outcome does not
+ * say so — a request that left before its handler gave up may still be in the network (its record ends its lease
+ * instead, so the wait ends a grace after it) — and a record of another call under the key does not count.
+ */
+export function releasedByDispatcher(fencedHolder: string | null, status: LedgerStatus, recordedBy: Dispatcher | null): boolean {
+  return fencedHolder !== null && status === 'released' && recordedBy !== null && leaseHolder(recordedBy) === fencedHolder;
 }
 
 /** A lease request as both stores store it: the holder, a fresh random token and a whole duration. */

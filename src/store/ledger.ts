@@ -101,9 +101,9 @@ export interface RecordExecutionInput {
    */
   readonly leaseToken?: string;
   /**
-   * For a leased write whose outcome is unknown: its handler finished past its deadline plus the worker's timeout
-   * buffer, or without passing its fence, so its request may have left after a "not committed" verdict. Recorded
-   * after such a verdict, it is kept as a dispute like a late commit instead of being dropped.
+   * For a leased write whose outcome is unknown: its handler ran and finished past its deadline plus the worker's
+   * timeout buffer, so its request may have left after a "not committed" verdict. Recorded after such a verdict, it
+   * is kept as a dispute like a late commit instead of being dropped.
    */
   readonly possiblySentLate?: boolean;
 }

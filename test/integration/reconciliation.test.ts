@@ -11,8 +11,11 @@ import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
-/** Writes time out after 1.5 s; reconciliation asks every 200–800 ms and escalates after 3 s without an answer. */
-const fast = { timeoutMs: 1500, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 3000 } };
+/**
+ * Writes time out after 1.5 s; reconciliation asks every 200–800 ms and escalates after 10 s without an answer: longer
+ * than "not committed" waits for an attempt that may have sent its request (5 s after its record or its deadline).
+ */
+const fast = { timeoutMs: 1500, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 10_000 } };
 const h = useRuntimeHarness('it-reconciliation', { safeRetryTools: [TOOLS.charge] });
 const finished: string[] = [];
 

@@ -16,7 +16,8 @@ export function fenceDispatch(tables: InMemoryTables, input: FenceDispatchInput,
 
 /**
  * Revokes the fenced dispatcher's lease (when it holds the key) and fences it out of the key, writing a released
- * tombstone row when it never claimed it. Returns whether it had passed its fence while still running, and until when.
+ * tombstone row when it never claimed it. Returns whether it had passed its fence and not recorded a result that
+ * settles the key (its request may be in flight), and until when.
  */
 export function revokeLease(tables: InMemoryTables, idempotencyKey: string, tool: string, fence: CheckedFence, now: string): DispatchState {
   const row = tables.ledger.get(idempotencyKey);
@@ -31,6 +32,6 @@ export function revokeLease(tables: InMemoryTables, idempotencyKey: string, tool
   const lease = row.lease;
   if (lease === null || lease.holder !== fence.holder) return { dispatched: false, quietAt: null };
   lease.revokedAt ??= now;
-  if (row.status !== 'claimed' || lease.dispatchedAt === null) return { dispatched: false, quietAt: null };
+  if ((row.status !== 'claimed' && row.status !== 'unknown') || lease.dispatchedAt === null) return { dispatched: false, quietAt: null };
   return { dispatched: true, quietAt: new Date(Date.parse(lease.expiresAt) + fence.graceMs).toISOString() };
 }

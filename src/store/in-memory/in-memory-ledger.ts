@@ -91,6 +91,8 @@ export function recordExecution(tables: InMemoryTables, input: RecordExecutionIn
     throw new StoreError('idempotency_conflict', { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, recordedRequestSha256: row.requestSha256 });
   } else if (recordMovesRow(row, input, status === 'completed')) {
     Object.assign(row, { status, modelResult: copy(modelResult), auditRef: ref, completedAt: status === 'completed' ? now : null });
+    // As in Postgres: a leased record ends its lease (its attempt dispatches nothing more).
+    if (input.leaseToken !== undefined && row.lease !== null && Date.parse(now) < Date.parse(row.lease.expiresAt)) row.lease = { ...row.lease, expiresAt: now };
   } else {
     const reason = lateResultEscalation(input);
     if (reason !== null && row.status !== 'completed') {

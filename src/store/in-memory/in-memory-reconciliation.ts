@@ -7,11 +7,11 @@ import type {
   ReconciliationRecord,
   SettleReconciliationInput,
 } from '../reconciliation.js';
-import { checkDispatchFence } from '../lease.js';
+import { checkDispatchFence, releasedByDispatcher, type Dispatcher } from '../lease.js';
 import { auditRefOf } from '../ledger.js';
 import { StoreError } from '../store-error.js';
 import { revokeLease } from './in-memory-lease.js';
-import { copy, type InMemoryTables, type Mutable, type RoundRow } from './in-memory-tables.js';
+import { copy, type InMemoryTables, type LedgerRow, type Mutable, type RoundRow } from './in-memory-tables.js';
 
 /**
  * The current round, or a new one when there is none or the last settled `not_committed` (a retry went unknown
@@ -100,7 +100,8 @@ export function settleReconciliation(tables: InMemoryTables, input: SettleReconc
   const ledgerRow = tables.ledger.get(input.idempotencyKey);
   if (input.outcome === 'not_committed' && input.via === 'receipt') {
     if (ledgerRow && (ledgerRow.status === 'completed' || ledgerRow.lateCommitAuditId !== null)) throw new StoreError('verdict_premature', { idempotencyKey: input.idempotencyKey, why: 'commit_recorded' });
-    const quietAt = round.dispatch?.quietAt ?? null;
+    // As in Postgres: the fenced attempt's own record saying it never started ends the wait.
+    const quietAt = ledgerRow !== undefined && releasedByDispatcher(round.fencedHolder, ledgerRow.status, recordedBy(tables, ledgerRow)) ? null : (round.dispatch?.quietAt ?? null);
     if (quietAt !== null && Date.parse(now) < Date.parse(quietAt)) throw new StoreError('verdict_premature', { idempotencyKey: input.idempotencyKey, why: 'dispatch_in_flight', quietAt });
   }
   appendFinding();
@@ -114,6 +115,12 @@ export function settleReconciliation(tables: InMemoryTables, input: SettleReconc
     Object.assign(ledgerRow, { status: 'released', lateCommitAuditId: null });
   }
   return recordOf(round);
+}
+
+/** The workflow, run and call of the attempt a ledger row last recorded, or `null`. */
+function recordedBy(tables: InMemoryTables, row: LedgerRow): Dispatcher | null {
+  const audit = row.auditRef === null ? undefined : tables.audits.get(row.auditRef.audit_id);
+  return audit === undefined || audit.runId === null ? null : { workflowId: audit.workflowId, runId: audit.runId, callId: audit.callId };
 }
 
 /** The latest round of a key, or `null`. */

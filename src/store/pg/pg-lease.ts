@@ -32,7 +32,8 @@ export async function fenceDispatch(db: Queryable, input: FenceDispatchInput): P
 /**
  * Revokes the fenced dispatcher's lease (when it holds the key) and fences it out of the key for good, writing a
  * released tombstone row when it never claimed it; in one upsert, under the row lock the fence takes. Returns
- * whether the dispatcher had passed its fence while still running (its request may be in flight) and until when.
+ * whether the dispatcher had passed its fence and not recorded a result that settles the key (its request may be
+ * in flight: still running, or ended unknown a moment ago) and until when: its lease's end plus grace.
  */
 export async function revokeLease(tx: Queryable, idempotencyKey: string, tool: string, fence: CheckedFence, now: Date): Promise<DispatchState> {
   const rows = await tx.query<{ in_flight: boolean; quiet_at: Date | null }>(
@@ -41,7 +42,7 @@ export async function revokeLease(tx: Queryable, idempotencyKey: string, tool: s
      ON CONFLICT (idempotency_key) DO UPDATE SET
        lease_revoked_at = CASE WHEN ttc_ledger.lease_holder = $7 THEN COALESCE(ttc_ledger.lease_revoked_at, clock_timestamp()) ELSE ttc_ledger.lease_revoked_at END,
        fenced_holders = CASE WHEN $7 = ANY (ttc_ledger.fenced_holders) THEN ttc_ledger.fenced_holders ELSE array_append(ttc_ledger.fenced_holders, $7::text) END
-     RETURNING lease_holder IS NOT DISTINCT FROM $7::text AND status = 'claimed' AND dispatched_at IS NOT NULL AS in_flight,
+     RETURNING lease_holder IS NOT DISTINCT FROM $7::text AND status IN ('claimed', 'unknown') AND dispatched_at IS NOT NULL AS in_flight,
                lease_expires_at + $8::double precision * interval '1 millisecond' AS quiet_at`,
     [idempotencyKey, fence.requestSha256, tool, fence.dispatcher.workflowId, fence.dispatcher.callId, now, fence.holder, fence.graceMs],
   );

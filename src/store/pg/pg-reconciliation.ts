@@ -8,16 +8,23 @@ import type {
   ReconciliationRecord,
   SettleReconciliationInput,
 } from '../reconciliation.js';
-import { checkDispatchFence } from '../lease.js';
+import { checkDispatchFence, releasedByDispatcher, type Dispatcher } from '../lease.js';
+import type { LedgerStatus } from '../ledger.js';
 import { revokeLease } from './pg-lease.js';
 import { type AttemptRow, latestRound, lockLatest, recordOf, ROUND_COLUMNS, type RoundRow, withAttempts } from './pg-reconciliation-rows.js';
 import { inTransaction, type PgDatabase, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 
-/** What settling reads of the key's ledger row (locked first: ledger row before round, as everywhere). */
+/**
+ * What settling reads of the key's ledger row (locked first: ledger row before round, as everywhere), with the
+ * workflow, run and call of the attempt it last recorded.
+ */
 interface LedgerLock {
-  readonly status: string;
+  readonly status: LedgerStatus;
   readonly late_commit_audit_id: string | null;
+  readonly recorded_workflow_id: string | null;
+  readonly recorded_run_id: string | null;
+  readonly recorded_call_id: string | null;
 }
 
 const FINDINGS = new Set<ReconcileFinding>(['committed', 'not_committed', 'unknown']);
@@ -155,7 +162,14 @@ export function checkedSettlement(input: SettleReconciliationInput): CheckedSett
  */
 export async function settleWithin(tx: Queryable, settlement: CheckedSettlement, now: Date): Promise<RoundRow> {
   const { key, outcome, via } = settlement;
-  const ledger = (await tx.query<LedgerLock>(`SELECT status, late_commit_audit_id FROM ${tx.table('ttc_ledger')} WHERE idempotency_key = $1 FOR UPDATE`, [key]))[0];
+  const ledger = (
+    await tx.query<LedgerLock>(
+      `SELECT l.status, l.late_commit_audit_id, a.workflow_id AS recorded_workflow_id, a.run_id AS recorded_run_id, a.call_id AS recorded_call_id
+         FROM ${tx.table('ttc_ledger')} l LEFT JOIN ${tx.table('ttc_audit')} a ON a.audit_id = l.audit_id
+        WHERE l.idempotency_key = $1 FOR UPDATE OF l`,
+      [key],
+    )
+  )[0];
   const round = await lockLatest(tx, key);
   // As if recorded just before settling: a refusal below rolls it back with everything else.
   if (settlement.finding !== null) await appendAttempt(tx, round, settlement.finding, now);
@@ -188,15 +202,22 @@ export async function settleWithin(tx: Queryable, settlement: CheckedSettlement,
 
 /**
  * "Not committed" from the provider is final only when nothing of the fenced dispatch can still arrive: it had not
- * passed its fence, or its deadline plus grace is over; and no commit of the key was recorded meanwhile.
+ * passed its fence, its own record says it never started, or the end of its lease (its deadline, or its record of an
+ * unknown outcome when that came first) plus grace is over; and no commit of the key was recorded meanwhile.
  */
 async function assertVerdictFinal(tx: Queryable, key: string, round: RoundRow, ledger: LedgerLock | undefined): Promise<void> {
   if (ledger !== undefined && (ledger.status === 'completed' || ledger.late_commit_audit_id !== null)) {
     throw new StoreError('verdict_premature', { idempotencyKey: key, why: 'commit_recorded' });
   }
-  if (round.dispatch_quiet_at === null) return;
+  if (round.dispatch_quiet_at === null || (ledger !== undefined && releasedByDispatcher(round.fenced_holder, ledger.status, recordedBy(ledger)))) return;
   const clock = (await tx.query<{ in_flight: boolean }>('SELECT clock_timestamp() < $1::timestamptz AS in_flight', [round.dispatch_quiet_at]))[0];
   if (clock?.in_flight === true) throw new StoreError('verdict_premature', { idempotencyKey: key, why: 'dispatch_in_flight', quietAt: round.dispatch_quiet_at.toISOString() });
+}
+
+/** The workflow, run and call of the attempt a ledger row last recorded, or `null`. */
+function recordedBy(ledger: LedgerLock): Dispatcher | null {
+  const { recorded_workflow_id: workflowId, recorded_run_id: runId, recorded_call_id: callId } = ledger;
+  return workflowId === null || runId === null || callId === null ? null : { workflowId, runId, callId };
 }
 
 /** The latest round of a key, or `null`. */

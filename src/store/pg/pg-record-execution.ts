@@ -119,7 +119,8 @@ async function sameAttempt(tx: Queryable, ref: AuditRef): Promise<AuditRef> {
 /**
  * Moves the key's ledger row to the status this result implies (inserting it if nobody claimed). A completed row
  * is final, and a disputed one (a late commit) is a human's: later attempts are audited but never replace the result
- * a replay returns. A leased record moves the row only while its own claim holds it; a record without a lease
+ * a replay returns. A leased record moves the row only while its own claim holds it, and ends its lease (its attempt
+ * dispatches nothing more: a verdict waits a grace after the record, not after the deadline); a record without a lease
  * follows the older rule: one that does not complete the key only moves a row its own claim (`claimedAt`) still
  * holds, a completing one always lands. A leased commit (or possibly late unknown outcome) that finds its claim
  * settled "not committed" meanwhile is a late result: the ledger keeps the verdict and the key escalates. Returns the recorded
@@ -133,7 +134,8 @@ async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflow
     `INSERT INTO ${tx.table('ttc_ledger')} (idempotency_key, request_sha256, tool, workflow_id, call_id, status, model_result_json, audit_id, claimed_at, completed_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, CASE WHEN $6 = 'completed' THEN $9::timestamptz END)
      ON CONFLICT (idempotency_key) DO UPDATE
-       SET status = EXCLUDED.status, model_result_json = EXCLUDED.model_result_json, audit_id = EXCLUDED.audit_id, completed_at = EXCLUDED.completed_at
+       SET status = EXCLUDED.status, model_result_json = EXCLUDED.model_result_json, audit_id = EXCLUDED.audit_id, completed_at = EXCLUDED.completed_at,
+           lease_expires_at = CASE WHEN $11::text IS NOT NULL THEN LEAST(ttc_ledger.lease_expires_at, clock_timestamp()) ELSE ttc_ledger.lease_expires_at END
        WHERE ttc_ledger.request_sha256 = EXCLUDED.request_sha256 AND ttc_ledger.status <> 'completed' AND ttc_ledger.late_commit_audit_id IS NULL
          AND CASE WHEN $11::text IS NOT NULL THEN ttc_ledger.lease_token = $11 AND ttc_ledger.status = 'claimed'
                   ELSE EXCLUDED.status = 'completed' OR $10::timestamptz IS NULL OR (ttc_ledger.claimed_at = $10::timestamptz AND ttc_ledger.status = 'claimed') END

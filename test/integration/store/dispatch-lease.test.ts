@@ -9,7 +9,7 @@ import { LATE_RESULT_ESCALATION, type Dispatcher } from '../../../src/store/leas
 import type { ToolStore } from '../../../src/store/tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 import { rejectsWith } from './assert-store-error.js';
-import { paymentsCharge, runCall } from '../../../testkit/store-tools.js';
+import { paymentsCharge, runCall, type ChargeMode } from '../../../testkit/store-tools.js';
 
 let db: TestDatabase;
 before(async () => {
@@ -34,7 +34,7 @@ for (const [name, makeStore] of stores) {
     });
 
     /** A fresh call: its key, its execution (committed by default) and its dispatcher (run `run-1` of workflow `wf-<n>`). */
-    const call = async (mode: 'commit' | 'no_receipt' = 'commit') => {
+    const call = async (mode: ChargeMode = 'commit') => {
       n += 1;
       const workflowId = `wf-lease-${n}`;
       const execution = await runCall(paymentsCharge, { amount: n, mode }, { workflowId, callId: 'c1', idempotencyKey: `lease-key-${n}` });
@@ -96,6 +96,49 @@ for (const [name, makeStore] of stores) {
       assert.equal((await store.getReconciliation(c.key))?.state, 'open');
       await sleep(Date.parse(round.dispatch.quietAt ?? '') - Date.now() + 50);
       assert.equal((await settleNotCommitted(c.key)).outcome, 'not_committed');
+    });
+
+    it("ends the wait for a dispatched attempt once its own record says it never started; not for an unknown outcome or another call's record", async () => {
+      const notStarted = await call('rate_limited');
+      const unknown = await call('no_receipt');
+      const elsewhere = await call('rate_limited');
+      for (const c of [notStarted, unknown, elsewhere]) {
+        const lease = await leaseOf(c, 30_000);
+        assert.deepEqual(await store.fenceDispatch({ idempotencyKey: c.key, leaseToken: lease.token }), { allowed: true });
+        assert.equal((await openFenced(c)).dispatch?.dispatched, true);
+        await rejectsWith(settleNotCommitted(c.key), 'STATUS_CONFLICT', 'verdict_premature');
+        if (c !== elsewhere) await store.recordExecution({ execution: c.execution, workflowId: c.dispatcher.workflowId, runId: 'run-1', leaseToken: lease.token });
+      }
+      // Another workflow's call under the same key, settled not started without a lease (as a refused approval is).
+      const other = await runCall(paymentsCharge, { amount: n, mode: 'rate_limited' }, { workflowId: 'wf-lease-other', callId: 'c9', idempotencyKey: elsewhere.key });
+      await store.recordExecution({ execution: other, workflowId: 'wf-lease-other', runId: 'run-9' });
+      assert.deepEqual(
+        await Promise.all([notStarted, unknown, elsewhere].map(async (c) => (await store.getLedgerEntry(c.key))?.status)),
+        ['released', 'unknown', 'released'],
+      );
+      assert.equal((await settleNotCommitted(notStarted.key)).outcome, 'not_committed', 'nothing of it is on its way: final at once, long before its deadline');
+      assert.deepEqual([(await store.getLedgerEntry(notStarted.key))?.status, (await store.getLedgerEntry(notStarted.key))?.lateCommitAuditId], ['released', null]);
+      // An unknown outcome: a request that left before its handler gave up may still be in the network.
+      await rejectsWith(settleNotCommitted(unknown.key), 'STATUS_CONFLICT', 'verdict_premature');
+      // The dispatched attempt itself recorded nothing: it may still be sending.
+      await rejectsWith(settleNotCommitted(elsewhere.key), 'STATUS_CONFLICT', 'verdict_premature');
+    });
+
+    it('an attempt that ended unknown before its round opened is waited for a grace after its record, not after its deadline', async () => {
+      const c = await call('no_receipt');
+      const lease = await leaseOf(c, 30_000);
+      await store.fenceDispatch({ idempotencyKey: c.key, leaseToken: lease.token });
+      await store.recordExecution({ execution: c.execution, workflowId: c.dispatcher.workflowId, runId: 'run-1', leaseToken: lease.token });
+      const recordedAt = Date.now();
+      const ended = (await store.getLedgerEntry(c.key))?.lease?.expiresAt ?? '';
+      assert.ok(Date.parse(ended) < Date.parse(lease.expiresAt) - 20_000, 'its record ended its lease');
+      const round = await openFenced(c);
+      assert.equal(round.dispatch?.dispatched, true, 'its request may still be in the network');
+      assert.equal(Date.parse(round.dispatch.quietAt ?? ''), Date.parse(ended) + GRACE_MS);
+      await rejectsWith(settleNotCommitted(c.key), 'STATUS_CONFLICT', 'verdict_premature');
+      await sleep(Math.max(0, recordedAt + GRACE_MS + 100 - Date.now()));
+      assert.equal((await settleNotCommitted(c.key)).outcome, 'not_committed');
+      assert.equal((await store.getLedgerEntry(c.key))?.status, 'released');
     });
 
     it('a fence and a revocation racing: a passed fence is always seen by the revocation', async () => {

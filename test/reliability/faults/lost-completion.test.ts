@@ -6,7 +6,7 @@ import { chargeKey, TOOLS } from '../../../testkit/payment-tools.js';
 import { failureChain } from './support/failure-chain.js';
 import { startFaultWorld, type FaultWorld } from './support/fault-world.js';
 import { assertSettled } from './support/settled-calls.js';
-import { startTcpRelay, type TcpRelay } from './support/tcp-relay.js';
+import { startFaultProxy, type FaultProxy } from './support/fault-proxy.js';
 
 const principal = { tenant: 'tenant-faults', subject: 'user-10' };
 const callOptions = { principal, timeoutMs: 2000, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 1000, deadlineMs: 600_000 } };
@@ -16,7 +16,7 @@ const SETTLE_LOCK = 7300;
 /** Advisory lock id the late-record test holds a timed-out dispatch's audit insert on. */
 const LATE_LOCK = 7001;
 let world: FaultWorld;
-const relays: TcpRelay[] = [];
+const relays: FaultProxy[] = [];
 
 before(async () => {
   world = await startFaultWorld('faults-lost', { safeRetryTools: [TOOLS.charge] });
@@ -27,9 +27,9 @@ after(async () => {
   for (const relay of relays) await relay.stop();
 }, { timeout: 120_000 });
 
-/** A worker that talks to the server through a relay the test can cut. */
+/** A worker that talks to the server through a relay the test can cut (a black hole that never ends). */
 async function workerBehindRelay() {
-  const relay = await startTcpRelay(world.harness.temporal.server.address);
+  const relay = await startFaultProxy(world.harness.temporal.server.address);
   relays.push(relay);
   return { relay, worker: await world.spawnWorker({ temporalAddress: relay.address }) };
 }
@@ -51,12 +51,14 @@ test('a reconcile query that recorded its finding but whose completion was lost 
     args: [TOOLS.charge, { payment_id: 'pay_lost_1', customer: 'cus_lost', amount_cents: 300 }, callOptions],
   });
   await eventually('the status query', async () => (harness.payments.statusQueries(key) >= 1 ? true : undefined), 60_000, 5);
-  relay.dropClientTraffic();
+  relay.startBlackHole();
   await eventually('the finding to be recorded', async () => {
     const { rows } = await db.pool.query('SELECT 1 FROM ttc_audit WHERE idempotency_key = $1 AND attempt > 200 AND attempt < 300', [key]);
     return rows.length > 0 ? true : undefined;
   }, 60_000, 20);
   await worker.kill();
+  // Its connections are reset, so the server learns at once that its polls are gone.
+  relay.endBlackHole('drop');
   // Each test ends its workers: the next test's activities must run behind its own relay.
   const replacement = await world.spawnWorker();
 
@@ -90,13 +92,15 @@ test('a settle activity that recorded its result but whose completion was lost (
       const { rows } = await db.ownerPool.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND wait_event = 'advisory'");
       return rows.length > 0 ? true : undefined;
     }, 60_000, 20);
-    relay.dropClientTraffic();
+    relay.startBlackHole();
     await lock.query('SELECT pg_advisory_unlock($1)', [SETTLE_LOCK]);
     await eventually('the settled result to be recorded', async () => {
       const { rows } = await db.pool.query('SELECT 1 FROM ttc_audit WHERE idempotency_key = $1 AND attempt = 300', [key]);
       return rows.length > 0 ? true : undefined;
     }, 60_000, 20);
     await worker.kill();
+    // Its connections are reset, so the server learns at once that its polls are gone.
+    relay.endBlackHole('drop');
     // Each test ends its workers: the next test's activities must run behind its own relay.
     const replacement = await world.spawnWorker();
 

@@ -143,7 +143,10 @@ async function assertNeverSent(outcome: FreezeOutcome): Promise<void> {
   );
   assert.deepEqual([requests, commits], [0, 0], 'the frozen attempt never sent its request');
   assert.deepEqual([attempt.status, attempt.error_code], ['failed', 'TIMEOUT_BEFORE_EXECUTE'], 'its fence refused it: the write did not start');
-  assert.deepEqual([round?.round, round?.state, round?.outcome, round?.dispatch?.dispatched], [1, 'settled', 'not_committed', false]);
+  // Its handler had started (the package's own fence passed before it ran), so the attempt counted as possibly sent:
+  // "not committed" waited for its record or the lease's end, and the record could not come from a frozen worker.
+  assert.deepEqual([round?.round, round?.state, round?.outcome, round?.dispatch?.dispatched], [1, 'settled', 'not_committed', true]);
+  assert.ok(Date.parse(round?.settledAt ?? '') >= Date.parse(round?.dispatch?.quietAt ?? ''), 'settled once the lease had ended');
   assert.equal(ledger?.status, 'released', 'the ledger agrees with the verdict');
   assert.equal(ledger.lateCommitAuditId, null);
 }
