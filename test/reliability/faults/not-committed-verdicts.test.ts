@@ -6,6 +6,7 @@
 // Postgres.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { unauthenticatedForDevelopment } from '../../../src/decisions/index.js';
 import { ToolContractPlugin } from '../../../src/temporal/plugin.js';
 import type { ToolCallResult } from '../../../workflows/index.js';
 import { chargeKey, paymentTools, TOOLS } from '../../../testkit/payment-tools.js';
@@ -24,10 +25,10 @@ let slow: SlowStore;
 let provider: FaultProxy;
 
 before(async () => {
-  harness = await startRuntimeHarness(integrationStore('verdicts'), { decisions: null });
+  harness = await startRuntimeHarness(integrationStore('verdicts'), { decisions: unauthenticatedForDevelopment() });
   provider = await startFaultProxy(new URL(harness.payments.baseUrl).host);
   slow = slowStore(harness.store);
-  await harness.startWorker({ plugins: [new ToolContractPlugin({ tools: paymentTools(`http://${provider.address}`), store: slow.store })] });
+  await harness.startWorker({ plugins: [new ToolContractPlugin({ tools: paymentTools(`http://${provider.address}`), store: slow.store, decisions: unauthenticatedForDevelopment() })] });
 }, { timeout: 300_000 });
 
 after(async () => {
