@@ -19,6 +19,7 @@ export interface AuditRow {
   readonly result_sha256: string;
   readonly call_binding_sha256: string;
   readonly audit_sha256: string;
+  readonly principal_ref: string;
   readonly audit_json: string;
   readonly model_result_json: string;
   readonly recorded_at: Date;
@@ -26,7 +27,7 @@ export interface AuditRow {
 
 /** The select list matching {@link AuditRow}. */
 export const AUDIT_COLUMNS =
-  'audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at';
+  'audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, request_sha256, result_sha256, call_binding_sha256, audit_sha256, principal_ref, audit_json, model_result_json, recorded_at';
 
 /** The columns of an audit row that identify and bind it: what {@link verifiedAuditRecord} checks. */
 const AUDIT_IDENTITY_COLUMNS = [
@@ -39,6 +40,7 @@ const AUDIT_IDENTITY_COLUMNS = [
   'result_sha256',
   'call_binding_sha256',
   'audit_sha256',
+  'principal_ref',
   'audit_json',
 ] as const;
 type AuditIdentityColumn = (typeof AUDIT_IDENTITY_COLUMNS)[number];
@@ -79,6 +81,8 @@ export function verifiedAuditRecord(row: AuditIdentityRow): AuditRecord {
     ['request_sha256', bindings.request_sha256, row.request_sha256],
     ['result_sha256', bindings.result_sha256, row.result_sha256],
     ['call_binding_sha256', bindings.call_binding_sha256, row.call_binding_sha256],
+    // What erasure by principal finds the record by.
+    ['principal_ref', audit.principal_ref, row.principal_ref],
     // Recorded inside Temporal, the record names its workflow: a row moved to another workflow no longer agrees.
     ['workflow_id', audit.temporal?.workflow_id ?? row.workflow_id, row.workflow_id],
   ];

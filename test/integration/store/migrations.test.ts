@@ -16,8 +16,12 @@ before(async () => {
 });
 after(async () => db?.close());
 
+/** The package's tables, without the monthly partitions of the history tables (migration 006). */
 async function tables(): Promise<string[]> {
-  const { rows } = await db.ownerPool.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename');
+  const { rows } = await db.ownerPool.query<{ tablename: string }>(
+    `SELECT tablename FROM pg_tables t WHERE schemaname = current_schema()
+        AND NOT (SELECT relispartition FROM pg_class WHERE oid = format('%I.%I', t.schemaname, t.tablename)::regclass) ORDER BY tablename`,
+  );
   return rows.map((r) => r.tablename);
 }
 
@@ -38,7 +42,7 @@ async function withSchema(suffix: string, work: (schema: string, poolOf: (connec
   }
 }
 
-/** What the application role may do to each package table (`has_table_privilege`, for the four privileges asked). */
+/** What the application role may do to each package table, partitions included (`has_table_privilege`, for the privileges asked). */
 async function appPrivileges(): Promise<Record<string, string>> {
   const { rows } = await db.ownerPool.query<{ tablename: string; granted: string }>(
     `SELECT tablename, concat_ws(',',
@@ -66,8 +70,11 @@ describe('migrations (real Postgres)', () => {
     assert.deepEqual(await tables(), [
       'ttc_artifacts',
       'ttc_audit',
+      'ttc_audit_anchors',
       'ttc_audit_facts',
       'ttc_audit_layers',
+      'ttc_audit_retirements',
+      'ttc_erasures',
       'ttc_evidence',
       'ttc_ledger',
       'ttc_memory',
@@ -82,29 +89,46 @@ describe('migrations (real Postgres)', () => {
   });
 
   it('grants the application role exactly SELECT/INSERT on history and SELECT/INSERT/UPDATE on state, nothing else', async () => {
-    assert.deepEqual(await appPrivileges(), {
+    const privileges = await appPrivileges();
+    const partitions = Object.keys(privileges).filter((table) => /_y\d{4}m\d{2}$/.test(table));
+    assert.ok(partitions.length >= 10, 'this month and the next, of five tables');
+    // A partition is reached only through its table: nothing is granted on it directly.
+    for (const partition of partitions) assert.equal(privileges[partition], '', partition);
+    assert.deepEqual(Object.fromEntries(Object.entries(privileges).filter(([table]) => !partitions.includes(table))), {
       ttc_artifacts: 'SELECT,INSERT',
       ttc_audit: 'SELECT,INSERT',
+      ttc_audit_anchors: 'SELECT,INSERT',
       ttc_audit_facts: 'SELECT,INSERT',
       ttc_audit_layers: 'SELECT,INSERT',
+      ttc_audit_retirements: 'SELECT',
+      ttc_erasures: 'SELECT',
       ttc_evidence: 'SELECT,INSERT',
       ttc_ledger: 'SELECT,INSERT,UPDATE',
       ttc_memory: 'SELECT,INSERT,UPDATE',
       ttc_outcome_labels: 'SELECT,INSERT',
       ttc_reconciliation_attempts: 'SELECT,INSERT',
       ttc_reconciliations: 'SELECT,INSERT,UPDATE',
-      ttc_retention_log: '',
+      ttc_retention_log: 'SELECT',
       [MIGRATIONS_TABLE]: '',
       ttc_state: 'SELECT,INSERT,UPDATE',
       ttc_state_patches: 'SELECT,INSERT',
     });
-    const { rows } = await db.ownerPool.query<{ owner: string; retention: boolean; grant: boolean }>(
+    const { rows } = await db.ownerPool.query<{ owner: string; retention: boolean; retire: boolean; erase: boolean; grant: boolean; partitions: boolean; sequence: string }>(
       `SELECT (SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tableowner = $1)::int AS owner,
               has_function_privilege($1, 'ttc_purge_before(timestamptz)', 'EXECUTE') AS retention,
-              has_function_privilege($1, 'ttc_grant_application_role(name)', 'EXECUTE') AS grant`,
+              has_function_privilege($1, 'ttc_retire_before(date, text)', 'EXECUTE') AS retire,
+              has_function_privilege($1, 'ttc_erase(text, text, text, text)', 'EXECUTE') AS erase,
+              has_function_privilege($1, 'ttc_grant_application_role(name)', 'EXECUTE') AS grant,
+              has_function_privilege($1, 'ttc_ensure_partitions(timestamptz)', 'EXECUTE') AS partitions,
+              concat_ws(',', CASE WHEN has_sequence_privilege($1, 'ttc_audit_seq', 'USAGE') THEN 'USAGE' END,
+                             CASE WHEN has_sequence_privilege($1, 'ttc_audit_seq', 'UPDATE') THEN 'UPDATE' END) AS sequence`,
       [db.appRole],
     );
-    assert.deepEqual(rows[0], { owner: 0, retention: false, grant: false }, 'the application role owns nothing and may not purge or grant');
+    assert.deepEqual(
+      rows[0],
+      { owner: 0, retention: false, retire: false, erase: false, grant: false, partitions: true, sequence: 'USAGE' },
+      'the application role owns nothing and may not purge, retire, erase or grant; it may prepare a month and stamp rows',
+    );
   });
 
   it('does nothing on a re-run, and re-grants: a privilege added by hand is revoked again', async () => {
