@@ -47,9 +47,8 @@ export async function exportAuditTrail(database: PgDatabase, options: ExportTrai
   const named = new Set<string>();
   let sealed = 0;
   for (const anchor of scoped.anchors) {
-    const rows = await db.query<TrailRowSql>(segmentRowsSql(db, TRAIL_ROW_COLUMNS), [...monthBounds(anchor.period), anchor.xact_from, anchor.xact_to]);
+    const rows = await db.query<TrailRowSql>(segmentRowsSql(db, TRAIL_ROW_COLUMNS), [...monthBounds(anchor.period), anchor.xact_from, anchor.xact_to, scope.workflowId ?? null]);
     for (const row of rows) {
-      if (scope.workflowId !== undefined && row.workflow_id !== scope.workflowId) continue;
       const trailRow = trailRowOf(row, options.protectedFields);
       for (const sha256 of artifactsNamedBy(trailRow)) named.add(sha256);
       await emit(exportRecordOf(trailRow, anchor.anchor_no));

@@ -40,10 +40,7 @@ export async function compareWithHistory(db: Queryable, lookup: HistoryLookup, r
     }
     compared += 1;
     const referenced = new Map(references.map((reference) => [reference.ref.audit_id, reference]));
-    const rows = await db.query<AuditRef & { audit_sha256: string; audit_json: string }>(
-      `SELECT audit_id, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json FROM ${db.table('ttc_audit')} WHERE workflow_id = $1 AND run_id = $2`,
-      [workflow_id, run_id],
-    );
+    const rows = await db.query<AuditRef & { audit_sha256: string; audit_json: string }>(runRowsSql(db), [workflow_id, run_id]);
     for (const row of rows) {
       const reference = referenced.get(row.audit_id);
       referenced.delete(row.audit_id);
@@ -65,6 +62,11 @@ export async function compareWithHistory(db: Queryable, lookup: HistoryLookup, r
     }
   }
   return { findings, notes, runs: compared };
+}
+
+/** The digests and records of the rows of run `$2` of workflow `$1`. */
+export function runRowsSql(db: Queryable): string {
+  return `SELECT audit_id, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json FROM ${db.table('ttc_audit')} WHERE workflow_id = $1 AND run_id = $2`;
 }
 
 /** Whether a stored record names Temporal coordinates (an attempt outside Temporal has no history to be in). */

@@ -10,7 +10,10 @@ export function microsecondText(column: string): string {
   return `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
-/** The columns of a row's leaf (`AuditLeafFields`), and its month. */
+/**
+ * The columns of a row's leaf (`AuditLeafFields`). Its bigints are text under their own names, so a statement that
+ * selects them orders by the table's columns (`a.xact, a.seq`: numbers, the index's order), never by the text.
+ */
 export const LEAF_COLUMNS = `audit_id, audit_sha256, xact::text AS xact, seq::text AS seq, ${microsecondText('recorded_at')} AS recorded_at, workflow_id`;
 
 /** The columns of a {@link TrailRow}, the protected ones included (verify and export read them as `TrailRowSql`). */
@@ -40,11 +43,14 @@ export function trailRowOf(row: TrailRowSql, withProtected: boolean): TrailRow {
   return { ...columns, model_result: model_result_json, protected: withProtected ? { audit: audit_json, idempotency_key, principal_ref } : null };
 }
 
-/** The rows a segment's anchor seals, in leaf order: its month, its transaction range. Parameters: month start and end, xact from and to. */
+/**
+ * The rows a segment's anchor seals, in leaf order: its month, its transaction range — of one workflow, or all of them
+ * when `$5` is null. Parameters: month start and end, xact from and to, workflow id or null.
+ */
 export function segmentRowsSql(db: Queryable, columns: string): string {
-  return `SELECT ${columns} FROM ${db.table('ttc_audit')}
-           WHERE recorded_at >= $1::timestamptz AND recorded_at < $2::timestamptz AND xact >= $3::bigint AND xact < $4::bigint
-           ORDER BY xact, seq`;
+  return `SELECT ${columns} FROM ${db.table('ttc_audit')} a
+           WHERE recorded_at >= $1::timestamptz AND recorded_at < $2::timestamptz AND xact >= $3::bigint AND xact < $4::bigint AND ($5::text IS NULL OR workflow_id = $5)
+           ORDER BY a.xact, a.seq`;
 }
 
 /** The columns of an {@link AuditAnchor}, as text where it is a bigint or a time. */

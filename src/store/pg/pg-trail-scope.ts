@@ -21,10 +21,7 @@ export interface ScopedSegments {
  */
 export async function segmentsInScope(db: Queryable, scope: TrailScope, live: readonly AuditAnchor[], sealedTo: string): Promise<ScopedSegments> {
   if (scope.workflowId === undefined) return { anchors: live.filter((anchor) => monthInWindow(anchor.period, scope)), whole: true, unanchored: [] };
-  const rows = await db.query<{ audit_id: string; seq: string; xact: string; recorded_at: string }>(
-    `SELECT audit_id, seq::text AS seq, xact::text AS xact, ${microsecondText('recorded_at')} AS recorded_at FROM ${db.table('ttc_audit')} WHERE workflow_id = $1 AND xact < $2::bigint`,
-    [scope.workflowId, sealedTo],
-  );
+  const rows = await db.query<{ audit_id: string; seq: string; xact: string; recorded_at: string }>(workflowSealedRowsSql(db), [scope.workflowId, sealedTo]);
   const anchors = new Map<number, AuditAnchor>();
   const unanchored: TrailFinding[] = [];
   for (const row of rows) {
@@ -33,6 +30,11 @@ export async function segmentsInScope(db: Queryable, scope: TrailScope, live: re
     else anchors.set(anchor.anchor_no, anchor);
   }
   return { anchors: [...anchors.values()].sort((a, b) => a.anchor_no - b.anchor_no), whole: false, unanchored };
+}
+
+/** The sealed rows (transaction below `$2`) of workflow `$1`: where each stands, to find its anchor. */
+export function workflowSealedRowsSql(db: Queryable): string {
+  return `SELECT audit_id, seq::text AS seq, xact::text AS xact, ${microsecondText('recorded_at')} AS recorded_at FROM ${db.table('ttc_audit')} WHERE workflow_id = $1 AND xact < $2::bigint`;
 }
 
 /** The anchor that seals a row of month `period` written by transaction `xact`, if any. */
@@ -49,10 +51,10 @@ export const PAGE_ROWS = 1_000;
  * previous page's last row). Parameters: sealed-to, after xact and seq (or null), since, until, workflow.
  */
 export function unsealedPageSql(db: Queryable, columns: string): string {
-  return `SELECT ${columns} FROM ${db.table('ttc_audit')}
+  return `SELECT ${columns} FROM ${db.table('ttc_audit')} a
            WHERE xact >= $1::bigint AND ($2::bigint IS NULL OR (xact, seq) > ($2::bigint, $3::bigint))
              AND ($4::timestamptz IS NULL OR recorded_at >= $4::timestamptz) AND ($5::timestamptz IS NULL OR recorded_at < $5::timestamptz) AND ($6::text IS NULL OR workflow_id = $6)
-           ORDER BY xact, seq LIMIT ${PAGE_ROWS}`;
+           ORDER BY a.xact, a.seq LIMIT ${PAGE_ROWS}`;
 }
 
 /** Calls `visit` with every page of {@link unsealedPageSql}'s rows; returns how many rows there were. */

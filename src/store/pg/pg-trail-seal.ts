@@ -45,10 +45,7 @@ export async function sealAuditTrail(database: PgDatabase, options: SealOptions 
     let from = head?.xact_to ?? '0';
     while (BigInt(from) < BigInt(horizon)) {
       const to = await rangeEnd(tx, from, horizon);
-      const rows = await tx.query<AuditLeafFields>(
-        `SELECT ${LEAF_COLUMNS} FROM ${tx.table('ttc_audit')} WHERE xact >= $1::bigint AND xact < $2::bigint ORDER BY xact, seq`,
-        [from, to],
-      );
+      const rows = await tx.query<AuditLeafFields>(rangeRowsSql(tx), [from, to]);
       // No row below the horizon: nothing to seal until a later seal finds some (the span stays open).
       if (rows.length === 0) break;
       for (const [period, members] of byMonth(rows)) {
@@ -82,13 +79,20 @@ export async function sealAuditTrail(database: PgDatabase, options: SealOptions 
  * at most that many rows — or just after it, when one transaction alone wrote more — or at the horizon.
  */
 async function rangeEnd(tx: Queryable, from: string, horizon: string): Promise<string> {
-  const rows = await tx.query<{ xact: string }>(
-    `SELECT xact::text AS xact FROM ${tx.table('ttc_audit')} WHERE xact >= $1::bigint AND xact < $2::bigint ORDER BY xact, seq OFFSET $3 LIMIT 1`,
-    [from, horizon, SEAL_RANGE_ROWS],
-  );
+  const rows = await tx.query<{ xact: string }>(rangeEndSql(tx), [from, horizon, SEAL_RANGE_ROWS]);
   const beyond = rows[0]?.xact;
   if (beyond === undefined) return horizon;
   return beyond === from ? (BigInt(from) + 1n).toString() : beyond;
+}
+
+/** The transaction of the `$3`+1th row written by transactions in [`$1`, `$2`), in (xact, seq) order. */
+export function rangeEndSql(db: Queryable): string {
+  return `SELECT a.xact::text AS xact FROM ${db.table('ttc_audit')} a WHERE xact >= $1::bigint AND xact < $2::bigint ORDER BY a.xact, a.seq OFFSET $3 LIMIT 1`;
+}
+
+/** The leaf columns of the rows written by transactions in [`$1`, `$2`), in (xact, seq) order. */
+export function rangeRowsSql(db: Queryable): string {
+  return `SELECT ${LEAF_COLUMNS} FROM ${db.table('ttc_audit')} a WHERE xact >= $1::bigint AND xact < $2::bigint ORDER BY a.xact, a.seq`;
 }
 
 /** Rows grouped by month (UTC), months in order, each in (xact, seq) order as read. */

@@ -29,8 +29,9 @@ export interface VerifyTrailOptions extends TrailScope {
  * ranges; signatures and published anchors when given); each segment in scope against its sealed leaves (a row
  * rewritten, re-dated, renumbered, moved, inserted or deleted is named); each row's own digests and bindings; rows
  * inside sealed ranges that no anchor holds; the artifact bodies the rows name (an erased, purged or retired one is
- * a note, not a finding); and, with `history`, each run's rows against its history's audit references. Reads only:
- * the application role may run it.
+ * a note, not a finding); and, with `history`, each run's rows against its history's audit references. With a
+ * workflow, only its rows are read: each must be a sealed leaf of its segment (a deleted row of it is found by the
+ * history comparison, or by a verify of its months). Reads only: the application role may run it.
  */
 export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrailOptions = {}): Promise<TrailReport> {
   const db = poolQueryable(database);
@@ -66,8 +67,10 @@ export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrai
   findings.push(...scoped.unanchored);
   const covered = new Map<string, number>();
   for (const anchor of segments) {
-    const rows = (await db.query<TrailRowSql>(segmentRowsSql(db, TRAIL_ROW_COLUMNS), [...monthBounds(anchor.period), anchor.xact_from, anchor.xact_to])).map((row) => trailRowOf(row, true));
-    findings.push(...segmentFindings({ anchor, leaves: await readLeaves(db, anchor.anchor_no), rows, complete: true }));
+    const rows = (await db.query<TrailRowSql>(segmentRowsSql(db, TRAIL_ROW_COLUMNS), [...monthBounds(anchor.period), anchor.xact_from, anchor.xact_to, scope.workflowId ?? null])).map(
+      (row) => trailRowOf(row, true),
+    );
+    findings.push(...segmentFindings({ anchor, leaves: await readLeaves(db, anchor.anchor_no), rows, complete: scoped.whole }));
     rows.forEach(check);
     covered.set(anchor.period, (covered.get(anchor.period) ?? 0) + rows.length);
   }
@@ -110,14 +113,11 @@ export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrai
  */
 async function unanchoredRows(db: Queryable, period: string, sealedTo: string, covered: number, live: readonly AuditAnchor[]): Promise<TrailFinding[]> {
   const bounds = monthBounds(period);
-  const [{ total } = { total: 0 }] = await db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM ${db.table('ttc_audit')} WHERE recorded_at >= $1::timestamptz AND recorded_at < $2::timestamptz AND xact < $3::bigint`,
-    [...bounds, sealedTo],
-  );
+  const [{ total } = { total: 0 }] = await db.query<{ total: number }>(sealedInMonthCountSql(db), [...bounds, sealedTo]);
   if (total <= covered) return [];
   const rows = await db.query<{ audit_id: string; seq: string; xact: string }>(
-    `SELECT audit_id, seq::text AS seq, xact::text AS xact FROM ${db.table('ttc_audit')}
-      WHERE recorded_at >= $1::timestamptz AND recorded_at < $2::timestamptz AND xact < $3::bigint ORDER BY xact, seq`,
+    `SELECT audit_id, seq::text AS seq, xact::text AS xact FROM ${db.table('ttc_audit')} a
+      WHERE recorded_at >= $1::timestamptz AND recorded_at < $2::timestamptz AND xact < $3::bigint ORDER BY a.xact, a.seq`,
     [...bounds, sealedTo],
   );
   return rows.flatMap((row): TrailFinding[] => (anchorHolding(live, period, row.xact) === undefined ? [{ kind: 'row_unanchored', audit_id: row.audit_id, seq: row.seq, xact: row.xact }] : []));
@@ -137,12 +137,17 @@ async function checkUnsealed(db: Queryable, scope: TrailScope, sealedTo: string,
 
 /** The Temporal runs whose attempts were recorded in scope. */
 async function runsInScope(db: Queryable, scope: TrailScope): Promise<TrailRun[]> {
-  return [
-    ...(await db.query<TrailRun>(
-      `SELECT DISTINCT workflow_id, run_id FROM ${db.table('ttc_audit')}
-        WHERE run_id IS NOT NULL AND ($1::timestamptz IS NULL OR recorded_at >= $1::timestamptz) AND ($2::timestamptz IS NULL OR recorded_at < $2::timestamptz) AND ($3::text IS NULL OR workflow_id = $3)
-        ORDER BY workflow_id, run_id`,
-      [scope.since ?? null, scope.until ?? null, scope.workflowId ?? null],
-    )),
-  ];
+  return [...(await db.query<TrailRun>(runsInScopeSql(db), [scope.since ?? null, scope.until ?? null, scope.workflowId ?? null]))];
+}
+
+/** The runs (workflow id, run id) with rows recorded in [`$1`, `$2`) of workflow `$3` (each bound optional). */
+export function runsInScopeSql(db: Queryable): string {
+  return `SELECT DISTINCT workflow_id, run_id FROM ${db.table('ttc_audit')}
+           WHERE run_id IS NOT NULL AND ($1::timestamptz IS NULL OR recorded_at >= $1::timestamptz) AND ($2::timestamptz IS NULL OR recorded_at < $2::timestamptz) AND ($3::text IS NULL OR workflow_id = $3)
+           ORDER BY workflow_id, run_id`;
+}
+
+/** How many rows of the month [`$1`, `$2`) transactions below `$3` wrote (an index-only count). */
+export function sealedInMonthCountSql(db: Queryable): string {
+  return `SELECT count(*)::int AS total FROM ${db.table('ttc_audit')} WHERE recorded_at >= $1::timestamptz AND recorded_at < $2::timestamptz AND xact < $3::bigint`;
 }
