@@ -54,7 +54,7 @@ describe('SECURITY DEFINER functions cannot be steered by the caller\'s temporar
     const swallowed = await inOneSession(operatorPool, async (client) => {
       await client.query('CREATE TEMPORARY TABLE ttc_retention_log (purged_at timestamptz, purged_before timestamptz, purged_by text, kind text, item text[], created_at timestamptz)');
       await client.query("SELECT * FROM ttc_purge_before('2021-01-01T00:00:00Z')");
-      return (await client.query('SELECT count(*)::int AS n FROM pg_temp.ttc_retention_log')).rows[0]?.n as number;
+      return (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_temp.ttc_retention_log')).rows[0]?.n;
     });
     assert.equal(swallowed, 0, 'nothing went into the caller\'s table');
     const { rows } = await db.ownerPool.query<{ kind: string; item: string[] }>('SELECT kind, item FROM ttc_retention_log ORDER BY kind, item');
@@ -79,7 +79,7 @@ describe('SECURITY DEFINER functions cannot be steered by the caller\'s temporar
       await client.query(`CREATE TEMPORARY TABLE ttc_erasures (erasure_id text, erased_at timestamptz, erased_by text, erased_as text, scope text, scope_ref text, reason text,
                                                                audit_ids text[], artifacts text[], memory_ids text[])`);
       await client.query("SELECT * FROM ttc_erase('workflow', 'wf-erase', 'operator', 'test')");
-      assert.equal((await client.query('SELECT count(*)::int AS n FROM pg_temp.ttc_erasures')).rows[0]?.n, 0);
+      assert.equal((await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_temp.ttc_erasures')).rows[0]?.n, 0);
       // A temporary anchors table claiming every transaction sealed would let the cut drop unsealed rows.
       await client.query(`CREATE TEMPORARY TABLE ttc_audit_anchors (anchor_no bigint, period date, xact_from bigint, xact_to bigint, row_count integer, leaves bytea, merkle_root text,
                                                                     prev_anchor_sha256 text, anchor_sha256 text, sealed_at timestamptz, sealed_by text, key_id text, signature text)`);
@@ -87,7 +87,7 @@ describe('SECURITY DEFINER functions cannot be steered by the caller\'s temporar
                           VALUES (1, '2020-01-01', 0, 9000000000000000, 1, '\\x00', repeat('0', 64), repeat('0', 64), repeat('0', 64), now(), 'x')`);
       await assert.rejects(client.query(`SELECT * FROM ttc_retire_before('2020-02-01', repeat('a', 64))`), (error: { code?: string }) => error.code === 'TT003');
     });
-    assert.equal((await db.ownerPool.query('SELECT count(*)::int AS n FROM ttc_erasures')).rows[0]?.n, 1);
+    assert.equal((await db.ownerPool.query<{ n: number }>('SELECT count(*)::int AS n FROM ttc_erasures')).rows[0]?.n, 1);
   });
 
   it('the application role cannot reopen a retired month through a temporary retirements table', async () => {
