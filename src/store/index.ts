@@ -39,7 +39,7 @@ export { AUDIT_EXPORT_FORMAT, type ExportLine, type ExportManifest } from './aud
 export type { ArtifactPurge, AuditRetirement, ErasureRecord } from './audit-trail/lifecycle-records.js';
 export { parsePublishedAnchors, publishedAnchorLine, PublishedAnchorsError } from './audit-trail/published-anchors.js';
 export type { TrailFinding, TrailNote } from './audit-trail/trail-findings.js';
-export type { HistoryLookup, HistoryReference, TrailCounts, TrailReport, TrailScope } from './audit-trail/trail-report.js';
+export type { HistoryLookup, HistoryReference, TrailCounts, TrailReport, TrailRun, TrailScope } from './audit-trail/trail-report.js';
 export { verifyExportLines, type VerifyFileOptions } from './audit-trail/verify-file.js';
 export { migrate, loadMigrations, MIGRATIONS_DIR, MIGRATIONS_TABLE, type MigrateOptions, type Migration, type MigrationReport } from './pg/migrate.js';
 export { APPEND_ONLY_SQLSTATE, toStoreError } from './pg/pg-errors.js';

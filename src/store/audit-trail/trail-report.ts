@@ -50,11 +50,22 @@ export interface HistoryReference {
   readonly at: string;
 }
 
-/**
- * The audit references of one run's history, or `null` when Temporal has none for it. Supplied by whoever holds a
- * Temporal client (the CLI); the store knows nothing of Temporal.
- */
-export type HistoryLookup = (workflowId: string, runId: string) => Promise<readonly HistoryReference[] | null>;
+/** A Temporal run: a workflow id and a run id. */
+export interface TrailRun {
+  readonly workflow_id: string;
+  readonly run_id: string;
+}
+
+/** Temporal's side of the comparison, supplied by whoever holds a Temporal client (the CLI): the store knows nothing of Temporal. */
+export interface HistoryLookup {
+  /**
+   * The runs Temporal knows in scope (its visibility), compared as well as the runs the audit rows name: a run whose
+   * rows were all deleted is found here.
+   */
+  runs(scope: TrailScope): AsyncIterable<TrailRun>;
+  /** The audit references of one run's history, or `null` when Temporal has none for it. */
+  references(workflowId: string, runId: string): Promise<readonly HistoryReference[] | null>;
+}
 
 /** Whether a month (`YYYY-MM-01`) overlaps the scope's window. */
 export function monthInWindow(period: string, scope: TrailScope): boolean {

@@ -1,15 +1,9 @@
 // Verify's comparison of audit rows with the references their runs' Temporal histories carry.
 import type { AuditRecord } from '../../contract/audit-record.js';
-import type { HistoryLookup } from '../audit-trail/trail-report.js';
+import type { HistoryLookup, TrailRun } from '../audit-trail/trail-report.js';
 import type { TrailFinding, TrailNote } from '../audit-trail/trail-findings.js';
 import type { AuditRef } from '../ledger.js';
 import type { Queryable } from './sql-runner.js';
-
-/** A run whose rows verify compares with its history. */
-export interface TrailRun {
-  readonly workflow_id: string;
-  readonly run_id: string;
-}
 
 /** What the comparison found, and how many runs it compared. */
 export interface HistoryComparison {
@@ -33,7 +27,7 @@ export async function compareWithHistory(db: Queryable, lookup: HistoryLookup, r
   const notes: TrailNote[] = [];
   let compared = 0;
   for (const { workflow_id, run_id } of runs) {
-    const references = await lookup(workflow_id, run_id);
+    const references = await lookup.references(workflow_id, run_id);
     if (references === null) {
       notes.push({ kind: 'history_not_found', workflow_id, run_id });
       continue;

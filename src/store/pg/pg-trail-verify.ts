@@ -4,9 +4,9 @@ import { chainFindings, publishedFindings, signatureFindings } from '../audit-tr
 import { monthBounds } from '../audit-trail/months.js';
 import { segmentFindings } from '../audit-trail/segment-check.js';
 import type { TrailFinding, TrailNote } from '../audit-trail/trail-findings.js';
-import { monthInWindow, scopeOf, type HistoryLookup, type TrailReport, type TrailScope } from '../audit-trail/trail-report.js';
+import { monthInWindow, scopeOf, type HistoryLookup, type TrailReport, type TrailRun, type TrailScope } from '../audit-trail/trail-report.js';
 import { artifactsNamedBy, rowFindings, type TrailRow } from '../audit-trail/trail-row.js';
-import { compareWithHistory, type TrailRun } from './pg-trail-history.js';
+import { compareWithHistory } from './pg-trail-history.js';
 import { anchorHolding, forEachUnsealedPage, segmentsInScope } from './pg-trail-scope.js';
 import { checkArtifacts } from './pg-trail-artifacts.js';
 import { erasureNote, retirementNote } from '../audit-trail/lifecycle-records.js';
@@ -89,7 +89,7 @@ export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrai
 
   let runs = 0;
   if (options.history !== undefined) {
-    const compared = await compareWithHistory(db, options.history, await runsInScope(db, scope), retiredBefore);
+    const compared = await compareWithHistory(db, options.history, await runsToCompare(db, scope, options.history), retiredBefore);
     findings.push(...compared.findings);
     notes.push(...compared.notes);
     runs = compared.runs;
@@ -135,9 +135,13 @@ async function checkUnsealed(db: Queryable, scope: TrailScope, sealedTo: string,
   return { rows, oldest };
 }
 
-/** The Temporal runs whose attempts were recorded in scope. */
-async function runsInScope(db: Queryable, scope: TrailScope): Promise<TrailRun[]> {
-  return [...(await db.query<TrailRun>(runsInScopeSql(db), [scope.since ?? null, scope.until ?? null, scope.workflowId ?? null]))];
+/** The runs whose attempts were recorded in scope, and the runs Temporal knows in scope, each once. */
+async function runsToCompare(db: Queryable, scope: TrailScope, history: HistoryLookup): Promise<TrailRun[]> {
+  const runs = new Map<string, TrailRun>();
+  const add = (run: TrailRun) => runs.set(JSON.stringify([run.workflow_id, run.run_id]), run);
+  for (const run of await db.query<TrailRun>(runsInScopeSql(db), [scope.since ?? null, scope.until ?? null, scope.workflowId ?? null])) add(run);
+  for await (const run of history.runs(scope)) add(run);
+  return [...runs.values()];
 }
 
 /** The runs (workflow id, run id) with rows recorded in [`$1`, `$2`) of workflow `$3` (each bound optional). */
