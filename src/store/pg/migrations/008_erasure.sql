@@ -82,6 +82,16 @@ $body$
 $fn$, '@schema@', quote_ident(current_schema())); END $do$;
 REVOKE EXECUTE ON FUNCTION ttc_erase(text, text, text, text) FROM PUBLIC;
 
+-- The guard of evidence, artifacts and labels names every way out now (the setting is the same for all three).
+CREATE OR REPLACE FUNCTION ttc_refuse_change_except_retention() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP = 'DELETE' AND current_setting('ttc.retention_purge', true) = 'on' THEN
+    RETURN NULL;
+  END IF;
+  RAISE EXCEPTION 'table % is immutable: % refused (rows leave only through ttc_purge_before, ttc_retire_before and ttc_erase)', TG_TABLE_NAME, TG_OP USING ERRCODE = 'TT001';
+END;
+$$;
+
 -- Verify reads the tombstones (an erased body is not a missing one).
 CREATE OR REPLACE FUNCTION ttc_grant_application_role(app_role name) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
