@@ -33,11 +33,21 @@ after(async () => {
   await db?.close();
 });
 
-/** Runs `work` on one connection of `pool` (temporary tables live as long as their session). */
+/**
+ * Runs `work` in one transaction of one connection of `pool`, committed unless it throws (a refused statement has
+ * already aborted it: COMMIT then rolls back): a temporary table lives as long as its session, and through a
+ * transaction-mode pooler (the pooler tier) a session is one transaction.
+ */
 async function inOneSession<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    return await work(client);
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
   } finally {
     client.release(true);
   }
@@ -80,6 +90,9 @@ describe('SECURITY DEFINER functions cannot be steered by the caller\'s temporar
                                                                audit_ids text[], artifacts text[], memory_ids text[])`);
       await client.query("SELECT * FROM ttc_erase('workflow', 'wf-erase', 'operator', 'test')");
       assert.equal((await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_temp.ttc_erasures')).rows[0]?.n, 0);
+    });
+    assert.equal((await db.ownerPool.query<{ n: number }>('SELECT count(*)::int AS n FROM ttc_erasures')).rows[0]?.n, 1);
+    await inOneSession(operatorPool, async (client) => {
       // A temporary anchors table claiming every transaction sealed would let the cut drop unsealed rows.
       await client.query(`CREATE TEMPORARY TABLE ttc_audit_anchors (anchor_no bigint, period date, xact_from bigint, xact_to bigint, row_count integer, leaves bytea, merkle_root text,
                                                                     prev_anchor_sha256 text, anchor_sha256 text, sealed_at timestamptz, sealed_by text, key_id text, signature text)`);
@@ -87,7 +100,6 @@ describe('SECURITY DEFINER functions cannot be steered by the caller\'s temporar
                           VALUES (1, '2020-01-01', 0, 9000000000000000, 1, '\\x00', repeat('0', 64), repeat('0', 64), repeat('0', 64), now(), 'x')`);
       await assert.rejects(client.query(`SELECT * FROM ttc_retire_before('2020-02-01', repeat('a', 64))`), (error: { code?: string }) => error.code === 'TT003');
     });
-    assert.equal((await db.ownerPool.query<{ n: number }>('SELECT count(*)::int AS n FROM ttc_erasures')).rows[0]?.n, 1);
   });
 
   it('the application role cannot reopen a retired month through a temporary retirements table', async () => {
