@@ -53,13 +53,13 @@ export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrai
   const erasures = await readErasures(db);
   const erasedAudits = new Set(erasures.flatMap((erasure) => erasure.audit_ids));
   const erasedChecked = new Set<string>();
-  const seen = { rows: 0 };
+  let rowsChecked = 0;
   const artifacts = new Map<string, string>();
   const check = (row: TrailRow) => {
     findings.push(...rowFindings(row));
     for (const sha256 of artifactsNamedBy(row)) artifacts.set(sha256, row.audit_id);
     if (erasedAudits.has(row.audit_id)) erasedChecked.add(row.audit_id);
-    seen.rows += 1;
+    rowsChecked += 1;
   };
 
   const scoped = await segmentsInScope(db, scope, live, sealedTo);
@@ -84,8 +84,9 @@ export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrai
 
   const artifactCheck = await checkArtifacts(db, artifacts, erasures);
   findings.push(...artifactCheck.findings);
-  for (const erasure of erasures) if (erasure.audit_ids.some((auditId) => erasedChecked.has(auditId))) notes.push(erasureNote(erasure));
-  notes.push(...artifactCheck.notes.filter((note) => note.kind !== 'erased' || !notes.some((noted) => noted.kind === 'erased' && noted.erasure_id === note.erasure_id)));
+  // An erasure is noted once: for a checked row it covered, or for a missing body it explains (another's copy).
+  const erased = erasures.filter((erasure) => erasure.audit_ids.some((auditId) => erasedChecked.has(auditId))).map(erasureNote);
+  for (const note of [...erased, ...artifactCheck.notes]) if (!notes.some((noted) => JSON.stringify(noted) === JSON.stringify(note))) notes.push(note);
 
   let runs = 0;
   if (options.history !== undefined) {
@@ -101,7 +102,7 @@ export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrai
     scope,
     history: options.history === undefined ? 'not_checked' : 'checked',
     head: head === undefined ? null : { anchor_no: head.anchor_no, anchor_sha256: head.anchor_sha256 },
-    counts: { rows: seen.rows, anchors: anchors.length, segments: segments.length, retired_anchors: anchors.length - live.length, unsealed_rows: unsealed.rows, runs },
+    counts: { rows: rowsChecked, anchors: anchors.length, segments: segments.length, retired_anchors: anchors.length - live.length, unsealed_rows: unsealed.rows, runs },
     findings,
     notes,
   };
