@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { canonicalJson, sha256Hex } from '../../../src/index.js';
 import { loadMigrations, migrate, MIGRATIONS_TABLE } from '../../../src/store/pg/migrate.js';
+import { PgAuditTrail } from '../../../src/store/pg/pg-audit-trail.js';
 import { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { ensureLoginRole } from '../../../src/testing/application-role.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
@@ -186,6 +187,50 @@ describe('migrations (real Postgres)', () => {
       const stored = await new PgToolStore(poolOf(db.connectionString), { schema }).getAudit(audit.audit_id);
       assert.equal(stored?.auditSha256, sha256Hex(auditJson));
       assert.deepEqual(stored?.audit, audit);
+    });
+  });
+
+  it('moves rows recorded before migration 006 into their months\' partitions, stamped, and they seal and verify', async () => {
+    const all = await loadMigrations();
+    const runs = [
+      { execution: await runCall(ordersGet, { orderId: 'o-1' }, { workflowId: 'wf-before', callId: 'c1' }), at: '2026-09-15T10:00:00Z' },
+      { execution: await runCall(ordersGet, { orderId: 'o-2' }, { workflowId: 'wf-before', callId: 'c2' }), at: '2026-10-15T10:00:00Z' },
+    ];
+    await withSchema('before006', async (schema, poolOf) => {
+      const owner = poolOf(db.ownerConnectionString);
+      await migrate(owner, { schema, migrations: all.filter((m) => m.version < 6), appRole: db.appRole });
+      for (const { execution, at } of runs) {
+        const { audit, modelResult } = execution;
+        const auditJson = canonicalJson(audit);
+        await owner.query(
+          `INSERT INTO ${schema}.ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256,
+             call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at) VALUES ($1, 'wf-before', 'run-1', $2, 1, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12)`,
+          [audit.audit_id, audit.call_id, audit.idempotency_key, audit.tool, audit.status, audit.bindings.request_sha256, audit.bindings.result_sha256,
+            audit.bindings.call_binding_sha256, sha256Hex(auditJson), auditJson, canonicalJson(modelResult), at],
+        );
+        for (const item of modelResult.evidence) {
+          const source = execution.evidenceSources[item.evidence_id] ?? modelResult.provenance.source_label;
+          await owner.query(
+            `INSERT INTO ${schema}.ttc_evidence (workflow_id, call_id, evidence_id, audit_id, kind, locator, supports, quote, observed_at, source, record_json, recorded_at)
+             VALUES ('wf-before', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+            [audit.call_id, item.evidence_id, audit.audit_id, item.kind, item.locator, item.supports, item.quote ?? null, item.observed_at ?? null, source, canonicalJson({ ...item, source }), at],
+          );
+        }
+      }
+      await migrate(owner, { schema, appRole: db.appRole });
+      const { rows } = await owner.query<{ partition: string; principal_ref: string; stamped: boolean }>(
+        `SELECT tableoid::regclass::text AS partition, principal_ref, seq IS NOT NULL AND xact IS NOT NULL AS stamped FROM ${schema}.ttc_audit ORDER BY recorded_at`,
+      );
+      assert.deepEqual(rows.map((row) => row.partition.replace(`${schema}.`, '')), ['ttc_audit_y2026m09', 'ttc_audit_y2026m10']);
+      assert.deepEqual(rows.map((row) => row.principal_ref), runs.map(({ execution }) => execution.audit.principal_ref), 'the principal reference, read from each record');
+      assert.ok(rows.every((row) => row.stamped));
+      const app = poolOf(db.connectionString);
+      assert.equal((await new PgToolStore(app, { schema }).listEvidence({ workflowId: 'wf-before' })).length, 4, 'the evidence came along, still verified');
+      const trail = new PgAuditTrail(app, { schema });
+      assert.equal((await trail.seal()).sealed.length, 2, 'one anchor per month');
+      const report = await trail.verify();
+      assert.deepEqual(report.findings, []);
+      assert.equal(report.counts.rows, 2);
     });
   });
 
