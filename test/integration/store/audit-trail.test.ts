@@ -311,6 +311,25 @@ describe('verify names what was tampered with (real Postgres)', () => {
     assertVerified(await trail.verify({ publishedAnchors: published }), 'restored');
   });
 
+  it('every monthly partition keeps its table\'s append-only rules: refused to the application by privilege, to the owner by trigger', async () => {
+    const { rows } = await db.ownerPool.query<{ name: string; parent: string }>(
+      `SELECT c.relname AS name, p.relname AS parent FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
+        WHERE c.relnamespace = to_regnamespace($1) AND c.relkind = 'r' ORDER BY c.relname`,
+      [db.schema],
+    );
+    assert.deepEqual([...new Set(rows.map((row) => row.parent))].sort(), ['ttc_artifacts', 'ttc_audit', 'ttc_audit_facts', 'ttc_audit_layers', 'ttc_evidence']);
+    for (const { name, parent } of rows) {
+      const column = parent === 'ttc_artifacts' ? 'content_type' : 'tool';
+      const statements = [`UPDATE ${name} SET ${parent === 'ttc_evidence' ? 'source' : column} = 'x'`, `DELETE FROM ${name}`, `TRUNCATE ${name}`];
+      for (const sql of statements) {
+        assert.equal(await sqlState(db.pool, sql), INSUFFICIENT_PRIVILEGE, `application: ${sql}`);
+        // An audit partition is referenced by its month's copies and evidence: TRUNCATE stops at the foreign keys first.
+        const refusal = parent === 'ttc_audit' && sql.startsWith('TRUNCATE') ? '0A000' : 'TT001';
+        assert.equal(await sqlState(db.ownerPool, sql), refusal, `owner: ${sql}`);
+      }
+    }
+  });
+
   it('the application role cannot change anchors or stamps, and an anchor it forges is reported', async () => {
     for (const sql of ['UPDATE ttc_audit_anchors SET sealed_by = \'x\'', 'DELETE FROM ttc_audit_anchors', 'TRUNCATE ttc_audit_anchors', 'UPDATE ttc_audit SET seq = 1']) {
       assert.equal(await sqlState(db.pool, sql), INSUFFICIENT_PRIVILEGE, sql);
