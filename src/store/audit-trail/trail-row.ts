@@ -55,7 +55,8 @@ export function rowFindings(row: TrailRow): TrailFinding[] {
   const audit: AuditRecord = record.data;
   const differing = differingAuditColumn({ ...row, idempotency_key, principal_ref }, audit);
   if (differing !== null) return [altered(differing)];
-  if (audit.tool !== row.tool || audit.status !== row.status || audit.error_code !== row.error_code) return [altered('tool_status_error_code')];
+  const copied = (['tool', 'status', 'error_code'] as const).find((column) => audit[column] !== row[column]);
+  if (copied !== undefined) return [altered(copied)];
   const binding = callBindingDigest(
     {
       provider: {
