@@ -15,6 +15,8 @@ export interface OpenDatabase {
   /** `DATABASE_URL`, or the embedded cluster of the project (with its data folder). */
   readonly source: { readonly kind: 'DATABASE_URL' } | { readonly kind: 'embedded'; readonly dataDir: string };
   readonly pool: pg.Pool;
+  /** The schema of the store's tables (DATABASE_SCHEMA, default public). */
+  readonly schema: string;
   readonly store: ToolStore;
   /**
    * Brings the schema up to date as the owner and grants the application role (the role the pool connects as)
@@ -68,6 +70,7 @@ export async function openDatabase(config: DatabaseConfig, projectRoot: string):
     ownerConnectionString: resolved.ownerConnectionString,
     source: databaseUrl === undefined ? { kind: 'embedded', dataDir: embeddedDataDir(projectRoot) } : { kind: 'DATABASE_URL' },
     pool,
+    schema,
     store: new PgToolStore(pool, { schema }),
     migrate: (migrations) => migrateAsOwner(pool, resolved.ownerConnectionString, { schema, ...(migrations === undefined ? {} : { migrations }) }),
     close: async () => {

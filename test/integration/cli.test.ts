@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { parseCommand } from '../../src/cli/argv.js';
 import { CliError, EXIT_CODES } from '../../src/cli/cli-error.js';
+import { configFromEnv } from '../../src/cli/cli-config.js';
 import type { CliDeps } from '../../src/cli/command.js';
 import { unsettledCommand } from '../../src/cli/commands/unsettled.js';
 import { decideApproval } from '../../src/cli/approve.js';
@@ -45,7 +46,14 @@ async function runOperator(argv: readonly string[], deps: CliDeps): Promise<unkn
 
 /** What `unsettled` prints, read from the store. */
 function listUnsettled(store: ToolStore) {
-  return unsettledCommand.run({}, { cli: 'tool-contract', client: () => Promise.reject(new Error('unsettled needs no Temporal')), store: () => Promise.resolve(store), signingKey: () => Promise.reject(new Error('unsettled signs nothing')) });
+  return unsettledCommand.run({}, {
+    cli: 'tool-contract',
+    config: configFromEnv({}),
+    client: () => Promise.reject(new Error('unsettled needs no Temporal')),
+    store: () => Promise.resolve(store),
+    database: () => Promise.reject(new Error('unsettled needs only the store')),
+    signingKey: () => Promise.reject(new Error('unsettled signs nothing')),
+  });
 }
 
 /** Asserts that `promise` rejects with a CliError carrying `exitCode`. */
@@ -89,7 +97,14 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
   );
 
   // Driven through the parsed command line, as `main` does.
-  const deps: CliDeps = { cli: 'tool-contract', client: () => Promise.resolve(h.temporal.client), store: () => Promise.resolve(h.store), signingKey: () => Promise.resolve(TEST_DECISION_KEY) };
+  const deps: CliDeps = {
+    cli: 'tool-contract',
+    config: configFromEnv({}),
+    client: () => Promise.resolve(h.temporal.client),
+    store: () => Promise.resolve(h.store),
+    database: () => Promise.reject(new Error('the audit trail commands are not run here')),
+    signingKey: () => Promise.resolve(TEST_DECISION_KEY),
+  };
   const decided = (await runOperator(
     ['approve', workflowId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'alice@example.com', '--reason', 'customer verified'],
     deps,
@@ -164,8 +179,10 @@ test('metrics: seed 004 rates and time to settle from what the calls above recor
   assert.equal(future.metrics.attempts, 0, 'a window after every call holds none');
   const viaRunCommand = (await runOperator(['metrics'], {
     cli: 'tool-contract',
+    config: configFromEnv({}),
     client: () => Promise.reject(new Error('metrics needs no Temporal')),
     store: () => Promise.resolve(h.store),
+    database: () => Promise.reject(new Error('metrics needs only the store')),
     signingKey: () => Promise.reject(new Error('metrics signs nothing')),
   })) as typeof everything;
   assert.equal(viaRunCommand.metrics.attempts, everything.metrics.attempts);
