@@ -1,6 +1,6 @@
 import { DECISION_KEY_FORM, DecisionKeyError, parseDecisionKeyList, parseNamedDecisionKey, type DecisionKey } from './keys.js';
 
-/** The environment variables that carry decision keys, as `tool-contract` and its `dev --env-file` name them. */
+/** The environment variables that carry decision keys, as `tool-contract` and its `dev --write-env` name them. */
 export const DECISION_KEY_VARIABLES = {
   /** The key an approval service (and `approve`, `reject`, `resolve`) signs with. */
   signing: 'TTC_DECISION_KEY',
@@ -34,7 +34,7 @@ function required(env: Environment, variable: string, what: string): string {
   const text = env[variable]?.trim() ?? '';
   if (text === '') {
     throw new DecisionKeyError(
-      `${variable} is ${env[variable] === undefined ? 'not set' : 'empty'}: set it to ${what}, ${DECISION_KEY_FORM} (\`tool-contract dev --env-file <file>\` writes the dev stack's)`,
+      `${variable} is ${env[variable] === undefined ? 'not set' : 'empty'}: set it to ${what}, ${DECISION_KEY_FORM} (\`tool-contract dev --write-env <file>\` writes the dev stack's)`,
     );
   }
   return text;
