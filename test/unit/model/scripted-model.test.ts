@@ -77,7 +77,7 @@ describe('ScriptedModel', () => {
     assert.equal(first.responseId, 'refund-demo-turn-0');
     const afterLookup = [...start, ...answer(first, { ...order, tool: 'orders.get' })];
     const second = await model.complete({ messages: afterLookup, tools });
-    assert.deepEqual(second.kind === 'tool_calls' ? second.calls.map((call): unknown[] => [call.callId, call.name, call.arguments]) : null, [['refund-1', 'refunds.create', { order_id: 'ord_0101', amount_cents: 3500 }]]);
+    assert.deepEqual(second.kind === 'tool_calls' ? second.calls.map((call): unknown[] => [call.callId, call.name, call.malformed ? null : call.arguments]) : null, [['refund-1', 'refunds.create', { order_id: 'ord_0101', amount_cents: 3500 }]]);
     const third = await model.complete({ messages: [...afterLookup, ...answer(second, { ...order, tool: 'refunds.create', evidence: [] })], tools });
     assert.equal(third.kind === 'final' ? third.text : null, `Your order was refunded [${order.evidence[0]?.evidence_id ?? ''}].`);
   });
