@@ -4,7 +4,7 @@ import type { TimeInput } from './tool-handler.js';
 export type TimeReading = { readonly ok: true; readonly iso: string } | { readonly ok: false; readonly reason: string };
 
 /** The forms a handler may give a time in, for messages that say what would have been accepted. */
-export const ACCEPTED_TIME_FORMS = 'a Date, epoch milliseconds (a number), an ISO 8601 time with a zone, or an HTTP date';
+const ACCEPTED_TIME_FORMS = 'a Date, epoch milliseconds (a number), an ISO 8601 time with a zone, or an HTTP date';
 
 // Every pattern is anchored and free of nested quantifiers (linear in the input), and the input is cut to
 // MAX_TIME_TEXT first: the text comes from an upstream response.

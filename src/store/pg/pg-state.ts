@@ -33,7 +33,8 @@ const PATCH_COLUMNS = 'patch_id, workflow_id, key, value_json, evidence_ids, sou
  * A resolved patch's checks and write as one statement (one round trip, one commit), in the order of the checks. `$1`
  * is the key the patch is stored under: its id within its workflow (see `storedPatchKey`).
  *
- * - `earlier`: a patch of this workflow already stored under this id (a replay or a reused id; the caller compares digests);
+ * - `earlier`: a patch of this workflow already stored under this id (a replay or a reused id; the caller compares
+ *   digests);
  * - `pointer`: the key's current version, its row locked `FOR UPDATE` — a concurrent writer of the key waits here
  *   and then reads the version that writer left (Postgres re-reads a locked row that changed), so the version check
  *   and the write are one step; materialized, so the check and the answer read the one version it locked;
@@ -84,9 +85,10 @@ interface ResolvedPatch extends Omit<CheckedPatch, 'provenance'>, PatchProvenanc
 
 /**
  * Applies a state patch. Idempotent by patch id within its workflow (same content → `applied: false`, different
- * content → `patch_id_reused`; the same id in another workflow is another patch), optimistic on version (a stale expected version → `version_conflict`, the current value is
- * never overwritten), every cited evidence id must come from a call of the same workflow, and the patch's source and
- * times must be those of its evidence (`provenance_mismatch`; see `resolvePatchProvenance`).
+ * content → `patch_id_reused`; the same id in another workflow is another patch), optimistic on version (a stale
+ * expected version → `version_conflict`, the current value is never overwritten), every cited evidence id must come
+ * from a call of the same workflow, and the patch's source and times must be those of its evidence
+ * (`provenance_mismatch`; see `resolvePatchProvenance`).
  *
  * Two round trips and one commit, with no transaction around them: the read of the cited evidence, then the checks
  * and the write in one statement ({@link applyPatchSql}). Evidence rows are append-only and each statement of a READ
