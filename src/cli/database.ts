@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { checkSchemaName, DEFAULT_SCHEMA, isStoreError, migrate, PgToolStore, type MigrateOptions, type Migration, type MigrationReport, type ToolStore } from '../store/index.js';
+import { PostgresBinariesMissingError } from '../testing/postgres-binaries.js';
 import { EMBEDDED_DATA_ROOT, resolveDatabase, type ResolvedDatabase } from '../testing/resolve-database.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 import type { CliConfig } from './cli-config.js';
@@ -52,7 +53,9 @@ export async function openDatabase(config: DatabaseConfig, projectRoot: string):
   try {
     resolved = await resolveDatabase({ databaseUrl, databaseOwnerUrl, projectRoot });
   } catch (error) {
-    throw new CliError(`cannot start the embedded Postgres (or set DATABASE_URL): ${message(error)}`, EXIT_CODES.unavailable, { cause: error });
+    // A package to install is the setup's to fix (like a setting), not a server that does not answer.
+    const code = error instanceof PostgresBinariesMissingError ? EXIT_CODES.usage : EXIT_CODES.unavailable;
+    throw new CliError(`cannot start the embedded Postgres (or set DATABASE_URL): ${message(error)}`, code, { cause: error });
   }
   const pool = new pg.Pool({ connectionString: resolved.connectionString, max: 8, connectionTimeoutMillis: 10_000 });
   // An idle client losing its connection (e.g. the server stopping first on Ctrl-C) must not crash the CLI.

@@ -9,6 +9,7 @@ import type { CliDeps } from '../../src/cli/command.js';
 import { unsettledCommand } from '../../src/cli/commands/unsettled.js';
 import { decideApproval } from '../../src/cli/approve.js';
 import { inspectCalls } from '../../src/cli/inspect.js';
+import type { InspectView } from '../../src/cli/inspect-view.js';
 import { listPendingApprovals } from '../../src/cli/pending.js';
 import { resolveOutcome } from '../../src/cli/resolve.js';
 import { reportMetrics } from '../../src/cli/metrics.js';
@@ -127,8 +128,13 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
   assert.ok(inspected.evidence.every((row) => row.callId === pending.callId));
   assert.deepEqual(inspected.statePatches, []);
   JSON.stringify(inspected); // printable as JSON
-  const whole = (await runOperator(['inspect', workflowId], deps)) as typeof inspected;
+  const whole = (await runOperator(['inspect', workflowId], deps)) as InspectView;
   assert.deepEqual(whole.calls.map((c) => c.callId), [pending.callId]);
+  // The default view names who approved, how and when; only the approver's note is withheld.
+  const approved = whole.calls[0]!.attempts.find((attempt) => attempt.audit.decision !== undefined)?.audit.decision;
+  assert.deepEqual([approved?.decided_by, approved?.method, approved?.decision, approved?.key_id], ['alice@example.com', 'ed25519', 'approve', TEST_DECISION_KEY.id]);
+  assert.ok(approved !== undefined && !('note' in approved), 'the note is a protected field');
+  assert.ok(!whole.protectedFields.included && whole.protectedFields.withheld.includes('audit.decision.note'));
 
   await rejectsWithExit(inspectCalls(h.store, { workflowId, callId: 'call-999' }), EXIT_CODES.notFound);
   await rejectsWithExit(listPendingApprovals(h.temporal.client, h.store, { workflowId: 'cli-no-such-workflow' }), EXIT_CODES.notFound);

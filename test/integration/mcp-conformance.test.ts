@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { z } from 'zod';
 import { serveMcpHttp, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
 import { defineTool } from '../../src/index.js';
-import { createDurableMcpServer } from '../../src/temporal/index.js';
+import { createDurableMcpServer } from '../../src/temporal/mcp/index.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 const run = promisify(execFile);
