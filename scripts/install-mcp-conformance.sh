@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the official MCP conformance suite and the Node 22 it needs (it uses fs.globSync; the project itself stays
-# on Node 20) into .tools/mcp-conformance (gitignored), from npm: the `node` package ships a Node 22 binary.
+# Installs the official MCP conformance suite and the Node 22 it needs (it uses fs.globSync; it runs on this pinned
+# Node whatever Node runs the tests) into .tools/mcp-conformance (gitignored), from npm: the `node` package ships a
+# Node 22 binary.
 # Idempotent: pinned versions already installed are kept. Prints the folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -11,7 +11,8 @@ type Activities = { [STATE_PATCH_ACTIVITY]: ReturnType<typeof createApplyStatePa
 /**
  * Writes a state change of this workflow, derived from its tool results, to Postgres, citing the evidence ids it
  * rests on (the worker fixes the workflow: a patch is always of the state of the workflow that makes it). Idempotent
- * by `patchId` (a retried activity never duplicates); a stale `expectedVersion` fails with type `STATUS_CONFLICT`, it
+ * by `patchId` within the workflow (a retried activity never duplicates; another workflow's patch of the same id is
+ * its own); a stale `expectedVersion` fails with type `STATUS_CONFLICT`, it
  * never overwrites. Its source and times are the cited evidence's (left out, they are taken from it); others fail
  * with type `INVALID_ARGUMENTS`.
  */

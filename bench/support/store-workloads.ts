@@ -89,7 +89,7 @@ async function executionRows(workflowId: string, label: string, count: number): 
       workflowId,
       modelResultJson,
       audit: [audit.audit_id, workflowId, 'run-1', audit.call_id, audit.attempt, audit.idempotency_key, audit.tool, audit.status, audit.error_code,
-        bindings.request_sha256, bindings.result_sha256, bindings.call_binding_sha256, sha256Hex(auditJson), auditJson, modelResultJson],
+        bindings.request_sha256, bindings.result_sha256, bindings.call_binding_sha256, sha256Hex(auditJson), auditJson, modelResultJson, audit.principal_ref],
       evidence: modelResult.evidence.map((item) => [workflowId, audit.call_id, item.evidence_id, audit.audit_id, item.kind, item.locator, item.supports,
         item.quote ?? null, item.observed_at ?? null, modelResult.provenance.source_label, JSON.stringify(item)]),
     });
@@ -100,8 +100,8 @@ async function executionRows(workflowId: string, label: string, count: number): 
 /** The audit row and its evidence rows, inserted on `client` inside the caller's transaction. */
 async function insertAuditAndEvidence(client: pg.PoolClient, row: LedgerRow): Promise<void> {
   await client.query(
-    `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, now())`,
+    `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, principal_ref, recorded_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, now())`,
     [...row.audit],
   );
   for (const evidence of row.evidence) {

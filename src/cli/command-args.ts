@@ -49,3 +49,14 @@ export function optionalString(values: CommandArgs['values'], option: string): s
   const value = values[option];
   return typeof value === 'string' ? value : undefined;
 }
+
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** The value of an option that must be an ISO-8601 time with an offset (`2026-11-30T12:00:00Z`), if given. */
+export function optionalIsoTime(values: CommandArgs['values'], option: string): string | undefined {
+  const value = optionalString(values, option);
+  if (value !== undefined && (!ISO_WITH_OFFSET.test(value) || Number.isNaN(Date.parse(value)))) {
+    throw usageError(`--${option} must be an ISO-8601 time with an offset, e.g. 2026-11-30T12:00:00Z, got '${value}'`);
+  }
+  return value;
+}

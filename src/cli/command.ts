@@ -1,7 +1,9 @@
 import type { Client } from '@temporalio/client';
 import type { DecisionKey } from '../decisions/keys.js';
 import type { ToolStore } from '../store/index.js';
+import type { CliConfig } from './cli-config.js';
 import { EXIT_CODES, type ExitCode } from './cli-error.js';
+import type { OpenDatabase } from './database.js';
 import type { StackContext } from './stack-context.js';
 
 /** A command's entry in the usage text: how it is written, and what it does (pre-wrapped lines, may be empty). */
@@ -16,6 +18,10 @@ export interface CliDeps {
   readonly cli: string;
   client(): Promise<Client>;
   store(): Promise<ToolStore>;
+  /** The database the store is on (its pool, schema and owner URL): for the audit trail's commands. */
+  database(): Promise<OpenDatabase>;
+  /** The environment and profile settings the command runs with. */
+  readonly config: CliConfig;
   /** The key `approve`, `reject` and `resolve` sign with; `null` sends decisions unsigned. */
   signingKey(): Promise<DecisionKey | null>;
 }

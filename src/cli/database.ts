@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import pg from 'pg';
 import { checkSchemaName, DEFAULT_SCHEMA, isStoreError, migrate, PgToolStore, type MigrateOptions, type Migration, type MigrationReport, type ToolStore } from '../store/index.js';
+import { PostgresBinariesMissingError } from '../testing/postgres-binaries.js';
 import { EMBEDDED_DATA_ROOT, resolveDatabase, type ResolvedDatabase } from '../testing/resolve-database.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 import type { CliConfig } from './cli-config.js';
@@ -15,6 +16,8 @@ export interface OpenDatabase {
   /** `DATABASE_URL`, or the embedded cluster of the project (with its data folder). */
   readonly source: { readonly kind: 'DATABASE_URL' } | { readonly kind: 'embedded'; readonly dataDir: string };
   readonly pool: pg.Pool;
+  /** The schema of the store's tables (DATABASE_SCHEMA, default public). */
+  readonly schema: string;
   readonly store: ToolStore;
   /**
    * Brings the schema up to date as the owner and grants the application role (the role the pool connects as)
@@ -50,7 +53,9 @@ export async function openDatabase(config: DatabaseConfig, projectRoot: string):
   try {
     resolved = await resolveDatabase({ databaseUrl, databaseOwnerUrl, projectRoot });
   } catch (error) {
-    throw new CliError(`cannot start the embedded Postgres (or set DATABASE_URL): ${message(error)}`, EXIT_CODES.unavailable, { cause: error });
+    // A package to install is the setup's to fix (like a setting), not a server that does not answer.
+    const code = error instanceof PostgresBinariesMissingError ? EXIT_CODES.usage : EXIT_CODES.unavailable;
+    throw new CliError(`cannot start the embedded Postgres (or set DATABASE_URL): ${message(error)}`, code, { cause: error });
   }
   const pool = new pg.Pool({ connectionString: resolved.connectionString, max: 8, connectionTimeoutMillis: 10_000 });
   // An idle client losing its connection (e.g. the server stopping first on Ctrl-C) must not crash the CLI.
@@ -68,6 +73,7 @@ export async function openDatabase(config: DatabaseConfig, projectRoot: string):
     ownerConnectionString: resolved.ownerConnectionString,
     source: databaseUrl === undefined ? { kind: 'embedded', dataDir: embeddedDataDir(projectRoot) } : { kind: 'DATABASE_URL' },
     pool,
+    schema,
     store: new PgToolStore(pool, { schema }),
     migrate: (migrations) => migrateAsOwner(pool, resolved.ownerConnectionString, { schema, ...(migrations === undefined ? {} : { migrations }) }),
     close: async () => {

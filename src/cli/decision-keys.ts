@@ -2,16 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { signedDecisions, type DecisionAuthenticator } from '../decisions/authenticator.js';
-import { DecisionKeyError, formatDecisionKey, generateDecisionKey, parseDecisionKey, verifyingKey, type DecisionKey } from '../decisions/keys.js';
+import { DECISION_KEY_VARIABLES, signingKeyFromEnv } from '../decisions/env-keys.js';
+import { DecisionKeyError, formatDecisionKey, generateDecisionKey, parseDecisionKeyList, parseNamedDecisionKey, verifyingKey, type DecisionKey } from '../decisions/keys.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 
-/** Environment variables of the decision keys (read here and in `cli-config`, nowhere else). */
-export const DECISION_ENV = {
-  /** The key `approve`, `reject` and `resolve` sign with (`<algorithm>:<key id>:<base64url>`). */
-  signingKey: 'TTC_DECISION_KEY',
-  /** The keys a worker verifies decisions with, separated by commas (Ed25519 public keys, or the HMAC secret). */
-  verifyKeys: 'TTC_DECISION_VERIFY_KEYS',
-} as const;
+/** Environment variables of the decision keys (read here and in `cli-config`, nowhere else; named in `./decisions`). */
+export const DECISION_ENV = { signingKey: DECISION_KEY_VARIABLES.signing, verifyKeys: DECISION_KEY_VARIABLES.verifying } as const;
 
 /** Where `dev`, `start` and `demo` keep the project's development keys, relative to the project root. */
 export const DECISION_KEY_DIR = join('.data', 'decisions');
@@ -36,8 +32,8 @@ export async function readDecisionKeys(env: Readonly<Record<string, string | und
   const fromEnv = keysFromEnv(env);
   if (fromEnv !== null) return fromEnv;
   const [signing, verifying] = await Promise.all([readKeyFile(projectRoot, SIGNING_KEY_FILE), readKeyFile(projectRoot, VERIFY_KEYS_FILE)]);
-  const signingKey = signing === null ? null : parseFrom(signing, SIGNING_KEY_FILE);
-  const verifyingKeys = verifying === null ? [] : parseList(verifying, VERIFY_KEYS_FILE);
+  const signingKey = signing === null ? null : asUsageError(() => parseNamedDecisionKey(signing, SIGNING_KEY_FILE));
+  const verifyingKeys = verifying === null ? [] : asUsageError(() => parseDecisionKeyList(verifying, VERIFY_KEYS_FILE));
   return { signing: signingKey, verifying: verifyingKeys, source: signingKey === null && verifyingKeys.length === 0 ? 'none' : 'project' };
 }
 
@@ -65,27 +61,19 @@ function keysFromEnv(env: Readonly<Record<string, string | undefined>>): Decisio
   const signingText = env[DECISION_ENV.signingKey]?.trim() ?? '';
   const verifyText = env[DECISION_ENV.verifyKeys]?.trim() ?? '';
   if (signingText === '' && verifyText === '') return null;
-  const signing = signingText === '' ? null : parseFrom(signingText, DECISION_ENV.signingKey);
-  if (signing?.algorithm === 'ed25519' && signing.privateKey === null) throw new CliError(`${DECISION_ENV.signingKey} is a public key: it cannot sign (give the private key)`, EXIT_CODES.usage);
+  const signing = signingText === '' ? null : asUsageError(() => signingKeyFromEnv(env));
   // A process given only the signing key verifies with its public half (the demo's own worker, for one).
-  const verifying = verifyText === '' ? (signing === null ? [] : [verifyingKey(signing)]) : parseList(verifyText, DECISION_ENV.verifyKeys);
+  const verifying = verifyText === '' ? (signing === null ? [] : [verifyingKey(signing)]) : asUsageError(() => parseDecisionKeyList(verifyText, DECISION_ENV.verifyKeys));
   return { signing, verifying, source: 'environment' };
 }
 
-function parseList(text: string, source: string): DecisionKey[] {
-  return text
-    .split(/[\s,]+/)
-    .filter((item) => item !== '')
-    .map((item) => parseFrom(item, source));
-}
-
-/** Parses key text; an error names where the key came from, never its material. */
-function parseFrom(text: string, source: string): DecisionKey {
+/** Runs a key parse; its error, which names where the key came from and never its material, becomes a usage error. */
+function asUsageError<T>(parse: () => T): T {
   try {
-    return parseDecisionKey(text);
+    return parse();
   } catch (error) {
     if (!(error instanceof DecisionKeyError)) throw error;
-    throw new CliError(`${source}: ${error.message}`, EXIT_CODES.usage, { cause: error });
+    throw new CliError(error.message, EXIT_CODES.usage, { cause: error });
   }
 }
 
@@ -113,7 +101,7 @@ async function createSigningKey(projectRoot: string): Promise<DecisionKey> {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const winner = await readKeyFile(projectRoot, SIGNING_KEY_FILE);
     if (winner === null) throw new CliError(`${SIGNING_KEY_FILE} exists but is empty: remove it to create a new key`, EXIT_CODES.failure);
-    return parseFrom(winner, SIGNING_KEY_FILE);
+    return asUsageError(() => parseNamedDecisionKey(winner, SIGNING_KEY_FILE));
   } finally {
     await unlink(temporary).catch(() => undefined);
   }

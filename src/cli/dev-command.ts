@@ -1,26 +1,38 @@
 import type { ChildProcess } from 'node:child_process';
+import { relative, resolve } from 'node:path';
 import type { DevPorts } from './cli-config.js';
 import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import { ensureDecisionKeys, SIGNING_KEY_FILE, VERIFY_KEYS_FILE } from './decision-keys.js';
+import { devEnvironment, writeDevEnvFile } from './dev-env-file.js';
 import { startDevStack, TEMPORAL_DATA_FILE, type DevStack } from './dev-stack.js';
 import { maskCredentials } from './mask-credentials.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
 
-/** `dev`: the stack only, until a stop signal; prints its addresses and the environment to export. */
-export async function runDev(ctx: StackContext, ports: DevPorts): Promise<ExitCode> {
+/**
+ * `dev`: the stack only, until a stop signal; prints its addresses and the environment to export, and with
+ * `envFile` (`--write-env`; not `--env-file`, which Node takes for itself wherever it stands) writes the environment
+ * a worker of your own needs (see `devEnvironment`).
+ */
+export async function runDev(ctx: StackContext, ports: DevPorts, envFile?: string): Promise<ExitCode> {
   const teardown = new Teardown(ctx.out.progress);
   try {
     const stack = await bringUpStack(ctx, ports, teardown);
     if (ctx.stop.aborted) return EXIT_CODES.ok;
     const keys = await ensureDecisionKeys(ctx.env, ctx.projectRoot);
+    const envPath = envFile === undefined ? null : resolve(ctx.projectRoot, envFile);
+    if (envPath !== null) await writeDevEnvFile(envPath, devEnvironment(stack, keys, ctx.config.databaseSchema), ctx.cli);
     const signing =
       keys.source === 'environment'
         ? 'Decisions are signed with the keys in the environment (TTC_DECISION_KEY / TTC_DECISION_VERIFY_KEYS).'
         : `Decisions are signed: approve/reject/resolve run in this folder sign with ${SIGNING_KEY_FILE}; workers started here verify with ${VERIFY_KEYS_FILE}.`;
     const next = `In another terminal (in this folder):\n${exportLines(stack)}\n  ${ctx.cli} worker            # the demo worker; or --tools <module> for yours`;
-    ctx.out.report(readyEvent(stack), `${describeStack(stack)}\n${signing}\n\n${next}\n\nCtrl-C stops everything.`);
+    const ownWorker =
+      envPath === null
+        ? `A worker of your own: \`${ctx.cli} dev --write-env .env.dev\` writes the environment it needs (database URLs with passwords, decision keys).`
+        : `A worker of your own: its environment (database URLs with passwords, decision keys) is in ${relative(ctx.projectRoot, envPath) || envPath} (mode 0600):\n  node --env-file=${relative(ctx.projectRoot, envPath) || envPath} worker.js   # or: npx tsx --env-file=… worker.ts`;
+    ctx.out.report({ ...readyEvent(stack), envFile: envPath }, `${describeStack(stack)}\n${signing}\n\n${next}\n\n${ownWorker}\n\nCtrl-C stops everything.`);
     await untilStoppedOrDead(ctx.stop, stack.temporal.process);
     ctx.out.progress('stopping the dev stack');
     return EXIT_CODES.ok;

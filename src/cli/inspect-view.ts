@@ -1,4 +1,5 @@
 import type { AuditRecord } from '../contract/audit-record.js';
+import type { DecisionRecord } from '../contract/decision-record.js';
 import type { LedgerEntry, MemoryRecord, StoredAudit } from '../store/index.js';
 import type { InspectedCall, InspectOutput } from './inspect.js';
 
@@ -33,14 +34,18 @@ const AUDIT_FIELD_VISIBILITY = {
   redactions: 'protected',
   timings: 'shown',
   bindings: 'shown',
-  // Names the approver or resolver (a person), and their note.
-  decision: 'protected',
+  // Who approved, rejected or resolved the call, how they were authenticated and when: what an operator asks first
+  // about such a call. Only the decider's note, free text that may hold customer data, stays protected.
+  decision: 'shown',
 } as const satisfies Record<keyof AuditRecord, 'shown' | 'protected'>;
 
 type ShownAuditField = { [K in keyof AuditRecord]-?: (typeof AUDIT_FIELD_VISIBILITY)[K] extends 'shown' ? K : never }[keyof AuditRecord];
 
+/** A decision as printed by default: everything but the decider's note. */
+export type ShownDecision = Omit<DecisionRecord, 'note'>;
+
 /** The audit fields printed by default. */
-export type ShownAudit = Pick<AuditRecord, ShownAuditField>;
+export type ShownAudit = Omit<Pick<AuditRecord, ShownAuditField>, 'decision'> & { readonly decision?: ShownDecision };
 
 /** An attempt without its protected fields (the idempotency key is one: with it, anyone can look the call up downstream). */
 export interface ShownAttempt extends Omit<StoredAudit, 'idempotencyKey' | 'audit'> {
@@ -70,6 +75,7 @@ export interface InspectView extends Omit<InspectOutput, 'calls' | 'memory'> {
 const WITHHELD_FIELDS: readonly string[] = [
   'idempotencyKey',
   'memory.subjectRef',
+  'audit.decision.note',
   ...Object.entries(AUDIT_FIELD_VISIBILITY).flatMap(([field, visibility]) => (visibility === 'protected' ? [`audit.${field}`] : [])),
 ];
 
@@ -104,5 +110,10 @@ function shownAttempt({ idempotencyKey: _key, audit, ...attempt }: StoredAudit):
 /** Only the fields classified as shown: a field the classification does not know (a newer record) stays out. */
 function shownAudit(audit: AuditRecord): ShownAudit {
   const isShown = (field: string): boolean => (AUDIT_FIELD_VISIBILITY as Readonly<Record<string, string>>)[field] === 'shown';
-  return Object.fromEntries(Object.entries(audit).filter(([field]) => isShown(field))) as ShownAudit;
+  const shown = Object.fromEntries(Object.entries(audit).filter(([field]) => isShown(field))) as Omit<ShownAudit, 'decision'>;
+  return audit.decision === undefined ? shown : { ...shown, decision: shownDecision(audit.decision) };
+}
+
+function shownDecision({ note: _note, ...decision }: DecisionRecord): ShownDecision {
+  return decision;
 }

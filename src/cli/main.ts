@@ -19,18 +19,21 @@ type OperatorRun = Extract<CommandLine, { kind: 'operator' }>;
 function connect(config: CliConfig, cli: string, env: NodeJS.ProcessEnv): CliDeps & { close(): Promise<void> } {
   let temporal: TemporalClientConnection | null = null;
   let database: OpenDatabase | null = null;
+  const openedDatabase = async () => {
+    const { openDatabase } = await import('./database.js');
+    database ??= await openDatabase(config, process.cwd());
+    return database;
+  };
   return {
     cli,
+    config,
     client: async () => {
       const [{ connectClient }, { configuredCodec }] = await Promise.all([import('./temporal-connection.js'), import('./codec-config.js')]);
       temporal ??= await connectClient(config.temporal, configuredCodec(config.codecKeys)?.codec ?? null);
       return temporal.client;
     },
-    store: async () => {
-      const { openDatabase } = await import('./database.js');
-      database ??= await openDatabase(config, process.cwd());
-      return database.store;
-    },
+    store: async () => (await openedDatabase()).store,
+    database: openedDatabase,
     signingKey: async () => {
       const { readDecisionKeys } = await import('./decision-keys.js');
       return (await readDecisionKeys(env, process.cwd())).signing;

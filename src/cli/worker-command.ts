@@ -3,7 +3,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, startDemoServices } from '../demo/index.js';
 import { startContractGauges } from '../temporal/contract-gauges.js';
 import { MIN_KEY_BYTES, parseSecretKey } from '../contract/keyed-digest.js';
-import { MIN_PRINCIPAL_KEY_BYTES, parsePrincipalKey } from '../contract/principal-ref.js';
+import { configuredPrincipalKey } from './principal-key-config.js';
 import type { ToolStore } from '../store/index.js';
 import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
@@ -78,16 +78,6 @@ export async function runPlan(ctx: StackContext, server: { readonly connection: 
   const worker = await startToolWorker(server.connection, server.namespace, store, plan, keys);
   teardown.add('the worker', () => worker.stop());
   return worker;
-}
-
-/** The configured principal key as bytes; one that is too short is a usage error (which never shows the key). */
-function configuredPrincipalKey(value: string | undefined): Uint8Array | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return parsePrincipalKey(value);
-  } catch {
-    throw new CliError(`${CLI_ENV.principalKey} must be at least ${MIN_PRINCIPAL_KEY_BYTES} bytes (e.g. openssl rand -base64 32)`, EXIT_CODES.usage);
-  }
 }
 
 /** The configured cursor key as bytes; one that is too short is a usage error (which never shows the key). */

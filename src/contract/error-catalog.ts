@@ -112,6 +112,19 @@ export const NOT_COMMITTED_MESSAGES = Object.freeze({
   human: 'A person confirmed the operation did not take effect. It may be requested again.',
 });
 
+/**
+ * What the model is told when the evidence layer refuses a tool's output (`OUTPUT_CONTRACT_VIOLATION`, layer
+ * `evidence`), by what was wrong: safe, fixed texts that say why in the model's terms (the detail, which may quote
+ * the tool's output, stays in the audit).
+ */
+export const EVIDENCE_FAILURE_MESSAGES = Object.freeze({
+  malformed: 'The tool cited its evidence incompletely (each item needs a kind, a locator and the fields it supports), so the result could not be checked and was not used.',
+  dangling: 'The tool cited evidence for fields its data does not have, so the result could not be checked and was not used.',
+  observedAt:
+    'The tool did not say in a readable form when its data was observed (a date and time with a time zone, an HTTP date or epoch milliseconds), so its freshness could not be checked and the result was not used.',
+  conflicts: 'The tool reported a disagreement between sources that does not name a field of its data with two or more sourced values, so the result was not used.',
+});
+
 /** What the model is told about a refused continuation cursor (`INVALID_ARGUMENTS`): the same for a forged, a foreign and an expired one. */
 export const REFUSED_CURSOR_MESSAGE = 'The continuation cursor is not valid for this call (changed, issued for another call, or expired). Start the listing again without it.';
 
@@ -125,7 +138,11 @@ export const CATALOG_MESSAGE_VARIANTS: {
   readonly alternatives: Readonly<Partial<Record<CatalogCode, readonly string[]>>>;
 } = Object.freeze({
   detailed: Object.freeze(['INVALID_ARGUMENTS'] as const),
-  alternatives: Object.freeze({ NOT_COMMITTED: Object.freeze(Object.values(NOT_COMMITTED_MESSAGES)), INVALID_ARGUMENTS: Object.freeze([REFUSED_CURSOR_MESSAGE]) }),
+  alternatives: Object.freeze({
+    NOT_COMMITTED: Object.freeze(Object.values(NOT_COMMITTED_MESSAGES)),
+    INVALID_ARGUMENTS: Object.freeze([REFUSED_CURSOR_MESSAGE]),
+    OUTPUT_CONTRACT_VIOLATION: Object.freeze(Object.values(EVIDENCE_FAILURE_MESSAGES)),
+  }),
 });
 
 /** A code of the fixed catalog. */

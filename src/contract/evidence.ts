@@ -2,7 +2,7 @@ import type { EvidenceInput } from './tool-handler.js';
 import { resolvePointer } from './json-pointer.js';
 import type { Evidence } from './model-result.js';
 import { digestJson } from './sha256.js';
-import { toIsoTimestamp } from './time.js';
+import { readTime } from './time.js';
 
 /** Evidence as it is built for the model, with the source label kept for allowlist checks and storage. */
 export interface BuiltEvidence {
@@ -29,14 +29,14 @@ export function buildEvidence(items: readonly EvidenceInput[], defaultSource: st
       supports.length === 0 ||
       !supports.every((pointer): pointer is string => typeof pointer === 'string')
     ) {
-      throw new EvidenceError(`evidence[${index}] needs kind, locator and at least one supported pointer`);
+      throw new EvidenceError('malformed', `evidence[${index}] needs kind, locator and at least one supported pointer`);
     }
     const body: Omit<Evidence, 'evidence_id'> = { kind: item.kind, locator: item.locator, supports: [...supports] };
     if (item.quote !== undefined) body.quote = String(item.quote);
     if (item.observedAt !== undefined) {
-      const observed = toIsoTimestamp(item.observedAt);
-      if (observed === null) throw new EvidenceError(`evidence[${index}] has an invalid observedAt`);
-      body.observed_at = observed;
+      const observed = readTime(item.observedAt);
+      if (!observed.ok) throw new EvidenceError('observedAt', `evidence[${index}].observedAt is ${observed.reason}`);
+      body.observed_at = observed.iso;
     }
     return { evidence: { evidence_id: evidenceId(body), ...body }, source: item.source ?? defaultSource };
   });
@@ -52,7 +52,14 @@ export function evidenceStillSupported<T extends { evidence: Evidence }>(items: 
   return items.filter((item) => item.evidence.supports.every((pointer) => resolvePointer(data, pointer).found));
 }
 
-/** A malformed evidence declaration from a handler. */
+/** A malformed evidence declaration from a handler: an item that lacks a part, or a time that is not one. */
 export class EvidenceError extends Error {
   override readonly name = 'EvidenceError';
+
+  constructor(
+    readonly problem: 'malformed' | 'observedAt',
+    message: string,
+  ) {
+    super(message);
+  }
 }

@@ -1,5 +1,6 @@
 import type { RawResponse } from './tool-handler.js';
 import { ToolError } from './tool-error.js';
+import { readTime } from './time.js';
 
 /** A raw HTTP-like response as a handler received it (from fetch, undici, axios or a test). */
 export interface HttpLikeResponse {
@@ -99,8 +100,8 @@ function statusError(status: number, header: (name: string) => string | undefine
 function retryAfter(value: string | undefined): { retryAfterMs?: number } {
   if (value === undefined) return {};
   if (/^\d+$/.test(value.trim())) return { retryAfterMs: Number(value.trim()) * 1000 };
-  const at = Date.parse(value);
-  return Number.isFinite(at) ? { retryAfterMs: Math.max(0, at - Date.now()) } : {};
+  const at = readTime(value);
+  return at.ok ? { retryAfterMs: Math.max(0, Date.parse(at.iso) - Date.now()) } : {};
 }
 
 function protocolError(reason: string, details: Record<string, unknown>, raw?: RawResponse): ToolError {

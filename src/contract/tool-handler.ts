@@ -36,7 +36,12 @@ export function openDispatchFence(): Promise<void> {
   return Promise.resolve();
 }
 
-/** A timestamp as handlers may give it: a Date, epoch milliseconds or an ISO-8601 string. */
+/**
+ * A timestamp as handlers may give it, as the outside world sends it: a Date, epoch milliseconds (a number), an ISO
+ * 8601 time with its zone (`2026-12-05T05:31:37Z`, `…+01:00`; a date alone is its UTC midnight) or an HTTP date
+ * (`Sat, 05 Dec 2026 05:31:37 GMT`, a `Last-Modified` header as it comes). Anything else fails the evidence layer
+ * (a receipt's `committedAt` is then unknown: the receipt is kept).
+ */
 export type TimeInput = Date | number | string;
 
 /** Evidence a handler cites: `supports` are JSON Pointers into its `data`. */

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual, verify } from 'node:crypto';
 import type { DecisionClaims } from './claims.js';
-import { parseDecisionKey, type DecisionKey } from './keys.js';
+import { parseNamedDecisionKey, type DecisionKey } from './keys.js';
 import { decodeToken } from './token.js';
 
 /** A token whose signature verified: what it says, and how its signer was authenticated. */
@@ -32,12 +32,12 @@ export interface DecisionAuthenticator {
  */
 export function signedDecisions(options: { readonly keys: readonly (DecisionKey | string)[] }): DecisionAuthenticator {
   const keys = new Map<string, DecisionKey>();
-  for (const given of options.keys) {
-    const key = typeof given === 'string' ? parseDecisionKey(given) : given;
+  for (const [index, given] of options.keys.entries()) {
+    const key = typeof given === 'string' ? parseNamedDecisionKey(given, `signedDecisions: keys[${index}]`) : given;
     if (keys.has(key.id)) throw new RangeError(`decision key id '${key.id}' is given twice`);
     keys.set(key.id, key);
   }
-  if (keys.size === 0) throw new RangeError('signedDecisions needs at least one key');
+  if (keys.size === 0) throw new RangeError('signedDecisions needs at least one key (see verifyingKeysFromEnv)');
   return {
     authenticate(token) {
       const decoded = decodeToken(token);

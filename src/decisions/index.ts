@@ -3,13 +3,16 @@
 export { signDecision, DEFAULT_DECISION_TTL_MS, type ApprovalStatement, type ResolutionStatement, type SignOptions } from './sign.js';
 export { signedDecisions, type DecisionAuthenticator, type DecisionAuthentication, type AuthenticatedDecision, type AuthenticationFailure } from './authenticator.js';
 export { unauthenticatedForDevelopment, type UnauthenticatedDecisions } from './development.js';
+export { verifyingKeysFromEnv, signingKeyFromEnv, DECISION_KEY_VARIABLES } from './env-keys.js';
 export {
   parseDecisionKey,
+  parseDecisionKeyList,
   formatDecisionKey,
   generateDecisionKey,
   verifyingKey,
   DecisionKeyError,
   DECISION_ALGORITHMS,
+  DECISION_KEY_FORM,
   type DecisionKey,
   type DecisionAlgorithm,
 } from './keys.js';

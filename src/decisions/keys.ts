@@ -20,6 +20,8 @@ export class DecisionKeyError extends Error {
 
 const KEY_ID = /^[A-Za-z0-9._-]{1,64}$/;
 const MIN_HMAC_SECRET_BYTES = 32;
+/** How a key is written, for messages. */
+export const DECISION_KEY_FORM = '<algorithm>:<key id>:<base64url key>';
 
 /**
  * Parses a key written as `<algorithm>:<key id>:<base64url DER or secret>` — the form {@link formatDecisionKey}
@@ -27,9 +29,10 @@ const MIN_HMAC_SECRET_BYTES = 32;
  * public key (SPKI, it can only verify).
  */
 export function parseDecisionKey(text: string): DecisionKey {
+  if (text.trim() === '') throw new DecisionKeyError(`the decision key is empty (a decision key is written ${DECISION_KEY_FORM})`);
   const [algorithm, id, material, ...rest] = text.trim().split(':');
   if (rest.length > 0 || algorithm === undefined || id === undefined || material === undefined) {
-    throw new DecisionKeyError('a decision key is written <algorithm>:<key id>:<base64url key>');
+    throw new DecisionKeyError(`a decision key is written ${DECISION_KEY_FORM}`);
   }
   if (!KEY_ID.test(id)) throw new DecisionKeyError(`a decision key id is 1-64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(id.slice(0, 64))})`);
   const bytes = Buffer.from(material, 'base64url');
@@ -39,6 +42,27 @@ export function parseDecisionKey(text: string): DecisionKey {
   }
   if (algorithm === 'ed25519') return { algorithm, id, ...ed25519Pair(bytes, id) };
   throw new DecisionKeyError(`decision key '${id}': unknown algorithm (expected one of ${DECISION_ALGORITHMS.join(', ')})`);
+}
+
+/**
+ * Parses keys separated by commas or white space (an environment variable, a key file), as {@link parseDecisionKey}
+ * does each. `source` names where the text came from (`TTC_DECISION_VERIFY_KEYS`, a file): every error names it, and
+ * the position of the key at fault, never key material. Text holding no key at all is an error too.
+ */
+export function parseDecisionKeyList(text: string, source: string): DecisionKey[] {
+  const items = text.split(/[\s,]+/).filter((item) => item !== '');
+  if (items.length === 0) throw new DecisionKeyError(`${source} holds no decision key (expected ${DECISION_KEY_FORM}, several separated by commas)`);
+  return items.map((item, index) => parseNamedDecisionKey(item, items.length === 1 ? source : `${source} (key ${index + 1} of ${items.length})`));
+}
+
+/** {@link parseDecisionKey}, with errors that begin with `source`. */
+export function parseNamedDecisionKey(text: string, source: string): DecisionKey {
+  try {
+    return parseDecisionKey(text);
+  } catch (error) {
+    if (!(error instanceof DecisionKeyError)) throw error;
+    throw new DecisionKeyError(`${source}: ${error.message}`, { cause: error });
+  }
 }
 
 function ed25519Pair(der: Buffer, id: string): { publicKey: KeyObject; privateKey: KeyObject | null } {

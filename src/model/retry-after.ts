@@ -1,3 +1,5 @@
+import { readTime } from '../contract/time.js';
+
 /** A header lookup (case-insensitive, as `Headers.get`). */
 export type HeaderLookup = (name: string) => string | null;
 
@@ -11,6 +13,6 @@ export function retryAfterMs(header: HeaderLookup, now: () => number): number | 
   const value = header('retry-after')?.trim();
   if (value === undefined || value === '') return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isFinite(at) ? Math.max(0, at - now()) : undefined;
+  const at = readTime(value);
+  return at.ok ? Math.max(0, Date.parse(at.iso) - now()) : undefined;
 }

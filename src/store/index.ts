@@ -30,6 +30,18 @@ export { StoreError, isStoreError, STORE_FAILURE_CODES, type StoreFailure } from
 export { PgToolStore, type PgToolStoreOptions } from './pg/pg-tool-store.js';
 export { checkSchemaName, DEFAULT_SCHEMA } from './pg/pg-schema.js';
 export { InMemoryToolStore } from './in-memory/in-memory-tool-store.js';
+export { PgAuditTrail } from './pg/pg-audit-trail.js';
+export type { SealOptions, SealReport } from './pg/pg-trail-seal.js';
+export type { VerifyTrailOptions } from './pg/pg-trail-verify.js';
+export type { ExportTrailOptions } from './pg/pg-trail-export.js';
+export type { ErasureRequest } from './pg/pg-trail-lifecycle.js';
+export { AUDIT_ANCHOR_VERSION, GENESIS_ANCHOR_SHA256, type AnchorSigningKey, type AuditAnchor } from './audit-trail/anchor.js';
+export { AUDIT_EXPORT_FORMAT, type ExportLine, type ExportManifest } from './audit-trail/export-format.js';
+export type { ArtifactPurge, AuditRetirement, ErasureRecord } from './audit-trail/lifecycle-records.js';
+export { parsePublishedAnchors, publishedAnchorLine, PublishedAnchorsError } from './audit-trail/published-anchors.js';
+export type { TrailFinding, TrailNote } from './audit-trail/trail-findings.js';
+export type { HistoryLookup, HistoryReference, TrailCounts, TrailReport, TrailRun, TrailScope } from './audit-trail/trail-report.js';
+export { verifyExportLines, type VerifyFileOptions } from './audit-trail/verify-file.js';
 export { migrate, loadMigrations, MIGRATIONS_DIR, MIGRATIONS_TABLE, type MigrateOptions, type Migration, type MigrationReport } from './pg/migrate.js';
 export { APPEND_ONLY_SQLSTATE, toStoreError } from './pg/pg-errors.js';
 export type { StoreClock } from './timestamps.js';

@@ -1,7 +1,8 @@
 import type { JsonValue } from '../contract/json-value.js';
 
 /**
- * A state change derived from tool results (SPEC §8). Idempotent by `patchId`; `expectedVersion` is the version
+ * A state change derived from tool results (SPEC §8). Idempotent by `patchId` within its workflow (another workflow's
+ * patch of the same id is its own; see `storedPatchKey`); `expectedVersion` is the version
  * the writer read (0 = the key must not exist yet), so a stale writer gets a conflict instead of overwriting. Its
  * provenance (`source`, `observedAt`, `retrievedAt`) is the cited evidence's: left out, it is taken from the evidence;
  * given, it must be what the evidence says, or the patch is refused (`provenance_mismatch`).

@@ -28,6 +28,9 @@ export type StoreFailure =
   | 'unavailable'
   | 'serialization_failure'
   | 'append_only'
+  | 'period_retired'
+  | 'no_partition'
+  | 'retention_refused'
   | 'schema_missing'
   | 'migration_mismatch'
   | 'role_setup'
@@ -68,6 +71,12 @@ export const STORE_FAILURE_CODES = Object.freeze({
   unavailable: 'UPSTREAM_UNAVAILABLE',
   serialization_failure: 'UPSTREAM_UNAVAILABLE',
   append_only: 'TOOL_ERROR',
+  // A row dated in a month retention dropped (migration 007): never recorded where retention cannot see it.
+  period_retired: 'TOOL_ERROR',
+  // A row dated in a month whose partitions do not exist (the store prepares them before writing: a raw insert).
+  no_partition: 'TOOL_ERROR',
+  // Retention refused to drop months holding unsealed rows or unsettled side effects (seal, settle, then retry).
+  retention_refused: 'STATUS_CONFLICT',
   schema_missing: 'TOOL_ERROR',
   migration_mismatch: 'TOOL_ERROR',
   // The application role could do what an owner can (it is the owner, a superuser, a member, or owns the tables).

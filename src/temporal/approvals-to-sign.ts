@@ -60,11 +60,12 @@ export interface RunApprovals {
 }
 
 /**
- * Every call an approver may sign for now (see {@link approvalToSign}): the store's requests still within their wait,
- * in runs the server says are running, that their workflow lists as pending with exactly that request. A search
+ * Every call an approver may sign for now (see {@link approvalToSign}): the store's requests still waiting (see
+ * `ApprovalRequestFilter`), in runs the server says are running, that their workflow lists as pending with exactly
+ * that request. A search
  * attribute set by a workflow, or a query answer without a record, lists nothing. With `workflowId`, that workflow's
  * latest run is read (and asked) whether or not it has requests, and a failure to read it is thrown; without, every
- * run with a request still within its wait, each run that cannot be read reported with its `error`.
+ * run with a request still waiting, each run that cannot be read reported with its `error`.
  */
 export async function pendingApprovalsToSign(client: Client, store: ToolStore, filter: { readonly workflowId?: string; readonly now?: Date } = {}): Promise<RunApprovals[]> {
   const at = filter.now ?? new Date();

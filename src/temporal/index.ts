@@ -38,8 +38,5 @@ export type { DecisionAnswer } from '../../workflows/decision-inbox.js';
 export type { ResolveOutcomeSignal, ReconcileStatus, RefusedResolution } from '../../workflows/reconcile-tool-call.js';
 export type { DecisionRecord } from '../contract/decision-record.js';
 export { DECISION_REFUSALS, type DecisionRefusal } from '../wire/decisions.js';
-// MCP: a tool registry served to MCP clients, each call a workflow, MCP tasks backed by those workflows.
-export { createDurableMcpServer, type DurableMcpServerOptions } from './mcp/durable-mcp-server.js';
-export { TemporalTaskStore, DEFAULT_TASK_TTL, type TaskTtlPolicy } from './mcp/temporal-task-store.js';
-export { McpWorkflowCalls, type McpWorkflowCallsOptions, type McpCallState } from './mcp/mcp-workflow-calls.js';
-export { MCP_IDEMPOTENCY_META_KEY } from '../wire/mcp.js';
+// The MCP server through Temporal is `temporal-tool-contract/temporal/mcp`: it needs the optional MCP SDK, which a
+// worker does not.

@@ -48,11 +48,14 @@ export class EmbeddedPostgresServer {
   private password: string | null = null;
   private owned = false;
   private readonly user: OsUser | null = serverOsUser();
+  /** The data directory as an absolute path: a relative one is taken from the current directory, once. */
+  private readonly dataDir: string;
   /** The folder the server's data is really in: the data directory, or its relocated twin (see {@link RELOCATED_DATA_ROOT}). */
   readonly clusterDir: string;
 
   constructor(private readonly options: EmbeddedPostgresOptions) {
-    this.clusterDir = canReach(this.user, options.dataDir) ? options.dataDir : relocatedClusterDir(options.dataDir);
+    this.dataDir = resolve(options.dataDir);
+    this.clusterDir = canReach(this.user, this.dataDir) ? this.dataDir : relocatedClusterDir(this.dataDir);
   }
 
   /** Connection string of the running server as its superuser (database `postgres`): the owner, for migrations. */
@@ -67,7 +70,7 @@ export class EmbeddedPostgresServer {
    * superuser's). Idempotent, and safe when several processes share the cluster.
    */
   async applicationConnectionString(): Promise<string> {
-    const password = await readOrCreateSecret(`${this.options.dataDir}.${APP_PASSWORD_FILE}`);
+    const password = await readOrCreateSecret(`${this.dataDir}.${APP_PASSWORD_FILE}`);
     await ensureLoginRole(this.connectionString, EMBEDDED_APP_ROLE, password);
     return withCredentials(this.connectionString, EMBEDDED_APP_ROLE, password);
   }
@@ -115,16 +118,16 @@ export class EmbeddedPostgresServer {
     const owned = this.owned;
     await this.stop();
     if (owned && this.options.ephemeral) {
-      await rm(this.options.dataDir, { recursive: true, force: true });
+      await rm(this.dataDir, { recursive: true, force: true });
       await rm(this.clusterDir, { recursive: true, force: true });
       await rm(this.passwordPath(), { force: true });
-      await rm(`${this.options.dataDir}.${APP_PASSWORD_FILE}`, { force: true });
+      await rm(`${this.dataDir}.${APP_PASSWORD_FILE}`, { force: true });
     }
   }
 
   /** The password lives next to (not inside) the data directory, which belongs to the postgres user. */
   private passwordPath(): string {
-    return `${this.options.dataDir}.${PASSWORD_FILE}`;
+    return `${this.dataDir}.${PASSWORD_FILE}`;
   }
 
   private async readOrCreatePassword(): Promise<string> {
@@ -134,7 +137,7 @@ export class EmbeddedPostgresServer {
       throw new Error(`embedded Postgres data at ${this.clusterDir} has no password file ${path}; remove the directory to re-create it`);
     }
     const password = randomBytes(18).toString('base64url');
-    await mkdir(join(this.options.dataDir, '..'), { recursive: true });
+    await mkdir(join(this.dataDir, '..'), { recursive: true });
     await writeFile(path, `${password}\n`, { mode: 0o600 });
     return password;
   }

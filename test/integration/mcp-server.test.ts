@@ -10,7 +10,7 @@ import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { serveMcpHttp, type RunningMcpHttp } from '../../src/cli/mcp-http.js';
 import { formatDecisionKey } from '../../src/decisions/index.js';
 import { freePort } from '../../src/testing/free-port.js';
-import { createDurableMcpServer } from '../../src/temporal/index.js';
+import { createDurableMcpServer } from '../../src/temporal/mcp/index.js';
 import { mcpWorkflowId } from '../../src/temporal/mcp/mcp-call-identity.js';
 import { MCP_IDEMPOTENCY_META_KEY } from '../../src/wire/mcp.js';
 import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';

@@ -177,6 +177,19 @@ test('a state patch from workflow code cites the evidence ids the read returned'
   assert.equal(result.patch.patch.value, 'gold');
 });
 
+test('two workflows writing state under the same patch id (the README refundOrder run twice for one order) each apply their own patch', { timeout: 120_000 }, async () => {
+  for (const workflowId of ['patch-rerun-1', 'patch-rerun-2']) {
+    const result = (await h.temporal.client.workflow.execute('readThenPatch', {
+      taskQueue: h.taskQueue,
+      workflowId,
+      args: [TOOLS.customer, { customer_id: 'cus_7' }, { principal, callId: 'call-tier', key: 'customer.tier', pointer: '/tier', patchId: 'tier-cus_7' }],
+    })) as { patch: { applied: boolean; version: number; patch: { patchId: string; workflowId: string } } | null };
+    finished.push(workflowId);
+    assert.deepEqual([result.patch?.applied, result.patch?.version, result.patch?.patch.patchId, result.patch?.patch.workflowId], [true, 1, 'tier-cus_7', workflowId]);
+    assert.equal((await h.store.getState(workflowId, 'customer.tier'))?.patchId, 'tier-cus_7');
+  }
+});
+
 test('a stale state patch fails with failure type STATUS_CONFLICT and never overwrites', { timeout: 120_000 }, async () => {
   const error = await h.temporal.client.workflow
     .execute('readThenPatch', {

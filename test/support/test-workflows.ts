@@ -49,11 +49,11 @@ export async function followListing(name: string, args: unknown, options: Omit<C
   return results;
 }
 
-/** A read, then a state patch citing the evidence it returned. */
+/** A read, then a state patch citing the evidence it returned (its id `patchId`, else one made from the workflow id). */
 export async function readThenPatch(
   name: string,
   args: unknown,
-  options: CallToolOptions & { callId: string; key: string; pointer: string; expectedVersion?: number; claimedSource?: string },
+  options: CallToolOptions & { callId: string; key: string; pointer: string; expectedVersion?: number; claimedSource?: string; patchId?: string },
 ): Promise<{ read: ToolCallResult; patch: StatePatchResult | null }> {
   const read = await callTool(name, args, options);
   const evidenceIds = read.modelResult.evidence.map((e) => e.evidence_id);
@@ -61,7 +61,7 @@ export async function readThenPatch(
   if (evidenceIds.length === 0 || data === null || typeof data !== 'object') return { read, patch: null };
   const value = (data as Record<string, unknown>)[options.pointer.slice(1)];
   const patch = await applyStatePatch({
-    patchId: `${workflowInfo().workflowId}:${options.key}:${options.callId}`,
+    patchId: options.patchId ?? `${workflowInfo().workflowId}:${options.key}:${options.callId}`,
     key: options.key,
     value,
     evidenceIds,

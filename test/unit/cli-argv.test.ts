@@ -42,6 +42,7 @@ test('the stack commands parse to typed input; flags override nothing they do no
     ports: { port: 7300, uiPort: 8300 },
   });
   assert.deepEqual(devCommand.parse(['--ui-port', '9000']), { json: false, ports: { uiPort: 9000 } });
+  assert.deepEqual(devCommand.parse(['--write-env', '.env.dev']), { json: false, ports: {}, envFile: '.env.dev' });
   assert.deepEqual(demoCommand.parse(['--auto-approve']), { json: false, demo: { approval: 'auto', exitAfterSummary: false } });
   assert.deepEqual(workerCommand.parse([]), { json: false, source: { kind: 'demo' } });
   assert.deepEqual(workerCommand.parse(['--tools', './tools.ts', '--task-queue', 'agents', '--json']), { json: true, source: { kind: 'user', toolsModule: './tools.ts', taskQueue: 'agents' } });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseCommand } from '../../src/cli/argv.js';
+import { configFromEnv } from '../../src/cli/cli-config.js';
 import { CliError, EXIT_CODES } from '../../src/cli/cli-error.js';
 import { regress } from '../../src/cli/regress.js';
 import { startCli } from '../support/cli-process.js';
@@ -36,6 +37,8 @@ describe('tool-contract regress', () => {
       cli: 'tool-contract',
       client: () => Promise.reject(new Error('no Temporal')),
       store: () => Promise.reject(new Error('no store')),
+      database: () => Promise.reject(new Error('no database')),
+      config: configFromEnv({}),
       signingKey: () => Promise.reject(new Error('regress signs nothing')),
     };
     for (const [tools, exitCode] of [[NOW, EXIT_CODES.ok], [BEFORE, EXIT_CODES.failure]] as const) {

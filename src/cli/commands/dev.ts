@@ -9,26 +9,31 @@ export const PORT_OPTIONS = { port: { type: 'string' }, 'ui-port': { type: 'stri
 export interface DevInput {
   readonly json: boolean;
   readonly ports: Partial<DevPorts>;
+  /** Where to write the environment a worker of your own needs (`--write-env`); absent: nowhere. */
+  readonly envFile?: string;
 }
 
 /** `dev`: the local stack (Temporal dev server with UI, Postgres), until stopped. */
 export const devCommand: StackCommandSpec<DevInput> = {
   name: 'dev',
   usage: {
-    synopsis: 'dev [--port <n>] [--ui-port <n>]',
+    synopsis: 'dev [--port <n>] [--ui-port <n>] [--write-env <path>]',
     description: [
       'only the stack: Temporal dev server (default 127.0.0.1:7233, UI 8233, state in',
       '.data/temporal/) and Postgres (DATABASE_URL, else embedded), migrated; prints the',
-      'environment to export and runs until Ctrl-C',
+      'environment to export and runs until Ctrl-C. --write-env: also writes (mode 0600) what',
+      'a worker of your own needs: TEMPORAL_*, DATABASE_URL and DATABASE_OWNER_URL with their',
+      'passwords, DATABASE_SCHEMA, TTC_DECISION_VERIFY_KEYS and TTC_DECISION_KEY',
     ],
   },
   parse: (args) => {
-    const { values, json } = parseCommandArgs(args, PORT_OPTIONS);
-    return { json, ports: parsePorts(values) };
+    const { values, json } = parseCommandArgs(args, { ...PORT_OPTIONS, 'write-env': { type: 'string' } });
+    const envFile = optionalString(values, 'write-env');
+    return { json, ports: parsePorts(values), ...(envFile === undefined ? {} : { envFile }) };
   },
   load: async () => {
     const { runDev } = await import('../dev-command.js');
-    return (input, ctx) => runDev(ctx, devPorts(ctx.env, input.ports));
+    return (input, ctx) => runDev(ctx, devPorts(ctx.env, input.ports), input.envFile);
   },
 };
 

@@ -15,10 +15,10 @@ export const inspectCommand: OperatorCommandSpec<InspectInput, InspectView> = {
   usage: {
     synopsis: 'inspect <workflowId> [callId] [--protected]',
     description: [
-      'model results, audit records (ids, status, error code, layer outcomes, digests),',
-      'evidence, state patches and memory; --protected: also the protected fields (error',
-      'detail, downstream and provider refs, idempotency key, operation id, principal and',
-      'memory subject refs)',
+      'model results, audit records (ids, status, error code, layer outcomes, digests, who',
+      'approved or resolved), evidence, state patches and memory; --protected: also the',
+      'protected fields (error detail, downstream and provider refs, idempotency key,',
+      "operation id, principal and memory subject refs, the decider's note)",
     ],
   },
   parse: (args) => {

@@ -16,6 +16,9 @@ export interface McpInput {
   readonly transport: McpTransportChoice;
 }
 
+/** The optional peer dependency that serving MCP needs (and only that: no other command loads it). */
+const MCP_SDK_PACKAGE = '@modelcontextprotocol/sdk';
+
 /** The principal of calls when none is given: a local, single-user server. */
 export const DEFAULT_MCP_PRINCIPAL: Principal = { tenant: 'local', subject: 'mcp-client' };
 
@@ -47,7 +50,8 @@ export const mcpCommand: StackCommandSpec<McpInput> = {
     return { json, toolsModule: requiredString(values, 'tools'), taskQueue: taskQueueOf(values), principal: principalOf(values), transport: transportOf(values) };
   },
   load: async () => {
-    const { runMcpCommand } = await import('../mcp-command.js');
+    const { importWithOptionalPeer } = await import('../optional-peer.js');
+    const { runMcpCommand } = await importWithOptionalPeer(() => import('../mcp-command.js'), MCP_SDK_PACKAGE, '`tool-contract mcp`');
     return (input, ctx) => runMcpCommand(ctx, input);
   },
 };

@@ -1,4 +1,4 @@
-import { optionalString, parseCommandArgs, usageError } from '../command-args.js';
+import { optionalIsoTime, optionalString, parseCommandArgs, usageError } from '../command-args.js';
 import type { OperatorCommandSpec } from '../command.js';
 import type { MetricsReport } from '../metrics.js';
 
@@ -8,8 +8,6 @@ export interface MetricsInput {
   readonly tool?: string;
   readonly json: boolean;
 }
-
-const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** `metrics`: seed 004's validation metrics from the audit records. */
 export const metricsCommand: OperatorCommandSpec<MetricsInput, MetricsReport> = {
@@ -25,11 +23,8 @@ export const metricsCommand: OperatorCommandSpec<MetricsInput, MetricsReport> = 
   },
   parse: (args) => {
     const { values, json } = parseCommandArgs(args, { since: { type: 'string' }, tool: { type: 'string' } });
-    const since = optionalString(values, 'since');
+    const since = optionalIsoTime(values, 'since');
     const tool = optionalString(values, 'tool');
-    if (since !== undefined && (!ISO_WITH_OFFSET.test(since) || Number.isNaN(Date.parse(since)))) {
-      throw usageError(`--since must be an ISO-8601 time with an offset, e.g. 2026-11-30T12:00:00Z, got '${since}'`);
-    }
     if (tool !== undefined && tool.trim() === '') throw usageError('--tool needs a tool name');
     return { ...(since === undefined ? {} : { since }), ...(tool === undefined ? {} : { tool }), json };
   },

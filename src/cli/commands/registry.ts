@@ -4,6 +4,8 @@ import { codecServerCommand } from './codec-server.js';
 import { approveCommand, rejectCommand } from './decide.js';
 import { demoCommand } from './demo.js';
 import { devCommand } from './dev.js';
+import { eraseCommand } from './erase.js';
+import { exportCommand } from './export.js';
 import { helpCommand } from './help.js';
 import { inspectCommand } from './inspect.js';
 import { mcpCommand } from './mcp.js';
@@ -12,8 +14,11 @@ import { migrateCommand } from './migrate.js';
 import { pendingCommand } from './pending.js';
 import { regressCommand } from './regress.js';
 import { resolveCommand } from './resolve.js';
+import { retentionCommand } from './retention.js';
+import { sealCommand } from './seal.js';
 import { startCommand } from './start.js';
 import { unsettledCommand } from './unsettled.js';
+import { verifyCommand } from './verify.js';
 import { workerCommand } from './worker.js';
 
 /** Commands under one heading of the usage text. */
@@ -48,6 +53,16 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
       registerOperatorCommand(inspectCommand),
       registerOperatorCommand(casesCommand),
       registerOperatorCommand(regressCommand),
+    ],
+  },
+  {
+    title: 'Audit trail (Postgres; docs/audit.md):',
+    commands: [
+      registerOperatorCommand(sealCommand),
+      registerOperatorCommand(verifyCommand),
+      registerOperatorCommand(exportCommand),
+      registerOperatorCommand(retentionCommand),
+      registerOperatorCommand(eraseCommand),
     ],
   },
   { title: 'Help:', commands: [registerOperatorCommand(helpCommand)] },

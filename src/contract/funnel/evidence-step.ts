@@ -2,7 +2,8 @@ import { catalogFailure, type CallFailure } from '../call-failure.js';
 import type { AnyToolImplementation } from '../tool-spec.js';
 import { buildEvidence, danglingPointers, EvidenceError, type BuiltEvidence } from '../evidence.js';
 import type { Warning } from '../model-result.js';
-import { toIsoTimestamp } from '../time.js';
+import { EVIDENCE_FAILURE_MESSAGES } from '../error-catalog.js';
+import { readTime } from '../time.js';
 import { checkConflicts } from './conflicts.js';
 import { contractFailure } from './contract-failure.js';
 import { envelopeOf, type FunnelState } from './funnel-state.js';
@@ -22,7 +23,7 @@ export function declaredSourceLabels(tool: AnyToolImplementation): readonly stri
 export function checkEvidence(state: FunnelState): StepResult {
   const { tool } = state;
   const output = envelopeOf(state);
-  const rule = `evidence@1;policy=${tool.revisions.policy}`;
+  const rule = `evidence@2;policy=${tool.revisions.policy}`;
   const fail = (failure: CallFailure, reason: string) => failLayer(state, 'evidence', rule, failure, reason);
   const sourceLabel = output.sourceLabel ?? tool.source.label;
   let evidence: BuiltEvidence[];
@@ -30,7 +31,8 @@ export function checkEvidence(state: FunnelState): StepResult {
     evidence = buildEvidence(output.evidence ?? [], sourceLabel);
   } catch (error) {
     const reason = error instanceof EvidenceError ? error.message : 'malformed evidence';
-    return fail(contractFailure('evidence', reason), reason);
+    const problem = error instanceof EvidenceError ? error.problem : 'malformed';
+    return fail(contractFailure('evidence', reason, EVIDENCE_FAILURE_MESSAGES[problem]), reason);
   }
   // A label the handler reports is a claim about where data came from; only the labels the tool declared count.
   const declared = declaredSourceLabels(tool);
@@ -43,12 +45,16 @@ export function checkEvidence(state: FunnelState): StepResult {
     evidence.map((item) => item.evidence),
     state.data,
   );
-  if (dangling.length > 0) return fail(contractFailure('evidence', { dangling }), `evidence pointers do not resolve: ${dangling.join(', ')}`);
+  if (dangling.length > 0) return fail(contractFailure('evidence', { dangling }, EVIDENCE_FAILURE_MESSAGES.dangling), `evidence pointers do not resolve: ${dangling.join(', ')}`);
 
   let observedAt: string | null = null;
   if (output.observedAt !== undefined) {
-    observedAt = toIsoTimestamp(output.observedAt);
-    if (observedAt === null) return fail(contractFailure('evidence', 'invalid observedAt'), 'invalid observedAt');
+    const reading = readTime(output.observedAt);
+    if (!reading.ok) {
+      const reason = `observedAt is ${reading.reason}`;
+      return fail(contractFailure('evidence', reason, EVIDENCE_FAILURE_MESSAGES.observedAt), reason);
+    }
+    observedAt = reading.iso;
   }
   // What this layer lets through with a warning: its verdict is `warned`, never `passed`.
   const warnings: Warning[] = [];
@@ -66,7 +72,7 @@ export function checkEvidence(state: FunnelState): StepResult {
     }
   }
   const conflicts = checkConflicts(tool, output.conflicts ?? [], state.data);
-  if (!conflicts.ok) return fail(contractFailure('evidence', conflicts.reason), conflicts.reason);
+  if (!conflicts.ok) return fail(contractFailure('evidence', conflicts.reason, EVIDENCE_FAILURE_MESSAGES.conflicts), conflicts.reason);
   if (conflicts.conflicts.some((c) => c.resolution === 'unresolved')) {
     warnings.push({ code: 'CONFLICTING_SOURCES', message: 'Sources disagree on some fields; see conflicts.' });
   }

@@ -3,14 +3,15 @@ import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
 import { assertAllCited, resolvePatchProvenance } from '../cited-evidence.js';
 import { checkCount, checkIdList, checkText } from '../input-checks.js';
 import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
+import { storedPatchKey } from '../state-patch-key.js';
 import { StoreError } from '../store-error.js';
 import { readCitedEvidence } from './in-memory-cited-evidence.js';
 import { copy, type InMemoryTables } from './in-memory-tables.js';
 
 /**
- * Applies a patch: a retry of the same patch id returns the first result, a reused id with other content is
- * refused, the version must be the one the writer read (optimistic concurrency), and the provenance is the cited
- * evidence's (checked or taken from it).
+ * Applies a patch: a retry of the same patch id (within its workflow) returns the first result, a reused id with
+ * other content is refused, the version must be the one the writer read (optimistic concurrency), and the
+ * provenance is the cited evidence's (checked or taken from it).
  */
 export function applyStatePatch(tables: InMemoryTables, input: StatePatchInput, now: string): StatePatchResult {
   const evidenceIds = checkIdList(input.evidenceIds, 'evidenceIds');
@@ -27,7 +28,8 @@ export function applyStatePatch(tables: InMemoryTables, input: StatePatchInput, 
   const retrievedAt = provenance.retrievedAt.toISOString();
   const identity = { patchId, workflowId, key: checkText(input.key, 'key', { allowEmpty: true }), valueJson, evidenceIds, source, observedAt, retrievedAt, expectedVersion, callId: checkText(input.callId, 'callId') };
   const sha256 = sha256OfBytes(toCanonicalText(identity, 'patch'));
-  const existing = tables.patches.get(input.patchId);
+  const stored = storedPatchKey(workflowId, patchId);
+  const existing = tables.patches.get(stored);
   if (existing) {
     if (existing.sha256 !== sha256) throw new StoreError('patch_id_reused', { patchId: input.patchId });
     return { applied: false, version: existing.record.version, patch: copy(existing.record) };
@@ -37,7 +39,7 @@ export function applyStatePatch(tables: InMemoryTables, input: StatePatchInput, 
   if (currentVersion !== expectedVersion) throw new StoreError('version_conflict', { workflowId: input.workflowId, key: input.key, expectedVersion, currentVersion });
   const value = fromCanonicalText(valueJson);
   const record: StatePatchRecord = { patchId: input.patchId, workflowId: input.workflowId, key: input.key, value, evidenceIds, source, observedAt, retrievedAt, version: expectedVersion + 1, callId: input.callId, appliedAt: now };
-  tables.patches.set(input.patchId, { record, sha256 });
+  tables.patches.set(stored, { record, sha256 });
   tables.state.set(stateKey, { workflowId: input.workflowId, key: input.key, value, version: record.version, evidenceIds, source, observedAt, retrievedAt, callId: input.callId, patchId: input.patchId, updatedAt: now });
   return { applied: true, version: record.version, patch: copy(record) };
 }

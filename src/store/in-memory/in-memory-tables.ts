@@ -61,7 +61,7 @@ export interface InMemoryTables {
   readonly evidence: Map<string, EvidenceRecord>;
   /** By SHA-256 of the body. */
   readonly artifacts: Map<string, StoredArtifact>;
-  /** By patch id. */
+  /** By patch id within its workflow (`storedPatchKey`). */
   readonly patches: Map<string, Fingerprinted<StatePatchRecord>>;
   /** By workflow id and key. */
   readonly state: Map<string, StateEntry>;

@@ -19,9 +19,10 @@ export async function insertArtifact(db: Queryable, artifact: ArtifactPayload, n
   if (actual !== sha256 || body.byteLength !== artifact.bytes) {
     throw new StoreError('digest_mismatch', { what: 'artifact', declared: sha256, actual, declaredBytes: artifact.bytes, actualBytes: body.byteLength });
   }
-  // Same digest ⇒ same bytes: an existing row is this artifact already.
+  // Same digest ⇒ same bytes: the table's insert trigger keeps one row per digest and month (migration 006), so the
+  // month that records an audit holds the bodies it names.
   await db.query(
-    `INSERT INTO ${db.table('ttc_artifacts')} (sha256, content_type, bytes, body, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (sha256) DO NOTHING`,
+    `INSERT INTO ${db.table('ttc_artifacts')} (sha256, content_type, bytes, body, created_at) VALUES ($1, $2, $3, $4, $5)`,
     [sha256, contentType, body.byteLength, body, now],
   );
 }
@@ -29,7 +30,10 @@ export async function insertArtifact(db: Queryable, artifact: ArtifactPayload, n
 /** Reads an artifact and verifies its bytes against the digest it is stored under. */
 export async function readArtifact(db: Queryable, sha256: string): Promise<StoredArtifact> {
   const key = checkSha256(sha256, 'sha256');
-  const rows = await db.query<{ content_type: string; bytes: string; body: Buffer }>(`SELECT content_type, bytes, body FROM ${db.table('ttc_artifacts')} WHERE sha256 = $1`, [key]);
+  const rows = await db.query<{ content_type: string; bytes: string; body: Buffer }>(
+    `SELECT content_type, bytes, body FROM ${db.table('ttc_artifacts')} WHERE sha256 = $1 ORDER BY created_at DESC LIMIT 1`,
+    [key],
+  );
   const row = rows[0];
   if (!row) throw new StoreError('artifact_not_found', { sha256: key });
   const actual = sha256OfBytes(row.body);

@@ -15,15 +15,15 @@ interface AuditIndexSources {
 }
 
 /**
- * The facts row and the decided-layer rows of one attempt as two CTEs, `facts` and `layers` (the layers are written
- * only with the facts row, so re-recording an attempt adds nothing). Their parameters are {@link auditIndexValues}.
+ * The facts row and the decided-layer rows of one attempt as two CTEs, `facts` and `layers`, written only with the
+ * audit row they copy (the caller gates them on its insert), at its time. Their parameters are {@link auditIndexValues}.
  */
 export function auditIndexCtes(sources: AuditIndexSources): string {
   const p = (offset: number) => `$${sources.firstParam + offset}`;
   return `facts AS (
     INSERT INTO ${sources.db.table('ttc_audit_facts')} (audit_id, tool, error_code, accepted, warnings, recorded_at)
     SELECT ${sources.auditId}, ${p(0)}::text, ${p(1)}::text, ${p(2)}::boolean, ${p(3)}::text[], ${sources.recordedAt}${sources.gate === null ? '' : ` FROM ${sources.gate}`}
-    ON CONFLICT (audit_id) DO NOTHING RETURNING audit_id
+    RETURNING audit_id
   ), layers AS (
     INSERT INTO ${sources.db.table('ttc_audit_layers')} (audit_id, tool, layer, outcome, rule_version, accepted, recorded_at)
     SELECT facts.audit_id, ${p(0)}, l.layer, l.outcome, l.rule_version, ${p(2)}, ${sources.recordedAt}
@@ -43,7 +43,7 @@ export function auditIndexValues(execution: ToolExecution): unknown[] {
 
 const insertAuditIndexSql = (db: Queryable): string => `WITH ${auditIndexCtes({ db, auditId: '$1::text', recordedAt: '$2::timestamptz', gate: null, firstParam: 3 })} SELECT 1`;
 
-/** Copies what the metrics read out of an attempt into its query-copy rows. Runs in the transaction that inserts the audit row. */
+/** Copies what the metrics read out of an attempt into its query-copy rows, in the transaction that inserted its audit row, with its time. */
 export async function insertAuditIndex(tx: Queryable, execution: ToolExecution, now: Date): Promise<void> {
   await tx.query(insertAuditIndexSql(tx), [execution.audit.audit_id, now, ...auditIndexValues(execution)]);
 }

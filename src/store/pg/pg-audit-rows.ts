@@ -1,5 +1,6 @@
 import type { AuditRecord } from '../../contract/audit-record.js';
 import type { ModelResult } from '../../contract/model-result.js';
+import { differingAuditColumn } from '../audit-columns.js';
 import { sha256OfBytes } from '../byte-digest.js';
 import { fromCanonicalText } from '../canonical-text.js';
 import type { AuditRef } from '../ledger.js';
@@ -19,6 +20,7 @@ export interface AuditRow {
   readonly result_sha256: string;
   readonly call_binding_sha256: string;
   readonly audit_sha256: string;
+  readonly principal_ref: string;
   readonly audit_json: string;
   readonly model_result_json: string;
   readonly recorded_at: Date;
@@ -26,7 +28,7 @@ export interface AuditRow {
 
 /** The select list matching {@link AuditRow}. */
 export const AUDIT_COLUMNS =
-  'audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at';
+  'audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, request_sha256, result_sha256, call_binding_sha256, audit_sha256, principal_ref, audit_json, model_result_json, recorded_at';
 
 /** The columns of an audit row that identify and bind it: what {@link verifiedAuditRecord} checks. */
 const AUDIT_IDENTITY_COLUMNS = [
@@ -39,6 +41,7 @@ const AUDIT_IDENTITY_COLUMNS = [
   'result_sha256',
   'call_binding_sha256',
   'audit_sha256',
+  'principal_ref',
   'audit_json',
 ] as const;
 type AuditIdentityColumn = (typeof AUDIT_IDENTITY_COLUMNS)[number];
@@ -70,20 +73,8 @@ export function verifiedAuditRecord(row: AuditIdentityRow): AuditRecord {
   const mismatch = (field: string) => new StoreError('digest_mismatch', { what: 'audit', auditId: row.audit_id, field });
   if (sha256OfBytes(row.audit_json) !== row.audit_sha256) throw mismatch('audit_sha256');
   const audit = fromCanonicalText(row.audit_json) as AuditRecord;
-  const { bindings } = audit;
-  const columns: readonly [string, unknown, unknown][] = [
-    ['audit_id', audit.audit_id, row.audit_id],
-    ['call_id', audit.call_id, row.call_id],
-    ['attempt', audit.attempt, row.attempt],
-    ['idempotency_key', audit.idempotency_key, row.idempotency_key],
-    ['request_sha256', bindings.request_sha256, row.request_sha256],
-    ['result_sha256', bindings.result_sha256, row.result_sha256],
-    ['call_binding_sha256', bindings.call_binding_sha256, row.call_binding_sha256],
-    // Recorded inside Temporal, the record names its workflow: a row moved to another workflow no longer agrees.
-    ['workflow_id', audit.temporal?.workflow_id ?? row.workflow_id, row.workflow_id],
-  ];
-  const differing = columns.find(([, recorded, column]) => recorded !== column);
-  if (differing) throw mismatch(differing[0]);
+  const differing = differingAuditColumn(row, audit);
+  if (differing !== null) throw mismatch(differing);
   return audit;
 }
 

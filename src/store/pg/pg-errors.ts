@@ -3,6 +3,9 @@ import { StoreError, isStoreError, type StoreFailure } from '../store-error.js';
 /** SQLSTATE raised by the append-only triggers of migration 001 (`ttc_refuse_change`). */
 export const APPEND_ONLY_SQLSTATE = 'TT001';
 
+/** SQLSTATEs of the audit lifecycle's functions (migration 007): a retired month, a retention run refused. */
+const LIFECYCLE_FAILURES: Readonly<Record<string, StoreFailure>> = { TT002: 'period_retired', TT003: 'retention_refused' };
+
 /** Constraints whose violation has a meaning of its own (named once, in migration 001). */
 const CONSTRAINT_FAILURES: Readonly<Record<string, StoreFailure>> = {
   ttc_state_patches_version_key: 'version_conflict',
@@ -56,6 +59,10 @@ function classify(error: unknown): StoreFailure {
 
 function classifySqlState(code: string, constraint: string | null): StoreFailure {
   if (code === APPEND_ONLY_SQLSTATE) return 'append_only';
+  const lifecycle = LIFECYCLE_FAILURES[code];
+  if (lifecycle) return lifecycle;
+  // A row outside every partition is a check violation that names no constraint.
+  if (code === '23514' && constraint === null) return 'no_partition';
   if (constraint !== null) {
     const known = CONSTRAINT_FAILURES[constraint];
     if (known) return known;

@@ -228,9 +228,7 @@ export async function getReconciliation(db: Queryable, idempotencyKey: string): 
 
 /** Unsettled rounds (open or escalated), oldest first. */
 export async function listUnsettled(db: Queryable, limit = 100): Promise<ReconciliationRecord[]> {
-  const rows = await db.query<RoundRow>(`SELECT ${ROUND_COLUMNS} FROM ${db.table('ttc_reconciliations')} WHERE state <> 'settled' ORDER BY opened_at, idempotency_key LIMIT $1`, [
-    checkCount(limit, 'limit', 1),
-  ]);
+  const rows = await db.query<RoundRow>(unsettledRoundsSql(db), [checkCount(limit, 'limit', 1)]);
   if (rows.length === 0) return [];
   const attempts = await db.query<AttemptRow>(
     `SELECT a.idempotency_key, a.round, a.attempt, a.finding, a.detail, a.at
@@ -241,9 +239,19 @@ export async function listUnsettled(db: Queryable, limit = 100): Promise<Reconci
   return rows.map((row) => recordOf(row, attempts.filter((a) => a.idempotency_key === row.idempotency_key && a.round === row.round)));
 }
 
+/** The oldest `$1` open and escalated rounds (the partial index of unsettled rounds serves it). */
+export function unsettledRoundsSql(db: Queryable): string {
+  return `SELECT ${ROUND_COLUMNS} FROM ${db.table('ttc_reconciliations')} WHERE state <> 'settled' ORDER BY opened_at, idempotency_key LIMIT $1`;
+}
+
 /** Open and escalated rounds by tool; the condition is the partial index's, so only unsettled rounds are read. */
+export function unsettledByToolSql(db: Queryable): string {
+  return `SELECT tool, count(*) AS unsettled FROM ${db.table('ttc_reconciliations')} WHERE state <> 'settled' GROUP BY tool`;
+}
+
+/** See {@link unsettledByToolSql}. */
 export async function countUnsettledByTool(db: Queryable): Promise<Record<string, number>> {
-  const rows = await db.query<{ tool: string; unsettled: string }>(`SELECT tool, count(*) AS unsettled FROM ${db.table('ttc_reconciliations')} WHERE state <> 'settled' GROUP BY tool`, []);
+  const rows = await db.query<{ tool: string; unsettled: string }>(unsettledByToolSql(db), []);
   return Object.fromEntries(rows.map((row) => [row.tool, Number(row.unsettled)]));
 }
 

@@ -85,17 +85,21 @@ export async function recordInTransaction(tx: Queryable, prepared: PreparedRecor
   const { execution } = input;
   const inserted = await tx.query<{ audit_id: string }>(
     `INSERT INTO ${tx.table('ttc_audit')} (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code,
-       request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-     ON CONFLICT (audit_id) DO NOTHING RETURNING audit_id`,
+       request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at, principal_ref)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
+     RETURNING audit_id`,
     auditColumnValues(prepared),
   );
+  // The audit's insert trigger skips an audit id already recorded (migration 006). Its query copies and evidence rows
+  // were written with it, at its time (their foreign keys name it): a second record of the attempt adds none.
   const recorded = inserted.length === 0 ? await sameAttempt(tx, ref) : ref;
-  await insertAuditIndex(tx, execution, now);
-  for (const artifact of execution.artifacts) await insertArtifact(tx, artifact, now);
-  if (execution.modelResult.evidence.length > 0) {
-    await tx.query(insertEvidenceRowsSql(tx), [workflowId, execution.audit.call_id, execution.audit.audit_id, now, ...evidenceArrayValues(evidenceColumnArrays(input))]);
+  if (inserted.length > 0) {
+    await insertAuditIndex(tx, execution, now);
+    if (execution.modelResult.evidence.length > 0) {
+      await tx.query(insertEvidenceRowsSql(tx), [workflowId, execution.audit.call_id, execution.audit.audit_id, now, ...evidenceArrayValues(evidenceColumnArrays(input))]);
+    }
   }
+  for (const artifact of execution.artifacts) await insertArtifact(tx, artifact, now);
   return { recorded, conflict: await updateLedger(tx, input, workflowId, prepared.modelResultJson, now) };
 }
 

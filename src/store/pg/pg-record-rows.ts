@@ -15,14 +15,14 @@ export interface PreparedRecord {
   readonly now: Date;
 }
 
-/** `ttc_audit`'s 16 columns in insert order (`$1` … `$16` of both paths' audit insert). */
+/** `ttc_audit`'s 17 written columns in insert order (`$1` … `$17` of both paths' audit insert; seq and xact are stamped by the database). */
 export function auditColumnValues(prepared: PreparedRecord): unknown[] {
   const { input, workflowId, runId, ref, auditJson, modelResultJson, now } = prepared;
   const record = input.execution.audit;
   return [
     record.audit_id, workflowId, runId, record.call_id, record.attempt, record.idempotency_key, queryCopy(record.tool), record.status,
     record.error_code === null ? null : queryCopy(record.error_code), ref.request_sha256, ref.result_sha256, ref.call_binding_sha256, ref.audit_sha256,
-    auditJson, modelResultJson, now,
+    auditJson, modelResultJson, now, record.principal_ref,
   ];
 }
 
@@ -83,13 +83,15 @@ export interface EvidenceSqlSources {
   readonly firstArray: number;
 }
 
-/** One `INSERT … SELECT … FROM unnest(…)` of all evidence rows of an attempt; an existing row is kept. */
+/**
+ * One `INSERT … SELECT … FROM unnest(…)` of all evidence rows of an attempt; an existing row is kept (the table's
+ * insert trigger skips an item already recorded for the call: migration 006).
+ */
 export function insertEvidenceSql(sources: EvidenceSqlSources): string {
   const a = (offset: number) => `$${sources.firstArray + offset}`;
   return `INSERT INTO ${sources.db.table('ttc_evidence')} (workflow_id, call_id, evidence_id, audit_id, kind, locator, supports, quote, observed_at, source, record_json, recorded_at)
     SELECT ${sources.workflowId}, ${sources.callId}, e.evidence_id, ${sources.auditId}, e.kind, e.locator, (${a(9)}::text[])[e.supports_from:e.supports_to],
            e.quote, e.observed_at, e.source, e.record_json, ${sources.recordedAt}
       FROM ${sources.gate === null ? '' : `${sources.gate}, `}unnest(${a(0)}::text[], ${a(1)}::text[], ${a(2)}::text[], ${a(3)}::int[], ${a(4)}::int[], ${a(5)}::text[], ${a(6)}::timestamptz[], ${a(7)}::text[], ${a(8)}::text[])
-           AS e(evidence_id, kind, locator, supports_from, supports_to, quote, observed_at, source, record_json)
-    ON CONFLICT (workflow_id, call_id, evidence_id) DO NOTHING`;
+           AS e(evidence_id, kind, locator, supports_from, supports_to, quote, observed_at, source, record_json)`;
 }

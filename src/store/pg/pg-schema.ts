@@ -7,9 +7,12 @@ export const DEFAULT_SCHEMA = 'public';
 export type TableName =
   | 'ttc_approval_requests'
   | 'ttc_audit'
+  | 'ttc_audit_anchors'
   | 'ttc_audit_facts'
   | 'ttc_audit_layers'
+  | 'ttc_audit_retirements'
   | 'ttc_artifacts'
+  | 'ttc_erasures'
   | 'ttc_evidence'
   | 'ttc_ledger'
   | 'ttc_memory'
@@ -40,4 +43,12 @@ export function checkSchemaName(schema: unknown): string {
  */
 export function qualifiedTable(schema: string, table: TableName): string {
   return `"${schema}".${table}`;
+}
+
+/** The functions the migrations define that the package calls; a statement names one only through {@link qualifiedFunction}. */
+export type FunctionName = 'ttc_ensure_partitions' | 'ttc_retire_before' | 'ttc_erase';
+
+/** `"<schema>".<function>`, like {@link qualifiedTable}. */
+export function qualifiedFunction(schema: string, name: FunctionName): string {
+  return `"${schema}".${name}`;
 }

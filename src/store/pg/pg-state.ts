@@ -5,6 +5,7 @@ import { checkCount, checkIdList, checkText } from '../input-checks.js';
 import { readCitedEvidence } from './pg-evidence.js';
 import { poolQueryable, type PgDatabase, type Queryable } from './sql-runner.js';
 import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
+import { patchIdOf, storedPatchKey } from '../state-patch-key.js';
 import { StoreError, isStoreError } from '../store-error.js';
 import { isoOf, isoOrNull } from '../timestamps.js';
 
@@ -29,9 +30,11 @@ interface PatchRow {
 const PATCH_COLUMNS = 'patch_id, workflow_id, key, value_json, evidence_ids, source, observed_at, retrieved_at, version, call_id, patch_sha256, applied_at';
 
 /**
- * A resolved patch's checks and write as one statement (one round trip, one commit), in the order of the checks:
+ * A resolved patch's checks and write as one statement (one round trip, one commit), in the order of the checks. `$1`
+ * is the key the patch is stored under: its id within its workflow (see `storedPatchKey`).
  *
- * - `earlier`: a patch already stored under this id (a replay or a reused id; the caller compares digests);
+ * - `earlier`: a patch of this workflow already stored under this id (a replay or a reused id; the caller compares
+ *   digests);
  * - `pointer`: the key's current version, its row locked `FOR UPDATE` — a concurrent writer of the key waits here
  *   and then reads the version that writer left (Postgres re-reads a locked row that changed), so the version check
  *   and the write are one step; materialized, so the check and the answer read the one version it locked;
@@ -81,10 +84,11 @@ interface ResolvedPatch extends Omit<CheckedPatch, 'provenance'>, PatchProvenanc
 }
 
 /**
- * Applies a state patch. Idempotent by patch id (same content → `applied: false`, different content →
- * `patch_id_reused`), optimistic on version (a stale expected version → `version_conflict`, the current value is
- * never overwritten), every cited evidence id must come from a call of the same workflow, and the patch's source and
- * times must be those of its evidence (`provenance_mismatch`; see `resolvePatchProvenance`).
+ * Applies a state patch. Idempotent by patch id within its workflow (same content → `applied: false`, different
+ * content → `patch_id_reused`; the same id in another workflow is another patch), optimistic on version (a stale
+ * expected version → `version_conflict`, the current value is never overwritten), every cited evidence id must come
+ * from a call of the same workflow, and the patch's source and times must be those of its evidence
+ * (`provenance_mismatch`; see `resolvePatchProvenance`).
  *
  * Two round trips and one commit, with no transaction around them: the read of the cited evidence, then the checks
  * and the write in one statement ({@link applyPatchSql}). Evidence rows are append-only and each statement of a READ
@@ -128,7 +132,7 @@ async function resolvePatch(db: Queryable, patch: CheckedPatch): Promise<Resolve
 async function applyResolved(db: Queryable, patch: ResolvedPatch, now: Date): Promise<StatePatchResult> {
   const rows = await db.query<PatchColumns & { current_version: number | null; inserted: boolean | null }>(
     applyPatchSql(db, patch.expectedVersion === 0),
-    [patch.patchId, patch.workflowId, patch.key, patch.valueJson, patch.evidenceIds, patch.source, patch.observedAt, patch.retrievedAt, patch.expectedVersion, patch.callId, patch.sha256, now],
+    [storedPatchKey(patch.workflowId, patch.patchId), patch.workflowId, patch.key, patch.valueJson, patch.evidenceIds, patch.source, patch.observedAt, patch.retrievedAt, patch.expectedVersion, patch.callId, patch.sha256, now],
   );
   const row = rows[0];
   if (!row) throw new StoreError('internal', { problem: 'patch statement returned nothing' });
@@ -139,7 +143,7 @@ async function applyResolved(db: Queryable, patch: ResolvedPatch, now: Date): Pr
 }
 
 async function existingPatch(db: Queryable, patch: ResolvedPatch): Promise<StatePatchResult | null> {
-  const row = (await db.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE patch_id = $1`, [patch.patchId]))[0];
+  const row = (await db.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE patch_id = $1`, [storedPatchKey(patch.workflowId, patch.patchId)]))[0];
   return row ? replayOf(row, patch) : null;
 }
 
@@ -169,7 +173,7 @@ export async function getState(db: Queryable, workflowId: string, key: string): 
     observedAt: isoOrNull(row.observed_at),
     retrievedAt: isoOf(row.retrieved_at),
     callId: row.call_id,
-    patchId: row.patch_id,
+    patchId: patchIdOf(row.patch_id, row.workflow_id),
     updatedAt: isoOf(row.updated_at),
   };
 }
@@ -205,7 +209,7 @@ function checkPatch(input: StatePatchInput): CheckedPatch {
 
 function patchRecordOf(row: PatchRow): StatePatchRecord {
   return {
-    patchId: row.patch_id,
+    patchId: patchIdOf(row.patch_id, row.workflow_id),
     workflowId: row.workflow_id,
     key: row.key,
     value: fromCanonicalText(row.value_json),

@@ -16,6 +16,7 @@ import { fenceDispatch } from './pg-lease.js';
 import { claimIdempotencyKey, getLedgerEntry } from './pg-ledger.js';
 import { labelOutcome, listOutcomeLabels } from './pg-labels.js';
 import { contractMetrics } from './pg-metrics.js';
+import { partitionGuard, type PartitionGuard } from './pg-partitions.js';
 import { confirmMemoryCandidate, listMemories, proposeMemory } from './pg-memory.js';
 import * as reconciliation from './pg-reconciliation.js';
 import { recordExecution } from './pg-record-execution.js';
@@ -55,12 +56,15 @@ export class PgToolStore implements ToolStore {
   private readonly db: Queryable;
   private readonly now: StoreClock;
   private readonly memoryPolicy: MemoryPolicy;
+  /** Run before every write into the monthly history tables, with the time the rows are dated. */
+  private readonly partitions: PartitionGuard;
 
   constructor(pool: Pool, options: PgToolStoreOptions = {}) {
     this.database = { pool, schema: checkSchemaName(options.schema ?? DEFAULT_SCHEMA) };
     this.db = poolQueryable(this.database);
     this.now = options.now ?? (() => new Date());
     this.memoryPolicy = options.memoryPolicy ?? DEFAULT_MEMORY_POLICY;
+    this.partitions = partitionGuard(this.database);
   }
 
   claimIdempotencyKey(input: ClaimInput): Promise<ClaimResult> {
@@ -71,8 +75,10 @@ export class PgToolStore implements ToolStore {
     return fenceDispatch(this.db, input);
   }
 
-  recordExecution(input: RecordExecutionInput): Promise<AuditRef> {
-    return recordExecution(this.database, input, this.now());
+  async recordExecution(input: RecordExecutionInput): Promise<AuditRef> {
+    const now = this.now();
+    await this.partitions(now);
+    return recordExecution(this.database, input, now);
   }
 
   getLedgerEntry(idempotencyKey: string): Promise<LedgerEntry | null> {
@@ -99,8 +105,10 @@ export class PgToolStore implements ToolStore {
     });
   }
 
-  putArtifact(artifact: ArtifactPayload): Promise<void> {
-    return insertArtifact(this.db, artifact, this.now());
+  async putArtifact(artifact: ArtifactPayload): Promise<void> {
+    const now = this.now();
+    await this.partitions(now);
+    return insertArtifact(this.db, artifact, now);
   }
 
   getArtifact(sha256: string): Promise<StoredArtifact> {
@@ -147,8 +155,10 @@ export class PgToolStore implements ToolStore {
     return reconciliation.settleReconciliation(this.database, input, this.now());
   }
 
-  settleWithResult(settlement: SettleReconciliationInput, result: RecordExecutionInput): Promise<AuditRef> {
-    return settleWithResult(this.database, settlement, result, this.now());
+  async settleWithResult(settlement: SettleReconciliationInput, result: RecordExecutionInput): Promise<AuditRef> {
+    const now = this.now();
+    await this.partitions(now);
+    return settleWithResult(this.database, settlement, result, now);
   }
 
   getReconciliation(idempotencyKey: string): Promise<ReconciliationRecord | null> {

@@ -191,7 +191,9 @@ describe('retention: the one documented way out for evidence and artifacts (real
     assert.deepEqual(log.rows.map((row) => row.kind), ['artifact', 'evidence', 'evidence']);
     assert.deepEqual(log.rows[0]!.item, [oldRun.artifacts[0]!.sha256]);
     assert.equal(await sqlState(db.ownerPool, 'DELETE FROM ttc_retention_log'), 'TT001', 'the log is append-only');
-    assert.equal(await sqlState(db.pool, 'SELECT kind FROM ttc_retention_log'), INSUFFICIENT_PRIVILEGE);
+    // The application role reads the log (verify tells a purged body from a deleted one) but cannot write to it.
+    assert.equal((await db.pool.query('SELECT kind FROM ttc_retention_log')).rowCount, 3);
+    assert.equal(await sqlState(db.pool, "INSERT INTO ttc_retention_log (purged_at, purged_before, purged_by, kind, item, created_at) VALUES (now(), now(), 'x', 'artifact', '{x}', now())"), INSUFFICIENT_PRIVILEGE);
   });
 });
 

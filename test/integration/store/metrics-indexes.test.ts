@@ -3,6 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { metricsQueries } from '../../../src/store/pg/pg-metrics.js';
 import { APPEND_ONLY_SQLSTATE } from '../../../src/store/pg/pg-errors.js';
 import { poolQueryable } from '../../../src/store/pg/sql-runner.js';
+import { bulkLoadHistory } from '../../support/bulk-history.js';
+import { accessPaths } from '../../support/query-plans.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
 
 /**
@@ -23,57 +25,40 @@ before(async () => {
   // Rows of the shape the store writes; the JSON columns are not read by the metrics.
   // As the owner: the generated rows stand for what the store wrote over 90 days, and ANALYZE needs the owner too.
   const owner = db.ownerPool;
-  await owner.query(
-    `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at)
-     SELECT 'aud_' || i, 'wf-' || (i % 5000), NULL, 'call-' || i, 1, 'key-' || i, 'tool-' || (i % 20),
-            CASE WHEN i % 10 = 0 THEN 'failed' ELSE 'succeeded' END, CASE WHEN i % 10 = 0 THEN 'INVARIANT_VIOLATION' END,
-            repeat('a', 64), repeat('b', 64), repeat('c', 64), repeat('d', 64), '{}', '{}', $1::timestamptz - ((i / 20) % 90) * interval '1 day' - (i % 86400) * interval '1 second'
-       FROM generate_series(1, $2::int) AS i`,
-    [end, ATTEMPTS],
-  );
-  await owner.query(
-    `INSERT INTO ttc_audit_facts (audit_id, tool, error_code, accepted, warnings, recorded_at)
-     SELECT audit_id, tool, error_code, error_code IS NULL, CASE WHEN audit_id LIKE '%7' THEN ARRAY['STALE_DATA'] ELSE ARRAY[]::text[] END, recorded_at
-       FROM ttc_audit`,
-  );
-  await owner.query(
-    `INSERT INTO ttc_audit_layers (audit_id, tool, layer, outcome, rule_version, accepted, recorded_at)
-     SELECT a.audit_id, a.tool, l.layer, CASE WHEN l.layer = 'semantics' AND a.error_code IS NOT NULL THEN 'failed' ELSE 'passed' END,
-            CASE l.layer WHEN 'semantics' THEN 'invariant:totals@' || (1 + (substr(a.audit_id, 5)::int % 3)) ELSE l.layer || '@1' END, a.error_code IS NULL, a.recorded_at
-       FROM ttc_audit a CROSS JOIN (VALUES ('input'), ('schema'), ('semantics')) AS l(layer)`,
-  );
+  // The months the rows fall in (the history tables are partitioned by month).
+  await owner.query(`SELECT ttc_ensure_partitions(m) FROM generate_series($1::timestamptz - interval '92 days', $1::timestamptz, interval '1 month') AS m`, [end]);
+  await bulkLoadHistory(owner, async (client) => {
+    await client.query(
+      `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256, call_binding_sha256, audit_sha256, principal_ref, audit_json, model_result_json, recorded_at)
+       SELECT 'aud_' || i, 'wf-' || (i % 5000), NULL, 'call-' || i, 1, 'key-' || i, 'tool-' || (i % 20),
+              CASE WHEN i % 10 = 0 THEN 'failed' ELSE 'succeeded' END, CASE WHEN i % 10 = 0 THEN 'INVARIANT_VIOLATION' END,
+              repeat('a', 64), repeat('b', 64), repeat('c', 64), repeat('d', 64), repeat('e', 64), '{}', '{}', $1::timestamptz - ((i / 20) % 90) * interval '1 day' - (i % 86400) * interval '1 second'
+         FROM generate_series(1, $2::int) AS i`,
+      [end, ATTEMPTS],
+    );
+    await client.query(
+      `INSERT INTO ttc_audit_facts (audit_id, tool, error_code, accepted, warnings, recorded_at)
+       SELECT audit_id, tool, error_code, error_code IS NULL, CASE WHEN audit_id LIKE '%7' THEN ARRAY['STALE_DATA'] ELSE ARRAY[]::text[] END, recorded_at
+         FROM ttc_audit`,
+    );
+    await client.query(
+      `INSERT INTO ttc_audit_layers (audit_id, tool, layer, outcome, rule_version, accepted, recorded_at)
+       SELECT a.audit_id, a.tool, l.layer, CASE WHEN l.layer = 'semantics' AND a.error_code IS NOT NULL THEN 'failed' ELSE 'passed' END,
+              CASE l.layer WHEN 'semantics' THEN 'invariant:totals@' || (1 + (substr(a.audit_id, 5)::int % 3)) ELSE l.layer || '@1' END, a.error_code IS NULL, a.recorded_at
+         FROM ttc_audit a CROSS JOIN (VALUES ('input'), ('schema'), ('semantics')) AS l(layer)`,
+    );
+  });
   await owner.query('ANALYZE ttc_audit_facts, ttc_audit_layers, ttc_outcome_labels');
   process.stdout.write(`# generated ${ATTEMPTS} attempts (${ATTEMPTS * 3} layer rows) in ${Date.now() - started} ms\n`);
 }, { timeout: 600_000 });
 after(async () => db?.close());
 
-interface PlanNode {
-  readonly 'Node Type': string;
-  readonly 'Relation Name'?: string;
-  readonly 'Index Name'?: string;
-  readonly Plans?: readonly PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
-
-async function planOf(sql: string, params: readonly unknown[]): Promise<PlanNode[]> {
-  const { rows } = await db.pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${sql}`, [...params]);
-  return nodes(rows[0]!['QUERY PLAN'][0].Plan);
-}
-
-const INDEX_SCANS = new Set(['Index Scan', 'Index Only Scan', 'Bitmap Index Scan']);
-
 /** How each metrics query reads the copies: the indexes it scans, and `seq:<table>` for a table it reads whole. */
-async function accessPaths(window: { since?: string; tool?: string }): Promise<string[]> {
+async function metricsAccessPaths(window: { since?: string; tool?: string }): Promise<string[]> {
   const paths: string[] = [];
   for (const query of metricsQueries(poolQueryable({ pool: db.pool, schema: db.schema }), window)) {
-    for (const node of await planOf(query.sql, query.params)) {
-      const table = node['Relation Name'];
-      if (node['Node Type'] === 'Seq Scan' && (table === 'ttc_audit_facts' || table === 'ttc_audit_layers')) paths.push(`seq:${table}`);
-      if (INDEX_SCANS.has(node['Node Type']) && node['Index Name']?.startsWith('ttc_audit_') === true) paths.push(node['Index Name']);
-    }
+    const read = await accessPaths(db.pool, query.sql, query.params);
+    paths.push(...read.filter((path) => /^(seq:)?ttc_audit_(facts|layers)/.test(path)));
   }
   return paths;
 }
@@ -81,12 +66,12 @@ async function accessPaths(window: { since?: string; tool?: string }): Promise<s
 describe('metrics indexes (real Postgres, 100,000 attempts)', () => {
   it('one tool over one week reads the (tool, time) indexes', async () => {
     const since = new Date(end.getTime() - 7 * DAY_MS).toISOString();
-    assert.deepEqual(await accessPaths({ tool: 'tool-7', since }), ['ttc_audit_facts_tool_idx', 'ttc_audit_facts_tool_idx', 'ttc_audit_layers_tool_idx']);
+    assert.deepEqual(await metricsAccessPaths({ tool: 'tool-7', since }), ['ttc_audit_facts_tool_idx', 'ttc_audit_facts_tool_idx', 'ttc_audit_layers_tool_idx']);
   });
 
   it('every tool over one day reads an index of each copy, never the whole table', async () => {
     const since = new Date(end.getTime() - DAY_MS).toISOString();
-    const paths = await accessPaths({ since });
+    const paths = await metricsAccessPaths({ since });
     // The planner may read the layers through the (tool, time) index too: Postgres 18 skips across the 20 tools.
     assert.deepEqual(paths.map((path) => path.replace(/_(time|tool)_idx$/, '_idx')), ['ttc_audit_facts_idx', 'ttc_audit_facts_idx', 'ttc_audit_layers_idx']);
   });

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { canonicalJson, sha256Hex } from '../../../src/index.js';
 import { loadMigrations, migrate, MIGRATIONS_TABLE } from '../../../src/store/pg/migrate.js';
 import { isStoreError } from '../../../src/store/store-error.js';
+import { PgAuditTrail } from '../../../src/store/pg/pg-audit-trail.js';
 import { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { ensureLoginRole } from '../../../src/testing/application-role.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';
@@ -17,8 +18,12 @@ before(async () => {
 });
 after(async () => db?.close());
 
+/** The package's tables, without the monthly partitions of the history tables (migration 006). */
 async function tables(): Promise<string[]> {
-  const { rows } = await db.ownerPool.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename');
+  const { rows } = await db.ownerPool.query<{ tablename: string }>(
+    `SELECT tablename FROM pg_tables t WHERE schemaname = current_schema()
+        AND NOT (SELECT relispartition FROM pg_class WHERE oid = format('%I.%I', t.schemaname, t.tablename)::regclass) ORDER BY tablename`,
+  );
   return rows.map((r) => r.tablename);
 }
 
@@ -39,7 +44,7 @@ async function withSchema(suffix: string, work: (schema: string, poolOf: (connec
   }
 }
 
-/** What the application role may do to each package table (`has_table_privilege`, for the four privileges asked). */
+/** What the application role may do to each package table, partitions included (`has_table_privilege`, for the privileges asked). */
 async function appPrivileges(): Promise<Record<string, string>> {
   const { rows } = await db.ownerPool.query<{ tablename: string; granted: string }>(
     `SELECT tablename, concat_ws(',',
@@ -68,8 +73,11 @@ describe('migrations (real Postgres)', () => {
       'ttc_approval_requests',
       'ttc_artifacts',
       'ttc_audit',
+      'ttc_audit_anchors',
       'ttc_audit_facts',
       'ttc_audit_layers',
+      'ttc_audit_retirements',
+      'ttc_erasures',
       'ttc_evidence',
       'ttc_ledger',
       'ttc_memory',
@@ -84,30 +92,47 @@ describe('migrations (real Postgres)', () => {
   });
 
   it('grants the application role exactly SELECT/INSERT on history and SELECT/INSERT/UPDATE on state, nothing else', async () => {
-    assert.deepEqual(await appPrivileges(), {
+    const privileges = await appPrivileges();
+    const partitions = Object.keys(privileges).filter((table) => /_y\d{4}m\d{2}$/.test(table));
+    assert.ok(partitions.length >= 10, 'this month and the next, of five tables');
+    // A partition is reached only through its table: nothing is granted on it directly.
+    for (const partition of partitions) assert.equal(privileges[partition], '', partition);
+    assert.deepEqual(Object.fromEntries(Object.entries(privileges).filter(([table]) => !partitions.includes(table))), {
       ttc_approval_requests: 'SELECT,INSERT',
       ttc_artifacts: 'SELECT,INSERT',
       ttc_audit: 'SELECT,INSERT',
+      ttc_audit_anchors: 'SELECT,INSERT',
       ttc_audit_facts: 'SELECT,INSERT',
       ttc_audit_layers: 'SELECT,INSERT',
+      ttc_audit_retirements: 'SELECT',
+      ttc_erasures: 'SELECT',
       ttc_evidence: 'SELECT,INSERT',
       ttc_ledger: 'SELECT,INSERT,UPDATE',
       ttc_memory: 'SELECT,INSERT,UPDATE',
       ttc_outcome_labels: 'SELECT,INSERT',
       ttc_reconciliation_attempts: 'SELECT,INSERT',
       ttc_reconciliations: 'SELECT,INSERT,UPDATE',
-      ttc_retention_log: '',
+      ttc_retention_log: 'SELECT',
       [MIGRATIONS_TABLE]: 'SELECT',
       ttc_state: 'SELECT,INSERT,UPDATE',
       ttc_state_patches: 'SELECT,INSERT',
     });
-    const { rows } = await db.ownerPool.query<{ owner: string; retention: boolean; grant: boolean }>(
+    const { rows } = await db.ownerPool.query<{ owner: string; retention: boolean; retire: boolean; erase: boolean; grant: boolean; partitions: boolean; sequence: string }>(
       `SELECT (SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tableowner = $1)::int AS owner,
               has_function_privilege($1, 'ttc_purge_before(timestamptz)', 'EXECUTE') AS retention,
-              has_function_privilege($1, 'ttc_grant_application_role(name)', 'EXECUTE') AS grant`,
+              has_function_privilege($1, 'ttc_retire_before(date, text)', 'EXECUTE') AS retire,
+              has_function_privilege($1, 'ttc_erase(text, text, text, text)', 'EXECUTE') AS erase,
+              has_function_privilege($1, 'ttc_grant_application_role(name)', 'EXECUTE') AS grant,
+              has_function_privilege($1, 'ttc_ensure_partitions(timestamptz)', 'EXECUTE') AS partitions,
+              concat_ws(',', CASE WHEN has_sequence_privilege($1, 'ttc_audit_seq', 'USAGE') THEN 'USAGE' END,
+                             CASE WHEN has_sequence_privilege($1, 'ttc_audit_seq', 'UPDATE') THEN 'UPDATE' END) AS sequence`,
       [db.appRole],
     );
-    assert.deepEqual(rows[0], { owner: 0, retention: false, grant: false }, 'the application role owns nothing and may not purge or grant');
+    assert.deepEqual(
+      rows[0],
+      { owner: 0, retention: false, retire: false, erase: false, grant: false, partitions: true, sequence: 'USAGE' },
+      'the application role owns nothing and may not purge, retire, erase or grant; it may prepare a month and stamp rows',
+    );
   });
 
   it('does nothing on a re-run, and re-grants: a privilege added by hand is revoked again', async () => {
@@ -175,6 +200,50 @@ describe('migrations (real Postgres)', () => {
       const stored = await new PgToolStore(poolOf(db.connectionString), { schema }).getAudit(audit.audit_id);
       assert.equal(stored?.auditSha256, sha256Hex(auditJson));
       assert.deepEqual(stored?.audit, audit);
+    });
+  });
+
+  it('moves rows recorded before migration 006 into their months\' partitions, stamped, and they seal and verify', async () => {
+    const all = await loadMigrations();
+    const runs = [
+      { execution: await runCall(ordersGet, { orderId: 'o-1' }, { workflowId: 'wf-before', callId: 'c1' }), at: '2026-09-15T10:00:00Z' },
+      { execution: await runCall(ordersGet, { orderId: 'o-2' }, { workflowId: 'wf-before', callId: 'c2' }), at: '2026-10-15T10:00:00Z' },
+    ];
+    await withSchema('before006', async (schema, poolOf) => {
+      const owner = poolOf(db.ownerConnectionString);
+      await migrate(owner, { schema, migrations: all.filter((m) => m.version < 6), appRole: db.appRole });
+      for (const { execution, at } of runs) {
+        const { audit, modelResult } = execution;
+        const auditJson = canonicalJson(audit);
+        await owner.query(
+          `INSERT INTO ${schema}.ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256,
+             call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at) VALUES ($1, 'wf-before', 'run-1', $2, 1, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12)`,
+          [audit.audit_id, audit.call_id, audit.idempotency_key, audit.tool, audit.status, audit.bindings.request_sha256, audit.bindings.result_sha256,
+            audit.bindings.call_binding_sha256, sha256Hex(auditJson), auditJson, canonicalJson(modelResult), at],
+        );
+        for (const item of modelResult.evidence) {
+          const source = execution.evidenceSources[item.evidence_id] ?? modelResult.provenance.source_label;
+          await owner.query(
+            `INSERT INTO ${schema}.ttc_evidence (workflow_id, call_id, evidence_id, audit_id, kind, locator, supports, quote, observed_at, source, record_json, recorded_at)
+             VALUES ('wf-before', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+            [audit.call_id, item.evidence_id, audit.audit_id, item.kind, item.locator, item.supports, item.quote ?? null, item.observed_at ?? null, source, canonicalJson({ ...item, source }), at],
+          );
+        }
+      }
+      await migrate(owner, { schema, appRole: db.appRole });
+      const { rows } = await owner.query<{ partition: string; principal_ref: string; stamped: boolean }>(
+        `SELECT tableoid::regclass::text AS partition, principal_ref, seq IS NOT NULL AND xact IS NOT NULL AS stamped FROM ${schema}.ttc_audit ORDER BY recorded_at`,
+      );
+      assert.deepEqual(rows.map((row) => row.partition.replace(`${schema}.`, '')), ['ttc_audit_y2026m09', 'ttc_audit_y2026m10']);
+      assert.deepEqual(rows.map((row) => row.principal_ref), runs.map(({ execution }) => execution.audit.principal_ref), 'the principal reference, read from each record');
+      assert.ok(rows.every((row) => row.stamped));
+      const app = poolOf(db.connectionString);
+      assert.equal((await new PgToolStore(app, { schema }).listEvidence({ workflowId: 'wf-before' })).length, 4, 'the evidence came along, still verified');
+      const trail = new PgAuditTrail(app, { schema });
+      assert.equal((await trail.seal()).sealed.length, 2, 'one anchor per month');
+      const report = await trail.verify();
+      assert.deepEqual(report.findings, []);
+      assert.equal(report.counts.rows, 2);
     });
   });
 

@@ -189,6 +189,20 @@ describe('state patches (real Postgres)', () => {
     assert.equal(await patchCount('wf-state', 'k-later-retry'), 2);
   });
 
+  it('scopes a patch id to its workflow: the same id in another workflow (a re-run for the same order) is its own patch, and retries as a replay', async () => {
+    const rerun = patch({ workflowId: 'wf-other', evidenceIds: [foreignEvidenceId] });
+    assert.equal(rerun.patchId, patch().patchId, "wf-state's first patch id, again");
+    const first = await store.applyStatePatch(rerun);
+    assert.deepEqual([first.applied, first.version, first.patch.patchId, first.patch.workflowId], [true, 1, 'p-1', 'wf-other']);
+    const retried = await store.applyStatePatch(rerun);
+    assert.deepEqual([retried.applied, retried.version], [false, 1]);
+    assert.equal((await store.getState('wf-other', 'order_lookup'))?.patchId, 'p-1');
+    await rejectsWith(store.applyStatePatch({ ...rerun, value: { status: 'lost' } }), 'IDEMPOTENCY_CONFLICT', 'patch_id_reused');
+    // wf-state's own patch of that id is untouched.
+    assert.deepEqual((await store.listStatePatches({ workflowId: 'wf-state', key: 'order_lookup' })).map((p) => [p.patchId, p.version]).slice(0, 1), [['p-1', 1]]);
+    assert.equal(await patchCount('wf-other', 'order_lookup'), 1);
+  });
+
   it('enforces unique versions in the database even for a writer that skips the store', async () => {
     await assert.rejects(
       db.pool.query(

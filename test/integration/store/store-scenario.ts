@@ -50,6 +50,13 @@ export async function storeScenario(store: ToolStore): Promise<unknown[]> {
   await observe(() => store.applyStatePatch({ ...patch, patchId: 'p6', key: 'k4', source: 'elsewhere' }), version);
   await observe(() => store.applyStatePatch({ patchId: 'p7', workflowId: 'wf', key: 'k5', value: 1, evidenceIds: [ev], expectedVersion: 0, callId: 'c1' }), (r: { patch: { source: string; retrievedAt: string } }) => [r.patch.source, r.patch.retrievedAt]);
   await observe(() => store.getState('wf', 'k'), (r: { value: unknown; version: number }) => [r.value, r.version]);
+  // The same patch id in another workflow (the same write run again for the same order) is that workflow's own patch.
+  const again = await runCall(ordersGet, { orderId: 'o-1' }, { workflowId: 'wf-again', callId: 'c1' });
+  await observe(() => store.recordExecution({ execution: again, workflowId: 'wf-again', runId: null }), () => 'recorded');
+  const patchAgain = { ...patch, workflowId: 'wf-again', evidenceIds: [again.modelResult.evidence[0]!.evidence_id] };
+  await observe(() => store.applyStatePatch(patchAgain), (r: { applied: boolean; version: number; patch: { patchId: string } }) => [r.applied, r.version, r.patch.patchId]);
+  await observe(() => store.applyStatePatch(patchAgain), version);
+  await observe(() => store.getState('wf-again', 'k'), (r: { patchId: string; version: number }) => [r.patchId, r.version]);
 
   const memory = (memoryId: string, kind: 'user_explicit_statement' | 'model_inference' | 'external_content' | 'confirmed_fact', evidenceIds: string[] = []) =>
     store.proposeMemory({ memoryId, subjectRef: 's', workflowId: 'wf', fact: memoryId, kind, evidenceIds, observedAt: null, confidence: null });

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
+import { PROJECT_ROOT } from '../../../testkit/project-root.js';
 import type { ModelResult } from '../../../src/index.js';
 import { ScriptedModel, toAssistantMessage, type ModelMessage, type ModelRequest, type ModelResponse, type ScriptedModelConfig } from '../../../src/model/index.js';
 import { orderResult } from './model-results.js';
@@ -63,6 +66,20 @@ describe('ScriptedModel', () => {
       text: `Refunded the order [${evidenceId}]. All evidence: [${evidenceId}]`,
       refusal: null,
     });
+  });
+
+  it('plays the script documented in docs/temporal-runtime.md as the text there says', async () => {
+    const doc = readFileSync(join(PROJECT_ROOT, 'docs', 'temporal-runtime.md'), 'utf8');
+    const block = /### The scripted model's script[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1];
+    assert.ok(block !== undefined, 'the documented script');
+    const model = new ScriptedModel(JSON.parse(block) as ScriptedModelConfig);
+    const first = await model.complete({ messages: start, tools });
+    assert.equal(first.responseId, 'refund-demo-turn-0');
+    const afterLookup = [...start, ...answer(first, { ...order, tool: 'orders.get' })];
+    const second = await model.complete({ messages: afterLookup, tools });
+    assert.deepEqual(second.kind === 'tool_calls' ? second.calls.map((call): unknown[] => [call.callId, call.name, call.malformed ? null : call.arguments]) : null, [['refund-1', 'refunds.create', { order_id: 'ord_0101', amount_cents: 3500 }]]);
+    const third = await model.complete({ messages: [...afterLookup, ...answer(second, { ...order, tool: 'refunds.create', evidence: [] })], tools });
+    assert.equal(third.kind === 'final' ? third.text : null, `Your order was refunded [${order.evidence[0]?.evidence_id ?? ''}].`);
   });
 
   it('cites each evidence id once, in conversation order, and only those of the named tool', async () => {
