@@ -111,6 +111,15 @@ export default tseslint.config(
     ]),
   },
   {
+    // The verification surface (./audit): digests, bindings, the audit schema and golden sets, all of the contract.
+    files: ['src/audit/**/*.ts'],
+    rules: forbid([
+      [['@temporalio/*', ...ioLibraries], 'src/audit is pure: it runs anywhere an auditor checks a record.'],
+      [nodeBuiltins, 'src/audit is pure: no Node built-ins.'],
+      [['**/temporal/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/demo/**', '**/workflows/**', '**/activities/**', '**/testing/**', '**/wire/**', '**/decisions/**'], 'src/audit may only use src/contract.'],
+    ]),
+  },
+  {
     // Tool call spans on OpenTelemetry: the hook's types from activities/ and @opentelemetry/api, nothing else.
     files: ['src/otel/**/*.ts'],
     rules: forbid([
@@ -155,22 +164,23 @@ export default tseslint.config(
   },
   {
     // The demo's workflow code runs in the sandbox, under the same rules as workflows/ (this block replaces the one above).
-    files: ['src/demo/workflows.ts', 'src/demo/support-agent-workflow.ts', 'src/demo/demo-names.ts'],
+    files: ['src/demo/workflows.ts', 'src/demo/support-agent-workflow.ts', 'src/demo/demo-names.ts', 'src/demo/demo-declarations.ts'],
     rules: forbid([
       [ioLibraries, 'workflows run in the sandbox: no I/O libraries.'],
       [nodeBuiltins, 'workflows run in the sandbox: no Node built-ins.'],
       [['**/temporal/**', '**/store/**', '**/cli/**', '**/model/**', '**/adapters/**', '../index.js', '../*.js'], 'demo workflow code may import workflows/, src/wire, src/contract and sandbox-safe demo modules only.'],
-      [['./*', '!./demo-names.js', '!./support-agent-workflow.js'], 'demo workflow code may import only the sandbox-safe demo modules.'],
+      [['./*', '!./demo-names.js', '!./support-agent-workflow.js', '!./demo-declarations.js'], 'demo workflow code may import only the sandbox-safe demo modules.'],
     ]),
   },
   {
     // The dev stack (./testing) runs servers for the CLI, tests and benchmarks; it needs no part of the runtime
-    // rooms except the search-attribute names (src/wire) it registers on the dev server.
+    // rooms except the search-attribute names (src/wire) it registers on the dev server, and the contract's funnel,
+    // which it offers for unit tests of a user's tools.
     files: ['src/testing/**/*.ts'],
     rules: forbid([
       [['@temporalio/*', '!@temporalio/client'], 'src/testing uses only the Temporal client (to see the dev server answer).'],
       [['**/temporal/**'], 'src/testing reads the search-attribute names from src/wire; it needs nothing of src/temporal.'],
-      [['**/contract/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/demo/**', '**/workflows/**', '**/activities/**'], 'src/testing depends on no other room of the package.'],
+      [['**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/demo/**', '**/workflows/**', '**/activities/**'], 'src/testing depends on no other room of the package.'],
     ]),
   },
   {

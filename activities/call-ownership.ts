@@ -1,7 +1,7 @@
 import { identifyCall } from '../src/contract/call-identity.js';
 import type { AnyToolImplementation } from '../src/contract/tool-spec.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
-import type { ToolStore } from '../src/store/tool-store.js';
+import type { WorkerStore } from '../src/store/tool-store.js';
 import { activityWorkflow } from './call-context.js';
 import type { CallIdentity } from '../src/contract/call-identity.js';
 
@@ -55,7 +55,7 @@ function runningWorkflow(): RunningWorkflow | null {
  * True when the key's reconciliation settled "not committed" by the authoritative system's receipt: what must be
  * established before a reconciliation releases the key as not committed or dispatches the write once more.
  */
-export async function settledNotCommittedByReceipt(store: ToolStore, idempotencyKey: string): Promise<boolean> {
+export async function settledNotCommittedByReceipt(store: WorkerStore, idempotencyKey: string): Promise<boolean> {
   const reconciliation = await store.getReconciliation(idempotencyKey);
   return reconciliation?.state === 'settled' && reconciliation.outcome === 'not_committed' && reconciliation.via === 'receipt';
 }

@@ -1,7 +1,7 @@
 import type { Logger } from '@temporalio/common';
 import { ToolError } from '../src/contract/tool-error.js';
 import type { Lease } from '../src/store/lease.js';
-import type { ToolStore } from '../src/store/tool-store.js';
+import type { WorkerStore } from '../src/store/tool-store.js';
 import type { AttemptDeadline } from './attempt-deadline.js';
 
 /**
@@ -29,7 +29,7 @@ export interface DispatchFence {
  * record or out its deadline, which is safe), but its handler does not run, or its request does not leave. A refusal
  * is `TIMEOUT_BEFORE_EXECUTE` with the reason and the fence in the audit: the write did not start.
  */
-export function dispatchFence(store: ToolStore, idempotencyKey: string, lease: Lease, deadline: AttemptDeadline): DispatchFence {
+export function dispatchFence(store: WorkerStore, idempotencyKey: string, lease: Lease, deadline: AttemptDeadline): DispatchFence {
   let handlerStarted = false;
   let passed = false;
   const pass = async (point: 'before_handler' | 'before_dispatch') => {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context as ActivityContext } from '@temporalio/activity';
 import type { Client } from '@temporalio/client';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
-import type { ToolStore } from '../src/store/tool-store.js';
+import type { WorkerStore } from '../src/store/tool-store.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
 import { RECONCILE_WORKFLOW_TYPE } from '../src/wire/names.js';
 import { IDEMPOTENCY_KEY_SA, RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
@@ -33,7 +33,7 @@ const START_RETRY_MS = 1000;
  * of the workflow that dispatched the write. Never throws: the escalation is durable in the store whatever happens
  * here (`tool-contract unsettled` lists it), and failing to start the workflow is logged.
  */
-export async function escalateIfLateResult(store: ToolStore, context: ActivityContext, identity: CallIdentity, auditId: string): Promise<void> {
+export async function escalateIfLateResult(store: WorkerStore, context: ActivityContext, identity: CallIdentity, auditId: string): Promise<void> {
   try {
     const entry = await store.getLedgerEntry(identity.idempotencyKey);
     if (entry?.lateCommitAuditId !== auditId) return;

@@ -2,7 +2,7 @@ import type { ToolExecution } from '../src/contract/execute-tool.js';
 import { auditRefOf, type AuditRef } from '../src/store/ledger.js';
 import type { SettleReconciliationInput } from '../src/store/reconciliation.js';
 import { isStoreError } from '../src/store/store-error.js';
-import type { ToolStore } from '../src/store/tool-store.js';
+import type { WorkerStore } from '../src/store/tool-store.js';
 import { activityWorkflow } from './call-context.js';
 import type { ToolCallResult } from './tool-activity.js';
 
@@ -21,7 +21,7 @@ export interface ClaimedAttempt {
  * `attempt` carries the ledger claim the attempt holds, so a late record can never release a newer claim, and a late
  * result never overwrites a verdict reached without it.
  */
-export function recordExecution(store: ToolStore, execution: ToolExecution, attempt?: ClaimedAttempt): Promise<AuditRef> {
+export function recordExecution(store: WorkerStore, execution: ToolExecution, attempt?: ClaimedAttempt): Promise<AuditRef> {
   return store.recordExecution({ execution, ...activityWorkflow(), ...attempt });
 }
 
@@ -32,7 +32,7 @@ export function recordExecution(store: ToolStore, execution: ToolExecution, atte
  * recording is not repeated, and the retry returns exactly what was audited. With `settles`, the result settles that
  * reconciliation in the same store step (an earlier attempt that recorded the result had settled it too).
  */
-export async function recordOnce(store: ToolStore, execution: ToolExecution, settles?: SettleReconciliationInput): Promise<ToolCallResult> {
+export async function recordOnce(store: WorkerStore, execution: ToolExecution, settles?: SettleReconciliationInput): Promise<ToolCallResult> {
   try {
     const auditRef = settles === undefined ? await recordExecution(store, execution) : await store.settleWithResult(settles, { execution, ...activityWorkflow() });
     return { modelResult: execution.modelResult, auditRef };

@@ -1,13 +1,13 @@
 import type { ToolRegistry } from '../src/contract/tool-registry.js';
 import type { HostKeys } from './call-context.js';
-import type { ToolStore } from '../src/store/tool-store.js';
+import type { WorkerStore } from '../src/store/tool-store.js';
 import type { DecisionPolicy } from './check-decision.js';
 import type { ToolCallTelemetry } from './call-telemetry.js';
 
 /** What the package's activities and the tool activity interceptor work with; injected by the plugin. */
 export interface ToolRuntime {
   readonly registry: ToolRegistry;
-  readonly store: ToolStore;
+  readonly store: WorkerStore;
   /**
    * Tools whose write may be dispatched once more, with the same idempotency key, after the authoritative system
    * said it was not committed. Any other tool's uncommitted write ends as failed, `not_started`.

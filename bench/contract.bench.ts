@@ -7,7 +7,8 @@
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
-import { executeTool, type AnyToolImplementation } from '../src/index.js';
+import { type AnyToolImplementation } from '../src/index.js';
+import { executeTool } from '../src/contract/execute-tool.js';
 import { benchContext as ctx, eventList, eventsTool, largeData, largeList, largeTool, smallData, smallTool, wideData, wideTool } from './support/contract-cases.js';
 import { linuxPeakRss } from './support/peak-rss.js';
 import { printTable, reportSummary } from './support/stats.js';

@@ -2,7 +2,7 @@
 // (the profiler `node --cpu-prof` uses, driven in-process) and prints the functions with the most self time.
 // From the repo root:  npm run bench:profile -- small|large [calls]
 import { Session } from 'node:inspector/promises';
-import { executeTool } from '../src/index.js';
+import { executeTool } from '../src/contract/execute-tool.js';
 import { benchContext, largeTool, smallTool } from './support/contract-cases.js';
 import { printTable } from './support/stats.js';
 

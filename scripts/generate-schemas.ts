@@ -5,7 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { AUDIT_SCHEMA_VERSION, auditRecordSchema, MODEL_RESULT_SCHEMA_VERSION, modelResultSchema } from '../src/index.js';
+import { MODEL_RESULT_SCHEMA_VERSION, modelResultSchema } from '../src/index.js';
+import { AUDIT_SCHEMA_VERSION, auditRecordSchema } from '../src/contract/audit-record.js';
 
 /** Where the generated files live (shipped with the package, see `files` in package.json). */
 export const SCHEMAS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'schemas');

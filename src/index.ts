@@ -1,24 +1,16 @@
-// The root export surface: named explicitly, kept small. Temporal, store and adapter parts live in subpaths.
-export { canonicalJson, CanonicalJsonError, type CanonicalJsonFailure } from './contract/canonical-json.js';
-export { sha256Hex, digestJson, type Sha256Hex } from './contract/sha256.js';
-export {
-  ERROR_CATALOG,
-  CATALOG_CODES,
-  RECOVERIES,
-  ERROR_CATEGORIES,
-  isCatalogCode,
-  nonRetryableCodes,
-  type CatalogCode,
-  type CatalogEntry,
-  type Recovery,
-  type ErrorCategory,
-} from './contract/error-catalog.js';
-export { ToolError, isToolError, type ToolErrorDetails, type ToolErrorOptions } from './contract/tool-error.js';
+// The root export surface: what a tool's author and a workflow's author use — declare a tool, implement it, read its
+// results. Named explicitly and kept small; verification (`./audit`), Temporal (`./temporal`, `./workflows`), storage,
+// adapters and the rest live in subpaths (docs/architecture.md lists them all).
 export { declareTool, ToolDefinitionError } from './contract/declare-tool.js';
 export { implementTool } from './contract/implement-tool.js';
+export { ToolRegistry } from './contract/tool-registry.js';
+export { ToolError, isToolError } from './contract/tool-error.js';
+export { readHttpJson, type HttpLikeResponse, type HttpJson } from './contract/http-response.js';
+export { safePath } from './contract/safe-inputs/safe-path.js';
+export { publicUrl } from './contract/safe-inputs/public-url.js';
+export { shellFreeString } from './contract/safe-inputs/shell-free-string.js';
 export {
   DEFAULT_BUDGET,
-  DEFAULT_MAX_ARGUMENT_BYTES,
   type ToolDeclarationSpec,
   type ToolImplementationSpec,
   type ToolDeclaration,
@@ -51,45 +43,18 @@ export type {
 } from './contract/tool-handler.js';
 export type { ToolFacts } from './contract/tool-facts.js';
 export type { ToolExample } from './contract/tool-guidance.js';
-export { ToolRegistry } from './contract/tool-registry.js';
-export { executeTool, type ToolExecution, type ArtifactPayload } from './contract/execute-tool.js';
-export type { ExecutionContext, TemporalCoordinates } from './contract/execution-context.js';
-export {
-  verifyAudit,
-  computeBindings,
-  requestDigest,
-  resultDigest,
-  callBindingDigest,
-  auditDigest,
-  type AuditVerification,
-  type AuditVerificationInput,
-  type AuditCheck,
-  type TrustedCallInputs,
-  type ProviderContext,
-  type ToolContractRef,
-} from './contract/bindings.js';
-export { principalRef, type PrincipalKey } from './contract/principal-ref.js';
-export { businessIdempotencyKey } from './contract/idempotency-key.js';
-export { readHttpJson, type HttpLikeResponse, type HttpJson, type HttpJsonOptions } from './contract/http-response.js';
-export { safePath, type SafePathOptions } from './contract/safe-inputs/safe-path.js';
-export { publicUrl, type PublicUrlOptions } from './contract/safe-inputs/public-url.js';
-export { shellFreeString, type ShellFreeStringOptions } from './contract/safe-inputs/shell-free-string.js';
+export type { ProviderContext } from './contract/bindings.js';
+export { ERROR_CATALOG, type CatalogCode, type CatalogEntry, type Recovery, type ErrorCategory } from './contract/error-catalog.js';
 export {
   modelResultSchema,
   MODEL_RESULT_SCHEMA_VERSION,
-  TOOL_STATUSES,
   type ModelResult,
+  type TypedModelResult,
   type ModelError,
   type ToolStatus,
   type Evidence,
   type UntrustedContent,
   type Completeness,
-  type ContinueWith,
-  type ItemRange,
   type Provenance,
   type Execution,
 } from './contract/model-result.js';
-export { auditRecordSchema, AUDIT_SCHEMA_VERSION, VALIDATION_LAYERS, type AuditRecord, type LayerOutcome, type ToolRevisions } from './contract/audit-record.js';
-export { ERROR_LAYERS, type ErrorLayer, type ValidationLayer } from './contract/validation-layers.js';
-export { runGoldenSet, type GoldenSetReport, type GoldenCaseResult, type GoldenSetOptions } from './contract/golden-set.js';
-export { goldenCaseSchema, goldenCaseFromRecording, GoldenCaseError, type GoldenCase, type CaseOutcome } from './contract/golden-case.js';

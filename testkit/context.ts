@@ -1,4 +1,4 @@
-import type { ExecutionContext } from '../src/index.js';
+import type { ExecutionContext } from '../src/contract/execution-context.js';
 
 /** A fixed instant, so timestamps and freshness are deterministic in tests. */
 export const FIXED_NOW = Date.parse('2026-11-30T12:00:00.000Z');

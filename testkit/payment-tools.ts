@@ -1,9 +1,13 @@
 import { z } from 'zod';
-import { businessIdempotencyKey, ToolError, ToolRegistry, type HandlerContext, type ReconcileOutcome } from '../src/index.js';
+import { ToolError, ToolRegistry, type HandlerContext, type ReconcileOutcome } from '../src/index.js';
+import { businessIdempotencyKey } from '../src/contract/idempotency-key.js';
+import { implementTool } from '../src/contract/implement-tool.js';
 import { defineTool } from './define-tool.js';
+import type { chargeInput, chargeOutput} from './payment-declarations.js';
+import { CHARGE_DECLARATION, chargeDeclaration, customerDeclaration, customerOutput, TOOLS } from './payment-declarations.js';
 
-const chargeInput = z.strictObject({ payment_id: z.string().regex(/^pay_\w+$/), customer: z.string(), amount_cents: z.number().int().positive() });
-const chargeOutput = z.strictObject({ charge_id: z.string(), amount_cents: z.number().int(), status: z.literal('succeeded') });
+export { TOOLS } from './payment-declarations.js';
+
 type ChargeData = z.infer<typeof chargeOutput>;
 
 interface ChargeBody {
@@ -31,26 +35,6 @@ export interface PaymentToolOptions {
   /** Called by the charge tools at both dispatch points (a fault test freezes the worker there). */
   readonly atDispatchPoint?: (point: DispatchPoint, idempotencyKey: string) => Promise<DispatchPointAnswer>;
 }
-
-/** Tool names of the payment tools (integration and reliability tests, end-to-end benchmarks). */
-export const TOOLS = {
-  charge: 'payments.charge',
-  chargeNoReconcile: 'payments.charge_blind',
-  /** Reconciles, but is never listed in `safeRetryTools`: an uncommitted write is not sent again. */
-  chargeNoRetry: 'payments.charge_no_retry',
-  /** As `chargeNoRetry`, but its handler never calls `ctx.beforeDispatch()` (as many users' tools will not). */
-  chargeUnfenced: 'payments.charge_unfenced',
-  refund: 'payments.refund',
-  customer: 'customers.get',
-  hostile: 'customers.hostile',
-  slowRead: 'catalog.slow_lookup',
-  /** A write the service runs as an asynchronous job: accepted at once, polled by job handle until paid. */
-  payout: 'payments.payout',
-  /** The same read as `customer`, from a replica: a fallback tool. */
-  customerReplica: 'customers.get_replica',
-  /** A read whose first answer per SKU lacks a field (caught mid-update); later answers are whole. */
-  flakyStock: 'catalog.stock',
-} as const;
 
 /** The idempotency key of a charge: the business key the charge tools derive (the payment id), scoped by the package. */
 export function chargeKey(tenant: string, paymentId: string, tool: string = TOOLS.charge): string {
@@ -92,15 +76,7 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
     if (!res.ok) return { state: 'unknown', reason: `status query answered ${res.status}` };
     return { state: 'committed', output: toOutput((await res.json()) as ChargeBody) };
   };
-  const chargeSpec = {
-    description: 'Charge a customer once per payment id.',
-    input: chargeInput,
-    output: chargeOutput,
-    effect: 'write' as const,
-    source: { label: 'payments-api', type: 'http_api' },
-    businessKey: ['payment_id'] as const,
-    handler: charge(true),
-  };
+  const chargeSpec = { ...CHARGE_DECLARATION, handler: charge(true) };
   const payoutOutput = z.strictObject({ payout_id: z.string(), amount_cents: z.number().int(), status: z.literal('paid') });
   const payout = async (args: { amount_cents: number }, ctx: HandlerContext) => {
     await ctx.beforeDispatch();
@@ -124,10 +100,9 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
       output: { data: { payout_id: body.payout_id, amount_cents: body.amount_cents, status: 'paid' }, receipt: { externalId: body.payout_id, ...(body.paid_at === undefined ? {} : { committedAt: body.paid_at }) } },
     };
   };
-  const customerOutput = z.strictObject({ id: z.string(), name: z.string(), tier: z.enum(['basic', 'gold']) });
   const stockReads = new Map<string, number>();
   return new ToolRegistry([
-    defineTool({ ...chargeSpec, name: TOOLS.charge, reconcile }),
+    implementTool(chargeDeclaration, { handler: charge(true), reconcile }),
     defineTool({ ...chargeSpec, name: TOOLS.chargeNoReconcile }),
     defineTool({ ...chargeSpec, name: TOOLS.chargeNoRetry, reconcile }),
     defineTool({ ...chargeSpec, name: TOOLS.chargeUnfenced, reconcile, handler: charge(false) }),
@@ -143,13 +118,7 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
       handler: payout,
       poll: pollPayout,
     }),
-    defineTool({
-      name: TOOLS.customer,
-      description: 'Look up a customer.',
-      input: z.strictObject({ customer_id: z.string(), api_token: z.string().optional() }),
-      output: customerOutput,
-      effect: 'read',
-      source: { label: 'crm', type: 'database' },
+    implementTool(customerDeclaration, {
       handler: async (args) => {
         if (args.customer_id === 'cus_missing') throw new ToolError('NOT_FOUND');
         if (args.customer_id === 'cus_throttled') throw new ToolError('RATE_LIMITED', {}, { retryAfterMs: 100 });

@@ -1,7 +1,7 @@
 // Workflow-side API of temporal-tool-contract. Sandbox-only: users re-export it from their workflows module
 // (`export * from 'temporal-tool-contract/workflows'`) so the reconciliation workflow is registered on their worker.
 export { reconcileWorkflowId } from '../src/wire/ids.js';
-export { callTool, WORKFLOW_PROVIDER, type CallToolOptions, type ToolArgs, type ToolData, type ToolCallResult, type TypedToolCallResult } from './call/call-tool.js';
+export { callTool, WORKFLOW_PROVIDER, type CallArgs, type CallResult, type CallToolOptions, type ToolArgs, type ToolData, type ToolCallResult, type TypedToolCallResult } from './call/call-tool.js';
 export { mcpToolCall, type McpToolCallInput, type McpCallOptions } from './mcp-tool-call.js';
 export { callTools, DEFAULT_BATCH_CONCURRENCY, type BatchCallRequest, type CallToolsOptions, type CorrelatedResult } from './call-tools.js';
 export { PACKAGE_CALL_DEFAULTS } from './call/dispatch-step.js';

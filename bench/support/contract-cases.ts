@@ -2,7 +2,7 @@
 // result, a ~1 MB / 10,000-item list fitted to 16 KB, and a 200,000-key object over the raw size gate.
 import { z } from 'zod';
 import { nodeSha256Hex } from '../../activities/node-sha256.js';
-import { type ExecutionContext } from '../../src/index.js';
+import { type ExecutionContext } from '../../src/contract/execution-context.js';
 import { FIXED_NOW, testContext } from '../../testkit/context.js';
 import { defineTool } from '../../testkit/define-tool.js';
 

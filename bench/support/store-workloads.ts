@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { sha256Hex, type ToolExecution } from '../../src/index.js';
+import { sha256Hex } from '../../src/contract/sha256.js';
+import { type ToolExecution } from '../../src/contract/execute-tool.js';
 import type { PgToolStore } from '../../src/store/pg/pg-tool-store.js';
 import { ordersGet, runCall } from '../../testkit/store-tools.js';
 

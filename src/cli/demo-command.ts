@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
-import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, formatDemoSummary, runDemo, startDemoServices, type DemoSummary } from '../demo/index.js';
+import { DEMO_DECLARATIONS_PATH, DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, formatDemoSummary, runDemo, startDemoServices, type DemoSummary } from '../demo/index.js';
 import type { ToolStore } from '../store/index.js';
 import type { DevPorts } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
@@ -100,7 +100,7 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
   const keys = await ensureDecisionKeys(ctx.env, ctx.projectRoot);
   ctx.out.progress(describeDecisionKeys(keys));
   const decisions = authenticatorFor(keys);
-  const plan = { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: demo.taskQueue, ...(decisions === undefined ? {} : { decisions }) };
+  const plan = { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, declarationModules: [DEMO_DECLARATIONS_PATH], taskQueue: demo.taskQueue, ...(decisions === undefined ? {} : { decisions }) };
   const worker = await runPlan(ctx, { connection: demo.connection, namespace: demo.target.namespace }, demo.store, plan, teardown);
   if (ctx.stop.aborted) return EXIT_CODES.failure;
   ctx.out.progress(`running the demo support agent (approval: ${flags.approval === 'auto' ? 'automatic' : 'manual, from another terminal'})`);

@@ -10,6 +10,8 @@ export interface WorkerPlan {
   readonly tools: ToolRegistry;
   readonly safeRetryTools?: readonly string[];
   readonly workflowsPath: string;
+  /** Modules of tool declarations the workflows import, loaded once per workflow thread (see `declarationModules`). */
+  readonly declarationModules?: readonly string[];
   readonly taskQueue: string;
   /** Verifies approvals and resolutions; without one, none counts (and a tool that requires approval cannot run). */
   readonly decisions?: DecisionAuthenticator;
@@ -50,6 +52,7 @@ export async function startToolWorker(connection: NativeConnection, namespace: s
         tools: plan.tools,
         store,
         ...(plan.safeRetryTools === undefined ? {} : { safeRetryTools: plan.safeRetryTools }),
+        ...(plan.declarationModules === undefined ? {} : { declarationModules: plan.declarationModules }),
         ...pluginKeys,
         ...(plan.decisions === undefined ? {} : { decisions: plan.decisions }),
       }),

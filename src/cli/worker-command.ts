@@ -1,6 +1,6 @@
 import { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
-import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, startDemoServices } from '../demo/index.js';
+import { DEMO_DECLARATIONS_PATH, DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, startDemoServices } from '../demo/index.js';
 import { startContractGauges } from '../temporal/contract-gauges.js';
 import { MIN_KEY_BYTES, parseSecretKey } from '../contract/keyed-digest.js';
 import { configuredPrincipalKey } from './principal-key-config.js';
@@ -115,7 +115,7 @@ async function workerPlan(ctx: StackContext, source: WorkerSource, teardown: Tea
   const services = await startDemoServices();
   teardown.add('the demo services', () => services.stop());
   assertVerifiable(services.tools, decisions);
-  return { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, taskQueue: DEMO_TASK_QUEUE, ...verified };
+  return { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, declarationModules: [DEMO_DECLARATIONS_PATH], taskQueue: DEMO_TASK_QUEUE, ...verified };
 }
 
 /** A worker serving a tool that requires approval must be able to verify decisions: else nothing could approve it. */

@@ -17,3 +17,5 @@ export type { SupportDemoInput, SupportDemoResult } from './support-agent-workfl
  * the demo agent. Same extension as this file, so it works from the TypeScript sources (tsx) and from `lib/`.
  */
 export const DEMO_WORKFLOWS_PATH: string = fileURLToPath(new URL(`./workflows${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+/** The demo's tool declarations, which its workflow imports: loaded once per workflow thread (`declarationModules`). */
+export const DEMO_DECLARATIONS_PATH: string = fileURLToPath(new URL(`./demo-declarations${extname(fileURLToPath(import.meta.url))}`, import.meta.url));

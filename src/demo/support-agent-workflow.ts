@@ -1,6 +1,6 @@
 import { workflowInfo } from '@temporalio/workflow';
 import { agentLoop, applyStatePatch, callTool, type AgentLoopInput, type AgentLoopResult, type StatePatchResult, type ToolCallResult } from '../../workflows/index.js';
-import { DEMO_TOOLS } from './demo-names.js';
+import { orderGet } from './demo-declarations.js';
 
 /** Input of {@link supportAgentDemo}: the agent loop's input, and the order whose state is written back afterwards. */
 export interface SupportDemoInput {
@@ -36,11 +36,12 @@ export async function supportAgentDemo(input: SupportDemoInput): Promise<Support
   if (agent.status !== 'final') return { agent, writeBack: null };
   const { workflowId } = workflowInfo();
   const { orderId } = input.writeBack;
-  const read = await callTool(DEMO_TOOLS.orderGet, { order_id: orderId }, { ...input.agent.toolOptions, principal: input.agent.principal, callId: WRITE_BACK_CALL_ID });
+  // Called by its declaration: the arguments are checked against its input schema, the data typed by its output.
+  const read = await callTool(orderGet, { order_id: orderId }, { ...input.agent.toolOptions, principal: input.agent.principal, callId: WRITE_BACK_CALL_ID });
   const result = read.modelResult;
   const evidenceIds = result.evidence.map((evidence) => evidence.evidence_id);
-  const order = result.data as { refunded_cents?: unknown; paid_cents?: unknown } | null;
-  if (result.status !== 'succeeded' || evidenceIds.length === 0 || order === null) return { agent, writeBack: { read, patch: null } };
+  if (result.status !== 'succeeded' || evidenceIds.length === 0) return { agent, writeBack: { read, patch: null } };
+  const order = result.data;
   const key = `order:${orderId}:refund`;
   const patch = await applyStatePatch({
     patchId: `${workflowId}:${key}`,

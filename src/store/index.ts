@@ -1,7 +1,19 @@
 // The `./store` entry point: the ToolStore contract, its Postgres and in-memory implementations, and migrations
 // (the embedded Postgres and database resolution are in `./testing`). Named explicitly; nothing here is re-exported
 // from the package root.
-export type { ToolStore, ToolStoreOptions } from './tool-store.js';
+export type {
+  ToolStore,
+  ToolStoreOptions,
+  WorkerStore,
+  LedgerStore,
+  AuditReader,
+  ArtifactStore,
+  StateStore,
+  MemoryStore,
+  ReconciliationStore,
+  ApprovalRequestStore,
+  MetricsStore,
+} from './tool-store.js';
 export type { ApprovalRequest, ApprovalRequestFilter, ApprovalRequestInput, ApprovalRequestRef } from './approval-requests.js';
 export { auditRefOf, ledgerStatusFor } from './ledger.js';
 export type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus, RecordExecutionInput } from './ledger.js';

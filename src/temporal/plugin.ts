@@ -1,11 +1,12 @@
 import { SimplePlugin } from '@temporalio/plugin';
+import type { BundleOptions } from '@temporalio/worker';
 import { parsePrincipalKey, type PrincipalKey } from '../contract/principal-ref.js';
 import { parseSecretKey } from '../contract/keyed-digest.js';
 import type { ToolRegistry } from '../contract/tool-registry.js';
 import type { DecisionAuthenticator } from '../decisions/authenticator.js';
 import { isUnauthenticatedDecisions, type UnauthenticatedDecisions } from '../decisions/development.js';
 import type { ModelClient } from '../model/model-turn.js';
-import type { ToolStore } from '../store/tool-store.js';
+import type { WorkerStore } from '../store/tool-store.js';
 import { createPackageActivities } from '../../activities/package-activities.js';
 import type { ToolRuntime } from '../../activities/runtime.js';
 import type { DecisionVerification } from '../../activities/check-decision.js';
@@ -17,7 +18,8 @@ import { toolActivityInterceptors } from '../../activities/tool-activity-interce
 /** Options of {@link ToolContractPlugin}. */
 export interface ToolContractPluginOptions {
   readonly tools: ToolRegistry;
-  readonly store: ToolStore;
+  /** The worker's store: `PgToolStore` in production (see `WorkerStore` for what a store of your own implements). */
+  readonly store: WorkerStore;
   /** Tools whose write may be dispatched once more (same key) after the authoritative system said "not committed". */
   readonly safeRetryTools?: readonly string[];
   /**
@@ -48,6 +50,14 @@ export interface ToolContractPluginOptions {
   /** Refuse an approval whose approver is the call's own principal (compared by subject). */
   readonly forbidSelfApproval?: boolean;
   /**
+   * Modules that declare tools workflow code calls by declaration (absolute paths, as `workflowsPath` takes): loaded
+   * once per workflow thread when the worker bundles its workflows, and shared by every workflow run, instead of being
+   * evaluated again — schemas and all — by each run (Temporal's `bundlerOptions.preloadModules`). Such a module holds
+   * declarations only: what it builds is frozen and shared, so it must keep no per-run state, and workflow code must
+   * not parse with its schemas (the tool activity validates every call).
+   */
+  readonly declarationModules?: readonly string[];
+  /**
    * Reports each tool call and reconciliation step as a span (e.g. `openTelemetryTracing()` from
    * `temporal-tool-contract/otel`). Metrics need none: they go through the Temporal runtime's meter.
    */
@@ -56,11 +66,13 @@ export interface ToolContractPluginOptions {
 
 /**
  * The worker plugin: one activity per tool (activity type = tool name), the tool activity interceptor that runs
- * the contract funnel and writes the ledger/audit/evidence/artifacts, and the package's activities (prepare,
- * verify decisions, settle, reconcile, state patches). Workflows are not injected — a TypeScript plugin cannot add to the user's
+ * the contract funnel and writes the ledger/audit/evidence/artifacts, and the package's activities (describe tools,
+ * request approvals, verify decisions, settle, reconcile, state patches). Workflows are not injected — a TypeScript plugin cannot add to the user's
  * bundle — so the user's workflows module re-exports them: `export * from 'temporal-tool-contract/workflows'`.
  */
 export class ToolContractPlugin extends SimplePlugin {
+  private readonly declarationModules: readonly string[];
+
   constructor(options: ToolContractPluginOptions) {
     const tools = options.tools.list();
     const reserved = tools.flatMap(toolActivityTypes).filter((name) => name.startsWith(RESERVED_ACTIVITY_PREFIX));
@@ -89,6 +101,13 @@ export class ToolContractPlugin extends SimplePlugin {
       activities: { ...createToolActivities(tools), ...createPackageActivities(runtime, options.models ?? {}) },
       workerInterceptors: { activity: [toolActivityInterceptors(runtime)] },
     });
+    this.declarationModules = [...(options.declarationModules ?? [])];
+  }
+
+  override configureBundler(options: BundleOptions): BundleOptions {
+    const configured = super.configureBundler(options);
+    if (this.declarationModules.length === 0) return configured;
+    return { ...configured, preloadModules: [...new Set([...(configured.preloadModules ?? []), ...this.declarationModules])] };
   }
 }
 

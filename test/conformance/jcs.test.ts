@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { canonicalJson, CanonicalJsonError, type CanonicalJsonFailure } from '../../src/index.js';
+import { canonicalJson, CanonicalJsonError, type CanonicalJsonFailure } from '../../src/contract/canonical-json.js';
 import { CANONICAL_JSON_MAX_DEPTH } from '../../src/contract/canonical-json.js';
 import { readVector, VECTORS_DIR } from '../support/conformance-vectors.js';
 

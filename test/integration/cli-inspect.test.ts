@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { z } from 'zod';
-import { executeTool } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import type { InspectView } from '../../src/cli/inspect-view.js';
 import { runCli, runShellLine } from '../support/cli-process.js';

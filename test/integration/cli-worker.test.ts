@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { formatDecisionKey, generateDecisionKey } from '../../src/decisions/index.js';
-import { principalRef } from '../../src/index.js';
+import { principalRef } from '../../src/contract/principal-ref.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import type { ToolCallResult } from '../../workflows/index.js';

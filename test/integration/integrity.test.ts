@@ -2,7 +2,9 @@
 // store as the application role, and the owner (a superuser) as the attacker; then the CLI as an operator runs it.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { auditDigest, canonicalJson, principalRef, verifyAudit } from '../../src/index.js';
+import { auditDigest, verifyAudit } from '../../src/contract/bindings.js';
+import { canonicalJson } from '../../src/contract/canonical-json.js';
+import { principalRef } from '../../src/contract/principal-ref.js';
 import { reconcileWorkflowId, WORKFLOW_PROVIDER, type ToolCallResult } from '../../workflows/index.js';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { runCli } from '../support/cli-process.js';

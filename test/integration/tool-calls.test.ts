@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { WorkflowFailedError } from '@temporalio/client';
 import { ActivityFailure, ApplicationFailure } from '@temporalio/common';
-import { verifyAudit } from '../../src/index.js';
+import { verifyAudit } from '../../src/contract/bindings.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { WORKFLOW_PROVIDER, type CorrelatedResult, type ToolCallResult } from '../../workflows/index.js';
 import { testDecisions } from '../support/decisions.js';

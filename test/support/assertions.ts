@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { modelResultSchema, type ExecutionContext, type ToolExecution } from '../../src/index.js';
+import { modelResultSchema } from '../../src/index.js';
+import { type ExecutionContext } from '../../src/contract/execution-context.js';
+import { type ToolExecution } from '../../src/contract/execute-tool.js';
 
 /**
  * Asserts that nothing a model must not see is in the model result: the planted secrets, the caller's identity,

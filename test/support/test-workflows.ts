@@ -8,6 +8,7 @@ import type { Principal } from '../../src/index.js';
 import { APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import { describePending, pending } from '../../workflows/pending-approvals.js';
 import { APPROVAL_PENDING_SA } from '../../src/wire/search-attributes.js';
+import { chargeDeclaration, customerDeclaration } from '../../testkit/payment-declarations.js';
 import {
   applyStatePatch,
   callTool,
@@ -30,6 +31,23 @@ export * from '../../workflows/index.js';
 export async function runToolCall(name: string, args: unknown, options: CallToolOptions): Promise<ToolCallResult> {
   installApprovalHandlers();
   return callTool(name, args, options);
+}
+
+/** One read made with the tool's declaration: its arguments and data typed by the declaration's schemas. */
+export async function typedRead(principal: Principal, customerId: string): Promise<{ readonly tier: 'basic' | 'gold' | null; readonly result: ToolCallResult }> {
+  const result = await callTool(customerDeclaration, { customer_id: customerId }, { principal, callId: 'typed-read' });
+  return { tier: result.modelResult.status === 'succeeded' ? result.modelResult.data.tier : null, result };
+}
+
+/** One write made with the tool's declaration (no approval). */
+export async function typedWrite(principal: Principal, paymentId: string): Promise<{ readonly chargeId: string | null; readonly result: ToolCallResult }> {
+  const result = await callTool(chargeDeclaration, { payment_id: paymentId, customer: 'cus_typed', amount_cents: 500 }, { principal, callId: 'typed-write' });
+  return { chargeId: result.modelResult.status === 'succeeded' ? result.modelResult.data.charge_id : null, result };
+}
+
+/** One plain activity, scheduled as a workflow would without the package: the baseline of a call's history. */
+export async function bareActivity(type: string, input: unknown): Promise<unknown> {
+  return scheduleActivity(type, [input], { startToCloseTimeout: '30s' });
 }
 
 /** A batch of tool calls (one model turn). */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool, modelResultSchema, ToolDefinitionError, type ToolEffect } from '../../src/index.js';
+import { modelResultSchema, ToolDefinitionError, type ToolEffect } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { describeResult } from '../../src/demo/describe-result.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning } from '../support/tools.js';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ERROR_CATALOG, executeTool, ToolError, type Authorize, type Principal } from '../../src/index.js';
+import { ERROR_CATALOG, ToolError, type Authorize, type Principal } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';
 import { receiptReconciled } from '../../src/contract/settled-results.js';

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditDigest, canonicalJson, executeTool, requestDigest, sha256Hex, verifyAudit, type ExecutionContext, type ToolExecution, type TrustedCallInputs } from '../../src/index.js';
+import { auditDigest, requestDigest, verifyAudit, type TrustedCallInputs } from '../../src/contract/bindings.js';
+import { canonicalJson } from '../../src/contract/canonical-json.js';
+import { executeTool, type ToolExecution } from '../../src/contract/execute-tool.js';
+import { sha256Hex } from '../../src/contract/sha256.js';
+import { type ExecutionContext } from '../../src/contract/execution-context.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning, sampleOrder } from '../support/tools.js';
 

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { auditRecordSchema, canonicalJson, executeTool, ToolError, type ToolExecution } from '../../src/index.js';
+import { ToolError } from '../../src/index.js';
+import { auditRecordSchema } from '../../src/contract/audit-record.js';
+import { canonicalJson } from '../../src/contract/canonical-json.js';
+import { executeTool, type ToolExecution } from '../../src/contract/execute-tool.js';
 import { MAX_AUDIT_BYTES, MAX_AUDIT_REDACTIONS, MAX_REDACTION_PATH_CHARS } from '../../src/contract/funnel/audit-bounds.js';
 import { MAX_TRUSTED_VALUE_CHARS } from '../../src/contract/funnel/recordable-context.js';
 import { codeOf } from '../support/assertions.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { mapBounded } from '../../workflows/bounded-map.js';
 import { dispatchOptionsFor, PACKAGE_CALL_DEFAULTS } from '../../workflows/call/dispatch-step.js';
 import { testContext } from '../../testkit/context.js';

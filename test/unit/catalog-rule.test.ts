@@ -4,7 +4,9 @@ import { catalogFailure } from '../../src/contract/call-failure.js';
 import { catalogDisagreements } from '../../src/contract/catalog-rule.js';
 import { NOT_COMMITTED_MESSAGES } from '../../src/contract/error-catalog.js';
 import { failedExecution } from '../../src/contract/execute-tool.js';
-import { CATALOG_CODES, ERROR_CATALOG, executeTool, modelResultSchema, type ModelError, type ModelResult } from '../../src/index.js';
+import { ERROR_CATALOG, modelResultSchema, type ModelError, type ModelResult } from '../../src/index.js';
+import { CATALOG_CODES } from '../../src/contract/error-catalog.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { testContext } from '../../testkit/context.js';
 import { orderTool, refundTool } from '../support/tools.js';
 

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool, type ExecutionContext, type ModelResult, type ToolOutput } from '../../src/index.js';
+import { type ModelResult, type ToolOutput } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
+import { type ExecutionContext } from '../../src/contract/execution-context.js';
 import { codeOf } from '../support/assertions.js';
 import { FIXED_NOW, testContext } from '../../testkit/context.js';
 import { defineTool } from '../../testkit/define-tool.js';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { ERROR_CATALOG, executeTool, type DataScope } from '../../src/index.js';
+import { ERROR_CATALOG, type DataScope } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';
 import { defineTool } from '../../testkit/define-tool.js';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { testContext } from '../../testkit/context.js';
-import { declareTool, DEFAULT_MAX_ARGUMENT_BYTES, implementTool, ToolDefinitionError, ToolRegistry, ToolError, type ToolDeclarationSpec, type ToolImplementationSpec } from '../../src/index.js';
+import { declareTool, implementTool, ToolDefinitionError, ToolRegistry, ToolError, type ToolDeclarationSpec, type ToolImplementationSpec } from '../../src/index.js';
+import { DEFAULT_MAX_ARGUMENT_BYTES } from '../../src/contract/tool-spec.js';
 import { identifyCall } from '../../src/contract/call-identity.js';
 import { defineTool } from '../../testkit/define-tool.js';
 

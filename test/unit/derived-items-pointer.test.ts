@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool, type ToolBudget } from '../../src/index.js';
+import { type ToolBudget } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { testContext } from '../../testkit/context.js';
 import { defineTool } from '../../testkit/define-tool.js';
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CATALOG_CODES, ERROR_CATALOG, isCatalogCode, nonRetryableCodes } from '../../src/index.js';
+import { ERROR_CATALOG } from '../../src/index.js';
+import { CATALOG_CODES, isCatalogCode, nonRetryableCodes } from '../../src/contract/error-catalog.js';
 
 describe('error catalog', () => {
   it('holds every code the spec names', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { readHttpJson, sha256Hex, ToolError } from '../../src/index.js';
+import { readHttpJson, ToolError } from '../../src/index.js';
+import { sha256Hex } from '../../src/contract/sha256.js';
 
 const codeOf = (fn: () => unknown): string => {
   try {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { businessIdempotencyKey } from '../../src/index.js';
+import { businessIdempotencyKey } from '../../src/contract/idempotency-key.js';
 import { tenantRef } from '../../src/contract/tenant-ref.js';
 
 it('a business key is scoped by tenant: the same business key of two tenants gives two idempotency keys', () => {

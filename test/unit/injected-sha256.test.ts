@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nodeSha256Hex } from '../../activities/node-sha256.js';
-import { executeTool, sha256Hex, type AnyToolImplementation, type Sha256Hex } from '../../src/index.js';
+import { type AnyToolImplementation } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
+import { sha256Hex, type Sha256Hex } from '../../src/contract/sha256.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, listTool, orderTool, returning } from '../support/tools.js';
 

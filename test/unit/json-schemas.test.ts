@@ -7,7 +7,8 @@ import { describe, it } from 'node:test';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { generateSchemaFiles, SCHEMAS_DIR } from '../../scripts/generate-schemas.js';
-import { executeTool, ToolError, type ToolExecution } from '../../src/index.js';
+import { ToolError } from '../../src/index.js';
+import { executeTool, type ToolExecution } from '../../src/contract/execute-tool.js';
 import { FIXED_NOW, testContext } from '../../testkit/context.js';
 import { defineTool } from '../../testkit/define-tool.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { keepsEveryKey } from '../../src/contract/key-keeping-schema.js';
 import { codeOf } from '../support/assertions.js';
 import { returning } from '../support/tools.js';

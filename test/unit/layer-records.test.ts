@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { executeTool, readHttpJson, sha256Hex, type AuditRecord, type LayerOutcome } from '../../src/index.js';
+import { readHttpJson } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
+import { sha256Hex } from '../../src/contract/sha256.js';
+import { type AuditRecord, type LayerOutcome } from '../../src/contract/audit-record.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, refundTool, returning } from '../support/tools.js';
 

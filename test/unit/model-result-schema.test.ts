@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { executeTool, modelResultSchema, type ModelResult } from '../../src/index.js';
+import { modelResultSchema, type ModelResult } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning } from '../support/tools.js';
 

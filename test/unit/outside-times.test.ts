@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EVIDENCE_FAILURE_MESSAGES } from '../../src/contract/error-catalog.js';
 import { readTime } from '../../src/contract/time.js';
-import { executeTool, modelResultSchema, readHttpJson } from '../../src/index.js';
+import { modelResultSchema, readHttpJson } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { FIXED_NOW, testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning, sampleOrder } from '../support/tools.js';
 

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { canonicalJson, executeTool, principalRef, verifyAudit } from '../../src/index.js';
+import { canonicalJson } from '../../src/contract/canonical-json.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
+import { principalRef } from '../../src/contract/principal-ref.js';
+import { verifyAudit } from '../../src/contract/bindings.js';
 import { MIN_PRINCIPAL_KEY_BYTES, parsePrincipalKey } from '../../src/contract/principal-ref.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning } from '../support/tools.js';

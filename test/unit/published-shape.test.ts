@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalJson, CanonicalJsonError, executeTool, modelResultSchema, type ModelResult } from '../../src/index.js';
+import { modelResultSchema, type ModelResult } from '../../src/index.js';
+import { canonicalJson, CanonicalJsonError } from '../../src/contract/canonical-json.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { guardedParse } from '../../src/contract/guarded-parse.js';
 import { publishedShapeIssues } from '../../src/contract/published-shape.js';
 import { testContext } from '../../testkit/context.js';

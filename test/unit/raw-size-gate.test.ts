@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { canonicalJson, executeTool, type ToolExecution } from '../../src/index.js';
+import { canonicalJson } from '../../src/contract/canonical-json.js';
+import { executeTool, type ToolExecution } from '../../src/contract/execute-tool.js';
 import { inspectJson } from '../../src/contract/json-shape.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';

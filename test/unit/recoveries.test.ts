@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { ERROR_CATALOG, executeTool, ToolDefinitionError, ToolError, type EvidenceInput } from '../../src/index.js';
+import { ERROR_CATALOG, ToolDefinitionError, ToolError, type EvidenceInput } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { isErrorResult } from '../../src/adapters/error-flag.js';
 import { resolvePointer } from '../../src/contract/json-pointer.js';
 import { testContext } from '../../testkit/context.js';

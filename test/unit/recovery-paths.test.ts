@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool, ToolError, type ModelResult } from '../../src/index.js';
+import { ToolError, type ModelResult } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { withRecoveryPaths, type RecoveryCall } from '../../workflows/call/recovery-paths.js';
 import type { ToolCallResult } from '../../workflows/index.js';
 import { testContext } from '../../testkit/context.js';

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool, ToolError, type ErrorLayer, type ToolExecution } from '../../src/index.js';
+import { ToolError } from '../../src/index.js';
+import { executeTool, type ToolExecution } from '../../src/contract/execute-tool.js';
+import { type ErrorLayer } from '../../src/contract/validation-layers.js';
 import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, refundTool, returning, sampleOrder } from '../support/tools.js';
 import { defineTool } from '../../testkit/define-tool.js';

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool, publicUrl, safePath, shellFreeString } from '../../src/index.js';
+import { publicUrl, safePath, shellFreeString } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { isPublicAddress } from '../../src/contract/safe-inputs/ip-address.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';

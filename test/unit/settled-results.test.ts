@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { verifyAudit, type ExecutionContext, type ModelResult, type ToolExecution } from '../../src/index.js';
+import { type ModelResult } from '../../src/index.js';
+import { verifyAudit } from '../../src/contract/bindings.js';
+import { type ExecutionContext } from '../../src/contract/execution-context.js';
+import { type ToolExecution } from '../../src/contract/execute-tool.js';
 import { asLocalReplay, humanCommitted, notCommitted, receiptReconciled, reshapeExecution, withOutcomeUnknown } from '../../src/contract/settled-results.js';
 import { testContext } from '../../testkit/context.js';
 import { refundTool } from '../support/tools.js';

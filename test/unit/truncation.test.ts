@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool } from '../../src/index.js';
+import { executeTool } from '../../src/contract/execute-tool.js';
 import { cutText, limitStructure, truncationMarker, utf8ByteLength, type TruncationNote } from '../../src/contract/truncation.js';
 import { testContext } from '../../testkit/context.js';
 import { listTool } from '../support/tools.js';

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditRecordSchema, canonicalJson, type ExecutionContext, type ToolExecution } from '../../src/index.js';
+import { auditRecordSchema } from '../../src/contract/audit-record.js';
+import { canonicalJson } from '../../src/contract/canonical-json.js';
+import { type ExecutionContext } from '../../src/contract/execution-context.js';
+import { type ToolExecution } from '../../src/contract/execute-tool.js';
 import { catalogFailure } from '../../src/contract/call-failure.js';
 import { failedExecution } from '../../src/contract/execute-tool.js';
 import { executeTool, ToolError } from './execute-tool.imports.js';

@@ -69,11 +69,15 @@ export const WORKFLOW_PROVIDER: ProviderContext = Object.freeze({
  * and failures are catalogued results. A write whose outcome is unknown is never dispatched again blindly: a child
  * workflow reconciles it by idempotency key, and the result says how it was settled.
  */
-export function callTool<T extends AnyToolDeclaration>(tool: T, args: ToolArgs<T>, options: CallToolOptions): Promise<TypedToolCallResult<ToolData<T>>>;
-export function callTool(tool: string, args: unknown, options: CallToolOptions): Promise<ToolCallResult>;
-export async function callTool(tool: AnyToolDeclaration | string, args: unknown, options: CallToolOptions): Promise<ToolCallResult> {
-  return callWithRecovery(typeof tool === 'string' ? tool : tool.facts, args, options);
+export async function callTool<T extends AnyToolDeclaration | string>(tool: T, args: CallArgs<T>, options: CallToolOptions): Promise<CallResult<T>> {
+  return (await callWithRecovery(typeof tool === 'string' ? tool : tool.facts, args, options)) as CallResult<T>;
 }
+
+/** The arguments of a call: typed by a declaration's input schema, anything (checked by the worker) for a name. */
+export type CallArgs<T extends AnyToolDeclaration | string> = T extends AnyToolDeclaration ? ToolArgs<T> : unknown;
+
+/** The result of a call: `data` typed by a declaration's output schema, JSON for a name. */
+export type CallResult<T extends AnyToolDeclaration | string> = T extends AnyToolDeclaration ? TypedToolCallResult<ToolData<T>> : ToolCallResult;
 
 /** How a batch runs one of its calls (see `callTools`). */
 export interface BatchedCall {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
-import { executeTool, verifyAudit } from '../../../src/index.js';
+import { executeTool } from '../../../src/contract/execute-tool.js';
+import { verifyAudit } from '../../../src/contract/bindings.js';
 import { APPEND_ONLY_SQLSTATE, toStoreError } from '../../../src/store/pg/pg-errors.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';

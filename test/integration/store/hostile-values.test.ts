@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { canonicalJson } from '../../../src/index.js';
+import { canonicalJson } from '../../../src/contract/canonical-json.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import type { StatePatchInput } from '../../../src/store/state-patch.js';
 import { openTestDatabase, type TestDatabase } from '../../support/postgres.js';

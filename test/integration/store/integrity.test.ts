@@ -4,7 +4,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
-import { canonicalJson, sha256Hex, verifyAudit, type ToolExecution } from '../../../src/index.js';
+import { canonicalJson } from '../../../src/contract/canonical-json.js';
+import { sha256Hex } from '../../../src/contract/sha256.js';
+import { verifyAudit } from '../../../src/contract/bindings.js';
+import { type ToolExecution } from '../../../src/contract/execute-tool.js';
 import type { AuditRef } from '../../../src/store/ledger.js';
 import type { PgToolStore } from '../../../src/store/pg/pg-tool-store.js';
 import type { StatePatchInput } from '../../../src/store/state-patch.js';

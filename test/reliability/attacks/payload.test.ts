@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { canonicalJson, DEFAULT_BUDGET, sha256Hex } from '../../../src/index.js';
+import { DEFAULT_BUDGET } from '../../../src/index.js';
+import { canonicalJson } from '../../../src/contract/canonical-json.js';
+import { sha256Hex } from '../../../src/contract/sha256.js';
 import { utf8ByteLength } from '../../../src/contract/truncation.js';
 import type { CorrelatedResult } from '../../../workflows/index.js';
 import { historyText } from '../../support/history-text.js';

@@ -10,7 +10,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, ToolSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { toCallToolResult, toMcpTool, wrapMcpTools, type WrapMcpToolsOptions, type WrappedMcpTools } from '../../../src/adapters/mcp.js';
 import { z } from 'zod';
-import { executeTool, type AnyToolImplementation, type ToolExecution } from '../../../src/index.js';
+import { type AnyToolImplementation } from '../../../src/index.js';
+import { executeTool, type ToolExecution } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
 
 const record: Tool['inputSchema'] = {

@@ -9,7 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { wrapMcpTools, type WrappedMcpTools } from '../../../src/adapters/mcp.js';
-import { executeTool } from '../../../src/index.js';
+import { executeTool } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
 
 const EVIL = `${'a'.repeat(28)}!`;

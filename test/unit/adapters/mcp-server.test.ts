@@ -9,7 +9,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolResultSchema, ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type McpServerOptions } from '../../../src/adapters/mcp.js';
 import { renderModelResult } from '../../../src/adapters/render-model-result.js';
-import { executeTool, ToolRegistry, type ModelResult, type ToolExecution } from '../../../src/index.js';
+import { ToolRegistry, type ModelResult } from '../../../src/index.js';
+import { executeTool, type ToolExecution } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
 import { goodOrderOutput, orderTool, refundTool, returning } from '../../support/tools.js';
 import { assertOfficial, type McpRevision } from '../../support/mcp-official-schema.js';

@@ -8,7 +8,8 @@ import { toToolResultBlock } from '../../../src/adapters/anthropic.js';
 import { toFunctionResponse } from '../../../src/adapters/gemini.js';
 import { toCallToolResult } from '../../../src/adapters/mcp.js';
 import { toChatToolMessage, toResponsesOutput } from '../../../src/adapters/openai.js';
-import { executeTool, type ModelResult } from '../../../src/index.js';
+import { type ModelResult } from '../../../src/index.js';
+import { executeTool } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
 import { defineTool } from '../../../testkit/define-tool.js';
 

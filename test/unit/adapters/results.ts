@@ -1,7 +1,8 @@
 // Real executeTool outputs, one per status the adapters must render. Nothing here is hand-built: the adapters are
 // tested on exactly what the contract produces.
 import { z } from 'zod';
-import { executeTool, ToolError, type ModelResult, type ToolExecution } from '../../../src/index.js';
+import { ToolError, type ModelResult } from '../../../src/index.js';
+import { executeTool, type ToolExecution } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
 import { goodOrderOutput, listTool, orderTool, refundTool, returning } from '../../support/tools.js';
 import { defineTool } from '../../../testkit/define-tool.js';

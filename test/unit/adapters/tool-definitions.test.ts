@@ -12,7 +12,8 @@ import { toAnthropicTool, ANTHROPIC_NAME_MAX } from '../../../src/adapters/anthr
 import { toGeminiFunctionDeclaration } from '../../../src/adapters/gemini.js';
 import { toMcpTool } from '../../../src/adapters/mcp.js';
 import { fromProviderToolName, fromStrictArguments, OPENAI_NAME_MAX, toChatTool, toProviderToolName, toResponsesTool } from '../../../src/adapters/openai.js';
-import { executeTool, ToolDefinitionError, type AnyToolImplementation } from '../../../src/index.js';
+import { ToolDefinitionError, type AnyToolImplementation } from '../../../src/index.js';
+import { executeTool } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
 import { orderTool, refundTool, returning } from '../../support/tools.js';
 import { assertOfficial, MCP_REVISIONS } from '../../support/mcp-official-schema.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { executeTool } from '../../../src/index.js';
+import { executeTool } from '../../../src/contract/execute-tool.js';
 import { fencedModelResultRenderer } from '../../../src/model/index.js';
 import { testContext } from '../../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning } from '../../support/tools.js';

@@ -1,4 +1,5 @@
-import { executeTool, type ModelResult } from '../../../src/index.js';
+import { type ModelResult } from '../../../src/index.js';
+import { executeTool } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning } from '../../support/tools.js';
 

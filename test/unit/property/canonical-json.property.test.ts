@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { canonicalJson, digestJson } from '../../../src/index.js';
+import { canonicalJson } from '../../../src/contract/canonical-json.js';
+import { digestJson } from '../../../src/contract/sha256.js';
 import { cloneJson, jsonValue, shuffleKeys } from '../../support/property-json.js';
 
 describe('canonicalJson properties', () => {

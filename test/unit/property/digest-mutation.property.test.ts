@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { canonicalJson, digestJson } from '../../../src/index.js';
+import { canonicalJson } from '../../../src/contract/canonical-json.js';
+import { digestJson } from '../../../src/contract/sha256.js';
 import { cloneJson, defineMember, isLeaf, jsonObject, jsonValue, nodeAt, nodesOf, replaceAt, type Json } from '../../support/property-json.js';
 
 /** Paths of every object node in `value`. */

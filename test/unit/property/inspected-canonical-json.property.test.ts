@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, mock } from 'node:test';
 import fc from 'fast-check';
-import { canonicalJson } from '../../../src/index.js';
+import { canonicalJson } from '../../../src/contract/canonical-json.js';
 import { canonicalJsonOfInspected } from '../../../src/contract/inspected-canonical-json.js';
 import { inspectJson } from '../../../src/contract/json-shape.js';
 import { jsonValue, type Json } from '../../support/property-json.js';

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool, ToolError, type ToolOutput } from '../../../src/index.js';
+import { ToolError, type ToolOutput } from '../../../src/index.js';
+import { executeTool } from '../../../src/contract/execute-tool.js';
 import { scanCap } from '../../../src/contract/call-redactor.js';
 import { MAX_DETAIL_TEXT_CHARS } from '../../../src/contract/funnel/audit-bounds.js';
 import { REDACTED_MARKER, SECRET_CATALOG_VERSION } from '../../../src/contract/redaction.js';

@@ -10,7 +10,7 @@ import { compileSchemaCheck } from '../../../src/adapters/json-schema-check.js';
 import { PATTERN_LIMITS } from '../../../src/adapters/linear-pattern.js';
 import { checkProse } from '../../../src/adapters/mcp-prose-check.js';
 import type { JsonSchemaObject } from '../../../src/adapters/tool-definitions/schema-walk.js';
-import { executeTool } from '../../../src/index.js';
+import { executeTool } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
 import { INSTRUCTION_INPUTS, REDACTION_INPUTS, repeated, type AdversarialInput } from '../../../testkit/security/adversarial-inputs.js';
 import { leastCpuMsUnder } from '../../../testkit/security/cpu-time.js';

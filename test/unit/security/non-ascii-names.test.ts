@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool } from '../../../src/index.js';
+import { executeTool } from '../../../src/contract/execute-tool.js';
 import { nfkc } from '../../../src/contract/redaction/folded-name.js';
 import { testContext } from '../../../testkit/context.js';
 import { FAKE_SECRETS } from '../../../testkit/security/secret-corpus.js';

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool, type AnyToolImplementation, type ToolOutput } from '../../../src/index.js';
+import { type AnyToolImplementation, type ToolOutput } from '../../../src/index.js';
+import { executeTool } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
 import { assertHidden } from './hidden.js';
 import { FAKE_SECRETS, type FakeSecret } from '../../../testkit/security/secret-corpus.js';

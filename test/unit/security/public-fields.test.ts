@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { executeTool, ToolDefinitionError } from '../../../src/index.js';
+import { ToolDefinitionError } from '../../../src/index.js';
+import { executeTool } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
 import { assertHidden } from './hidden.js';
 import { FAKE_SECRETS } from '../../../testkit/security/secret-corpus.js';
