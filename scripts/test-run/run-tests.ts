@@ -17,7 +17,7 @@ import { SHARED_POSTGRES_ENV, SHARED_TEMPORAL_ENV } from '../../testkit/shared-t
 import { startSharedServices, type SharedServices } from './shared-services.js';
 import { REGISTRATIONS_DIR_ENV, unprovenFiles, VerdictLedger, type RegistrationLine, type RunVerdicts, type TestEvent } from './verdicts.js';
 
-const concurrency = Number(process.env['TTC_TEST_CONCURRENCY'] ?? 1);
+const concurrency = Number(process.env['TTC_TEST_CONCURRENCY'] ?? 3);
 const fileTimeoutMs = Number(process.env['TTC_TEST_FILE_TIMEOUT_MS'] ?? 900_000);
 const here = (name: string): string => join(PROJECT_ROOT, 'scripts', 'test-run', name);
 

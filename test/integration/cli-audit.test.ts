@@ -38,7 +38,7 @@ let verifyFile: string;
 const workflowIds: string[] = [];
 
 before(async () => {
-  [temporal, db] = await Promise.all([startTestTemporal(), openTestDatabase('it-cli-audit')]);
+  [temporal, db] = await Promise.all([startTestTemporal(), openTestDatabase('it-cli-audit', { privateServer: true })]); // a cluster of its own: see audit-trail.test.ts
   env = { TEMPORAL_ADDRESS: temporal.server.address, TEMPORAL_NAMESPACE: temporal.server.namespace, ...databaseEnv(db), TTC_CODEC_KEYS: CODEC_KEYS, TTC_PRINCIPAL_KEY: PRINCIPAL_KEY };
   dir = mkdtempSync(join(tmpdir(), 'ttc-cli-audit-'));
   publishedFile = join(dir, 'published-anchors.jsonl');

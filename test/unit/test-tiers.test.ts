@@ -38,7 +38,17 @@ describe('test tiers', () => {
     assert.deepEqual(tierScripts.sort(), TIERS.map((tier) => `test:${tier}`).sort(), 'a test:* script for each tier and no other');
   });
 
-  it('npm test type-checks, lints, runs all of test/ (run-tests.sh without a folder), then the store tests through a pooler', () => {
-    assert.equal(scripts['test'], 'npm run typecheck && npm run lint && scripts/run-tests.sh && npm run pooler');
+  it('npm test type-checks, lints, runs all of test/ (run-tests.sh without a folder) and the store tests through a pooler, at once', async () => {
+    assert.equal(scripts['test'], 'node --import tsx scripts/test-run/run-all.ts');
+    const { CHECKS } = await import('../../scripts/test-run/checks.js');
+    assert.deepEqual(CHECKS.map((check) => check.command.join(' ')), [
+      `npx tsc -p tsconfig.json --noEmit`,
+      'npx eslint .',
+      'scripts/run-tests.sh',
+      'node --import tsx scripts/run-pooler-tests.ts',
+    ]);
+    assert.equal(scripts['typecheck'], 'tsc -p tsconfig.json --noEmit');
+    assert.equal(scripts['lint'], 'eslint .');
+    assert.equal(scripts['pooler'], 'node --import tsx scripts/run-pooler-tests.ts');
   });
 });

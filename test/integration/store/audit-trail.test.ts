@@ -30,7 +30,9 @@ let trail: PgAuditTrail;
 let ownerTrail: PgAuditTrail;
 
 before(async () => {
-  db = await openTestDatabase('audit-trail');
+  // A cluster of its own: a seal covers only rows older than every transaction open anywhere in the cluster
+  // (docs/audit.md), and the run's shared cluster has other files' long transactions open.
+  db = await openTestDatabase('audit-trail', { privateServer: true });
   store = db.store();
   trail = new PgAuditTrail(db.pool, { schema: db.schema });
   ownerTrail = new PgAuditTrail(db.ownerPool, { schema: db.schema });
