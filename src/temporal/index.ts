@@ -2,8 +2,6 @@
 export { ToolContractPlugin, type ToolContractPluginOptions } from './plugin.js';
 export { submitApprovalDecision, submitResolution } from './approval-client.js';
 export { approvalToSign, pendingApprovalsToSign, type ApprovalToSign, type NotSignable, type SignableApproval, type RunApprovals } from './approvals-to-sign.js';
-export { toolActivityInterceptors } from '../../activities/tool-activity-interceptor.js';
-export { toApplicationFailure, INTERNAL_FAILURE_TYPE } from '../../activities/tool-failure.js';
 // Names stored in history and visibility, for clients that signal, query or list the package's workflows.
 export {
   RECONCILE_WORKFLOW_TYPE,
@@ -29,8 +27,7 @@ export {
   type ReconcileState,
 } from '../wire/search-attributes.js';
 export { reconcileWorkflowId } from '../wire/ids.js';
-export type { ToolActivityInput, ToolCallResult } from '../../activities/tool-activity.js';
-export type { ToolCallTelemetry, CallSpanRef, SettledToolCall, ReconciliationStep } from '../../activities/call-telemetry.js';
+export type { ToolCallResult } from '../../activities/tool-activity.js';
 export { TOOL_RESULTS_METRIC, FUNNEL_DURATION_METRIC, RECONCILIATION_STEPS_METRIC, NO_ERROR_CODE } from '../../activities/call-metrics.js';
 export { startContractGauges, PENDING_APPROVALS_METRIC, UNSETTLED_CALLS_METRIC, DEFAULT_GAUGE_INTERVAL_MS, type ContractGaugesOptions, type ContractGauges } from './contract-gauges.js';
 export type { PendingApproval, ApprovalDecision, ApprovalUpdateResult, ApprovalDecisions, RefusedDecision } from '../../workflows/approvals.js';

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { README_PATH, renderReadme } from '../../scripts/readme-sections.js';
+import { ARCHITECTURE_PATH, README_PATH, renderArchitecture, renderReadme } from '../../scripts/readme-sections.js';
 import { sampleCompileErrors, typeScriptSamples } from '../support/doc-samples.js';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
@@ -14,6 +14,11 @@ const readme = readFileSync(README_PATH, 'utf8');
 describe('README', () => {
   it('has generated sections (the error catalog table) that match the code; `npm run readme` refreshes them', () => {
     assert.equal(readme, renderReadme(readme));
+  });
+
+  it('docs/architecture.md lists exactly the names each entry point exports; `npm run readme` refreshes it', () => {
+    const architecture = readFileSync(ARCHITECTURE_PATH, 'utf8');
+    assert.equal(architecture, renderArchitecture(architecture));
   });
 
   it('has TypeScript samples that compile against the public entry points', { timeout: 120_000 }, () => {
