@@ -65,6 +65,7 @@ export {
 export { principalRef, type PrincipalKey } from './contract/principal-ref.js';
 export { businessIdempotencyKey } from './contract/idempotency-key.js';
 export { readHttpJson, type HttpLikeResponse, type HttpJson, type HttpJsonOptions } from './contract/http-response.js';
+export { readFetchJson, type FetchedResponse, type FetchBodyReader } from './contract/fetch-response.js';
 export { safePath, type SafePathOptions } from './contract/safe-inputs/safe-path.js';
 export { publicUrl, type PublicUrlOptions } from './contract/safe-inputs/public-url.js';
 export { shellFreeString, type ShellFreeStringOptions } from './contract/safe-inputs/shell-free-string.js';

@@ -118,12 +118,8 @@ export class OpenAICompatibleClient implements ModelClient {
       throw this.#transportError(error, 'body_interrupted', options.signal, deadline);
     }
     if (!ok) throw this.#statusError(response, bytes);
-    // fetch already enforced the transfer length; after decompression Content-Length describes other bytes.
-    const encoded = (response.headers.get('content-encoding') ?? 'identity').toLowerCase() !== 'identity';
-    const contentLength = response.headers.get('content-length');
-    const headers: Record<string, string> = { 'content-type': response.headers.get('content-type') ?? '' };
-    if (!encoded && contentLength !== null) headers['content-length'] = contentLength;
-    const { json } = readHttpJson({ status: response.status, headers, body: bytes }, { maxBodyBytes: this.#maxResponseBytes });
+    // A gzip or br body arrives decoded; the protocol layer then does not compare it with the coded length.
+    const { json } = readHttpJson({ status: response.status, headers: response.headers, body: bytes }, { maxBodyBytes: this.#maxResponseBytes });
     return readChatCompletion(json);
   }
 
