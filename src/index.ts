@@ -44,6 +44,7 @@ export {
   type ToolContinuation,
   type ToolCallDefaults,
 } from './contract/define-tool.js';
+export type { ReceiptVisibility } from './contract/receipt-visibility.js';
 export type { ToolExample } from './contract/tool-guidance.js';
 export { ToolRegistry } from './contract/tool-registry.js';
 export { executeTool, type ToolExecution, type ArtifactPayload } from './contract/execute-tool.js';

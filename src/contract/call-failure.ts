@@ -36,7 +36,9 @@ export function catalogFailure(
     recovery: entry.recovery,
     layer,
   };
-  if (extra.retryAfterMs !== undefined && Number.isFinite(extra.retryAfterMs) && extra.retryAfterMs >= 0) {
+  // Only an error the model is told to wait out carries the wait: `retry_after_ms` on INVALID_ARGUMENTS would
+  // contradict its recovery (see outcome-consistency.ts).
+  if (entry.recovery === 'retry_after' && extra.retryAfterMs !== undefined && Number.isFinite(extra.retryAfterMs) && extra.retryAfterMs >= 0) {
     // Capped to a safe integer: an upstream `Retry-After: 99999999999999` must stay RATE_LIMITED, not fail the schema.
     error.retry_after_ms = Math.min(Math.round(extra.retryAfterMs), Number.MAX_SAFE_INTEGER);
   }
@@ -103,11 +105,13 @@ export function settleFailure(
 ): SettledFailure {
   const catalogOutcome = isCatalogCode(failure.error.code) ? ERROR_CATALOG[failure.error.code].outcome : 'not_started';
   if (receipt !== null) return { status: 'partial', outcome: 'committed', error: failure.error };
+  // `OUTCOME_UNKNOWN` says the outcome is unknown whoever reports it, even before this attempt's handler ran (a key
+  // claimed by an attempt that never settled, a person's resolution being recorded).
+  if (catalogOutcome === 'unknown') return { status: 'unknown', outcome: 'unknown', error: failure.error };
   if (!handlerRan || catalogOutcome === 'not_started') {
     const status: ToolStatus = failure.needsInput === true ? 'needs_input' : 'failed';
     return { status, outcome: 'not_started', error: failure.error };
   }
-  if (catalogOutcome === 'unknown') return { status: 'unknown', outcome: 'unknown', error: failure.error };
   if (tool.effect === 'read') return { status: 'failed', outcome: 'none', error: failure.error };
   if (failure.error.recovery === 'human_review') return { status: 'unknown', outcome: 'unknown', error: failure.error };
   return {

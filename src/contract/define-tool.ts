@@ -7,6 +7,7 @@ import { canonicalJson } from './canonical-json.js';
 import { isCatalogCode } from './error-catalog.js';
 import { formatPointer, parsePointer } from './json-pointer.js';
 import { policyRevision } from './policy-revision.js';
+import { receiptVisibilityProblems } from './receipt-visibility.js';
 import { BUILTIN_SENSITIVE_FIELDS, normalizeFieldName } from './redaction.js';
 import { sha256Hex } from './sha256.js';
 import { guidanceProblems } from './tool-guidance.js';
@@ -83,6 +84,8 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     if (typeof pointer !== 'string' || pointer === '' || parsePointer(pointer) === null) fail(`visibleToApprovers: '${String(pointer)}' is not a JSON Pointer into the arguments (e.g. /credentials/act_as)`);
   }
   for (const problem of callDefaultsProblems(spec.callDefaults)) fail(problem);
+  // Issue 27's declarative fields: each rule's checks live in its own module.
+  for (const problem of receiptVisibilityProblems(spec)) fail(problem);
   const maxArgumentBytes = spec.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
   if (!isPositiveInteger(maxArgumentBytes)) fail('maxArgumentBytes must be a positive integer');
   // A destructive tool asks a person first unless its author opted out in so many words.

@@ -3,6 +3,7 @@ import { catalogDisagreements } from './catalog-rule.js';
 import { ERROR_CATEGORIES, RECOVERIES } from './error-catalog.js';
 import { ERROR_LAYERS } from './validation-layers.js';
 import { MODEL_RESULT_SCHEMA_VERSION } from './model-result-version.js';
+import { outcomeContradictions } from './outcome-consistency.js';
 
 /**
  * `tool-result.model.v1`: the only projection of a tool call a model ever sees (SPEC §2). Every object is strict:
@@ -48,9 +49,12 @@ export const modelErrorSchema = z.strictObject({
 });
 export type ModelError = z.infer<typeof modelErrorSchema>;
 
-/** The authoritative system's confirmation of a write, as the model sees it. */
+/**
+ * The authoritative system's confirmation of a write, as the model sees it. `external_id` is `null` when the tool
+ * keeps receipt ids out of the model projection (`receiptVisibility: 'audit_only'`); the audit has it either way.
+ */
 export const receiptSchema = z.strictObject({
-  external_id: z.string(),
+  external_id: z.string().nullable(),
   committed_at: isoTimestamp.nullable(),
 });
 export type Receipt = z.infer<typeof receiptSchema>;
@@ -226,6 +230,7 @@ export const modelResultObjectSchema = z.strictObject({
  */
 export const modelResultSchema = modelResultObjectSchema.superRefine((result, ctx) => {
   for (const problem of statusInconsistencies(result)) ctx.addIssue({ code: 'custom', message: problem, path: ['status'] });
+  for (const problem of outcomeContradictions(result)) ctx.addIssue({ code: 'custom', message: problem, path: ['execution'] });
   if (result.error === null) return;
   for (const problem of catalogDisagreements(result.error)) ctx.addIssue({ code: 'custom', message: problem, path: ['error'] });
 });

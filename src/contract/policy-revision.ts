@@ -1,5 +1,6 @@
 import type { BusinessErrorDeclaration, DataScope, FreshnessPolicy, ToolBudget, ToolSource } from './define-tool.js';
 import { declaredRecovery } from './catalog-rule.js';
+import type { ReceiptVisibility } from './receipt-visibility.js';
 import { digestJson } from './sha256.js';
 
 /** The settings of a tool that decide how its results are judged and shown, besides its schemas and invariants. */
@@ -13,6 +14,7 @@ export interface PolicySettings {
   /** With the defaults filled in, so declaring a default explicitly is the same policy. */
   readonly budget: ToolBudget;
   readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>> | undefined;
+  readonly receiptVisibility?: ReceiptVisibility | undefined;
 }
 
 /**
@@ -38,6 +40,8 @@ export function policyRevision(settings: PolicySettings): string {
     aggregations: settings.aggregations ?? {},
     budget: settings.budget,
     businessErrors,
+    // Settings added later (issue 27) enter only when declared, so an existing tool's revision stays what it was.
+    ...(settings.receiptVisibility === undefined ? {} : { receiptVisibility: settings.receiptVisibility }),
   };
   return `sha256:${digestJson(policy).slice(0, 16)}`;
 }

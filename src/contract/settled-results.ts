@@ -8,6 +8,7 @@ import type { ExecutionContext } from './execution-context.js';
 import { recordableContext } from './funnel/recordable-context.js';
 import { describeIssues, guardedParse } from './guarded-parse.js';
 import { modelResultSchema, type Delivery, type ModelResult } from './model-result.js';
+import { receiptForModel } from './receipt-visibility.js';
 import type { Redaction } from './redaction.js';
 import { wellFormedPrefix } from './truncation.js';
 
@@ -98,14 +99,14 @@ export function humanCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, r
   const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', { resolved_by: resolution.resolvedBy, note: resolution.note }), rawArgs);
   const redactions: Redaction[] = [];
   const given = typeof resolution.externalId === 'string' && resolution.externalId !== '' ? wellFormedPrefix(resolution.externalId, 256) : 'unrecorded';
-  const externalId = callRedactor(tool, ctx).text(given, '/execution/receipt/external_id', redactions);
+  const receipt = receiptForModel({ external_id: given, committed_at: null }, tool.receiptVisibility, (id) => callRedactor(tool, ctx).text(id, '/execution/receipt/external_id', redactions));
   const settled = reshapeExecution(
     failed,
     (result) => ({
       ...result,
       status: 'partial',
       error: null,
-      execution: { outcome: 'committed', delivery: 'human_resolved', receipt: { external_id: externalId, committed_at: null } },
+      execution: { outcome: 'committed', delivery: 'human_resolved', receipt },
       warnings: [{ code: 'HUMAN_RESOLVED', message: 'A person confirmed this operation took effect; its output was not verified. Do not repeat it.' }],
     }),
     { tool, ctx, rawArgs },

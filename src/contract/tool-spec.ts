@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { ToolRevisions } from './audit-record.js';
 import type { Recovery } from './error-catalog.js';
+import type { ReceiptVisibility } from './receipt-visibility.js';
 import type { AcceptedJob, HandlerContext, Principal, ReconcileOutcome, ToolOutput } from './tool-handler.js';
 import type { ToolExample } from './tool-guidance.js';
 
@@ -191,6 +192,12 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>>;
   /** Fields (JSON Pointers into `data`) whose conflicts the tool resolves by a named rule. */
   readonly aggregations?: Readonly<Record<string, string>>;
+  /**
+   * Declarative (issue 27, item 12; rule in receipt-visibility.ts): whether the model sees a write's receipt id
+   * (`model`, the default) or only the protected audit keeps it (`audit_only`: the model's receipt has
+   * `external_id: null`). Side-effecting tools only.
+   */
+  readonly receiptVisibility?: ReceiptVisibility;
   /**
    * Keep what the handler returned or threw, with the validated arguments, as a redacted artifact referenced from
    * the audit (`recorded_output`), so recorded calls can become golden cases. Off by default.
