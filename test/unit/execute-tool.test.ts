@@ -111,11 +111,11 @@ describe('executeTool: success projection', () => {
     assert.deepEqual([ruled.modelResult.conflicts[0]!.resolution, ruled.modelResult.conflicts[0]!.rule], ['calculation', 'prefer-ledger-of-record']);
   });
 
-  it('upstream pagination makes the result partial with the tool cursor', async () => {
+  it('upstream pagination makes the result partial; a tool that declares no continuation offers none', async () => {
     const output = { ...goodOrderOutput(), next: { type: 'cursor' as const, value: 'c2' }, availableItems: null };
     const result = await executeTool(orderTool(returning(output)), { order_id: 'ord_1001' }, ctx);
     assert.equal(result.modelResult.status, 'partial');
-    assert.deepEqual(result.modelResult.completeness.next, { type: 'cursor', value: 'c2' });
+    assert.equal(result.modelResult.completeness.next, null);
     assert.equal(result.modelResult.completeness.state, 'truncated');
     assert.equal(result.modelResult.completeness.available_items, null);
   });
