@@ -36,6 +36,8 @@ export interface FitInput {
    * it, a cut continues at an offset into this call's full result and the tool's own continuation passes through.
    */
   readonly paging?: (page: PageFacts) => PageView;
+  /** Added to the warnings of a candidate whose shown data had anything redacted (unless the base carries it). */
+  readonly redactionWarning?: Warning;
 }
 
 /** What fitting established about the main list of one candidate result. */
@@ -220,6 +222,8 @@ function assemble(input: FitInput, shape: Shape, redactions: readonly Redaction[
   if (evidence.length < input.evidence.length) {
     warnings.push(evidenceOmitted(input.evidence.length - evidence.length));
   }
+  const notice = input.redactionWarning;
+  if (notice !== undefined && redactions.length > 0 && !warnings.some((warning) => warning.code === notice.code)) warnings.push(notice);
   const { applied_arguments: appliedArguments, ...base } = input.base;
   const modelResult: ModelResult = {
     ...base,

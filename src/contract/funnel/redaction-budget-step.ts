@@ -1,6 +1,7 @@
 import { fitToBudget, fitWithoutData, type ResultBase } from '../fit-budget.js';
 import { MODEL_RESULT_SCHEMA_VERSION, type Execution, type ModelResult } from '../model-result.js';
 import { SECRET_CATALOG_VERSION, type Redaction } from '../redaction.js';
+import { REDACTION_WARNING } from '../redaction/redaction-notice.js';
 import { wellFormedPrefix } from '../truncation.js';
 import { canonicalDataOf } from './data-shape-step.js';
 import { checkedOf, envelopeOf, type FunnelState } from './funnel-state.js';
@@ -44,6 +45,9 @@ export function redactAndFit(state: FunnelState): StepResult {
     warnings: [...state.warnings],
     ...(parts.appliedArguments === undefined ? {} : { applied_arguments: parts.appliedArguments as ModelResult['applied_arguments'] }),
   };
+  // The model learns that something was withheld (the audit says what): from the parts above here, from `data` in
+  // the fitting below, where the warning's bytes count against the budget like any other.
+  if (state.redactions.length > 0 || log.length > 0) base.warnings.push(REDACTION_WARNING);
   // Over the raw size gate the data was never validated, so it goes straight to the result without data.
   const fit = state.overRawSize === null ? fitToBudget : fitWithoutData;
   const fitted = fit({
@@ -56,6 +60,7 @@ export function redactAndFit(state: FunnelState): StepResult {
     budget: tool.budget,
     pagination: { next: parts.next, availableItems: output.availableItems ?? null },
     paging: pagingOf(state, parts.next),
+    redactionWarning: REDACTION_WARNING,
   });
   const redactions = [...state.redactions, ...log, ...fitted.redactions];
   let modelResult = fitted.modelResult;
