@@ -15,6 +15,7 @@ export interface PolicySettings {
   readonly budget: ToolBudget;
   readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>> | undefined;
   readonly receiptVisibility?: ReceiptVisibility | undefined;
+  readonly invariants?: readonly { readonly id: string; readonly visibleReason?: boolean | undefined }[] | undefined;
 }
 
 /**
@@ -42,6 +43,13 @@ export function policyRevision(settings: PolicySettings): string {
     businessErrors,
     // Settings added later (issue 27) enter only when declared, so an existing tool's revision stays what it was.
     ...(settings.receiptVisibility === undefined ? {} : { receiptVisibility: settings.receiptVisibility }),
+    ...visibleInvariantReasons(settings.invariants),
   };
   return `sha256:${digestJson(policy).slice(0, 16)}`;
+}
+
+/** Which invariants show their reason to the model (a change in what the model sees), when any does. */
+function visibleInvariantReasons(invariants: PolicySettings['invariants']): { visibleInvariantReasons?: string[] } {
+  const ids = (invariants ?? []).filter((invariant) => invariant.visibleReason === true).map((invariant) => invariant.id).sort();
+  return ids.length === 0 ? {} : { visibleInvariantReasons: ids };
 }

@@ -44,6 +44,12 @@ export interface Invariant<Args, Data> {
   readonly id: string;
   readonly version: string | number;
   readonly check: (data: Data, args: Args) => boolean | string;
+  /**
+   * Declarative (issue 27, item 8; rule in verification-findings.ts): show the reason `check` returns to the model, as
+   * the warning `VERIFICATION_FINDING` (redacted, cut to 500 characters), so the next call can repair what it found
+   * (a post-write check's "syntax error at line 12"). Off by default: a reason may quote the data that was refused.
+   */
+  readonly visibleReason?: boolean;
 }
 
 /** How old data may be, measured from the handler's `observedAt` to the call's clock. */
