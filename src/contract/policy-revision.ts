@@ -15,6 +15,7 @@ export interface PolicySettings {
   readonly budget: ToolBudget;
   readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>> | undefined;
   readonly receiptVisibility?: ReceiptVisibility | undefined;
+  readonly untrustedTextFields?: readonly string[] | undefined;
   readonly invariants?: readonly { readonly id: string; readonly visibleReason?: boolean | undefined }[] | undefined;
 }
 
@@ -43,6 +44,7 @@ export function policyRevision(settings: PolicySettings): string {
     businessErrors,
     // Settings added later (issue 27) enter only when declared, so an existing tool's revision stays what it was.
     ...(settings.receiptVisibility === undefined ? {} : { receiptVisibility: settings.receiptVisibility }),
+    ...(settings.untrustedTextFields === undefined || settings.untrustedTextFields.length === 0 ? {} : { untrustedTextFields: [...settings.untrustedTextFields].sort() }),
     ...visibleInvariantReasons(settings.invariants),
   };
   return `sha256:${digestJson(policy).slice(0, 16)}`;

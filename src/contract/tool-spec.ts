@@ -199,6 +199,12 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   /** Fields (JSON Pointers into `data`) whose conflicts the tool resolves by a named rule. */
   readonly aggregations?: Readonly<Record<string, string>>;
   /**
+   * Declarative (issue 27, item 7; rule in untrusted-data-text.ts): fields of `data` that hold external free text (a
+   * third-party `recommendation`, a ticket `body`). Their string values are moved into `untrusted_content` (fenced
+   * by every adapter) and a marker takes their place. Text elsewhere in `data` moves when it reads like instructions.
+   */
+  readonly untrustedTextFields?: readonly string[];
+  /**
    * Declarative (issue 27, item 12; rule in receipt-visibility.ts): whether the model sees a write's receipt id
    * (`model`, the default) or only the protected audit keeps it (`audit_only`: the model's receipt has
    * `external_id: null`). Side-effecting tools only.

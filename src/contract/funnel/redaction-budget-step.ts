@@ -77,12 +77,17 @@ export function redactAndFit(state: FunnelState): StepResult {
     evidenceSources: Object.fromEntries(fitted.evidence.map((item) => [item.evidence.evidence_id, item.source])),
   };
   const budget = tool.budget;
+  const isolated = state.isolatedTexts;
+  const notes = [
+    ...(redactions.length > 0 ? [`${redactions.length} value(s) removed`] : []),
+    ...(isolated.length > 0 ? [`${isolated.length} text(s) moved to untrusted_content: ${isolated.slice(0, 8).join(', ')}`] : []),
+  ];
   const redacted = withVerdict(state, {
     layer: 'redaction',
-    outcome: redactions.length > 0 ? 'warned' : 'passed',
+    outcome: notes.length > 0 ? 'warned' : 'passed',
     // Which secret formats judged the result, and the tool's own field policy: either changes what gets hidden.
     rule_version: `redaction@1;catalog=${SECRET_CATALOG_VERSION};fields=${tool.revisions.policy}`,
-    ...(redactions.length > 0 ? { reason: `${redactions.length} value(s) removed` } : {}),
+    ...(notes.length > 0 ? { reason: wellFormedPrefix(notes.join('; '), 1000) } : {}),
   });
   const budgeted = withVerdict(redacted, {
     layer: 'budget',

@@ -16,6 +16,7 @@ import { alignPage } from './page-step.js';
 import { keepReceipt } from './receipt-step.js';
 import { recordHandlerRun } from './recording-step.js';
 import { redactAndFit } from './redaction-budget-step.js';
+import { isolateDataText } from './untrusted-text-step.js';
 import { checkOutputSchema } from './schema-step.js';
 import { checkScope } from './scope-step.js';
 import { checkInvariants } from './semantics-step.js';
@@ -51,6 +52,7 @@ const FUNNEL: readonly Step[] = [
   checkInvariants, // semantics
   checkEvidence, // evidence
   confirmSideEffect, // side effect
+  isolateDataText, // redaction: external free text in data moved to untrusted_content, before anything is shown
   redactAndFit, // redaction, budget
 ];
 
