@@ -10,6 +10,7 @@ import { resumeToolCallCounts, toolCallCounts } from './call-limits.js';
 import { callTools, type BatchCallRequest, type CallToolsOptions } from './call-tools.js';
 import { checkCitations, type CitableResult, type CitationReport } from './citations.js';
 import { citationFollowUp } from './citation-follow-up.js';
+import { resumeWriteHalt, writesHaltedBy } from './write-halt.js';
 import { AGENT_LOOP_CALL_PROVIDER } from '../src/wire/call-providers.js';
 import { agentCallId } from '../src/wire/ids.js';
 import { AGENT_TRANSCRIPT_QUERY, MODEL_CALL_ACTIVITY } from '../src/wire/names.js';
@@ -57,6 +58,8 @@ export interface AgentLoopCarry {
   readonly callsByTool?: Readonly<Record<string, number>>;
   /** Set once the loop asked the model again about an answer's citations (`citationPolicy: 'ask_again'`). */
   readonly askedAboutCitations?: boolean;
+  /** The call whose invariant failure halted the run's writes, so a continued run stays halted (see `write-halt.ts`). */
+  readonly writesHaltedBy?: string;
 }
 
 /**
@@ -108,6 +111,7 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
   setHandler(agentTranscriptQuery, () => [...transcript]);
   const carried = input.carried ?? { turns: 0, callCount: 0, runs: 1, seedMessages: transcript.length };
   resumeToolCallCounts(carried.callsByTool ?? {});
+  resumeWriteHalt(carried.writesHaltedBy);
   let turns = carried.turns;
   let callCount = carried.callCount;
   let askedAboutCitations = carried.askedAboutCitations ?? false;
@@ -138,7 +142,12 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
     if (turnsThisRun >= (input.turnsPerRun ?? DEFAULT_TURNS_PER_RUN) || workflowInfo().continueAsNewSuggested) {
       // No call is in flight here: every batch has settled, so nothing pending is lost with this run. The goal is
       // already part of the transcript.
-      const next: AgentLoopInput = { ...input, messages: transcript, carried: { ...carried, turns, callCount, runs: carried.runs + 1, callsByTool: toolCallCounts(), askedAboutCitations } };
+      const halted = writesHaltedBy();
+      const next: AgentLoopInput = {
+        ...input,
+        messages: transcript,
+        carried: { ...carried, turns, callCount, runs: carried.runs + 1, callsByTool: toolCallCounts(), askedAboutCitations, ...(halted === null ? {} : { writesHaltedBy: halted }) },
+      };
       delete (next as { goal?: string }).goal;
       return continueAsNew<typeof agentLoop>(next);
     }

@@ -10,6 +10,9 @@ import { policyRevision } from './policy-revision.js';
 import { receiptVisibilityProblems } from './receipt-visibility.js';
 import { redactedOutputFields } from './redacted-output-fields.js';
 import { untrustedTextFieldsProblems } from './untrusted-data-text.js';
+import { preconditionProblems } from './preconditions.js';
+import { validForProblems } from './validity-window.js';
+import { authoritativeSourcesProblems } from './authoritative-sources.js';
 import { BUILTIN_SENSITIVE_FIELDS, normalizeFieldName } from './redaction.js';
 import { sha256Hex } from './sha256.js';
 import { guidanceProblems } from './tool-guidance.js';
@@ -87,7 +90,15 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
   }
   for (const problem of callDefaultsProblems(spec.callDefaults)) fail(problem);
   // Issue 27's declarative fields: each rule's checks live in its own module.
-  for (const problem of [...receiptVisibilityProblems(spec), ...untrustedTextFieldsProblems(spec)]) fail(problem);
+  for (const problem of [
+    ...receiptVisibilityProblems(spec),
+    ...untrustedTextFieldsProblems(spec),
+    ...preconditionProblems(spec),
+    ...validForProblems(spec),
+    ...authoritativeSourcesProblems(spec),
+  ]) {
+    fail(problem);
+  }
   const unshowable = redactedOutputFields(spec.output, spec);
   if (unshowable.length > 0) {
     fail(`output declares ${unshowable.slice(0, 5).join(', ')}, which redaction removes from every result: leave ${unshowable.length === 1 ? 'it' : 'them'} out of the output schema, or list a name that only sounds secret in publicFields`);

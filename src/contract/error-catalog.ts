@@ -96,6 +96,10 @@ export const ERROR_CATALOG = Object.freeze({
   // The caller withdrew the call (a workflow cancel reached the running attempt). `as_executed`: a read simply
   // failed, a write that may have sent its request is settled as unknown like any write that ran (SPEC §4).
   CANCELLED: entry('request', 'as_executed', 'explain', false, 'The call was cancelled while it ran; its result was not used.'),
+  // Seed 004: an invariant failure stops the side effects of the run that saw it, until a person has looked.
+  WRITES_HALTED: entry('policy', 'not_started', 'human_review', false, 'An earlier result in this run failed a business consistency check, so its writes are stopped until a person reviews it; this operation did not run.'),
+  // Seed 000: what a write rests on is read again right before it runs; this one no longer held.
+  PRECONDITION_FAILED: entry('conflict', 'not_started', 'explain', false, 'What this operation rests on no longer holds (it was read again just now); the operation did not run.'),
 } satisfies Record<string, CatalogEntry>);
 
 /**

@@ -130,6 +130,8 @@ export const provenanceSchema = z.strictObject({
   /** When this call read it. */
   retrieved_at: isoTimestamp,
   trust: z.enum(['untrusted_data', 'trusted_control']),
+  /** Until when the result may be relied on, when its tool declares a validity window (`validForMs`). */
+  valid_until: isoTimestamp.optional(),
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
@@ -167,8 +169,12 @@ export type UntrustedContent = z.infer<typeof untrustedContentSchema>;
 export const conflictSchema = z.strictObject({
   field: jsonPointer,
   values: z.array(z.strictObject({ value: z.json(), source: z.string() })).min(2),
-  /** `unresolved`, or `calculation` when the tool declared an aggregation rule for the field (named in `rule`). */
-  resolution: z.enum(['unresolved', 'calculation']),
+  /**
+   * `unresolved`; `calculation` when the tool declared an aggregation rule for the field (named in `rule`);
+   * `authoritative` when the tool names the source that decides the field and `data` holds its value (`rule`:
+   * `source:<label>`). Appended only.
+   */
+  resolution: z.enum(['unresolved', 'calculation', 'authoritative']),
   rule: z.string().optional(),
 });
 export type Conflict = z.infer<typeof conflictSchema>;

@@ -16,6 +16,9 @@ export interface PolicySettings {
   readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>> | undefined;
   readonly receiptVisibility?: ReceiptVisibility | undefined;
   readonly untrustedTextFields?: readonly string[] | undefined;
+  readonly validForMs?: number | undefined;
+  readonly authoritativeSources?: Readonly<Record<string, string>> | undefined;
+  readonly preconditions?: readonly { readonly id: string; readonly read: { readonly name: string } }[] | undefined;
   readonly invariants?: readonly { readonly id: string; readonly visibleReason?: boolean | undefined }[] | undefined;
 }
 
@@ -46,6 +49,9 @@ export function policyRevision(settings: PolicySettings): string {
     ...(settings.receiptVisibility === undefined ? {} : { receiptVisibility: settings.receiptVisibility }),
     ...(settings.untrustedTextFields === undefined || settings.untrustedTextFields.length === 0 ? {} : { untrustedTextFields: [...settings.untrustedTextFields].sort() }),
     ...visibleInvariantReasons(settings.invariants),
+    ...(settings.validForMs === undefined ? {} : { validForMs: settings.validForMs }),
+    ...(settings.authoritativeSources === undefined ? {} : { authoritativeSources: settings.authoritativeSources }),
+    ...(settings.preconditions === undefined || settings.preconditions.length === 0 ? {} : { preconditions: settings.preconditions.map((p) => `${p.id}@${p.read.name}`).sort() }),
   };
   return `sha256:${digestJson(policy).slice(0, 16)}`;
 }

@@ -85,8 +85,8 @@ export async function receiptReconciled(tool: AnyToolDefinition, ctx: ExecutionC
   const receipt = receiptOf(tool, (output as { receipt?: unknown } | null)?.receipt) ?? { external_id: null, committed_at: null };
   const refusal = await deliveryRefusal(tool, ctx, rawArgs, { delivery: 'receipt_reconciled', committed: receipt });
   if (refusal !== null) return refusal;
-  // Just asked: the funnel below need not ask `authorize` a second time.
-  const replayed: AnyToolDefinition = { ...withoutAuthorize(tool), handler: () => Promise.resolve(output) };
+  // Just asked: the funnel below need not ask `authorize` a second time. Nor re-read the write's premises: it happened.
+  const replayed: AnyToolDefinition = { ...without(tool, ['authorize', 'preconditions']), handler: () => Promise.resolve(output) };
   const fresh = await executeTool(replayed, rawArgs, ctx);
   return reshapeExecution(fresh, (result) => withDelivery(result, 'receipt_reconciled'), trusted);
 }
@@ -115,8 +115,8 @@ export function humanCommitted(tool: AnyToolDefinition, ctx: ExecutionContext, r
   return redactions.length === 0 ? settled : { ...settled, audit: { ...settled.audit, redactions: [...settled.audit.redactions, ...redactions] } };
 }
 
-function withoutAuthorize(tool: AnyToolDefinition): AnyToolDefinition {
-  return Object.fromEntries(Object.entries(tool).filter(([key]) => key !== 'authorize')) as AnyToolDefinition;
+function without(tool: AnyToolDefinition, keys: readonly string[]): AnyToolDefinition {
+  return Object.fromEntries(Object.entries(tool).filter(([key]) => !keys.includes(key))) as AnyToolDefinition;
 }
 
 function withDelivery(result: ModelResult, delivery: Delivery): ModelResult {

@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { ToolRevisions } from './audit-record.js';
 import type { Recovery } from './error-catalog.js';
+import type { Precondition } from './preconditions.js';
 import type { ReceiptVisibility } from './receipt-visibility.js';
 import type { AcceptedJob, HandlerContext, Principal, ReconcileOutcome, ToolOutput } from './tool-handler.js';
 import type { ToolExample } from './tool-guidance.js';
@@ -198,6 +199,22 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
   readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>>;
   /** Fields (JSON Pointers into `data`) whose conflicts the tool resolves by a named rule. */
   readonly aggregations?: Readonly<Record<string, string>>;
+  /**
+   * Issue 27, item 10 (rule in preconditions.ts; the reads run on the worker, so this belongs with the implementation):
+   * what a write rests on, read again right before its handler runs. Side-effecting tools only.
+   */
+  readonly preconditions?: readonly Precondition<z.output<In>>[];
+  /**
+   * Declarative (issue 27, item 10; rule in validity-window.ts): how long a result of this tool may be relied on,
+   * from when its fact was observed (else read). The model result says until when (`provenance.valid_until`).
+   */
+  readonly validForMs?: number;
+  /**
+   * Declarative (issue 27, item 9; rule in authoritative-sources.ts): for a field of `data` (a JSON Pointer) that
+   * sources may disagree on, the source label that decides it. A reported conflict there is resolved to that source's
+   * value — the data is switched to it before it is validated — and shown as `authoritative`.
+   */
+  readonly authoritativeSources?: Readonly<Record<string, string>>;
   /**
    * Declarative (issue 27, item 7; rule in untrusted-data-text.ts): fields of `data` that hold external free text (a
    * third-party `recommendation`, a ticket `body`). Their string values are moved into `untrusted_content` (fenced

@@ -1,5 +1,5 @@
 import type { UntrustedInput } from './define-tool.js';
-import { formatPointer } from './json-pointer.js';
+import { formatPointer, withValueAt } from './json-pointer.js';
 import { normalizeFieldName } from './redaction.js';
 import { looksInstructional } from './untrusted-content.js';
 import { digestJson } from './sha256.js';
@@ -58,18 +58,9 @@ export function freeTextsIn(data: unknown, declaredFields: readonly string[], so
 
 /** `data` with each text's place holding its marker (copied along each path; `data` itself is not changed). */
 export function withMarkers(data: unknown, texts: readonly DataText[]): unknown {
-  return texts.reduce((copy, text) => replaceAt(copy, text.tokens, movedTextMarker(text.contentId)), data);
+  return texts.reduce((copy, text) => withValueAt(copy, text.tokens, movedTextMarker(text.contentId)), data);
 }
 
-function replaceAt(document: unknown, tokens: readonly (string | number)[], replacement: string): unknown {
-  if (tokens.length === 0) return replacement;
-  const [head, ...rest] = tokens;
-  if (Array.isArray(document) && typeof head === 'number') return (document as unknown[]).map((item, i) => (i === head ? replaceAt(item, rest, replacement) : item));
-  if (document !== null && typeof document === 'object' && typeof head === 'string') {
-    return { ...(document as Record<string, unknown>), [head]: replaceAt((document as Record<string, unknown>)[head], rest, replacement) };
-  }
-  return document;
-}
 
 /** What `defineTool` refuses about `untrustedTextFields` (one line each). */
 export function untrustedTextFieldsProblems(spec: { readonly untrustedTextFields?: unknown }): string[] {

@@ -263,7 +263,7 @@ describe('executeTool: audit record', () => {
     const audit = result.audit;
     assert.deepEqual(
       audit.validation.map((l) => l.layer),
-      ['input', 'authorization', 'protocol', 'scope', 'schema', 'semantics', 'evidence', 'side_effect', 'redaction', 'budget'],
+      ['input', 'authorization', 'precondition', 'protocol', 'scope', 'schema', 'semantics', 'evidence', 'side_effect', 'redaction', 'budget'],
     );
     assert.match(audit.raw_response_sha256!, /^[0-9a-f]{64}$/);
     assert.deepEqual(audit.temporal, { workflow_id: 'wf-1', run_id: 'run-1', activity_id: '3', attempt: 1 });

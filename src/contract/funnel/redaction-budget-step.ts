@@ -3,6 +3,7 @@ import { MODEL_RESULT_SCHEMA_VERSION, type Execution, type ModelResult } from '.
 import { SECRET_CATALOG_VERSION, type Redaction } from '../redaction.js';
 import { REDACTION_WARNING } from '../redaction/redaction-notice.js';
 import { wellFormedPrefix } from '../truncation.js';
+import { validUntil } from '../validity-window.js';
 import { canonicalDataOf } from './data-shape-step.js';
 import { checkedOf, envelopeOf, type FunnelState } from './funnel-state.js';
 import { pagingOf } from './page-continuation.js';
@@ -40,6 +41,7 @@ export function redactAndFit(state: FunnelState): StepResult {
       observed_at: checked.observedAt,
       retrieved_at: new Date(state.startedAt).toISOString(),
       trust: tool.source.trust ?? 'untrusted_data',
+      ...(tool.validForMs === undefined ? {} : { valid_until: validUntil(checked.observedAt, new Date(state.startedAt).toISOString(), tool.validForMs) }),
     },
     conflicts: [...parts.conflicts],
     warnings: [...state.warnings],

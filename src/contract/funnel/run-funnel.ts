@@ -2,6 +2,8 @@ import { catalogFailure, describeThrown } from '../call-failure.js';
 import type { AnyToolDefinition } from '../define-tool.js';
 import type { ExecutionContext } from '../execution-context.js';
 import { acceptJob } from './accepted-job-step.js';
+import { applyAuthoritativeSources } from './authority-step.js';
+import { confirmPreconditions } from './precondition-step.js';
 import { checkAuthorization } from './authorization-step.js';
 import { refuseUnrecordableContext } from './context-step.js';
 import { openContinuation } from './continuation-input-step.js';
@@ -39,6 +41,7 @@ const BEFORE_HANDLER: readonly Step[] = [
  */
 const FUNNEL: readonly Step[] = [
   ...BEFORE_HANDLER,
+  confirmPreconditions((tool, args, ctx) => runFunnel(tool, args, ctx)), // precondition: a write's premises read again
   runHandler,
   recordHandlerRun, // what the handler did, kept for golden cases (recordRawOutput only)
   failOnHandlerThrow,
@@ -48,6 +51,7 @@ const FUNNEL: readonly Step[] = [
   checkDataShape, // protocol: plain, bounded JSON data; raw size gate; raw digest
   alignPage, // protocol: the continuation is of the declared kind; items an earlier page showed are dropped
   checkScope, // scope: every record the caller's, before any other check can hint that one exists
+  applyAuthoritativeSources, // evidence: a conflict the tool names an authority for takes its value, before validation
   checkOutputSchema, // schema
   checkInvariants, // semantics
   checkEvidence, // evidence
