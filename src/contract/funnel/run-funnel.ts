@@ -19,6 +19,7 @@ import { keepReceipt } from './receipt-step.js';
 import { recordHandlerRun } from './recording-step.js';
 import { redactAndFit } from './redaction-budget-step.js';
 import { isolateDataText } from './untrusted-text-step.js';
+import { refuseUnacceptedProvider } from './provider-step.js';
 import { checkOutputSchema } from './schema-step.js';
 import { checkScope } from './scope-step.js';
 import { checkInvariants } from './semantics-step.js';
@@ -29,6 +30,7 @@ import type { ToolExecution } from './tool-execution.js';
 /** The checks before the handler runs; the host also runs them alone, to refuse a call before it is dispatched. */
 const BEFORE_HANDLER: readonly Step[] = [
   refuseUnrecordableContext, // input: trusted values the audit and bindings can record
+  refuseUnacceptedProvider, // input: a provider binding the host accepts (seed 001)
   gateArguments, // input: plain, bounded JSON
   parseArguments, // input: the tool's input schema
   openContinuation, // input: where a listing continues; a sealed cursor opened (or refused)
