@@ -160,6 +160,13 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
    * with the description; the result's `applied_arguments` then shows what actually ran.
    */
   readonly normalizations?: readonly string[];
+  /**
+   * Declarative (issue 27, item 13; seed 003: a description says what a call returns and what it costs). Rendered in
+   * every provider's description; when absent, derived from the output schema (`returns`) and from the effect,
+   * approval, time limit and call limit (`cost`).
+   */
+  readonly returns?: string;
+  readonly cost?: string;
   readonly input: In;
   /** Exact output schema: keys it does not declare are rejected wherever they appear, never stripped. */
   readonly output: Out;
