@@ -70,6 +70,7 @@ export { readFetchJson, type FetchedResponse, type FetchBodyReader } from './con
 export { safePath, type SafePathOptions } from './contract/safe-inputs/safe-path.js';
 export { publicUrl, type PublicUrlOptions } from './contract/safe-inputs/public-url.js';
 export { shellFreeString, type ShellFreeStringOptions } from './contract/safe-inputs/shell-free-string.js';
+export { sqlIdentifier, type SqlIdentifierOptions } from './contract/safe-inputs/sql-identifier.js';
 export {
   modelResultSchema,
   MODEL_RESULT_SCHEMA_VERSION,
