@@ -13,6 +13,7 @@ import { untrustedTextFieldsProblems } from './untrusted-data-text.js';
 import { preconditionProblems } from './preconditions.js';
 import { validForProblems } from './validity-window.js';
 import { authoritativeSourcesProblems } from './authoritative-sources.js';
+import { allowedUrlDomainsProblems } from './redaction/url-allowlist.js';
 import { BUILTIN_SENSITIVE_FIELDS, normalizeFieldName } from './redaction.js';
 import { sha256Hex } from './sha256.js';
 import { guidanceProblems } from './tool-guidance.js';
@@ -96,6 +97,7 @@ export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: To
     ...preconditionProblems(spec),
     ...validForProblems(spec),
     ...authoritativeSourcesProblems(spec),
+    ...allowedUrlDomainsProblems(spec),
   ]) {
     fail(problem);
   }

@@ -17,6 +17,7 @@ export interface PolicySettings {
   readonly receiptVisibility?: ReceiptVisibility | undefined;
   readonly untrustedTextFields?: readonly string[] | undefined;
   readonly validForMs?: number | undefined;
+  readonly allowedUrlDomains?: readonly string[] | undefined;
   readonly authoritativeSources?: Readonly<Record<string, string>> | undefined;
   readonly preconditions?: readonly { readonly id: string; readonly read: { readonly name: string } }[] | undefined;
   readonly invariants?: readonly { readonly id: string; readonly visibleReason?: boolean | undefined }[] | undefined;
@@ -50,6 +51,7 @@ export function policyRevision(settings: PolicySettings): string {
     ...(settings.untrustedTextFields === undefined || settings.untrustedTextFields.length === 0 ? {} : { untrustedTextFields: [...settings.untrustedTextFields].sort() }),
     ...visibleInvariantReasons(settings.invariants),
     ...(settings.validForMs === undefined ? {} : { validForMs: settings.validForMs }),
+    ...(settings.allowedUrlDomains === undefined ? {} : { allowedUrlDomains: [...settings.allowedUrlDomains].map((domain) => domain.toLowerCase()).sort() }),
     ...(settings.authoritativeSources === undefined ? {} : { authoritativeSources: settings.authoritativeSources }),
     ...(settings.preconditions === undefined || settings.preconditions.length === 0 ? {} : { preconditions: settings.preconditions.map((p) => `${p.id}@${p.read.name}`).sort() }),
   };

@@ -223,6 +223,12 @@ export interface ToolSpec<In extends z.ZodType, Out extends z.ZodType> {
    */
   readonly authoritativeSources?: Readonly<Record<string, string>>;
   /**
+   * Declarative (issue 27, item 13; rule in redaction/url-allowlist.ts): the domains whose links a model may be shown
+   * from this tool (each domain and everything below it). Any other `http(s)` link in text a model sees is hidden
+   * like a secret. Absent: links are not filtered.
+   */
+  readonly allowedUrlDomains?: readonly string[];
+  /**
    * Declarative (issue 27, item 7; rule in untrusted-data-text.ts): fields of `data` that hold external free text (a
    * third-party `recommendation`, a ticket `body`). Their string values are moved into `untrusted_content` (fenced
    * by every adapter) and a marker takes their place. Text elsewhere in `data` moves when it reads like instructions.
