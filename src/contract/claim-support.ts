@@ -21,9 +21,12 @@ const MIN_PHRASE_CHARS = 4;
 /** Most string values looked at across the results (a hostile result cannot make the check unbounded). */
 const MAX_VALUES = 20_000;
 
-/** A text as comparable words: Unicode NFKC, lower case, every run of letters and digits one word, one space between. */
+/**
+ * A text as comparable words: Unicode NFKC, lower case, every run of letters and every run of digits one word, one
+ * space between — so `2026-08-31` is found in `2026-08-31T10:20:00Z`, and `status=shipped` in `{"status":"shipped"}`.
+ */
 export function phraseKey(text: string): string {
-  return (text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+  return (text.normalize('NFKC').toLowerCase().match(/\p{L}+|\p{N}+/gu) ?? []).join(' ');
 }
 
 /**

@@ -135,7 +135,9 @@ export function fitWithoutData(input: FitInput): Fitted {
   const itemsPointer = locateItemsList(input.data, input.budget.itemsPointer);
   const originalItems = itemsPointer === null ? null : listLength(input.data, itemsPointer);
   const omitted: Warning[] = input.evidence.length > 0 ? [evidenceOmitted(input.evidence.length)] : [];
-  const bare: FitInput = { ...input, evidence: [], base: { ...input.base, conflicts: [], applied_arguments: undefined, warnings: [...input.base.warnings, ...omitted] } };
+  // A presentation speaks of the data, which is not shown here.
+  const withoutPresentation: ResultBase = Object.fromEntries(Object.entries(input.base).filter(([key]) => key !== 'presentation')) as ResultBase;
+  const bare: FitInput = { ...input, evidence: [], base: { ...withoutPresentation, conflicts: [], applied_arguments: undefined, warnings: [...input.base.warnings, ...omitted] } };
   const shape: Shape = { data: null, itemsPointer: null, originalItems, textCut: false, nestedCut: false, untrusted: [], overBudget: true };
   const fallback = assemble(bare, shape, []);
   return fitsBudget(fallback, input.budget.maxBytes, 0) ? fallback : assemble({ ...bare, pagination: { next: null, availableItems: input.pagination.availableItems } }, shape, []);

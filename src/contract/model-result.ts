@@ -205,6 +205,16 @@ export const artifactRefSchema = z.strictObject({
 export type ArtifactRef = z.infer<typeof artifactRefSchema>;
 
 /**
+ * Seed 000's presentation of a result: a sentence for the model (`model_content`) that says what `data` says (its
+ * figures, dates and ids are values of `data`), and whether it may be shown to the user.
+ */
+export const presentationSchema = z.strictObject({
+  model_content: z.string(),
+  user_visible: z.boolean(),
+});
+export type Presentation = z.infer<typeof presentationSchema>;
+
+/**
  * The fields of `tool-result.model.v1` without the cross-field rules, for deriving per-tool variants (`.extend`
  * cannot be applied to a refined schema). Validate with {@link modelResultSchema}.
  */
@@ -227,6 +237,8 @@ export const modelResultObjectSchema = z.strictObject({
   artifact: artifactRefSchema.optional(),
   /** The job an `accepted` call started; present exactly when the status is `accepted`. */
   job: jobSchema.optional(),
+  /** How the result may be presented (seed 000), when its handler gave a presentation its data supports. */
+  presentation: presentationSchema.optional(),
 });
 
 /**

@@ -94,6 +94,11 @@ export interface ToolOutput<Data> {
   readonly downstream?: { readonly requestRef?: string; readonly statusRef?: string };
   /** Notes for the model about this result (UPPER_SNAKE code, message); redacted and bounded like any handler text. */
   readonly warnings?: readonly { readonly code: string; readonly message: string }[];
+  /**
+   * How the result may be presented (seed 000): a sentence for the model that says what `data` says, and whether it
+   * may be shown to the user. Its figures, dates and ids must be values of `data`, or it is left out.
+   */
+  readonly presentation?: { readonly modelContent: string; readonly userVisible: boolean };
 }
 
 /**

@@ -6,6 +6,7 @@ import { wellFormedPrefix } from '../truncation.js';
 import { validUntil } from '../validity-window.js';
 import { canonicalDataOf } from './data-shape-step.js';
 import { checkedOf, envelopeOf, type FunnelState } from './funnel-state.js';
+import { shownPresentation } from '../presentation.js';
 import { pagingOf } from './page-continuation.js';
 import { scrubHandlerParts } from './scrubbed-parts.js';
 import { proceed, withVerdict, type StepResult } from './step.js';
@@ -47,6 +48,11 @@ export function redactAndFit(state: FunnelState): StepResult {
     warnings: [...state.warnings],
     ...(parts.appliedArguments === undefined ? {} : { applied_arguments: parts.appliedArguments as ModelResult['applied_arguments'] }),
   };
+  if (output.presentation !== undefined && state.overRawSize === null) {
+    const presented = shownPresentation(output.presentation, state.data, state.redactor, log, tool.budget.maxTextChars);
+    if (presented.kind === 'shown') base.presentation = presented.presentation;
+    else base.warnings.push({ code: 'PRESENTATION_UNSUPPORTED', message: 'The tool offered a summary its data does not support; it was left out.' });
+  }
   // The model learns that something was withheld (the audit says what): from the parts above here, from `data` in
   // the fitting below, where the warning's bytes count against the budget like any other.
   if (state.redactions.length > 0 || log.length > 0) base.warnings.push(REDACTION_WARNING);
