@@ -1,4 +1,5 @@
 import type { AuditRecord } from '../contract/audit-record.js';
+import { diagnoseCall } from '../contract/call-diagnosis.js';
 import type { LedgerEntry, MemoryRecord, StoredAudit } from '../store/index.js';
 import type { InspectedCall, InspectOutput } from './inspect.js';
 
@@ -105,4 +106,12 @@ function shownAttempt({ idempotencyKey: _key, audit, ...attempt }: StoredAudit):
 function shownAudit(audit: AuditRecord): ShownAudit {
   const isShown = (field: string): boolean => (AUDIT_FIELD_VISIBILITY as Readonly<Record<string, string>>)[field] === 'shown';
   return Object.fromEntries(Object.entries(audit).filter(([field]) => isShown(field))) as ShownAudit;
+}
+
+/** The output with each call's diagnosis (its latest attempt: what the model saw), built before anything is withheld. */
+export function withDiagnosis(output: InspectOutput): InspectOutput {
+  return { ...output, calls: output.calls.map((call) => {
+    const latest = call.attempts[call.attempts.length - 1];
+    return latest === undefined ? call : { ...call, diagnosis: diagnoseCall(latest.audit, latest.modelResult) };
+  }) };
 }
