@@ -45,6 +45,9 @@ export {
   type ToolCallDefaults,
 } from './contract/define-tool.js';
 export type { ReceiptVisibility } from './contract/receipt-visibility.js';
+export type { Precondition } from './contract/preconditions.js';
+export type { ProviderRevision } from './contract/provider-revisions.js';
+export { verifyExecution } from './contract/execution-check.js';
 export type { ToolExample } from './contract/tool-guidance.js';
 export { ToolRegistry } from './contract/tool-registry.js';
 export { executeTool, type ToolExecution, type ArtifactPayload } from './contract/execute-tool.js';
