@@ -34,13 +34,11 @@ export function authoritativeSwitches(declared: Readonly<Record<string, string>>
   if (declared === undefined || !Array.isArray(reported)) return [];
   return (reported as unknown[]).flatMap((candidate): AuthoritativeSwitch[] => {
     const conflict = candidate as Partial<ConflictInput> | null;
-    const field = conflict?.field;
-    if (typeof field !== 'string' || !Object.hasOwn(declared, field) || !Array.isArray(conflict?.values)) return [];
-    const source = declared[field]!;
-    const decided = (conflict.values as unknown[]).find((value): value is { value: unknown; source: string } => (value as { source?: unknown } | null)?.source === source);
-    const current = resolvePointer(data, field);
-    if (decided === undefined || !current.found || !inspectJson(decided.value, 16).ok || sameJson(current.value, decided.value)) return [];
-    return [{ field, source, value: decided.value }];
+    if (typeof conflict?.field !== 'string' || !Array.isArray(conflict.values)) return [];
+    const decided = authorityValue(declared, conflict.field, conflict.values as unknown[]);
+    const current = resolvePointer(data, conflict.field);
+    if (decided === null || !current.found || !inspectJson(decided.value, 16).ok || sameJson(current.value, decided.value)) return [];
+    return [{ field: conflict.field, source: decided.source, value: decided.value }];
   });
 }
 
@@ -51,11 +49,17 @@ export function withAuthoritativeValues(data: unknown, switches: readonly Author
 
 /** True when the data at a conflict's field holds its authoritative source's value (the conflict is then decided). */
 export function decidedByAuthority(declared: Readonly<Record<string, string>> | undefined, conflict: { readonly field: string; readonly values: readonly { readonly value: unknown; readonly source: string }[] }, data: unknown): string | null {
-  const source = declared !== undefined && Object.hasOwn(declared, conflict.field) ? declared[conflict.field]! : null;
-  if (source === null) return null;
-  const decided = conflict.values.find((value) => value.source === source);
+  const decided = authorityValue(declared, conflict.field, conflict.values);
   const current = resolvePointer(data, conflict.field);
-  return decided !== undefined && current.found && sameJson(current.value, decided.value) ? source : null;
+  return decided !== null && current.found && sameJson(current.value, decided.value) ? decided.source : null;
+}
+
+/** The value the field's declared authority reported among a conflict's values, or `null`. */
+function authorityValue(declared: Readonly<Record<string, string>> | undefined, field: string, values: readonly unknown[]): { readonly source: string; readonly value: unknown } | null {
+  const source = declared !== undefined && Object.hasOwn(declared, field) ? declared[field] : undefined;
+  if (source === undefined) return null;
+  const decided = values.find((value): value is { value: unknown; source: string } => (value as { source?: unknown } | null)?.source === source);
+  return decided === undefined ? null : { source, value: decided.value };
 }
 
 
