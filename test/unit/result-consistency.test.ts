@@ -47,7 +47,7 @@ describe('a result never contradicts itself about its side effect (seeds 000, 00
   it('retry_after_ms on an error whose recovery is not to wait (INVALID_ARGUMENTS) is refused, and never produced', async () => {
     const refused = await refusedRefund();
     assert.equal(refused.error?.code, 'INVALID_ARGUMENTS');
-    const contradiction: ModelResult = { ...refused, error: { ...refused.error!, retry_after_ms: 5000 } };
+    const contradiction: ModelResult = { ...refused, error: { ...refused.error, retry_after_ms: 5000 } };
     assert.equal(modelResultSchema.safeParse(contradiction).success, false);
     refusedByAdapter(contradiction);
     // A handler that attaches a wait to a code that is not waited out: the wait is dropped, not shown.
