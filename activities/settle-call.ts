@@ -38,7 +38,9 @@ export type Settlement =
    */
   | { readonly kind: 'human'; readonly resolution: VerifiedDecision; readonly settles?: CallSpanRef }
   /** The workflow already made `limit` calls of this tool: this one is refused before it runs. */
-  | { readonly kind: 'call_limit'; readonly limit: number };
+  | { readonly kind: 'call_limit'; readonly limit: number }
+  /** A result of this run failed a business invariant (call `haltedBy`): its writes are refused until a person looks. */
+  | { readonly kind: 'writes_halted'; readonly haltedBy: string };
 
 /**
  * Where each settlement is made: in the workflow the call belongs to (`callTool`), or in the reconciliation of its
@@ -48,6 +50,7 @@ const SETTLED_IN: Readonly<Record<Settlement['kind'], readonly CallSite[]>> = {
   approval_rejected: ['own_workflow'],
   approval_expired: ['own_workflow'],
   call_limit: ['own_workflow'],
+  writes_halted: ['own_workflow'],
   outcome_unknown: ['own_workflow'],
   // A read's failed dispatch, or the reconciliation's re-dispatch of a write.
   unavailable: ['own_workflow', 'reconciliation'],
@@ -155,6 +158,8 @@ function settledExecution(tool: AnyToolDefinition, ctx: ExecutionContext, args: 
       return failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'approval', { expired: true, invalid_decisions: settlement.invalidDecisions }), args);
     case 'call_limit':
       return failedExecution(tool, ctx, catalogFailure('CALL_LIMIT_EXCEEDED', 'authorization', { limit: settlement.limit }), args);
+    case 'writes_halted':
+      return failedExecution(tool, ctx, catalogFailure('WRITES_HALTED', 'semantics', { halted_by: settlement.haltedBy }), args);
     case 'unavailable':
       return failedExecution(tool, ctx, catalogFailure('UPSTREAM_UNAVAILABLE', 'execution', { temporal_failure: settlement.failureType }), args);
     case 'outcome_unknown':

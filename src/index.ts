@@ -44,6 +44,10 @@ export {
   type ToolContinuation,
   type ToolCallDefaults,
 } from './contract/define-tool.js';
+export type { ReceiptVisibility } from './contract/receipt-visibility.js';
+export type { Precondition } from './contract/preconditions.js';
+export type { ProviderRevision } from './contract/provider-revisions.js';
+export { verifyExecution } from './contract/execution-check.js';
 export type { ToolExample } from './contract/tool-guidance.js';
 export { ToolRegistry } from './contract/tool-registry.js';
 export { executeTool, type ToolExecution, type ArtifactPayload } from './contract/execute-tool.js';
@@ -65,9 +69,11 @@ export {
 export { principalRef, type PrincipalKey } from './contract/principal-ref.js';
 export { businessIdempotencyKey } from './contract/idempotency-key.js';
 export { readHttpJson, type HttpLikeResponse, type HttpJson, type HttpJsonOptions } from './contract/http-response.js';
+export { readFetchJson, type FetchedResponse, type FetchBodyReader } from './contract/fetch-response.js';
 export { safePath, type SafePathOptions } from './contract/safe-inputs/safe-path.js';
 export { publicUrl, type PublicUrlOptions } from './contract/safe-inputs/public-url.js';
 export { shellFreeString, type ShellFreeStringOptions } from './contract/safe-inputs/shell-free-string.js';
+export { sqlIdentifier, type SqlIdentifierOptions } from './contract/safe-inputs/sql-identifier.js';
 export {
   modelResultSchema,
   MODEL_RESULT_SCHEMA_VERSION,

@@ -20,6 +20,7 @@ import { callSummary } from './call-summary.js';
 import { startReconciliationAfterCancel, type ReconcileChildOptions } from './cancelled-write.js';
 import { DEFAULT_RECONCILE_POLICY, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
 import { withRecoveryPaths, type RecoveryOptions } from './recovery-paths.js';
+import { noteInvariantFailure, writesHaltedBy, type InvariantFailurePolicy } from './write-halt.js';
 import { settle } from './settle.js';
 import { dispatchExpectedRead, dispatchRead, dispatchWriteOnce, type DispatchOptions, type WriteDispatch } from './tool-dispatch.js';
 
@@ -74,6 +75,11 @@ export interface CallToolOptions extends RecoveryOptions {
    * digest, never the tenant's name) is the fairness key (see `callPriority`); fields given here win (a `priorityKey`, a `fairnessWeight`, another key).
    */
   readonly priority?: Priority;
+  /**
+   * What the run's later writes do once a result of the run failed a business invariant (`INVARIANT_VIOLATION`):
+   * `halt_writes` (default; seed 004) refuses them as `WRITES_HALTED` until a person looks, `continue` runs them.
+   */
+  readonly onInvariantFailure?: InvariantFailurePolicy;
 }
 
 /** Per-call extras of {@link prepareCall}, for calls that come from a model turn. */
@@ -164,9 +170,20 @@ async function prepareInWorker(input: PrepareCallInput): Promise<PreparedCall> {
  */
 export type WriteLane = <T>(run: () => Promise<T>) => Promise<T>;
 
-/** Step two: approval when required, then the tool activity, then reconciliation when a write's fate is unknown. */
+/**
+ * Step two: approval when required, then the tool activity, then reconciliation when a write's fate is unknown. A
+ * write of a run whose writes an invariant failure halted is refused first (see `write-halt.ts`).
+ */
 export async function runPrepared(prepared: CallToRun, options: CallToolOptions, writeLane?: WriteLane): Promise<ToolCallResult> {
+  const result = await runPreparedCall(prepared, options, writeLane);
+  if (prepared.kind !== 'refused') noteInvariantFailure(result, prepared.identity.callId);
+  return result;
+}
+
+async function runPreparedCall(prepared: CallToRun, options: CallToolOptions, writeLane?: WriteLane): Promise<ToolCallResult> {
   if (prepared.kind === 'refused') return prepared.result;
+  const haltedBy = prepared.kind === 'ready' && prepared.effect !== 'read' && options.onInvariantFailure !== 'continue' ? writesHaltedBy() : null;
+  if (haltedBy !== null) return settle(prepared.identity, { kind: 'writes_halted', haltedBy });
   // Every name of a tool counts as the tool's own name (an alias must not make a second counter). An expected read's
   // tool has no limit of its own when it runs (the worker checks), and the caller limits nothing then.
   const called = prepared.identity.tool;

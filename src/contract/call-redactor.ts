@@ -38,5 +38,6 @@ export function callRedactor(tool: AnyToolDefinition, call: RedactedCall, maxSca
     protectedSubstrings: [call.idempotencyKey, call.operationId],
     protectedExact: [call.principal.tenant, call.principal.subject],
     maxScanChars,
+    ...(tool.allowedUrlDomains === undefined ? {} : { allowedUrlDomains: tool.allowedUrlDomains }),
   });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, readHttpJson, ToolRegistry, type HttpJson, type ReconcileOutcome, type ToolOutput } from '../index.js';
+import { defineTool, readFetchJson, ToolRegistry, type HttpJson, type ReconcileOutcome, type ToolOutput } from '../index.js';
 import { DEMO_TOOLS } from './demo-names.js';
 
 /** The listing shows at most this many orders per call; the rest is reached through its continuation. */
@@ -34,10 +34,7 @@ type RefundData = z.infer<typeof refundOutput>;
  * content, and a refund (a write that needs approval and can be reconciled by idempotency key).
  */
 export function demoTools(baseUrl: string): ToolRegistry {
-  const http = async (path: string, init: RequestInit = {}): Promise<HttpJson> => {
-    const res = await fetch(`${baseUrl}${path}`, { redirect: 'error', ...init });
-    return readHttpJson({ status: res.status, headers: res.headers, body: new Uint8Array(await res.arrayBuffer()) });
-  };
+  const http = async (path: string, init: RequestInit = {}): Promise<HttpJson> => readFetchJson(await fetch(`${baseUrl}${path}`, { redirect: 'error', ...init }));
   const refundOf = ({ json, rawResponse }: HttpJson): ToolOutput<RefundData> => {
     const body = record(json);
     const data = pick(body, ['refund_id', 'order_id', 'amount_cents', 'currency', 'status']) as RefundData;
@@ -72,7 +69,7 @@ export function demoTools(baseUrl: string): ToolRegistry {
             {
               kind: 'order_record',
               locator: `shop/orders/${args.order_id}`,
-              supports: ['/status', '/delivered_at', '/total_cents', '/paid_cents', '/refunded_cents'],
+              supports: ['/order_id', '/status', '/delivered_at', '/total_cents', '/paid_cents', '/refunded_cents'],
               observedAt: String(observedAt),
             },
           ],
@@ -153,7 +150,7 @@ export function demoTools(baseUrl: string): ToolRegistry {
         const res = await fetch(`${baseUrl}/refunds/${encodeURIComponent(key)}`, { redirect: 'error', ...signalOf(ctx) });
         if (res.status === 404) return { state: 'not_committed' };
         if (!res.ok) return { state: 'unknown', reason: `status query answered ${res.status}` };
-        return { state: 'committed', output: refundOf(readHttpJson({ status: res.status, headers: res.headers, body: new Uint8Array(await res.arrayBuffer()) })) };
+        return { state: 'committed', output: refundOf(await readFetchJson(res)) };
       },
     }),
   ]);

@@ -15,6 +15,9 @@ describe('error catalog', () => {
       'CALL_LIMIT_EXCEEDED',
       // A workflow cancel that reached a running attempt.
       'CANCELLED',
+      // Seed 004: an invariant failure stops the run's later writes; seed 000: a write's premise no longer holds.
+      'WRITES_HALTED',
+      'PRECONDITION_FAILED',
     ];
     assert.deepEqual([...CATALOG_CODES].sort(), [...required].sort());
   });

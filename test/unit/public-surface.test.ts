@@ -38,6 +38,7 @@ it('the root export surface is exactly the documented one', () => {
     'nonRetryableCodes',
     'principalRef',
     'publicUrl',
+    'readFetchJson',
     'readHttpJson',
     'requestDigest',
     'resultDigest',
@@ -45,7 +46,9 @@ it('the root export surface is exactly the documented one', () => {
     'safePath',
     'sha256Hex',
     'shellFreeString',
+    'sqlIdentifier',
     'verifyAudit',
+    'verifyExecution',
   ]);
 });
 

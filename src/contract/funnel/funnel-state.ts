@@ -96,6 +96,8 @@ export interface FunnelState {
   readonly verdicts: Verdicts;
   readonly warnings: readonly Warning[];
   readonly redactions: readonly Redaction[];
+  /** Where free text was moved out of `data` into `untrusted_content` (JSON Pointers; see `untrusted-text-step.ts`). */
+  readonly isolatedTexts: readonly string[];
 }
 
 /** The state of a call that has not entered the funnel yet. */
@@ -129,6 +131,7 @@ export function startState(tool: AnyToolDefinition, trusted: ExecutionContext, s
     verdicts: {},
     warnings: [],
     redactions: [],
+    isolatedTexts: [],
   };
 }
 
