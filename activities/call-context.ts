@@ -4,7 +4,7 @@ import type { CallIdentity } from '../src/contract/call-identity.js';
 import { nodeSha256Hex } from './node-sha256.js';
 
 /** The worker's secrets a call may need; they come from the runtime, never from the identity (which is in history). */
-export type HostKeys = Pick<ExecutionContext, 'principalKey' | 'cursorKey'>;
+export type HostKeys = Pick<ExecutionContext, 'principalKey' | 'cursorKey' | 'acceptedProviders'>;
 
 /**
  * The contract's execution context for a call, inside the current activity (coordinates from activity info). The

@@ -1,3 +1,4 @@
+import type { ProviderRevision } from '../src/contract/provider-revisions.js';
 import type { ToolRegistry } from '../src/contract/tool-registry.js';
 import type { HostKeys } from './call-context.js';
 import type { WorkerStore } from '../src/store/tool-store.js';
@@ -17,6 +18,8 @@ export interface ToolRuntime {
   readonly principalKey?: Uint8Array;
   /** Seals and opens the continuation cursors of tools with a `cursor` continuation (already length-checked). */
   readonly cursorKey?: Uint8Array;
+  /** The provider bindings a call may be bound to (the package's own and the plugin's `acceptedProviders`); absent: any. */
+  readonly acceptedProviders?: readonly ProviderRevision[];
   /** How approvals and resolutions are authenticated and which ones count. */
   readonly decisions: DecisionPolicy;
   /** Where tool calls and reconciliation steps are reported as spans; absent: metrics only (the runtime's meter). */
@@ -28,5 +31,6 @@ export function hostKeysOf(runtime: ToolRuntime): HostKeys {
   return {
     ...(runtime.principalKey === undefined ? {} : { principalKey: runtime.principalKey }),
     ...(runtime.cursorKey === undefined ? {} : { cursorKey: runtime.cursorKey }),
+    ...(runtime.acceptedProviders === undefined ? {} : { acceptedProviders: runtime.acceptedProviders }),
   };
 }

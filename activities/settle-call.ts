@@ -45,7 +45,9 @@ export type Settlement =
   /** No tool of this name (or none the call may use): refused before anything ran. */
   | { readonly kind: 'unknown_tool' }
   /** Arguments workflow code could not take (not a JSON object, or no business key in them): refused before anything ran. */
-  | { readonly kind: 'invalid_arguments'; readonly reason: string };
+  | { readonly kind: 'invalid_arguments'; readonly reason: string }
+  /** A result of this run failed a business invariant (call `haltedBy`): its writes are refused until a person looks. */
+  | { readonly kind: 'writes_halted'; readonly haltedBy: string };
 
 /**
  * Where each settlement is made: in the workflow the call belongs to (`callTool`), or in the reconciliation of its
@@ -57,6 +59,7 @@ const SETTLED_IN: Readonly<Record<Settlement['kind'], readonly CallSite[]>> = {
   call_limit: ['own_workflow'],
   unknown_tool: ['own_workflow'],
   invalid_arguments: ['own_workflow'],
+  writes_halted: ['own_workflow'],
   outcome_unknown: ['own_workflow'],
   // A read's failed dispatch, or the reconciliation's re-dispatch of a write.
   unavailable: ['own_workflow', 'reconciliation'],
@@ -179,6 +182,8 @@ function settledExecution(tool: AnyToolImplementation, ctx: ExecutionContext, ar
       return failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'approval', { expired: true, invalid_decisions: settlement.invalidDecisions }), args);
     case 'call_limit':
       return failedExecution(tool, ctx, catalogFailure('CALL_LIMIT_EXCEEDED', 'authorization', { limit: settlement.limit }), args);
+    case 'writes_halted':
+      return failedExecution(tool, ctx, catalogFailure('WRITES_HALTED', 'semantics', { halted_by: settlement.haltedBy }), args);
     case 'unavailable':
       return failedExecution(tool, ctx, catalogFailure('UPSTREAM_UNAVAILABLE', 'execution', { temporal_failure: settlement.failureType }), args);
     case 'outcome_unknown':

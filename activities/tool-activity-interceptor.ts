@@ -1,5 +1,6 @@
 import type { Context as ActivityContext } from '@temporalio/activity';
 import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
+import { committedReceipt, deliveryRefusal } from '../src/contract/authorized-delivery.js';
 import { catalogFailure } from '../src/contract/call-failure.js';
 import { withDecision } from '../src/contract/decision-record.js';
 import type { HandlerContext } from '../src/contract/tool-handler.js';
@@ -129,8 +130,12 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
           lease: { runId: ctx.temporal?.runId ?? 'none', durationMs: deadline.atMs - Date.now() },
         });
     switch (claim?.kind) {
-      case 'replay':
+      case 'replay': {
+        // Seed 001: a replay does not skip the current authorization. A refused one is for this caller only.
+        const refused = await deliveryRefusal(tool, ctx, call.args, { delivery: 'local_replay', committed: committedReceipt(claim.modelResult) });
+        if (refused !== null) return { modelResult: refused.modelResult, auditRef: null };
         return { modelResult: asLocalReplay(claim.modelResult), auditRef: claim.auditRef };
+      }
       case 'conflict':
         // The key belongs to another request: nothing is recorded under it, the result is for this caller only.
         return { modelResult: conflictResult(tool, ctx, call, claim), auditRef: null };

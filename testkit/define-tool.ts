@@ -9,11 +9,12 @@ import type { ToolDeclarationSpec, ToolImplementation, ToolImplementationSpec } 
  * them (`declareTool`) and implement them on the worker (`implementTool`).
  */
 export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: ToolDeclarationSpec<In, Out> & ToolImplementationSpec<In, Out>): ToolImplementation<In, Out> {
-  const { handler, reconcile, poll, authorize, ...declaration } = spec;
+  const { handler, reconcile, poll, authorize, preconditions, ...declaration } = spec;
   return implementTool(declareTool(declaration), {
     handler,
     ...(reconcile === undefined ? {} : { reconcile }),
     ...(poll === undefined ? {} : { poll }),
     ...(authorize === undefined ? {} : { authorize }),
+    ...(preconditions === undefined ? {} : { preconditions }),
   });
 }

@@ -10,6 +10,7 @@ import { resumeToolCallCounts, toolCallCounts } from './call/pipeline.js';
 import { callTools, type BatchCallRequest, type CallToolsOptions } from './call-tools.js';
 import { checkCitations, type CitableResult, type CitationReport } from './citations.js';
 import { citationFollowUp } from './citation-follow-up.js';
+import { resumeWriteHalt, writesHaltedBy } from './write-halt.js';
 import { AGENT_LOOP_CALL_PROVIDER } from '../src/wire/call-providers.js';
 import { agentCallId } from '../src/wire/ids.js';
 import { AGENT_TRANSCRIPT_QUERY, MODEL_CALL_ACTIVITY } from '../src/wire/names.js';
@@ -39,7 +40,7 @@ export interface AgentLoopInput {
   readonly modelAttempts?: number;
   /** Turns per workflow run before it continues as new (default 50), besides the server's own suggestion. */
   readonly turnsPerRun?: number;
-  /** What to do with a final answer whose citation report is not clean (default `report`). */
+  /** What to do with a final answer whose citation report is not clean (default `ask_again`). */
   readonly citationPolicy?: CitationPolicy;
   /** Set by the loop itself when it continues as new. */
   readonly carried?: AgentLoopCarry;
@@ -57,13 +58,17 @@ export interface AgentLoopCarry {
   readonly callsByTool?: Readonly<Record<string, number>>;
   /** Set once the loop asked the model again about an answer's citations (`citationPolicy: 'ask_again'`). */
   readonly askedAboutCitations?: boolean;
+  /** The call whose invariant failure halted the run's writes, so a continued run stays halted (see `write-halt.ts`). */
+  readonly writesHaltedBy?: string;
 }
 
 /**
- * What the loop does with a final answer whose citation report is not clean (an uncited figure, date or id, an
- * unknown citation, a quote that does not match, a whole-result citation): `report` returns it with the report;
- * `ask_again` gives the model the report's findings and asks once more (if a turn is left), then returns whatever
- * it answers with its report; `fail` returns status `citations_rejected` (the answer and report kept for a person).
+ * What the loop does with a final answer whose citation report is not clean (an uncited figure, date, id or returned
+ * value, a claim its cited evidence does not show, an unknown citation, a quote that does not match, a whole-result
+ * citation): `ask_again` (the default) gives the model the report's findings and asks once more (if a turn is
+ * left), then returns whatever it answers with its report — or, should that model call fail, the first answer with
+ * its report; `report` returns it with the report; `fail` returns status `citations_rejected` (the answer and report
+ * kept for a person).
  */
 export type CitationPolicy = 'report' | 'ask_again' | 'fail';
 
@@ -106,10 +111,12 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
   setHandler(agentTranscriptQuery, () => [...transcript]);
   const carried = input.carried ?? { turns: 0, callCount: 0, runs: 1, seedMessages: transcript.length };
   resumeToolCallCounts(carried.callsByTool ?? {});
+  resumeWriteHalt(carried.writesHaltedBy);
   let turns = carried.turns;
   let callCount = carried.callCount;
   let askedAboutCitations = carried.askedAboutCitations ?? false;
-  const citationPolicy = input.citationPolicy ?? 'report';
+  // Seeds 000 and 004: an answer's claims must rest on the evidence; by default the model gets one chance to fix them.
+  const citationPolicy = input.citationPolicy ?? 'ask_again';
   let turnsThisRun = 0;
   const modelName = input.model.kind === 'named' ? input.model.name.slice(0, 64) : 'scripted';
   // Per turn, for the summary the UI shows on the timeline (the model and the turn; never the conversation).
@@ -135,7 +142,12 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
     if (turnsThisRun >= (input.turnsPerRun ?? DEFAULT_TURNS_PER_RUN) || workflowInfo().continueAsNewSuggested) {
       // No call is in flight here: every batch has settled, so nothing pending is lost with this run. The goal is
       // already part of the transcript.
-      const next: AgentLoopInput = { ...input, messages: transcript, carried: { ...carried, turns, callCount, runs: carried.runs + 1, callsByTool: toolCallCounts(), askedAboutCitations } };
+      const halted = writesHaltedBy();
+      const next: AgentLoopInput = {
+        ...input,
+        messages: transcript,
+        carried: { ...carried, turns, callCount, runs: carried.runs + 1, callsByTool: toolCallCounts(), askedAboutCitations, ...(halted === null ? {} : { writesHaltedBy: halted }) },
+      };
       delete (next as { goal?: string }).goal;
       return continueAsNew<typeof agentLoop>(next);
     }
@@ -145,6 +157,9 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
     } catch (error) {
       if (isCancellation(error)) throw error;
       turns += 1;
+      // Asked again about its citations, the model failed: its first answer stands, with its report.
+      const reAsked = askedAboutCitations ? answerBeforeFollowUp(transcript) : null;
+      if (reAsked !== null) return end('final', reAsked);
       return end('model_error', null, { code: failureType(error), responseId: null });
     }
     turns += 1;
@@ -180,6 +195,12 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
       transcript.push({ role: 'tool', callId: call.callId, name: call.name, result: result.modelResult } satisfies ToolResultMessage);
     }
   }
+}
+
+/** The final answer the citation follow-up asked about, when that follow-up is the transcript's last message. */
+function answerBeforeFollowUp(transcript: readonly ModelMessage[]): string | null {
+  const [answer, followUp] = transcript.slice(-2);
+  return followUp?.role === 'user' && answer?.role === 'assistant' && answer.calls.length === 0 ? answer.text : null;
 }
 
 /** The tool results of the transcript, in order: what a final answer's citations are checked against. */

@@ -1,4 +1,5 @@
-import { answerSentences, citationsIn, type ClaimMarker } from '../src/contract/answer-claims.js';
+import { answerSentences, citationsIn, type AnswerSentence, type ClaimMarker } from '../src/contract/answer-claims.js';
+import { ReturnedValues, unsupportedClaims, type ClaimedValue, type CitedSupport } from '../src/contract/claim-support.js';
 import type { Evidence } from '../src/contract/model-result.js';
 import { unquotedPointers } from '../src/contract/quote-match.js';
 
@@ -13,6 +14,16 @@ export interface UncitedClaim {
   /** The sentence, cut to 200 characters (the report is stored in workflow history). */
   readonly sentence: string;
   readonly carries: readonly ClaimMarker[];
+}
+
+/** A sentence that cites evidence, some of whose claims none of the cited evidence shows. */
+export interface UnsupportedClaim {
+  /** The sentence, cut to 200 characters. */
+  readonly sentence: string;
+  /** The evidence it cites (known ids only). */
+  readonly evidenceIds: readonly string[];
+  /** What it states that the cited evidence does not show: its figures, dates, ids and returned values, as written. */
+  readonly claims: readonly ClaimedValue[];
 }
 
 /** Cited evidence whose quote does not show the values at some of the pointers it supports. */
@@ -31,13 +42,15 @@ export interface CitationReport {
   readonly uncited: readonly string[];
   /** True when evidence was returned but the answer cites none at all. */
   readonly missing: boolean;
-  /** Sentences that state a number, date or id and cite nothing, in answer order. */
+  /** Sentences that state a number, date, id or returned value and cite nothing, in answer order. */
   readonly uncitedClaims: readonly UncitedClaim[];
+  /** Sentences whose cited evidence does not show what they state ("stock is 17" citing evidence for `/status`). */
+  readonly unsupportedClaims: readonly UnsupportedClaim[];
   /** Cited evidence whose quote does not match the values at its pointers (normalised comparison). */
   readonly quoteMismatches: readonly QuoteMismatch[];
   /** Cited evidence supporting the whole result (pointer `''`): it ties no claim to a field. */
   readonly wholeResult: readonly string[];
-  /** True when there is no unknown citation, uncited claim, mismatched quote or whole-result citation. */
+  /** True when there is no unknown citation, uncited or unsupported claim, mismatched quote or whole-result citation. */
   readonly clean: boolean;
 }
 
@@ -45,8 +58,10 @@ const MAX_SENTENCE_CHARS = 200;
 
 /**
  * Checks `answer` against the results of this run's tool calls: which citations are real, which sentences state a
- * figure, date or id without citing anything, and whether the cited evidence holds up (its quote shows the values
- * at its pointers; it does not support the whole result). Pure and deterministic, so workflow code can call it.
+ * figure, date, id or a value the tools returned without citing anything, whether what a citing sentence states is
+ * shown by the evidence it cites (at the pointers that evidence supports), and whether the cited evidence holds up
+ * (its quote shows the values at its pointers; it does not support the whole result). Pure and deterministic, so
+ * workflow code can call it.
  */
 export function checkCitations(answer: string, results: readonly CitableResult[]): CitationReport {
   const cited = [...new Set(citationsIn(answer))];
@@ -55,9 +70,18 @@ export function checkCitations(answer: string, results: readonly CitableResult[]
   const citedSet = new Set(cited);
   const valid = cited.filter((id) => known.has(id));
   const unknown = cited.filter((id) => !known.has(id));
-  const uncitedClaims = answerSentences(answer)
+  const values = new ReturnedValues(results.map((result) => result.data));
+  const sentences = answerSentences(answer).map((sentence) => withReturnedValues(sentence, values));
+  const uncitedClaims = sentences
     .filter((sentence) => sentence.citations.length === 0 && sentence.carries.length > 0)
-    .map((sentence) => ({ sentence: Array.from(sentence.text).slice(0, MAX_SENTENCE_CHARS).join(''), carries: sentence.carries }));
+    .map((sentence) => ({ sentence: shortened(sentence.text), carries: sentence.carries }));
+  const unsupported = sentences.flatMap((sentence): UnsupportedClaim[] => {
+    const evidenceIds = [...new Set(sentence.citations.filter((id) => known.has(id)))];
+    if (evidenceIds.length === 0 || sentence.values.length === 0) return [];
+    const support: CitedSupport[] = returned.filter(({ evidence }) => evidenceIds.includes(evidence.evidence_id)).map(({ evidence, data }) => ({ supports: evidence.supports, quote: evidence.quote, data }));
+    const claims = unsupportedClaims(sentence.values, support);
+    return claims.length === 0 ? [] : [{ sentence: shortened(sentence.text), evidenceIds, claims }];
+  });
   const quoteMismatches: QuoteMismatch[] = [];
   const wholeResult: string[] = [];
   for (const id of valid) {
@@ -73,8 +97,20 @@ export function checkCitations(answer: string, results: readonly CitableResult[]
     uncited: [...known].filter((id) => !citedSet.has(id)),
     missing: cited.length === 0 && known.size > 0,
     uncitedClaims,
+    unsupportedClaims: unsupported,
     quoteMismatches,
     wholeResult,
-    clean: unknown.length === 0 && uncitedClaims.length === 0 && quoteMismatches.length === 0 && wholeResult.length === 0,
+    clean: unknown.length === 0 && uncitedClaims.length === 0 && unsupported.length === 0 && quoteMismatches.length === 0 && wholeResult.length === 0,
   };
+}
+
+/** A sentence with the values the tools returned that it mentions ("the order shipped") among its claims. */
+function withReturnedValues(sentence: AnswerSentence, values: ReturnedValues): AnswerSentence {
+  const mentioned = values.mentionedIn(sentence.claimText);
+  if (mentioned.length === 0) return sentence;
+  return { ...sentence, carries: [...sentence.carries, 'value'], values: [...sentence.values, ...mentioned.map((text) => ({ kind: 'value' as const, text }))] };
+}
+
+function shortened(text: string): string {
+  return Array.from(text).slice(0, MAX_SENTENCE_CHARS).join('');
 }

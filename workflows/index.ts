@@ -6,6 +6,7 @@ export { mcpToolCall, type McpToolCallInput, type McpCallOptions } from './mcp-t
 export { callTools, DEFAULT_BATCH_CONCURRENCY, type BatchCallRequest, type CallToolsOptions, type CorrelatedResult } from './call-tools.js';
 export { PACKAGE_CALL_DEFAULTS } from './call/dispatch-step.js';
 export { toolCallCounts, resumeToolCallCounts } from './call/pipeline.js';
+export { writesHaltedBy, resumeWriteHalt, type InvariantFailurePolicy } from './write-halt.js';
 export type { ReplacedAttempt } from '../activities/tool-activity.js';
 export {
   installApprovalHandlers,

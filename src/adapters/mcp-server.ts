@@ -15,6 +15,7 @@ import {
 import type { AnyToolImplementation } from '../contract/tool-spec.js';
 import { catalogFailure } from '../contract/call-failure.js';
 import { executeTool, failedExecution, type ToolExecution } from '../contract/execute-tool.js';
+import { verifyExecution } from '../contract/execution-check.js';
 import type { ExecutionContext } from '../contract/execution-context.js';
 import type { ToolRegistry } from '../contract/tool-registry.js';
 import { toCallToolResult } from './mcp-call-tool-result.js';
@@ -47,8 +48,9 @@ export interface McpServerOptions {
 /**
  * An MCP server (the SDK's low-level `Server`) offering the registry's tools: `tools/list` returns each tool with
  * its input schema, result schema and annotations; `tools/call` runs the tool through the contract and returns the
- * model result only. A name that is not registered is a protocol error (`InvalidParams`), not a result. Failures of
- * the host's hooks surface as a generic `InternalError`: their messages never reach the client.
+ * model result only — once its audit verifies against the server's own trusted inputs (`verifyExecution`). A name that
+ * is not registered is a protocol error (`InvalidParams`), not a result. Failures of the host's hooks, and a result
+ * that does not verify, surface as a generic `InternalError`: their messages never reach the client.
  */
 export function createMcpServer(options: McpServerOptions): NegotiatingServer {
   const { registry } = options;
@@ -72,10 +74,15 @@ export function createMcpServer(options: McpServerOptions): NegotiatingServer {
     const { name } = request.params;
     if (!registry.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
     const tool = registry.get(name);
-    const execution = await guardedMcp(async () => {
-      const ctx = await options.context(request, extra);
-      return (options.execute ?? executeUnlessApprovalRequired)(tool, request.params.arguments ?? {}, ctx);
+    const args = request.params.arguments ?? {};
+    const { ctx, execution } = await guardedMcp(async () => {
+      const trusted = await options.context(request, extra);
+      return { ctx: trusted, execution: await (options.execute ?? executeUnlessApprovalRequired)(tool, args, trusted) };
     }, 'execution');
+    // Seed 001: the last hop recomputes the bindings from what it trusts before it serializes anything; a result
+    // that does not verify (another call's, edited, bound to a provider revision not accepted) is not sent.
+    const verified = verifyExecution(tool, args, ctx, execution);
+    if (!verified.ok) throw new McpError(ErrorCode.InternalError, `The tool result could not be verified (${verified.failed.join(', ')}).`);
     if (options.onExecution) await guardedMcp(async () => options.onExecution?.(execution, request), 'record');
     return toCallToolResult(execution.modelResult, { protocolVersion: server.protocolVersion });
   });

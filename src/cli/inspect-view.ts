@@ -1,4 +1,5 @@
 import type { AuditRecord } from '../contract/audit-record.js';
+import { diagnoseCall } from '../contract/call-diagnosis.js';
 import type { DecisionRecord } from '../contract/decision-record.js';
 import type { LedgerEntry, MemoryRecord, StoredAudit } from '../store/index.js';
 import type { InspectedCall, InspectOutput } from './inspect.js';
@@ -116,4 +117,12 @@ function shownAudit(audit: AuditRecord): ShownAudit {
 
 function shownDecision({ note: _note, ...decision }: DecisionRecord): ShownDecision {
   return decision;
+}
+
+/** The output with each call's diagnosis (its latest attempt: what the model saw), built before anything is withheld. */
+export function withDiagnosis(output: InspectOutput): InspectOutput {
+  return { ...output, calls: output.calls.map((call) => {
+    const latest = call.attempts[call.attempts.length - 1];
+    return latest === undefined ? call : { ...call, diagnosis: diagnoseCall(latest.audit, latest.modelResult) };
+  }) };
 }

@@ -1,4 +1,5 @@
 import { isStoreError, type EvidenceRecord, type LedgerEntry, type MemoryRecord, type StatePatchRecord, type StoredAudit, type ToolStore } from '../store/index.js';
+import type { CallDiagnosis } from '../contract/call-diagnosis.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 
 /** One call as the store knows it: the ledger row of its key and every audited attempt (with its model result). */
@@ -9,6 +10,8 @@ export interface InspectedCall {
   /** The model result of the latest attempt: what the model saw. */
   readonly modelResult: StoredAudit['modelResult'];
   readonly attempts: readonly StoredAudit[];
+  /** With `--diagnose`: the latest attempt walked from call to interpretation (seed 000 §18). */
+  readonly diagnosis?: CallDiagnosis;
 }
 
 /** Everything `inspect` prints. */

@@ -1,16 +1,25 @@
+import { numbersIn, type ClaimedValue, type ClaimKind } from './claim-support.js';
+
 /** A citation in an answer is `[ev_…]`: the bracketed id, whatever follows the prefix (a malformed id is still one). */
 const CITATION_PATTERN = /\[(ev_[^\]\s]{1,200})\]/g;
 
-/** What makes a sentence a checkable claim: it states a number, a date or an identifier. */
-export type ClaimMarker = 'number' | 'date' | 'id';
+/**
+ * What makes a sentence a checkable claim: it states a number, a date or an identifier — or (found by the citation
+ * check, which knows what the tools returned) a value the tools returned (`value`).
+ */
+export type ClaimMarker = ClaimKind;
 
 /** One sentence of an answer and the evidence ids it cites. */
 export interface AnswerSentence {
   /** The sentence as written, citations included (trimmed). */
   readonly text: string;
+  /** The sentence without its citations: what is checked against the evidence. */
+  readonly claimText: string;
   readonly citations: readonly string[];
   /** What the sentence states that evidence should back, read from its text without the citations. */
   readonly carries: readonly ClaimMarker[];
+  /** The numbers, dates and identifiers it states, as written. */
+  readonly values: readonly ClaimedValue[];
 }
 
 const SENTENCE_BREAK = /(?<=[.!?。！？])\s+|\n+/;
@@ -50,7 +59,11 @@ export function answerSentences(answer: string): AnswerSentence[] {
     const rest = previous === undefined ? piece : piece.slice(leading.length);
     if (rest.trim() !== '') sentences.push({ text: rest.trim(), citations: citationsIn(rest) });
   }
-  return sentences.map((sentence) => ({ ...sentence, carries: claimMarkers(sentence.text.replace(CITATION_PATTERN, ' ')) }));
+  return sentences.map((sentence) => {
+    const claimText = sentence.text.replace(CITATION_PATTERN, ' ');
+    const values = claimedValues(claimText);
+    return { ...sentence, claimText, carries: markersOf(values, claimText), values };
+  });
 }
 
 /** The evidence ids cited in `text`, in order. */
@@ -60,13 +73,30 @@ export function citationsIn(text: string): string[] {
 
 /** Which kinds of checkable fact `text` states: dates, then identifiers, then any other number. */
 export function claimMarkers(text: string): ClaimMarker[] {
-  const markers: ClaimMarker[] = [];
+  return markersOf(claimedValues(text), text);
+}
+
+/**
+ * The dates, identifiers and numbers `text` states, as written, in that order of precedence: a date's or an
+ * identifier's digits are not read again as numbers.
+ */
+export function claimedValues(text: string): ClaimedValue[] {
+  const values: ClaimedValue[] = [];
   let rest = text;
-  for (const [marker, patterns] of [['date', DATE_PATTERNS], ['id', ID_PATTERNS]] as const) {
-    const stripped = patterns.reduce((current, pattern) => current.replace(pattern, ' '), rest);
-    if (stripped !== rest) markers.push(marker);
-    rest = stripped;
+  for (const [kind, patterns] of [['date', DATE_PATTERNS], ['id', ID_PATTERNS]] as const) {
+    rest = patterns.reduce((current, pattern) => current.replace(pattern, (match) => {
+      values.push({ kind, text: match.trim() });
+      return ' ';
+    }), rest);
   }
+  for (const match of rest.matchAll(/-?\d+(?:[,_]\d{3})*(?:\.\d+)?/g)) if (numbersIn(match[0]).length > 0) values.push({ kind: 'number', text: match[0] });
+  return values;
+}
+
+function markersOf(values: readonly ClaimedValue[], text: string): ClaimMarker[] {
+  const markers: ClaimMarker[] = (['date', 'id'] as const).filter((kind) => values.some((value) => value.kind === kind));
+  // Any digit outside a date or id is a figure, in any script (a number the pattern above cannot read included).
+  const rest = [...DATE_PATTERNS, ...ID_PATTERNS].reduce((current, pattern) => current.replace(pattern, ' '), text);
   if (DIGIT.test(rest)) markers.push('number');
   return markers;
 }

@@ -2,6 +2,7 @@ import { auditRecordSchema, type AuditRecord, type Bindings, type ToolRevisions 
 import type { Principal } from './tool-handler.js';
 import type { ModelResult } from './model-result.js';
 import { principalRef, type PrincipalKey } from './principal-ref.js';
+import { isAcceptedProvider, type ProviderRevision } from './provider-revisions.js';
 import { digestJson, type Sha256Hex } from './sha256.js';
 
 /** The model call a tool call answers: which provider, which response, which function call. */
@@ -105,7 +106,7 @@ export interface TrustedCallInputs {
  * A check {@link verifyAudit} can fail. `identity`: the audit's plain call fields differ from the trusted ones;
  * `audit`: the record is not the one whose `audit_sha256` was recorded (some field changed since).
  */
-export type AuditCheck = 'audit_schema' | 'audit' | 'principal' | 'identity' | 'request' | 'result' | 'call_binding';
+export type AuditCheck = 'audit_schema' | 'audit' | 'principal' | 'identity' | 'request' | 'result' | 'call_binding' | 'provider_revision';
 
 /** What {@link verifyAudit} checks: a stored audit and model result against what the verifier trusts. */
 export interface AuditVerificationInput {
@@ -117,6 +118,11 @@ export interface AuditVerificationInput {
    * history). When given, the whole record must still hash to it; when absent, that check is not made.
    */
   readonly auditSha256?: string;
+  /**
+   * The provider bindings the verifier accepts (seed 001): when given, an audit bound to another API family or adapter
+   * revision fails `provider_revision`, whatever its digests say.
+   */
+  readonly acceptedProviders?: readonly ProviderRevision[];
 }
 
 /** Outcome of {@link verifyAudit}: `failed` names every check that did not hold. */
@@ -147,6 +153,8 @@ export function verifyAudit(input: AuditVerificationInput): AuditVerification {
   if (recorded.request_sha256 !== expected.request_sha256) failed.push('request');
   if (recorded.result_sha256 !== expected.result_sha256) failed.push('result');
   if (recorded.call_binding_sha256 !== expected.call_binding_sha256) failed.push('call_binding');
+  const bound = input.audit.provider ?? { api_family: '', adapter_revision: '' };
+  if (input.acceptedProviders !== undefined && !isAcceptedProvider({ apiFamily: bound.api_family, adapterRevision: bound.adapter_revision }, input.acceptedProviders)) failed.push('provider_revision');
   return { ok: failed.length === 0, failed };
 }
 

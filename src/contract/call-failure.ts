@@ -7,6 +7,7 @@ import { MAX_DETAIL_TEXT_CHARS } from './funnel/audit-bounds.js';
 import { SCAN_LOOKAHEAD } from './redaction/detector.js';
 import { isToolError } from './tool-error.js';
 import type { ErrorLayer } from './validation-layers.js';
+import type { VerificationFinding } from './verification-findings.js';
 
 /** A failure found somewhere in the funnel: what the model will see, and what only the audit keeps. */
 export interface CallFailure {
@@ -19,6 +20,8 @@ export interface CallFailure {
   readonly needsInput?: boolean;
   /** What the tool cited for its error; pointers into the model-visible `error` (see `failureEvidence`). */
   readonly evidence?: readonly EvidenceInput[];
+  /** Findings the model may use to repair the next call (see `verification-findings.ts`); shown redacted and bounded. */
+  readonly findings?: readonly VerificationFinding[];
 }
 
 /** A failure with a catalog code; `message` overrides the catalog text only with another safe text. */
@@ -37,7 +40,9 @@ export function catalogFailure(
     recovery: entry.recovery,
     layer,
   };
-  if (extra.retryAfterMs !== undefined && Number.isFinite(extra.retryAfterMs) && extra.retryAfterMs >= 0) {
+  // Only an error the model is told to wait out carries the wait: `retry_after_ms` on INVALID_ARGUMENTS would
+  // contradict its recovery (see outcome-consistency.ts).
+  if (entry.recovery === 'retry_after' && extra.retryAfterMs !== undefined && Number.isFinite(extra.retryAfterMs) && extra.retryAfterMs >= 0) {
     // Capped to a safe integer: an upstream `Retry-After: 99999999999999` must stay RATE_LIMITED, not fail the schema.
     error.retry_after_ms = Math.min(Math.round(extra.retryAfterMs), Number.MAX_SAFE_INTEGER);
   }
@@ -104,13 +109,18 @@ export function settleFailure(
 ): SettledFailure {
   const catalogOutcome = isCatalogCode(failure.error.code) ? ERROR_CATALOG[failure.error.code].outcome : 'not_started';
   if (receipt !== null) return { status: 'partial', outcome: 'committed', error: failure.error };
+  // `OUTCOME_UNKNOWN` says the outcome is unknown whoever reports it, even before this attempt's handler ran (a key
+  // claimed by an attempt that never settled, a person's resolution being recorded).
+  if (catalogOutcome === 'unknown') return { status: 'unknown', outcome: 'unknown', error: failure.error };
   if (!handlerRan || catalogOutcome === 'not_started') {
     const status: ToolStatus = failure.needsInput === true ? 'needs_input' : 'failed';
     return { status, outcome: 'not_started', error: failure.error };
   }
-  if (catalogOutcome === 'unknown') return { status: 'unknown', outcome: 'unknown', error: failure.error };
   if (tool.effect === 'read') return { status: 'failed', outcome: 'none', error: failure.error };
-  if (failure.error.recovery === 'human_review') return { status: 'unknown', outcome: 'unknown', error: failure.error };
+  // The authoritative system contradicted the operation: reported as such (a person decides). Any other failure of a
+  // write that ran — a broken output, an unexpected throw, even though they too ask for a person — says nothing about
+  // whether it took effect: OUTCOME_UNKNOWN, which reconciliation settles.
+  if (failure.error.category === 'conflict') return { status: 'unknown', outcome: 'unknown', error: failure.error };
   return {
     status: 'unknown',
     outcome: 'unknown',

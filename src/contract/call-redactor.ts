@@ -39,5 +39,6 @@ export function callRedactor(tool: AnyToolImplementation, call: RedactedCall, ma
     protectedSubstrings: [call.idempotencyKey, call.operationId],
     protectedExact: [call.principal.tenant, call.principal.subject],
     maxScanChars,
+    ...(tool.allowedUrlDomains === undefined ? {} : { allowedUrlDomains: tool.allowedUrlDomains }),
   });
 }

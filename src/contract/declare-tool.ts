@@ -7,6 +7,12 @@ import { businessKeyFieldProblems } from './business-key.js';
 import { isCatalogCode } from './error-catalog.js';
 import { formatPointer, parsePointer } from './json-pointer.js';
 import { policyRevision } from './policy-revision.js';
+import { receiptVisibilityProblems } from './receipt-visibility.js';
+import { redactedOutputFields } from './redacted-output-fields.js';
+import { untrustedTextFieldsProblems } from './untrusted-data-text.js';
+import { validForProblems } from './validity-window.js';
+import { authoritativeSourcesProblems } from './authoritative-sources.js';
+import { allowedUrlDomainsProblems } from './redaction/url-allowlist.js';
 import { BUILTIN_SENSITIVE_FIELDS, normalizeFieldName } from './redaction.js';
 import { schemaFingerprint } from './schema-fingerprint.js';
 import { digestJson } from './sha256.js';
@@ -88,6 +94,20 @@ export function declareTool<In extends z.ZodType, Out extends z.ZodType>(spec: T
     if (typeof pointer !== 'string' || pointer === '' || parsePointer(pointer) === null) fail(`visibleToApprovers: '${String(pointer)}' is not a JSON Pointer into the arguments (e.g. /credentials/act_as)`);
   }
   for (const problem of callDefaultsProblems(spec.callDefaults)) fail(problem);
+  // Issue 27's declarative fields: each rule's checks live in its own module.
+  for (const problem of [
+    ...receiptVisibilityProblems(spec),
+    ...untrustedTextFieldsProblems(spec),
+    ...validForProblems(spec),
+    ...authoritativeSourcesProblems(spec),
+    ...allowedUrlDomainsProblems(spec),
+  ]) {
+    fail(problem);
+  }
+  const unshowable = redactedOutputFields(spec.output, spec);
+  if (unshowable.length > 0) {
+    fail(`output declares ${unshowable.slice(0, 5).join(', ')}, which redaction removes from every result: leave ${unshowable.length === 1 ? 'it' : 'them'} out of the output schema, or list a name that only sounds secret in publicFields`);
+  }
   const maxArgumentBytes = spec.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
   if (!isPositiveInteger(maxArgumentBytes)) fail('maxArgumentBytes must be a positive integer');
   // A destructive tool asks a person first unless its author opted out in so many words.
@@ -127,6 +147,7 @@ export function declareTool<In extends z.ZodType, Out extends z.ZodType>(spec: T
     invariants: Object.freeze([...(spec.invariants ?? [])]),
     examples: Object.freeze([...(spec.examples ?? [])]),
     normalizations: Object.freeze([...(spec.normalizations ?? [])]),
+    ...(spec.untrustedTextFields === undefined ? {} : { untrustedTextFields: Object.freeze([...spec.untrustedTextFields]) }),
   });
 }
 

@@ -88,15 +88,21 @@ export const ERROR_CATALOG = Object.freeze({
   IDEMPOTENCY_CONFLICT: entry('conflict', 'not_started', 'human_review', false, 'This idempotency key was already used for a different request.'),
   STATUS_CONFLICT: entry('conflict', 'as_executed', 'human_review', false, 'The authoritative system reports a status that conflicts with this operation.'),
   PROTOCOL_ERROR: entry('protocol', 'as_executed', 'explain', false, 'The upstream response was malformed or incomplete and was not used.'),
-  OUTPUT_CONTRACT_VIOLATION: entry('contract', 'as_executed', 'explain', false, 'The tool produced output that violates its declared contract; it was not used.'),
+  // Seed 001: a tool that broke its own contract, or failed unexpectedly, needs a person (a fix to the tool or its
+  // upstream); the model can neither correct its input into a working call nor learn the internal detail.
+  OUTPUT_CONTRACT_VIOLATION: entry('contract', 'as_executed', 'human_review', false, 'The tool produced output that violates its declared contract; it was not used.'),
   INVARIANT_VIOLATION: entry('contract', 'as_executed', 'explain', false, 'The tool output failed a business consistency check and was not used.'),
   STALE_DATA: entry('data_quality', 'as_executed', 'explain', false, 'The data is older than this tool allows and was not used.'),
   SOURCE_NOT_ALLOWED: entry('policy', 'as_executed', 'explain', false, 'The data came from a source this tool is not allowed to use.'),
   BUSINESS_RULE: entry('business', 'not_started', 'explain', false, 'The operation was refused by a business rule.'),
-  TOOL_ERROR: entry('internal', 'as_executed', 'explain', false, 'The tool failed unexpectedly.'),
+  TOOL_ERROR: entry('internal', 'as_executed', 'human_review', false, 'The tool failed unexpectedly.'),
   // The caller withdrew the call (a workflow cancel reached the running attempt). `as_executed`: a read simply
   // failed, a write that may have sent its request is settled as unknown like any write that ran (SPEC §4).
   CANCELLED: entry('request', 'as_executed', 'explain', false, 'The call was cancelled while it ran; its result was not used.'),
+  // Seed 004: an invariant failure stops the side effects of the run that saw it, until a person has looked.
+  WRITES_HALTED: entry('policy', 'not_started', 'human_review', false, 'An earlier result in this run failed a business consistency check, so its writes are stopped until a person reviews it; this operation did not run.'),
+  // Seed 000: what a write rests on is read again right before it runs; this one no longer held.
+  PRECONDITION_FAILED: entry('conflict', 'not_started', 'explain', false, 'What this operation rests on no longer holds (it was read again just now); the operation did not run.'),
 } satisfies Record<string, CatalogEntry>);
 
 /**

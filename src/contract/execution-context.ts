@@ -1,5 +1,6 @@
 import type { ProviderContext } from './bindings.js';
 import type { Principal } from './tool-handler.js';
+import type { ProviderRevision } from './provider-revisions.js';
 import type { PrincipalKey } from './principal-ref.js';
 import type { Sha256Hex } from './sha256.js';
 
@@ -44,4 +45,9 @@ export interface ExecutionContext {
   readonly signal?: AbortSignal;
   /** The handler's dispatch fence (see `HandlerContext.beforeDispatch`); without one the fence is open. */
   readonly beforeDispatch?: () => Promise<void>;
+  /**
+   * The provider bindings the host accepts (issue 27, item 6; see `provider-revisions.ts`): a call bound to any other
+   * API family or adapter revision does not run. Absent: every binding is taken as given.
+   */
+  readonly acceptedProviders?: readonly ProviderRevision[];
 }

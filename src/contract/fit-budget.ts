@@ -36,6 +36,8 @@ export interface FitInput {
    * it, a cut continues at an offset into this call's full result and the tool's own continuation passes through.
    */
   readonly paging?: (page: PageFacts) => PageView;
+  /** Added to the warnings of a candidate whose shown data had anything redacted (unless the base carries it). */
+  readonly redactionWarning?: Warning;
 }
 
 /** What fitting established about the main list of one candidate result. */
@@ -133,7 +135,9 @@ export function fitWithoutData(input: FitInput): Fitted {
   const itemsPointer = locateItemsList(input.data, input.budget.itemsPointer);
   const originalItems = itemsPointer === null ? null : listLength(input.data, itemsPointer);
   const omitted: Warning[] = input.evidence.length > 0 ? [evidenceOmitted(input.evidence.length)] : [];
-  const bare: FitInput = { ...input, evidence: [], base: { ...input.base, conflicts: [], applied_arguments: undefined, warnings: [...input.base.warnings, ...omitted] } };
+  // A presentation speaks of the data, which is not shown here.
+  const withoutPresentation: ResultBase = Object.fromEntries(Object.entries(input.base).filter(([key]) => key !== 'presentation')) as ResultBase;
+  const bare: FitInput = { ...input, evidence: [], base: { ...withoutPresentation, conflicts: [], applied_arguments: undefined, warnings: [...input.base.warnings, ...omitted] } };
   const shape: Shape = { data: null, itemsPointer: null, originalItems, textCut: false, nestedCut: false, untrusted: [], overBudget: true };
   const fallback = assemble(bare, shape, []);
   return fitsBudget(fallback, input.budget.maxBytes, 0) ? fallback : assemble({ ...bare, pagination: { next: null, availableItems: input.pagination.availableItems } }, shape, []);
@@ -220,6 +224,8 @@ function assemble(input: FitInput, shape: Shape, redactions: readonly Redaction[
   if (evidence.length < input.evidence.length) {
     warnings.push(evidenceOmitted(input.evidence.length - evidence.length));
   }
+  const notice = input.redactionWarning;
+  if (notice !== undefined && redactions.length > 0 && !warnings.some((warning) => warning.code === notice.code)) warnings.push(notice);
   const { applied_arguments: appliedArguments, ...base } = input.base;
   const modelResult: ModelResult = {
     ...base,

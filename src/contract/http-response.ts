@@ -1,4 +1,5 @@
 import type { RawResponse } from './tool-handler.js';
+import { checkDigestField } from './http-digest.js';
 import { ToolError } from './tool-error.js';
 import { readTime } from './time.js';
 
@@ -20,20 +21,35 @@ export interface HttpJsonOptions {
 export interface HttpJson {
   readonly json: unknown;
   readonly rawResponse: RawResponse;
+  /**
+   * What the body was checked against besides its syntax: `content-length`, `content-digest:<algorithm>`,
+   * `repr-digest:<algorithm>`. Empty when the response declared neither, or declared them over content-coded bytes
+   * that the HTTP client had already decoded (they describe other bytes; see {@link readHttpJson}).
+   */
+  readonly verified: readonly string[];
 }
 
-/** The rule version of what `readHttpJson` refuses; the funnel records it on the protocol layer. */
-export const HTTP_JSON_RULE = 'http-json@1';
+/**
+ * The rule version of what `readHttpJson` refuses; the funnel records it on the protocol layer. Version 2: a
+ * content-coded body (gzip, br) is accepted decoded, and `Content-Digest`/`Repr-Digest` are checked.
+ */
+export const HTTP_JSON_RULE = 'http-json@2';
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 
 /**
  * The protocol layer for HTTP: a response becomes JSON only when it is complete, declared JSON, valid UTF-8 and
- * one whole document. A login page served with 200, a body shorter than its Content-Length, broken encoding or
- * half a document is a `PROTOCOL_ERROR`, never "success". Status codes map to catalog codes (429 → RATE_LIMITED
- * with its Retry-After, 503 → UPSTREAM_UNAVAILABLE, …); ambiguous server errors stay `PROTOCOL_ERROR`, which the
- * funnel turns into `OUTCOME_UNKNOWN` for writes. Every refusal carries the raw body, so the audit records the
- * SHA-256 of what arrived even though nothing was parsed; a `PROTOCOL_ERROR` fails the protocol layer.
+ * one whole document. A login page served with 200, a body shorter than its Content-Length or different from its
+ * `Content-Digest`/`Repr-Digest` (sha-256, sha-512), broken encoding or half a document is a `PROTOCOL_ERROR`, never
+ * "success". Status codes map to catalog codes (429 → RATE_LIMITED with its Retry-After, 503 →
+ * UPSTREAM_UNAVAILABLE, …); ambiguous server errors stay `PROTOCOL_ERROR`, which the funnel turns into
+ * `OUTCOME_UNKNOWN` for writes. Every refusal carries the raw body, so the audit records the SHA-256 of what arrived
+ * even though nothing was parsed; a `PROTOCOL_ERROR` fails the protocol layer.
+ *
+ * A content-coded response (`Content-Encoding: gzip`, `br`, …) arrives decoded from `fetch`, undici and axios, while
+ * its Content-Length and digests describe the coded bytes: those are then not compared (the client that decoded the
+ * body checked the transfer, and a cut coded stream fails there — see {@link readFetchJson}). A body still coded
+ * is not JSON and is refused as such.
  */
 export function readHttpJson(response: HttpLikeResponse, options: HttpJsonOptions = {}): HttpJson {
   const header = headerReader(response.headers);
@@ -51,12 +67,9 @@ export function readHttpJson(response: HttpLikeResponse, options: HttpJsonOption
   const charset = params.find((param) => /^charset=/i.test(param))?.slice(8).replace(/"/g, '').toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw protocolError('unsupported charset', { charset }, raw);
 
-  const declaredLength = header('content-length');
-  if (declaredLength !== undefined && (!/^\d+$/.test(declaredLength) || Number(declaredLength) !== bytes.byteLength)) {
-    throw protocolError('body length differs from Content-Length', { declared: declaredLength, received: bytes.byteLength }, raw);
-  }
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
   if (bytes.byteLength > maxBodyBytes) throw protocolError('body exceeds the size limit', { bytes: bytes.byteLength, limit: maxBodyBytes }, raw);
+  const verified = isContentCoded(header('content-encoding')) ? [] : integrityChecks(status, header, bytes, raw);
 
   let text: string;
   try {
@@ -70,7 +83,36 @@ export function readHttpJson(response: HttpLikeResponse, options: HttpJsonOption
   } catch {
     throw protocolError('body is not one complete JSON document', { bytes: bytes.byteLength }, raw);
   }
-  return { json, rawResponse: { body: bytes, contentType: mediaType.toLowerCase() } };
+  return { json, rawResponse: { body: bytes, contentType: mediaType.toLowerCase() }, verified };
+}
+
+/** True when a content coding other than `identity` was applied (`Content-Encoding: gzip`, `br, gzip`, …). */
+export function isContentCoded(contentEncoding: string | undefined): boolean {
+  return (contentEncoding ?? '').split(',').some((coding) => coding.trim() !== '' && coding.trim().toLowerCase() !== 'identity');
+}
+
+/**
+ * Compares the body of a response without content coding with what its headers declare of it: its length and its
+ * digests. `Repr-Digest` covers the whole representation, so a partial response (206) is not compared with it.
+ */
+function integrityChecks(status: number, header: (name: string) => string | undefined, bytes: Uint8Array, raw: RawResponse): string[] {
+  const verified: string[] = [];
+  const declaredLength = header('content-length');
+  if (declaredLength !== undefined) {
+    if (!/^\d+$/.test(declaredLength) || Number(declaredLength) !== bytes.byteLength) {
+      throw protocolError('body length differs from Content-Length', { declared: declaredLength.slice(0, 32), received: bytes.byteLength }, raw);
+    }
+    verified.push('content-length');
+  }
+  for (const name of status === 206 ? ['content-digest'] : ['content-digest', 'repr-digest']) {
+    const field = header(name);
+    if (field === undefined) continue;
+    const verdict = checkDigestField(field, bytes);
+    if (verdict.kind === 'mismatch') throw protocolError(`body does not match its ${name}`, { algorithm: verdict.algorithm }, raw);
+    if (verdict.kind === 'malformed') throw protocolError(`malformed ${name}`, { field: field.slice(0, 200) }, raw);
+    if (verdict.kind === 'matched') verified.push(...verdict.algorithms.map((algorithm) => `${name}:${algorithm}`));
+  }
+  return verified;
 }
 
 function statusError(status: number, header: (name: string) => string | undefined, raw: RawResponse): ToolError {

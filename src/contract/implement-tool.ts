@@ -1,7 +1,8 @@
-// implementTool: binds how a tool runs (handler, reconcile, poll, authorize) to what it is (its declaration), on the
+// implementTool: binds how a tool runs (handler, reconcile, poll, authorize, preconditions) to what it is (its declaration), on the
 // worker. The registry holds implementations; the contract funnel runs them.
 import type { z } from 'zod';
 import { ToolDefinitionError } from './declare-tool.js';
+import { preconditionProblems } from './preconditions.js';
 import type { ToolDeclaration, ToolImplementation, ToolImplementationSpec } from './tool-spec.js';
 
 /** The worker's implementation of `declaration`: its handler and, for side effects, how to ask whether one happened. */
@@ -16,12 +17,14 @@ export function implementTool<In extends z.ZodType, Out extends z.ZodType>(decla
   }
   if (runs.reconcile !== undefined && declaration.effect === 'read') fail('only side-effecting tools can reconcile');
   if (runs.poll !== undefined && declaration.effect === 'read') fail('only side-effecting tools can start jobs to poll');
+  for (const problem of preconditionProblems({ effect: declaration.effect, preconditions: runs.preconditions })) fail(problem);
   return Object.freeze({
     ...declaration,
     handler: runs.handler,
     ...(runs.reconcile === undefined ? {} : { reconcile: runs.reconcile }),
     ...(runs.poll === undefined ? {} : { poll: runs.poll }),
     ...(runs.authorize === undefined ? {} : { authorize: runs.authorize }),
+    ...(runs.preconditions === undefined ? {} : { preconditions: Object.freeze([...runs.preconditions]) }),
   });
 }
 

@@ -35,3 +35,18 @@ export function resolvePointer(document: unknown, pointer: string): { found: tru
   }
   return { found: true, value: current };
 }
+
+/**
+ * `document` with the value at `tokens` replaced by `value`, copied along that path only (the rest is shared, and
+ * `document` itself is not changed). A path that does not exist leaves the document as it is.
+ */
+export function withValueAt(document: unknown, tokens: readonly (string | number)[], value: unknown): unknown {
+  if (tokens.length === 0) return value;
+  const [head, ...rest] = tokens as [string | number, ...(string | number)[]];
+  if (Array.isArray(document)) {
+    const index = Number(head);
+    return (document as unknown[]).map((item, i) => (i === index ? withValueAt(item, rest, value) : item));
+  }
+  if (document === null || typeof document !== 'object' || !Object.hasOwn(document, String(head))) return document;
+  return { ...(document as Record<string, unknown>), [String(head)]: withValueAt((document as Record<string, unknown>)[String(head)], rest, value) };
+}

@@ -3,6 +3,7 @@ import { catalogDisagreements } from './catalog-rule.js';
 import { ERROR_CATEGORIES, RECOVERIES } from './error-catalog.js';
 import { ERROR_LAYERS } from './validation-layers.js';
 import { MODEL_RESULT_SCHEMA_VERSION } from './model-result-version.js';
+import { outcomeContradictions } from './outcome-consistency.js';
 
 /**
  * `tool-result.model.v1`: the only projection of a tool call a model ever sees (SPEC §2). Every object is strict:
@@ -48,9 +49,12 @@ export const modelErrorSchema = z.strictObject({
 });
 export type ModelError = z.infer<typeof modelErrorSchema>;
 
-/** The authoritative system's confirmation of a write, as the model sees it. */
+/**
+ * The authoritative system's confirmation of a write, as the model sees it. `external_id` is `null` when the tool
+ * keeps receipt ids out of the model projection (`receiptVisibility: 'audit_only'`); the audit has it either way.
+ */
 export const receiptSchema = z.strictObject({
-  external_id: z.string(),
+  external_id: z.string().nullable(),
   committed_at: isoTimestamp.nullable(),
 });
 export type Receipt = z.infer<typeof receiptSchema>;
@@ -126,6 +130,8 @@ export const provenanceSchema = z.strictObject({
   /** When this call read it. */
   retrieved_at: isoTimestamp,
   trust: z.enum(['untrusted_data', 'trusted_control']),
+  /** Until when the result may be relied on, when its tool declares a validity window (`validForMs`). */
+  valid_until: isoTimestamp.optional(),
 });
 export type Provenance = z.infer<typeof provenanceSchema>;
 
@@ -163,8 +169,12 @@ export type UntrustedContent = z.infer<typeof untrustedContentSchema>;
 export const conflictSchema = z.strictObject({
   field: jsonPointer,
   values: z.array(z.strictObject({ value: z.json(), source: z.string() })).min(2),
-  /** `unresolved`, or `calculation` when the tool declared an aggregation rule for the field (named in `rule`). */
-  resolution: z.enum(['unresolved', 'calculation']),
+  /**
+   * `unresolved`; `calculation` when the tool declared an aggregation rule for the field (named in `rule`);
+   * `authoritative` when the tool names the source that decides the field and `data` holds its value (`rule`:
+   * `source:<label>`). Appended only.
+   */
+  resolution: z.enum(['unresolved', 'calculation', 'authoritative']),
   rule: z.string().optional(),
 });
 export type Conflict = z.infer<typeof conflictSchema>;
@@ -195,6 +205,16 @@ export const artifactRefSchema = z.strictObject({
 export type ArtifactRef = z.infer<typeof artifactRefSchema>;
 
 /**
+ * Seed 000's presentation of a result: a sentence for the model (`model_content`) that says what `data` says (its
+ * figures, dates and ids are values of `data`), and whether it may be shown to the user.
+ */
+export const presentationSchema = z.strictObject({
+  model_content: z.string(),
+  user_visible: z.boolean(),
+});
+export type Presentation = z.infer<typeof presentationSchema>;
+
+/**
  * The fields of `tool-result.model.v1` without the cross-field rules, for deriving per-tool variants (`.extend`
  * cannot be applied to a refined schema). Validate with {@link modelResultSchema}.
  */
@@ -217,6 +237,8 @@ export const modelResultObjectSchema = z.strictObject({
   artifact: artifactRefSchema.optional(),
   /** The job an `accepted` call started; present exactly when the status is `accepted`. */
   job: jobSchema.optional(),
+  /** How the result may be presented (seed 000), when its handler gave a presentation its data supports. */
+  presentation: presentationSchema.optional(),
 });
 
 /**
@@ -226,6 +248,7 @@ export const modelResultObjectSchema = z.strictObject({
  */
 export const modelResultSchema = modelResultObjectSchema.superRefine((result, ctx) => {
   for (const problem of statusInconsistencies(result)) ctx.addIssue({ code: 'custom', message: problem, path: ['status'] });
+  for (const problem of outcomeContradictions(result)) ctx.addIssue({ code: 'custom', message: problem, path: ['execution'] });
   if (result.error === null) return;
   for (const problem of catalogDisagreements(result.error)) ctx.addIssue({ code: 'custom', message: problem, path: ['error'] });
 });

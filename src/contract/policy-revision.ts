@@ -1,5 +1,6 @@
 import type { BusinessErrorDeclaration, DataScope, FreshnessPolicy, ToolBudget, ToolSource } from './tool-spec.js';
 import { declaredRecovery } from './catalog-rule.js';
+import type { ReceiptVisibility } from './receipt-visibility.js';
 import { digestJson } from './sha256.js';
 
 /** The settings of a tool that decide how its results are judged and shown, besides its schemas and invariants. */
@@ -13,6 +14,12 @@ export interface PolicySettings {
   /** With the defaults filled in, so declaring a default explicitly is the same policy. */
   readonly budget: ToolBudget;
   readonly businessErrors?: Readonly<Record<string, BusinessErrorDeclaration>> | undefined;
+  readonly receiptVisibility?: ReceiptVisibility | undefined;
+  readonly untrustedTextFields?: readonly string[] | undefined;
+  readonly validForMs?: number | undefined;
+  readonly allowedUrlDomains?: readonly string[] | undefined;
+  readonly authoritativeSources?: Readonly<Record<string, string>> | undefined;
+  readonly invariants?: readonly { readonly id: string; readonly visibleReason?: boolean | undefined }[] | undefined;
 }
 
 /**
@@ -38,6 +45,19 @@ export function policyRevision(settings: PolicySettings): string {
     aggregations: settings.aggregations ?? {},
     budget: settings.budget,
     businessErrors,
+    // Settings added later (issue 27) enter only when declared, so an existing tool's revision stays what it was.
+    ...(settings.receiptVisibility === undefined ? {} : { receiptVisibility: settings.receiptVisibility }),
+    ...(settings.untrustedTextFields === undefined || settings.untrustedTextFields.length === 0 ? {} : { untrustedTextFields: [...settings.untrustedTextFields].sort() }),
+    ...visibleInvariantReasons(settings.invariants),
+    ...(settings.validForMs === undefined ? {} : { validForMs: settings.validForMs }),
+    ...(settings.allowedUrlDomains === undefined ? {} : { allowedUrlDomains: [...settings.allowedUrlDomains].map((domain) => domain.toLowerCase()).sort() }),
+    ...(settings.authoritativeSources === undefined ? {} : { authoritativeSources: settings.authoritativeSources }),
   };
   return `sha256:${digestJson(policy).slice(0, 16)}`;
+}
+
+/** Which invariants show their reason to the model (a change in what the model sees), when any does. */
+function visibleInvariantReasons(invariants: PolicySettings['invariants']): { visibleInvariantReasons?: string[] } {
+  const ids = (invariants ?? []).filter((invariant) => invariant.visibleReason === true).map((invariant) => invariant.id).sort();
+  return ids.length === 0 ? {} : { visibleInvariantReasons: ids };
 }

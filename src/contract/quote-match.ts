@@ -1,3 +1,4 @@
+import { numbersIn } from './claim-support.js';
 import { resolvePointer } from './json-pointer.js';
 
 /** A piece of evidence as a result returns it: the pointers it supports, and the quote that should show them. */
@@ -34,7 +35,3 @@ function normalised(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
-/** Every number written in `text`, with `,` or `_` thousands separators removed. */
-function numbersIn(text: string): number[] {
-  return [...text.matchAll(/-?\d+(?:[,_]\d{3})*(?:\.\d+)?/g)].map((match) => Number(match[0].replace(/[,_]/g, ''))).filter(Number.isFinite);
-}

@@ -8,6 +8,7 @@ import { REDACTED_MARKER } from './redaction/marker.js';
 import { ProtectedValues } from './redaction/protected-values.js';
 import { mergeSorted, renderRedacted } from './redaction/render.js';
 import { SecretScanner } from './redaction/secret-scanner.js';
+import { URL_NOT_ALLOWED, UrlAllowlist } from './redaction/url-allowlist.js';
 import { truncationMarker } from './truncation.js';
 
 export { SECRET_CATALOG_VERSION } from './redaction/catalog.js';
@@ -75,6 +76,8 @@ export interface RedactionPolicy {
    * marker; see {@link Redactor.text} for what is scanned.
    */
   readonly maxScanChars?: number;
+  /** When given, `http(s)` links to any other host are hidden too (see `redaction/url-allowlist.ts`). */
+  readonly allowedUrlDomains?: readonly string[];
 }
 
 /** What a redactor derives from the sensitive field names alone. */
@@ -116,6 +119,7 @@ export class Redactor {
   /** How far past the kept part the scan reads, so a secret starting before the cut is recognised whole. */
   private readonly lookahead: number;
   private readonly knownKeys = new Map<string, KeyFacts>();
+  private readonly links: UrlAllowlist | null;
 
   constructor(policy: RedactionPolicy) {
     ({ names: this.names, exactNames: this.exactNames, scanner: this.scanner } = nameRulesOf(policy.sensitiveFields));
@@ -123,6 +127,7 @@ export class Redactor {
     this.protectedValues = new ProtectedValues(policy.protectedSubstrings, policy.protectedExact);
     this.maxScanChars = Math.max(1, policy.maxScanChars ?? Infinity);
     this.lookahead = Math.max(SCAN_LOOKAHEAD, this.protectedValues.longest);
+    this.links = policy.allowedUrlDomains === undefined ? null : new UrlAllowlist(policy.allowedUrlDomains);
   }
 
   /** True when a field of this name is removed. */
@@ -167,7 +172,8 @@ export class Redactor {
   private find(text: string): Hit[] {
     // A hit that is exactly the marker was hidden before (the interceptor may run twice): nothing new to hide.
     const secrets = this.scanner.scan(text, text.length).filter((hit) => hit.end - hit.start !== REDACTED_MARKER.length || !text.startsWith(REDACTED_MARKER, hit.start));
-    return mergeSorted(secrets, this.protectedValues.find(text));
+    const found = mergeSorted(secrets, this.protectedValues.find(text));
+    return this.links === null ? found : mergeSorted(found, this.links.find(text));
   }
 
   /** A card number stored as a JSON number is hidden like one in text (its type cannot be kept). */
@@ -273,7 +279,7 @@ function isNamedPair(item: unknown): boolean {
 }
 
 function reasonOf(hit: Hit): string {
-  return hit.rule === 'protected_value' ? 'protected_value' : `secret_pattern:${hit.rule}`;
+  return hit.rule === 'protected_value' || hit.rule === URL_NOT_ALLOWED ? hit.rule : `secret_pattern:${hit.rule}`;
 }
 
 /** `at`, moved back one unit if it would split a surrogate pair. */

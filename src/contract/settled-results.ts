@@ -1,15 +1,16 @@
-import { callBindingDigest, resultDigest } from './bindings.js';
-import { catalogFailure, describeThrown } from './call-failure.js';
+import { deliveryRefusal } from './authorized-delivery.js';
+import { catalogFailure } from './call-failure.js';
 import { callRedactor } from './call-redactor.js';
 import type { ToolOutput } from './tool-handler.js';
 import type { AnyToolImplementation } from './tool-spec.js';
 import { NOT_COMMITTED_MESSAGES } from './error-catalog.js';
 import { executeTool, failedExecution, type ToolExecution } from './execute-tool.js';
 import type { ExecutionContext } from './execution-context.js';
-import { recordableContext } from './funnel/recordable-context.js';
-import { describeIssues, guardedParse } from './guarded-parse.js';
-import { modelResultSchema, type Delivery, type ModelResult } from './model-result.js';
+import { receiptOf } from './funnel/receipt-step.js';
+import type { Delivery, ModelResult } from './model-result.js';
+import { receiptForModel } from './receipt-visibility.js';
 import type { Redaction } from './redaction.js';
+import { asUnknown, reshapeExecution } from './reshape-execution.js';
 import { wellFormedPrefix } from './truncation.js';
 
 /**
@@ -19,12 +20,7 @@ import { wellFormedPrefix } from './truncation.js';
  * bindings still verify, so hosts handle one kind of result however the call ended.
  */
 
-/** The trusted inputs an execution's call binding is derived from, and the arguments it was for. */
-export interface TrustedCall {
-  readonly tool: AnyToolImplementation;
-  readonly ctx: ExecutionContext;
-  readonly rawArgs: unknown;
-}
+export { reshapeExecution, type TrustedCall } from './reshape-execution.js';
 
 /** A person's answer to an escalated reconciliation. */
 export interface HumanResolution {
@@ -80,14 +76,20 @@ export function notCommitted(tool: AnyToolImplementation, ctx: ExecutionContext,
 
 /**
  * The authoritative system confirmed the write and returned its output: the output runs through the whole funnel
- * (so a reconciled result is as validated as a fresh one) and is delivered as `receipt_reconciled`.
+ * (so a reconciled result is as validated as a fresh one) and is delivered as `receipt_reconciled` — to a caller the
+ * tool still authorizes now (seed 001). One it no longer authorizes learns that the write took effect, and nothing
+ * else (see `deliveryRefusal`): the write happened, so it is never told the call did not start.
  */
 export async function receiptReconciled(tool: AnyToolImplementation, ctx: ExecutionContext, rawArgs: unknown, output: ToolOutput<unknown>): Promise<ToolExecution> {
-  // The write happened. It was authorized before it was dispatched, and asking again now could only deny what
-  // cannot be undone (and tell the model "not started"): the confirmed output skips the authorization layer.
-  const replayed: AnyToolImplementation = { ...withoutAuthorize(tool), handler: () => Promise.resolve(output) };
+  const trusted = { tool, ctx, rawArgs };
+  // Committed by the system's own word, even when its answer carries no receipt to show.
+  const receipt = receiptOf(tool, (output as { receipt?: unknown } | null)?.receipt) ?? { external_id: null, committed_at: null };
+  const refusal = await deliveryRefusal(tool, ctx, rawArgs, { delivery: 'receipt_reconciled', committed: receipt });
+  if (refusal !== null) return refusal;
+  // Just asked: the funnel below need not ask `authorize` a second time. Nor re-read the write's premises: it happened.
+  const replayed: AnyToolImplementation = { ...without(tool, ['authorize', 'preconditions']), handler: () => Promise.resolve(output) };
   const fresh = await executeTool(replayed, rawArgs, ctx);
-  return reshapeExecution(fresh, (result) => withDelivery(result, 'receipt_reconciled'), { tool, ctx, rawArgs });
+  return reshapeExecution(fresh, (result) => withDelivery(result, 'receipt_reconciled'), trusted);
 }
 
 /**
@@ -99,14 +101,14 @@ export function humanCommitted(tool: AnyToolImplementation, ctx: ExecutionContex
   const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', { resolved_by: resolution.resolvedBy, note: resolution.note }), rawArgs);
   const redactions: Redaction[] = [];
   const given = typeof resolution.externalId === 'string' && resolution.externalId !== '' ? wellFormedPrefix(resolution.externalId, 256) : 'unrecorded';
-  const externalId = callRedactor(tool, ctx).text(given, '/execution/receipt/external_id', redactions);
+  const receipt = receiptForModel({ external_id: given, committed_at: null }, tool.receiptVisibility, (id) => callRedactor(tool, ctx).text(id, '/execution/receipt/external_id', redactions));
   const settled = reshapeExecution(
     failed,
     (result) => ({
       ...result,
       status: 'partial',
       error: null,
-      execution: { outcome: 'committed', delivery: 'human_resolved', receipt: { external_id: externalId, committed_at: null } },
+      execution: { outcome: 'committed', delivery: 'human_resolved', receipt },
       warnings: [{ code: 'HUMAN_RESOLVED', message: 'A person confirmed this operation took effect; its output was not verified. Do not repeat it.' }],
     }),
     { tool, ctx, rawArgs },
@@ -114,64 +116,11 @@ export function humanCommitted(tool: AnyToolImplementation, ctx: ExecutionContex
   return redactions.length === 0 ? settled : { ...settled, audit: { ...settled.audit, redactions: [...settled.audit.redactions, ...redactions] } };
 }
 
-function asUnknown(result: ModelResult): ModelResult {
-  return { ...result, status: 'unknown', execution: { ...result.execution, outcome: 'unknown' } };
-}
-
-function withoutAuthorize(tool: AnyToolImplementation): AnyToolImplementation {
-  return Object.fromEntries(Object.entries(tool).filter(([key]) => key !== 'authorize')) as AnyToolImplementation;
+function without(tool: AnyToolImplementation, keys: readonly string[]): AnyToolImplementation {
+  return Object.fromEntries(Object.entries(tool).filter(([key]) => !keys.includes(key))) as AnyToolImplementation;
 }
 
 function withDelivery(result: ModelResult, delivery: Delivery): ModelResult {
   return { ...result, execution: { ...result.execution, delivery } };
 }
 
-/**
- * Rewrites the model result of an execution and re-derives every audit field that depends on it — status, error
- * code, `result_sha256` and `call_binding_sha256` — so the audit still verifies. The request digest is kept: the
- * business intent did not change. Never throws: a rewrite that fails its own schema or has no canonical form (a
- * defect) ends as an unknown outcome, which is safe for any call — never "failed" or "not started" for a write that
- * may have happened, and never a thrown activity that Temporal would retry into the same defect. (Exported so that
- * this guard can be tested: the shapes above cannot produce such a defect from their inputs.)
- */
-export function reshapeExecution(execution: ToolExecution, change: (modelResult: ModelResult) => ModelResult, trusted: TrustedCall): ToolExecution {
-  try {
-    const changed = guardedParse(modelResultSchema, change(execution.modelResult));
-    if (changed.success) return rebound(execution, changed.data, trusted);
-    return unknownAfterDefect(trusted, { reason: 'settled_result_invalid', issues: describeIssues(changed.issues) });
-  } catch (error) {
-    return unknownAfterDefect(trusted, { reason: 'settled_result_threw', thrown: describeThrown(error) });
-  }
-}
-
-function unknownAfterDefect(trusted: TrustedCall, detail: Record<string, unknown>): ToolExecution {
-  const failed = failedExecution(trusted.tool, trusted.ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', detail), trusted.rawArgs);
-  return rebound(failed, asUnknown(failed.modelResult), trusted);
-}
-
-/** `execution` with `modelResult` in its place and the audit fields that depend on it re-derived. */
-function rebound(execution: ToolExecution, modelResult: ModelResult, trusted: TrustedCall): ToolExecution {
-  // Bound over the trusted values as the audit records them, as the funnel bound the execution being reshaped.
-  const { ctx } = recordableContext(trusted.ctx);
-  const requestSha256 = execution.audit.bindings.request_sha256;
-  const resultSha256 = resultDigest(modelResult);
-  const callBinding = callBindingDigest({
-    provider: ctx.provider,
-    callId: ctx.callId,
-    operationId: ctx.operationId,
-    idempotencyKey: ctx.idempotencyKey,
-    tool: { name: trusted.tool.name, revisions: trusted.tool.revisions },
-    requestSha256,
-    resultSha256,
-  });
-  return {
-    ...execution,
-    modelResult,
-    audit: {
-      ...execution.audit,
-      status: modelResult.status,
-      error_code: modelResult.error?.code ?? null,
-      bindings: { request_sha256: requestSha256, result_sha256: resultSha256, call_binding_sha256: callBinding },
-    },
-  };
-}

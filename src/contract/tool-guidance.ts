@@ -23,6 +23,21 @@ export interface ToolGuidance {
   readonly description: string;
   readonly examples?: readonly ToolExample[];
   readonly normalizations?: readonly string[];
+  /** What a call returns, in words (default: derived from the output schema). */
+  readonly returns?: string;
+  /** What a call costs or risks — time, money, irreversibility (default: derived from its effect and limits). */
+  readonly cost?: string;
+}
+
+/**
+ * Words that say neither what a tool does nor to what (seed 003: "像 process、handle 这类宽泛的名称会让模型难以判断它适合什么任务").
+ * A name made only of these is refused; a name should be a verb and its object (`search_web`, `orders.get`).
+ */
+const VAGUE_NAME_WORDS = new Set(['process', 'handle', 'handler', 'do', 'run', 'execute', 'exec', 'perform', 'manage', 'tool', 'tools', 'action', 'act', 'helper', 'util', 'utils', 'misc', 'general', 'stuff', 'thing', 'things', 'data', 'main', 'func', 'function', 'call', 'invoke', 'task']);
+
+/** The words of a tool name: split at dots, underscores, hyphens and lower-to-upper case changes, lower-cased. */
+export function toolNameWords(name: string): string[] {
+  return name.split(/[._-]|(?<=[a-z0-9])(?=[A-Z])/).map((word) => word.toLowerCase()).filter((word) => word !== '');
 }
 
 /**
@@ -33,6 +48,9 @@ export interface ToolGuidance {
  */
 export function guidanceProblems(name: string, input: ZodType, guidance: ToolGuidance): string[] {
   const problems: string[] = [];
+  if (toolNameWords(name).every((word) => VAGUE_NAME_WORDS.has(word))) {
+    problems.push(`name '${name}' says neither what the tool does nor to what: name it by a verb and its object (search_web, orders.get)`);
+  }
   const description: unknown = guidance.description;
   if (typeof description !== 'string' || description.trim() === '') problems.push('description must say what the tool does (it is empty)');
   else if (letters(description) === letters(name)) problems.push('description only restates the tool name');
@@ -56,6 +74,12 @@ export function guidanceProblems(name: string, input: ZodType, guidance: ToolGui
       problems.push(`normalizations[${i}] must be a non-empty text of at most ${GUIDANCE_LIMITS.normalizationChars} characters`);
     }
   });
+  for (const key of ['returns', 'cost'] as const) {
+    const text: unknown = guidance[key];
+    if (text !== undefined && (typeof text !== 'string' || text.trim() === '' || text.length > GUIDANCE_LIMITS.normalizationChars)) {
+      problems.push(`${key} must be a non-empty text of at most ${GUIDANCE_LIMITS.normalizationChars} characters`);
+    }
+  }
   return problems;
 }
 

@@ -1,6 +1,7 @@
 // What a handler gets (its context and caller) and what it may give back: the facts with what it knows about them,
 // an accepted job, or a reconciliation's answer. Split from the definition so handler code reads one small file.
 import type { Continuation } from './model-result.js';
+import type { PresentationInput } from './presentation.js';
 
 /** The trusted caller of a tool: resolved by the host, never taken from model output. */
 export interface Principal {
@@ -101,6 +102,11 @@ export interface ToolOutput<Data> {
   readonly downstream?: { readonly requestRef?: string; readonly statusRef?: string };
   /** Notes for the model about this result (UPPER_SNAKE code, message); redacted and bounded like any handler text. */
   readonly warnings?: readonly { readonly code: string; readonly message: string }[];
+  /**
+   * How the result may be presented (seed 000): a sentence for the model that says what `data` says, and whether it
+   * may be shown to the user. Its figures, dates and ids must be values of `data`, or it is left out.
+   */
+  readonly presentation?: PresentationInput;
 }
 
 /**

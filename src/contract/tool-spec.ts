@@ -3,6 +3,8 @@
 import type { z } from 'zod';
 import type { ToolRevisions } from './audit-record.js';
 import type { Recovery } from './error-catalog.js';
+import type { Precondition } from './preconditions.js';
+import type { ReceiptVisibility } from './receipt-visibility.js';
 import type { AcceptedJob, HandlerContext, Principal, ReconcileOutcome, ToolOutput } from './tool-handler.js';
 import type { ToolExample } from './tool-guidance.js';
 import type { ToolFacts } from './tool-facts.js';
@@ -44,6 +46,12 @@ export interface Invariant<Args, Data> {
   readonly id: string;
   readonly version: string | number;
   readonly check: (data: Data, args: Args) => boolean | string;
+  /**
+   * Declarative (issue 27, item 8; rule in verification-findings.ts): show the reason `check` returns to the model, as
+   * the warning `VERIFICATION_FINDING` (redacted, cut to 500 characters), so the next call can repair what it found
+   * (a post-write check's "syntax error at line 12"). Off by default: a reason may quote the data that was refused.
+   */
+  readonly visibleReason?: boolean;
 }
 
 /** How old data may be, measured from the handler's `observedAt` to the call's clock. */
@@ -158,6 +166,13 @@ export interface ToolDeclarationSpec<In extends z.ZodType, Out extends z.ZodType
    * with the description; the result's `applied_arguments` then shows what actually ran.
    */
   readonly normalizations?: readonly string[];
+  /**
+   * Declarative (issue 27, item 13; seed 003: a description says what a call returns and what it costs). Rendered in
+   * every provider's description; when absent, derived from the output schema (`returns`) and from the effect,
+   * approval, time limit and call limit (`cost`).
+   */
+  readonly returns?: string;
+  readonly cost?: string;
   readonly input: In;
   /** Exact output schema: keys it does not declare are rejected wherever they appear, never stripped. */
   readonly output: Out;
@@ -197,6 +212,35 @@ export interface ToolDeclarationSpec<In extends z.ZodType, Out extends z.ZodType
   /** Fields (JSON Pointers into `data`) whose conflicts the tool resolves by a named rule. */
   readonly aggregations?: Readonly<Record<string, string>>;
   /**
+   * Declarative (issue 27, item 10; rule in validity-window.ts): how long a result of this tool may be relied on,
+   * from when its fact was observed (else read). The model result says until when (`provenance.valid_until`).
+   */
+  readonly validForMs?: number;
+  /**
+   * Declarative (issue 27, item 9; rule in authoritative-sources.ts): for a field of `data` (a JSON Pointer) that
+   * sources may disagree on, the source label that decides it. A reported conflict there is resolved to that source's
+   * value — the data is switched to it before it is validated — and shown as `authoritative`.
+   */
+  readonly authoritativeSources?: Readonly<Record<string, string>>;
+  /**
+   * Declarative (issue 27, item 13; rule in redaction/url-allowlist.ts): the domains whose links a model may be shown
+   * from this tool (each domain and everything below it). Any other `http(s)` link in text a model sees is hidden
+   * like a secret. Absent: links are not filtered.
+   */
+  readonly allowedUrlDomains?: readonly string[];
+  /**
+   * Declarative (issue 27, item 7; rule in untrusted-data-text.ts): fields of `data` that hold external free text (a
+   * third-party `recommendation`, a ticket `body`). Their string values are moved into `untrusted_content` (fenced
+   * by every adapter) and a marker takes their place. Text elsewhere in `data` moves when it reads like instructions.
+   */
+  readonly untrustedTextFields?: readonly string[];
+  /**
+   * Declarative (issue 27, item 12; rule in receipt-visibility.ts): whether the model sees a write's receipt id
+   * (`model`, the default) or only the protected audit keeps it (`audit_only`: the model's receipt has
+   * `external_id: null`). Side-effecting tools only.
+   */
+  readonly receiptVisibility?: ReceiptVisibility;
+  /**
    * Keep what the handler returned or threw, with the validated arguments, as a redacted artifact referenced from
    * the audit (`recorded_output`), so recorded calls can become golden cases. @default false
    */
@@ -232,6 +276,12 @@ export interface ToolImplementationSpec<In extends z.ZodType, Out extends z.ZodT
   readonly poll?: (handle: string, ctx: HandlerContext) => Promise<ReconcileOutcome<z.input<Out>>>;
   /** Asked before the handler runs (and again at dispatch, after any approval); see {@link Authorize}. */
   readonly authorize?: Authorize<z.output<In>>;
+  /**
+   * What a write rests on, read again right before its handler runs (rule in preconditions.ts; seed 000). The reads
+   * are other implemented tools and run on the worker, so they belong here, not in the declaration. Side-effecting
+   * tools only; each read's rule (`precondition:<id>@<tool>;policy=…`) is recorded in the audit's layer records.
+   */
+  readonly preconditions?: readonly Precondition<z.output<In>>[];
 }
 
 /** A validated, normalized tool declaration (see `declareTool`). */

@@ -1,11 +1,13 @@
 /**
  * The validation layers of the funnel, in order (seed 004). The audit's layer log has one verdict for each.
- * `authorization` asks the tool's `authorize` before the handler runs; `scope` checks that the data returned belongs
- * to the caller's tenant (and subject) before any later layer can say something about it.
+ * `authorization` asks the tool's `authorize` before the handler runs; `precondition` reads again what a write rests
+ * on, right before it runs (seed 000); `scope` checks that the data returned belongs to the caller's tenant (and
+ * subject) before any later layer can say something about it.
  */
 export const VALIDATION_LAYERS = [
   'input',
   'authorization',
+  'precondition',
   'protocol',
   'scope',
   'schema',

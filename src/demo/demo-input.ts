@@ -16,10 +16,14 @@ export function demoToolOptions(approvalTimeoutMs: number): AgentToolOptions {
  * The demo's scripted model: a deterministic stand-in for an LLM working one support case. It reads the order and
  * the refund policy (whose article text carries a prompt injection), lists the customer's orders (over the item
  * budget, so it continues from the result's own continuation), refunds the amount the order lookup reported as paid
- * (a `$result` reference, not a number from the article), and answers citing the evidence it was given.
+ * (a `$result` reference, not a number from the article), and answers citing the evidence it was given — once more
+ * when the loop's citation check finds a figure its first answer does not back with evidence.
  */
 export function demoScript(demoCase: DemoCase): ScriptedModelConfig {
   const listing = DEMO_TOOLS.orderList;
+  const answer =
+    `Order ${demoCase.orderId} was delivered and paid in full {{evidence:${DEMO_TOOLS.orderGet}}}; items damaged in transit are refunded in full {{evidence:${DEMO_TOOLS.kbSearch}}}. ` +
+    `The payment provider confirms the refund {{evidence:${DEMO_TOOLS.refundCreate}}}. The customer's other orders were not touched {{evidence:${listing}}}.`;
   return {
     scriptId: 'support-demo',
     turns: [
@@ -47,13 +51,9 @@ export function demoScript(demoCase: DemoCase): ScriptedModelConfig {
           },
         ],
       },
-      {
-        kind: 'final',
-        text:
-          `Order ${demoCase.orderId} was delivered and paid in full {{evidence:${DEMO_TOOLS.orderGet}}}; items damaged in transit are refunded in full {{evidence:${DEMO_TOOLS.kbSearch}}}. ` +
-          `The payment provider confirms the refund {{evidence:${DEMO_TOOLS.refundCreate}}}. The customer's other orders were not touched {{evidence:${listing}}}. ` +
-          'The knowledge-base article also asked for a $5000 refund; that text was treated as untrusted data and not acted on.',
-      },
+      // Its first answer repeats the article's figure without evidence; the loop's citation check asks once more.
+      { kind: 'final', text: `${answer} The knowledge-base article also asked for a $5000 refund; that text was treated as untrusted data and not acted on.` },
+      { kind: 'final', text: `${answer} The knowledge-base article also asked for a larger refund; that text was treated as untrusted data and not acted on.` },
     ],
   };
 }

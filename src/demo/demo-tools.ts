@@ -1,16 +1,13 @@
 import type { z } from 'zod';
 import { implementTool } from '../contract/implement-tool.js';
-import { readHttpJson, ToolRegistry, type HttpJson, type ReconcileOutcome, type ToolOutput } from '../index.js';
+import { readFetchJson, ToolRegistry, type HttpJson, type ReconcileOutcome, type ToolOutput } from '../index.js';
 import { kbSearch, orderGet, orderList, refundCreate, type OrderData, type orderSummary, type RefundData } from './demo-declarations.js';
 
 export { ORDER_LIST_ITEM_BUDGET } from './demo-declarations.js';
 
 /** The demo's tools (demo-declarations.ts), implemented against the shop backend at `baseUrl`. */
 export function demoTools(baseUrl: string): ToolRegistry {
-  const http = async (path: string, init: RequestInit = {}): Promise<HttpJson> => {
-    const res = await fetch(`${baseUrl}${path}`, { redirect: 'error', ...init });
-    return readHttpJson({ status: res.status, headers: res.headers, body: new Uint8Array(await res.arrayBuffer()) });
-  };
+  const http = async (path: string, init: RequestInit = {}): Promise<HttpJson> => readFetchJson(await fetch(`${baseUrl}${path}`, { redirect: 'error', ...init }));
   const refundOf = ({ json, rawResponse }: HttpJson): ToolOutput<RefundData> => {
     const body = record(json);
     const data = pick(body, ['refund_id', 'order_id', 'amount_cents', 'currency', 'status']) as RefundData;
@@ -35,7 +32,7 @@ export function demoTools(baseUrl: string): ToolRegistry {
             {
               kind: 'order_record',
               locator: `shop/orders/${args.order_id}`,
-              supports: ['/status', '/delivered_at', '/total_cents', '/paid_cents', '/refunded_cents'],
+              supports: ['/order_id', '/status', '/delivered_at', '/total_cents', '/paid_cents', '/refunded_cents'],
               observedAt: String(observedAt),
             },
           ],
@@ -87,7 +84,7 @@ export function demoTools(baseUrl: string): ToolRegistry {
         const res = await fetch(`${baseUrl}/refunds/${encodeURIComponent(key)}`, { redirect: 'error', ...signalOf(ctx) });
         if (res.status === 404) return { state: 'not_committed' };
         if (!res.ok) return { state: 'unknown', reason: `status query answered ${res.status}` };
-        return { state: 'committed', output: refundOf(readHttpJson({ status: res.status, headers: res.headers, body: new Uint8Array(await res.arrayBuffer()) })) };
+        return { state: 'committed', output: refundOf(await readFetchJson(res)) };
       },
     }),
   ]);

@@ -5,6 +5,7 @@ import { Redactor } from '../contract/redaction.js';
 import { ToolError } from '../contract/tool-error.js';
 import { fencedModelResultRenderer, toChatCompletionsRequest, type ToolResultRenderer } from './chat-completions-request.js';
 import { readChatCompletion } from './chat-completions-response.js';
+import { readChatCompletionStream } from './chat-completions-stream.js';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from './model-turn.js';
 import { retryAfterMs, type HeaderLookup } from './retry-after.js';
 
@@ -24,6 +25,11 @@ export const openAICompatibleConfigSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).optional(),
   maxTokensField: z.enum(['max_completion_tokens', 'max_tokens']).optional(),
   maxResponseBytes: z.number().int().positive().optional(),
+  /**
+   * Ask for the answer as a stream (`stream: true`, Server-Sent Events) and assemble it (see
+   * `chat-completions-stream.ts`): a cut stream is never a turn, and tool-call argument deltas are checked per call.
+   */
+  stream: z.boolean().optional(),
 });
 
 /** Configuration of an {@link OpenAICompatibleClient}. */
@@ -67,6 +73,7 @@ export class OpenAICompatibleClient implements ModelClient {
   readonly #timeoutMs: number;
   readonly #maxTokensField: 'max_completion_tokens' | 'max_tokens';
   readonly #maxResponseBytes: number;
+  readonly #stream: boolean;
   readonly #fetch: FetchLike;
   readonly #now: () => number;
   readonly #render: ToolResultRenderer;
@@ -91,6 +98,7 @@ export class OpenAICompatibleClient implements ModelClient {
     this.#timeoutMs = parsed.data.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#maxTokensField = parsed.data.maxTokensField ?? 'max_completion_tokens';
     this.#maxResponseBytes = parsed.data.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.#stream = parsed.data.stream ?? false;
     this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.#now = deps.now ?? Date.now;
     this.#render = deps.renderToolResult ?? fencedModelResultRenderer;
@@ -100,7 +108,8 @@ export class OpenAICompatibleClient implements ModelClient {
 
   /** Sends one Chat Completions request and returns the model's turn. */
   async complete(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const body = toChatCompletionsRequest(request, { model: this.#model, maxTokensField: this.#maxTokensField, renderToolResult: this.#render });
+    const plain = toChatCompletionsRequest(request, { model: this.#model, maxTokensField: this.#maxTokensField, renderToolResult: this.#render });
+    const body = this.#stream ? { ...plain, stream: true, stream_options: { include_usage: true } } : plain;
     const deadline = AbortSignal.timeout(this.#timeoutMs);
     const signal = options.signal === undefined ? deadline : AbortSignal.any([options.signal, deadline]);
 
@@ -118,12 +127,9 @@ export class OpenAICompatibleClient implements ModelClient {
       throw this.#transportError(error, 'body_interrupted', options.signal, deadline);
     }
     if (!ok) throw this.#statusError(response, bytes);
-    // fetch already enforced the transfer length; after decompression Content-Length describes other bytes.
-    const encoded = (response.headers.get('content-encoding') ?? 'identity').toLowerCase() !== 'identity';
-    const contentLength = response.headers.get('content-length');
-    const headers: Record<string, string> = { 'content-type': response.headers.get('content-type') ?? '' };
-    if (!encoded && contentLength !== null) headers['content-length'] = contentLength;
-    const { json } = readHttpJson({ status: response.status, headers, body: bytes }, { maxBodyBytes: this.#maxResponseBytes });
+    if (this.#stream) return readStreamed(response, bytes);
+    // A gzip or br body arrives decoded; the protocol layer then does not compare it with the coded length.
+    const { json } = readHttpJson({ status: response.status, headers: response.headers, body: bytes }, { maxBodyBytes: this.#maxResponseBytes });
     return readChatCompletion(json);
   }
 
@@ -225,4 +231,25 @@ function errorCode(error: unknown): string | undefined {
     if (typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code)) return code;
   }
   return undefined;
+}
+
+/**
+ * A streamed answer: declared as an event stream, valid UTF-8, then assembled. A stream that ended before `[DONE]` was
+ * cut in transit, like a body cut off: `UPSTREAM_UNAVAILABLE`, which a completion (no side effect) may retry.
+ */
+function readStreamed(response: Response, bytes: Uint8Array): ModelResponse {
+  const mediaType = (response.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  if (mediaType !== 'text/event-stream') throw new ToolError('PROTOCOL_ERROR', { reason: 'stream is not declared as text/event-stream' });
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ToolError('PROTOCOL_ERROR', { reason: 'stream is not valid UTF-8' });
+  }
+  try {
+    return readChatCompletionStream(text);
+  } catch (error) {
+    if (error instanceof ToolError && error.details['reason'] === 'stream_ended_before_done') throw new ToolError('UPSTREAM_UNAVAILABLE', { reason: 'stream_ended_before_done' });
+    throw error;
+  }
 }

@@ -1,4 +1,5 @@
 import type { Provenance } from '../contract/model-result.js';
+import { hasExpired } from '../contract/validity-window.js';
 import { checkOptionalTimestamp, checkText } from './input-checks.js';
 import type { MemoryPolicy } from './memory-policy.js';
 import { StoreError } from './store-error.js';
@@ -18,6 +19,8 @@ export interface CitedEvidence {
     readonly observedAt: string | null;
     readonly retrievedAt: string;
     readonly trust: Provenance['trust'];
+    /** Until when the call's result may be relied on (its tool's validity window), `null` without one. */
+    readonly validUntil: string | null;
   };
 }
 
@@ -26,6 +29,18 @@ export function assertAllCited(workflowId: string, evidenceIds: readonly string[
   const found = new Set(cited.map((row) => row.evidenceId));
   const missing = evidenceIds.filter((id) => !found.has(id));
   if (missing.length > 0) throw new StoreError('evidence_not_found', { workflowId, missing });
+}
+
+/**
+ * Refuses a state patch resting on a result that may no longer be relied on (issue 27, item 10; seed 000): an id
+ * every call that returned it declared valid only until before `nowMs` (`provenance.valid_until`). An id returned by
+ * a call without a validity window, or by one still valid, is fine. Checked only when a patch is written, never when
+ * an earlier write of it is replayed.
+ */
+export function assertEvidenceValid(cited: readonly CitedEvidence[], nowMs: number): void {
+  const stillValid = new Set(cited.filter((row) => !hasExpired(row.call.validUntil, nowMs)).map((row) => row.evidenceId));
+  const expired = [...new Set(cited.map((row) => row.evidenceId))].filter((id) => !stillValid.has(id));
+  if (expired.length > 0) throw new StoreError('evidence_expired', { expired });
 }
 
 /**

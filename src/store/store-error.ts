@@ -25,6 +25,7 @@ export type StoreFailure =
   | 'audit_not_found'
   | 'label_mismatch'
   | 'provenance_mismatch'
+  | 'evidence_expired'
   | 'unavailable'
   | 'serialization_failure'
   | 'append_only'
@@ -68,6 +69,8 @@ export const STORE_FAILURE_CODES = Object.freeze({
   label_mismatch: 'INVALID_ARGUMENTS',
   // A state patch whose source or times are not those of the evidence it cites.
   provenance_mismatch: 'INVALID_ARGUMENTS',
+  // A state patch citing only results whose validity window has ended (issue 27, item 10): read them again.
+  evidence_expired: 'STALE_DATA',
   unavailable: 'UPSTREAM_UNAVAILABLE',
   serialization_failure: 'UPSTREAM_UNAVAILABLE',
   append_only: 'TOOL_ERROR',

@@ -14,6 +14,8 @@ import type { ToolCallTelemetry } from '../../activities/call-telemetry.js';
 import { createToolActivities, toolActivityTypes } from '../../activities/tool-activity.js';
 import { RESERVED_ACTIVITY_PREFIX } from '../wire/names.js';
 import { toolActivityInterceptors } from '../../activities/tool-activity-interceptor.js';
+import type { ProviderRevision } from '../contract/provider-revisions.js';
+import { PACKAGE_CALL_PROVIDERS } from '../wire/call-providers.js';
 
 /** Options of {@link ToolContractPlugin}. */
 export interface ToolContractPluginOptions {
@@ -62,6 +64,12 @@ export interface ToolContractPluginOptions {
    * `temporal-tool-contract/otel`). Metrics need none: they go through the Temporal runtime's meter.
    */
   readonly telemetry?: ToolCallTelemetry;
+  /**
+   * Provider bindings, besides the package's own (workflow code, the agent loop), that a call may be bound to — one per
+   * adapter the host deploys: `{ apiFamily, adapterRevision }`. A call bound to any other is not run (`TOOL_ERROR`):
+   * seed 001's "refuse an unregistered provider, API or adapter revision". Retire a revision by removing it.
+   */
+  readonly acceptedProviders?: readonly ProviderRevision[];
 }
 
 /**
@@ -94,6 +102,7 @@ export class ToolContractPlugin extends SimplePlugin {
       ...(options.cursorKey === undefined ? {} : { cursorKey: parseSecretKey(options.cursorKey, 'cursorKey') }),
       decisions: { verification: verificationOf(options.decisions), forbidSelfApproval: options.forbidSelfApproval ?? false },
       ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
+      acceptedProviders: Object.freeze([...PACKAGE_CALL_PROVIDERS, ...(options.acceptedProviders ?? [])]),
     };
     super({
       // Temporal's plugin naming convention, `organization.PluginName`; the package name is the organization.

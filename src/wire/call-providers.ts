@@ -8,3 +8,12 @@ export const WORKFLOW_CALL_PROVIDER = Object.freeze({ provider: 'temporal-workfl
 
 /** Calls the built-in agent loop makes for a model's turn (the provider is the model's name). */
 export const AGENT_LOOP_CALL_PROVIDER = Object.freeze({ apiFamily: 'ttc.model-turn', adapterRevision: 'ttc-agent-loop@1' });
+
+/**
+ * The provider bindings of the package's own call paths (workflow code, the agent loop, the MCP server's workflows):
+ * a worker accepts these and the ones its plugin lists (`acceptedProviders`), and refuses any other.
+ */
+export const PACKAGE_CALL_PROVIDERS = Object.freeze([
+  Object.freeze({ apiFamily: WORKFLOW_CALL_PROVIDER.apiFamily, adapterRevision: WORKFLOW_CALL_PROVIDER.adapterRevision }),
+  Object.freeze({ apiFamily: AGENT_LOOP_CALL_PROVIDER.apiFamily, adapterRevision: AGENT_LOOP_CALL_PROVIDER.adapterRevision }),
+]);

@@ -60,8 +60,9 @@ test('one run: a read with evidence, a write approved by signal while the loop w
         { kind: 'final', text: `The customer is gold {{evidence:${TOOLS.customer}}}; the charge went through [${INVENTED}].` },
       ],
     },
-    // Two turns per run: the final turn runs in a continued run, with the transcript and call counter carried.
-    { turnsPerRun: 2 },
+    // Two turns per run: the final turn runs in a continued run, with the transcript and call counter carried. The
+    // answer's invented citation is reported, not asked about: this run is about the calls.
+    { turnsPerRun: 2, citationPolicy: 'report' },
   );
 
   const pending = await eventually('the refund to wait for approval', async () => (await handle.query<PendingApproval[]>(PENDING_APPROVALS_QUERY))[0], 60_000);
@@ -188,18 +189,23 @@ test('hostile model output: duplicate call ids in one response end the loop as a
   assert.equal(h.payments.dispatches(chargeKey(principal.tenant, 'pay_agent_dup')), 0);
 });
 
-test('a final answer without citations while evidence was returned is flagged as missing', { timeout: 120_000 }, async () => {
+test('by default an answer stating a returned value without citing it is asked about once; a failed re-ask keeps the first answer', { timeout: 120_000 }, async () => {
   const handle = await start('agent-uncited', {
     turns: [
       { kind: 'tool_calls', calls: [{ name: TOOLS.customer, arguments: { customer_id: 'cus_uncited' } }] },
+      // "gold" is the customer's tier as the tool returned it: a claim about tool data, though it has no figure.
       { kind: 'final', text: 'The customer is gold.' },
     ],
   });
   const result = (await handle.result()) as AgentLoopResult;
   assert.equal(result.status, 'final');
+  assert.equal(result.answer, 'The customer is gold.', 'the script had no second answer: the first stands');
   assert.equal(result.citations?.missing, true);
   assert.deepEqual(result.citations?.valid, []);
   assert.equal(result.citations?.uncited.length, 1);
+  assert.deepEqual(result.citations?.uncitedClaims, [{ sentence: 'The customer is gold.', carries: ['value'] }]);
+  const transcript = await handle.query<ModelMessage[]>(AGENT_TRANSCRIPT_QUERY);
+  assert.deepEqual(transcript.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant', 'user'], 'the model was asked again');
 });
 
 test("citationPolicy 'ask_again': an answer with an uncited figure goes back to the model once, and its second answer is checked", { timeout: 120_000 }, async () => {

@@ -131,6 +131,9 @@ test('auto approval: the demo agent looks up, lists, searches, refunds exactly o
   assert.equal(summary.citationsValid, true);
   assert.deepEqual(summary.citations.unknown, []);
   for (const id of [...lookup.evidenceIds, ...refund.evidenceIds]) assert.ok(summary.citations.valid.includes(id), `${id} is cited`);
+  // Its first answer repeated the article's $5000 without evidence; asked once more, it answered with every claim backed.
+  assert.equal(summary.citations.clean, true, JSON.stringify(summary.citations));
+  assert.doesNotMatch(summary.finalAnswer, /5000/);
 
   // Progress: each step once, readable.
   assert.ok(lines.some((l) => l.includes('waits for approval')));

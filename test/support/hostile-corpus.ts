@@ -230,12 +230,13 @@ export const HOSTILE_CASES: readonly HostileCase[] = [
       name: 'accounts.get',
       description: 'One account.',
       input: z.strictObject({ order_id: z.string() }),
-      output: z.strictObject({ user: z.string(), password: z.string() }),
+      // A declared `password` field is refused at definition; one inside an open record still reaches the redactor.
+      output: z.strictObject({ user: z.string(), settings: z.record(z.string(), z.string()) }),
       effect: 'read',
       source: { label: 'accounts-db', type: 'database' },
       handler: returning({
-        data: { user: 'ann', password: PASSWORD },
-        conflicts: [{ field: '/password', values: [{ value: PASSWORD, source: 'primary' }, { value: `${PASSWORD}-old`, source: 'replica' }] }],
+        data: { user: 'ann', settings: { password: PASSWORD } },
+        conflicts: [{ field: '/settings/password', values: [{ value: PASSWORD, source: 'primary' }, { value: `${PASSWORD}-old`, source: 'replica' }] }],
       }),
     }),
     code: null,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ERROR_CATALOG, ToolError, type Authorize, type Principal } from '../../src/index.js';
+import { ERROR_CATALOG, modelResultSchema, ToolError, type Authorize, type Principal } from '../../src/index.js';
 import { executeTool } from '../../src/contract/execute-tool.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';
@@ -99,11 +99,34 @@ describe('destructive tools ask for approval unless they opt out explicitly', ()
   });
 });
 
-describe('authorization and reconciliation', () => {
-  it('a write the authoritative system confirmed is reconciled as committed even if authorize would now deny (regression: it would read "not started")', async () => {
-    const revoked = { ...refundTool(() => Promise.reject(new Error('not run'))), authorize: () => 'grant revoked after dispatch' };
-    const output = { data: { refund_id: 're_1', amount_cents: 500, status: 'settled' as const }, receipt: { externalId: 're_1', committedAt: '2026-11-30T11:59:00.000Z' } };
-    const { modelResult } = await receiptReconciled(revoked, ctx, { order_id: 'ord_1001', amount_cents: 500 }, output);
-    assert.deepEqual([modelResult.status, modelResult.execution.outcome, modelResult.execution.delivery], ['succeeded', 'committed', 'receipt_reconciled']);
+describe('authorization and reconciliation (seed 001: a reconciled delivery does not skip the current authorization)', () => {
+  const output = { data: { refund_id: 're_1', amount_cents: 500, status: 'settled' as const }, receipt: { externalId: 're_1', committedAt: '2026-11-30T11:59:00.000Z' } };
+  const args = { order_id: 'ord_1001', amount_cents: 500 };
+
+  it('a caller authorize now denies learns the write took effect and nothing else: committed, no data, no receipt id, never "not started"', async () => {
+    let asked = 0;
+    const revoked = {
+      ...refundTool(() => Promise.reject(new Error('not run'))),
+      authorize: () => {
+        asked += 1;
+        return 'grant revoked after dispatch';
+      },
+    };
+    const { modelResult, audit } = await receiptReconciled(revoked, ctx, args, output);
+    assert.equal(asked, 1, 'authorize is asked before the reconciled result is delivered');
+    assert.deepEqual([modelResult.status, modelResult.execution.outcome, modelResult.execution.delivery], ['partial', 'committed', 'receipt_reconciled']);
+    assert.equal(modelResult.data, null);
+    assert.deepEqual(modelResult.execution.receipt, { external_id: null, committed_at: '2026-11-30T11:59:00.000Z' });
+    assert.deepEqual(modelResult.warnings.map((warning) => warning.code), ['DELIVERY_WITHHELD']);
+    assert.doesNotMatch(JSON.stringify(modelResult), /re_1|revoked/);
+    assert.equal(audit.downstream.receipt_external_id, 're_1', 'the audit keeps what the authoritative system confirmed');
+    assert.equal(audit.validation.find((entry) => entry.layer === 'authorization')?.outcome, 'failed');
+    assert.equal(modelResultSchema.safeParse(modelResult).success, true);
+  });
+
+  it('a caller still authorized gets the validated result', async () => {
+    const allowed = { ...refundTool(() => Promise.reject(new Error('not run'))), authorize: () => true as const };
+    const { modelResult } = await receiptReconciled(allowed, ctx, args, output);
+    assert.deepEqual([modelResult.status, modelResult.execution.delivery, modelResult.execution.receipt?.external_id], ['succeeded', 'receipt_reconciled', 're_1']);
   });
 });

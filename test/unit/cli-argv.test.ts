@@ -73,8 +73,8 @@ test('the operator commands parse to typed input', () => {
   assert.deepEqual(metricsCommand.parse(['--tool', 'orders.get']), { tool: 'orders.get', json: false });
   assert.deepEqual(regressCommand.parse(['cases.jsonl', '--tools', 'tools.ts']), { casesFile: 'cases.jsonl', toolsModule: 'tools.ts', json: false });
   assert.deepEqual(regressCommand.parse(['cases.jsonl', '--tools', 'tools.ts', '--baseline', 'old.ts', '--json']), { casesFile: 'cases.jsonl', toolsModule: 'tools.ts', baselineModule: 'old.ts', json: true });
-  assert.deepEqual(inspectCommand.parse(['wf-1', '--json']), { workflowId: 'wf-1', includeProtected: false });
-  assert.deepEqual(inspectCommand.parse(['wf-1', 'call-2', '--protected']), { workflowId: 'wf-1', callId: 'call-2', includeProtected: true });
+  assert.deepEqual(inspectCommand.parse(['wf-1', '--json']), { workflowId: 'wf-1', includeProtected: false, diagnose: false });
+  assert.deepEqual(inspectCommand.parse(['wf-1', 'call-2', '--protected']), { workflowId: 'wf-1', callId: 'call-2', includeProtected: true, diagnose: false });
   assert.deepEqual(helpCommand.parse([]), {});
   for (const name of ['pending', 'unsettled', 'metrics', 'help']) assert.equal(parseCommand([name]).kind, 'operator', name);
   assert.equal(parseCommand(['regress', 'cases.jsonl', '--tools', 'tools.ts']).kind, 'operator');

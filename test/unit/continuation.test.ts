@@ -146,6 +146,38 @@ describe('cursor continuation', () => {
   });
 });
 
+describe('a listing that declares no continuation offers no next (regression: a model following it looped on page two)', () => {
+  /** The upstream serves 200 of 1,000 rows per page; the tool declares no argument that continues it. */
+  const rows = Array.from({ length: 1_000 }, (_, i) => ({ id: `row_${i}` }));
+  const unpaged = defineTool({
+    name: 'rows.list',
+    description: 'Rows, 200 at a time.',
+    input: z.strictObject({ q: z.string(), offset: z.number().int().nonnegative().optional() }),
+    output: z.strictObject({ items: z.array(item) }),
+    effect: 'read',
+    source: { label: 'rows', type: 'database' },
+    budget: { itemsPointer: '/items', maxItems: 200 },
+    handler: () => Promise.resolve({ data: { items: rows.slice(0, 250) }, availableItems: rows.length }),
+  });
+
+  it('a cut page is truncated and says it cannot be continued, with no next to follow and no call to continue with', async () => {
+    const { modelResult } = await executeTool(unpaged, { q: 'x' }, ctx);
+    assert.equal(modelResult.status, 'partial');
+    assert.equal(modelResult.completeness.state, 'truncated');
+    assert.equal(modelResult.completeness.next, null);
+    assert.equal(modelResult.completeness.continue_with, undefined);
+    assert.match(modelResult.completeness.notice ?? '', /declares no way to continue/);
+  });
+
+  it('an upstream cursor the tool cannot take back is not passed on either', async () => {
+    const tool = defineTool({ ...unpaged, name: 'rows.scan', handler: () => Promise.resolve({ data: { items: rows.slice(0, 10) }, next: { type: 'cursor' as const, value: 'upstream-page-2' } }) });
+    const { modelResult } = await executeTool(tool, { q: 'x' }, ctx);
+    assert.equal(modelResult.completeness.state, 'truncated');
+    assert.equal(modelResult.completeness.next, null);
+    assert.doesNotMatch(JSON.stringify(modelResult), /upstream-page-2/);
+  });
+});
+
 describe('defineTool: continuation', () => {
   const base = { name: 'x.list', description: 'd', output: z.strictObject({ items: z.array(item) }), source: { label: 's', type: 't' }, handler: () => Promise.resolve({ data: { items: [] } }) };
   it('needs a read whose input object declares the argument', () => {

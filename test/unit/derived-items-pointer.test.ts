@@ -34,11 +34,11 @@ describe('the main list of an object holding one array', () => {
     assert.equal(modelResult.completeness.state, 'complete');
   });
 
-  it('cuts and continues there when over the item budget', async () => {
+  it('cuts there when over the item budget (no continuation: the tool declares none)', async () => {
     const { modelResult } = await executeTool(listing(z.strictObject({ results: z.array(item).optional() }), { results: fifty }, { maxItems: 10 }), {}, testContext());
     assert.equal(modelResult.completeness.returned_items, 10);
     assert.equal(modelResult.completeness.available_items, 50);
-    assert.deepEqual(modelResult.completeness.next, { type: 'offset', value: 10 });
+    assert.equal(modelResult.completeness.next, null);
     assert.equal((modelResult.data as { results: unknown[] }).results.length, 10);
   });
 

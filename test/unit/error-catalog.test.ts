@@ -18,6 +18,9 @@ describe('error catalog', () => {
       'CANCELLED',
       // A worker that serves another revision of the tool than the workflow decided the call by (a deploy in progress).
       'TOOL_REVISION_UNSERVED',
+      // Seed 004: an invariant failure stops the run's later writes; seed 000: a write's premise no longer holds.
+      'WRITES_HALTED',
+      'PRECONDITION_FAILED',
     ];
     assert.deepEqual([...CATALOG_CODES].sort(), [...required].sort());
   });

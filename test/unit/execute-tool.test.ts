@@ -112,11 +112,11 @@ describe('executeTool: success projection', () => {
     assert.deepEqual([ruled.modelResult.conflicts[0]!.resolution, ruled.modelResult.conflicts[0]!.rule], ['calculation', 'prefer-ledger-of-record']);
   });
 
-  it('upstream pagination makes the result partial with the tool cursor', async () => {
+  it('upstream pagination makes the result partial; a tool that declares no continuation offers none', async () => {
     const output = { ...goodOrderOutput(), next: { type: 'cursor' as const, value: 'c2' }, availableItems: null };
     const result = await executeTool(orderTool(returning(output)), { order_id: 'ord_1001' }, ctx);
     assert.equal(result.modelResult.status, 'partial');
-    assert.deepEqual(result.modelResult.completeness.next, { type: 'cursor', value: 'c2' });
+    assert.equal(result.modelResult.completeness.next, null);
     assert.equal(result.modelResult.completeness.state, 'truncated');
     assert.equal(result.modelResult.completeness.available_items, null);
   });
@@ -264,7 +264,7 @@ describe('executeTool: audit record', () => {
     const audit = result.audit;
     assert.deepEqual(
       audit.validation.map((l) => l.layer),
-      ['input', 'authorization', 'protocol', 'scope', 'schema', 'semantics', 'evidence', 'side_effect', 'redaction', 'budget'],
+      ['input', 'authorization', 'precondition', 'protocol', 'scope', 'schema', 'semantics', 'evidence', 'side_effect', 'redaction', 'budget'],
     );
     assert.match(audit.raw_response_sha256!, /^[0-9a-f]{64}$/);
     assert.deepEqual(audit.temporal, { workflow_id: 'wf-1', run_id: 'run-1', activity_id: '3', attempt: 1 });

@@ -22,7 +22,7 @@ describe('layer records say what each layer decided', () => {
   it('a PROTOCOL_ERROR thrown by readHttpJson fails the protocol layer, with the digest of the refused body', async () => {
     const result = await executeTool(orderTool(serveLoginPage), { order_id: 'ord_1001' }, ctx);
     assert.equal(result.modelResult.error?.code, 'PROTOCOL_ERROR');
-    assert.deepEqual(layer(result.audit, 'protocol'), { layer: 'protocol', outcome: 'failed', rule_version: 'http-json@1', reason: 'response is not declared as JSON' });
+    assert.deepEqual(layer(result.audit, 'protocol'), { layer: 'protocol', outcome: 'failed', rule_version: 'http-json@2', reason: 'response is not declared as JSON' });
     assert.equal(layer(result.audit, 'side_effect').outcome, 'skipped');
     assert.equal(result.audit.raw_response_sha256, sha256Hex(loginPage));
     assert.equal(result.audit.raw_response_bytes, loginPage.length);

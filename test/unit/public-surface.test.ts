@@ -18,9 +18,11 @@ it('the root export surface is exactly the documented one, at most 60 names', ()
     'isToolError',
     'modelResultSchema',
     'publicUrl',
+    'readFetchJson',
     'readHttpJson',
     'safePath',
     'shellFreeString',
+    'sqlIdentifier',
   ]);
   // Types are erased at run time: the declaration file says how many names a user sees.
   const declared = readFileSync(new URL('../../src/index.ts', import.meta.url), 'utf8');

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
-import { publicUrl, safePath, shellFreeString } from '../../src/index.js';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { publicUrl, safePath, shellFreeString, sqlIdentifier } from '../../src/index.js';
 import { executeTool } from '../../src/contract/execute-tool.js';
 import { isPublicAddress } from '../../src/contract/safe-inputs/ip-address.js';
 import { codeOf } from '../support/assertions.js';
@@ -26,6 +29,67 @@ describe('safePath', () => {
   it('a root must be absolute and clean', () => {
     assert.throws(() => safePath({ root: 'relative/dir' }), TypeError);
     assert.throws(() => safePath({ root: '/srv/../etc' }), TypeError);
+  });
+});
+
+describe('safePath with the real file system: a symbolic link that leads out of the root is refused', () => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'ttc-safe-path-')));
+  const root = join(base, 'root');
+  mkdirSync(join(root, 'inside'), { recursive: true });
+  writeFileSync(join(base, 'secret.txt'), 'outside the root');
+  writeFileSync(join(root, 'inside', 'ok.txt'), 'fine');
+  symlinkSync(join(base, 'secret.txt'), join(root, 'leak.txt'));
+  symlinkSync(base, join(root, 'up'));
+  symlinkSync(join(root, 'inside'), join(root, 'alias'));
+  const checked = safePath({ root, realpath: (path) => realpathSync.native(path) });
+  const textOnly = safePath({ root });
+
+  it('refuses a link to a file outside, and a link to a directory outside (also for a file not created yet)', () => {
+    for (const value of ['leak.txt', 'up/secret.txt', 'up/new-file.txt']) {
+      assert.equal(accepts(textOnly, value), true, `${value} passes the string check alone`);
+      assert.equal(accepts(checked, value), false, value);
+    }
+  });
+
+  it('accepts real files, new files and links that stay inside', () => {
+    for (const value of ['inside/ok.txt', 'inside/new.txt', 'new-dir/new.txt', 'alias/ok.txt']) assert.equal(accepts(checked, value), true, value);
+  });
+
+  it('cleans up', () => {
+    rmSync(base, { recursive: true, force: true });
+  });
+});
+
+describe('sqlIdentifier (seed 003: SQL arguments are filtered; values are bound, identifiers checked)', () => {
+  it('accepts a plain name, or only the allowed ones', () => {
+    assert.equal(accepts(sqlIdentifier(), 'created_at'), true);
+    const sortable = sqlIdentifier({ allowed: ['created_at', 'total_cents'] });
+    assert.equal(accepts(sortable, 'total_cents'), true);
+    assert.equal(accepts(sortable, 'password_hash'), false);
+  });
+
+  it('refuses anything that could change the statement', () => {
+    for (const value of ['name; DROP TABLE users', 'name--', '"name"', 'a b', 'users.name', '1col', 'name/*x*/', "o'brien", 'ｎａｍｅ', '']) {
+      assert.equal(accepts(sqlIdentifier(), value), false, JSON.stringify(value));
+    }
+  });
+
+  it('refused through the funnel as INVALID_ARGUMENTS: the handler never runs', async () => {
+    let ran = false;
+    const tool = defineTool({
+      name: 'orders.sorted',
+      description: 'List orders sorted by a column.',
+      input: z.strictObject({ sort: sqlIdentifier({ allowed: ['created_at'] }) }),
+      output: z.strictObject({ count: z.number() }),
+      effect: 'read',
+      source: { label: 'db', type: 'database' },
+      handler: () => {
+        ran = true;
+        return Promise.resolve({ data: { count: 0 } });
+      },
+    });
+    assert.equal(codeOf(await executeTool(tool, { sort: 'created_at; DELETE FROM orders' }, testContext())), 'INVALID_ARGUMENTS');
+    assert.equal(ran, false);
   });
 });
 

@@ -10,13 +10,13 @@ import { defineTool } from '../../testkit/define-tool.js';
 const ctx = testContext();
 
 describe('budgets and truncation', () => {
-  it('cuts whole items to the item budget and continues by offset; available_items stays the real count', async () => {
+  it('cuts whole items to the item budget; available_items stays the real count; no next without a declared continuation', async () => {
     const result = await executeTool(listTool(50, { maxItems: 10 }), { query: 'x' }, ctx);
     const model = result.modelResult;
     assert.equal(model.status, 'partial');
     assert.equal((model.data as { items: unknown[] }).items.length, 10);
     const { notice, ...completeness } = model.completeness;
-    assert.deepEqual(completeness, { state: 'truncated', returned_items: 10, available_items: 50, next: { type: 'offset', value: 10 }, reason: 'item_or_byte_budget', range: { from: 1, to: 10, of: 50 } });
+    assert.deepEqual(completeness, { state: 'truncated', returned_items: 10, available_items: 50, next: null, reason: 'item_or_byte_budget', range: { from: 1, to: 10, of: 50 } });
     assert.ok(notice !== undefined, 'a cut listing tells the model what it shows');
     assert.match(model.artifact!.artifact_id, /^art_[0-9a-f]{64}$/);
     assert.equal(result.artifacts[0]!.sha256, model.artifact!.artifact_id.slice(4));
@@ -57,7 +57,7 @@ describe('budgets and truncation', () => {
     });
     const { completeness } = (await executeTool(tool, {}, ctx)).modelResult;
     const { notice, ...rest } = completeness;
-    assert.deepEqual(rest, { state: 'truncated', returned_items: 0, available_items: null, next: { type: 'cursor', value: 'p2' }, reason: 'upstream_pagination' });
+    assert.deepEqual(rest, { state: 'truncated', returned_items: 0, available_items: null, next: null, reason: 'upstream_pagination' });
     assert.ok(notice !== undefined);
   });
 

@@ -1,5 +1,6 @@
 // The workflow API of one tool call: `callTool` with a tool's declaration (typed) or its name, its options, and the
 // opt-in recovery paths around the pipeline (a re-query, fallback tools).
+import type { InvariantFailurePolicy } from '../write-halt.js';
 import type { z } from 'zod';
 import type { ToolCallResult } from '../../activities/tool-activity.js';
 import type { ProviderContext } from '../../src/contract/bindings.js';
@@ -50,6 +51,11 @@ export interface CallToolOptions extends DispatchOptions, RecoveryOptions {
    * continues as new carries `toolCallCounts()` over with `resumeToolCallCounts` (the agent loop does).
    */
   readonly callLimits?: Readonly<Record<string, number>>;
+  /**
+   * What the run's later writes do once a result of the run failed a business invariant (`INVARIANT_VIOLATION`):
+   * `halt_writes` (default; seed 004) refuses them as `WRITES_HALTED` until a person looks, `continue` runs them.
+   */
+  readonly onInvariantFailure?: InvariantFailurePolicy;
 }
 
 /** Provider context for calls made by workflow code rather than on behalf of a model response. */

@@ -11,6 +11,7 @@ import { nonRetryableCodes } from '../../src/contract/error-catalog.js';
 import type { ToolFacts } from '../../src/contract/tool-facts.js';
 import { DESCRIBE_TOOLS_ACTIVITY } from '../../src/wire/names.js';
 import { settle } from '../settle.js';
+import { noteInvariantFailure, writesHaltedBy } from '../write-halt.js';
 import { approveIfRequired } from './approval-step.js';
 import type { CallToolOptions } from './call-tool.js';
 import { dispatchCall, reconcileCancelledWrite, reconcileUnknownWrite, type UnknownDispatch } from './dispatch-step.js';
@@ -46,6 +47,8 @@ const PIPELINE: readonly (readonly [name: string, step: Step])[] = [
   ['known', refuseUnknownTool],
   // The identity is fixed before anything is counted, asked or sent; unreadable arguments are refused here.
   ['identify', identify],
+  // A run whose data failed a business invariant writes nothing more until a person looks (write-halt.ts).
+  ['halt', refuseHaltedWrite],
   // Counted before any approval is asked for: a call past its limit must not even wait for a person.
   ['limit', admitWithinLimit],
   ['approve', approveIfRequired],
@@ -59,7 +62,10 @@ export async function runCall(state: CallState): Promise<ToolCallResult> {
   let current = state;
   for (const [, step] of PIPELINE) {
     const outcome = await step(current);
-    if ('done' in outcome) return outcome.done;
+    if ('done' in outcome) {
+      noteInvariantFailure(outcome.done, state.request.callId);
+      return outcome.done;
+    }
     current = outcome.next;
   }
   throw new Error('unreachable: the reconcile step ends every call');
@@ -94,9 +100,15 @@ async function identify(state: CallState): Promise<StepOutcome> {
   return { next: { ...state, identity: identified.identity, summary: `${facts.name} [${facts.effect}] ${state.request.callId}` } };
 }
 
+async function refuseHaltedWrite(state: CallState): Promise<StepOutcome> {
+  const haltedBy = state.facts?.effect !== 'read' && state.options.onInvariantFailure !== 'continue' ? writesHaltedBy() : null;
+  if (haltedBy === null) return { next: state };
+  return { done: await settle(state.identity as CallIdentity, { kind: 'writes_halted', haltedBy }) };
+}
+
 async function admitWithinLimit(state: CallState): Promise<StepOutcome> {
   const facts = state.facts as ToolFacts;
-  const limits = [facts.callLimit, state.options.callLimits?.[facts.name]].filter((limit): limit is number => typeof limit === 'number');
+  const limits = [facts.callLimit, state.options.callLimits?.[facts.name], state.options.callLimits?.[state.request.tool]].filter((limit): limit is number => typeof limit === 'number');
   const limit = limits.length === 0 ? undefined : Math.min(...limits);
   if (limit !== undefined && callsMade(facts.name) >= limit) return { done: await settle(state.identity as CallIdentity, { kind: 'call_limit', limit }) };
   countCall(facts.name);

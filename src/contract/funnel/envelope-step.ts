@@ -3,6 +3,7 @@ import type { FunnelState } from './funnel-state.js';
 import type { Redaction } from '../redaction.js';
 import { contractFailure } from './contract-failure.js';
 import { readDownstream } from './downstream-refs.js';
+import { isPresentationInput } from '../presentation.js';
 import { readHandlerWarnings } from './handler-warnings.js';
 import { handlerOutput } from './handler-steps.js';
 import { failLayer, proceed, type StepResult } from './step.js';
@@ -23,6 +24,7 @@ const ENVELOPE_KEYS = new Set([
   'rawResponse',
   'downstream',
   'warnings',
+  'presentation',
 ]);
 
 const RULE = 'envelope@1';
@@ -39,6 +41,10 @@ export function checkEnvelope(state: FunnelState): StepResult {
     return failLayer(state, 'protocol', RULE, contractFailure('protocol', why), why);
   }
   const envelope = output as ToolOutput<unknown>;
+  if (envelope.presentation !== undefined && !isPresentationInput(envelope.presentation)) {
+    const why = 'presentation must be { modelContent: non-empty text, userVisible: boolean }';
+    return failLayer(state, 'protocol', RULE, contractFailure('protocol', why), why);
+  }
   const log: Redaction[] = [];
   const noted = readHandlerWarnings(state, envelope.warnings, log);
   if (!noted.ok) return failLayer(state, 'protocol', RULE, contractFailure('protocol', noted.reason), noted.reason);

@@ -3,6 +3,7 @@ import type { AnyToolImplementation } from '../tool-spec.js';
 import { buildEvidence, danglingPointers, EvidenceError, type BuiltEvidence } from '../evidence.js';
 import type { Warning } from '../model-result.js';
 import { EVIDENCE_FAILURE_MESSAGES } from '../error-catalog.js';
+import { checkQuotesInSource } from '../quote-source.js';
 import { readTime } from '../time.js';
 import { checkConflicts } from './conflicts.js';
 import { contractFailure } from './contract-failure.js';
@@ -15,7 +16,8 @@ export function declaredSourceLabels(tool: AnyToolImplementation): readonly stri
 }
 
 /**
- * Evidence layer: every reported source among the tool's declared labels, every evidence pointer resolving in the data, the data
+ * Evidence layer: every reported source among the tool's declared labels, every evidence pointer resolving in the data,
+ * every quote found in the raw response the handler kept (else that evidence is left out, with a warning), the data
  * fresh enough (or a warning, as the tool declares), and every reported conflict naming a real field.
  * Data let through with a warning (stale in `warn` mode, of unknown age, or with unresolved conflicts) makes the
  * layer `warned`.
@@ -47,6 +49,11 @@ export function checkEvidence(state: FunnelState): StepResult {
   );
   if (dangling.length > 0) return fail(contractFailure('evidence', { dangling }, EVIDENCE_FAILURE_MESSAGES.dangling), `evidence pointers do not resolve: ${dangling.join(', ')}`);
 
+  // A quote the source the handler kept does not contain is not evidence of anything: it is left out, and said so.
+  const quotes = checkQuotesInSource(evidence, output.rawResponse);
+  const unquoted = quotes.kind === 'checked' ? new Set(quotes.missing) : new Set<BuiltEvidence>();
+  if (unquoted.size > 0) evidence = evidence.filter((item) => !unquoted.has(item));
+
   let observedAt: string | null = null;
   if (output.observedAt !== undefined) {
     const reading = readTime(output.observedAt);
@@ -58,6 +65,9 @@ export function checkEvidence(state: FunnelState): StepResult {
   }
   // What this layer lets through with a warning: its verdict is `warned`, never `passed`.
   const warnings: Warning[] = [];
+  if (unquoted.size > 0) {
+    warnings.push({ code: 'EVIDENCE_OMITTED', message: `${unquoted.size} evidence item(s) quoted text their source does not contain.` });
+  }
   if (tool.freshness) {
     const { maxAgeMs, onStale } = tool.freshness;
     if (observedAt === null) {

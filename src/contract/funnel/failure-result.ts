@@ -5,6 +5,7 @@ import type { FunnelState } from './funnel-state.js';
 import { appliedArguments } from './applied-arguments.js';
 import { declaredProvenance } from './declared-provenance.js';
 import { failureEvidence } from './failure-evidence.js';
+import { findingWarnings } from '../verification-findings.js';
 import { visibleReceipt } from './visible-receipt.js';
 
 /** The model result of a failed call, and the audit's view of the failure. */
@@ -32,6 +33,7 @@ export function failureResult(state: FunnelState, failure: CallFailure): Failure
   const committedWarning: Warning[] = settled.outcome === 'committed'
     ? [{ code: 'COMMITTED_OUTPUT_UNVERIFIED', message: 'The operation took effect (see receipt) but its output could not be verified. Do not repeat it.' }]
     : [];
+  const findings = findingWarnings(failure.findings ?? [], state.redactor, redactions, committedWarning.length);
   const modelResult: ModelResult = {
     schema_version: MODEL_RESULT_SCHEMA_VERSION,
     tool: tool.name,
@@ -44,7 +46,7 @@ export function failureResult(state: FunnelState, failure: CallFailure): Failure
     evidence: cited.evidence.map((item) => item.evidence),
     untrusted_content: [],
     conflicts: [],
-    warnings: [...committedWarning, ...cited.warnings],
+    warnings: [...committedWarning, ...findings, ...cited.warnings],
     ...(applied === undefined ? {} : { applied_arguments: applied as ModelResult['applied_arguments'] }),
   };
   const errorDetail = {

@@ -97,6 +97,8 @@ export interface FunnelState {
   readonly verdicts: Verdicts;
   readonly warnings: readonly Warning[];
   readonly redactions: readonly Redaction[];
+  /** Where free text was moved out of `data` into `untrusted_content` (JSON Pointers; see `untrusted-text-step.ts`). */
+  readonly isolatedTexts: readonly string[];
 }
 
 /** The state of a call that has not entered the funnel yet. */
@@ -130,6 +132,7 @@ export function startState(tool: AnyToolImplementation, trusted: ExecutionContex
     verdicts: {},
     warnings: [],
     redactions: [],
+    isolatedTexts: [],
   };
 }
 

@@ -15,8 +15,8 @@ type CursorContinuation = Extract<ToolContinuation, { kind: 'cursor' }>;
  * `cursor`, a cursor sealed for this principal, tool and arguments that resumes at the upstream's next page — or, when
  * the budget cut this page, at the same upstream page past the items shown. Either comes with the exact call to make
  * (`continue_with`), the items shown (`range`, counted from 1 across the whole listing) and one sentence for the
- * model (`notice`). A tool without a declaration keeps the continuation it always had and gets a range and a notice
- * that says it cannot be continued.
+ * model (`notice`). A tool without a declaration gets no continuation at all — nothing it could be called with would
+ * continue — and, for a listing, a range and a notice that says it cannot be continued.
  */
 export function pagingOf(state: FunnelState, upstreamNext: Continuation | null): (facts: PageFacts) => PageView {
   const { continuation } = state.tool;
@@ -25,10 +25,11 @@ export function pagingOf(state: FunnelState, upstreamNext: Continuation | null):
     const range = itemRange(facts, position);
     const shown = range === undefined ? 'No items shown' : `Items ${range.from}–${range.to}${range.of === null ? '' : ` of ${range.of}`} shown`;
     if (continuation === undefined) {
-      const next = facts.defaultNext;
-      // Said only of a listing that was cut or paginated: the model must not read the items shown as all there are.
-      if (next === null || !facts.listing) return { next };
-      return { next, range, notice: `${shown}. ${state.tool.name} declares no way to continue: narrow the request to see other items.` };
+      // No argument takes a position or a cursor, so no `next` could be honoured: a model that followed one would get
+      // the same first page again, forever (seed 003: offer only a continuation that works). The result still says
+      // it is incomplete (`truncated`, its reason), and a listing says so in words.
+      if (facts.defaultNext === null || !facts.listing) return { next: null };
+      return { next: null, range, notice: `${shown}. ${state.tool.name} declares no way to continue: narrow the request to see other items.` };
     }
     if (facts.itemsCut && facts.returned === 0) {
       return { next: null, notice: 'No item of this listing fits the size budget of one result; ask for fewer or smaller items.' };

@@ -13,10 +13,11 @@ import { proceed, type StepResult } from './step.js';
 export function keepReceipt(state: FunnelState): StepResult {
   const output = handlerOutput(state);
   if (output === null || typeof output !== 'object' || Array.isArray(output)) return proceed(state);
-  return proceed(state, { receipt: readReceipt(state.tool, (output as { receipt?: unknown }).receipt) });
+  return proceed(state, { receipt: receiptOf(state.tool, (output as { receipt?: unknown }).receipt) });
 }
 
-function readReceipt(tool: AnyToolImplementation, receipt: unknown): Receipt | null {
+/** The receipt a side-effecting tool's output carries, as the audit keeps it; `null` when there is none (or a read). */
+export function receiptOf(tool: AnyToolImplementation, receipt: unknown): Receipt | null {
   if (tool.effect === 'read' || receipt === null || typeof receipt !== 'object') return null;
   const { externalId, committedAt } = receipt as { externalId?: unknown; committedAt?: unknown };
   if (typeof externalId !== 'string' || externalId.length === 0) return null;

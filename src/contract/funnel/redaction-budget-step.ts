@@ -1,9 +1,12 @@
 import { fitToBudget, fitWithoutData, type ResultBase } from '../fit-budget.js';
 import { MODEL_RESULT_SCHEMA_VERSION, type Execution, type ModelResult } from '../model-result.js';
 import { SECRET_CATALOG_VERSION, type Redaction } from '../redaction.js';
+import { REDACTION_WARNING } from '../redaction/redaction-notice.js';
 import { wellFormedPrefix } from '../truncation.js';
+import { validUntil } from '../validity-window.js';
 import { canonicalDataOf } from './data-shape-step.js';
 import { checkedOf, envelopeOf, type FunnelState } from './funnel-state.js';
+import { shownPresentation } from '../presentation.js';
 import { pagingOf } from './page-continuation.js';
 import { scrubHandlerParts } from './scrubbed-parts.js';
 import { proceed, withVerdict, type StepResult } from './step.js';
@@ -39,11 +42,20 @@ export function redactAndFit(state: FunnelState): StepResult {
       observed_at: checked.observedAt,
       retrieved_at: new Date(state.startedAt).toISOString(),
       trust: tool.source.trust ?? 'untrusted_data',
+      ...(tool.validForMs === undefined ? {} : { valid_until: validUntil(checked.observedAt, new Date(state.startedAt).toISOString(), tool.validForMs) }),
     },
     conflicts: [...parts.conflicts],
     warnings: [...state.warnings],
     ...(parts.appliedArguments === undefined ? {} : { applied_arguments: parts.appliedArguments as ModelResult['applied_arguments'] }),
   };
+  if (output.presentation !== undefined && state.overRawSize === null) {
+    const presented = shownPresentation(output.presentation, state.data, state.redactor, log, tool.budget.maxTextChars);
+    if (presented.kind === 'shown') base.presentation = presented.presentation;
+    else base.warnings.push({ code: 'PRESENTATION_UNSUPPORTED', message: 'The tool offered a summary its data does not support; it was left out.' });
+  }
+  // The model learns that something was withheld (the audit says what): from the parts above here, from `data` in
+  // the fitting below, where the warning's bytes count against the budget like any other.
+  if (state.redactions.length > 0 || log.length > 0) base.warnings.push(REDACTION_WARNING);
   // Over the raw size gate the data was never validated, so it goes straight to the result without data.
   const fit = state.overRawSize === null ? fitToBudget : fitWithoutData;
   const fitted = fit({
@@ -56,6 +68,7 @@ export function redactAndFit(state: FunnelState): StepResult {
     budget: tool.budget,
     pagination: { next: parts.next, availableItems: output.availableItems ?? null },
     paging: pagingOf(state, parts.next),
+    redactionWarning: REDACTION_WARNING,
   });
   const redactions = [...state.redactions, ...log, ...fitted.redactions];
   let modelResult = fitted.modelResult;
@@ -72,12 +85,17 @@ export function redactAndFit(state: FunnelState): StepResult {
     evidenceSources: Object.fromEntries(fitted.evidence.map((item) => [item.evidence.evidence_id, item.source])),
   };
   const budget = tool.budget;
+  const isolated = state.isolatedTexts;
+  const notes = [
+    ...(redactions.length > 0 ? [`${redactions.length} value(s) removed`] : []),
+    ...(isolated.length > 0 ? [`${isolated.length} text(s) moved to untrusted_content: ${isolated.slice(0, 8).join(', ')}`] : []),
+  ];
   const redacted = withVerdict(state, {
     layer: 'redaction',
-    outcome: redactions.length > 0 ? 'warned' : 'passed',
+    outcome: notes.length > 0 ? 'warned' : 'passed',
     // Which secret formats judged the result, and the tool's own field policy: either changes what gets hidden.
     rule_version: `redaction@1;catalog=${SECRET_CATALOG_VERSION};fields=${tool.revisions.policy}`,
-    ...(redactions.length > 0 ? { reason: `${redactions.length} value(s) removed` } : {}),
+    ...(notes.length > 0 ? { reason: wellFormedPrefix(notes.join('; '), 1000) } : {}),
   });
   const budgeted = withVerdict(redacted, {
     layer: 'budget',

@@ -2,6 +2,8 @@ import { catalogFailure, describeThrown } from '../call-failure.js';
 import type { AnyToolImplementation } from '../tool-spec.js';
 import type { ExecutionContext } from '../execution-context.js';
 import { acceptJob } from './accepted-job-step.js';
+import { applyAuthoritativeSources } from './authority-step.js';
+import { confirmPreconditions } from './precondition-step.js';
 import { checkAuthorization } from './authorization-step.js';
 import { refuseUnrecordableContext } from './context-step.js';
 import { openContinuation } from './continuation-input-step.js';
@@ -16,6 +18,8 @@ import { alignPage } from './page-step.js';
 import { keepReceipt } from './receipt-step.js';
 import { recordHandlerRun } from './recording-step.js';
 import { redactAndFit } from './redaction-budget-step.js';
+import { isolateDataText } from './untrusted-text-step.js';
+import { refuseUnacceptedProvider } from './provider-step.js';
 import { checkOutputSchema } from './schema-step.js';
 import { checkScope } from './scope-step.js';
 import { checkInvariants } from './semantics-step.js';
@@ -26,6 +30,7 @@ import type { ToolExecution } from './tool-execution.js';
 /** The checks before the handler runs; the host also runs them alone, to refuse a call before it is dispatched. */
 const BEFORE_HANDLER: readonly Step[] = [
   refuseUnrecordableContext, // input: trusted values the audit and bindings can record
+  refuseUnacceptedProvider, // input: a provider binding the host accepts (seed 001)
   gateArguments, // input: plain, bounded JSON
   parseArguments, // input: the tool's input schema
   openContinuation, // input: where a listing continues; a sealed cursor opened (or refused)
@@ -38,6 +43,7 @@ const BEFORE_HANDLER: readonly Step[] = [
  */
 const FUNNEL: readonly Step[] = [
   ...BEFORE_HANDLER,
+  confirmPreconditions((tool, args, ctx) => runFunnel(tool, args, ctx)), // precondition: a write's premises read again
   runHandler,
   recordHandlerRun, // what the handler did, kept for golden cases (recordRawOutput only)
   failOnHandlerThrow,
@@ -47,10 +53,12 @@ const FUNNEL: readonly Step[] = [
   checkDataShape, // protocol: plain, bounded JSON data; raw size gate; raw digest
   alignPage, // protocol: the continuation is of the declared kind; items an earlier page showed are dropped
   checkScope, // scope: every record the caller's, before any other check can hint that one exists
+  applyAuthoritativeSources, // evidence: a conflict the tool names an authority for takes its value, before validation
   checkOutputSchema, // schema
   checkInvariants, // semantics
   checkEvidence, // evidence
   confirmSideEffect, // side effect
+  isolateDataText, // redaction: external free text in data moved to untrusted_content, before anything is shown
   redactAndFit, // redaction, budget
 ];
 

@@ -16,7 +16,10 @@ export function checkInvariants(state: FunnelState): StepResult {
     }
     if (verdict !== true) {
       const reason = typeof verdict === 'string' ? verdict : 'returned false';
-      return failLayer(state, 'semantics', rule, catalogFailure('INVARIANT_VIOLATION', 'semantics', { invariant: rule, reason }), reason);
+      const failure = catalogFailure('INVARIANT_VIOLATION', 'semantics', { invariant: rule, reason });
+      // An invariant that opted in shows its own reason (a thrown check's description is ours, not its finding).
+      const shown = invariant.visibleReason === true && typeof verdict === 'string' ? { findings: [{ rule, reason: verdict }] } : {};
+      return failLayer(state, 'semantics', rule, { ...failure, ...shown }, reason);
     }
   }
   if (invariants.length === 0) return skipLayer(state, 'semantics', 'no invariants declared');

@@ -6,6 +6,13 @@ export interface SafePathOptions {
   readonly root: string;
   /** Longest accepted argument, in UTF-16 units (default 1024). */
   readonly maxLength?: number;
+  /**
+   * The file system's real path of a path (`fs.realpathSync.native` on Node): with it, a path whose symbolic links
+   * lead out of `root` is refused too. It is given the path and each parent in turn until one exists (a file the tool
+   * is about to create has none yet); an error other than "does not exist" refuses the path. Injected, so the check
+   * runs where the files are and the contract itself touches no file system.
+   */
+  readonly realpath?: (path: string) => string;
 }
 
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -17,8 +24,9 @@ const PERCENT_ESCAPE = /%[0-9A-Fa-f]{2}/;
  * `root`. Refused: empty paths, absolute paths (`/etc/passwd`, `C:\…`, `~/…`), any `..` segment (also its
  * look-alikes that Unicode compatibility folding turns into `..`), NUL and other control characters, backslashes
  * (a second separator on some systems) and percent escapes (a later decoding could turn `%2e%2e%2f` into `../`).
- * `.` and empty segments are dropped. A string-level check: a symbolic link inside `root` can still point outside
- * it, so open the result without following links (or check its real path) when that matters.
+ * `.` and empty segments are dropped. Without `realpath` it is a string-level check: a symbolic link inside `root` can
+ * still point outside it. With `realpath`, such a path is refused (`symlink escapes root`) — though a link created
+ * between the check and the open can still escape, so open without following links when that matters.
  */
 export function safePath(options: SafePathOptions) {
   const root = normalizedRoot(options.root);
@@ -27,10 +35,39 @@ export function safePath(options: SafePathOptions) {
     .string()
     .max(maxLength)
     .superRefine((path, ctx) => {
-      const problem = pathProblem(path);
+      const problem = pathProblem(path) ?? (options.realpath === undefined ? null : escapeProblem(absoluteUnder(root, path), root, options.realpath));
       if (problem !== null) ctx.addIssue({ code: 'custom', message: `unsafe path: ${problem}`, params: { rule: 'safe_path', problem } });
     })
-    .transform((path) => `${root === '/' ? '' : root}/${segmentsOf(path).join('/')}`);
+    .transform((path) => absoluteUnder(root, path));
+}
+
+function absoluteUnder(root: string, path: string): string {
+  return `${root === '/' ? '' : root}/${segmentsOf(path).join('/')}`;
+}
+
+/** Why the real path of `path` (or of its deepest existing parent) is not inside the real `root`; `null` when it is. */
+function escapeProblem(path: string, root: string, realpath: (path: string) => string): string | null {
+  const realRoot = existingRealPath(root, realpath);
+  let candidate = path;
+  for (;;) {
+    const real = existingRealPath(candidate, realpath);
+    if (real.kind === 'error' || realRoot.kind === 'error') return 'path cannot be resolved';
+    if (real.kind === 'found') {
+      const inside = realRoot.kind === 'found' && (real.path === realRoot.path || real.path.startsWith(realRoot.path === '/' ? '/' : `${realRoot.path}/`));
+      return inside ? null : 'symlink escapes root';
+    }
+    if (candidate === root || candidate === '/') return null;
+    candidate = candidate.slice(0, candidate.lastIndexOf('/')) || '/';
+  }
+}
+
+/** The real path; `missing` when nothing exists there; `error` for any other failure (the check fails closed). */
+function existingRealPath(path: string, realpath: (path: string) => string): { kind: 'found'; path: string } | { kind: 'missing' | 'error' } {
+  try {
+    return { kind: 'found', path: realpath(path) };
+  } catch (error) {
+    return { kind: (error as { code?: unknown } | null)?.code === 'ENOENT' ? 'missing' : 'error' };
+  }
 }
 
 function pathProblem(path: string): string | null {

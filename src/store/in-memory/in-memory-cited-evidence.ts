@@ -16,7 +16,7 @@ export function readCitedEvidence(tables: InMemoryTables, workflowId: string, ev
         evidenceId: row.evidenceId,
         source: row.source,
         observedAt: row.observedAt,
-        call: { sourceLabel: provenance.source_label, observedAt: provenance.observed_at, retrievedAt: provenance.retrieved_at, trust: provenance.trust },
+        call: { sourceLabel: provenance.source_label, observedAt: provenance.observed_at, retrievedAt: provenance.retrieved_at, trust: provenance.trust, validUntil: provenance.valid_until ?? null },
       };
     });
 }

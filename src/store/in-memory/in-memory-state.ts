@@ -1,6 +1,6 @@
 import { sha256OfBytes } from '../byte-digest.js';
 import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
-import { assertAllCited, resolvePatchProvenance } from '../cited-evidence.js';
+import { assertAllCited, assertEvidenceValid, resolvePatchProvenance } from '../cited-evidence.js';
 import { checkCount, checkIdList, checkText } from '../input-checks.js';
 import type { StateEntry, StatePatchInput, StatePatchRecord, StatePatchResult } from '../state-patch.js';
 import { storedPatchKey } from '../state-patch-key.js';
@@ -34,6 +34,7 @@ export function applyStatePatch(tables: InMemoryTables, input: StatePatchInput, 
     if (existing.sha256 !== sha256) throw new StoreError('patch_id_reused', { patchId: input.patchId });
     return { applied: false, version: existing.record.version, patch: copy(existing.record) };
   }
+  assertEvidenceValid(cited, Date.parse(now));
   const stateKey = `${input.workflowId}\u0000${input.key}`;
   const currentVersion = tables.state.get(stateKey)?.version ?? 0;
   if (currentVersion !== expectedVersion) throw new StoreError('version_conflict', { workflowId: input.workflowId, key: input.key, expectedVersion, currentVersion });

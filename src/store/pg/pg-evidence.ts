@@ -50,7 +50,7 @@ export async function readCitedEvidence(db: Queryable, workflowId: string, evide
     evidenceId: record.evidenceId,
     source: record.source,
     observedAt: record.observedAt,
-    call: { sourceLabel: provenance.source_label, observedAt: provenance.observed_at, retrievedAt: provenance.retrieved_at, trust: provenance.trust },
+    call: { sourceLabel: provenance.source_label, observedAt: provenance.observed_at, retrievedAt: provenance.retrieved_at, trust: provenance.trust, validUntil: provenance.valid_until ?? null },
   }));
 }
 

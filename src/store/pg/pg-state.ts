@@ -1,6 +1,6 @@
 import { sha256OfBytes } from '../byte-digest.js';
 import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
-import { assertAllCited, resolvePatchProvenance, type PatchProvenance, type PatchProvenanceInput } from '../cited-evidence.js';
+import { assertAllCited, assertEvidenceValid, resolvePatchProvenance, type CitedEvidence, type PatchProvenance, type PatchProvenanceInput } from '../cited-evidence.js';
 import { checkCount, checkIdList, checkText } from '../input-checks.js';
 import { readCitedEvidence } from './pg-evidence.js';
 import { poolQueryable, type PgDatabase, type Queryable } from './sql-runner.js';
@@ -81,6 +81,8 @@ interface CheckedPatch {
 /** A patch whose provenance the cited evidence confirmed, with the digest that identifies its content. */
 interface ResolvedPatch extends Omit<CheckedPatch, 'provenance'>, PatchProvenance {
   readonly sha256: string;
+  /** The evidence it cites (not part of its identity). */
+  readonly cited: readonly CitedEvidence[];
 }
 
 /**
@@ -98,6 +100,14 @@ interface ResolvedPatch extends Omit<CheckedPatch, 'provenance'>, PatchProvenanc
 export async function applyStatePatch(database: PgDatabase, input: StatePatchInput, now: Date): Promise<StatePatchResult> {
   const db = poolQueryable(database);
   const patch = await resolvePatch(db, checkPatch(input));
+  try {
+    assertEvidenceValid(patch.cited, now.getTime());
+  } catch (error) {
+    // A retry of a patch written while its evidence was valid replays it; only a new write is refused.
+    const replay = await existingPatch(db, patch);
+    if (replay) return replay;
+    throw error;
+  }
   try {
     return await applyResolved(db, patch, now);
   } catch (error) {
@@ -125,7 +135,7 @@ async function resolvePatch(db: Queryable, patch: CheckedPatch): Promise<Resolve
     { ...resolved, observedAt: resolved.observedAt?.toISOString() ?? null, retrievedAt: resolved.retrievedAt.toISOString() },
     'patch',
   );
-  return { ...resolved, sha256: sha256OfBytes(identity) };
+  return { ...resolved, sha256: sha256OfBytes(identity), cited };
 }
 
 /** Runs {@link applyPatchSql} and reads its answer: the inserted patch, a replay (or reused id), or a stale version. */

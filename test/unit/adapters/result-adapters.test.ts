@@ -3,11 +3,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Content, FunctionResponse } from '@google/genai';
+import type { Content, FunctionResponse, Interactions } from '@google/genai';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type OpenAI from 'openai';
 import { toToolResultBlock, toToolResultsMessage } from '../../../src/adapters/anthropic.js';
-import { toFunctionResponse, toFunctionResponseContent } from '../../../src/adapters/gemini.js';
+import { toFunctionResponse, toFunctionResponseContent, toFunctionResult, toInteractionInput } from '../../../src/adapters/gemini.js';
 import { isErrorResult, toCallToolResult } from '../../../src/adapters/mcp.js';
 import { toChatToolMessage, toResponsesOutput } from '../../../src/adapters/openai.js';
 import { renderModelResult } from '../../../src/adapters/render-model-result.js';
@@ -139,6 +139,26 @@ describe('Gemini', () => {
       ]),
       (error: unknown) => (error as { code?: unknown }).code === 'DUPLICATE_CALL_ID',
     );
+  });
+});
+
+describe('Gemini Interactions (seed 001: function_result + name + call_id + result)', () => {
+  it('is a function_result step typed by the SDK: one text block that is the rendered result, is_error as everywhere', () => {
+    each(({ status, execution }) => {
+      const step: Interactions.FunctionResultStep = toFunctionResult({ id: 'call_7', name: 'orders__get', result: execution.modelResult });
+      assert.deepEqual(step, { type: 'function_result', call_id: 'call_7', name: 'orders__get', result: [{ type: 'text', text: renderModelResult(execution.modelResult).text }], is_error: EXPECTED_ERROR_FLAG[status] });
+    });
+  });
+
+  it('answers a turn in one input, continuing the stored interaction when given, and refuses duplicate call ids', () => {
+    const input = toInteractionInput([
+      { id: 'a', name: 'orders__get', result: all.succeeded.execution.modelResult },
+      { id: 'b', name: 'payments__refund', result: all.unknown.execution.modelResult },
+    ], 'int_123');
+    assert.equal(input.previous_interaction_id, 'int_123');
+    assert.deepEqual(input.input.map((step) => [step.call_id, step.is_error]), [['a', EXPECTED_ERROR_FLAG.succeeded], ['b', EXPECTED_ERROR_FLAG.unknown]]);
+    assert.equal('previous_interaction_id' in toInteractionInput([]), false, 'stateless: the caller sends the history');
+    assert.throws(() => toInteractionInput([{ id: 'a', name: 'x', result: all.succeeded.execution.modelResult }, { id: 'a', name: 'x', result: all.succeeded.execution.modelResult }]), (error: unknown) => (error as { code?: unknown }).code === 'DUPLICATE_CALL_ID');
   });
 });
 

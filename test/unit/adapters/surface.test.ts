@@ -24,7 +24,7 @@ const ENTRIES: Record<string, { module: object; names: string[] }> = {
   },
   gemini: {
     module: gemini,
-    names: ['ADAPTER_ERROR_CODES', 'AdapterError', 'GEMINI_NAME_MAX', 'fromProviderToolName', 'isErrorResult', 'toFunctionResponse', 'toFunctionResponseContent', 'toGeminiFunctionDeclaration', 'toProviderToolName'],
+    names: ['ADAPTER_ERROR_CODES', 'AdapterError', 'GEMINI_NAME_MAX', 'fromProviderToolName', 'isErrorResult', 'toFunctionResponse', 'toFunctionResponseContent', 'toFunctionResult', 'toGeminiFunctionDeclaration', 'toInteractionInput', 'toProviderToolName'],
   },
   mcp: {
     module: mcp,

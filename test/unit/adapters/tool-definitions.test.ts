@@ -340,8 +340,51 @@ describe('examples and normalizations reach every provider (seed 003)', () => {
     assert.deepEqual(anthropicSince?.['examples'], [1700000000], 'kept as a keyword where the dialect has one');
   });
 
-  it('a tool without guidance keeps its description exactly', () => {
-    assert.equal(toAnthropicTool(searchTool).description, 'Search tickets.');
+  it('a tool without guidance keeps its text first, then what a call returns and costs, derived from its contract', () => {
+    assert.equal(
+      toAnthropicTool(searchTool).description,
+      'Search tickets.\n\nReturns: a tool result (data with ids); status and completeness say whether it is complete, partial or failed.\nCost: read-only.',
+    );
+  });
+});
+
+describe('every provider export says what a call returns and what it costs (seed 003)', () => {
+  const charge = defineTool({
+    name: 'payments.charge',
+    description: 'Charge a customer.',
+    input: z.strictObject({ customer: z.string(), cents: z.number().int().positive() }),
+    output: z.strictObject({ charge_id: z.string(), cents: z.number().int() }),
+    effect: 'destructive',
+    callDefaults: { timeoutMs: 20_000 },
+    callLimit: 3,
+    source: { label: 'psp', type: 'http_api' },
+    handler: returning({ data: { charge_id: 'ch_1', cents: 1 } }),
+  });
+  const declared = defineTool({ ...charge, name: 'payments.charge_declared', returns: 'the charge id and the amount charged, in cents.', cost: 'moves real money; about 2 s.' });
+  const dialects: [string, (tool: typeof charge) => string][] = [
+    ['OpenAI strict', (tool) => toResponsesTool(tool).description],
+    ['OpenAI non-strict', (tool) => toChatTool(tool, { strict: false }).function.description],
+    ['Anthropic', (tool) => toAnthropicTool(tool).description],
+    ['Gemini', (tool) => toGeminiFunctionDeclaration(tool).description ?? ''],
+    ['MCP', (tool) => toMcpTool(tool).description],
+  ];
+  for (const [dialect, describe] of dialects) {
+    it(`${dialect}: derived from the contract, or the tool's own words`, () => {
+      const derived = describe(charge);
+      assert.match(derived, /Returns: a tool result \(data with charge_id, cents\)/);
+      assert.match(derived, /Cost: changes state and cannot be undone; a person approves each call first; a call whose outcome is unknown is checked, never repeated; one call may take up to 20 s; at most 3 calls per workflow\./);
+      const own = describe(declared);
+      assert.match(own, /Returns: the charge id and the amount charged, in cents\./);
+      assert.match(own, /Cost: moves real money; about 2 s\./);
+    });
+  }
+});
+
+describe('a tool name says what it does to what (seed 003)', () => {
+  const tool = (name: string) => defineTool({ name, description: 'Does something specific.', input: z.strictObject({}), output: z.null(), effect: 'read', source: { label: 's', type: 't' }, handler: returning({ data: null }) });
+  it('refuses a name made only of vague words; accepts verb and object in either order', () => {
+    for (const name of ['process', 'handle', 'run_task', 'do.stuff', 'executeTool']) assert.throws(() => tool(name), /says neither what the tool does nor to what/, name);
+    for (const name of ['search_web', 'orders.get', 'read_file', 'sendEmail', 'lookup']) assert.doesNotThrow(() => tool(name), name);
   });
 });
 

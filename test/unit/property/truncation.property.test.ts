@@ -228,9 +228,8 @@ describe('truncation invariants (executeTool, random list data and budgets)', ()
         if (completeness.available_items === 0) {
           assert.ok(scenario.items.length === 0 && !upstreamSaysMore, 'available_items is 0 only for a truly empty listing (unknown is null)');
         }
-        if (returned < scenario.items.length && modelResult.data !== null) {
-          assert.deepStrictEqual(completeness.next, { type: 'offset', value: returned }, 'our own cut continues at the next item');
-        }
+        // The tool declares no continuation: no `next` could be honoured, so none is offered, cut or not.
+        assert.equal(completeness.next, null, 'a tool without a declared continuation is offered no next');
         assert.ok(returned <= scenario.maxItems);
       }),
       RUNS,
