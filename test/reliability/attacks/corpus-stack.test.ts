@@ -62,7 +62,8 @@ test(`the corpus (${cases.length} transportable cases of ${HOSTILE_CASES.length}
       return client.workflow.execute('runToolCalls', {
         taskQueue: stack.taskQueue,
         workflowId: workflowIds[i]!,
-        args: [calls, { principal, readAttempts: 1, reconcile: { initialIntervalMs: 100, deadlineMs: 60_000 } }],
+        // The cases are independent: one case's invariant failure must not halt another's write.
+        args: [calls, { principal, readAttempts: 1, onInvariantFailure: 'continue', reconcile: { initialIntervalMs: 100, deadlineMs: 60_000 } }],
       }) as Promise<CorrelatedResult[]>;
     }),
   );

@@ -107,7 +107,9 @@ test('data, nested data, keys, name/value pairs, secret-named fields, untrusted 
     assert.ok(data.note.startsWith(secret.canary) && data.orders[0]!.lines[0]!.memo.startsWith(secret.canary) && data.keys.kept === secret.canary, secret.canary);
     assert.deepEqual(data.headers.at(-1), { name: 'x-canary', value: secret.canary });
     assert.ok(modelResult.untrusted_content[0]!.text.includes(secret.canary) && modelResult.evidence[0]!.quote!.startsWith(secret.canary));
-    assert.ok(modelResult.evidence[0]!.locator.startsWith(`kb/${secret.canary}/`) && String(modelResult.completeness.next?.value).startsWith(secret.canary));
+    assert.ok(modelResult.evidence[0]!.locator.startsWith(`kb/${secret.canary}/`));
+    // The tool declares no continuation, so the cursor it returns is one it could not honour: never shown (seed 003).
+    assert.equal(modelResult.completeness.next, null);
     assertHiddenIn(shownTexts(result, SECRET_TOOLS.fetch), secret, 'data placements');
   }
   const { text } = await historyText(stack.temporal.client, WORKFLOWS.data);
