@@ -35,10 +35,10 @@ const args = { customer_id: 'cus_bench' };
 
 /** A way of making the call: which workflow, on which task queue. */
 interface Path {
-  readonly key: 'bare' | 'plugin' | 'pluginExpected' | 'pluginMemory';
+  readonly key: 'bare' | 'plugin' | 'pluginTyped' | 'pluginMemory';
   readonly label: string;
   readonly taskQueue: string;
-  readonly workflowType: 'bareCalls' | 'pluginCalls';
+  readonly workflowType: 'bareCalls' | 'pluginCalls' | 'pluginTypedCalls';
   /** Call options beyond the principal (plugin paths). */
   readonly callOptions?: Readonly<Record<string, unknown>>;
   /** How the summary names the path's ratios to bare's (the paths it reports). */
@@ -51,8 +51,9 @@ const QUEUE_MEMORY = `ttc-bench-e2e-mem-${process.pid}`;
 const PATHS: readonly Path[] = [
   { key: 'bare', label: 'bare activity', taskQueue: QUEUE_BARE, workflowType: 'bareCalls' },
   { key: 'plugin', label: 'plugin (Postgres store)', taskQueue: QUEUE_PG, workflowType: 'pluginCalls', summaryName: 'plugin/bare' },
-  // The same calls, made as a caller who knows the tool is a plain read makes them: none is prepared.
-  { key: 'pluginExpected', label: 'plugin, expectPlainRead (Postgres store)', taskQueue: QUEUE_PG, workflowType: 'pluginCalls', callOptions: { expectPlainRead: true }, summaryName: 'plugin (expectPlainRead)/bare' },
+  // The same calls made with the tool's declaration, as application workflows make them (the name path asks the
+  // worker to describe the tool once per run).
+  { key: 'pluginTyped', label: 'plugin, typed call (Postgres store)', taskQueue: QUEUE_PG, workflowType: 'pluginTypedCalls', summaryName: 'plugin (typed)/bare' },
   { key: 'pluginMemory', label: 'plugin (in-memory store)', taskQueue: QUEUE_MEMORY, workflowType: 'pluginCalls' },
 ];
 
@@ -244,8 +245,8 @@ function workerTimingRows(): string[][] {
   const row = (label: string, samples: readonly number[]) => [label, String(samples.length), ms(median(samples)), ms(quantile(samples, 0.95))];
   return [
     row('bare activity (handler only)', bareWorkerTimings.get(`activity.bare:${tool}`)),
-    row('plugin: prepare (local activity), Postgres worker', pgWorkerTimings.get('local.ttc.prepareToolCall')),
-    row('plugin: tool activity, whole (Postgres store; prepared and expected reads)', pgWorkerTimings.get(`activity.${tool}`)),
+    row('plugin: describe tools (local activity, name path, once per run), Postgres worker', pgWorkerTimings.get('local.ttc.describeTools')),
+    row('plugin: tool activity, whole (Postgres store; name and typed paths)', pgWorkerTimings.get(`activity.${tool}`)),
     row('  of which store.claimIdempotencyKey', storeTimings.get('store.claimIdempotencyKey')),
     row('  of which store.recordExecution', storeTimings.get('store.recordExecution')),
     row('plugin: tool activity, whole (in-memory store: funnel + handler)', memoryWorkerTimings.get(`activity.${tool}`)),

@@ -13,6 +13,7 @@ import { createBareActivities } from './bare-activities.js';
 import { openBenchDatabase, type BenchDatabase } from './bench-postgres.js';
 
 const benchWorkflows = fileURLToPath(new URL('./bench-workflows.ts', import.meta.url));
+const benchDeclarations = fileURLToPath(new URL('../../testkit/payment-declarations.ts', import.meta.url));
 const bareWorkflows = fileURLToPath(new URL('./bare-workflows.ts', import.meta.url));
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
@@ -42,7 +43,8 @@ export async function startBenchRuntime(options: { poolMax?: number } = {}): Pro
     const [temporal, db, workflowBundle, bareBundle] = await cleanups.startTogether(
       [startTestTemporal(), (started) => started.stop()],
       [openBenchDatabase(options.poolMax ?? 40), (started) => started.close()],
-      [bundleWorkflowCode({ workflowsPath: benchWorkflows, logger: quietLogger })],
+      // The declarations typed calls import are evaluated once per worker, as `declarationModules` does for a user.
+      [bundleWorkflowCode({ workflowsPath: benchWorkflows, logger: quietLogger, preloadModules: [benchDeclarations] })],
       [bundleWorkflowCode({ workflowsPath: bareWorkflows, logger: quietLogger })],
     );
     const payments = await new PaymentsService().start();
