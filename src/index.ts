@@ -5,7 +5,7 @@ export { declareTool, ToolDefinitionError } from './contract/declare-tool.js';
 export { implementTool } from './contract/implement-tool.js';
 export { ToolRegistry } from './contract/tool-registry.js';
 export { ToolError, isToolError } from './contract/tool-error.js';
-export { readHttpJson, type HttpLikeResponse, type HttpJson } from './contract/http-response.js';
+export { readHttpJson, type HttpJson } from './contract/http-response.js';
 export { readFetchJson } from './contract/fetch-response.js';
 export { safePath } from './contract/safe-inputs/safe-path.js';
 export { publicUrl } from './contract/safe-inputs/public-url.js';
@@ -41,15 +41,12 @@ export type {
   SideEffectReceipt,
   RawResponse,
   ReconcileOutcome,
-  TimeInput,
 } from './contract/tool-handler.js';
 export type { ToolFacts } from './contract/tool-facts.js';
 export type { ToolExample } from './contract/tool-guidance.js';
 export type { ProviderContext } from './contract/bindings.js';
 export { ERROR_CATALOG, type CatalogCode, type CatalogEntry, type Recovery, type ErrorCategory } from './contract/error-catalog.js';
-export type { ReceiptVisibility } from './contract/receipt-visibility.js';
 export type { Precondition } from './contract/preconditions.js';
-export type { ProviderRevision } from './contract/provider-revisions.js';
 export {
   modelResultSchema,
   MODEL_RESULT_SCHEMA_VERSION,

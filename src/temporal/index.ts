@@ -1,5 +1,6 @@
 // `temporal-tool-contract/temporal`: the worker/client side of the Temporal runtime. Named explicitly.
 export { ToolContractPlugin, type ToolContractPluginOptions } from './plugin.js';
+export type { ProviderRevision } from '../contract/provider-revisions.js';
 export { submitApprovalDecision, submitResolution } from './approval-client.js';
 export { approvalToSign, pendingApprovalsToSign, type ApprovalToSign, type NotSignable, type SignableApproval, type RunApprovals } from './approvals-to-sign.js';
 // Names stored in history and visibility, for clients that signal, query or list the package's workflows.
