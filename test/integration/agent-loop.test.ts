@@ -164,7 +164,7 @@ test('hostile model output: 50 parallel calls in one response each get exactly o
   assert.deepEqual(messages.map((m) => m.callId).sort(), ids.map((_, i) => `model-call-${i}`).sort(), 'the result set equals the call set');
   for (const message of messages) {
     const index = Number(message.callId.slice('model-call-'.length));
-    assert.equal(message.result.status, 'succeeded');
+    assert.equal(message.result.status, 'succeeded', `${message.callId}: ${JSON.stringify(message.result.error)}`);
     assert.equal((message.result.data as { id: string }).id, ids[index], `result of ${message.callId} belongs to its call`);
   }
 });
