@@ -29,9 +29,11 @@ export type CallRequest = Omit<CallIdentity, 'operationId' | 'idempotencyKey'>;
  * idempotency key unless the tool declares a business key, which is then scoped by tool and tenant. Arguments whose
  * business key cannot be read get the unkeyed identity and the reason, so the call can still be refused and audited.
  */
-export function identifyCall(facts: Pick<ToolFacts, 'name' | 'businessKey' | 'keyScope'>, call: CallRequest, workflowId: string): { readonly ok: true; readonly identity: CallIdentity } | { readonly ok: false; readonly identity: CallIdentity; readonly reason: string } {
+export function identifyCall(facts: Pick<ToolFacts, 'businessKey' | 'keyScope'>, call: CallRequest, workflowId: string): { readonly ok: true; readonly identity: CallIdentity } | { readonly ok: false; readonly identity: CallIdentity; readonly reason: string } {
   const operationId = `${workflowId}:${call.callId}`;
-  const unkeyed: CallIdentity = { ...call, tool: facts.name, operationId, idempotencyKey: operationId };
+  // The call keeps the name it was made under (a renamed tool's earlier name is served as itself, so workers that
+  // know only that name can still serve it); its key is scoped by the tool's `keyScope`, one for all its names.
+  const unkeyed: CallIdentity = { ...call, operationId, idempotencyKey: operationId };
   if (facts.businessKey === null) return { ok: true, identity: unkeyed };
   const key = businessKeyOf(call.args, facts.businessKey);
   if (!key.ok) return { ok: false, identity: unkeyed, reason: key.reason };

@@ -50,7 +50,7 @@ test('three-page cursor listing through callTool: sealed cursors only, the handl
   for (const page of pages) assert.ok(!JSON.stringify(page.modelResult).includes('upstream-page'), 'the model never sees an upstream cursor');
 });
 
-test('forged, foreign and expired cursors are INVALID_ARGUMENTS, refused before dispatch: no handler runs', { timeout: 120_000 }, async () => {
+test('forged, foreign and expired cursors are INVALID_ARGUMENTS, refused before the handler: no handler runs', { timeout: 120_000 }, async () => {
   const first = await call('perm-cursor-source', RECORD_TOOLS.scan, {});
   const sealed = first.modelResult.completeness.continue_with?.arguments['cursor'] as string;
   const [prefix, payload, mac] = sealed.split('.') as [string, string, string];
@@ -68,10 +68,10 @@ test('forged, foreign and expired cursors are INVALID_ARGUMENTS, refused before 
   }
   assert.equal(log.handlerRuns, briefRuns, 'the expired cursor ran nothing');
   assert.equal(briefRuns - runs, 1, 'of all these calls only the fresh listing ran its handler');
-  // Refused by the prepare step (before dispatch): no tool activity was scheduled.
+  // Refused by the tool activity's own input layer, before its handler: the one activity the call scheduled.
   const history = await h.temporal.client.workflow.getHandle('perm-cursor-forged').fetchHistory();
   const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
-  assert.deepEqual(scheduled, []);
+  assert.deepEqual(scheduled, [RECORD_TOOLS.scan]);
 });
 
 test('authorize refuses a principal before dispatch (PERMISSION_DENIED, audited); the permitted principal runs', { timeout: 120_000 }, async () => {

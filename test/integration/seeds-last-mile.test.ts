@@ -93,7 +93,7 @@ test('a local replay asks authorize again: a caller it refuses learns only that 
   assert.equal(first.modelResult.status, 'succeeded');
   const key = chargeKey(principal.tenant, 'pay_slm_replay', GUARDED);
   const dispatch = (workflowId: string) => {
-    const input = { kind: TOOL_ACTIVITY_INPUT_KIND, args: charge('pay_slm_replay'), callId: 'call-1', operationId: `${workflowId}:call-1`, idempotencyKey: key, principal: caller, provider: WORKFLOW_PROVIDER, dispatch: 'dispatch' };
+    const input = { kind: TOOL_ACTIVITY_INPUT_KIND, args: charge('pay_slm_replay'), callId: 'call-1', operationId: `${workflowId}:call-1`, idempotencyKey: key, principal: caller, provider: WORKFLOW_PROVIDER, dispatch: 'dispatch', revision: h.tools.get(GUARDED).facts.revision };
     return execute<ToolCallResult>('scheduleToolActivity', workflowId, [GUARDED, input]);
   };
   const replayed = await dispatch('slm-replay-allowed');

@@ -59,8 +59,9 @@ describe('Temporal Web UI', { skip: skipWithoutChromium() }, () => {
     await page.goto(`${ui}/workflows/${encodeURIComponent(run.workflowId)}`);
     await see(page.getByText(run.workflowType, { exact: true }), `the workflow type ${run.workflowType}`);
     for (const tool of run.tools) {
-      // Timeline label: "<activity type> • <summary>", the summary being "<tool> [<effect>] <arguments>".
-      const label = new RegExp(`^${escapeRegExp(tool)} • ${escapeRegExp(tool)} \\[(read|write)\\] \\{"`);
+      // Timeline label: "<activity type> • <summary>", the summary being "<tool> [<effect>] <call id>", or the
+      // arguments a person approved in place of the call id (docs/security.md, *Where it runs*).
+      const label = new RegExp(`^${escapeRegExp(tool)} • ${escapeRegExp(tool)} \\[(read|write|destructive)\\] (\\{"|\\S)`);
       await see(page.getByText(label), `the activity ${tool} with its summary`);
     }
     await see(page.getByText(`Reconcile ${run.reconciledTool} (unknown outcome)`, { exact: true }), 'the reconciliation child (its static summary)');

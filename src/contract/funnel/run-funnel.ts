@@ -30,9 +30,10 @@ import type { ToolExecution } from './tool-execution.js';
 /** The checks before the handler runs; the host also runs them alone, to refuse a call before it is dispatched. */
 const BEFORE_HANDLER: readonly Step[] = [
   refuseUnrecordableContext, // input: trusted values the audit and bindings can record
-  refuseUnacceptedProvider, // input: a provider binding the host accepts (seed 001)
   gateArguments, // input: plain, bounded JSON
   parseArguments, // input: the tool's input schema
+  // After parsing, so a refused call's audit digests the request the worker claimed its key for.
+  refuseUnacceptedProvider, // input: a provider binding the host accepts (seed 001)
   openContinuation, // input: where a listing continues; a sealed cursor opened (or refused)
   checkAuthorization, // authorization: the tool's authorize, before anything runs
 ];

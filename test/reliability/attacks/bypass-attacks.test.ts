@@ -201,20 +201,20 @@ test('2. a lying preview signs nothing: an attacker\'s own call shown to the app
   assert.equal(modelResult.error?.code, 'APPROVAL_REJECTED');
 });
 
-test('4. expectPlainRead runs no activity that is not a tool: a model-chosen activity name or a ttc.* name is UNKNOWN_TOOL, callTool does not throw', { timeout: 180_000 }, async () => {
+test('4. a call by name runs no activity that is not a tool: a model-chosen activity name or a ttc.* name is UNKNOWN_TOOL, callTool does not throw', { timeout: 180_000 }, async () => {
   let wiped = 0;
   const taskQueue = `${h.taskQueue}-with-activities`;
   const worker = await h.startWorker({ taskQueue, activities: { 'ops.wipeAudit': () => Promise.resolve((wiped += 1)) } });
   try {
     for (const [workflowId, name] of [['expected-non-tool', 'ops.wipeAudit'], ['expected-package', 'ttc.settleToolCall']] as const) {
-      const { modelResult, auditRef } = (await client().workflow.execute('runToolCall', { taskQueue, workflowId, args: [name, { everything: true }, { principal, expectPlainRead: true }] })) as ToolCallResult;
+      const { modelResult, auditRef } = (await client().workflow.execute('runToolCall', { taskQueue, workflowId, args: [name, { everything: true }, { principal }] })) as ToolCallResult;
       assert.equal(modelResult.error?.code, 'UNKNOWN_TOOL', name);
       assert.equal(modelResult.execution.outcome, 'not_started', name);
-      assert.ok(auditRef !== null, `${name}: refused by preparation, with its audit`);
+      assert.ok(auditRef !== null, `${name}: refused before any activity, with its audit`);
     }
     assert.equal(wiped, 0, 'the non-tool activity never ran');
-    // Control: an expected read of a plain read runs as one.
-    const { modelResult } = (await client().workflow.execute('runToolCall', { taskQueue, workflowId: 'expected-control', args: [TOOLS.customer, { customer_id: 'cus_1' }, { principal, expectPlainRead: true }] })) as ToolCallResult;
+    // Control: a plain read made by name runs as one.
+    const { modelResult } = (await client().workflow.execute('runToolCall', { taskQueue, workflowId: 'expected-control', args: [TOOLS.customer, { customer_id: 'cus_1' }, { principal }] })) as ToolCallResult;
     assert.equal(modelResult.status, 'succeeded');
   } finally {
     await worker.stop();
@@ -322,7 +322,7 @@ test('13. a re-dispatch runs only for a tool allowed one: a closed reconciliatio
   assert.ok(answer.accepted);
   assert.equal(((await handle.result()) as ToolCallResult).modelResult.error?.code, 'NOT_COMMITTED');
   // The closed reconciliation's id is free: the attacker's workflow takes it and re-dispatches with the approval.
-  const redispatch = toolInput(victim, refundArgs, { idempotencyKey: key, dispatch: 'redispatch', approval: { token: message.token ?? null, decision: answer.decision } });
+  const redispatch = toolInput(victim, refundArgs, { idempotencyKey: key, dispatch: 'redispatch', revision: h.tools.get(TOOLS.refund).facts.revision, approval: { token: message.token ?? null, decision: answer.decision } });
   const again = (await client().workflow.execute('scheduleToolActivity', { taskQueue: h.taskQueue, workflowId: reconcileWorkflowId(key), args: [TOOLS.refund, redispatch] })) as ToolCallResult;
   assert.equal(again.modelResult.error?.code, 'TOOL_ERROR');
   assert.equal(again.modelResult.execution.outcome, 'not_started');

@@ -190,8 +190,10 @@ test('the tool activity itself refuses to run an approval-required tool without 
     ['an unsigned record', bigTransfer, { approval: { token: null, decision: { ...grant.decision, method: 'unauthenticated' } } }, 'APPROVAL_INVALID'],
     ['a genuine decision for other arguments', { ...bigTransfer, to_account: 'acct_other' }, { approval: grant }, 'APPROVAL_INVALID'],
     ['a genuine decision for these arguments, copied into another workflow', bigTransfer, { approval: grant }, 'APPROVAL_INVALID'],
-    ['a genuine decision under a fresh idempotency key', bigTransfer, { approval: grant, idempotencyKey: 'fresh-key-1' }, 'APPROVAL_INVALID'],
-    ['a genuine decision with the genuine call\'s identity', bigTransfer, { approval: grant, operationId: `${source}:call-1`, idempotencyKey: `${source}:call-1` }, 'APPROVAL_INVALID'],
+    // These two name an identity that is not this workflow's own call: refused by the ownership check that every tool
+    // call passes first, before its approval is even looked at.
+    ['a genuine decision under a fresh idempotency key', bigTransfer, { approval: grant, idempotencyKey: 'fresh-key-1' }, 'PERMISSION_DENIED'],
+    ['a genuine decision with the genuine call\'s identity', bigTransfer, { approval: grant, operationId: `${source}:call-1`, idempotencyKey: `${source}:call-1` }, 'PERMISSION_DENIED'],
   ];
   const foreignIdentity = new Set([6, 7]);
   for (const [i, [what, args, overrides, code]] of attempts.entries()) {
