@@ -59,7 +59,7 @@ export async function callTools(calls: readonly BatchCallRequest[], options: Cal
   const run = (i: number): Promise<ToolCallResult> => {
     const call = calls[i] as BatchCallRequest;
     const callOptions = { ...options, callId: callIds[i] as string, ...(call.provider === undefined ? {} : { provider: call.provider }) };
-    return callWithRecovery(facts[i] ?? call.name, call.args, callOptions, { ...(call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments }), writeLane: inLane });
+    return callWithRecovery({ name: call.name, facts: facts[i] ?? null }, call.args, callOptions, { ...(call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments }), writeLane: inLane });
   };
   const results = new Map<string, ToolCallResult>();
   const indices = calls.map((_, i) => i);

@@ -27,7 +27,7 @@ export async function approveIfRequired(state: CallState): Promise<StepOutcome> 
   const outcome = await awaitApproval({ identity, ...requested });
   if (outcome.kind === 'rejected') return { done: await settle(identity, { kind: 'approval_rejected', rejection: outcome.verified }) };
   if (outcome.kind === 'expired') return { done: await settle(identity, { kind: 'approval_expired', invalidDecisions: outcome.invalidDecisions }) };
-  return { next: { ...state, approval: outcome.verified, summary: previewSummary(facts, requested.preview.arguments) } };
+  return { next: { ...state, approval: outcome.verified, summary: previewSummary(identity.tool, facts, requested.preview.arguments) } };
 }
 
 /** The request-approval local activity; `null` when the worker could not record the request. */
@@ -44,7 +44,7 @@ async function requestApproval(input: RequestApprovalInput): Promise<ApprovalReq
 }
 
 /** One line for the UI: tool, effect and the approver's secret-free view of the arguments, clipped. */
-function previewSummary(facts: ToolFacts, shownArguments: unknown): string {
+function previewSummary(tool: string, facts: ToolFacts, shownArguments: unknown): string {
   let args: string;
   try {
     args = JSON.stringify(shownArguments) ?? '';
@@ -52,5 +52,5 @@ function previewSummary(facts: ToolFacts, shownArguments: unknown): string {
     args = '';
   }
   const clipped = args.length > 120 ? `${args.slice(0, 119)}…` : args;
-  return `${facts.name} [${facts.effect}] ${clipped}`;
+  return `${tool} [${facts.effect}] ${clipped}`;
 }

@@ -76,7 +76,8 @@ export const WORKFLOW_PROVIDER: ProviderContext = Object.freeze({
  * workflow reconciles it by idempotency key, and the result says how it was settled.
  */
 export async function callTool<T extends AnyToolDeclaration | string>(tool: T, args: CallArgs<T>, options: CallToolOptions): Promise<CallResult<T>> {
-  return (await callWithRecovery(typeof tool === 'string' ? tool : tool.facts, args, options)) as CallResult<T>;
+  const called = typeof tool === 'string' ? { name: tool, facts: undefined } : { name: tool.name, facts: tool.facts };
+  return (await callWithRecovery(called, args, options)) as CallResult<T>;
 }
 
 /** The arguments of a call: typed by a declaration's input schema, anything (checked by the worker) for a name. */
@@ -93,11 +94,14 @@ export interface BatchedCall {
   readonly writeLane?: <T>(run: () => Promise<T>) => Promise<T>;
 }
 
-/** A call of a declared tool (its facts) or a named one (`null` facts: none such), with its recovery paths. */
-export async function callWithRecovery(tool: ToolFacts | string, args: unknown, options: CallToolOptions, batched: BatchedCall = {}): Promise<ToolCallResult> {
+/**
+ * A call, with its recovery paths, by the name it is made under (an alias runs as itself) and the tool's facts: known
+ * (a declaration's, or resolved for a batch), `null` (no such tool) or `undefined` (resolved here).
+ */
+export async function callWithRecovery(called: { readonly name: string; readonly facts: ToolFacts | null | undefined }, args: unknown, options: CallToolOptions, batched: BatchedCall = {}): Promise<ToolCallResult> {
   const callId = options.callId ?? nextCallId();
-  const name = typeof tool === 'string' ? tool : tool.name;
-  const facts = typeof tool === 'string' ? ((await resolveTools([name], options))[0] ?? null) : tool;
+  const { name } = called;
+  const facts = called.facts !== undefined ? called.facts : ((await resolveTools([name], options))[0] ?? null);
   const first = await runOne(facts, name, args, callId, options, batched.malformedArguments);
   return withRecoveryPaths(name, callId, first, options, async (fallback, id) => {
     const fallbackFacts = (await resolveTools([fallback], options))[0] ?? null;

@@ -97,7 +97,7 @@ async function identify(state: CallState): Promise<StepOutcome> {
   const identified = identifyCall(facts, state.request, workflowInfo().workflowId);
   if (state.malformedArguments !== undefined) return { done: await settle(identified.identity, { kind: 'invalid_arguments', reason: state.malformedArguments }) };
   if (!identified.ok) return { done: await settle(identified.identity, { kind: 'invalid_arguments', reason: identified.reason }) };
-  return { next: { ...state, identity: identified.identity, summary: `${facts.name} [${facts.effect}] ${state.request.callId}` } };
+  return { next: { ...state, identity: identified.identity, summary: `${state.request.tool} [${facts.effect}] ${state.request.callId}` } };
 }
 
 async function refuseHaltedWrite(state: CallState): Promise<StepOutcome> {

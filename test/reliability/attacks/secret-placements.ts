@@ -103,7 +103,7 @@ const settleTool = defineTool({
   businessKey: ['batch'],
   handler: () => Promise.reject(new Error('connection reset after the request was sent')),
   reconcile: (key, ctx) => {
-    const batch = Number(key.slice(key.lastIndexOf('-') + 1));
+    const batch = Number(key.slice(key.lastIndexOf(':') + 1));
     // The query number: the audit attempt of reconcile query n is 200 + n.
     const query = ctx.attempt - 200;
     const i = batch * REASONS_PER_RECONCILIATION + query - 1;
