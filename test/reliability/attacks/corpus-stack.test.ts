@@ -6,6 +6,7 @@ import type { AnyToolImplementation, HandlerContext, ModelResult, ReconcileOutco
 import type { BatchCallRequest, CorrelatedResult } from '../../../workflows/index.js';
 import { BEARER, HOSTILE_CASES, orderArgs, PASSWORD, SECRET, type HostileCase } from '../../support/hostile-corpus.js';
 import { testContext } from '../../../testkit/context.js';
+import { defineTool } from '../../../testkit/define-tool.js';
 import { TOOLS } from '../../../testkit/payment-tools.js';
 import { goodOrderOutput } from '../../support/tools.js';
 import { historyText } from '../../support/history-text.js';
@@ -29,13 +30,17 @@ const FRESH_INSTANT = goodOrderOutput().observedAt;
 const notCommitted = (): Promise<ReconcileOutcome<never>> => Promise.resolve({ state: 'not_committed' });
 
 /**
- * Each case's tool under its own name (one activity type per case). Writes run without approval here (approvals
- * have their own race test) and reconcile to "not committed", so an unknown outcome settles without a human.
+ * Each case's tool declared again under its own name (one activity type per case), so its facts and revision are the
+ * renamed tool's own. Writes run without approval here (approvals have their own race test) and reconcile to "not
+ * committed", so an unknown outcome settles without a human.
  */
 function stackTool(c: StackCase): AnyToolImplementation {
   const write = c.tool.effect !== 'read';
   const handler = async (args: unknown, ctx: HandlerContext) => rebaseFreshInstant(await c.tool.handler(args, ctx));
-  return { ...c.tool, name: c.toolName, handler, requiresApproval: false, ...(write ? { reconcile: notCommitted } : {}) } as AnyToolImplementation;
+  // What declareTool derives (facts, revisions) is derived again; the rest of the declaration is kept as it was.
+  const derived = new Set(['facts', 'revisions', 'handler', 'reconcile']);
+  const declared = Object.fromEntries(Object.entries(c.tool).filter(([key]) => !derived.has(key))) as Omit<AnyToolImplementation, 'facts' | 'revisions' | 'handler' | 'reconcile'>;
+  return defineTool({ ...declared, name: c.toolName, requiresApproval: false, handler, ...(write ? { reconcile: notCommitted } : {}) } as Parameters<typeof defineTool>[0]);
 }
 
 /**
