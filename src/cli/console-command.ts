@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CLI_ENV } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import { configuredCodec } from './codec-config.js';
@@ -21,12 +22,12 @@ export interface ServedConsole {
   close(): Promise<void>;
 }
 
-/** Serves a console on 127.0.0.1:`port` (the demo's `start` runs one next to its worker). */
+/** Serves a console on 127.0.0.1:`port` (0: any free port) — the demo's `start` runs one next to its worker. */
 export async function serveConsole(backend: ConsoleBackend, options: Omit<ConsoleServerOptions, 'listenHost'>, port: number): Promise<ServedConsole> {
   const server = createConsoleServer(backend, { ...options, listenHost: CONSOLE_HOST });
   await listen(server, port);
   return {
-    url: `http://${CONSOLE_HOST}:${port}`,
+    url: `http://${CONSOLE_HOST}:${(server.address() as AddressInfo).port}`,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
