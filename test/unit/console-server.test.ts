@@ -80,7 +80,7 @@ function recordingBackend() {
       resolved.push(input);
       return Promise.resolve({ workflowId: 'ttc-reconcile:key-1', idempotencyKey: input.idempotencyKey, outcome: input.outcome, accepted: true, recorded: record });
     },
-    call: () => Promise.resolve({ inspected: { workflowId: 'wf-1', callId: null, calls: [], evidence: [], statePatches: [], memory: [] }, checks: [] } satisfies CallView),
+    call: () => Promise.resolve({ inspected: { workflowId: 'wf-1', callId: null, calls: [], evidence: [], statePatches: [], memory: [] }, checks: [], reconciliations: [] } satisfies CallView),
   };
   return { backend, decided, resolved };
 }

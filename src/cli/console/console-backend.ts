@@ -45,6 +45,8 @@ export interface AuditDigestCheck {
 export interface CallView {
   readonly inspected: InspectOutput;
   readonly checks: readonly AuditDigestCheck[];
+  /** The reconciliation of each call whose outcome was ever unknown, by idempotency key (its result is audited under the reconciliation's own workflow). */
+  readonly reconciliations: readonly ReconciliationRecord[];
 }
 
 /**

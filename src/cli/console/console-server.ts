@@ -37,12 +37,15 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** Longest operator identity taken from a proxy header. */
 const MAX_OPERATOR_LENGTH = 256;
 
-/** No script, no frames, nothing from elsewhere: the page is static markup and its own stylesheet. */
+/**
+ * No script, no frames, nothing from elsewhere: the page is static markup and its own stylesheet. The referrer goes to
+ * the console only (`same-origin`): with `no-referrer` a browser sends `Origin: null` on the console's own forms.
+ */
 const SECURITY_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+  'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 } as const;
 

@@ -36,6 +36,7 @@ textarea, input[type=text] { width: 100%; max-width: 40rem; font: inherit; }
 button { font: inherit; padding: 0.4rem 1rem; margin: 0.5rem 0.5rem 0 0; border: 2px solid #111; border-radius: 4px; background: #fff; color: #111; cursor: pointer; }
 button.approve { background: #0b5d0b; color: #fff; } button.reject { background: #8a0000; color: #fff; }
 p.message { font-size: 1.1rem; padding: 0.75rem; border: 2px solid #111; }
+summary { cursor: pointer; font-weight: 600; margin: 0.5rem 0; }
 `;
 
 function layout(title: string, ctx: Pick<PageContext, 'operator'>, body: Html): Html {
@@ -101,12 +102,6 @@ function untrustedSection(untrusted: readonly UntrustedContent[]): Html {
 
 function reconciliationCard(record: ReconciliationRecord, ctx: PageContext): Html {
   const id = `reconciliation-${record.idempotencyKey}`;
-  const attempts =
-    record.attempts.length === 0
-      ? html`<p>No provider query yet.</p>`
-      : html`<table><caption>Queries to the authoritative system</caption><thead><tr><th scope="col">#</th><th scope="col">Finding</th><th scope="col">Detail</th><th scope="col">At</th></tr></thead><tbody>${record.attempts.map(
-          (attempt) => html`<tr><td>${attempt.attempt}</td><td>${attempt.finding}</td><td>${attempt.detail ?? ''}</td><td>${attempt.at}</td></tr>`,
-        )}</tbody></table>`;
   const form =
     record.state === 'escalated'
       ? html`<form method="post" action="/resolve"><fieldset><legend>Resolve with what you found out</legend>
@@ -122,7 +117,25 @@ function reconciliationCard(record: ReconciliationRecord, ctx: PageContext): Htm
 <dl><dt>Idempotency key</dt><dd><code>${record.idempotencyKey}</code> (round ${record.round})</dd>
 <dt>Workflow</dt><dd><a href="${callHref(record.workflowId, record.callId)}"><code>${record.workflowId}</code> / <code>${record.callId}</code></a>${workflowLink(ctx, record.workflowId)}</dd>
 <dt>Opened</dt><dd>${record.openedAt}</dd>${record.escalatedAt === null ? '' : html`<dt>Escalated</dt><dd>${record.escalatedAt}: ${record.escalationReason ?? ''}</dd>`}</dl>
-${attempts}${form}</section>`;
+${findingsTable(record)}${form}</section>`;
+}
+
+/** The queries a reconciliation made to the authoritative system, and what each found. */
+function findingsTable(record: ReconciliationRecord): Html {
+  if (record.attempts.length === 0) return html`<p>No provider query yet.</p>`;
+  return html`<table><caption>Queries to the authoritative system</caption><thead><tr><th scope="col">#</th><th scope="col">Finding</th><th scope="col">Detail</th><th scope="col">At</th></tr></thead><tbody>${record.attempts.map(
+    (attempt) => html`<tr><td>${attempt.attempt}</td><td>${attempt.finding}</td><td>${attempt.detail ?? ''}</td><td>${attempt.at}</td></tr>`,
+  )}</tbody></table>`;
+}
+
+/** How a call's unknown outcome was settled (or is still being), with the findings it rests on. */
+function settlement(record: ReconciliationRecord | undefined): Html {
+  if (record === undefined) return html``;
+  const how =
+    record.state === 'settled'
+      ? html`settled: <strong>${record.outcome === 'committed' ? 'committed' : 'not committed'}</strong>, ${record.via === 'human' ? html`by ${record.resolvedBy ?? 'a person'}${record.note === null ? '' : html` (“${record.note}”)`}` : 'by the provider\'s receipt'}${record.receiptExternalId === null ? '' : html`, external id <code>${record.receiptExternalId}</code>`}`
+      : html`<strong>${record.state}</strong>`;
+  return html`<h3>Unknown outcome, reconciled</h3><p data-testid="settlement">Round ${record.round}: ${how}</p>${findingsTable(record)}`;
 }
 
 /** A workflow's calls (or one call): model results, audit digests checked, state patches with their evidence. */
@@ -130,11 +143,12 @@ export function callPage(view: CallView, ctx: PageContext): Html {
   const { inspected } = view;
   const evidenceById = new Map(inspected.evidence.map((item) => [item.evidenceId, item]));
   const title = inspected.callId === null ? `Workflow ${inspected.workflowId}` : `Call ${inspected.callId} of ${inspected.workflowId}`;
+  const reconciliationOf = new Map(view.reconciliations.map((record) => [record.idempotencyKey, record]));
   const calls = inspected.calls.map(
-    (call) => html`<section class="card" aria-labelledby="call-${call.callId}"><h2 id="call-${call.callId}">Call <code>${call.callId}</code>: ${call.modelResult.status}</h2>
-<dl><dt>Idempotency key</dt><dd><code>${call.idempotencyKey}</code></dd><dt>Ledger</dt><dd>${call.ledger?.status ?? 'no row'}</dd></dl>
+    (call) => html`<section class="card" aria-labelledby="call-${call.callId}" data-testid="call"><h2 id="call-${call.callId}">Call <code>${call.callId}</code>: ${call.modelResult.tool} ${call.modelResult.status}</h2>
+<dl><dt>Idempotency key</dt><dd><code>${call.idempotencyKey}</code></dd><dt>Ledger</dt><dd>${call.ledger?.status ?? 'no row'}</dd></dl>${settlement(reconciliationOf.get(call.idempotencyKey))}
 <h3>Audit digests (recomputed by the console)</h3>${checksTable(view.checks.filter((check) => call.attempts.some((attempt) => attempt.auditId === check.auditId)))}
-<h3>Model result (what the model saw)</h3>${untrustedSection(call.modelResult.untrusted_content)}${jsonBlock(call.modelResult)}</section>`,
+${untrustedSection(call.modelResult.untrusted_content)}<details><summary>Model result (what the model saw)</summary>${jsonBlock(call.modelResult)}</details></section>`,
   );
   const patches =
     inspected.statePatches.length === 0

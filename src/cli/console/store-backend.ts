@@ -37,7 +37,9 @@ export function storeBackend({ client, store, signingKey }: ConsoleConnections):
     resolve: (input) => resolveOutcome(client, input, signingKey),
     call: async (filter) => {
       const inspected = await inspectCalls(store, filter);
-      return { inspected, checks: inspected.calls.flatMap((call) => call.attempts.map(checkDigests)) };
+      const keys = [...new Set(inspected.calls.map((call) => call.idempotencyKey))];
+      const reconciliations = (await Promise.all(keys.map((key) => store.getReconciliation(key)))).filter((record) => record !== null);
+      return { inspected, checks: inspected.calls.flatMap((call) => call.attempts.map(checkDigests)), reconciliations };
     },
   };
 }
