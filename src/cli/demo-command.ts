@@ -138,7 +138,7 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
  * TTC_OPERATOR or the local user, signed with the project's key like the CLI.
  */
 async function startDemoConsole(ctx: StackContext, demo: DemoTarget, signingKey: DecisionKey | null, teardown: Teardown): Promise<ServedConsole> {
-  const operator = ctx.config.operator ?? userInfo().username;
+  const operator = ctx.config.operator ?? localUserName();
   const options = {
     operator: { kind: 'local', name: operator },
     allowedHosts: [],
@@ -150,6 +150,15 @@ async function startDemoConsole(ctx: StackContext, demo: DemoTarget, signingKey:
   teardown.add('the operator console', () => served.close());
   ctx.out.progress(`Operator console     ${served.url}  (approve, reject and resolve as ${operator})`);
   return served;
+}
+
+/** The user this process runs as (a container's user may have no name: then `operator`). */
+function localUserName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'operator';
+  }
 }
 
 /** The demo did what it shows: the workflow completed, the agent gave a final answer and exactly one refund committed. */

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { Worker } from '@temporalio/worker';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { serveConsole, type ServedConsole } from '../../src/cli/console-command.js';
 import { storeBackend } from '../../src/cli/console/store-backend.js';
 import { DEMO_TASK_QUEUE, DEMO_TOOLS, DEMO_WORKFLOWS_PATH, runDemo, startDemoServices, type DemoSummary } from '../../src/demo/index.js';
@@ -19,11 +19,11 @@ import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-ser
 import { launchHeadlessChromium, skipWithoutChromium, type HeadlessChromium } from '../support/chromium.js';
 import { TEST_DECISION_KEY, testDecisions } from '../support/decisions.js';
 import { integrationStore } from '../support/integration-store.js';
+import { see, seeAfterReloads, SEE_TIMEOUT_MS } from './console-page.js';
 
 /** TTC_RECORD_SCREENSHOTS=1 refreshes the console screenshots in docs/; otherwise they are still taken, into a temp dir. */
 const recordScreenshots = process.env['TTC_RECORD_SCREENSHOTS'] === '1';
 const VIEWPORT = { width: 1200, height: 900 };
-const SEE_TIMEOUT_MS = 30_000;
 const OPERATOR = 'lead@example.com';
 
 const cleanups = new CleanupStack();
@@ -70,10 +70,10 @@ describe('operator console', { skip: skipWithoutChromium() }, () => {
 
   it('the demo\'s refund waits in the inbox with its evidence and the injected instruction flagged, is approved from the keyboard, and the reconciliation settles it', { timeout: 180_000 }, async () => {
     const card = page.getByTestId('pending-call').filter({ hasText: workflowId });
-    await seeAfterReloads(card, `the refund of ${workflowId} in the inbox`);
-    await see(card.getByRole('heading', { name: new RegExp(DEMO_TOOLS.refundCreate.replace('.', '\\.')) }), 'the tool');
-    await see(card.getByText('Reads like an instruction to the agent (possible prompt injection)'), 'the injected instruction flagged');
-    await see(card.getByTestId('untrusted').filter({ hasText: /ignore previous instructions/i }), 'the injected text itself, shown as data');
+    await seeAfterReloads(page, served.url, card, `the refund of ${workflowId} in the inbox`);
+    await see(page, card.getByRole('heading', { name: new RegExp(DEMO_TOOLS.refundCreate.replace('.', '\\.')) }), 'the tool');
+    await see(page, card.getByText('Reads like an instruction to the agent (possible prompt injection)'), 'the injected instruction flagged');
+    await see(page, card.getByTestId('untrusted').filter({ hasText: /ignore previous instructions/i }), 'the injected text itself, shown as data');
     assert.ok((await card.getByRole('row').count()) > 1, 'the evidence gathered so far is listed');
     await screenshot('console-inbox.png');
 
@@ -84,7 +84,7 @@ describe('operator console', { skip: skipWithoutChromium() }, () => {
     await card.getByLabel('Reason (recorded in the audit)').fill('damaged on arrival, policy allows it');
     await card.getByLabel('Reason (recorded in the audit)').press('Tab');
     await page.keyboard.press('Enter');
-    await see(page.getByTestId('message'), 'the outcome of the approval');
+    await see(page, page.getByTestId('message'), 'the outcome of the approval');
     assert.match(await page.getByTestId('message').innerText(), /^Approved call /, 'the approval took effect');
     const summary = await demo;
     assert.equal(summary.status, 'COMPLETED');
@@ -99,32 +99,13 @@ describe('operator console', { skip: skipWithoutChromium() }, () => {
 
     await page.goto(`${served.url}/call?workflowId=${encodeURIComponent(workflowId)}`);
     const refund = page.getByTestId('call').filter({ hasText: DEMO_TOOLS.refundCreate });
-    await see(refund.getByTestId('settlement').filter({ hasText: "settled: committed, by the provider's receipt" }), 'the refund settled by the provider\'s receipt');
-    await see(refund.getByRole('cell', { name: 'committed', exact: true }), 'the finding the settlement rests on');
+    await see(page, refund.getByTestId('settlement').filter({ hasText: "settled: committed, by the provider's receipt" }), 'the refund settled by the provider\'s receipt');
+    await see(page, refund.getByRole('cell', { name: 'committed', exact: true }), 'the finding the settlement rests on');
     assert.equal(await page.getByText('DOES NOT MATCH').count(), 0, 'every audit digest recomputes');
     assert.ok((await page.getByTestId('audit-check').count()) >= 4, 'each call\'s audit is checked');
     await screenshot('console-call.png');
   });
 });
-
-/** Reloads until the locator shows: the inbox is server-rendered, and the refund waits only once the agent gets there. */
-async function seeAfterReloads(locator: Locator, what: string): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    await page.goto(served.url);
-    if ((await locator.count()) > 0) return;
-    if (Date.now() > deadline) throw new Error(`the console did not show ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-async function see(locator: Locator, what: string): Promise<void> {
-  try {
-    await locator.first().waitFor({ state: 'visible', timeout: SEE_TIMEOUT_MS });
-  } catch (error) {
-    throw new Error(`the console did not show ${what} at ${page.url()}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
-  }
-}
 
 async function screenshot(name: string): Promise<void> {
   const png = await page.screenshot({ path: join(screenshotDir, name), fullPage: true });

@@ -207,3 +207,10 @@ test('only GET pages and POST forms are served; a malformed form is a 400 that d
   assert.equal((await rawRequest(`${url}/`, { method: 'DELETE', headers: {} })).status, 405);
   assert.deepEqual(decided, []);
 });
+
+test('`console` without an operator (no --operator, no TTC_OPERATOR, no proxy header) is a usage error before it connects anywhere', async () => {
+  const { runConsole } = await import('../../src/cli/console-command.js');
+  const { configFromEnv } = await import('../../src/cli/cli-config.js');
+  const ctx = { config: configFromEnv({}), cli: 'tool-contract', projectRoot: '.', env: {}, out: { report: () => undefined, progress: () => undefined }, stop: new AbortController().signal } as unknown as Parameters<typeof runConsole>[0];
+  await assert.rejects(runConsole(ctx, { json: false, port: 0, allowedHosts: [] }), (error: unknown) => error instanceof CliError && error.exitCode === EXIT_CODES.usage);
+});

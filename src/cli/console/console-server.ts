@@ -70,7 +70,7 @@ export function createConsoleServer(backend: ConsoleBackend, options: ConsoleSer
   const server = createServer((request, response) => {
     hosts ??= allowedHostValues(options.listenHost, (server.address() as AddressInfo).port, options.allowedHosts);
     void handle(request, response, hosts).catch((error: unknown) => {
-      options.log(`console: unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
+      options.log(`console: unexpected failure: ${maskCredentials(error instanceof Error ? error.message : String(error))}`);
       if (!response.headersSent) send(response, 500, messagePage('Unexpected failure', 'The console could not answer; see its log.', { operator: '' }));
     });
   });

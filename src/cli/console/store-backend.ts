@@ -4,6 +4,7 @@ import type { DecisionKey } from '../../decisions/keys.js';
 import type { StoredAudit, ToolStore } from '../../store/index.js';
 import { decideApproval } from '../approve.js';
 import { inspectCalls } from '../inspect.js';
+import { maskCredentials } from '../mask-credentials.js';
 import { listPendingApprovals } from '../pending.js';
 import { resolveOutcome } from '../resolve.js';
 import type { AuditDigestCheck, ConsoleBackend, PendingCall } from './console-backend.js';
@@ -30,7 +31,7 @@ export function storeBackend({ client, store, signingKey }: ConsoleConnections):
         const untrusted = audits.flatMap((audit) => audit.modelResult.untrusted_content);
         for (const approval of run.approvals) pending.push({ approval, evidence, untrusted });
       }
-      const unreadable = workflows.flatMap((run) => (run.error === null ? [] : [{ workflowId: run.workflowId, runId: run.runId, error: run.error }]));
+      const unreadable = workflows.flatMap((run) => (run.error === null ? [] : [{ workflowId: run.workflowId, runId: run.runId, error: maskCredentials(run.error) }]));
       return { pending, unreadable, unsettled };
     },
     decide: (input) => decideApproval(client, store, input, signingKey),
