@@ -109,7 +109,7 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
   const plan = { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, declarationModules: [DEMO_DECLARATIONS_PATH], taskQueue: demo.taskQueue, ...(decisions === undefined ? {} : { decisions }) };
   const worker = await runPlan(ctx, { connection: demo.connection, namespace: demo.target.namespace }, demo.store, plan, teardown);
   if (ctx.stop.aborted) return EXIT_CODES.failure;
-  ctx.out.progress(`running the demo support agent (approval: ${flags.approval === 'auto' ? 'automatic' : 'manual, from another terminal'})`);
+  ctx.out.progress(`running the demo support agent (approval: ${flags.approval === 'auto' ? 'automatic' : 'manual, in the operator console or from another terminal'})`);
   const running = runDemo({ client: demo.client, store: demo.store, services, taskQueue: demo.taskQueue, approval: flags.approval, cli: ctx.cli, signingKey: keys.signing, consoleUrl: operatorConsole.url, onProgress: ctx.out.progress });
   running.catch(() => undefined);
   const interrupted = Promise.race([stopped, untilStoppedOrFailed(ctx.stop, worker)]).then(() => null);
