@@ -9,6 +9,8 @@ import { formatDecisionKey } from '../../src/decisions/index.js';
 import { PENDING_APPROVALS_QUERY, RECONCILE_STATE_QUERY } from '../../src/wire/names.js';
 import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import { reconcileWorkflowId, type ApprovalDecision, type PendingApproval, type ReconcileStatus, type ToolCallResult } from '../../workflows/index.js';
+import { freePort } from '../../src/testing/free-port.js';
+import { startCli } from '../support/cli-process.js';
 import { ConsoleBrowser } from '../support/console-browser.js';
 import { TEST_DECISION_KEY } from '../support/decisions.js';
 import { eventually } from '../support/eventually.js';
@@ -141,4 +143,28 @@ test('an escalated reconciliation is listed with its findings and resolved from 
   const status = await reconciler.query<ReconcileStatus>(RECONCILE_STATE_QUERY);
   assert.equal(status.resolution?.decided_by, OPERATOR);
   assert.equal(status.resolution?.method, 'ed25519');
+});
+
+test('`tool-contract console --operator <name>` serves the inbox and signs with TTC_DECISION_KEY as that operator; Ctrl-C stops it', { timeout: 180_000 }, async () => {
+  const port = await freePort();
+  const env = { TEMPORAL_ADDRESS: h.temporal.server.address, TEMPORAL_NAMESPACE: h.temporal.server.namespace, ...h.databaseEnv, TTC_DECISION_KEY: formatDecisionKey(TEST_DECISION_KEY, 'signing') };
+  const cliConsole = startCli(['console', '--json', '--port', String(port), '--operator', 'cli-lead@example.com', '--temporal-ui', 'http://localhost:8233'], { env });
+  try {
+    const ready = await cliConsole.waitForEvent('ready', 60_000);
+    assert.equal(ready['url'], `http://127.0.0.1:${port}`);
+    assert.equal(ready['signed'], true);
+    const { handle, pending } = await startRefund('console-cli-1', 'pay_console_5');
+    const browser = new ConsoleBrowser(String(ready['url']));
+    await inboxListing(browser, 'console-cli-1');
+    const approved = await browser.post('/decide', { workflowId: 'console-cli-1', callId: pending.callId, requestSha256: pending.preview.requestSha256, decision: 'approve' });
+    assert.equal(approved.status, 200, approved.body);
+    const { auditRef } = (await handle.result()) as ToolCallResult;
+    const audit = (await h.store.listAudits({ workflowId: 'console-cli-1' })).find((row) => row.auditId === auditRef?.audit_id)?.audit;
+    assert.equal(audit?.decision?.decided_by, 'cli-lead@example.com');
+    assert.equal(audit?.decision?.key_id, TEST_DECISION_KEY.id, 'signed with the CLI\'s key');
+    assert.ok(!cliConsole.stdout().includes(env.TTC_DECISION_KEY) && !cliConsole.stderr().includes(env.TTC_DECISION_KEY), 'the key is never printed');
+  } finally {
+    cliConsole.child.kill('SIGINT');
+    assert.equal(await cliConsole.exited(30_000), 0);
+  }
 });
