@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
 import { serveConsole, type ServedConsole } from '../../src/cli/console-command.js';
 import { storeBackend } from '../../src/cli/console/store-backend.js';
+import { auditDigest } from '../../src/contract/bindings.js';
+import { canonicalJson } from '../../src/contract/canonical-json.js';
 import { formatDecisionKey } from '../../src/decisions/index.js';
 import { PENDING_APPROVALS_QUERY, RECONCILE_STATE_QUERY } from '../../src/wire/names.js';
 import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
@@ -14,13 +16,24 @@ import { startCli } from '../support/cli-process.js';
 import { ConsoleBrowser } from '../support/console-browser.js';
 import { TEST_DECISION_KEY } from '../support/decisions.js';
 import { eventually } from '../support/eventually.js';
+import { asOwnerWithoutTriggers, databaseEnv, openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { CAPTURED_DECISIONS_QUERY } from '../support/test-workflows.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 const OPERATOR = 'lead@example.com';
-const h = useRuntimeHarness('it-console', { safeRetryTools: [TOOLS.charge] });
+let db: TestDatabase | undefined;
+/** The file's database kept at hand: a test rewrites an audit row as its owner. */
+const storeFactory = {
+  create: async () => {
+    const opened = await openTestDatabase('it-console');
+    db = opened;
+    const { DATABASE_URL, DATABASE_SCHEMA } = databaseEnv(opened);
+    return { store: opened.store(), close: () => opened.close(), databaseEnv: { DATABASE_URL, DATABASE_SCHEMA } };
+  },
+};
+const h = useRuntimeHarness('it-console', { safeRetryTools: [TOOLS.charge], storeFactory });
 
 let served: ServedConsole | undefined;
 after(async () => {
@@ -167,4 +180,32 @@ test('`tool-contract console --operator <name>` serves the inbox and signs with 
     cliConsole.child.kill('SIGINT');
     assert.equal(await cliConsole.exited(30_000), 0);
   }
+});
+
+test('an audit rewritten in the database is caught in the call view: the record alone is refused, record and digest column together differ from the history', { timeout: 180_000 }, async () => {
+  const { handle, pending } = await startRefund('console-tamper-1', 'pay_console_6');
+  const browser = new ConsoleBrowser(await consoleUrl());
+  await inboxListing(browser, 'console-tamper-1');
+  assert.equal((await browser.post('/decide', { workflowId: 'console-tamper-1', callId: pending.callId, requestSha256: pending.preview.requestSha256, decision: 'approve' })).status, 200);
+  const { auditRef } = (await handle.result()) as ToolCallResult;
+  assert.ok(auditRef !== null && db !== undefined);
+  const view = `/call?workflowId=console-tamper-1&callId=${encodeURIComponent(pending.callId)}`;
+  const before = await browser.get(view);
+  assert.equal(before.status, 200);
+  assert.ok(!before.body.includes('DOES NOT MATCH') && !before.body.includes('not in history'), 'untouched: every digest matches, history included');
+
+  const stored = await h.store.getAudit(auditRef.audit_id);
+  assert.ok(stored !== null);
+  const forged = { ...stored.audit, decision: stored.audit.decision === undefined ? undefined : { ...stored.audit.decision, decided_by: 'mallory@example.com' } };
+  await asOwnerWithoutTriggers(db, 'UPDATE ttc_audit SET audit_json = $1 WHERE audit_id = $2', [canonicalJson(forged), auditRef.audit_id]);
+  const recordOnly = await browser.get(view);
+  assert.equal(recordOnly.status, 502);
+  assert.match(recordOnly.body, /integrity check failed/);
+  assert.ok(!recordOnly.body.includes('mallory@example.com'), 'nothing of the rewritten record is shown');
+
+  await asOwnerWithoutTriggers(db, 'UPDATE ttc_audit SET audit_sha256 = $1 WHERE audit_id = $2', [auditDigest(forged), auditRef.audit_id]);
+  const withDigest = await browser.get(view);
+  assert.equal(withDigest.status, 200);
+  const row = withDigest.body.split('data-testid="audit-check"').find((part) => part.includes(auditRef.audit_id)) ?? '';
+  assert.match(row, /<td><span class="bad">DOES NOT MATCH<\/span><\/td><\/tr>/, 'the digest in history gives it away');
 });

@@ -39,6 +39,12 @@ export interface AuditDigestCheck {
   readonly auditDigestMatches: boolean;
   /** The model result's canonical bytes hash to the record's `result_sha256`. */
   readonly resultDigestMatches: boolean;
+  /**
+   * The `audit_sha256` the run's history carries for this audit (the reference its workflow was handed) against the
+   * stored one: what catches a record rewritten in the database together with its digest column. `absent`: the
+   * history names no digest for it (the run is gone, or the reference carries none).
+   */
+  readonly history: 'matches' | 'differs' | 'absent';
 }
 
 /** One call (or a workflow's calls) as the store knows it, with the audit digests checked. */

@@ -165,8 +165,9 @@ ${untrustedSection(call.modelResult.untrusted_content)}<details><summary>Model r
 
 function checksTable(checks: readonly AuditDigestCheck[]): Html {
   const mark = (ok: boolean) => (ok ? html`<span class="ok">matches</span>` : html`<span class="bad">DOES NOT MATCH</span>`);
-  return html`<table><thead><tr><th scope="col">Attempt</th><th scope="col">Audit</th><th scope="col">audit_sha256</th><th scope="col">Record digest</th><th scope="col">Result digest</th></tr></thead><tbody>${checks.map(
-    (check) => html`<tr data-testid="audit-check"><td>${check.attempt}</td><td><code>${check.auditId}</code></td><td><code>${check.auditSha256}</code></td><td>${mark(check.auditDigestMatches)}</td><td>${mark(check.resultDigestMatches)}</td></tr>`,
+  const history = (check: AuditDigestCheck) => (check.history === 'absent' ? html`not in history` : mark(check.history === 'matches'));
+  return html`<table><thead><tr><th scope="col">Attempt</th><th scope="col">Audit</th><th scope="col">audit_sha256</th><th scope="col">Record digest</th><th scope="col">Result digest</th><th scope="col">Workflow history</th></tr></thead><tbody>${checks.map(
+    (check) => html`<tr data-testid="audit-check"><td>${check.attempt}</td><td><code>${check.auditId}</code></td><td><code>${check.auditSha256}</code></td><td>${mark(check.auditDigestMatches)}</td><td>${mark(check.resultDigestMatches)}</td><td>${history(check)}</td></tr>`,
   )}</tbody></table>`;
 }
 

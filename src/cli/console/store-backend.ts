@@ -3,6 +3,7 @@ import { auditDigest, resultDigest } from '../../contract/bindings.js';
 import type { DecisionKey } from '../../decisions/keys.js';
 import type { StoredAudit, ToolStore } from '../../store/index.js';
 import { decideApproval } from '../approve.js';
+import { historyLookup } from '../audit-history.js';
 import { inspectCalls } from '../inspect.js';
 import { maskCredentials } from '../mask-credentials.js';
 import { listPendingApprovals } from '../pending.js';
@@ -38,15 +39,27 @@ export function storeBackend({ client, store, signingKey }: ConsoleConnections):
     resolve: (input) => resolveOutcome(client, input, signingKey),
     call: async (filter) => {
       const inspected = await inspectCalls(store, filter);
+      const attempts = inspected.calls.flatMap((call) => call.attempts);
       const keys = [...new Set(inspected.calls.map((call) => call.idempotencyKey))];
-      const reconciliations = (await Promise.all(keys.map((key) => store.getReconciliation(key)))).filter((record) => record !== null);
-      return { inspected, checks: inspected.calls.flatMap((call) => call.attempts.map(checkDigests)), reconciliations };
+      const [inHistory, reconciliations] = await Promise.all([historyDigests(client, attempts), Promise.all(keys.map((key) => store.getReconciliation(key)))]);
+      return { inspected, checks: attempts.map((attempt) => checkDigests(attempt, inHistory.get(attempt.auditId))), reconciliations: reconciliations.filter((record) => record !== null) };
     },
   };
 }
 
+/** The `audit_sha256` each audit's reference carries in its run's history (read as `verify` reads it), by audit id. */
+async function historyDigests(client: Client, audits: readonly StoredAudit[]): Promise<ReadonlyMap<string, string>> {
+  const history = historyLookup(client);
+  const runs = new Map(audits.flatMap((audit) => (audit.runId === null ? [] : [[JSON.stringify([audit.workflowId, audit.runId]), [audit.workflowId, audit.runId] as const]])));
+  const digests = new Map<string, string>();
+  for (const [workflowId, runId] of runs.values()) {
+    for (const { ref } of (await history.references(workflowId, runId)) ?? []) if (ref.audit_sha256 !== undefined) digests.set(ref.audit_id, ref.audit_sha256);
+  }
+  return digests;
+}
+
 /** Recomputes an attempt's record and result digests (the store checked them on read too; this shows the operator). */
-function checkDigests(stored: StoredAudit): AuditDigestCheck {
+function checkDigests(stored: StoredAudit, inHistory: string | undefined): AuditDigestCheck {
   const matches = (compute: () => string, recorded: string | undefined) => {
     try {
       return compute() === recorded;
@@ -60,5 +73,6 @@ function checkDigests(stored: StoredAudit): AuditDigestCheck {
     auditSha256: stored.auditSha256,
     auditDigestMatches: matches(() => auditDigest(stored.audit), stored.auditSha256),
     resultDigestMatches: matches(() => resultDigest(stored.modelResult), stored.audit.bindings.result_sha256),
+    history: inHistory === undefined ? 'absent' : inHistory === stored.auditSha256 ? 'matches' : 'differs',
   };
 }
