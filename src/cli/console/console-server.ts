@@ -102,7 +102,8 @@ export function createConsoleServer(backend: ConsoleBackend, options: ConsoleSer
       if (url.pathname === '/decide') {
         const input = decideInput(form, operator);
         const done = await backend.decide(input);
-        return send(response, 200, messagePage(done.decision === 'approve' ? 'Approved' : 'Rejected', `${input.decision === 'approve' ? 'Approved' : 'Rejected'} call ${done.callId} of workflow ${done.workflowId} as ${operator} (decision ${done.recorded.decision_id}).`, ctx));
+        const verb = done.decision === 'approve' ? 'Approved' : 'Rejected';
+        return send(response, 200, messagePage(verb, `${verb} call ${done.callId} of workflow ${done.workflowId} as ${operator} (decision ${done.recorded.decision_id}).`, ctx));
       }
       const input = resolveInput(form, operator);
       const done = await backend.resolve(input);
@@ -110,7 +111,8 @@ export function createConsoleServer(backend: ConsoleBackend, options: ConsoleSer
     } catch (error) {
       const refusal = asRefusal(error);
       if (refusal === null) throw error;
-      return send(response, refusal.status, messagePage(refusal.status === 409 ? 'Nothing was decided' : 'Refused', refusal.message, ctx));
+      const title = refusal.status === 409 ? 'Nothing was decided' : request.method === 'POST' ? 'Refused' : 'Cannot show this';
+      return send(response, refusal.status, messagePage(title, refusal.message, ctx));
     }
   }
   return server;

@@ -51,9 +51,9 @@ ${body}
 
 /** The inbox: calls waiting for approval, runs that could not be read, and unsettled side effects. */
 export function inboxPage(inbox: ConsoleInbox, ctx: PageContext): Html {
-  const pending = inbox.pending.length === 0 ? html`<p>No call is waiting for approval.</p>` : inbox.pending.map((call) => pendingCard(call, ctx));
+  const pending = inbox.pending.length === 0 ? html`<p>No call is waiting for approval.</p>` : inbox.pending.map((call, index) => pendingCard(call, index, ctx));
   const unreadable = inbox.unreadable.map((run) => html`<p class="bad">Workflow <code>${run.workflowId}</code> (run <code>${run.runId}</code>) could not be read: ${run.error}</p>`);
-  const unsettled = inbox.unsettled.length === 0 ? html`<p>No side effect has an unknown outcome.</p>` : inbox.unsettled.map((record) => reconciliationCard(record, ctx));
+  const unsettled = inbox.unsettled.length === 0 ? html`<p>No side effect has an unknown outcome.</p>` : inbox.unsettled.map((record, index) => reconciliationCard(record, index, ctx));
   return layout(
     'Inbox',
     ctx,
@@ -62,10 +62,11 @@ export function inboxPage(inbox: ConsoleInbox, ctx: PageContext): Html {
   );
 }
 
-function pendingCard(call: PendingCall, ctx: PageContext): Html {
+/** One waiting call; `index` makes its element ids (ids a workflow chose may hold spaces, which an HTML id may not). */
+function pendingCard(call: PendingCall, index: number, ctx: PageContext): Html {
   const { approval } = call;
   const { preview } = approval;
-  const id = `approval-${approval.workflowId}-${approval.callId}`;
+  const id = `approval-${index}`;
   const hidden =
     preview.hidden.length === 0
       ? html`<p>No argument is hidden.</p>`
@@ -100,8 +101,8 @@ function untrustedSection(untrusted: readonly UntrustedContent[]): Html {
   )}`;
 }
 
-function reconciliationCard(record: ReconciliationRecord, ctx: PageContext): Html {
-  const id = `reconciliation-${record.idempotencyKey}`;
+function reconciliationCard(record: ReconciliationRecord, index: number, ctx: PageContext): Html {
+  const id = `reconciliation-${index}`;
   const form =
     record.state === 'escalated'
       ? html`<form method="post" action="/resolve"><fieldset><legend>Resolve with what you found out</legend>
@@ -145,7 +146,7 @@ export function callPage(view: CallView, ctx: PageContext): Html {
   const title = inspected.callId === null ? `Workflow ${inspected.workflowId}` : `Call ${inspected.callId} of ${inspected.workflowId}`;
   const reconciliationOf = new Map(view.reconciliations.map((record) => [record.idempotencyKey, record]));
   const calls = inspected.calls.map(
-    (call) => html`<section class="card" aria-labelledby="call-${call.callId}" data-testid="call"><h2 id="call-${call.callId}">Call <code>${call.callId}</code>: ${call.modelResult.tool} ${call.modelResult.status}</h2>
+    (call, index) => html`<section class="card" aria-labelledby="call-${index}" data-testid="call"><h2 id="call-${index}">Call <code>${call.callId}</code>: ${call.modelResult.tool} ${call.modelResult.status}</h2>
 <dl><dt>Idempotency key</dt><dd><code>${call.idempotencyKey}</code></dd><dt>Ledger</dt><dd>${call.ledger?.status ?? 'no row'}</dd></dl>${settlement(reconciliationOf.get(call.idempotencyKey))}
 <h3>Audit digests (recomputed by the console)</h3>${checksTable(view.checks.filter((check) => call.attempts.some((attempt) => attempt.auditId === check.auditId)))}
 ${untrustedSection(call.modelResult.untrusted_content)}<details><summary>Model result (what the model saw)</summary>${jsonBlock(call.modelResult)}</details></section>`,
