@@ -214,3 +214,25 @@ test('`console` without an operator (no --operator, no TTC_OPERATOR, no proxy he
   const ctx = { config: configFromEnv({}), cli: 'tool-contract', projectRoot: '.', env: {}, out: { report: () => undefined, progress: () => undefined }, stop: new AbortController().signal } as unknown as Parameters<typeof runConsole>[0];
   await assert.rejects(runConsole(ctx, { json: false, port: 0, allowedHosts: [] }), (error: unknown) => error instanceof CliError && error.exitCode === EXIT_CODES.usage);
 });
+
+test('the call view shows hostile model results, evidence, state patches and findings inert', async () => {
+  const { callPage } = await import('../../src/cli/console/pages.js');
+  const hostile = { tool: SCRIPT, status: 'succeeded', untrusted_content: [{ content_id: 'uc_0123456789abcdef', text: SCRIPT, source: ATTRIBUTE_BREAK, instructional: true, allowed_uses: [], forbidden_uses: [] }], data: { note: SCRIPT } };
+  const view = {
+    inspected: {
+      workflowId: ATTRIBUTE_BREAK,
+      callId: null,
+      calls: [{ callId: SCRIPT, idempotencyKey: ATTRIBUTE_BREAK, ledger: null, modelResult: hostile, attempts: [] }],
+      evidence: [{ evidenceId: 'ev_1', workflowId: 'wf', callId: 'c', auditId: 'a', kind: SCRIPT, locator: ATTRIBUTE_BREAK, supports: [], quote: SCRIPT, observedAt: null, source: SCRIPT }],
+      statePatches: [{ patchId: 'p', workflowId: 'wf', key: SCRIPT, value: { v: SCRIPT }, evidenceIds: ['ev_1', ATTRIBUTE_BREAK], source: 's', observedAt: null, retrievedAt: 'r', version: 1, callId: SCRIPT, appliedAt: 'a' }],
+      memory: [],
+    },
+    checks: [],
+    reconciliations: [{ ...inbox().unsettled[0]!, idempotencyKey: ATTRIBUTE_BREAK, state: 'settled', via: 'human', resolvedBy: SCRIPT, note: SCRIPT }],
+  } as unknown as CallView;
+  const page = callPage(view, { operator: SCRIPT, csrfToken: 't', temporalUi: { url: 'http://localhost:8233', namespace: ATTRIBUTE_BREAK } }).text;
+  assert.ok(!page.includes('<script'), 'no script element');
+  assert.ok(!page.includes('<img'), 'no attribute break');
+  assert.ok(page.includes(escapeHtml(SCRIPT)));
+  assert.match(page, /Reads like an instruction to the agent/);
+});
