@@ -17,6 +17,7 @@ export const CLI_ENV = {
   codecToken: 'TTC_CODEC_TOKEN',
   mcpToken: 'TTC_MCP_TOKEN',
   metricsBind: 'TTC_METRICS_BIND',
+  operator: 'TTC_OPERATOR',
 } as const;
 
 /** Where the CLI connects. */
@@ -41,6 +42,8 @@ export interface CliConfig {
   readonly mcpToken: string | undefined;
   /** `host:port` of the Prometheus endpoint the Temporal runtime serves (SDK and package metrics); `undefined`: none. */
   readonly metricsBind: string | undefined;
+  /** Who decides from this machine's `console` (its operator name, signed into every decision); `undefined`: none set. */
+  readonly operator: string | undefined;
 }
 
 /** Builds the config from an environment and the connection flags; empty values count as unset. */
@@ -60,6 +63,7 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>,
     codecToken: read(CLI_ENV.codecToken),
     mcpToken: read(CLI_ENV.mcpToken),
     metricsBind: metricsBindOf(read(CLI_ENV.metricsBind)),
+    operator: read(CLI_ENV.operator),
   };
 }
 

@@ -1,10 +1,15 @@
+import { userInfo } from 'node:os';
 import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { DEMO_DECLARATIONS_PATH, DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, formatDemoSummary, runDemo, startDemoServices, type DemoSummary } from '../demo/index.js';
+import type { DecisionKey } from '../decisions/keys.js';
 import type { ToolStore } from '../store/index.js';
 import type { DevPorts } from './cli-config.js';
 import { CliError, EXIT_CODES, type ExitCode } from './cli-error.js';
 import { configuredCodec } from './codec-config.js';
+import { DEFAULT_CONSOLE_PORT } from './commands/console.js';
+import { serveConsole, type ServedConsole } from './console-command.js';
+import { storeBackend } from './console/store-backend.js';
 import { migrationLines, openDatabase } from './database.js';
 import { authenticatorFor, ensureDecisionKeys } from './decision-keys.js';
 import { bringUpStack, describeStack, exportLines, readyEvent, untilStoppedOrDead } from './dev-command.js';
@@ -100,11 +105,12 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
   const keys = await ensureDecisionKeys(ctx.env, ctx.projectRoot);
   ctx.out.progress(describeDecisionKeys(keys));
   const decisions = authenticatorFor(keys);
+  const operatorConsole = await startDemoConsole(ctx, demo, keys.signing, teardown);
   const plan = { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, declarationModules: [DEMO_DECLARATIONS_PATH], taskQueue: demo.taskQueue, ...(decisions === undefined ? {} : { decisions }) };
   const worker = await runPlan(ctx, { connection: demo.connection, namespace: demo.target.namespace }, demo.store, plan, teardown);
   if (ctx.stop.aborted) return EXIT_CODES.failure;
-  ctx.out.progress(`running the demo support agent (approval: ${flags.approval === 'auto' ? 'automatic' : 'manual, from another terminal'})`);
-  const running = runDemo({ client: demo.client, store: demo.store, services, taskQueue: demo.taskQueue, approval: flags.approval, cli: ctx.cli, signingKey: keys.signing, onProgress: ctx.out.progress });
+  ctx.out.progress(`running the demo support agent (approval: ${flags.approval === 'auto' ? 'automatic' : 'manual, in the operator console or from another terminal'})`);
+  const running = runDemo({ client: demo.client, store: demo.store, services, taskQueue: demo.taskQueue, approval: flags.approval, cli: ctx.cli, signingKey: keys.signing, consoleUrl: operatorConsole.url, onProgress: ctx.out.progress });
   running.catch(() => undefined);
   const interrupted = Promise.race([stopped, untilStoppedOrFailed(ctx.stop, worker)]).then(() => null);
   let summary: DemoSummary | null;
@@ -118,13 +124,41 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
     return EXIT_CODES.failure;
   }
   const succeeded = demoSucceeded(summary);
-  ctx.out.report({ event: 'summary', succeeded, uiUrl: demo.uiUrl, summary }, `\n${formatDemoSummary(summary, demo.uiUrl, ctx.cli)}\n`);
+  ctx.out.report({ event: 'summary', succeeded, uiUrl: demo.uiUrl, consoleUrl: operatorConsole.url, summary }, `\n${formatDemoSummary(summary, demo.uiUrl, ctx.cli)}\n`);
   if (!flags.exitAfterSummary) {
-    const where = demo.uiUrl === null ? `the server at ${demo.target.address}` : demo.uiUrl;
+    const where = `${demo.uiUrl === null ? `the server at ${demo.target.address}` : demo.uiUrl}, operator console ${operatorConsole.url}`;
     ctx.out.progress(`Still running for inspection (${where}; worker on '${demo.taskQueue}'). Ctrl-C stops everything.`);
     await Promise.race([stopped, untilStoppedOrFailed(ctx.stop, worker)]);
   }
   return succeeded ? EXIT_CODES.ok : EXIT_CODES.failure;
+}
+
+/**
+ * The operator console next to the demo's worker, on its usual port (any free one when that is taken), deciding as
+ * TTC_OPERATOR or the local user, signed with the project's key like the CLI.
+ */
+async function startDemoConsole(ctx: StackContext, demo: DemoTarget, signingKey: DecisionKey | null, teardown: Teardown): Promise<ServedConsole> {
+  const operator = ctx.config.operator ?? localUserName();
+  const options = {
+    operator: { kind: 'local', name: operator },
+    allowedHosts: [],
+    temporalUi: demo.uiUrl === null ? null : { url: demo.uiUrl, namespace: demo.target.namespace },
+    log: ctx.out.progress,
+  } as const;
+  const backend = storeBackend({ client: demo.client, store: demo.store, signingKey });
+  const served = await serveConsole(backend, options, DEFAULT_CONSOLE_PORT).catch(() => serveConsole(backend, options, 0));
+  teardown.add('the operator console', () => served.close());
+  ctx.out.progress(`Operator console     ${served.url}  (approve, reject and resolve as ${operator})`);
+  return served;
+}
+
+/** The user this process runs as (a container's user may have no name: then `operator`). */
+function localUserName(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'operator';
+  }
 }
 
 /** The demo did what it shows: the workflow completed, the agent gave a final answer and exactly one refund committed. */

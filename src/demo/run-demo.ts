@@ -31,6 +31,8 @@ export interface DemoOptions {
   readonly signingKey?: DecisionKey | null;
   /** How long the refund may wait for a decision before it fails closed (default 2 min auto, 30 min manual). */
   readonly approvalTimeoutMs?: number;
+  /** Where the operator console serves, if one does: the manual approval path points to it. */
+  readonly consoleUrl?: string;
   /** How the CLI runs where the lines are printed (`npx tool-contract`, `npm run cli --`): the prefix of the commands they show. */
   readonly cli: string;
   /** Receives human-readable progress lines, each step once. */
@@ -63,7 +65,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   onProgress(`▶ workflow ${workflowId} started on task queue ${taskQueue} (customer ${demoCase.customerId}, order ${demoCase.orderId})`);
 
   const approved = new Map<string, PendingApproval>();
-  const progress = new DemoProgress((pending) => (approval === 'manual' ? `    approve with: ${approveCommand(options.cli, workflowId, pending)}` : null));
+  const manualLine = (pending: PendingApproval) => {
+    const command = approveCommand(options.cli, workflowId, pending);
+    return options.consoleUrl === undefined ? `    approve with: ${command}` : `    approve it in the operator console, ${options.consoleUrl} (or with: ${command})`;
+  };
+  const progress = new DemoProgress((pending) => (approval === 'manual' ? manualLine(pending) : null));
   let transcript: readonly ModelMessage[] = [];
   const poll = async () => {
     const snapshot = await takeSnapshot(client, handle, [...approved.keys()]);

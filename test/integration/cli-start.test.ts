@@ -38,9 +38,11 @@ test('start --exit --auto-approve brings up the stack, runs the demo to a summar
   assert.ok(!run.stdout.includes(password) && !run.stderr.includes(password), 'no password on the terminal');
   assert.match(String(ready['databaseUrl']), /^postgres:\/\/ttc_app:\*\*\*@127\.0\.0\.1:\d+\/postgres$/);
 
-  const { succeeded, uiUrl, summary } = run.events[1] as unknown as { succeeded: boolean; uiUrl: string; summary: { status: string; agentStatus: string; refundsCommitted: number; approvalMode: string; approval: { approvers: string[] } | null } };
+  const { succeeded, uiUrl, consoleUrl, summary } = run.events[1] as unknown as { succeeded: boolean; uiUrl: string; consoleUrl: string; summary: { status: string; agentStatus: string; refundsCommitted: number; approvalMode: string; approval: { approvers: string[] } | null } };
   assert.equal(succeeded, true);
   assert.equal(uiUrl, `http://127.0.0.1:${uiPort}`);
+  assert.match(consoleUrl, /^http:\/\/127\.0\.0\.1:\d+$/, 'the operator console runs next to the UI');
+  assert.match(run.stderr, /Operator console {5}http:\/\/127\.0\.0\.1:\d+/);
   assert.equal(summary.status, 'COMPLETED');
   assert.equal(summary.agentStatus, 'final');
   assert.equal(summary.refundsCommitted, 1);

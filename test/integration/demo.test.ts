@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Worker } from '@temporalio/worker';
 import { decideApproval } from '../../src/cli/approve.js';
+import { serveConsole } from '../../src/cli/console-command.js';
+import { storeBackend } from '../../src/cli/console/store-backend.js';
 import { listPendingApprovals } from '../../src/cli/pending.js';
 import { DEMO_TOOLS, DEMO_WORKFLOWS_PATH, formatDemoSummary, runDemo, startDemoServices, type DemoServices, type DemoSummary } from '../../src/demo/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
@@ -9,6 +11,7 @@ import { TEST_DECISION_KEY, testDecisions } from '../support/decisions.js';
 import { AGENT_TRANSCRIPT_QUERY } from '../../src/wire/names.js';
 import type { ToolStore } from '../../src/store/index.js';
 import type { ModelMessage } from '../../workflows/index.js';
+import { ConsoleBrowser } from '../support/console-browser.js';
 import { eventually } from '../support/eventually.js';
 import { openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
@@ -174,6 +177,37 @@ test('manual approval: the demo waits, prints the approve command, and completes
   assert.equal(summary.reconciliation?.outcome, 'committed');
   assert.equal(summary.citationsValid, true);
   assert.ok(!lines.some((l) => l.includes('demo-auto-approver')));
+});
+
+test('manual approval from the operator console: the refund waits in the inbox with its evidence and the injected instruction flagged, is approved from the page, and the reconciliation settles it', { timeout: 180_000 }, async () => {
+  const served = await serveConsole(storeBackend({ client: temporal.client, store, signingKey: TEST_DECISION_KEY }), { operator: { kind: 'local', name: 'lead@example.com' }, allowedHosts: [], temporalUi: null, log: () => undefined }, 0);
+  try {
+    const lines: string[] = [];
+    const workflowId = `support-demo-console-${process.pid}`;
+    const demo = runDemo({ client: temporal.client, store, services, taskQueue, workflowId, approval: 'manual', cli: 'tool-contract', consoleUrl: served.url, onProgress: (line) => lines.push(line) });
+    const hint = await eventually('the manual approval path to be printed', async () => lines.find((l) => l.includes('approve it in the operator console')), 60_000);
+    assert.ok(hint.includes(served.url), 'it points to the console');
+    const browser = new ConsoleBrowser(served.url);
+    const page = await eventually('the refund in the console inbox', async () => {
+      const body = (await browser.get('/')).body;
+      return body.includes(`<code>${workflowId}</code>`) ? body : undefined;
+    }, 60_000);
+    assert.ok(page.includes(DEMO_TOOLS.refundCreate));
+    assert.match(page, /Reads like an instruction to the agent/, 'the injected instruction the agent was shown is flagged');
+    assert.doesNotMatch(page, /Evidence so far<\/h4><p>None recorded/, 'the evidence the agent gathered is shown');
+    const form = /name="callId" value="([^"]+)"><input type="hidden" name="requestSha256" value="([0-9a-f]{64})"/.exec(page);
+    assert.ok(form !== null, 'the page carries the call and the digest to decide on');
+    const approved = await browser.post('/decide', { workflowId, callId: form[1] ?? '', requestSha256: form[2] ?? '', decision: 'approve', reason: 'damaged order confirmed' });
+    assert.equal(approved.status, 200, approved.body);
+    const summary = await demo;
+    finished.push(summary.workflowId, summary.reconciliation?.workflowId ?? '');
+    assert.equal(summary.status, 'COMPLETED');
+    assert.deepEqual(summary.approval?.approvers, ['lead@example.com']);
+    assert.equal(summary.refundsCommitted, 1);
+    assert.equal(summary.reconciliation?.outcome, 'committed', 'the reconciliation settled it');
+  } finally {
+    await served.close();
+  }
 });
 
 test('demo services refuse settings that would break the scenario, with a clear error', async () => {

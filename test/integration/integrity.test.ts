@@ -11,7 +11,7 @@ import { runCli } from '../support/cli-process.js';
 import { historyText } from '../support/history-text.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import type { RunningWorker } from '../../testkit/running-worker.js';
-import { databaseEnv, openTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { asOwnerWithoutTriggers, databaseEnv, openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { startRuntimeHarness, type RuntimeHarness } from '../support/runtime-harness.js';
 
 /** The worker's principal key (a test value; real keys come from a secret store). */
@@ -102,16 +102,7 @@ test('history carries audit_sha256: an owner who rewrites a receipt inside the a
   assert.equal(auditRef.audit_sha256, auditDigest(stored.audit), 'history names the exact record stored');
 
   const forged = { ...stored.audit, downstream: { ...stored.audit.downstream, receipt_external_id: 'ch_attacker' } };
-  const asOwner = async (sql: string, params: unknown[]) => {
-    const client = await db.ownerPool.connect();
-    try {
-      await client.query("SET session_replication_role = 'replica'");
-      await client.query(sql, params);
-    } finally {
-      await client.query("SET session_replication_role = 'origin'");
-      client.release();
-    }
-  };
+  const asOwner = (sql: string, params: unknown[]) => asOwnerWithoutTriggers(db, sql, params);
 
   // The record alone: the store refuses it, and an operator inspecting the call through the CLI is told and shown
   // nothing of the forged record.

@@ -209,3 +209,18 @@ async function postmasterAlive(dataDir: string): Promise<boolean> {
 function safeName(label: string): string {
   return label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 24);
 }
+
+/**
+ * Runs one statement as the owner with triggers off (`session_replication_role = replica`): what an owner — or anyone
+ * with the database's superuser — can do to append-only rows, which the audit's digests must then reveal.
+ */
+export async function asOwnerWithoutTriggers(db: TestDatabase, sql: string, params: readonly unknown[]): Promise<void> {
+  const client = await db.ownerPool.connect();
+  try {
+    await client.query("SET session_replication_role = 'replica'");
+    await client.query(sql, [...params]);
+  } finally {
+    await client.query("SET session_replication_role = 'origin'");
+    client.release();
+  }
+}

@@ -133,6 +133,22 @@ test('bad command lines are usage errors (exit 2) that show the command\'s usage
   usage(['worker', '--task-queue', 'q']);
   usage(['worker', '--tools', 't.ts']);
   usage(['migrate', 'now']);
+  usage(['console', '--trust-proxy-header', 'X User']);
+  usage(['console', '--operator', 'a', '--trust-proxy-header', 'X-Forwarded-Email']);
+  usage(['console', '--temporal-ui', 'javascript:alert(1)']);
+  usage(['console', '--port', '0']);
+  usage(['console', 'extra']);
+});
+
+test('console serves on its usual port as the named operator, or takes the operator from the proxy header it is told to trust', () => {
+  assert.deepEqual(parseCommand(['console', '--operator', 'lead@example.com']).input, { json: false, port: 8234, allowedHosts: [], operator: 'lead@example.com' });
+  assert.deepEqual(parseCommand(['console', '--trust-proxy-header', 'X-Forwarded-Email', '--allowed-host', 'console.example.com', '--temporal-ui', 'https://temporal.example.com']).input, {
+    json: false,
+    port: 8234,
+    allowedHosts: ['console.example.com'],
+    trustProxyHeader: 'X-Forwarded-Email',
+    temporalUi: 'https://temporal.example.com',
+  });
 });
 
 test('dev ports come from the environment, else the usual dev-server defaults; flags win; a bad value names its variable', () => {

