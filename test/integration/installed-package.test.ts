@@ -1,16 +1,22 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { arch, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { Client, Connection, type WorkflowHandle } from '@temporalio/client';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { freePort } from '../../src/testing/free-port.js';
 import { EmbeddedPostgresServer } from '../../src/testing/embedded-postgres-server.js';
 import { resolveTemporalCli } from '../../src/testing/temporal-cli.js';
+import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
+import type { PendingApproval } from '../../workflows/index.js';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
 import { runShellLine, startCommandLine, waitForText, type CliProcess } from '../support/cli-process.js';
 import { typeScriptSamples } from '../support/doc-samples.js';
+import { eventually } from '../support/eventually.js';
 
 // The package as a user installs it: `npm pack` (which builds lib/ first), `npm install <tarball>` in a fresh project.
 // First a production install — the package and the peers npm adds, none of the optional ones: what a worker imports
@@ -126,11 +132,9 @@ test('npx tool-contract runs; the worker line `dev` prints runs as printed; a wo
   const help = execFileSync('npx', ['tool-contract', 'help'], { cwd: app, encoding: 'utf8' });
   assert.match(help, /^Usage: tool-contract <command>/);
 
-  const [port, uiPort] = [await freePort(), await freePort()];
-  const dev = startCommandLine(`exec npx tool-contract dev --port ${port} --ui-port ${uiPort} --write-env .env.dev`, { cwd: app, env: userEnv });
+  const dev = await startDev();
   let worker: CliProcess | undefined;
   try {
-    await waitForText(dev, 'Ctrl-C stops everything.', 300_000);
     const exports = [...dev.stdout().matchAll(/^\s*(export \w+=\S+)$/gm)].map(([, line]) => line);
     const workerLine = /^\s*(npx tool-contract worker\b.*)$/m.exec(dev.stdout())?.[1];
     assert.ok(workerLine !== undefined, `dev prints the worker command in the form that works here:\n${dev.stdout()}`);
@@ -168,10 +172,131 @@ console.log(JSON.stringify({ ownerRole, appRole, applied: migrated.applied.lengt
     assert.equal(own.code, 0, own.stderr);
     assert.deepEqual(JSON.parse(own.stdout), { ownerRole: 'postgres', appRole: 'ttc_app', applied: 0, patches: 0 });
   } finally {
-    for (const cli of [worker, dev]) {
-      if (cli?.child.pid === undefined || cli.child.exitCode !== null) continue;
-      process.kill(-cli.child.pid, 'SIGINT');
-      await cli.exited(60_000).catch(() => process.kill(-cli.child.pid!, 'SIGKILL'));
-    }
+    await stopAll([worker, dev]);
   }
 });
+
+test("the README's refund runs twice and the agent loop asks for it again against `dev`, approved each time with `npx tool-contract approve`: one side effect", { timeout: 600_000 }, async () => {
+  // The README's tools, worker and workflows as written, but for the orders API they call: a fake one here. Its
+  // second install line (embedded-postgres for `dev`, and what runs TypeScript).
+  npmInstall('--save-dev', ...['embedded-postgres', 'typescript', 'tsx', '@types/node'].map((name) => `${name}@${devDependency(name)}`));
+  const orders = await startFakeOrdersApi();
+  const folder = join(app, 'refund-app');
+  mkdirSync(folder, { recursive: true });
+  const samples = typeScriptSamples(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8'));
+  for (const name of ['tools.ts', 'tool-implementations.ts', 'worker.ts', 'workflows.ts']) {
+    const sample = samples.find((candidate) => candidate.fileName === name);
+    assert.ok(sample !== undefined, `the README has ${name}`);
+    writeFileSync(join(folder, name), sample.code.replace("'https://orders.internal'", JSON.stringify(orders.url)));
+  }
+  const dev = await startDev();
+  let worker: CliProcess | undefined;
+  const { TEMPORAL_ADDRESS: address, TEMPORAL_NAMESPACE: namespace = 'default' } = devEnv();
+  assert.ok(address !== undefined, '.env.dev names the Temporal address');
+  const connection = await Connection.connect({ address });
+  try {
+    worker = startCommandLine('exec npx tsx --env-file=.env.dev refund-app/worker.ts', { cwd: app, env: userEnv });
+    const client = new Client({ connection, namespace });
+    const principal = { tenant: 'acme', subject: 'user-1' };
+    /** Approves the refund `handle` waits for as a person would: the CLI, signing with the key `dev` wrote. */
+    const approveRefund = async (handle: WorkflowHandle) => {
+      const pending = await eventually(`${handle.workflowId}: the refund waiting for approval`, async () => (await handle.query<PendingApproval[]>(PENDING_APPROVALS_QUERY).catch(() => []))[0], 240_000);
+      const approve = await runShellLine(`set -a && . ./.env.dev && set +a && npx tool-contract approve ${handle.workflowId} ${pending.callId} --digest ${pending.preview.requestSha256} --approver alice`, { cwd: app, env: userEnv });
+      assert.equal(approve.code, 0, `${approve.stdout}${approve.stderr}`);
+    };
+    const results: { status: string; delivery: string }[] = [];
+    for (const workflowId of ['fresh-refund-1', 'fresh-refund-2']) {
+      const handle = await client.workflow.start('refundOrder', { taskQueue: 'agents', workflowId, args: [{ orderId: 'ord_1', principal }] });
+      await approveRefund(handle);
+      const result = (await handle.result()) as { status: string; execution: { delivery: string } };
+      results.push({ status: result.status, delivery: result.execution.delivery });
+    }
+    assert.deepEqual(results, [{ status: 'succeeded', delivery: 'fresh' }, { status: 'succeeded', delivery: 'local_replay' }]);
+
+    // The package's agent loop, re-exported by the README's workflows module, with the scripted model of
+    // docs/temporal-runtime.md asking for the same refund: approved again, answered from the ledger.
+    const script = {
+      scriptId: 'fresh-app',
+      turns: [
+        { kind: 'tool_calls', calls: [{ name: 'orders.get', arguments: { order_id: 'ord_1' } }] },
+        { kind: 'tool_calls', calls: [{ name: 'refunds.create', arguments: { order_id: 'ord_1', amount_cents: { $result: { tool: 'orders.get', pointer: '/data/total_cents' } } } }] },
+        { kind: 'final', text: 'Order ord_1 was refunded {{evidence:orders.get}}.' },
+      ],
+    };
+    const loop = await client.workflow.start('agentLoop', {
+      taskQueue: 'agents',
+      workflowId: 'fresh-agent',
+      args: [{ goal: 'Refund order ord_1.', allowedTools: ['orders.get', 'refunds.create'], model: { kind: 'scripted', script }, maxTurns: 4, principal }],
+    });
+    await approveRefund(loop);
+    const answer = (await loop.result()) as { status: string; toolCalls: number };
+    assert.deepEqual({ status: answer.status, toolCalls: answer.toolCalls }, { status: 'final', toolCalls: 2 });
+    assert.equal(orders.refundsMade(), 1, 'one refund for the order, however often it is asked for');
+  } finally {
+    await connection.close();
+    await stopAll([worker, dev]);
+    await orders.stop();
+  }
+});
+
+/** `npx tool-contract dev --write-env .env.dev` in the app, once it says the stack is up. */
+async function startDev(): Promise<CliProcess> {
+  const [port, uiPort] = [await freePort(), await freePort()];
+  const dev = startCommandLine(`exec npx tool-contract dev --port ${port} --ui-port ${uiPort} --write-env .env.dev`, { cwd: app, env: userEnv });
+  try {
+    await waitForText(dev, 'Ctrl-C stops everything.', 300_000);
+  } catch (error) {
+    await stopAll([dev]);
+    throw error;
+  }
+  return dev;
+}
+
+/** The variables `dev --write-env` wrote. */
+function devEnv(): Readonly<Partial<Record<string, string>>> {
+  return Object.fromEntries(readFileSync(join(app, '.env.dev'), 'utf8').split('\n').flatMap((line) => {
+    const match = /^([A-Z_]+)=(.*)$/.exec(line);
+    return match === null ? [] : [[match[1]!, match[2]!.replace(/^'(.*)'$/, '$1')]];
+  }));
+}
+
+async function stopAll(clis: readonly (CliProcess | undefined)[]): Promise<void> {
+  for (const cli of clis) {
+    if (cli?.child.pid === undefined || cli.child.exitCode !== null) continue;
+    process.kill(-cli.child.pid, 'SIGINT');
+    await cli.exited(60_000).catch(() => process.kill(-cli.child.pid!, 'SIGKILL'));
+  }
+}
+
+/**
+ * The orders API the README's tools call: one paid order, refunds made once per idempotency key (a second POST with
+ * the key answers the first refund), and found again by key.
+ */
+async function startFakeOrdersApi(): Promise<{ url: string; refundsMade(): number; stop(): Promise<void> }> {
+  const refunds = new Map<string, { id: string; amount_cents: number; created_at: string }>();
+  const send = (res: ServerResponse, status: number, body: unknown) => {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+  };
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://orders');
+    if (req.method === 'GET' && url.pathname === '/orders/ord_1') return send(res, 200, { id: 'ord_1', status: 'paid', total_cents: 1250 });
+    if (req.method === 'GET' && url.pathname === '/refunds') {
+      const refund = refunds.get(url.searchParams.get('idempotency_key') ?? '');
+      return refund === undefined ? send(res, 404, { error: 'not_found' }) : send(res, 200, refund);
+    }
+    if (req.method === 'POST' && url.pathname === '/refunds') {
+      const key = String(req.headers['idempotency-key'] ?? '');
+      req.resume().once('end', () => {
+        const refund = refunds.get(key) ?? { id: `re_${refunds.size + 1}`, amount_cents: 1250, created_at: new Date().toISOString() };
+        refunds.set(key, refund);
+        send(res, 200, refund);
+      });
+      return undefined;
+    }
+    return send(res, 404, { error: 'not_found' });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, refundsMade: () => refunds.size, stop: () => new Promise((closed) => server.close(() => closed())) };
+}
