@@ -145,6 +145,19 @@ export default tseslint.config(
     ]),
   },
   {
+    // The AI SDK bridge (./ai-sdk) runs where the AI SDK runs in a Temporal app: its tool set in the workflow sandbox
+    // (each execute is callTool), its tool conversion on the worker (pure: declareTool, implementTool). So it keeps
+    // the sandbox's rules and adds what it bridges: the `ai` package and the adapters' pure renderings.
+    files: ['src/ai-sdk/**/*.ts'],
+    rules: forbid([
+      [ioLibraries, 'src/ai-sdk runs in the workflow sandbox: no I/O libraries.'],
+      [nodeBuiltins, 'src/ai-sdk runs in the workflow sandbox: no Node built-ins.'],
+      [['@temporalio/*', '!@temporalio/workflow'], 'src/ai-sdk calls tools through workflows/; the host brings @temporalio/ai-sdk.'],
+      [['**/src/temporal/**', '**/store/**', '**/cli/**', '**/model/**', '**/demo/**', '**/decisions/**', '**/testing/**', '../temporal/**'], 'src/ai-sdk may import workflows/, src/contract, src/wire and src/adapters only.'],
+      [['**/activities/**'], 'src/ai-sdk imports only types from activities/ (activity code never enters the sandbox).', typesOnly],
+    ]),
+  },
+  {
     files: ['src/temporal/**/*.ts'],
     rules: forbid([
       [['**/workflows/**'], 'src/temporal registers activities but never loads workflow code: types from workflows/ only.', typesOnly],

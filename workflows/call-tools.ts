@@ -4,6 +4,7 @@ import { mapBounded } from './bounded-map.js';
 import { nextCallId } from './call-ids.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 import { callWithRecovery, resolveTools, type CallToolOptions } from './call/call-tool.js';
+import { serialLane } from './serial-lane.js';
 
 /** One call of a batch. */
 export interface BatchCallRequest {
@@ -50,12 +51,7 @@ export async function callTools(calls: readonly BatchCallRequest[], options: Cal
   const facts = await resolveTools(calls.map((call) => call.name), options);
   const isWrite = (i: number) => facts[i]?.effect !== undefined && facts[i]?.effect !== 'read';
   // A write (or a read's fallback that is a write) runs alone: after every write before it, one at a time.
-  let lane: Promise<unknown> = Promise.resolve();
-  const inLane = <T>(run: () => Promise<T>): Promise<T> => {
-    const next = lane.then(run);
-    lane = next.catch(() => undefined);
-    return next;
-  };
+  const inLane = serialLane();
   const run = (i: number): Promise<ToolCallResult> => {
     const call = calls[i] as BatchCallRequest;
     const callOptions = { ...options, callId: callIds[i] as string, ...(call.provider === undefined ? {} : { provider: call.provider }) };

@@ -27,7 +27,7 @@ export interface RuntimeHarness {
   readonly workflowBundle: { code: string };
   /** DATABASE_URL and DATABASE_SCHEMA of the store, for a CLI process on it (empty when the store factory gives none). */
   readonly databaseEnv: Readonly<Record<string, string>>;
-  /** Starts a worker with the plugin (and any extra options); stop it before the harness. */
+  /** Starts a worker with the plugin (and any extra options; extra plugins come after it); stop it before the harness. */
   startWorker(extra?: Partial<WorkerOptions>): Promise<RunningWorker>;
   /** Replays the recorded histories of these workflows against the current workflow code; returns failures. */
   replay(workflowIds: readonly string[]): Promise<string[]>;
@@ -76,7 +76,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
       taskQueue,
       workflowBundle,
       databaseEnv,
-      startWorker: async (extra = {}) => {
+      startWorker: async ({ plugins = [], ...extra } = {}) => {
         const worker = await Worker.create({
           connection: temporal.nativeConnection,
           namespace: temporal.server.namespace,
@@ -96,6 +96,7 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
               ...(options.forbidSelfApproval === undefined ? {} : { forbidSelfApproval: options.forbidSelfApproval }),
               ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
             }),
+            ...plugins,
           ],
           ...extra,
         });

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../contract/canonical-json.js';
-import type { AnyToolImplementation } from '../../contract/tool-spec.js';
+import type { AnyToolDeclaration } from '../../contract/tool-spec.js';
 import { costLine, returnsLine } from './tool-returns-cost.js';
 
 /**
@@ -9,7 +9,7 @@ import { costLine, returnsLine } from './tool-returns-cost.js';
  * one rendering, nothing dropped silently. Deterministic (examples in canonical JSON), so a tool's exported definition
  * never changes by itself.
  */
-export function toolDescription(tool: AnyToolImplementation): string {
+export function toolDescription(tool: AnyToolDeclaration): string {
   const parts = [tool.description.trim(), `${returnsLine(tool)}\n${costLine(tool)}`];
   if (tool.normalizations.length > 0) {
     const rules = tool.normalizations.map((rule) => `- ${rule.trim()}`);
