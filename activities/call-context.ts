@@ -10,7 +10,12 @@ export type HostKeys = Pick<ExecutionContext, 'principalKey' | 'cursorKey' | 'ac
  * The contract's execution context for a call, inside the current activity (coordinates from activity info). The
  * handler's signal is the activity's cancellation unless the caller passes one that also aborts at a deadline.
  */
-export function activityExecutionContext(identity: CallIdentity, auditAttempt: number, keys: HostKeys, signal?: AbortSignal): ExecutionContext {
+export function activityExecutionContext(
+  identity: CallIdentity,
+  auditAttempt: number,
+  keys: HostKeys,
+  signal?: AbortSignal,
+): ExecutionContext {
   const context = Context.current();
   const info = context.info;
   return {

@@ -19,10 +19,20 @@ export const RECONCILIATION_STEPS_METRIC = 'ttc_reconciliation_steps';
  */
 export function activityMeter(
   runtimeMeter: MetricMeter,
-  activity: { readonly namespace: string; readonly taskQueue: string; readonly activityType: string; readonly workflowType?: string | undefined },
+  activity: {
+    readonly namespace: string;
+    readonly taskQueue: string;
+    readonly activityType: string;
+    readonly workflowType?: string | undefined;
+  },
 ): MetricMeter {
   const { namespace, taskQueue, activityType, workflowType } = activity;
-  return runtimeMeter.withTags({ namespace, task_queue: taskQueue, activity_type: activityType, ...(workflowType === undefined ? {} : { workflow_type: workflowType }) });
+  return runtimeMeter.withTags({
+    namespace,
+    task_queue: taskQueue,
+    activity_type: activityType,
+    ...(workflowType === undefined ? {} : { workflow_type: workflowType }),
+  });
 }
 
 /** Label value of a result without an error code (Prometheus has no "absent" label). */
@@ -35,13 +45,22 @@ export const NO_ERROR_CODE = 'none';
  */
 export function recordToolCallMetrics(meter: MetricMeter, call: SettledToolCall): void {
   const labels = { tool: call.tool, status: call.status, code: call.errorCode ?? NO_ERROR_CODE };
-  meter.createCounter(TOOL_RESULTS_METRIC, 'results', 'Tool call results by tool, status and error code').add(1, labels);
   meter
-    .createHistogram(FUNNEL_DURATION_METRIC, 'int', 'ms', 'Time the worker spent on one tool call attempt, handler included')
+    .createCounter(TOOL_RESULTS_METRIC, 'results', 'Tool call results by tool, status and error code')
+    .add(1, labels);
+  meter
+    .createHistogram(
+      FUNNEL_DURATION_METRIC,
+      'int',
+      'ms',
+      'Time the worker spent on one tool call attempt, handler included',
+    )
     .record(Math.max(0, Math.round(call.endedAtMs - call.startedAtMs)), { tool: call.tool, status: call.status });
 }
 
 /** Counts reconciliation steps by tool, kind (query or resolution) and what they found. */
 export function recordReconciliationMetrics(meter: MetricMeter, step: ReconciliationStep): void {
-  meter.createCounter(RECONCILIATION_STEPS_METRIC, 'steps', 'Reconciliation queries and human resolutions by finding').add(1, { tool: step.tool, kind: step.kind, finding: step.finding });
+  meter
+    .createCounter(RECONCILIATION_STEPS_METRIC, 'steps', 'Reconciliation queries and human resolutions by finding')
+    .add(1, { tool: step.tool, kind: step.kind, finding: step.finding });
 }

@@ -34,14 +34,24 @@ export interface CallOwnership {
  * its operation id), so nothing acts under another call's key. `null` for anything else: the caller refuses the call
  * before it touches that other call's key, audit or records.
  */
-export function callOwnership(tool: AnyToolImplementation, identity: CallIdentity, sites: readonly CallSite[]): CallOwnership | null {
+export function callOwnership(
+  tool: AnyToolImplementation,
+  identity: CallIdentity,
+  sites: readonly CallSite[],
+): CallOwnership | null {
   const running = runningWorkflow();
   const suffix = `:${identity.callId}`;
-  if (running === null || !identity.operationId.endsWith(suffix) || identity.operationId.length === suffix.length) return null;
+  if (running === null || !identity.operationId.endsWith(suffix) || identity.operationId.length === suffix.length)
+    return null;
   const workflowId = identity.operationId.slice(0, -suffix.length);
   // Arguments without a readable business key own the unkeyed identity (the call is refused, and audited under it).
   if (identifyCall(tool.facts, identity, workflowId).identity.idempotencyKey !== identity.idempotencyKey) return null;
-  const site: CallSite | null = running.workflowId === workflowId ? 'own_workflow' : running.workflowId === reconcileWorkflowId(identity.idempotencyKey) ? 'reconciliation' : null;
+  const site: CallSite | null =
+    running.workflowId === workflowId
+      ? 'own_workflow'
+      : running.workflowId === reconcileWorkflowId(identity.idempotencyKey)
+        ? 'reconciliation'
+        : null;
   return site !== null && sites.includes(site) ? { site, workflowId, running } : null;
 }
 
@@ -57,5 +67,9 @@ function runningWorkflow(): RunningWorkflow | null {
  */
 export async function settledNotCommittedByReceipt(store: WorkerStore, idempotencyKey: string): Promise<boolean> {
   const reconciliation = await store.getReconciliation(idempotencyKey);
-  return reconciliation?.state === 'settled' && reconciliation.outcome === 'not_committed' && reconciliation.via === 'receipt';
+  return (
+    reconciliation?.state === 'settled' &&
+    reconciliation.outcome === 'not_committed' &&
+    reconciliation.via === 'receipt'
+  );
 }

@@ -24,7 +24,16 @@ export interface CallPreview {
  * input layer accepted (`digestArguments`), so what is digested is what the preview shows. The one place both are
  * made: the call's preparation and the record written for the approver must agree to the byte.
  */
-export function callPreview(tool: AnyToolImplementation, identity: CallIdentity, digestArguments: unknown): CallPreview {
+export function callPreview(
+  tool: AnyToolImplementation,
+  identity: CallIdentity,
+  digestArguments: unknown,
+): CallPreview {
   const requestSha256 = requestDigest(identity.principal, tool, digestArguments);
-  return { tool: tool.name, effect: tool.effect, ...argumentsPreview(digestArguments, callRedactor(tool, identity), tool.visibleToApprovers), requestSha256 };
+  return {
+    tool: tool.name,
+    effect: tool.effect,
+    ...argumentsPreview(digestArguments, callRedactor(tool, identity), tool.visibleToApprovers),
+    requestSha256,
+  };
 }

@@ -34,7 +34,9 @@ function observed<T>(report: () => T, otherwise: T): T {
   try {
     return report();
   } catch (error) {
-    Context.current().log.warn('tool call telemetry failed; the call is unaffected', { error: error instanceof Error ? error.name : typeof error });
+    Context.current().log.warn('tool call telemetry failed; the call is unaffected', {
+      error: error instanceof Error ? error.name : typeof error,
+    });
     return otherwise;
   }
 }
@@ -43,9 +45,16 @@ function observed<T>(report: () => T, otherwise: T): T {
 export type AttemptEnd = { readonly result: ToolCallResult } | { readonly failure: ApplicationFailure };
 
 /** The settled attempt as telemetry sees it: the result's status, code, delivery and outcome, or the failure's type. */
-export function settledToolCall(tool: { readonly name: string; readonly effect: ToolEffect }, callId: string, attempt: number, startedAtMs: number, end: AttemptEnd): SettledToolCall {
+export function settledToolCall(
+  tool: { readonly name: string; readonly effect: ToolEffect },
+  callId: string,
+  attempt: number,
+  startedAtMs: number,
+  end: AttemptEnd,
+): SettledToolCall {
   const base = { tool: tool.name, effect: tool.effect, callId, attempt, startedAtMs, endedAtMs: Date.now() };
-  if ('failure' in end) return { ...base, status: 'failed', errorCode: end.failure.type ?? null, delivery: null, outcome: null };
+  if ('failure' in end)
+    return { ...base, status: 'failed', errorCode: end.failure.type ?? null, delivery: null, outcome: null };
   const { status, error, execution } = end.result.modelResult;
   return { ...base, status, errorCode: error?.code ?? null, delivery: execution.delivery, outcome: execution.outcome };
 }

@@ -29,7 +29,11 @@ export type SubmittedDecision = {
   readonly note: string | null;
 } & (
   | { readonly kind: 'approval'; readonly decision: 'approve' | 'reject'; readonly requestSha256: string }
-  | { readonly kind: 'resolution'; readonly decision: 'committed' | 'not_committed'; readonly externalId: string | null }
+  | {
+      readonly kind: 'resolution';
+      readonly decision: 'committed' | 'not_committed';
+      readonly externalId: string | null;
+    }
 );
 
 /** What a decision must be about. Trusted: built by the worker from workflow state and activity info. */
@@ -44,7 +48,12 @@ export type DecisionSubject =
       /** The call's principal, for the self-approval rule. */
       readonly principalSubject: string;
     }
-  | { readonly kind: 'resolution'; readonly workflowId: string; readonly runId: string; readonly idempotencyKey: string };
+  | {
+      readonly kind: 'resolution';
+      readonly workflowId: string;
+      readonly runId: string;
+      readonly idempotencyKey: string;
+    };
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -55,7 +64,8 @@ export type DecisionTarget = DistributiveOmit<DecisionSubject, 'workflowId' | 'r
 export type ExpectedDecision = DistributiveOmit<SubmittedDecision, 'token' | 'claimedBy' | 'note'>;
 
 /** The outcome of {@link checkDecision}. */
-export type DecisionCheck = { readonly ok: true; readonly record: DecisionRecord } | { readonly ok: false; readonly reason: DecisionRefusal };
+export type DecisionCheck =
+  { readonly ok: true; readonly record: DecisionRecord } | { readonly ok: false; readonly reason: DecisionRefusal };
 
 /** Options of {@link checkDecision}. */
 export interface CheckOptions {
@@ -79,9 +89,15 @@ export const MAX_CLOCK_SKEW_MS = 60_000;
  * approving their own call. Taken unauthenticated (development), the decision counts as sent, recorded so; with no
  * verification at all, none counts.
  */
-export async function checkDecision(policy: DecisionPolicy, submitted: SubmittedDecision, subject: DecisionSubject, options: CheckOptions): Promise<DecisionCheck> {
+export async function checkDecision(
+  policy: DecisionPolicy,
+  submitted: SubmittedDecision,
+  subject: DecisionSubject,
+  options: CheckOptions,
+): Promise<DecisionCheck> {
   if (submitted.kind !== subject.kind) return refuse('malformed');
-  if (submitted.kind === 'approval' && subject.kind === 'approval' && submitted.requestSha256 !== subject.requestSha256) return refuse('digest_mismatch');
+  if (submitted.kind === 'approval' && subject.kind === 'approval' && submitted.requestSha256 !== subject.requestSha256)
+    return refuse('digest_mismatch');
   const { verification } = policy;
   if (verification.kind === 'none') return refuse('no_verifier');
   if (verification.kind === 'unauthenticated') return unauthenticated(policy, submitted, subject, options);
@@ -96,7 +112,12 @@ export async function checkDecision(policy: DecisionPolicy, submitted: Submitted
   const { claims, method, keyId } = authentication.decision;
   const mismatch = bindingMismatch(claims, submitted, subject, options);
   if (mismatch !== null) return refuse(mismatch);
-  if (claims.kind === 'approval' && subject.kind === 'approval' && isSelfApproval(policy, claims.decidedBy, subject.principalSubject)) return refuse('self_approval');
+  if (
+    claims.kind === 'approval' &&
+    subject.kind === 'approval' &&
+    isSelfApproval(policy, claims.decidedBy, subject.principalSubject)
+  )
+    return refuse('self_approval');
   return {
     ok: true,
     record: {
@@ -115,22 +136,48 @@ export async function checkDecision(policy: DecisionPolicy, submitted: Submitted
   };
 }
 
-function bindingMismatch(claims: DecisionClaims, submitted: SubmittedDecision, subject: DecisionSubject, options: CheckOptions): DecisionRefusal | null {
-  if (claims.kind !== subject.kind || claims.workflowId !== subject.workflowId || (subject.runId !== null && claims.runId !== subject.runId)) return 'binding_mismatch';
+function bindingMismatch(
+  claims: DecisionClaims,
+  submitted: SubmittedDecision,
+  subject: DecisionSubject,
+  options: CheckOptions,
+): DecisionRefusal | null {
+  if (
+    claims.kind !== subject.kind ||
+    claims.workflowId !== subject.workflowId ||
+    (subject.runId !== null && claims.runId !== subject.runId)
+  )
+    return 'binding_mismatch';
   if (claims.kind === 'approval' && subject.kind === 'approval') {
     if (claims.callId !== subject.callId) return 'binding_mismatch';
     if (claims.requestSha256 !== subject.requestSha256) return 'digest_mismatch';
   }
-  if (claims.kind === 'resolution' && subject.kind === 'resolution' && claims.idempotencyKey !== subject.idempotencyKey) return 'binding_mismatch';
+  if (claims.kind === 'resolution' && subject.kind === 'resolution' && claims.idempotencyKey !== subject.idempotencyKey)
+    return 'binding_mismatch';
   if (claims.decision !== submitted.decision) return 'decision_mismatch';
-  if (claims.kind === 'resolution' && submitted.kind === 'resolution' && (claims.externalId ?? null) !== submitted.externalId) return 'decision_mismatch';
-  if (options.checkExpiry !== false && (Date.parse(claims.expiresAt) < options.now || Date.parse(claims.issuedAt) > options.now + MAX_CLOCK_SKEW_MS)) return 'expired';
+  if (
+    claims.kind === 'resolution' &&
+    submitted.kind === 'resolution' &&
+    (claims.externalId ?? null) !== submitted.externalId
+  )
+    return 'decision_mismatch';
+  if (
+    options.checkExpiry !== false &&
+    (Date.parse(claims.expiresAt) < options.now || Date.parse(claims.issuedAt) > options.now + MAX_CLOCK_SKEW_MS)
+  )
+    return 'expired';
   return null;
 }
 
-function unauthenticated(policy: DecisionPolicy, submitted: SubmittedDecision, subject: DecisionSubject, options: CheckOptions): DecisionCheck {
+function unauthenticated(
+  policy: DecisionPolicy,
+  submitted: SubmittedDecision,
+  subject: DecisionSubject,
+  options: CheckOptions,
+): DecisionCheck {
   if (submitted.claimedBy === null) return refuse('malformed');
-  if (subject.kind === 'approval' && isSelfApproval(policy, submitted.claimedBy, subject.principalSubject)) return refuse('self_approval');
+  if (subject.kind === 'approval' && isSelfApproval(policy, submitted.claimedBy, subject.principalSubject))
+    return refuse('self_approval');
   return {
     ok: true,
     record: {

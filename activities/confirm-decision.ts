@@ -1,5 +1,12 @@
 import { decisionRecordSchema } from '../src/contract/decision-record.js';
-import { checkDecision, isSelfApproval, type DecisionCheck, type DecisionPolicy, type DecisionSubject, type ExpectedDecision } from './check-decision.js';
+import {
+  checkDecision,
+  isSelfApproval,
+  type DecisionCheck,
+  type DecisionPolicy,
+  type DecisionSubject,
+  type ExpectedDecision,
+} from './check-decision.js';
 import type { VerifiedDecision } from './verify-decision.js';
 
 /**
@@ -13,18 +20,26 @@ import type { VerifiedDecision } from './verify-decision.js';
  * A rejection and a resolution are not checked for age: stopping a call is always safe, and a resolution is bound to
  * the reconciliation run it settles.
  */
-export async function confirmDecision(policy: DecisionPolicy, verified: VerifiedDecision | undefined, subject: DecisionSubject, expected: ExpectedDecision): Promise<DecisionCheck> {
+export async function confirmDecision(
+  policy: DecisionPolicy,
+  verified: VerifiedDecision | undefined,
+  subject: DecisionSubject,
+  expected: ExpectedDecision,
+): Promise<DecisionCheck> {
   const record = decisionRecordSchema.safeParse(verified?.decision);
   if (verified === undefined || !record.success) return { ok: false, reason: 'malformed' };
   if (policy.verification.kind === 'none') return { ok: false, reason: 'no_verifier' };
   if (policy.verification.kind === 'unauthenticated') {
     const decision = record.data;
-    if (decision.kind !== expected.kind || decision.decision !== expected.decision) return { ok: false, reason: 'decision_mismatch' };
+    if (decision.kind !== expected.kind || decision.decision !== expected.decision)
+      return { ok: false, reason: 'decision_mismatch' };
     if (expected.kind === 'approval' && subject.kind === 'approval') {
       if (decision.request_sha256 !== subject.requestSha256) return { ok: false, reason: 'digest_mismatch' };
-      if (isSelfApproval(policy, decision.decided_by, subject.principalSubject)) return { ok: false, reason: 'self_approval' };
+      if (isSelfApproval(policy, decision.decided_by, subject.principalSubject))
+        return { ok: false, reason: 'self_approval' };
     }
-    if (expected.kind === 'resolution' && decision.external_id !== expected.externalId) return { ok: false, reason: 'decision_mismatch' };
+    if (expected.kind === 'resolution' && decision.external_id !== expected.externalId)
+      return { ok: false, reason: 'decision_mismatch' };
     return { ok: true, record: decision };
   }
   return checkDecision(policy, { ...expected, token: verified.token, claimedBy: null, note: null }, subject, {

@@ -15,7 +15,9 @@ const MAX_NAMES = 512;
  * name's facts are its tool's own (an alias gives the tool under its own name). The answer is recorded in history,
  * and each call still carries the revision it was decided by, which the tool activity checks again.
  */
-export function createDescribeTools(runtime: ToolRuntime): (input: DescribeToolsInput) => Promise<readonly (ToolFacts | null)[]> {
+export function createDescribeTools(
+  runtime: ToolRuntime,
+): (input: DescribeToolsInput) => Promise<readonly (ToolFacts | null)[]> {
   return ({ names }) => {
     const asked = Array.isArray(names) ? names.slice(0, MAX_NAMES) : [];
     return Promise.resolve(asked.map((name) => (runtime.registry.has(name) ? runtime.registry.get(name).facts : null)));

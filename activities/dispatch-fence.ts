@@ -29,7 +29,12 @@ export interface DispatchFence {
  * record or out its deadline, which is safe), but its handler does not run, or its request does not leave. A refusal
  * is `TIMEOUT_BEFORE_EXECUTE` with the reason and the fence in the audit: the write did not start.
  */
-export function dispatchFence(store: WorkerStore, idempotencyKey: string, lease: Lease, deadline: AttemptDeadline): DispatchFence {
+export function dispatchFence(
+  store: WorkerStore,
+  idempotencyKey: string,
+  lease: Lease,
+  deadline: AttemptDeadline,
+): DispatchFence {
   let handlerStarted = false;
   let passed = false;
   const pass = async (point: 'before_handler' | 'before_dispatch') => {
@@ -69,6 +74,9 @@ export function unfencedWriteWarnings(): (tool: string, log: Logger) => void {
   return (tool, log) => {
     if (warned.has(tool)) return;
     warned.add(tool);
-    log.warn('a write committed without calling ctx.beforeDispatch(): a frozen worker could commit it behind a "not committed" answer (detected and escalated, not prevented)', { tool });
+    log.warn(
+      'a write committed without calling ctx.beforeDispatch(): a frozen worker could commit it behind a "not committed" answer (detected and escalated, not prevented)',
+      { tool },
+    );
   };
 }

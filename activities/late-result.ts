@@ -33,7 +33,12 @@ const START_RETRY_MS = 1000;
  * of the workflow that dispatched the write. Never throws: the escalation is durable in the store whatever happens
  * here (`tool-contract unsettled` lists it), and failing to start the workflow is logged.
  */
-export async function escalateIfLateResult(store: WorkerStore, context: ActivityContext, identity: CallIdentity, auditId: string): Promise<void> {
+export async function escalateIfLateResult(
+  store: WorkerStore,
+  context: ActivityContext,
+  identity: CallIdentity,
+  auditId: string,
+): Promise<void> {
   try {
     const entry = await store.getLedgerEntry(identity.idempotencyKey);
     if (entry?.lateCommitAuditId !== auditId) return;
@@ -45,14 +50,26 @@ export async function escalateIfLateResult(store: WorkerStore, context: Activity
       summary: `${identity.tool} ${identity.callId}: may have taken effect after it was settled "not committed"`,
     };
     const client = context.client;
-    const taskQueue = dispatcher === undefined ? context.info.taskQueue : (await client.workflow.getHandle(dispatcher.workflowId, dispatcher.runId).describe()).taskQueue;
+    const taskQueue =
+      dispatcher === undefined
+        ? context.info.taskQueue
+        : (await client.workflow.getHandle(dispatcher.workflowId, dispatcher.runId).describe()).taskQueue;
     if (await startEscalation(client, escalation, taskQueue)) {
-      context.log.warn('a result recorded after a "not committed" verdict: escalated to a human', { idempotencyKey: identity.idempotencyKey, auditId });
+      context.log.warn('a result recorded after a "not committed" verdict: escalated to a human', {
+        idempotencyKey: identity.idempotencyKey,
+        auditId,
+      });
     } else {
-      context.log.error('a late result was escalated in the store, but its reconciliation workflow could not be started: another run of it did not close', { idempotencyKey: identity.idempotencyKey });
+      context.log.error(
+        'a late result was escalated in the store, but its reconciliation workflow could not be started: another run of it did not close',
+        { idempotencyKey: identity.idempotencyKey },
+      );
     }
   } catch (error) {
-    context.log.error('a late result was escalated in the store, but its reconciliation workflow could not be started', { idempotencyKey: identity.idempotencyKey, error: error instanceof Error ? error.name : 'unknown' });
+    context.log.error(
+      'a late result was escalated in the store, but its reconciliation workflow could not be started',
+      { idempotencyKey: identity.idempotencyKey, error: error instanceof Error ? error.name : 'unknown' },
+    );
   }
 }
 

@@ -18,7 +18,11 @@ export interface ProposeMemoryInput extends Omit<MemoryProposal, 'subjectRef' | 
 /** Applies the store's memory write policy to a proposal from workflow code; idempotent by memory id. */
 export function createProposeMemory(runtime: ToolRuntime): (input: ProposeMemoryInput) => Promise<MemoryOutcome> {
   return ({ principal, ...proposal }) =>
-    runtime.store.proposeMemory({ ...proposal, subjectRef: principalRef(principal, runtime.principalKey), workflowId: activityWorkflow().workflowId });
+    runtime.store.proposeMemory({
+      ...proposal,
+      subjectRef: principalRef(principal, runtime.principalKey),
+      workflowId: activityWorkflow().workflowId,
+    });
 }
 
 /** A confirmation as workflow code makes it: of a candidate its own workflow proposed (the activity fixes which). */
@@ -28,6 +32,8 @@ export type WorkflowMemoryConfirmation = Omit<MemoryConfirmation, 'workflowId'>;
  * A person confirms a candidate from workflow code (after a signal or an update, say): it becomes memory. Only a
  * candidate the workflow the activity runs for proposed: another workflow's is `memory_not_found`.
  */
-export function createConfirmMemory(runtime: ToolRuntime): (input: WorkflowMemoryConfirmation) => Promise<MemoryRecord> {
+export function createConfirmMemory(
+  runtime: ToolRuntime,
+): (input: WorkflowMemoryConfirmation) => Promise<MemoryRecord> {
   return (input) => runtime.store.confirmMemoryCandidate({ ...input, workflowId: activityWorkflow().workflowId });
 }

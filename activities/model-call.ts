@@ -4,10 +4,26 @@ import type { ToolRegistry } from '../src/contract/tool-registry.js';
 import { ToolError } from '../src/contract/tool-error.js';
 import { toChatTool } from '../src/adapters/tool-definitions/openai.js';
 import { ScriptedModel, type ScriptedModelConfig } from '../src/model/scripted-model.js';
-import type { JsonObject, ModelClient, ModelMessage, ModelRequest, ModelResponse, ModelSettings, ModelToolCall, ModelToolDefinition } from '../src/model/model-turn.js';
+import type {
+  JsonObject,
+  ModelClient,
+  ModelMessage,
+  ModelRequest,
+  ModelResponse,
+  ModelSettings,
+  ModelToolCall,
+  ModelToolDefinition,
+} from '../src/model/model-turn.js';
 
 // The turn format's types, re-exported for workflow code (which may import types from activities/ only).
-export type { AssistantMessage, ModelMessage, ModelResponse, ModelSettings, ModelToolCall, ToolResultMessage } from '../src/model/model-turn.js';
+export type {
+  AssistantMessage,
+  ModelMessage,
+  ModelResponse,
+  ModelSettings,
+  ModelToolCall,
+  ToolResultMessage,
+} from '../src/model/model-turn.js';
 export type { ScriptedModelConfig } from '../src/model/scripted-model.js';
 
 /**
@@ -16,7 +32,9 @@ export type { ScriptedModelConfig } from '../src/model/scripted-model.js';
  * - `named`: a client the worker registered under `name` (`ToolContractPlugin({ models })`), for example an
  *   OpenAI-compatible client whose base URL and key come from the worker's own configuration.
  */
-export type AgentModelConfig = { readonly kind: 'scripted'; readonly script: ScriptedModelConfig } | { readonly kind: 'named'; readonly name: string };
+export type AgentModelConfig =
+  | { readonly kind: 'scripted'; readonly script: ScriptedModelConfig }
+  | { readonly kind: 'named'; readonly name: string };
 
 /** Input of the model-call activity: one turn's conversation, the tools the model may call, and settings. */
 export interface ModelCallInput {
@@ -33,7 +51,10 @@ export interface ModelCallInput {
  * errors not), which the package's translator turns into failure types. Named clients see provider-safe tool names
  * (`orders.get` → `orders__get`); workflow code only ever sees contract names.
  */
-export function createModelCall(registry: ToolRegistry, models: Readonly<Record<string, ModelClient>>): (input: ModelCallInput) => Promise<ModelResponse> {
+export function createModelCall(
+  registry: ToolRegistry,
+  models: Readonly<Record<string, ModelClient>>,
+): (input: ModelCallInput) => Promise<ModelResponse> {
   return async (input) => {
     const tools = input.allowedTools.filter((name) => registry.has(name)).map((name) => registry.get(name));
     const request = (toolName: (tool: AnyToolImplementation) => string): ModelRequest => ({
@@ -42,9 +63,14 @@ export function createModelCall(registry: ToolRegistry, models: Readonly<Record<
       ...(input.settings === undefined ? {} : { settings: input.settings }),
     });
     const signal = Context.current().cancellationSignal;
-    if (input.model.kind === 'scripted') return new ScriptedModel(input.model.script).complete(request((tool) => tool.name), { signal });
+    if (input.model.kind === 'scripted')
+      return new ScriptedModel(input.model.script).complete(
+        request((tool) => tool.name),
+        { signal },
+      );
     const client = Object.hasOwn(models, input.model.name) ? models[input.model.name] : undefined;
-    if (client === undefined) throw new ToolError('INVALID_ARGUMENTS', { reason: 'unknown_model', model: input.model.name.slice(0, 100) });
+    if (client === undefined)
+      throw new ToolError('INVALID_ARGUMENTS', { reason: 'unknown_model', model: input.model.name.slice(0, 100) });
     const names = new ProviderNames(tools);
     const response = await client.complete(names.outgoing(request((tool) => names.wire(tool.name))), { signal });
     return names.incoming(response);
@@ -80,7 +106,8 @@ class ProviderNames {
 
   outgoing(request: ModelRequest): ModelRequest {
     const messages = request.messages.map((message): ModelMessage => {
-      if (message.role === 'assistant') return { ...message, calls: message.calls.map((call) => ({ ...call, name: this.wire(call.name) })) };
+      if (message.role === 'assistant')
+        return { ...message, calls: message.calls.map((call) => ({ ...call, name: this.wire(call.name) })) };
       if (message.role === 'tool') return { ...message, name: this.wire(message.name) };
       return message;
     });
@@ -89,6 +116,12 @@ class ProviderNames {
 
   incoming(response: ModelResponse): ModelResponse {
     if (response.kind === 'final') return response;
-    return { ...response, calls: response.calls.map((call): ModelToolCall => ({ ...call, name: this.#fromWire.get(call.name) ?? call.name })) };
+    return {
+      ...response,
+      calls: response.calls.map((call): ModelToolCall => ({
+        ...call,
+        name: this.#fromWire.get(call.name) ?? call.name,
+      })),
+    };
   }
 }

@@ -19,7 +19,12 @@ import { createConfirmMemory, createProposeMemory } from './memory.js';
 import { createModelCall } from './model-call.js';
 import { createDescribeTools } from './describe-tools.js';
 import { createRequestApproval } from './request-approval.js';
-import { createEscalateReconciliation, createOpenAndQueryOutcome, createOpenReconciliation, createQueryOutcome } from './reconcile-call.js';
+import {
+  createEscalateReconciliation,
+  createOpenAndQueryOutcome,
+  createOpenReconciliation,
+  createQueryOutcome,
+} from './reconcile-call.js';
 import type { ToolRuntime } from './runtime.js';
 import { createSettleCall } from './settle-call.js';
 import { createApplyStatePatch } from './state-patch.js';
@@ -32,7 +37,10 @@ type Activity = (input: never) => Promise<unknown>;
  * workflow code sees a catalog code as the failure `type` and Temporal retries only what the catalog allows; each
  * heartbeats while it runs when scheduled with a heartbeat timeout (reconciliation's steps are).
  */
-export function createPackageActivities(runtime: ToolRuntime, models: Readonly<Record<string, ModelClient>> = {}): Record<string, (input: never) => Promise<unknown>> {
+export function createPackageActivities(
+  runtime: ToolRuntime,
+  models: Readonly<Record<string, ModelClient>> = {},
+): Record<string, (input: never) => Promise<unknown>> {
   const activities: Record<string, Activity> = {
     [DESCRIBE_TOOLS_ACTIVITY]: createDescribeTools(runtime),
     [VERIFY_DECISION_ACTIVITY]: createVerifyDecision(runtime),

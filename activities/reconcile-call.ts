@@ -73,8 +73,21 @@ export function createOpenReconciliation(runtime: ToolRuntime): (input: OpenRoun
     const fence =
       dispatcher === undefined
         ? {}
-        : { fence: { dispatcher: { ...dispatcher, callId: identity.callId }, requestSha256: intendedRequestDigest(tool, identity.principal, identity.args), graceMs: SDK_LOCAL_TIMEOUT_BUFFER_MS } };
-    await runtime.store.openReconciliation({ idempotencyKey: identity.idempotencyKey, workflowId, callId: identity.callId, tool: identity.tool, auditId, ...fence });
+        : {
+            fence: {
+              dispatcher: { ...dispatcher, callId: identity.callId },
+              requestSha256: intendedRequestDigest(tool, identity.principal, identity.args),
+              graceMs: SDK_LOCAL_TIMEOUT_BUFFER_MS,
+            },
+          };
+    await runtime.store.openReconciliation({
+      idempotencyKey: identity.idempotencyKey,
+      workflowId,
+      callId: identity.callId,
+      tool: identity.tool,
+      auditId,
+      ...fence,
+    });
   };
 }
 
@@ -91,7 +104,16 @@ export function createQueryOutcome(runtime: ToolRuntime): (input: QueryOutcomeIn
     const startedAtMs = Date.now();
     const found = await query(input);
     const { identity, attempt, callSpan } = input;
-    reportReconciliationStep(runtime.telemetry ?? null, { kind: 'query', tool: identity.tool, callId: identity.callId, finding: found.finding, attempt, settles: callSpan ?? null, startedAtMs, endedAtMs: Date.now() });
+    reportReconciliationStep(runtime.telemetry ?? null, {
+      kind: 'query',
+      tool: identity.tool,
+      callId: identity.callId,
+      finding: found.finding,
+      attempt,
+      settles: callSpan ?? null,
+      startedAtMs,
+      endedAtMs: Date.now(),
+    });
     return found;
   };
 }
@@ -113,8 +135,20 @@ export function createOpenAndQueryOutcome(runtime: ToolRuntime): (input: OpenAnd
 function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promise<OutcomeFinding> {
   return async ({ identity, attempt, jobHandle }) => {
     const { tool } = reconciledCall(runtime, identity);
-    const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99), hostKeysOf(runtime));
-    const handlerContext = { callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey, attempt: ctx.attempt, principal: ctx.principal, now: Date.now, beforeDispatch: openDispatchFence };
+    const ctx = activityExecutionContext(
+      identity,
+      AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99),
+      hostKeysOf(runtime),
+    );
+    const handlerContext = {
+      callId: ctx.callId,
+      operationId: ctx.operationId,
+      idempotencyKey: ctx.idempotencyKey,
+      attempt: ctx.attempt,
+      principal: ctx.principal,
+      now: Date.now,
+      beforeDispatch: openDispatchFence,
+    };
     const { poll, reconcile } = tool;
     const ask =
       jobHandle !== undefined && poll !== undefined
@@ -133,7 +167,10 @@ function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promi
     const record = (finding: 'committed' | 'not_committed' | 'unknown', detail: string | null) =>
       runtime.store.recordReconciliationAttempt({ idempotencyKey: identity.idempotencyKey, attempt, finding, detail });
     // A definite answer is recorded as this query's attempt with the settlement, in one store step.
-    const byReceipt = (outcome: 'committed' | 'not_committed', receiptExternalId: string | null): SettleReconciliationInput => ({
+    const byReceipt = (
+      outcome: 'committed' | 'not_committed',
+      receiptExternalId: string | null,
+    ): SettleReconciliationInput => ({
       idempotencyKey: identity.idempotencyKey,
       outcome,
       via: 'receipt',
@@ -146,7 +183,10 @@ function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promi
       case 'unknown': {
         // The tool's text goes to history and Postgres: redacted like a model result, then cut, then well-formed
         // (a lone surrogate has no place in either).
-        const reason = outcome.reason !== undefined ? callRedactor(tool, ctx, MAX_FINDING_REASON_CHARS).text(outcome.reason, '/reason', []).toWellFormed() : null;
+        const reason =
+          outcome.reason !== undefined
+            ? callRedactor(tool, ctx, MAX_FINDING_REASON_CHARS).text(outcome.reason, '/reason', []).toWellFormed()
+            : null;
         await record('unknown', reason);
         return { finding: 'unknown', reason: reason ?? 'the authoritative system does not know yet' };
       }
@@ -165,7 +205,14 @@ function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promi
       case 'committed': {
         // The reconciled result, the settlement and the finding: one store transaction.
         const execution = await receiptReconciled(tool, ctx, identity.args, outcome.output);
-        return { finding: 'committed', result: await recordOnce(runtime.store, execution, byReceipt('committed', execution.modelResult.execution.receipt?.external_id ?? null)) };
+        return {
+          finding: 'committed',
+          result: await recordOnce(
+            runtime.store,
+            execution,
+            byReceipt('committed', execution.modelResult.execution.receipt?.external_id ?? null),
+          ),
+        };
       }
     }
   };
@@ -176,7 +223,8 @@ function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promi
  * throws): one of the answers it may give, anything else is `unknown`.
  */
 function readOutcome(answer: unknown): ReconcileOutcome<unknown> {
-  const { state, reason, output } = typeof answer === 'object' && answer !== null ? (answer as Record<string, unknown>) : {};
+  const { state, reason, output } =
+    typeof answer === 'object' && answer !== null ? (answer as Record<string, unknown>) : {};
   if (state === 'committed') return { state, output: output as ToolOutput<unknown> };
   if (state === 'not_committed') return { state };
   if (state === 'unknown') return typeof reason === 'string' ? { state, reason } : { state };
@@ -184,7 +232,9 @@ function readOutcome(answer: unknown): ReconcileOutcome<unknown> {
 }
 
 /** Hands the reconciliation to a human after its deadline. */
-export function createEscalateReconciliation(runtime: ToolRuntime): (input: { identity: CallIdentity; reason: string }) => Promise<void> {
+export function createEscalateReconciliation(
+  runtime: ToolRuntime,
+): (input: { identity: CallIdentity; reason: string }) => Promise<void> {
   return async ({ identity, reason }) => {
     reconciledCall(runtime, identity);
     await runtime.store.escalateReconciliation({ idempotencyKey: identity.idempotencyKey, reason });
@@ -196,10 +246,12 @@ export function createEscalateReconciliation(runtime: ToolRuntime): (input: { id
  * key's records and ask the provider about it, so they run only in the reconciliation workflow of the call's own key
  * (see `callOwnership`); anywhere else the call is refused (`PERMISSION_DENIED`) before anything is read or written.
  */
-function reconciledCall(runtime: ToolRuntime, identity: CallIdentity): { readonly tool: AnyToolImplementation; readonly workflowId: string } {
+function reconciledCall(
+  runtime: ToolRuntime,
+  identity: CallIdentity,
+): { readonly tool: AnyToolImplementation; readonly workflowId: string } {
   const tool = runtime.registry.get(identity.tool);
   const owner = callOwnership(tool, identity, ['reconciliation']);
   if (owner === null) throw new ToolError('PERMISSION_DENIED', { reason: 'foreign_call' });
   return { tool, workflowId: owner.workflowId };
 }
-

@@ -21,7 +21,11 @@ export interface ClaimedAttempt {
  * `attempt` carries the ledger claim the attempt holds, so a late record can never release a newer claim, and a late
  * result never overwrites a verdict reached without it.
  */
-export function recordExecution(store: WorkerStore, execution: ToolExecution, attempt?: ClaimedAttempt): Promise<AuditRef> {
+export function recordExecution(
+  store: WorkerStore,
+  execution: ToolExecution,
+  attempt?: ClaimedAttempt,
+): Promise<AuditRef> {
   return store.recordExecution({ execution, ...activityWorkflow(), ...attempt });
 }
 
@@ -32,9 +36,16 @@ export function recordExecution(store: WorkerStore, execution: ToolExecution, at
  * recording is not repeated, and the retry returns exactly what was audited. With `settles`, the result settles that
  * reconciliation in the same store step (an earlier attempt that recorded the result had settled it too).
  */
-export async function recordOnce(store: WorkerStore, execution: ToolExecution, settles?: SettleReconciliationInput): Promise<ToolCallResult> {
+export async function recordOnce(
+  store: WorkerStore,
+  execution: ToolExecution,
+  settles?: SettleReconciliationInput,
+): Promise<ToolCallResult> {
   try {
-    const auditRef = settles === undefined ? await recordExecution(store, execution) : await store.settleWithResult(settles, { execution, ...activityWorkflow() });
+    const auditRef =
+      settles === undefined
+        ? await recordExecution(store, execution)
+        : await store.settleWithResult(settles, { execution, ...activityWorkflow() });
     return { modelResult: execution.modelResult, auditRef };
   } catch (error) {
     if (!isStoreError(error) || error.reason !== 'audit_id_reused') throw error;

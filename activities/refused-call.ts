@@ -9,7 +9,11 @@ import type { ToolCallResult } from './tool-activity.js';
  * claimed are the audit's — as recorded, which a store can always hold. A key recorded under another request gets no
  * audit row here (the refusal is for this caller only).
  */
-export async function recordRefusal(runtime: ToolRuntime, execution: ToolExecution, workflowId: string): Promise<ToolCallResult> {
+export async function recordRefusal(
+  runtime: ToolRuntime,
+  execution: ToolExecution,
+  workflowId: string,
+): Promise<ToolCallResult> {
   const { audit, modelResult } = execution;
   const claim = await runtime.store.claimIdempotencyKey({
     idempotencyKey: audit.idempotency_key,

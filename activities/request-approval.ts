@@ -38,17 +38,46 @@ export type ApprovalRequested = ApprovalRecorded | { readonly kind: 'refused'; r
  * never what a workflow answers to a query. The workflow id and run id are the activity's own, the preview and digest
  * are computed here. Idempotent: a retry returns the recorded request.
  */
-export function createRequestApproval(runtime: ToolRuntime): (input: RequestApprovalInput) => Promise<ApprovalRequested> {
+export function createRequestApproval(
+  runtime: ToolRuntime,
+): (input: RequestApprovalInput) => Promise<ApprovalRequested> {
   return async ({ identity, revision, waitMs }) => {
     const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime));
-    const refuse = async (execution: ToolExecution): Promise<ApprovalRequested> => ({ kind: 'refused', result: await recordRefusal(runtime, execution, ctx.temporal?.workflowId ?? 'none') });
-    if (!runtime.registry.has(identity.tool)) return refuse(await runtime.registry.execute(identity.tool, identity.args, ctx));
+    const refuse = async (execution: ToolExecution): Promise<ApprovalRequested> => ({
+      kind: 'refused',
+      result: await recordRefusal(runtime, execution, ctx.temporal?.workflowId ?? 'none'),
+    });
+    if (!runtime.registry.has(identity.tool))
+      return refuse(await runtime.registry.execute(identity.tool, identity.args, ctx));
     const tool = runtime.registry.get(identity.tool);
     // Another call's identity: refused before anything is recorded under its key or audit id.
     const owner = callOwnership(tool, identity, ['own_workflow']);
-    if (owner === null) return { kind: 'refused', result: { modelResult: failedExecution(tool, ctx, catalogFailure('PERMISSION_DENIED', 'input', { reason: 'foreign_call' }), identity.args).modelResult, auditRef: null } };
+    if (owner === null)
+      return {
+        kind: 'refused',
+        result: {
+          modelResult: failedExecution(
+            tool,
+            ctx,
+            catalogFailure('PERMISSION_DENIED', 'input', { reason: 'foreign_call' }),
+            identity.args,
+          ).modelResult,
+          auditRef: null,
+        },
+      };
     // The revision covers whether the tool requires approval: a worker that disagrees with the workflow runs nothing.
-    if (revision !== tool.facts.revision || !tool.requiresApproval) return refuse(failedExecution(tool, ctx, catalogFailure('TOOL_REVISION_UNSERVED', 'input', { requested: revision.slice(0, 80), served: tool.facts.revision }), identity.args));
+    if (revision !== tool.facts.revision || !tool.requiresApproval)
+      return refuse(
+        failedExecution(
+          tool,
+          ctx,
+          catalogFailure('TOOL_REVISION_UNSERVED', 'input', {
+            requested: revision.slice(0, 80),
+            served: tool.facts.revision,
+          }),
+          identity.args,
+        ),
+      );
     // A caller or key the audit cannot record (an unbounded argument in the business key, a split surrogate pair): the
     // funnel refuses the call before its handler, as it would inside the tool activity.
     if (recordableContext(ctx).unrecordable.length > 0) return refuse(await executeTool(tool, identity.args, ctx));
@@ -57,7 +86,19 @@ export function createRequestApproval(runtime: ToolRuntime): (input: RequestAppr
     // What is digested is what the preview shows: the validated arguments (as sent, when the schema's output is not JSON).
     const preview = callPreview(tool, identity, checked.digestArguments);
     const { requestSha256, ...shown } = preview;
-    const request = await runtime.store.recordApprovalRequest({ ...owner.running, callId: identity.callId, ...shown, requestSha256, waitMs });
-    return { kind: 'recorded', requestSha256: request.requestSha256, preview, requestedAt: request.requestedAt, expiresAt: request.expiresAt };
+    const request = await runtime.store.recordApprovalRequest({
+      ...owner.running,
+      callId: identity.callId,
+      ...shown,
+      requestSha256,
+      waitMs,
+    });
+    return {
+      kind: 'recorded',
+      requestSha256: request.requestSha256,
+      preview,
+      requestedAt: request.requestedAt,
+      expiresAt: request.expiresAt,
+    };
   };
 }

@@ -20,7 +20,10 @@ export interface IntendedRequest {
  */
 export function intendedRequest(tool: AnyToolImplementation, principal: Principal, rawArgs: unknown): IntendedRequest {
   const checked = checkArguments(tool, rawArgs);
-  return { args: checked.ok ? checked.arguments : rawArgs, requestSha256: requestDigest(principal, tool, checked.digestArguments) };
+  return {
+    args: checked.ok ? checked.arguments : rawArgs,
+    requestSha256: requestDigest(principal, tool, checked.digestArguments),
+  };
 }
 
 /** The digest of {@link intendedRequest}. */

@@ -3,7 +3,13 @@ import { withDecision, type DecisionRecord } from '../src/contract/decision-reco
 import type { AnyToolImplementation } from '../src/contract/tool-spec.js';
 import { failedExecution, type ToolExecution } from '../src/contract/execute-tool.js';
 import type { ExecutionContext } from '../src/contract/execution-context.js';
-import { humanCommitted, notCommitted, withOutcomeUnknown, type HumanResolution, type UnsettledBecause } from '../src/contract/settled-results.js';
+import {
+  humanCommitted,
+  notCommitted,
+  withOutcomeUnknown,
+  type HumanResolution,
+  type UnsettledBecause,
+} from '../src/contract/settled-results.js';
 import { ToolError } from '../src/contract/tool-error.js';
 import type { CallIdentity } from '../src/contract/call-identity.js';
 import { ToolRegistry } from '../src/contract/tool-registry.js';
@@ -90,28 +96,62 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
     if (settlement.kind === 'unknown_tool') return refuseUnknownTool(runtime, identity);
     const tool = runtime.registry.get(identity.tool);
     // `?? []`: the kind comes from activity input, which may name none.
-    if (callOwnership(tool, identity, SETTLED_IN[settlement.kind] ?? []) === null) throw new ToolError('PERMISSION_DENIED', { reason: 'foreign_call', settlement: settlement.kind });
-    if (settlement.kind === 'not_committed' && !(await settledNotCommittedByReceipt(runtime.store, identity.idempotencyKey))) {
+    if (callOwnership(tool, identity, SETTLED_IN[settlement.kind] ?? []) === null)
+      throw new ToolError('PERMISSION_DENIED', { reason: 'foreign_call', settlement: settlement.kind });
+    if (
+      settlement.kind === 'not_committed' &&
+      !(await settledNotCommittedByReceipt(runtime.store, identity.idempotencyKey))
+    ) {
       throw new ToolError('PERMISSION_DENIED', { reason: 'not_reconciled', settlement: settlement.kind });
     }
-    const ctx = activityExecutionContext(identity, settlement.kind === 'human' ? await humanAuditAttempt(runtime, identity) : AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime));
+    const ctx = activityExecutionContext(
+      identity,
+      settlement.kind === 'human' ? await humanAuditAttempt(runtime, identity) : AUDIT_ATTEMPT_BASE.settled,
+      hostKeysOf(runtime),
+    );
     if (settlement.kind === 'human') {
       const startedAtMs = Date.now();
       const resolution = await confirmedResolution(runtime, identity, ctx, settlement.resolution);
-      const result = await recordOnce(runtime.store, withDecision(humanExecution(tool, ctx, identity.args, resolution), resolution.decision), {
-        idempotencyKey: identity.idempotencyKey,
-        outcome: resolution.outcome,
-        via: 'human',
-        receiptExternalId: resolution.externalId,
-        resolvedBy: resolution.resolvedBy,
-        note: resolution.note,
+      const result = await recordOnce(
+        runtime.store,
+        withDecision(humanExecution(tool, ctx, identity.args, resolution), resolution.decision),
+        {
+          idempotencyKey: identity.idempotencyKey,
+          outcome: resolution.outcome,
+          via: 'human',
+          receiptExternalId: resolution.externalId,
+          resolvedBy: resolution.resolvedBy,
+          note: resolution.note,
+        },
+      );
+      const step = {
+        kind: 'resolution',
+        tool: identity.tool,
+        callId: identity.callId,
+        finding: resolution.outcome,
+        attempt: null,
+      } as const;
+      reportReconciliationStep(runtime.telemetry ?? null, {
+        ...step,
+        settles: settlement.settles ?? null,
+        startedAtMs,
+        endedAtMs: Date.now(),
       });
-      const step = { kind: 'resolution', tool: identity.tool, callId: identity.callId, finding: resolution.outcome, attempt: null } as const;
-      reportReconciliationStep(runtime.telemetry ?? null, { ...step, settles: settlement.settles ?? null, startedAtMs, endedAtMs: Date.now() });
       return result;
     }
-    if (settlement.kind === 'approval_rejected') return recordOnce(runtime.store, await rejectedExecution(runtime, tool, identity, ctx, settlement.rejection));
-    if (settlement.kind === 'invalid_arguments') return recordRefusal(runtime, failedExecution(tool, ctx, catalogFailure('INVALID_ARGUMENTS', 'input', { reason: settlement.reason.slice(0, 500) }), identity.args), ctx.temporal?.workflowId ?? 'none');
+    if (settlement.kind === 'approval_rejected')
+      return recordOnce(runtime.store, await rejectedExecution(runtime, tool, identity, ctx, settlement.rejection));
+    if (settlement.kind === 'invalid_arguments')
+      return recordRefusal(
+        runtime,
+        failedExecution(
+          tool,
+          ctx,
+          catalogFailure('INVALID_ARGUMENTS', 'input', { reason: settlement.reason.slice(0, 500) }),
+          identity.args,
+        ),
+        ctx.temporal?.workflowId ?? 'none',
+      );
     return recordOnce(runtime.store, settledExecution(tool, ctx, identity.args, settlement));
   };
 }
@@ -123,7 +163,8 @@ export function createSettleCall(runtime: ToolRuntime): (input: SettleCallInput)
 async function refuseUnknownTool(runtime: ToolRuntime, identity: CallIdentity): Promise<ToolCallResult> {
   const { workflowId } = activityWorkflow();
   const operationId = `${workflowId}:${identity.callId}`;
-  if (identity.operationId !== operationId || identity.idempotencyKey !== operationId) throw new ToolError('PERMISSION_DENIED', { reason: 'foreign_call', settlement: 'unknown_tool' });
+  if (identity.operationId !== operationId || identity.idempotencyKey !== operationId)
+    throw new ToolError('PERMISSION_DENIED', { reason: 'foreign_call', settlement: 'unknown_tool' });
   const ctx = activityExecutionContext(identity, AUDIT_ATTEMPT_BASE.settled, hostKeysOf(runtime));
   // Looked up in an empty registry, so a registered tool the call may not use is exactly as unknown as any other name.
   return recordRefusal(runtime, await new ToolRegistry().execute(identity.tool, identity.args, ctx), workflowId);
@@ -142,53 +183,120 @@ async function humanAuditAttempt(runtime: ToolRuntime, identity: CallIdentity): 
  * A rejection stops the call whatever its proof (stopping is always safe); the audit names the rejecter only when
  * the rejection verifies again, and otherwise says why it did not.
  */
-async function rejectedExecution(runtime: ToolRuntime, tool: AnyToolImplementation, identity: CallIdentity, ctx: ExecutionContext, rejection: VerifiedDecision): Promise<ToolExecution> {
+async function rejectedExecution(
+  runtime: ToolRuntime,
+  tool: AnyToolImplementation,
+  identity: CallIdentity,
+  ctx: ExecutionContext,
+  rejection: VerifiedDecision,
+): Promise<ToolExecution> {
   const { requestSha256 } = intendedRequest(tool, identity.principal, identity.args);
   const check = await confirmDecision(
     runtime.decisions,
     rejection,
-    { kind: 'approval', ...runOf(ctx), callId: identity.callId, requestSha256, principalSubject: identity.principal.subject },
+    {
+      kind: 'approval',
+      ...runOf(ctx),
+      callId: identity.callId,
+      requestSha256,
+      principalSubject: identity.principal.subject,
+    },
     { kind: 'approval', decision: 'reject', requestSha256 },
   );
-  const detail = check.ok ? { rejected_by: check.record.decided_by, reason: check.record.note } : { decision_unverified: check.reason };
+  const detail = check.ok
+    ? { rejected_by: check.record.decided_by, reason: check.record.note }
+    : { decision_unverified: check.reason };
   const execution = failedExecution(tool, ctx, catalogFailure('APPROVAL_REJECTED', 'approval', detail), identity.args);
   return check.ok ? withDecision(execution, check.record) : execution;
 }
 
 /** The resolution as the settle activity confirmed it; one that does not verify is refused (nothing is settled). */
-async function confirmedResolution(runtime: ToolRuntime, identity: CallIdentity, ctx: ExecutionContext, resolution: VerifiedDecision): Promise<HumanResolution & { readonly decision: DecisionRecord }> {
+async function confirmedResolution(
+  runtime: ToolRuntime,
+  identity: CallIdentity,
+  ctx: ExecutionContext,
+  resolution: VerifiedDecision,
+): Promise<HumanResolution & { readonly decision: DecisionRecord }> {
   const { decision } = resolution;
   const outcome = decision.decision === 'committed' ? 'committed' : 'not_committed';
-  const check = await confirmDecision(runtime.decisions, resolution, { kind: 'resolution', ...runOf(ctx), idempotencyKey: identity.idempotencyKey }, { kind: 'resolution', decision: outcome, externalId: decision.external_id });
-  if (!check.ok || check.record.kind !== 'resolution') throw new ToolError('APPROVAL_INVALID', { reason: check.ok ? 'not_a_resolution' : check.reason });
+  const check = await confirmDecision(
+    runtime.decisions,
+    resolution,
+    { kind: 'resolution', ...runOf(ctx), idempotencyKey: identity.idempotencyKey },
+    { kind: 'resolution', decision: outcome, externalId: decision.external_id },
+  );
+  if (!check.ok || check.record.kind !== 'resolution')
+    throw new ToolError('APPROVAL_INVALID', { reason: check.ok ? 'not_a_resolution' : check.reason });
   const { record } = check;
-  return { outcome, externalId: record.external_id, resolvedBy: record.decided_by, note: record.note, decision: record };
+  return {
+    outcome,
+    externalId: record.external_id,
+    resolvedBy: record.decided_by,
+    note: record.note,
+    decision: record,
+  };
 }
 
 function runOf(ctx: ExecutionContext): { readonly workflowId: string; readonly runId: string } {
   return { workflowId: ctx.temporal?.workflowId ?? 'none', runId: ctx.temporal?.runId ?? 'none' };
 }
 
-function humanExecution(tool: AnyToolImplementation, ctx: ExecutionContext, args: unknown, resolution: HumanResolution): ToolExecution {
+function humanExecution(
+  tool: AnyToolImplementation,
+  ctx: ExecutionContext,
+  args: unknown,
+  resolution: HumanResolution,
+): ToolExecution {
   if (resolution.outcome === 'not_committed') {
     return notCommitted(tool, ctx, args, { by: 'human', resolvedBy: resolution.resolvedBy, note: resolution.note });
   }
   return humanCommitted(tool, ctx, args, resolution);
 }
 
-function settledExecution(tool: AnyToolImplementation, ctx: ExecutionContext, args: unknown, settlement: Exclude<Settlement, { kind: 'human' | 'approval_rejected' | 'unknown_tool' | 'invalid_arguments' }>): ToolExecution {
+function settledExecution(
+  tool: AnyToolImplementation,
+  ctx: ExecutionContext,
+  args: unknown,
+  settlement: Exclude<Settlement, { kind: 'human' | 'approval_rejected' | 'unknown_tool' | 'invalid_arguments' }>,
+): ToolExecution {
   switch (settlement.kind) {
     case 'approval_expired':
-      return failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'approval', { expired: true, invalid_decisions: settlement.invalidDecisions }), args);
+      return failedExecution(
+        tool,
+        ctx,
+        catalogFailure('APPROVAL_INVALID', 'approval', {
+          expired: true,
+          invalid_decisions: settlement.invalidDecisions,
+        }),
+        args,
+      );
     case 'call_limit':
-      return failedExecution(tool, ctx, catalogFailure('CALL_LIMIT_EXCEEDED', 'authorization', { limit: settlement.limit }), args);
+      return failedExecution(
+        tool,
+        ctx,
+        catalogFailure('CALL_LIMIT_EXCEEDED', 'authorization', { limit: settlement.limit }),
+        args,
+      );
     case 'writes_halted':
-      return failedExecution(tool, ctx, catalogFailure('WRITES_HALTED', 'semantics', { halted_by: settlement.haltedBy }), args);
+      return failedExecution(
+        tool,
+        ctx,
+        catalogFailure('WRITES_HALTED', 'semantics', { halted_by: settlement.haltedBy }),
+        args,
+      );
     case 'unavailable':
-      return failedExecution(tool, ctx, catalogFailure('UPSTREAM_UNAVAILABLE', 'execution', { temporal_failure: settlement.failureType }), args);
+      return failedExecution(
+        tool,
+        ctx,
+        catalogFailure('UPSTREAM_UNAVAILABLE', 'execution', { temporal_failure: settlement.failureType }),
+        args,
+      );
     case 'outcome_unknown':
       return withOutcomeUnknown(tool, ctx, args, { reconciled_by: settlement.reconciledBy });
     case 'not_committed':
-      return notCommitted(tool, ctx, args, { by: 'reconciliation', unsettledBecause: settlement.unsettledBecause ?? 'unknown' });
+      return notCommitted(tool, ctx, args, {
+        by: 'reconciliation',
+        unsettledBecause: settlement.unsettledBecause ?? 'unknown',
+      });
   }
 }

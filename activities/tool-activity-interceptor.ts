@@ -1,5 +1,10 @@
 import type { Context as ActivityContext } from '@temporalio/activity';
-import type { ActivityExecuteInput, ActivityInboundCallsInterceptor, ActivityInterceptorsFactory, Next } from '@temporalio/worker';
+import type {
+  ActivityExecuteInput,
+  ActivityInboundCallsInterceptor,
+  ActivityInterceptorsFactory,
+  Next,
+} from '@temporalio/worker';
 import { committedReceipt, deliveryRefusal } from '../src/contract/authorized-delivery.js';
 import { catalogFailure } from '../src/contract/call-failure.js';
 import { withDecision } from '../src/contract/decision-record.js';
@@ -26,7 +31,13 @@ import { withHeartbeats } from './heartbeats.js';
 import { escalateIfLateResult } from './late-result.js';
 import { intendedRequest } from './request-digest.js';
 import { hostKeysOf, type ToolRuntime } from './runtime.js';
-import { callIdentityOf, FunnelledCall, isToolActivityInput, type ToolActivityInput, type ToolCallResult } from './tool-activity.js';
+import {
+  callIdentityOf,
+  FunnelledCall,
+  isToolActivityInput,
+  type ToolActivityInput,
+  type ToolCallResult,
+} from './tool-activity.js';
 import { recordExecution, type ClaimedAttempt } from './record-execution.js';
 import { retryableReadFailure, toApplicationFailure } from './tool-failure.js';
 
@@ -64,13 +75,18 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
       throw toApplicationFailure(new ToolError('UNKNOWN_TOOL', { activity_type: type.slice(0, 200) }));
     }
     // A tool's activity with an input that is no tool call (say, raw arguments): nothing to check it against.
-    if (!isToolActivityInput(call)) throw toApplicationFailure(new ToolError('INVALID_ARGUMENTS', { reason: 'not_a_tool_call' }));
+    if (!isToolActivityInput(call))
+      throw toApplicationFailure(new ToolError('INVALID_ARGUMENTS', { reason: 'not_a_tool_call' }));
     // The attempt's deadline counts from here: at (or just after) the moment the server started its timer.
     const startedAtMs = Date.now();
     const deadline = attemptDeadline(this.activity, startedAtMs);
     const tool = this.runtime.registry.get(type);
     // Reported under the name the call runs as (an alias keeps its own), like its key and audit.
-    const report = (end: AttemptEnd) => reportToolCall(this.runtime.telemetry ?? null, settledToolCall({ name: type, effect: tool.effect }, call.callId, this.activity.info.attempt, startedAtMs, end));
+    const report = (end: AttemptEnd) =>
+      reportToolCall(
+        this.runtime.telemetry ?? null,
+        settledToolCall({ name: type, effect: tool.effect }, call.callId, this.activity.info.attempt, startedAtMs, end),
+      );
     try {
       // Heartbeats carry a workflow cancel to the attempt (its deadline signal, the handler's `ctx.signal`).
       const result = await withHeartbeats(() => this.run(tool, call, deadline, input, next));
@@ -83,7 +99,13 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     }
   }
 
-  private async run(tool: AnyToolImplementation, call: ToolActivityInput, deadline: AttemptDeadline, input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<ToolCallResult> {
+  private async run(
+    tool: AnyToolImplementation,
+    call: ToolActivityInput,
+    deadline: AttemptDeadline,
+    input: ActivityExecuteInput,
+    next: Next<ActivityInboundCallsInterceptor, 'execute'>,
+  ): Promise<ToolCallResult> {
     const { info } = this.activity;
     const base = call.dispatch === 'redispatch' ? AUDIT_ATTEMPT_BASE.redispatch : AUDIT_ATTEMPT_BASE.dispatch;
     const identity = callIdentityOf(call, tool.name);
@@ -93,26 +115,61 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     // Workflow code decided this call by its copy of the tool's declaration: a worker serving another revision of the
     // tool (a deploy in progress) runs nothing and records nothing. A read is retried — another worker may serve it.
     if (call.revision !== tool.facts.revision) {
-      const unserved = failedExecution(tool, ctx, catalogFailure('TOOL_REVISION_UNSERVED', 'input', { requested: String(call.revision).slice(0, 80), served: tool.facts.revision }), call.args).modelResult;
+      const unserved = failedExecution(
+        tool,
+        ctx,
+        catalogFailure('TOOL_REVISION_UNSERVED', 'input', {
+          requested: String(call.revision).slice(0, 80),
+          served: tool.facts.revision,
+        }),
+        call.args,
+      ).modelResult;
       if (tool.effect === 'read' && !this.lastAttempt()) throw retryableReadFailure(unserved);
       return { modelResult: unserved, auditRef: null };
     }
     // The identity is workflow code's, derived by the same rule the worker applies (`identifyCall`): a call whose
     // operation id is another workflow's, or whose key its arguments do not own, acts on nothing of that other call's.
-    if (callOwnership(tool, identity, call.dispatch === 'redispatch' ? ['reconciliation'] : ['own_workflow']) === null) {
-      return { modelResult: failedExecution(tool, ctx, catalogFailure('PERMISSION_DENIED', 'input', { reason: 'foreign_call' }), call.args).modelResult, auditRef: null };
+    if (
+      callOwnership(tool, identity, call.dispatch === 'redispatch' ? ['reconciliation'] : ['own_workflow']) === null
+    ) {
+      return {
+        modelResult: failedExecution(
+          tool,
+          ctx,
+          catalogFailure('PERMISSION_DENIED', 'input', { reason: 'foreign_call' }),
+          call.args,
+        ).modelResult,
+        auditRef: null,
+      };
     }
     // The caller as the audit records it, so that the digest is the audit's even for a value it cannot record as given.
     const intended = intendedRequest(tool, recordableContext(ctx).ctx.principal, call.args);
     if (call.dispatch === 'redispatch' && !(await this.mayRedispatch(tool, identity))) {
       // Refused before its key is claimed or anything is recorded: the key is another run's business.
-      return { modelResult: failedExecution(tool, ctx, catalogFailure('TOOL_ERROR', 'side_effect', { reason: 'redispatch_not_allowed' }), call.args).modelResult, auditRef: null };
+      return {
+        modelResult: failedExecution(
+          tool,
+          ctx,
+          catalogFailure('TOOL_ERROR', 'side_effect', { reason: 'redispatch_not_allowed' }),
+          call.args,
+        ).modelResult,
+        auditRef: null,
+      };
     }
     let subject: ApprovalSubject | null = null;
     if (tool.requiresApproval) {
       subject = approvalSubject(tool, call, intended);
       // Another call's identity: refused before its key is claimed or anything is recorded under its audit id.
-      if (subject === null) return { modelResult: failedExecution(tool, ctx, catalogFailure('APPROVAL_INVALID', 'approval', { reason: 'binding_mismatch' }), call.args).modelResult, auditRef: null };
+      if (subject === null)
+        return {
+          modelResult: failedExecution(
+            tool,
+            ctx,
+            catalogFailure('APPROVAL_INVALID', 'approval', { reason: 'binding_mismatch' }),
+            call.args,
+          ).modelResult,
+          auditRef: null,
+        };
     }
     // A read claims nothing before it runs: running it twice has no side effect, so the record that ends it claims its
     // key in the same commit (one commit per read). Two racing reads of one key both run and the first record
@@ -132,7 +189,10 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     switch (claim?.kind) {
       case 'replay': {
         // Seed 001: a replay does not skip the current authorization. A refused one is for this caller only.
-        const refused = await deliveryRefusal(tool, ctx, call.args, { delivery: 'local_replay', committed: committedReceipt(claim.modelResult) });
+        const refused = await deliveryRefusal(tool, ctx, call.args, {
+          delivery: 'local_replay',
+          committed: committedReceipt(claim.modelResult),
+        });
         if (refused !== null) return { modelResult: refused.modelResult, auditRef: null };
         return { modelResult: asLocalReplay(claim.modelResult), auditRef: claim.auditRef };
       }
@@ -141,13 +201,17 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
         return { modelResult: conflictResult(tool, ctx, call, claim), auditRef: null };
       case 'fenced': {
         // Reconciliation settled this call while the attempt had not even claimed the key: it must not run now.
-        const failure = catalogFailure('TIMEOUT_BEFORE_EXECUTE', 'side_effect', { reason: 'dispatch_fenced_by_reconciliation' });
+        const failure = catalogFailure('TIMEOUT_BEFORE_EXECUTE', 'side_effect', {
+          reason: 'dispatch_fenced_by_reconciliation',
+        });
         return { modelResult: failedExecution(tool, ctx, failure, call.args).modelResult, auditRef: null };
       }
       case 'in_progress':
         // A write claimed before and never settled may have taken effect: never run it again (SPEC §7).
         if (tool.effect !== 'read') {
-          const unknown = withOutcomeUnknown(tool, ctx, call.args, { reason: `key ${claim.state} since ${claim.claimedAt}` });
+          const unknown = withOutcomeUnknown(tool, ctx, call.args, {
+            reason: `key ${claim.state} since ${claim.claimedAt}`,
+          });
           return { modelResult: unknown.modelResult, auditRef: claim.auditRef };
         }
         break;
@@ -158,8 +222,16 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
     const approval = subject === null ? null : await checkApprovalGrant(this.runtime.decisions, call, subject);
     if (approval !== null && !approval.ok) {
       // Refused before the handler: recorded like any attempt that did not start (the key is released).
-      const refused = failedExecution(tool, ctx, catalogFailure(approval.code, 'approval', { reason: approval.reason }), call.args);
-      return { modelResult: refused.modelResult, auditRef: await this.record(tool, refused, claimedAttempt(claim, null, deadline)) };
+      const refused = failedExecution(
+        tool,
+        ctx,
+        catalogFailure(approval.code, 'approval', { reason: approval.reason }),
+        call.args,
+      );
+      return {
+        modelResult: refused.modelResult,
+        auditRef: await this.record(tool, refused, claimedAttempt(claim, null, deadline)),
+      };
     }
 
     const funnelled: AnyToolImplementation = {
@@ -172,15 +244,23 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
         }
       },
     };
-    const fence = claim?.kind === 'claimed' && claim.lease !== null ? dispatchFence(this.runtime.store, call.idempotencyKey, claim.lease, deadline) : null;
+    const fence =
+      claim?.kind === 'claimed' && claim.lease !== null
+        ? dispatchFence(this.runtime.store, call.idempotencyKey, claim.lease, deadline)
+        : null;
     const runnable = fence === null ? funnelled : behindHandlerFence(funnelled, fence);
-    const executed = await executeTool(runnable, call.args, fence === null ? ctx : { ...ctx, beforeDispatch: fence.beforeDispatch });
+    const executed = await executeTool(
+      runnable,
+      call.args,
+      fence === null ? ctx : { ...ctx, beforeDispatch: fence.beforeDispatch },
+    );
     const execution = approval === null ? executed : withDecision(executed, approval.decision);
     const attempt = claimedAttempt(claim, fence, deadline);
     const recorded = await this.recordUnlessConflict(tool, execution, attempt, call);
     if (recorded.kind === 'conflict') return { modelResult: conflictResult(tool, ctx, call, recorded), auditRef: null };
     const { auditRef } = recorded;
-    if (auditRef !== null && attempt?.leaseToken !== undefined) await this.afterLeasedWrite(tool, identity, execution, auditRef.audit_id, attempt, fence, deadline);
+    if (auditRef !== null && attempt?.leaseToken !== undefined)
+      await this.afterLeasedWrite(tool, identity, execution, auditRef.audit_id, attempt, fence, deadline);
     const modelResult = execution.modelResult;
     if (tool.effect === 'read' && modelResult.error?.retryable === true && !this.lastAttempt()) {
       // Temporal retries by policy; the last attempt returns the catalogued result instead.
@@ -197,7 +277,8 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
    * reconciliation, or sends a re-dispatch for a call nobody reconciled, runs nothing.
    */
   private async mayRedispatch(tool: AnyToolImplementation, identity: CallIdentity): Promise<boolean> {
-    if (!this.runtime.safeRetryTools.has(tool.name) || callOwnership(tool, identity, ['reconciliation']) === null) return false;
+    if (!this.runtime.safeRetryTools.has(tool.name) || callOwnership(tool, identity, ['reconciliation']) === null)
+      return false;
     return settledNotCommittedByReceipt(this.runtime.store, identity.idempotencyKey);
   }
 
@@ -205,7 +286,12 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
    * Records the attempt. An unclaimed read finds out only here that its key belongs to another request: its audit is
    * kept (it ran), and the caller gets the conflict the claim would have answered.
    */
-  private async recordUnlessConflict(tool: AnyToolImplementation, execution: ToolExecution, attempt: ClaimedAttempt | undefined, call: ToolActivityInput): Promise<{ readonly kind: 'recorded'; readonly auditRef: ToolCallResult['auditRef'] } | KeyConflict> {
+  private async recordUnlessConflict(
+    tool: AnyToolImplementation,
+    execution: ToolExecution,
+    attempt: ClaimedAttempt | undefined,
+    call: ToolActivityInput,
+  ): Promise<{ readonly kind: 'recorded'; readonly auditRef: ToolCallResult['auditRef'] } | KeyConflict> {
     try {
       return { kind: 'recorded', auditRef: await this.record(tool, execution, attempt) };
     } catch (error) {
@@ -217,13 +303,20 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
   }
 
   /** Records the attempt; a write that may have taken effect but cannot be recorded is reported as unknown. */
-  private async record(tool: AnyToolImplementation, execution: ToolExecution, attempt: ClaimedAttempt | undefined): Promise<ToolCallResult['auditRef']> {
+  private async record(
+    tool: AnyToolImplementation,
+    execution: ToolExecution,
+    attempt: ClaimedAttempt | undefined,
+  ): Promise<ToolCallResult['auditRef']> {
     try {
       return await recordExecution(this.runtime.store, execution, attempt);
     } catch (error) {
       const outcome = execution.modelResult.execution.outcome;
       if (tool.effect !== 'read' && (outcome === 'committed' || outcome === 'unknown')) {
-        throw toApplicationFailure(new ToolError('OUTCOME_UNKNOWN', { reason: 'write ran but its result could not be recorded' }), execution.modelResult);
+        throw toApplicationFailure(
+          new ToolError('OUTCOME_UNKNOWN', { reason: 'write ran but its result could not be recorded' }),
+          execution.modelResult,
+        );
       }
       throw error;
     }
@@ -235,11 +328,22 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
    * whose request may have left late — is escalated to a human when the store found it so. Any earlier commit cannot
    * be late: a verdict on an attempt whose handler started waits out its deadline and more.
    */
-  private async afterLeasedWrite(tool: AnyToolImplementation, identity: CallIdentity, execution: ToolExecution, auditId: string, attempt: ClaimedAttempt, fence: DispatchFence | null, deadline: AttemptDeadline): Promise<void> {
+  private async afterLeasedWrite(
+    tool: AnyToolImplementation,
+    identity: CallIdentity,
+    execution: ToolExecution,
+    auditId: string,
+    attempt: ClaimedAttempt,
+    fence: DispatchFence | null,
+    deadline: AttemptDeadline,
+  ): Promise<void> {
     const { outcome } = execution.modelResult.execution;
     if (tool.effect === 'read' || fence === null) return;
     if (outcome === 'committed' && !fence.passed()) this.warnUnfenced(tool.name, this.activity.log);
-    const mayBeLate = outcome === 'committed' ? Date.now() >= deadline.atMs : outcome === 'unknown' && attempt.possiblySentLate === true;
+    const mayBeLate =
+      outcome === 'committed'
+        ? Date.now() >= deadline.atMs
+        : outcome === 'unknown' && attempt.possiblySentLate === true;
     if (mayBeLate) await escalateIfLateResult(this.runtime.store, this.activity, identity, auditId);
   }
 
@@ -255,7 +359,11 @@ class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
  * handler starts, and a verdict on a dispatched attempt waits at least that long (or for a record saying it never
  * sent, which this one is not).
  */
-function claimedAttempt(claim: ClaimResult | null, fence: DispatchFence | null, deadline: AttemptDeadline): ClaimedAttempt | undefined {
+function claimedAttempt(
+  claim: ClaimResult | null,
+  fence: DispatchFence | null,
+  deadline: AttemptDeadline,
+): ClaimedAttempt | undefined {
   if (claim?.kind !== 'claimed') return undefined;
   if (claim.lease === null || fence === null) return { claimedAt: claim.claimedAt };
   const possiblySentLate = fence.handlerStarted() && Date.now() >= deadline.atMs + SDK_LOCAL_TIMEOUT_BUFFER_MS;
@@ -270,7 +378,15 @@ function unclaimedRead(tool: AnyToolImplementation): boolean {
 }
 
 /** The model's answer for a key recorded under another request. */
-function conflictResult(tool: AnyToolImplementation, ctx: Parameters<typeof failedExecution>[1], call: ToolActivityInput, conflict: KeyConflict): ModelResult {
-  const failure = catalogFailure('IDEMPOTENCY_CONFLICT', 'side_effect', { recorded_tool: conflict.recordedTool, recorded_request_sha256: conflict.recordedRequestSha256 });
+function conflictResult(
+  tool: AnyToolImplementation,
+  ctx: Parameters<typeof failedExecution>[1],
+  call: ToolActivityInput,
+  conflict: KeyConflict,
+): ModelResult {
+  const failure = catalogFailure('IDEMPOTENCY_CONFLICT', 'side_effect', {
+    recorded_tool: conflict.recordedTool,
+    recorded_request_sha256: conflict.recordedRequestSha256,
+  });
   return failedExecution(tool, ctx, failure, call.args).modelResult;
 }

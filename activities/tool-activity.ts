@@ -89,12 +89,15 @@ export function isToolActivityInput(value: unknown): value is ToolActivityInput 
  * and a {@link FunnelledCall}. Called any other way — without the interceptor, or with a second argument that only
  * looks like one — it refuses (non-retryable) and the handler never runs.
  */
-export function createToolActivities(tools: Iterable<AnyToolImplementation>): Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> {
+export function createToolActivities(
+  tools: Iterable<AnyToolImplementation>,
+): Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> {
   const activities: Record<string, (...args: unknown[]) => Promise<ToolOutput<unknown>>> = {};
   for (const tool of tools) {
     for (const name of toolActivityTypes(tool)) {
       activities[name] = async (args: unknown, funnelled: unknown) => {
-        if (!FunnelledCall.is(funnelled)) throw toApplicationFailure(new ToolError('TOOL_ERROR', { reason: 'not_funnelled', tool: name }));
+        if (!FunnelledCall.is(funnelled))
+          throw toApplicationFailure(new ToolError('TOOL_ERROR', { reason: 'not_funnelled', tool: name }));
         return (await tool.handler(args, funnelled.handlerContext)) as ToolOutput<unknown>;
       };
     }

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { DecisionRecord } from '../src/contract/decision-record.js';
-import { checkDecision, type DecisionCheck, type DecisionSubject, type DecisionTarget, type SubmittedDecision } from './check-decision.js';
+import {
+  checkDecision,
+  type DecisionCheck,
+  type DecisionSubject,
+  type DecisionTarget,
+  type SubmittedDecision,
+} from './check-decision.js';
 import type { ToolRuntime } from './runtime.js';
 
 /** Input of the verify-decision activity: the decision as sent, and what the workflow waits for. */
@@ -33,6 +39,9 @@ export function createVerifyDecision(runtime: ToolRuntime): (input: VerifyDecisi
     const run = { workflowId: execution.workflowId, runId: execution.runId };
     // Spelled per kind: a spread over a union does not narrow to one of its members.
     const subject: DecisionSubject = target.kind === 'approval' ? { ...target, ...run } : { ...target, ...run };
-    return checkDecision(runtime.decisions, submitted, subject, { now: Date.now(), mintDecisionId: () => `dec_${randomBytes(16).toString('base64url')}` });
+    return checkDecision(runtime.decisions, submitted, subject, {
+      now: Date.now(),
+      mintDecisionId: () => `dec_${randomBytes(16).toString('base64url')}`,
+    });
   };
 }

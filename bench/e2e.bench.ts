@@ -9,7 +9,17 @@ import { PgToolStore } from '../src/store/pg/pg-tool-store.js';
 import { TOOLS } from '../testkit/payment-tools.js';
 import { BENCH_PRINCIPAL, startBenchRuntime } from './support/bench-runtime.js';
 import { SEGMENT_LABELS, segmentsOf, type WorkflowSegments } from './support/history-segments.js';
-import { envInt, machineLine, median, ms, perSecond, printTable, quantile, ratio, reportSummary } from './support/stats.js';
+import {
+  envInt,
+  machineLine,
+  median,
+  ms,
+  perSecond,
+  printTable,
+  quantile,
+  ratio,
+  reportSummary,
+} from './support/stats.js';
 import { linearTicks, writeChart } from './support/svg-chart.js';
 import { cpuSpent, processTreeCpu, type CpuByConsumer } from './support/process-cpu.js';
 import { activityTimings, timedStore, Timings } from './support/timings.js';
@@ -50,10 +60,22 @@ const QUEUE_PG = `ttc-bench-e2e-${process.pid}`;
 const QUEUE_MEMORY = `ttc-bench-e2e-mem-${process.pid}`;
 const PATHS: readonly Path[] = [
   { key: 'bare', label: 'bare activity', taskQueue: QUEUE_BARE, workflowType: 'bareCalls' },
-  { key: 'plugin', label: 'plugin (Postgres store)', taskQueue: QUEUE_PG, workflowType: 'pluginCalls', summaryName: 'plugin/bare' },
+  {
+    key: 'plugin',
+    label: 'plugin (Postgres store)',
+    taskQueue: QUEUE_PG,
+    workflowType: 'pluginCalls',
+    summaryName: 'plugin/bare',
+  },
   // The same calls made with the tool's declaration, as application workflows make them (the name path asks the
   // worker to describe the tool once per run).
-  { key: 'pluginTyped', label: 'plugin, typed call (Postgres store)', taskQueue: QUEUE_PG, workflowType: 'pluginTypedCalls', summaryName: 'plugin (typed)/bare' },
+  {
+    key: 'pluginTyped',
+    label: 'plugin, typed call (Postgres store)',
+    taskQueue: QUEUE_PG,
+    workflowType: 'pluginTypedCalls',
+    summaryName: 'plugin (typed)/bare',
+  },
   { key: 'pluginMemory', label: 'plugin (in-memory store)', taskQueue: QUEUE_MEMORY, workflowType: 'pluginCalls' },
 ];
 
@@ -80,17 +102,28 @@ try {
   const workers = [
     // The bare path's worker has no plugin and bundles no package code: what the same handler costs without the package.
     await rt.startBareWorker(QUEUE_BARE, { interceptors: { activity: [activityTimings(bareWorkerTimings)] } }),
-    await rt.startWorker(QUEUE_PG, timedStore(new PgToolStore(rt.db.pool, { schema: rt.db.schema }), storeTimings), { interceptors: { activity: [activityTimings(pgWorkerTimings)] } }),
-    await rt.startWorker(QUEUE_MEMORY, new InMemoryToolStore(), { interceptors: { activity: [activityTimings(memoryWorkerTimings)] } }),
+    await rt.startWorker(QUEUE_PG, timedStore(new PgToolStore(rt.db.pool, { schema: rt.db.schema }), storeTimings), {
+      interceptors: { activity: [activityTimings(pgWorkerTimings)] },
+    }),
+    await rt.startWorker(QUEUE_MEMORY, new InMemoryToolStore(), {
+      interceptors: { activity: [activityTimings(memoryWorkerTimings)] },
+    }),
   ];
-  console.log(`setup ${((performance.now() - setupStart) / 1000).toFixed(1)} s; database: ${rt.db.description}; dev server ${rt.temporal.server.address}`);
-  console.log(`tool '${tool}' (a read whose handler returns at once), ${CALLS} single-call workflows per path and concurrency in ${ROUNDS} rounds, ` +
-    `and workflows of ${CALLS_PER_WORKFLOW} calls; paths alternate within each round`);
+  console.log(
+    `setup ${((performance.now() - setupStart) / 1000).toFixed(1)} s; database: ${rt.db.description}; dev server ${rt.temporal.server.address}`,
+  );
+  console.log(
+    `tool '${tool}' (a read whose handler returns at once), ${CALLS} single-call workflows per path and concurrency in ${ROUNDS} rounds, ` +
+      `and workflows of ${CALLS_PER_WORKFLOW} calls; paths alternate within each round`,
+  );
 
   /** Runs `workflows` workflows of `callsEach` calls, `concurrency` at a time; checks every call really succeeded. */
   const run = async (path: Path, workflows: number, callsEach: number, concurrency: number): Promise<RunResult> => {
     const argsList = Array.from({ length: callsEach }, () => args);
-    const workflowArgs = path.workflowType === 'bareCalls' ? [tool, argsList] : [tool, argsList, { principal: BENCH_PRINCIPAL, ...path.callOptions }];
+    const workflowArgs =
+      path.workflowType === 'bareCalls'
+        ? [tool, argsList]
+        : [tool, argsList, { principal: BENCH_PRINCIPAL, ...path.callOptions }];
     const latencies: number[] = [];
     const workflowIds: string[] = [];
     let next = 0;
@@ -102,21 +135,39 @@ try {
           next += 1;
           const workflowId = `e2e-${path.key}-${++sequence}`;
           const t0 = performance.now();
-          const done = await rt.temporal.client.workflow.execute<(...a: unknown[]) => Promise<number>>(path.workflowType, { taskQueue: path.taskQueue, workflowId, args: workflowArgs });
+          const done = await rt.temporal.client.workflow.execute<(...a: unknown[]) => Promise<number>>(
+            path.workflowType,
+            { taskQueue: path.taskQueue, workflowId, args: workflowArgs },
+          );
           latencies.push(performance.now() - t0);
           workflowIds.push(workflowId);
-          if (done !== callsEach) throw new Error(`${path.label}: ${done} of ${callsEach} calls succeeded in ${workflowId}`);
+          if (done !== callsEach)
+            throw new Error(`${path.label}: ${done} of ${callsEach} calls succeeded in ${workflowId}`);
         }
       }),
     );
     const wallMs = performance.now() - start;
     const cpuAfter = processTreeCpu();
-    return { latencies, workflowIds, wallMs, cpu: cpuBefore === null || cpuAfter === null ? null : cpuSpent(cpuBefore, cpuAfter) };
+    return {
+      latencies,
+      workflowIds,
+      wallMs,
+      cpu: cpuBefore === null || cpuAfter === null ? null : cpuSpent(cpuBefore, cpuAfter),
+    };
   };
 
   /** Rounds of every path, the order rotated each round so drift (other load, caches, table growth) favours none. */
-  const alternate = async (workflowsPerRound: number, callsEach: number, concurrency: number, rounds: number, paths: readonly Path[] = PATHS) => {
-    const results = new Map<Path['key'], { latencies: number[]; rates: number[]; workflowIds: string[]; cpuPerCall: CpuByConsumer[] }>(paths.map((p) => [p.key, { latencies: [], rates: [], workflowIds: [], cpuPerCall: [] }]));
+  const alternate = async (
+    workflowsPerRound: number,
+    callsEach: number,
+    concurrency: number,
+    rounds: number,
+    paths: readonly Path[] = PATHS,
+  ) => {
+    const results = new Map<
+      Path['key'],
+      { latencies: number[]; rates: number[]; workflowIds: string[]; cpuPerCall: CpuByConsumer[] }
+    >(paths.map((p) => [p.key, { latencies: [], rates: [], workflowIds: [], cpuPerCall: [] }]));
     for (let round = 0; round < rounds; round++) {
       const order = [...paths.slice(round % paths.length), ...paths.slice(0, round % paths.length)];
       for (const path of order) {
@@ -127,7 +178,9 @@ try {
         into.rates.push((workflowsPerRound * callsEach) / (result.wallMs / 1000));
         if (result.cpu !== null) into.cpuPerCall.push(perCall(result.cpu, workflowsPerRound * callsEach));
       }
-      console.log(`  … concurrency ${concurrency}, ${callsEach === 1 ? 'single-call workflows' : `${callsEach}-call workflows`}: round ${round + 1}/${rounds} done`);
+      console.log(
+        `  … concurrency ${concurrency}, ${callsEach === 1 ? 'single-call workflows' : `${callsEach}-call workflows`}: round ${round + 1}/${rounds} done`,
+      );
     }
     return results;
   };
@@ -149,7 +202,8 @@ try {
     for (const timings of [storeTimings, bareWorkerTimings, pgWorkerTimings, memoryWorkerTimings]) timings.reset();
     const perRound = Math.max(1, Math.ceil(CALLS / ROUNDS));
     const single = await alternate(perRound, 1, concurrency, ROUNDS);
-    if (concurrency === 1) breakdownIds = new Map([...single].map(([key, r]) => [key, r.workflowIds.slice(-BREAKDOWN_SAMPLES)]));
+    if (concurrency === 1)
+      breakdownIds = new Map([...single].map(([key, r]) => [key, r.workflowIds.slice(-BREAKDOWN_SAMPLES)]));
     const bare = single.get('bare')!;
     for (const path of PATHS) {
       const r = single.get(path.key)!;
@@ -157,11 +211,28 @@ try {
       const p95 = quantile(r.latencies, 0.95);
       const rate = median(r.rates);
       const vs = (value: number, base: number) => (path.key === 'bare' ? '1.00' : ratio(value / base));
-      singleRows.push([String(concurrency), path.label, String(r.latencies.length), ms(p50), ms(p95), perSecond(rate),
-        vs(p50, quantile(bare.latencies, 0.5)), vs(p95, quantile(bare.latencies, 0.95)), vs(rate, median(bare.rates))]);
+      singleRows.push([
+        String(concurrency),
+        path.label,
+        String(r.latencies.length),
+        ms(p50),
+        ms(p95),
+        perSecond(rate),
+        vs(p50, quantile(bare.latencies, 0.5)),
+        vs(p95, quantile(bare.latencies, 0.95)),
+        vs(rate, median(bare.rates)),
+      ]);
       if (path.summaryName !== undefined) {
-        summary.push({ part: '2 e2e', measure: `${path.summaryName} p50, concurrency ${concurrency} (goal ${GOALS.p50[concurrency] ?? '–'})`, value: ratio(p50 / quantile(bare.latencies, 0.5)) });
-        summary.push({ part: '2 e2e', measure: `${path.summaryName} throughput, concurrency ${concurrency} (goal ${GOALS.throughput[concurrency] ?? '–'})`, value: ratio(rate / median(bare.rates)) });
+        summary.push({
+          part: '2 e2e',
+          measure: `${path.summaryName} p50, concurrency ${concurrency} (goal ${GOALS.p50[concurrency] ?? '–'})`,
+          value: ratio(p50 / quantile(bare.latencies, 0.5)),
+        });
+        summary.push({
+          part: '2 e2e',
+          measure: `${path.summaryName} throughput, concurrency ${concurrency} (goal ${GOALS.throughput[concurrency] ?? '–'})`,
+          value: ratio(rate / median(bare.rates)),
+        });
       }
     }
     if (concurrency === 1) workerRows = workerTimingRows();
@@ -169,7 +240,12 @@ try {
     const bareCpu = cpuTotal(bare.cpuPerCall);
     for (const path of PATHS.filter((p) => p.summaryName !== undefined)) {
       const pathCpu = cpuTotal(single.get(path.key)!.cpuPerCall);
-      if (pathCpu !== null && bareCpu !== null) summary.push({ part: '2 e2e', measure: `${path.summaryName} CPU per single-call workflow, all processes, concurrency ${concurrency}`, value: ratio(pathCpu / bareCpu) });
+      if (pathCpu !== null && bareCpu !== null)
+        summary.push({
+          part: '2 e2e',
+          measure: `${path.summaryName} CPU per single-call workflow, all processes, concurrency ${concurrency}`,
+          value: ratio(pathCpu / bareCpu),
+        });
     }
 
     const loopWorkflows = Math.max(concurrency, Math.ceil(perRound / CALLS_PER_WORKFLOW));
@@ -181,11 +257,26 @@ try {
       const perCall = median(r.latencies) / CALLS_PER_WORKFLOW;
       const rate = median(r.rates);
       const vs = (value: number, base: number) => (path.key === 'bare' ? '1.00' : ratio(value / base));
-      loopRows.push([String(concurrency), path.label, `${r.latencies.length} × ${CALLS_PER_WORKFLOW}`, ms(perCall), perSecond(rate),
-        vs(perCall, median(loopBare.latencies) / CALLS_PER_WORKFLOW), vs(rate, median(loopBare.rates))]);
+      loopRows.push([
+        String(concurrency),
+        path.label,
+        `${r.latencies.length} × ${CALLS_PER_WORKFLOW}`,
+        ms(perCall),
+        perSecond(rate),
+        vs(perCall, median(loopBare.latencies) / CALLS_PER_WORKFLOW),
+        vs(rate, median(loopBare.rates)),
+      ]);
       if (path.summaryName !== undefined) {
-        summary.push({ part: '2 e2e', measure: `${path.summaryName} per call inside one workflow, concurrency ${concurrency} (goal ${GOALS.perCall[concurrency] ?? '–'})`, value: ratio(perCall / (median(loopBare.latencies) / CALLS_PER_WORKFLOW)) });
-        summary.push({ part: '2 e2e', measure: `${path.summaryName} throughput inside one workflow, concurrency ${concurrency} (goal ${GOALS.throughput[concurrency] ?? '–'})`, value: ratio(rate / median(loopBare.rates)) });
+        summary.push({
+          part: '2 e2e',
+          measure: `${path.summaryName} per call inside one workflow, concurrency ${concurrency} (goal ${GOALS.perCall[concurrency] ?? '–'})`,
+          value: ratio(perCall / (median(loopBare.latencies) / CALLS_PER_WORKFLOW)),
+        });
+        summary.push({
+          part: '2 e2e',
+          measure: `${path.summaryName} throughput inside one workflow, concurrency ${concurrency} (goal ${GOALS.throughput[concurrency] ?? '–'})`,
+          value: ratio(rate / median(loopBare.rates)),
+        });
       }
     }
   }
@@ -203,10 +294,23 @@ try {
     loopRows,
   );
   await printBreakdown(breakdownIds);
-  printTable('2d. Worker-side times at concurrency 1, single-call workflows (ms; activities timed by an outermost activity interceptor)', ['what', 'n', 'median', 'p95'], workerRows);
+  printTable(
+    '2d. Worker-side times at concurrency 1, single-call workflows (ms; activities timed by an outermost activity interceptor)',
+    ['what', 'n', 'median', 'p95'],
+    workerRows,
+  );
   printTable(
     '2f. CPU per call, single-call workflows: every process of the run (median of the rounds, ms of CPU per call; the machine has 2 cores)',
-    ['concurrency', 'path', 'dev server', 'worker + client (node)', 'Postgres', 'total', 'total ratio', 'throughput bound when CPU-bound'],
+    [
+      'concurrency',
+      'path',
+      'dev server',
+      'worker + client (node)',
+      'Postgres',
+      'total',
+      'total ratio',
+      'throughput bound when CPU-bound',
+    ],
     cpuRows,
   );
   printSweep(sweep);
@@ -217,7 +321,12 @@ try {
 }
 
 function perCall(cpu: CpuByConsumer, calls: number): CpuByConsumer {
-  return { node: cpu.node / calls, temporal: cpu.temporal / calls, postgres: cpu.postgres / calls, other: cpu.other / calls };
+  return {
+    node: cpu.node / calls,
+    temporal: cpu.temporal / calls,
+    postgres: cpu.postgres / calls,
+    other: cpu.other / calls,
+  };
 }
 
 /** The median over rounds of all processes' CPU per call, or null without /proc. */
@@ -236,20 +345,40 @@ function cpuTableRows(concurrency: number, results: Map<Path['key'], { cpuPerCal
     const rounds = results.get(path.key)!.cpuPerCall;
     const total = cpuTotal(rounds)!;
     const part = (consumer: keyof CpuByConsumer) => ms(median(rounds.map((c) => c[consumer])));
-    return [String(concurrency), path.label, part('temporal'), part('node'), part('postgres'), ms(total), ratio(total / bare), ratio(bare / total)];
+    return [
+      String(concurrency),
+      path.label,
+      part('temporal'),
+      part('node'),
+      part('postgres'),
+      ms(total),
+      ratio(total / bare),
+      ratio(bare / total),
+    ];
   });
 }
 
 /** What each activity took inside the worker, and the store calls the plugin waited for. */
 function workerTimingRows(): string[][] {
-  const row = (label: string, samples: readonly number[]) => [label, String(samples.length), ms(median(samples)), ms(quantile(samples, 0.95))];
+  const row = (label: string, samples: readonly number[]) => [
+    label,
+    String(samples.length),
+    ms(median(samples)),
+    ms(quantile(samples, 0.95)),
+  ];
   return [
     row('bare activity (handler only)', bareWorkerTimings.get(`activity.bare:${tool}`)),
-    row('plugin: describe tools (local activity, name path, once per run), Postgres worker', pgWorkerTimings.get('local.ttc.describeTools')),
+    row(
+      'plugin: describe tools (local activity, name path, once per run), Postgres worker',
+      pgWorkerTimings.get('local.ttc.describeTools'),
+    ),
     row('plugin: tool activity, whole (Postgres store; name and typed paths)', pgWorkerTimings.get(`activity.${tool}`)),
     row('  of which store.claimIdempotencyKey', storeTimings.get('store.claimIdempotencyKey')),
     row('  of which store.recordExecution', storeTimings.get('store.recordExecution')),
-    row('plugin: tool activity, whole (in-memory store: funnel + handler)', memoryWorkerTimings.get(`activity.${tool}`)),
+    row(
+      'plugin: tool activity, whole (in-memory store: funnel + handler)',
+      memoryWorkerTimings.get(`activity.${tool}`),
+    ),
   ];
 }
 
@@ -257,7 +386,12 @@ function workerTimingRows(): string[][] {
 async function printBreakdown(ids: Map<Path['key'], string[]>): Promise<void> {
   const segments = new Map<Path['key'], WorkflowSegments[]>();
   for (const [key, workflowIds] of ids) {
-    segments.set(key, await Promise.all(workflowIds.map(async (id) => segmentsOf(await rt.temporal.client.workflow.getHandle(id).fetchHistory()))));
+    segments.set(
+      key,
+      await Promise.all(
+        workflowIds.map(async (id) => segmentsOf(await rt.temporal.client.workflow.getHandle(id).fetchHistory())),
+      ),
+    );
   }
   const fields = Object.keys(SEGMENT_LABELS) as (keyof WorkflowSegments)[];
   const rows = fields.map((field) => [
@@ -283,7 +417,13 @@ interface SweepPoint {
   readonly rate: number;
 }
 
-type Alternate = (workflowsPerRound: number, callsEach: number, concurrency: number, rounds: number, paths: readonly Path[]) => Promise<Map<Path['key'], { latencies: number[]; rates: number[] }>>;
+type Alternate = (
+  workflowsPerRound: number,
+  callsEach: number,
+  concurrency: number,
+  rounds: number,
+  paths: readonly Path[],
+) => Promise<Map<Path['key'], { latencies: number[]; rates: number[] }>>;
 
 /** Single-call workflows of bare and plugin (Postgres) at each concurrency of the sweep, alternating in two rounds. */
 async function concurrencySweep(alternate: Alternate): Promise<SweepPoint[]> {
@@ -294,7 +434,13 @@ async function concurrencySweep(alternate: Alternate): Promise<SweepPoint[]> {
     const results = await alternate(perRound, 1, concurrency, 2, paths);
     for (const path of paths) {
       const r = results.get(path.key)!;
-      points.push({ concurrency, path, p50: quantile(r.latencies, 0.5), p95: quantile(r.latencies, 0.95), rate: median(r.rates) });
+      points.push({
+        concurrency,
+        path,
+        p50: quantile(r.latencies, 0.5),
+        p95: quantile(r.latencies, 0.95),
+        rate: median(r.rates),
+      });
     }
   }
   return points;
@@ -309,10 +455,23 @@ function printSweep(points: readonly SweepPoint[]): void {
     points.map((p) => {
       const bare = bareAt(p.concurrency);
       const vs = (value: number, base: number) => (p.path.key === 'bare' ? '1.00' : ratio(value / base));
-      return [String(p.concurrency), p.path.label, ms(p.p50), ms(p.p95), perSecond(p.rate), vs(p.p50, bare.p50), vs(p.rate, bare.rate)];
+      return [
+        String(p.concurrency),
+        p.path.label,
+        ms(p.p50),
+        ms(p.p95),
+        perSecond(p.rate),
+        vs(p.p50, bare.p50),
+        vs(p.rate, bare.rate),
+      ];
     }),
   );
-  const concurrencyAxis = { label: 'workflows in flight (log scale)', log: true, ticks: [...SWEEP_CONCURRENCIES], format: (v: number) => String(v) };
+  const concurrencyAxis = {
+    label: 'workflows in flight (log scale)',
+    log: true,
+    ticks: [...SWEEP_CONCURRENCIES],
+    format: (v: number) => String(v),
+  };
   const byPath = (value: (p: SweepPoint) => number, quantileName?: string) =>
     PATHS.filter((path) => points.some((p) => p.path.key === path.key)).map((path, index) => ({
       colour: index,
@@ -324,13 +483,21 @@ function printSweep(points: readonly SweepPoint[]): void {
   writeChart('concurrency-latency', {
     title: 'Single-call workflow latency by concurrency',
     x: concurrencyAxis,
-    y: { label: 'ms (client start → result)', ticks: linearTicks(Math.max(...points.map((p) => p.p95))), format: (v) => String(v) },
+    y: {
+      label: 'ms (client start → result)',
+      ticks: linearTicks(Math.max(...points.map((p) => p.p95))),
+      format: (v) => String(v),
+    },
     series: [...byPath((p) => p.p50, 'p50'), ...byPath((p) => p.p95, 'p95')],
   });
   writeChart('concurrency-throughput', {
     title: 'Throughput by concurrency',
     x: concurrencyAxis,
-    y: { label: 'calls per second', ticks: linearTicks(Math.max(...points.map((p) => p.rate))), format: (v) => String(v) },
+    y: {
+      label: 'calls per second',
+      ticks: linearTicks(Math.max(...points.map((p) => p.rate))),
+      format: (v) => String(v),
+    },
     series: byPath((p) => p.rate),
   });
 }

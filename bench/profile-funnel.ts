@@ -48,5 +48,12 @@ profile.samples?.forEach((id, i) => {
   selfUs.set(key, (selfUs.get(key) ?? 0) + delta);
   totalUs += delta;
 });
-const rows = [...selfUs].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([frame, us]) => [frame, (us / 1000 / calls).toFixed(3), `${((100 * us) / totalUs).toFixed(1)}%`]);
-printTable(`Top ${TOP} frames by self time, case '${name}', ${calls} calls, ${(elapsed / calls).toFixed(3)} ms per call (profiled)`, ['function file', 'self ms per call', 'share'], rows);
+const rows = [...selfUs]
+  .sort((a, b) => b[1] - a[1])
+  .slice(0, TOP)
+  .map(([frame, us]) => [frame, (us / 1000 / calls).toFixed(3), `${((100 * us) / totalUs).toFixed(1)}%`]);
+printTable(
+  `Top ${TOP} frames by self time, case '${name}', ${calls} calls, ${(elapsed / calls).toFixed(3)} ms per call (profiled)`,
+  ['function file', 'self ms per call', 'share'],
+  rows,
+);

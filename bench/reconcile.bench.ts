@@ -8,7 +8,14 @@ import type { ToolCallResult } from '../workflows/index.js';
 import { chargeKey, TOOLS } from '../testkit/payment-tools.js';
 import { BENCH_PRINCIPAL, startBenchRuntime } from './support/bench-runtime.js';
 import { reconcileWorkflowId } from '../src/wire/ids.js';
-import { RECONCILE_CHILD_LABELS, RECONCILE_SEGMENT_LABELS, reconcileChildWorkOf, reconcileSegmentsOf, type ReconcileChildWork, type ReconcileSegments } from './support/history-segments.js';
+import {
+  RECONCILE_CHILD_LABELS,
+  RECONCILE_SEGMENT_LABELS,
+  reconcileChildWorkOf,
+  reconcileSegmentsOf,
+  type ReconcileChildWork,
+  type ReconcileSegments,
+} from './support/history-segments.js';
 import { envInt, machineLine, median, ms, printTable, quantile, reportSummary } from './support/stats.js';
 
 const WRITES = envInt('BENCH_RECONCILE_WRITES', 200);
@@ -24,8 +31,12 @@ const taskQueue = `ttc-bench-reconcile-${process.pid}`;
 try {
   // A hanging write may keep its activity slot after the server timed it out (the handler does not heartbeat), so
   // the worker gets a slot per write plus room for the reconciliation activities. Everything else is default.
-  const worker = await rt.startWorker(taskQueue, new PgToolStore(rt.db.pool, { schema: rt.db.schema }), { maxConcurrentActivityTaskExecutions: WRITES + 200 });
-  console.log(`database: ${rt.db.description}; ${WRITES} writes of '${TOOLS.charge}', tool timeout ${TIMEOUT_MS} ms, reconcile every ${RECONCILE.initialIntervalMs}–${RECONCILE.maximumIntervalMs} ms`);
+  const worker = await rt.startWorker(taskQueue, new PgToolStore(rt.db.pool, { schema: rt.db.schema }), {
+    maxConcurrentActivityTaskExecutions: WRITES + 200,
+  });
+  console.log(
+    `database: ${rt.db.description}; ${WRITES} writes of '${TOOLS.charge}', tool timeout ${TIMEOUT_MS} ms, reconcile every ${RECONCILE.initialIntervalMs}–${RECONCILE.maximumIntervalMs} ms`,
+  );
 
   const run = Date.now().toString(36);
   const paymentIds = Array.from({ length: WRITES }, (_, i) => `pay_bench_${run}_${i}`);
@@ -36,11 +47,18 @@ try {
   const results = await Promise.all(
     paymentIds.map(async (paymentId) => {
       const t0 = performance.now();
-      const result = await rt.temporal.client.workflow.execute<(...a: unknown[]) => Promise<ToolCallResult>>('pluginCall', {
-        taskQueue,
-        workflowId: `reconcile-bench-${paymentId}`,
-        args: [TOOLS.charge, { payment_id: paymentId, customer: 'cus_bench', amount_cents: 500 }, { principal: BENCH_PRINCIPAL, timeoutMs: TIMEOUT_MS, reconcile: RECONCILE }],
-      });
+      const result = await rt.temporal.client.workflow.execute<(...a: unknown[]) => Promise<ToolCallResult>>(
+        'pluginCall',
+        {
+          taskQueue,
+          workflowId: `reconcile-bench-${paymentId}`,
+          args: [
+            TOOLS.charge,
+            { payment_id: paymentId, customer: 'cus_bench', amount_cents: 500 },
+            { principal: BENCH_PRINCIPAL, timeoutMs: TIMEOUT_MS, reconcile: RECONCILE },
+          ],
+        },
+      );
       latencies.push(performance.now() - t0);
       return result;
     }),
@@ -51,18 +69,47 @@ try {
   const sideEffects = keys.reduce((sum, key) => sum + rt.payments.commits(key), 0);
   const dispatches = keys.reduce((sum, key) => sum + rt.payments.dispatches(key), 0);
   const exactlyOnce = keys.filter((key) => rt.payments.commits(key) === 1).length;
-  const reconciled = results.filter((r) => r.modelResult.status === 'succeeded' && r.modelResult.execution.delivery === 'receipt_reconciled').length;
+  const reconciled = results.filter(
+    (r) => r.modelResult.status === 'succeeded' && r.modelResult.execution.delivery === 'receipt_reconciled',
+  ).length;
 
   printTable(
     `3. Reconciliation at scale: ${WRITES} concurrent commit-then-timeout writes (tool timeout ${TIMEOUT_MS} ms)`,
-    ['writes', 'all settled after', 'settled/s', 'p50 per write', 'p95 per write', 'succeeded via receipt_reconciled', 'side effects (provider commits)', 'keys with exactly one', 'dispatches'],
-    [[String(WRITES), `${(allSettledMs / 1000).toFixed(1)} s`, (WRITES / (allSettledMs / 1000)).toFixed(1), `${ms(quantile(latencies, 0.5))} ms`, `${ms(quantile(latencies, 0.95))} ms`,
-      String(reconciled), String(sideEffects), String(exactlyOnce), String(dispatches)]],
+    [
+      'writes',
+      'all settled after',
+      'settled/s',
+      'p50 per write',
+      'p95 per write',
+      'succeeded via receipt_reconciled',
+      'side effects (provider commits)',
+      'keys with exactly one',
+      'dispatches',
+    ],
+    [
+      [
+        String(WRITES),
+        `${(allSettledMs / 1000).toFixed(1)} s`,
+        (WRITES / (allSettledMs / 1000)).toFixed(1),
+        `${ms(quantile(latencies, 0.5))} ms`,
+        `${ms(quantile(latencies, 0.95))} ms`,
+        String(reconciled),
+        String(sideEffects),
+        String(exactlyOnce),
+        String(dispatches),
+      ],
+    ],
   );
   // The segments are those of a write that timed out and was reconciled; on a loaded machine a write may instead
   // fail before it dispatched (its reconciliation then finds nothing), and the counts above show that.
-  const sample = paymentIds.filter((_, i) => results[i]?.modelResult.execution.delivery === 'receipt_reconciled').slice(0, 40);
-  const sampled = await Promise.all(sample.map(async (id) => reconcileSegmentsOf(await rt.temporal.client.workflow.getHandle(`reconcile-bench-${id}`).fetchHistory())));
+  const sample = paymentIds
+    .filter((_, i) => results[i]?.modelResult.execution.delivery === 'receipt_reconciled')
+    .slice(0, 40);
+  const sampled = await Promise.all(
+    sample.map(async (id) =>
+      reconcileSegmentsOf(await rt.temporal.client.workflow.getHandle(`reconcile-bench-${id}`).fetchHistory()),
+    ),
+  );
   printTable(
     `3b. Where the time goes: server event timestamps of ${sampled.length} of the writes (ms)`,
     ['segment', 'median', 'p95'],
@@ -72,7 +119,13 @@ try {
     }),
   );
   const children = await Promise.all(
-    sample.map(async (id) => reconcileChildWorkOf(await rt.temporal.client.workflow.getHandle(reconcileWorkflowId(chargeKey(BENCH_PRINCIPAL.tenant, id))).fetchHistory())),
+    sample.map(async (id) =>
+      reconcileChildWorkOf(
+        await rt.temporal.client.workflow
+          .getHandle(reconcileWorkflowId(chargeKey(BENCH_PRINCIPAL.tenant, id)))
+          .fetchHistory(),
+      ),
+    ),
   );
   printTable(
     `3c. Inside the reconciliation child: server event timestamps and event counts of the same ${children.length} writes' children`,
@@ -85,12 +138,22 @@ try {
     }),
   );
   reportSummary([
-    { part: '3 reconcile', measure: `${WRITES} commit-then-timeout writes: all settled after`, value: `${(allSettledMs / 1000).toFixed(1)} s (${(WRITES / (allSettledMs / 1000)).toFixed(1)}/s)` },
-    { part: '3 reconcile', measure: `side effects (must be ${WRITES}, one per key)`, value: `${sideEffects} (${exactlyOnce} keys with exactly one)` },
+    {
+      part: '3 reconcile',
+      measure: `${WRITES} commit-then-timeout writes: all settled after`,
+      value: `${(allSettledMs / 1000).toFixed(1)} s (${(WRITES / (allSettledMs / 1000)).toFixed(1)}/s)`,
+    },
+    {
+      part: '3 reconcile',
+      measure: `side effects (must be ${WRITES}, one per key)`,
+      value: `${sideEffects} (${exactlyOnce} keys with exactly one)`,
+    },
   ]);
   const ok = sideEffects === WRITES && exactlyOnce === WRITES && reconciled === WRITES && dispatches === WRITES;
   if (!ok) {
-    console.error(`FAILED: expected ${WRITES} side effects, one per key, each dispatched once and settled via receipt_reconciled`);
+    console.error(
+      `FAILED: expected ${WRITES} side effects, one per key, each dispatched once and settled via receipt_reconciled`,
+    );
     process.exitCode = 1;
   }
   // Release the hanging requests first, so the worker's shutdown does not wait on them.

@@ -19,13 +19,23 @@ const MEGABYTE = 1 << 20;
 const RUNS = 5;
 const ctx: ExecutionContext = {
   principal: { tenant: 'tenant-bench', subject: 'user-bench' },
-  provider: { provider: 'openai', apiFamily: 'responses', responseId: 'resp_bench', providerCallId: 'call_bench', adapterRevision: 'bench@1' },
+  provider: {
+    provider: 'openai',
+    apiFamily: 'responses',
+    responseId: 'resp_bench',
+    providerCallId: 'call_bench',
+    adapterRevision: 'bench@1',
+  },
   callId: 'call-bench-1',
   operationId: 'op-bench-0001',
   idempotencyKey: 'idem-bench-0001',
   attempt: 1,
 };
-const redactor = new Redactor({ sensitiveFields: [], protectedSubstrings: [ctx.idempotencyKey, ctx.operationId], protectedExact: [ctx.principal.tenant, ctx.principal.subject] });
+const redactor = new Redactor({
+  sensitiveFields: [],
+  protectedSubstrings: [ctx.idempotencyKey, ctx.operationId],
+  protectedExact: [ctx.principal.tenant, ctx.principal.subject],
+});
 
 /** CPU milliseconds of `runs` runs after one warm-up run. */
 function samples(run: () => void, runs = RUNS): number[] {
@@ -60,7 +70,11 @@ for (const [name, schema, text] of schemaCases) {
   const check = compileSchemaCheck(schema, { exact: true });
   measure('remote schema', name, () => check(text));
 }
-printTable(`Worst 1 MB input per pattern (CPU ms, least and median of ${RUNS})`, ['pattern', 'input', 'least', 'median'], rows);
+printTable(
+  `Worst 1 MB input per pattern (CPU ms, least and median of ${RUNS})`,
+  ['pattern', 'input', 'least', 'median'],
+  rows,
+);
 
 // The pattern the engine replaced: quadratic, so it is measured on small inputs only.
 const replacedJwt = /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]+/g;
@@ -70,17 +84,25 @@ const growth = [2_500, 5_000, 10_000, 20_000].map((repeats) => {
   const now = Math.min(...samples(() => redactor.text(text, '/t', []), 3));
   return [`${text.length / 1000} KB`, ms(old), ms(now)];
 });
-printTable("'eyJ-' repeated: the replaced JWT regex vs the engine (CPU ms)", ['input', 'replaced regex', 'engine'], growth);
+printTable(
+  "'eyJ-' repeated: the replaced JWT regex vs the engine (CPU ms)",
+  ['input', 'replaced regex', 'engine'],
+  growth,
+);
 
 const changed = BENIGN_LOOKALIKES.filter(({ text }) => redactor.text(text, '/t', []) !== text);
 const leaked = FAKE_SECRETS.filter((secret) => redactor.text(secret.carrier, '/t', []).includes(secret.secret));
-printTable('Security corpus (redactor, free-text placement)', ['measure', 'value'], [
-  ['fake secrets', String(FAKE_SECRETS.length)],
-  ['families', String(new Set(FAKE_SECRETS.map((secret) => secret.family)).size)],
-  ['fake secrets left visible', String(leaked.length)],
-  ['benign look-alikes', String(BENIGN_LOOKALIKES.length)],
-  ['false positives', `${changed.length} (${((100 * changed.length) / BENIGN_LOOKALIKES.length).toFixed(1)} %)`],
-]);
+printTable(
+  'Security corpus (redactor, free-text placement)',
+  ['measure', 'value'],
+  [
+    ['fake secrets', String(FAKE_SECRETS.length)],
+    ['families', String(new Set(FAKE_SECRETS.map((secret) => secret.family)).size)],
+    ['fake secrets left visible', String(leaked.length)],
+    ['benign look-alikes', String(BENIGN_LOOKALIKES.length)],
+    ['false positives', `${changed.length} (${((100 * changed.length) / BENIGN_LOOKALIKES.length).toFixed(1)} %)`],
+  ],
+);
 
 await executeTool(webPageTool('warm-up'), {}, ctx);
 const calls: string[][] = [];
@@ -96,7 +118,11 @@ for (const unit of ['eyJ-', 'sk-', '4111 ', 'password=', 'a:', 'ignore all your 
   slowestCall = Math.max(slowestCall, cpu);
   calls.push([JSON.stringify(unit), ms(cpu), ms(wall)]);
 }
-printTable('executeTool, read tool returning 1 MB of adversarial text as data, untrusted text and evidence quote', ['text', 'CPU ms', 'wall ms'], calls);
+printTable(
+  'executeTool, read tool returning 1 MB of adversarial text as data, untrusted text and evidence quote',
+  ['text', 'CPU ms', 'wall ms'],
+  calls,
+);
 
 reportSummary([
   { part: 'redaction', measure: `worst 1 MB pattern input (${worst.name}), CPU ms`, value: ms(worst.least) },

@@ -46,17 +46,26 @@ try {
       env: { ...process.env, BENCH_SUMMARY_FILE: summaryFile },
     });
     if (result.status !== 0) failed.push(part);
-    console.log(`=== ${part}: ${result.status === 0 ? 'done' : `FAILED (exit ${result.status ?? result.signal})`} in ${((Date.now() - partStart) / 1000).toFixed(0)} s`);
+    console.log(
+      `=== ${part}: ${result.status === 0 ? 'done' : `FAILED (exit ${result.status ?? result.signal})`} in ${((Date.now() - partStart) / 1000).toFixed(0)} s`,
+    );
   }
 
   let rows: SummaryRow[] = [];
   try {
-    rows = readFileSync(summaryFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as SummaryRow);
+    rows = readFileSync(summaryFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as SummaryRow);
   } catch {
     // No part reported anything (all failed early); the table below is then empty.
   }
   console.log(`\n${machineLine()}; ${temporalVersion}`);
-  printTable(`Summary (${parts.join(', ')}; ${((Date.now() - started) / 1000).toFixed(0)} s in all)`, ['part', 'measure', 'value'], rows.map((r) => [r.part, r.measure, r.value]));
+  printTable(
+    `Summary (${parts.join(', ')}; ${((Date.now() - started) / 1000).toFixed(0)} s in all)`,
+    ['part', 'measure', 'value'],
+    rows.map((r) => [r.part, r.measure, r.value]),
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

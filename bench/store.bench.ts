@@ -21,10 +21,18 @@ try {
   const execution = await runCall(ordersGet, { orderId: 'o-bench' }, { workflowId: 'wf-bench', callId: 'c1' });
   await store.recordExecution({ execution, workflowId: 'wf-bench', runId: 'run-1' });
   const evidenceIds = [execution.modelResult.evidence[0]!.evidence_id];
-  const workloads: Workload<unknown>[] = [statePatchWorkload(store, db.pool, evidenceIds), ledgerWorkload(store, db.pool), readRecordWorkload(store, db.pool)];
+  const workloads: Workload<unknown>[] = [
+    statePatchWorkload(store, db.pool, evidenceIds),
+    ledgerWorkload(store, db.pool),
+    readRecordWorkload(store, db.pool),
+  ];
 
   /** Writes `batch` with `concurrency` writers; returns writes per second. */
-  const run = async <Row>(batch: readonly Row[], write: (row: Row) => Promise<unknown>, concurrency: number): Promise<number> => {
+  const run = async <Row>(
+    batch: readonly Row[],
+    write: (row: Row) => Promise<unknown>,
+    concurrency: number,
+  ): Promise<number> => {
     let next = 0;
     const start = process.hrtime.bigint();
     await Promise.all(
@@ -56,7 +64,11 @@ try {
       const s = median(storeRates);
       const r = median(rawRates);
       rows.push([workload.name, String(concurrency), perSecond(s), perSecond(r), ratio(s / r)]);
-      summary.push({ part: '4 store', measure: `${workload.name}/s, concurrency ${concurrency}: store (raw pg)`, value: `${perSecond(s)} (${perSecond(r)}), store/raw ${ratio(s / r)}` });
+      summary.push({
+        part: '4 store',
+        measure: `${workload.name}/s, concurrency ${concurrency}: store (raw pg)`,
+        value: `${perSecond(s)} (${perSecond(r)}), store/raw ${ratio(s / r)}`,
+      });
     }
   }
   printTable(

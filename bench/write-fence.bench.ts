@@ -25,7 +25,12 @@ interface Path {
 
 const PATHS: readonly Path[] = [
   { key: 'bare', label: 'charge, bare activity (baseline)', tool: TOOLS.charge, bare: true },
-  { key: 'fenced', label: 'charge through the plugin, handler calls ctx.beforeDispatch()', tool: TOOLS.charge, bare: false },
+  {
+    key: 'fenced',
+    label: 'charge through the plugin, handler calls ctx.beforeDispatch()',
+    tool: TOOLS.charge,
+    bare: false,
+  },
   { key: 'unfenced', label: 'charge through the plugin, handler does not', tool: TOOLS.chargeUnfenced, bare: false },
   { key: 'read', label: 'read through the plugin (customers.get)', tool: TOOLS.customer, bare: false },
 ];
@@ -43,7 +48,9 @@ interface Collected {
   calls: number;
 }
 
-console.log('temporal-tool-contract write-fence benchmark: a write through the plugin with one or two store fences, against a bare activity');
+console.log(
+  'temporal-tool-contract write-fence benchmark: a write through the plugin with one or two store fences, against a bare activity',
+);
 console.log(machineLine());
 const setupStart = performance.now();
 const rt = await startBenchRuntime({ poolMax: 20 });
@@ -53,8 +60,12 @@ let sequence = 0;
 
 try {
   await rt.startBareWorker(QUEUE_BARE, { interceptors: { activity: [activityTimings(workerTimings)] } });
-  await rt.startWorker(QUEUE_PG, timedStore(new PgToolStore(rt.db.pool, { schema: rt.db.schema }), storeTimings), { interceptors: { activity: [activityTimings(workerTimings)] } });
-  console.log(`setup ${((performance.now() - setupStart) / 1000).toFixed(1)} s; database: ${rt.db.description}; ${CALLS} single-call workflows per path and concurrency in ${ROUNDS} rounds, paths alternating`);
+  await rt.startWorker(QUEUE_PG, timedStore(new PgToolStore(rt.db.pool, { schema: rt.db.schema }), storeTimings), {
+    interceptors: { activity: [activityTimings(workerTimings)] },
+  });
+  console.log(
+    `setup ${((performance.now() - setupStart) / 1000).toFixed(1)} s; database: ${rt.db.description}; ${CALLS} single-call workflows per path and concurrency in ${ROUNDS} rounds, paths alternating`,
+  );
 
   /** Runs `workflows` single-call workflows of `path`, `concurrency` at a time, into `into`; every call must succeed. */
   const run = async (path: Path, workflows: number, concurrency: number, into: Collected): Promise<void> => {
@@ -67,11 +78,22 @@ try {
           next += 1;
           const n = ++sequence;
           // A charge needs a new payment id (its business key) per call, or the plugin replays the first.
-          const args = path.tool === TOOLS.customer ? { customer_id: 'cus_bench' } : { payment_id: `pay_bench_${n}`, customer: 'cus_bench', amount_cents: 100 };
+          const args =
+            path.tool === TOOLS.customer
+              ? { customer_id: 'cus_bench' }
+              : { payment_id: `pay_bench_${n}`, customer: 'cus_bench', amount_cents: 100 };
           const t0 = performance.now();
           const succeeded = path.bare
-            ? await rt.temporal.client.workflow.execute<(...a: unknown[]) => Promise<number>>('bareCalls', { taskQueue: QUEUE_BARE, workflowId: `fence-${path.key}-${n}`, args: [path.tool, [args]] })
-            : await rt.temporal.client.workflow.execute<(...a: unknown[]) => Promise<number>>('pluginCalls', { taskQueue: QUEUE_PG, workflowId: `fence-${path.key}-${n}`, args: [path.tool, [args], { principal: BENCH_PRINCIPAL }] });
+            ? await rt.temporal.client.workflow.execute<(...a: unknown[]) => Promise<number>>('bareCalls', {
+                taskQueue: QUEUE_BARE,
+                workflowId: `fence-${path.key}-${n}`,
+                args: [path.tool, [args]],
+              })
+            : await rt.temporal.client.workflow.execute<(...a: unknown[]) => Promise<number>>('pluginCalls', {
+                taskQueue: QUEUE_PG,
+                workflowId: `fence-${path.key}-${n}`,
+                args: [path.tool, [args], { principal: BENCH_PRINCIPAL }],
+              });
           into.latencies.push(performance.now() - t0);
           if (succeeded !== 1) throw new Error(`${path.label}: the call in fence-${path.key}-${n} did not succeed`);
         }
@@ -80,21 +102,28 @@ try {
     into.activityMs.push(...workerTimings.get(`activity.${path.bare ? bareActivityName(path.tool) : path.tool}`));
     into.fenceMs.push(...storeTimings.get('store.fenceDispatch'));
     into.fences += storeTimings.get('store.fenceDispatch').length;
-    into.storeCalls += ['claimIdempotencyKey', 'fenceDispatch', 'recordExecution'].reduce((sum, method) => sum + storeTimings.get(`store.${method}`).length, 0);
+    into.storeCalls += ['claimIdempotencyKey', 'fenceDispatch', 'recordExecution'].reduce(
+      (sum, method) => sum + storeTimings.get(`store.${method}`).length,
+      0,
+    );
     into.calls += workflows;
   };
 
   // Warm-up: connections, plans, workflow caches, JIT, on every path.
-  for (const path of PATHS) await run(path, 20, 4, { latencies: [], activityMs: [], fenceMs: [], fences: 0, storeCalls: 0, calls: 0 });
+  for (const path of PATHS)
+    await run(path, 20, 4, { latencies: [], activityMs: [], fenceMs: [], fences: 0, storeCalls: 0, calls: 0 });
 
   const rows: string[][] = [];
   const summary: { part: string; measure: string; value: string }[] = [];
   for (const concurrency of CONCURRENCIES) {
-    const collected = new Map<Path['key'], Collected>(PATHS.map((p) => [p.key, { latencies: [], activityMs: [], fenceMs: [], fences: 0, storeCalls: 0, calls: 0 }]));
+    const collected = new Map<Path['key'], Collected>(
+      PATHS.map((p) => [p.key, { latencies: [], activityMs: [], fenceMs: [], fences: 0, storeCalls: 0, calls: 0 }]),
+    );
     const perRound = Math.max(1, Math.ceil(CALLS / ROUNDS));
     for (let round = 0; round < ROUNDS; round++) {
       // The order rotates each round, so drift (other load, table growth) favours no path.
-      for (const path of [...PATHS.slice(round % PATHS.length), ...PATHS.slice(0, round % PATHS.length)]) await run(path, perRound, concurrency, collected.get(path.key)!);
+      for (const path of [...PATHS.slice(round % PATHS.length), ...PATHS.slice(0, round % PATHS.length)])
+        await run(path, perRound, concurrency, collected.get(path.key)!);
       console.log(`  … concurrency ${concurrency}: round ${round + 1}/${ROUNDS} done`);
     }
     const bare = collected.get('bare')!;
@@ -124,7 +153,20 @@ try {
   }
   printTable(
     'Write fences: one workflow per call (client start → result) and the tool activity on the worker; ratios are path / bare',
-    ['concurrency', 'path', 'calls', 'p50 ms', 'p95 ms', 'p50 ratio', 'tool activity p50 ms', 'activity ratio', 'store calls / call', 'fences / call', 'fence p50 ms', 'fences’ share of the activity'],
+    [
+      'concurrency',
+      'path',
+      'calls',
+      'p50 ms',
+      'p95 ms',
+      'p50 ratio',
+      'tool activity p50 ms',
+      'activity ratio',
+      'store calls / call',
+      'fences / call',
+      'fence p50 ms',
+      'fences’ share of the activity',
+    ],
     rows,
   );
   reportSummary(summary);

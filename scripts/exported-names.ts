@@ -15,22 +15,39 @@ export interface EntryPointNames {
 
 /** Every public entry point with its exported names. */
 export function exportedNames(): EntryPointNames[] {
-  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, string | { types?: string }> };
+  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { types?: string }>;
+  };
   const entries = Object.entries(pkg.exports).flatMap(([subpath, target]) =>
-    typeof target === 'object' && target.types !== undefined ? [{ subpath, source: join(PROJECT_ROOT, target.types.replace(/^\.\/lib\//, '').replace(/\.d\.ts$/, '.ts')) }] : [],
+    typeof target === 'object' && target.types !== undefined
+      ? [{ subpath, source: join(PROJECT_ROOT, target.types.replace(/^\.\/lib\//, '').replace(/\.d\.ts$/, '.ts')) }]
+      : [],
   );
   const program = ts.createProgram(
     entries.map((entry) => entry.source),
-    { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true, skipLibCheck: true },
+    {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      noEmit: true,
+      skipLibCheck: true,
+    },
   );
   const checker = program.getTypeChecker();
   return entries.map(({ subpath, source }) => {
     const file = program.getSourceFile(source);
     const module = file === undefined ? undefined : checker.getSymbolAtLocation(file);
     const symbols = module === undefined ? [] : checker.getExportsOfModule(module);
-    const isValue = (symbol: ts.Symbol) => ((symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags & ts.SymbolFlags.Value) !== 0;
+    const isValue = (symbol: ts.Symbol) =>
+      ((symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags &
+        ts.SymbolFlags.Value) !==
+      0;
     const sorted = (list: ts.Symbol[]) => list.map((symbol) => symbol.name).sort((a, b) => a.localeCompare(b));
-    return { subpath, values: sorted(symbols.filter(isValue)), types: sorted(symbols.filter((symbol) => !isValue(symbol))) };
+    return {
+      subpath,
+      values: sorted(symbols.filter(isValue)),
+      types: sorted(symbols.filter((symbol) => !isValue(symbol))),
+    };
   });
 }
 

@@ -20,7 +20,8 @@ const SOURCES = [
   {
     version: AUDIT_SCHEMA_VERSION,
     schema: auditRecordSchema,
-    description: 'The protected audit record of one tool call attempt; never sent to a model. Generated from auditRecordSchema; do not edit.',
+    description:
+      'The protected audit record of one tool call attempt; never sent to a model. Generated from auditRecordSchema; do not edit.',
   },
 ] as const;
 
@@ -31,7 +32,11 @@ const SOURCES = [
 export function generateSchemaFiles(): { readonly fileName: string; readonly text: string }[] {
   return SOURCES.map(({ version, schema, description }) => {
     // Output types: the files describe results as they are produced and stored, after defaults and transforms.
-    const { $schema, ...body } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'throw' });
+    const { $schema, ...body } = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io: 'output',
+      unrepresentable: 'throw',
+    });
     const document = { $schema, title: version, description, ...body };
     return { fileName: `${version}.json`, text: `${JSON.stringify(document, null, 2)}\n` };
   });

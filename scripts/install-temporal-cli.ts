@@ -6,7 +6,10 @@ import { provisionTemporalCli } from '../src/testing/provision-temporal-cli.js';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 try {
-  const { path } = await provisionTemporalCli({ projectRoot, log: (line) => process.stderr.write(`install-temporal-cli: ${line}\n`) });
+  const { path } = await provisionTemporalCli({
+    projectRoot,
+    log: (line) => process.stderr.write(`install-temporal-cli: ${line}\n`),
+  });
   process.stdout.write(`${relative(projectRoot, path)}\n`);
 } catch (error) {
   process.stderr.write(`install-temporal-cli: ${error instanceof Error ? error.message : String(error)}\n`);

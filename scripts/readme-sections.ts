@@ -19,7 +19,11 @@ export function errorCatalogTable(): string {
     const { category, outcome, recovery, retryable, message } = ERROR_CATALOG[code];
     return `| \`${code}\` | ${category} | ${outcome} | \`${recovery}\` | ${retryable ? 'yes' : 'no'} | ${message} |`;
   });
-  return ['| code | category | side effect | recovery | retried | message the model sees |', '|---|---|---|---|---|---|', ...rows].join('\n');
+  return [
+    '| code | category | side effect | recovery | retried | message the model sees |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
 }
 
 /** The CLI's exit codes as a markdown table. */

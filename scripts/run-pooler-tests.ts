@@ -18,7 +18,10 @@ try {
   const bouncer = await startPgBouncer(server.connectionString);
   try {
     const env = { ...process.env, DATABASE_URL: bouncer.url, DATABASE_OWNER_URL: server.connectionString };
-    const tests = spawn('scripts/run-tests.sh', targets.length > 0 ? targets : ['test/integration/store'], { stdio: 'inherit', env });
+    const tests = spawn('scripts/run-tests.sh', targets.length > 0 ? targets : ['test/integration/store'], {
+      stdio: 'inherit',
+      env,
+    });
     code = await new Promise<number>((resolve) => tests.once('exit', (exitCode) => resolve(exitCode ?? 1)));
     const { transactions, queries } = await bouncer.stats();
     console.log(`# through pgbouncer (transaction mode): ${transactions} transactions, ${queries} queries`);

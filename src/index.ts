@@ -45,7 +45,13 @@ export type {
 export type { ToolFacts } from './contract/tool-facts.js';
 export type { ToolExample } from './contract/tool-guidance.js';
 export type { ProviderContext } from './contract/bindings.js';
-export { ERROR_CATALOG, type CatalogCode, type CatalogEntry, type Recovery, type ErrorCategory } from './contract/error-catalog.js';
+export {
+  ERROR_CATALOG,
+  type CatalogCode,
+  type CatalogEntry,
+  type Recovery,
+  type ErrorCategory,
+} from './contract/error-catalog.js';
 export type { Precondition } from './contract/preconditions.js';
 export {
   modelResultSchema,

@@ -20,7 +20,9 @@ export class CleanupStack {
    * Waits for slow parts started together (a dev server, Postgres, a workflow bundle): every part that started is
    * pushed for release even when another failed, and then the first failure is thrown.
    */
-  async startTogether<T extends readonly unknown[]>(...parts: { readonly [K in keyof T]: StartingPart<T[K]> }): Promise<T> {
+  async startTogether<T extends readonly unknown[]>(
+    ...parts: { readonly [K in keyof T]: StartingPart<T[K]> }
+  ): Promise<T> {
     const list = parts as readonly StartingPart<unknown>[];
     const outcomes = await Promise.allSettled(list.map(([start]) => start));
     outcomes.forEach((outcome, index) => {

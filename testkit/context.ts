@@ -7,7 +7,13 @@ export const FIXED_NOW = Date.parse('2026-11-30T12:00:00.000Z');
 export function testContext(overrides: Partial<ExecutionContext> = {}): ExecutionContext {
   return {
     principal: { tenant: 'tenant-acme', subject: 'user-7f3a9c' },
-    provider: { provider: 'openai', apiFamily: 'responses', responseId: 'resp_123', providerCallId: 'call_abc', adapterRevision: 'openai-responses@1' },
+    provider: {
+      provider: 'openai',
+      apiFamily: 'responses',
+      responseId: 'resp_123',
+      providerCallId: 'call_abc',
+      adapterRevision: 'openai-responses@1',
+    },
     callId: 'call-0001',
     operationId: 'op-5b0e2c4a-9d1f',
     idempotencyKey: 'idem-wf-42-call-0001',

@@ -8,7 +8,9 @@ import type { ToolDeclarationSpec, ToolImplementation, ToolImplementationSpec } 
  * calls name it, they do not import its declaration). Applications declare tools where workflow code can import
  * them (`declareTool`) and implement them on the worker (`implementTool`).
  */
-export function defineTool<In extends z.ZodType, Out extends z.ZodType>(spec: ToolDeclarationSpec<In, Out> & ToolImplementationSpec<In, Out>): ToolImplementation<In, Out> {
+export function defineTool<In extends z.ZodType, Out extends z.ZodType>(
+  spec: ToolDeclarationSpec<In, Out> & ToolImplementationSpec<In, Out>,
+): ToolImplementation<In, Out> {
   const { handler, reconcile, poll, authorize, preconditions, ...declaration } = spec;
   return implementTool(declareTool(declaration), {
     handler,

@@ -23,8 +23,16 @@ export const TOOLS = {
   flakyStock: 'catalog.stock',
 } as const;
 
-export const chargeInput = z.strictObject({ payment_id: z.string().regex(/^pay_\w+$/), customer: z.string(), amount_cents: z.number().int().positive() });
-export const chargeOutput = z.strictObject({ charge_id: z.string(), amount_cents: z.number().int(), status: z.literal('succeeded') });
+export const chargeInput = z.strictObject({
+  payment_id: z.string().regex(/^pay_\w+$/),
+  customer: z.string(),
+  amount_cents: z.number().int().positive(),
+});
+export const chargeOutput = z.strictObject({
+  charge_id: z.string(),
+  amount_cents: z.number().int(),
+  status: z.literal('succeeded'),
+});
 export const customerOutput = z.strictObject({ id: z.string(), name: z.string(), tier: z.enum(['basic', 'gold']) });
 
 /** What every charge tool declares but its name (the variants differ in name, approval and how they run). */

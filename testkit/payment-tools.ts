@@ -3,8 +3,14 @@ import { ToolError, ToolRegistry, type HandlerContext, type ReconcileOutcome } f
 import { businessIdempotencyKey } from '../src/contract/idempotency-key.js';
 import { implementTool } from '../src/contract/implement-tool.js';
 import { defineTool } from './define-tool.js';
-import type { chargeInput, chargeOutput} from './payment-declarations.js';
-import { CHARGE_DECLARATION, chargeDeclaration, customerDeclaration, customerOutput, TOOLS } from './payment-declarations.js';
+import type { chargeInput, chargeOutput } from './payment-declarations.js';
+import {
+  CHARGE_DECLARATION,
+  chargeDeclaration,
+  customerDeclaration,
+  customerOutput,
+  TOOLS,
+} from './payment-declarations.js';
 
 export { TOOLS } from './payment-declarations.js';
 
@@ -54,16 +60,27 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
     data: { charge_id: body.charge_id, amount_cents: body.amount_cents, status: body.status } satisfies ChargeData,
     receipt: { externalId: body.charge_id, committedAt: body.created_at },
     observedAt: body.created_at,
-    evidence: [{ kind: 'payment_receipt', locator: `payments/charges/${body.charge_id}`, supports: ['/charge_id', '/amount_cents'] }],
+    evidence: [
+      {
+        kind: 'payment_receipt',
+        locator: `payments/charges/${body.charge_id}`,
+        supports: ['/charge_id', '/amount_cents'],
+      },
+    ],
   });
   const charge = (ownFence: boolean) => async (args: z.infer<typeof chargeInput>, ctx: HandlerContext) => {
     await options.atDispatchPoint?.('before_fence', ctx.idempotencyKey);
     if (ownFence) await ctx.beforeDispatch();
-    const sendRegardless = (await options.atDispatchPoint?.('after_fence', ctx.idempotencyKey))?.sendRegardless === true;
+    const sendRegardless =
+      (await options.atDispatchPoint?.('after_fence', ctx.idempotencyKey))?.sendRegardless === true;
     const res = await fetch(`${baseUrl}/charges`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ idempotency_key: ctx.idempotencyKey, customer: args.customer, amount_cents: args.amount_cents }),
+      body: JSON.stringify({
+        idempotency_key: ctx.idempotencyKey,
+        customer: args.customer,
+        amount_cents: args.amount_cents,
+      }),
       ...(ctx.signal === undefined || sendRegardless ? {} : { signal: ctx.signal }),
     });
     if (res.status === 503) throw new ToolError('UPSTREAM_UNAVAILABLE', { status: 503 });
@@ -77,7 +94,11 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
     return { state: 'committed', output: toOutput((await res.json()) as ChargeBody) };
   };
   const chargeSpec = { ...CHARGE_DECLARATION, handler: charge(true) };
-  const payoutOutput = z.strictObject({ payout_id: z.string(), amount_cents: z.number().int(), status: z.literal('paid') });
+  const payoutOutput = z.strictObject({
+    payout_id: z.string(),
+    amount_cents: z.number().int(),
+    status: z.literal('paid'),
+  });
   const payout = async (args: { amount_cents: number }, ctx: HandlerContext) => {
     await ctx.beforeDispatch();
     const res = await fetch(`${baseUrl}/payouts`, {
@@ -93,11 +114,20 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
   const pollPayout = async (handle: string): Promise<ReconcileOutcome<z.infer<typeof payoutOutput>>> => {
     const res = await fetch(`${baseUrl}/payouts/jobs/${encodeURIComponent(handle)}`);
     if (res.status === 404) return { state: 'not_committed' };
-    const body = (await res.json()) as { state: 'running' | 'paid'; payout_id?: string; amount_cents?: number; paid_at?: string };
-    if (body.state !== 'paid' || body.payout_id === undefined || body.amount_cents === undefined) return { state: 'unknown', reason: 'the payout job is still running' };
+    const body = (await res.json()) as {
+      state: 'running' | 'paid';
+      payout_id?: string;
+      amount_cents?: number;
+      paid_at?: string;
+    };
+    if (body.state !== 'paid' || body.payout_id === undefined || body.amount_cents === undefined)
+      return { state: 'unknown', reason: 'the payout job is still running' };
     return {
       state: 'committed',
-      output: { data: { payout_id: body.payout_id, amount_cents: body.amount_cents, status: 'paid' }, receipt: { externalId: body.payout_id, ...(body.paid_at === undefined ? {} : { committedAt: body.paid_at }) } },
+      output: {
+        data: { payout_id: body.payout_id, amount_cents: body.amount_cents, status: 'paid' },
+        receipt: { externalId: body.payout_id, ...(body.paid_at === undefined ? {} : { committedAt: body.paid_at }) },
+      },
     };
   };
   const stockReads = new Map<string, number>();
@@ -106,11 +136,20 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
     defineTool({ ...chargeSpec, name: TOOLS.chargeNoReconcile }),
     defineTool({ ...chargeSpec, name: TOOLS.chargeNoRetry, reconcile }),
     defineTool({ ...chargeSpec, name: TOOLS.chargeUnfenced, reconcile, handler: charge(false) }),
-    defineTool({ ...chargeSpec, name: TOOLS.refund, description: 'Refund a payment (needs approval).', requiresApproval: true, reconcile }),
+    defineTool({
+      ...chargeSpec,
+      name: TOOLS.refund,
+      description: 'Refund a payment (needs approval).',
+      requiresApproval: true,
+      reconcile,
+    }),
     defineTool({
       name: TOOLS.payout,
       description: 'Pay out to a customer; the service runs payouts as jobs.',
-      input: z.strictObject({ payout_request: z.string().regex(/^pay_\w+$/), amount_cents: z.number().int().positive() }),
+      input: z.strictObject({
+        payout_request: z.string().regex(/^pay_\w+$/),
+        amount_cents: z.number().int().positive(),
+      }),
       output: payoutOutput,
       effect: 'write',
       source: { label: 'payments-api', type: 'http_api' },
@@ -139,7 +178,9 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
       handler: async (args) => {
         if (args.mode === 'throws') throw new Error('connection string postgres://admin:hunter2@db/crm refused');
         if (args.mode === 'not_object') return 'ok' as never;
-        return { data: { id: 'c1', name: 'x', tier: 'gold', status: 'succeeded', token: 'sk_live_abcdefghijklmnop' } as never };
+        return {
+          data: { id: 'c1', name: 'x', tier: 'gold', status: 'succeeded', token: 'sk_live_abcdefghijklmnop' } as never,
+        };
       },
     }),
     defineTool({
@@ -149,7 +190,9 @@ export function paymentTools(baseUrl: string, options: PaymentToolOptions = {}):
       output: customerOutput,
       effect: 'read',
       source: { label: 'crm-replica', type: 'database' },
-      handler: async (args) => ({ data: { id: args.customer_id, name: `Customer ${args.customer_id}`, tier: 'gold' as const } }),
+      handler: async (args) => ({
+        data: { id: args.customer_id, name: `Customer ${args.customer_id}`, tier: 'gold' as const },
+      }),
     }),
     defineTool({
       name: TOOLS.flakyStock,

@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
  * - `error_before_commit`: answer a plain 500 without committing (the caller cannot tell whether it committed);
  * - `slow`: wait `slowMs`, then commit and answer.
  */
-export type ChargeFault = 'ok' | 'commit_then_hang' | 'hang_before_commit' | 'fail_before_commit' | 'error_before_commit' | 'slow';
+export type ChargeFault =
+  'ok' | 'commit_then_hang' | 'hang_before_commit' | 'fail_before_commit' | 'error_before_commit' | 'slow';
 
 /** How GET /charges/:key (the status query by idempotency key) answers: the truth, or 503 forever. */
 export type StatusFault = 'truthful' | 'unavailable';
@@ -209,7 +210,14 @@ export class PaymentsService {
     let job = this.payouts.get(key);
     if (job === undefined) {
       this.sequence += 1;
-      job = { job_id: `job_${String(this.sequence).padStart(6, '0')}`, idempotency_key: key, amount_cents: amount, runningPolls: this.payoutRunningPolls.get(key) ?? 1, polls: 0, payout_id: null };
+      job = {
+        job_id: `job_${String(this.sequence).padStart(6, '0')}`,
+        idempotency_key: key,
+        amount_cents: amount,
+        runningPolls: this.payoutRunningPolls.get(key) ?? 1,
+        polls: 0,
+        payout_id: null,
+      };
       this.payouts.set(key, job);
     }
     send(res, 202, { job_id: job.job_id, poll_after_ms: 100 });
@@ -221,7 +229,13 @@ export class PaymentsService {
     job.polls += 1;
     if (job.polls <= job.runningPolls) return send(res, 200, { job_id: job.job_id, state: 'running' });
     job.payout_id ??= `po_${job.job_id.slice(4)}`;
-    send(res, 200, { job_id: job.job_id, state: 'paid', payout_id: job.payout_id, amount_cents: job.amount_cents, paid_at: new Date().toISOString() });
+    send(res, 200, {
+      job_id: job.job_id,
+      state: 'paid',
+      payout_id: job.payout_id,
+      amount_cents: job.amount_cents,
+      paid_at: new Date().toISOString(),
+    });
   }
 
   /** Idempotent by key: a second request for a committed key returns the same charge and is not a new effect. */
@@ -229,7 +243,14 @@ export class PaymentsService {
     const existing = this.charges.get(key);
     if (existing !== undefined) return existing;
     this.sequence += 1;
-    const charge: Charge = { charge_id: `ch_${String(this.sequence).padStart(6, '0')}`, idempotency_key: key, customer, amount_cents: amount, status: 'succeeded', created_at: new Date().toISOString() };
+    const charge: Charge = {
+      charge_id: `ch_${String(this.sequence).padStart(6, '0')}`,
+      idempotency_key: key,
+      customer,
+      amount_cents: amount,
+      status: 'succeeded',
+      created_at: new Date().toISOString(),
+    };
     this.charges.set(key, charge);
     this.commitCounts.set(key, this.commits(key) + 1);
     return charge;

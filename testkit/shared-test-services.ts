@@ -11,7 +11,9 @@ export const SHARED_POSTGRES_ENV = 'TTC_TEST_POSTGRES_URL';
 export const SHARED_BUNDLE_ENV = 'TTC_TEST_WORKFLOW_BUNDLE';
 
 /** The shared service's address or URL, when the run provides one. */
-export function sharedService(name: typeof SHARED_TEMPORAL_ENV | typeof SHARED_POSTGRES_ENV | typeof SHARED_BUNDLE_ENV): string | undefined {
+export function sharedService(
+  name: typeof SHARED_TEMPORAL_ENV | typeof SHARED_POSTGRES_ENV | typeof SHARED_BUNDLE_ENV,
+): string | undefined {
   const value = process.env[name]?.trim();
   return value === '' ? undefined : value;
 }

@@ -32,10 +32,13 @@ export interface TestTemporal {
 export async function startTestTemporal(options: { dbFilename?: string; ui?: boolean } = {}): Promise<TestTemporal> {
   installTestRuntime();
   const shared = sharedService(SHARED_TEMPORAL_ENV);
-  if (shared !== undefined && options.dbFilename === undefined && options.ui !== true) return connectToNamespace(shared, await createNamespace(shared));
+  if (shared !== undefined && options.dbFilename === undefined && options.ui !== true)
+    return connectToNamespace(shared, await createNamespace(shared));
   const cli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
   if (cli === null) {
-    throw new Error('Temporal CLI not found (TEMPORAL_CLI_PATH, PATH, .tools/bin/temporal, SDK cache); run scripts/install-temporal-cli.sh');
+    throw new Error(
+      'Temporal CLI not found (TEMPORAL_CLI_PATH, PATH, .tools/bin/temporal, SDK cache); run scripts/install-temporal-cli.sh',
+    );
   }
   const server = await startDevServer({
     cliPath: cli.path,
@@ -52,7 +55,12 @@ export async function startTestTemporal(options: { dbFilename?: string; ui?: boo
 }
 
 /** Connects a client and a worker connection to one namespace; `stop` closes them, then stops what the file started. */
-async function connectToNamespace(address: string, namespace: string, stopServer?: () => Promise<void>, uiUrl: string | null = null): Promise<TestTemporal> {
+async function connectToNamespace(
+  address: string,
+  namespace: string,
+  stopServer?: () => Promise<void>,
+  uiUrl: string | null = null,
+): Promise<TestTemporal> {
   const connection = await Connection.connect({ address });
   const nativeConnection = await NativeConnection.connect({ address }).catch(async (error: unknown) => {
     await connection.close();
@@ -76,7 +84,10 @@ async function connectToNamespace(address: string, namespace: string, stopServer
 
 const { IndexedValueType } = protos.temporal.api.enums.v1;
 /** The server's type for each `--search-attribute` type name the package uses. */
-const INDEXED_VALUE_TYPES: Record<(typeof SEARCH_ATTRIBUTE_KEYS)[number]['cliType'], protos.temporal.api.enums.v1.IndexedValueType> = {
+const INDEXED_VALUE_TYPES: Record<
+  (typeof SEARCH_ATTRIBUTE_KEYS)[number]['cliType'],
+  protos.temporal.api.enums.v1.IndexedValueType
+> = {
   Bool: IndexedValueType.INDEXED_VALUE_TYPE_BOOL,
   Keyword: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
 };
@@ -90,10 +101,15 @@ async function createNamespace(address: string): Promise<string> {
   const namespace = `ttc-test-${process.pid}-${randomBytes(3).toString('hex')}`;
   const connection = await Connection.connect({ address });
   try {
-    await connection.workflowService.registerNamespace({ namespace, workflowExecutionRetentionPeriod: msToTs('1 day') });
+    await connection.workflowService.registerNamespace({
+      namespace,
+      workflowExecutionRetentionPeriod: msToTs('1 day'),
+    });
     await connection.operatorService.addSearchAttributes({
       namespace,
-      searchAttributes: Object.fromEntries(SEARCH_ATTRIBUTE_KEYS.map((key) => [key.name, INDEXED_VALUE_TYPES[key.cliType]])),
+      searchAttributes: Object.fromEntries(
+        SEARCH_ATTRIBUTE_KEYS.map((key) => [key.name, INDEXED_VALUE_TYPES[key.cliType]]),
+      ),
     });
     return namespace;
   } finally {
@@ -110,5 +126,8 @@ let runtimeInstalled = false;
 export function installTestRuntime(metrics?: MetricsExporterConfig): void {
   if (runtimeInstalled) return;
   runtimeInstalled = true;
-  Runtime.install({ logger: new DefaultLogger('WARN'), telemetryOptions: { logging: { filter: 'ERROR', forward: {} }, ...(metrics === undefined ? {} : { metrics }) } });
+  Runtime.install({
+    logger: new DefaultLogger('WARN'),
+    telemetryOptions: { logging: { filter: 'ERROR', forward: {} }, ...(metrics === undefined ? {} : { metrics }) },
+  });
 }

@@ -6,7 +6,12 @@ import { MODEL_RESULT_SCHEMA_VERSION } from '../src/contract/model-result-versio
 export function carriedResult(error: unknown): ModelResult | null {
   if (!(error instanceof ActivityFailure) || !(error.cause instanceof ApplicationFailure)) return null;
   const detail: unknown = error.cause.details?.[0];
-  if (typeof detail !== 'object' || detail === null || (detail as { schema_version?: unknown }).schema_version !== MODEL_RESULT_SCHEMA_VERSION) return null;
+  if (
+    typeof detail !== 'object' ||
+    detail === null ||
+    (detail as { schema_version?: unknown }).schema_version !== MODEL_RESULT_SCHEMA_VERSION
+  )
+    return null;
   return detail as ModelResult;
 }
 

@@ -1,5 +1,20 @@
-import { continueAsNew, defineQuery, isCancellation, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
-import type { AgentModelConfig, AssistantMessage, ModelCallInput, ModelMessage, ModelResponse, ModelSettings, ToolResultMessage } from '../activities/model-call.js';
+import {
+  continueAsNew,
+  defineQuery,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type {
+  AgentModelConfig,
+  AssistantMessage,
+  ModelCallInput,
+  ModelMessage,
+  ModelResponse,
+  ModelSettings,
+  ToolResultMessage,
+} from '../activities/model-call.js';
 import type { ProviderContext } from '../src/contract/bindings.js';
 import type { Principal } from '../src/contract/tool-handler.js';
 import { nonRetryableCodes, type CatalogCode } from '../src/contract/error-catalog.js';
@@ -107,7 +122,10 @@ const DEFAULT_TURNS_PER_RUN = 50;
 export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult> {
   // Decisions may arrive at any time: one for no pending call is refused and kept on record from the first moment.
   installApprovalHandlers();
-  const transcript: ModelMessage[] = [...(input.messages ?? []), ...(input.goal === undefined ? [] : [{ role: 'user' as const, text: input.goal }])];
+  const transcript: ModelMessage[] = [
+    ...(input.messages ?? []),
+    ...(input.goal === undefined ? [] : [{ role: 'user' as const, text: input.goal }]),
+  ];
   setHandler(agentTranscriptQuery, () => [...transcript]);
   const carried = input.carried ?? { turns: 0, callCount: 0, runs: 1, seedMessages: transcript.length };
   resumeToolCallCounts(carried.callsByTool ?? {});
@@ -126,8 +144,13 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
       retry: { maximumAttempts: input.modelAttempts ?? 5, nonRetryableErrorTypes: nonRetryableCodes() },
       summary: `model turn ${turn} (${modelName})`,
     })[MODEL_CALL_ACTIVITY];
-  const citationsOf = (answer: string) => checkCitations(answer, returnedResults(transcript.slice(carried.seedMessages)));
-  const end = (status: AgentLoopStatus, answer: string | null, error: AgentLoopResult['error'] = null): AgentLoopResult => ({
+  const citationsOf = (answer: string) =>
+    checkCitations(answer, returnedResults(transcript.slice(carried.seedMessages)));
+  const end = (
+    status: AgentLoopStatus,
+    answer: string | null,
+    error: AgentLoopResult['error'] = null,
+  ): AgentLoopResult => ({
     status,
     answer,
     citations: answer === null ? null : citationsOf(answer),
@@ -146,14 +169,27 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
       const next: AgentLoopInput = {
         ...input,
         messages: transcript,
-        carried: { ...carried, turns, callCount, runs: carried.runs + 1, callsByTool: toolCallCounts(), askedAboutCitations, ...(halted === null ? {} : { writesHaltedBy: halted }) },
+        carried: {
+          ...carried,
+          turns,
+          callCount,
+          runs: carried.runs + 1,
+          callsByTool: toolCallCounts(),
+          askedAboutCitations,
+          ...(halted === null ? {} : { writesHaltedBy: halted }),
+        },
       };
       delete (next as { goal?: string }).goal;
       return continueAsNew<typeof agentLoop>(next);
     }
     let response: ModelResponse;
     try {
-      response = await model(turns + 1)({ model: input.model, messages: transcript, allowedTools: input.allowedTools, ...(input.settings === undefined ? {} : { settings: input.settings }) });
+      response = await model(turns + 1)({
+        model: input.model,
+        messages: transcript,
+        allowedTools: input.allowedTools,
+        ...(input.settings === undefined ? {} : { settings: input.settings }),
+      });
     } catch (error) {
       if (isCancellation(error)) throw error;
       turns += 1;
@@ -177,22 +213,41 @@ export async function agentLoop(input: AgentLoopInput): Promise<AgentLoopResult>
     // Results are correlated by call id: a response that repeats one cannot be answered call by call. Model
     // clients refuse it already; this guards clients that do not.
     const ids = response.calls.map((call) => call.callId);
-    if (response.calls.length === 0 || new Set(ids).size !== ids.length) return end('model_error', null, { code: 'PROTOCOL_ERROR' satisfies CatalogCode, responseId: response.responseId });
+    if (response.calls.length === 0 || new Set(ids).size !== ids.length)
+      return end('model_error', null, {
+        code: 'PROTOCOL_ERROR' satisfies CatalogCode,
+        responseId: response.responseId,
+      });
     const assistant: AssistantMessage = { role: 'assistant', text: response.text, calls: response.calls };
     transcript.push(assistant);
     const requests = response.calls.map((call): BatchCallRequest => {
       callCount += 1;
       const provider = providerContext(input.model, response.responseId, call.callId);
       return call.malformed
-        ? { name: call.name, args: call.rawArguments, callId: agentCallId(callCount), provider, malformedArguments: call.reason }
+        ? {
+            name: call.name,
+            args: call.rawArguments,
+            callId: agentCallId(callCount),
+            provider,
+            malformedArguments: call.reason,
+          }
         : { name: call.name, args: call.arguments, callId: agentCallId(callCount), provider };
     });
-    const results = await callTools(requests, { ...input.toolOptions, principal: input.principal, allowedTools: input.allowedTools });
+    const results = await callTools(requests, {
+      ...input.toolOptions,
+      principal: input.principal,
+      allowedTools: input.allowedTools,
+    });
     const byCallId = new Map(results.map((result) => [result.callId, result]));
     for (const [i, call] of response.calls.entries()) {
       const result = byCallId.get(requests[i]?.callId ?? '');
       if (result === undefined) throw catalogWorkflowFailure('TOOL_ERROR', 'a tool call has no result');
-      transcript.push({ role: 'tool', callId: call.callId, name: call.name, result: result.modelResult } satisfies ToolResultMessage);
+      transcript.push({
+        role: 'tool',
+        callId: call.callId,
+        name: call.name,
+        result: result.modelResult,
+      } satisfies ToolResultMessage);
     }
   }
 }

@@ -5,10 +5,32 @@ import type { VerifiedDecision } from '../activities/verify-decision.js';
 import type { DecisionRecord } from '../src/contract/decision-record.js';
 import type { CallIdentity } from '../src/contract/call-identity.js';
 import { MAX_DECISION_TOKEN_CHARS, type DecisionRefusal } from '../src/wire/decisions.js';
-import { APPROVAL_DECISIONS_QUERY, APPROVAL_SIGNAL, APPROVAL_UPDATE, PENDING_APPROVALS_QUERY } from '../src/wire/names.js';
+import {
+  APPROVAL_DECISIONS_QUERY,
+  APPROVAL_SIGNAL,
+  APPROVAL_UPDATE,
+  PENDING_APPROVALS_QUERY,
+} from '../src/wire/names.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
-import { answer, answerTo, enqueue, keepLatest, refusal, verifyDecision, type DecisionAnswer, type QueuedDecision } from './decision-inbox.js';
-import { describe, describePending, pending, publish, type PendingApproval, type PendingState, type RefusedDecision } from './pending-approvals.js';
+import {
+  answer,
+  answerTo,
+  enqueue,
+  keepLatest,
+  refusal,
+  verifyDecision,
+  type DecisionAnswer,
+  type QueuedDecision,
+} from './decision-inbox.js';
+import {
+  describe,
+  describePending,
+  pending,
+  publish,
+  type PendingApproval,
+  type PendingState,
+  type RefusedDecision,
+} from './pending-approvals.js';
 
 export type { PendingApproval, RefusedDecision } from './pending-approvals.js';
 
@@ -111,11 +133,17 @@ export async function awaitApproval(call: RecordedCall): Promise<ApprovalOutcome
   try {
     for (;;) {
       const remaining = deadline - Date.now();
-      if (remaining <= 0 || !(await condition(() => state.queue.length > 0, remaining))) return { kind: 'expired', invalidDecisions: state.invalidDecisions.length };
+      if (remaining <= 0 || !(await condition(() => state.queue.length > 0, remaining)))
+        return { kind: 'expired', invalidDecisions: state.invalidDecisions.length };
       const next = state.queue.shift() as QueuedDecision<SubmittedDecision & { readonly kind: 'approval' }>;
       const verdict = await verifyDecision({
         submitted: next.submitted,
-        target: { kind: 'approval', callId, requestSha256: call.requestSha256, principalSubject: call.identity.principal.subject },
+        target: {
+          kind: 'approval',
+          callId,
+          requestSha256: call.requestSha256,
+          principalSubject: call.identity.principal.subject,
+        },
       });
       if (!verdict.ok) {
         answer(next, refuse(verdict.reason, { callId, state, submitted: next.submitted }));
@@ -130,7 +158,16 @@ export async function awaitApproval(call: RecordedCall): Promise<ApprovalOutcome
     pending.delete(callId);
     // Whoever still waits is told: the call was decided by another decision, or its wait is over.
     const winner = decided.get(callId)?.decision ?? null;
-    for (const queued of state.queue.splice(0)) answer(queued, refuse(winner === null ? 'not_pending' : 'already_decided', { callId, state, submitted: queued.submitted, winner }));
+    for (const queued of state.queue.splice(0))
+      answer(
+        queued,
+        refuse(winner === null ? 'not_pending' : 'already_decided', {
+          callId,
+          state,
+          submitted: queued.submitted,
+          winner,
+        }),
+      );
     publish();
   }
 }
@@ -147,7 +184,8 @@ function submit(decision: ApprovalDecision, awaited: boolean): QueuedDecision<Su
   if (winner !== undefined) return refuse('already_decided', { callId, submitted, winner: winner.decision });
   const state = pending.get(callId);
   if (state === undefined) return refuse('not_pending', { callId, submitted });
-  if (decision.requestSha256 !== state.call.requestSha256) return refuse('digest_mismatch', { callId, state, submitted });
+  if (decision.requestSha256 !== state.call.requestSha256)
+    return refuse('digest_mismatch', { callId, state, submitted });
   return enqueue(state.queue, submitted, awaited) ?? refuse('too_many', { callId, state, submitted });
 }
 
@@ -194,7 +232,9 @@ function toSubmitted(decision: ApprovalDecision): SubmittedDecision & { readonly
  */
 function parseDecision(payload: unknown): ApprovalDecision | null {
   if (typeof payload !== 'object' || payload === null) return null;
-  const { callId, requestSha256, decision, approver, reason, token } = payload as Partial<Record<keyof ApprovalDecision, unknown>>;
+  const { callId, requestSha256, decision, approver, reason, token } = payload as Partial<
+    Record<keyof ApprovalDecision, unknown>
+  >;
   if (typeof callId !== 'string' || typeof requestSha256 !== 'string') return null;
   if (decision !== 'approve' && decision !== 'reject') return null;
   const named = typeof approver === 'string' && approver.trim() !== '';

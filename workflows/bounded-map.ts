@@ -3,7 +3,11 @@
  * start in item order, each as soon as an earlier one settles, so workflow code using it stays deterministic. Like
  * `Promise.all`, the first rejection rejects the whole (runs already started keep going).
  */
-export async function mapBounded<T, R>(items: readonly T[], limit: number, run: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(
+  items: readonly T[],
+  limit: number,
+  run: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = [];
   let next = 0;
   const lane = async (): Promise<void> => {

@@ -43,25 +43,50 @@ export interface CorrelatedResult extends ToolCallResult {
  * calls, and the set of result call ids must equal the set of call ids — anything else is a defect and fails the
  * workflow task loudly.
  */
-export async function callTools(calls: readonly BatchCallRequest[], options: CallToolsOptions): Promise<CorrelatedResult[]> {
+export async function callTools(
+  calls: readonly BatchCallRequest[],
+  options: CallToolsOptions,
+): Promise<CorrelatedResult[]> {
   const callIds = calls.map((call) => call.callId ?? nextCallId());
-  if (new Set(callIds).size !== callIds.length) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'call ids in one batch must be unique');
+  if (new Set(callIds).size !== callIds.length)
+    throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'call ids in one batch must be unique');
   const limit = options.maxConcurrency ?? DEFAULT_BATCH_CONCURRENCY;
-  if (!(Number.isSafeInteger(limit) && limit > 0)) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'maxConcurrency must be a positive integer');
-  const facts = await resolveTools(calls.map((call) => call.name), options);
+  if (!(Number.isSafeInteger(limit) && limit > 0))
+    throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'maxConcurrency must be a positive integer');
+  const facts = await resolveTools(
+    calls.map((call) => call.name),
+    options,
+  );
   const isWrite = (i: number) => facts[i]?.effect !== undefined && facts[i]?.effect !== 'read';
   // A write (or a read's fallback that is a write) runs alone: after every write before it, one at a time.
   const inLane = serialLane();
   const run = (i: number): Promise<ToolCallResult> => {
     const call = calls[i] as BatchCallRequest;
-    const callOptions = { ...options, callId: callIds[i] as string, ...(call.provider === undefined ? {} : { provider: call.provider }) };
-    return callWithRecovery({ name: call.name, facts: facts[i] ?? null }, call.args, callOptions, { ...(call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments }), writeLane: inLane });
+    const callOptions = {
+      ...options,
+      callId: callIds[i] as string,
+      ...(call.provider === undefined ? {} : { provider: call.provider }),
+    };
+    return callWithRecovery({ name: call.name, facts: facts[i] ?? null }, call.args, callOptions, {
+      ...(call.malformedArguments === undefined ? {} : { malformedArguments: call.malformedArguments }),
+      writeLane: inLane,
+    });
   };
   const results = new Map<string, ToolCallResult>();
   const indices = calls.map((_, i) => i);
-  const writes = indices.filter(isWrite).map((i) => inLane(async () => results.set(callIds[i] as string, await run(i))));
-  await Promise.all([...writes, mapBounded(indices.filter((i) => !isWrite(i)), limit, async (i) => results.set(callIds[i] as string, await run(i)))]);
+  const writes = indices
+    .filter(isWrite)
+    .map((i) => inLane(async () => results.set(callIds[i] as string, await run(i))));
+  await Promise.all([
+    ...writes,
+    mapBounded(
+      indices.filter((i) => !isWrite(i)),
+      limit,
+      async (i) => results.set(callIds[i] as string, await run(i)),
+    ),
+  ]);
   const missing = callIds.filter((id) => !results.has(id));
-  if (missing.length > 0 || results.size !== callIds.length) throw catalogWorkflowFailure('TOOL_ERROR', `results do not match calls (missing: ${missing.join(', ')})`);
+  if (missing.length > 0 || results.size !== callIds.length)
+    throw catalogWorkflowFailure('TOOL_ERROR', `results do not match calls (missing: ${missing.join(', ')})`);
   return callIds.map((callId) => ({ callId, ...(results.get(callId) as ToolCallResult) }));
 }

@@ -7,11 +7,19 @@ import type { CitationReport } from './citations.js';
  */
 export function citationFollowUp(report: CitationReport): string {
   const findings = [
-    ...report.uncitedClaims.map((claim) => `- states a ${claim.carries.join(', ')} without citing evidence: "${claim.sentence}"`),
+    ...report.uncitedClaims.map(
+      (claim) => `- states a ${claim.carries.join(', ')} without citing evidence: "${claim.sentence}"`,
+    ),
     // The claims are the model's own words (a returned value it mentions, as its sentence writes it): never tool text.
-    ...report.unsupportedClaims.map((claim) => `- cites ${claim.evidenceIds.join(', ')}, which does not show ${claim.claims.map((value) => `"${value.text}"`).join(', ')}: "${claim.sentence}"`),
+    ...report.unsupportedClaims.map(
+      (claim) =>
+        `- cites ${claim.evidenceIds.join(', ')}, which does not show ${claim.claims.map((value) => `"${value.text}"`).join(', ')}: "${claim.sentence}"`,
+    ),
     ...report.unknown.map((id) => `- cites ${id}, which no tool result returned`),
-    ...report.quoteMismatches.map((mismatch) => `- cites ${mismatch.evidenceId}, whose quote does not show the values at ${mismatch.pointers.join(', ')}`),
+    ...report.quoteMismatches.map(
+      (mismatch) =>
+        `- cites ${mismatch.evidenceId}, whose quote does not show the values at ${mismatch.pointers.join(', ')}`,
+    ),
     ...report.wholeResult.map((id) => `- cites ${id}, which supports a whole result rather than a field`),
   ];
   return [

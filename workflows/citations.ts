@@ -1,5 +1,10 @@
 import { answerSentences, citationsIn, type AnswerSentence, type ClaimMarker } from '../src/contract/answer-claims.js';
-import { ReturnedValues, unsupportedClaims, type ClaimedValue, type CitedSupport } from '../src/contract/claim-support.js';
+import {
+  ReturnedValues,
+  unsupportedClaims,
+  type ClaimedValue,
+  type CitedSupport,
+} from '../src/contract/claim-support.js';
 import type { Evidence } from '../src/contract/model-result.js';
 import { unquotedPointers } from '../src/contract/quote-match.js';
 
@@ -78,7 +83,9 @@ export function checkCitations(answer: string, results: readonly CitableResult[]
   const unsupported = sentences.flatMap((sentence): UnsupportedClaim[] => {
     const evidenceIds = [...new Set(sentence.citations.filter((id) => known.has(id)))];
     if (evidenceIds.length === 0 || sentence.values.length === 0) return [];
-    const support: CitedSupport[] = returned.filter(({ evidence }) => evidenceIds.includes(evidence.evidence_id)).map(({ evidence, data }) => ({ supports: evidence.supports, quote: evidence.quote, data }));
+    const support: CitedSupport[] = returned
+      .filter(({ evidence }) => evidenceIds.includes(evidence.evidence_id))
+      .map(({ evidence, data }) => ({ supports: evidence.supports, quote: evidence.quote, data }));
     const claims = unsupportedClaims(sentence.values, support);
     return claims.length === 0 ? [] : [{ sentence: shortened(sentence.text), evidenceIds, claims }];
   });
@@ -88,7 +95,8 @@ export function checkCitations(answer: string, results: readonly CitableResult[]
     // Evidence ids are content digests: every result that returned this one must be checked, and it holds if one agrees.
     const copies = returned.filter(({ evidence }) => evidence.evidence_id === id);
     const misses = copies.map(({ evidence, data }) => unquotedPointers(evidence, data));
-    if (misses.every((pointers) => pointers.length > 0)) quoteMismatches.push({ evidenceId: id, pointers: misses[0] ?? [] });
+    if (misses.every((pointers) => pointers.length > 0))
+      quoteMismatches.push({ evidenceId: id, pointers: misses[0] ?? [] });
     if (copies.some(({ evidence }) => evidence.supports.includes(''))) wholeResult.push(id);
   }
   return {
@@ -100,7 +108,12 @@ export function checkCitations(answer: string, results: readonly CitableResult[]
     unsupportedClaims: unsupported,
     quoteMismatches,
     wholeResult,
-    clean: unknown.length === 0 && uncitedClaims.length === 0 && unsupported.length === 0 && quoteMismatches.length === 0 && wholeResult.length === 0,
+    clean:
+      unknown.length === 0 &&
+      uncitedClaims.length === 0 &&
+      unsupported.length === 0 &&
+      quoteMismatches.length === 0 &&
+      wholeResult.length === 0,
   };
 }
 
@@ -108,7 +121,11 @@ export function checkCitations(answer: string, results: readonly CitableResult[]
 function withReturnedValues(sentence: AnswerSentence, values: ReturnedValues): AnswerSentence {
   const mentioned = values.mentionedIn(sentence.claimText);
   if (mentioned.length === 0) return sentence;
-  return { ...sentence, carries: [...sentence.carries, 'value'], values: [...sentence.values, ...mentioned.map((text) => ({ kind: 'value' as const, text }))] };
+  return {
+    ...sentence,
+    carries: [...sentence.carries, 'value'],
+    values: [...sentence.values, ...mentioned.map((text) => ({ kind: 'value' as const, text }))],
+  };
 }
 
 function shortened(text: string): string {

@@ -1,11 +1,23 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { createConfirmMemory, createProposeMemory, MemoryOutcome, MemoryRecord, ProposeMemoryInput, WorkflowMemoryConfirmation } from '../activities/memory.js';
+import type {
+  createConfirmMemory,
+  createProposeMemory,
+  MemoryOutcome,
+  MemoryRecord,
+  ProposeMemoryInput,
+  WorkflowMemoryConfirmation,
+} from '../activities/memory.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { digestJson } from '../src/contract/sha256.js';
 import { CONFIRM_MEMORY_ACTIVITY, PROPOSE_MEMORY_ACTIVITY } from '../src/wire/names.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
 
-export type { MemoryOutcome, MemoryRecord, ProposeMemoryInput, WorkflowMemoryConfirmation } from '../activities/memory.js';
+export type {
+  MemoryOutcome,
+  MemoryRecord,
+  ProposeMemoryInput,
+  WorkflowMemoryConfirmation,
+} from '../activities/memory.js';
 
 /**
  * A proposal from workflow code. The memory id defaults to a digest of the workflow and what is proposed (never of
@@ -31,8 +43,11 @@ const activities = () =>
  * allows it; external content is kept as a candidate. Idempotent by memory id.
  */
 export async function proposeMemory(input: MemoryProposalInput): Promise<MemoryOutcome> {
-  if (input.kind === 'confirmed_fact' && input.evidenceIds.length === 0) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'a confirmed fact must cite evidence');
-  const memoryId = input.memoryId ?? `mem_${digestJson({ workflowId: workflowInfo().workflowId, kind: input.kind, fact: input.fact, evidenceIds: input.evidenceIds }).slice(0, 32)}`;
+  if (input.kind === 'confirmed_fact' && input.evidenceIds.length === 0)
+    throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'a confirmed fact must cite evidence');
+  const memoryId =
+    input.memoryId ??
+    `mem_${digestJson({ workflowId: workflowInfo().workflowId, kind: input.kind, fact: input.fact, evidenceIds: input.evidenceIds }).slice(0, 32)}`;
   return activities()[PROPOSE_MEMORY_ACTIVITY]({ ...input, memoryId });
 }
 

@@ -1,14 +1,44 @@
-import { condition, defineQuery, sleep, defineSignal, defineUpdate, proxyActivities, proxyLocalActivities, setCurrentDetails, setHandler, upsertSearchAttributes, workflowInfo, type ActivityInterfaceFor } from '@temporalio/workflow';
+import {
+  condition,
+  defineQuery,
+  sleep,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  proxyLocalActivities,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+  type ActivityInterfaceFor,
+} from '@temporalio/workflow';
 import type { SubmittedDecision } from '../activities/check-decision.js';
 import type { LateResultEscalation } from '../activities/late-result.js';
-import type { createEscalateReconciliation, createOpenAndQueryOutcome, createOpenReconciliation, createQueryOutcome, OpenAndQueryInput, OpenRoundInput, QueryOutcomeInput } from '../activities/reconcile-call.js';
+import type {
+  createEscalateReconciliation,
+  createOpenAndQueryOutcome,
+  createOpenReconciliation,
+  createQueryOutcome,
+  OpenAndQueryInput,
+  OpenRoundInput,
+  QueryOutcomeInput,
+} from '../activities/reconcile-call.js';
 import type { ToolCallResult } from '../activities/tool-activity.js';
 import type { VerifiedDecision } from '../activities/verify-decision.js';
 import type { DecisionRecord } from '../src/contract/decision-record.js';
 import { nonRetryableCodes } from '../src/contract/error-catalog.js';
 import { MAX_DECISION_TOKEN_CHARS, type DecisionRefusal } from '../src/wire/decisions.js';
 import { catalogWorkflowFailure } from './catalog-failure.js';
-import { answer, answerTo, enqueue, keepLatest, refusal, verifyDecision, type DecisionAnswer, type QueuedDecision } from './decision-inbox.js';
+import {
+  answer,
+  answerTo,
+  enqueue,
+  keepLatest,
+  refusal,
+  verifyDecision,
+  type DecisionAnswer,
+  type QueuedDecision,
+} from './decision-inbox.js';
 import { settle, type SettleTimeouts } from './settle.js';
 import { dispatchWriteOnce, PACKAGE_CALL_DEFAULTS } from './call/dispatch-step.js';
 import {
@@ -21,7 +51,12 @@ import {
   RESOLVE_OUTCOME_UPDATE,
 } from '../src/wire/names.js';
 import { RECONCILE_STATE_SA, type ReconcileState } from '../src/wire/search-attributes.js';
-import { DEFAULT_RECONCILE_POLICY, jitteredWaitMs, type ReconcileInput, type ReconcilePolicy } from './reconcile-policy.js';
+import {
+  DEFAULT_RECONCILE_POLICY,
+  jitteredWaitMs,
+  type ReconcileInput,
+  type ReconcilePolicy,
+} from './reconcile-policy.js';
 
 /**
  * A person's answer to an escalated call, as a signal or update carries it. On a worker with an authenticator it is
@@ -106,7 +141,13 @@ export async function reconcileToolCall(input: ReconcileInput | LateResultEscala
   let resolution: VerifiedDecision | null = null;
   const queue: QueuedDecision<SubmittedResolution>[] = [];
   const refusedResolutions: RefusedResolution[] = [];
-  const status: Progress = { state: 'reconciling', queries: 0, lastFinding: null, redispatched: false, refusedSignals: 0 };
+  const status: Progress = {
+    state: 'reconciling',
+    queries: 0,
+    lastFinding: null,
+    redispatched: false,
+    refusedSignals: 0,
+  };
   const refuse = (reason: DecisionRefusal, claimedBy: string | null): DecisionAnswer => {
     status.refusedSignals += 1;
     keepLatest(refusedResolutions, { reason, claimedBy, at: new Date(Date.now()).toISOString() });
@@ -154,7 +195,10 @@ export async function reconcileToolCall(input: ReconcileInput | LateResultEscala
     ...(taskQueue === undefined ? {} : { taskQueue }),
   });
   // A local activity runs on this run's own worker: only when that is where the activities run anyway.
-  const local = taskQueue === undefined || taskQueue === workflowInfo().taskQueue ? proxyLocalActivities<LocalActivities>({ startToCloseTimeout: policy.activityTimeoutMs, retry }) : null;
+  const local =
+    taskQueue === undefined || taskQueue === workflowInfo().taskQueue
+      ? proxyLocalActivities<LocalActivities>({ startToCloseTimeout: policy.activityTimeoutMs, retry })
+      : null;
   const enter = (state: ReconcileState, detail: string) => {
     status.state = state;
     upsertSearchAttributes([{ key: RECONCILE_STATE_SA, value: state }]);
@@ -163,7 +207,10 @@ export async function reconcileToolCall(input: ReconcileInput | LateResultEscala
 
   if ('lateAuditId' in input) {
     // The store escalated the key when it recorded the late result; both facts are in its records.
-    enter('escalated', `waiting for a human: a result (audit \`${input.lateAuditId}\`) says the write may have taken effect after the call was settled not committed`);
+    enter(
+      'escalated',
+      `waiting for a human: a result (audit \`${input.lateAuditId}\`) says the write may have taken effect after the call was settled not committed`,
+    );
   } else {
     const queried = await reconcileByQueries(input, policy, { activities, local }, enter, status);
     if (queried.kind === 'settled') return queried.result;
@@ -172,14 +219,22 @@ export async function reconcileToolCall(input: ReconcileInput | LateResultEscala
     await activities[ESCALATE_ACTIVITY]({ identity, reason });
   }
   resolution = await awaitResolution(queue, identity.idempotencyKey, (reason, claimedBy) => refuse(reason, claimedBy));
-  enter(resolution.decision.decision === 'committed' ? 'committed' : 'not_committed', `resolved by ${resolution.decision.decided_by}`);
+  enter(
+    resolution.decision.decision === 'committed' ? 'committed' : 'not_committed',
+    `resolved by ${resolution.decision.decided_by}`,
+  );
   const settles = 'callSpan' in input && input.callSpan !== undefined ? { settles: input.callSpan } : {};
   return settle(identity, { kind: 'human', resolution, ...settles }, settleTimeouts(policy));
 }
 
 /** Where the reconciliation stands, as the state query reports it (the run, key, tool and resolutions aside). */
 type Progress = {
-  -readonly [K in Exclude<keyof ReconcileStatus, 'workflowId' | 'runId' | 'idempotencyKey' | 'tool' | 'refusedResolutions' | 'resolution'>]: ReconcileStatus[K];
+  -readonly [
+    K in Exclude<
+      keyof ReconcileStatus,
+      'workflowId' | 'runId' | 'idempotencyKey' | 'tool' | 'refusedResolutions' | 'resolution'
+    >
+  ]: ReconcileStatus[K];
 };
 type Enter = (state: ReconcileState, detail: string) => void;
 
@@ -196,10 +251,19 @@ function settleTimeouts(policy: ReconcilePolicy): SettleTimeouts {
 async function reconcileByQueries(
   input: ReconcileInput,
   policy: ReconcilePolicy,
-  { activities, local }: { readonly activities: ActivityInterfaceFor<Activities>; readonly local: ActivityInterfaceFor<LocalActivities> | null },
+  {
+    activities,
+    local,
+  }: {
+    readonly activities: ActivityInterfaceFor<Activities>;
+    readonly local: ActivityInterfaceFor<LocalActivities> | null;
+  },
   enter: Enter,
   status: Progress,
-): Promise<{ readonly kind: 'settled'; readonly result: ToolCallResult } | { readonly kind: 'undecided'; readonly couldAsk: boolean }> {
+): Promise<
+  | { readonly kind: 'settled'; readonly result: ToolCallResult }
+  | { readonly kind: 'undecided'; readonly couldAsk: boolean }
+> {
   const { identity } = input;
   const parent = workflowInfo().parent;
   enter('reconciling', 'asking the authoritative system');
@@ -213,10 +277,14 @@ async function reconcileByQueries(
     await activities[OPEN_RECONCILIATION_ACTIVITY]({ identity, ...round });
     return null;
   };
-  const openAndQuery = (first: OpenAndQueryInput) => (local !== null ? local[OPEN_AND_QUERY_ACTIVITY](first) : activities[OPEN_AND_QUERY_ACTIVITY](first));
+  const openAndQuery = (first: OpenAndQueryInput) =>
+    local !== null ? local[OPEN_AND_QUERY_ACTIVITY](first) : activities[OPEN_AND_QUERY_ACTIVITY](first);
   // A job is not asked about before the time its system named (asking earlier only costs a query), but its
   // dispatch is fenced without delay.
-  let unopened = await openUnlessAskedAtOnce(roundInput(input.auditId, parent && { workflowId: parent.workflowId, runId: parent.runId }), !job?.pollAfterMs);
+  let unopened = await openUnlessAskedAtOnce(
+    roundInput(input.auditId, parent && { workflowId: parent.workflowId, runId: parent.runId }),
+    !job?.pollAfterMs,
+  );
   if (job?.pollAfterMs) await sleep(job.pollAfterMs);
   let deadline = Date.now() + policy.deadlineMs;
   let interval = policy.initialIntervalMs;
@@ -228,7 +296,10 @@ async function reconcileByQueries(
       ...(job === undefined ? {} : { jobHandle: job.handle }),
       ...(input.callSpan === undefined ? {} : { callSpan: input.callSpan }),
     };
-    const found = unopened === null ? await activities[QUERY_OUTCOME_ACTIVITY](query) : await openAndQuery({ ...query, round: unopened });
+    const found =
+      unopened === null
+        ? await activities[QUERY_OUTCOME_ACTIVITY](query)
+        : await openAndQuery({ ...query, round: unopened });
     unopened = null;
     status.lastFinding = found.finding;
     if (found.finding === 'committed') {
@@ -244,15 +315,35 @@ async function reconcileByQueries(
     if (found.finding === 'not_committed') {
       if (!found.safeRetry || !input.mayRedispatch || status.redispatched) {
         enter('not_committed', 'the write did not happen; it was not repeated');
-        return { kind: 'settled', result: await settle(identity, { kind: 'not_committed', unsettledBecause }, settleTimeouts(policy)) };
+        return {
+          kind: 'settled',
+          result: await settle(identity, { kind: 'not_committed', unsettledBecause }, settleTimeouts(policy)),
+        };
       }
       status.redispatched = true;
       enter('redispatching', 'the write did not happen; dispatching it once more with the same key');
       // The one safe re-dispatch runs on the same approval (the tool activity checks it again).
-      const options = { timeoutMs: input.toolTimeoutMs, readAttempts: 1, heartbeatTimeoutMs: PACKAGE_CALL_DEFAULTS.heartbeatTimeoutMs, ...(input.taskQueue === undefined ? {} : { taskQueue: input.taskQueue }) };
-      const again = await dispatchWriteOnce({ identity, revision: input.revision, summary: input.summary, options, ...(input.approval === undefined ? {} : { approval: input.approval }) }, 'redispatch');
+      const options = {
+        timeoutMs: input.toolTimeoutMs,
+        readAttempts: 1,
+        heartbeatTimeoutMs: PACKAGE_CALL_DEFAULTS.heartbeatTimeoutMs,
+        ...(input.taskQueue === undefined ? {} : { taskQueue: input.taskQueue }),
+      };
+      const again = await dispatchWriteOnce(
+        {
+          identity,
+          revision: input.revision,
+          summary: input.summary,
+          options,
+          ...(input.approval === undefined ? {} : { approval: input.approval }),
+        },
+        'redispatch',
+      );
       if (again.kind === 'settled') {
-        enter(again.result.modelResult.execution.outcome === 'committed' ? 'committed' : 'not_committed', 'settled by the safe re-dispatch');
+        enter(
+          again.result.modelResult.execution.outcome === 'committed' ? 'committed' : 'not_committed',
+          'settled by the safe re-dispatch',
+        );
         return { kind: 'settled', result: again.result };
       }
       unsettledBecause = again.unknown.because;
@@ -260,7 +351,10 @@ async function reconcileByQueries(
       enter('reconciling', 'the re-dispatch outcome is unknown too; asking again');
       // This time the unknown dispatch is this workflow's own; the next query follows at once.
       const self = workflowInfo();
-      unopened = await openUnlessAskedAtOnce(roundInput(again.unknown.auditId, { workflowId: self.workflowId, runId: self.runId }), true);
+      unopened = await openUnlessAskedAtOnce(
+        roundInput(again.unknown.auditId, { workflowId: self.workflowId, runId: self.runId }),
+        true,
+      );
       deadline = Date.now() + policy.deadlineMs;
       interval = policy.initialIntervalMs;
       continue;
@@ -281,7 +375,11 @@ function roundInput(auditId: string | null, dispatcher: OpenRoundInput['dispatch
  * Takes queued resolutions one at a time, in arrival order, and asks the worker to verify each; the first that
  * verifies settles the call, and every other one is told it lost (with the winner).
  */
-async function awaitResolution(queue: QueuedDecision<SubmittedResolution>[], idempotencyKey: string, refuse: (reason: DecisionRefusal, claimedBy: string | null) => DecisionAnswer): Promise<VerifiedDecision> {
+async function awaitResolution(
+  queue: QueuedDecision<SubmittedResolution>[],
+  idempotencyKey: string,
+  refuse: (reason: DecisionRefusal, claimedBy: string | null) => DecisionAnswer,
+): Promise<VerifiedDecision> {
   for (;;) {
     await condition(() => queue.length > 0);
     const next = queue.shift() as QueuedDecision<SubmittedResolution>;
@@ -299,7 +397,9 @@ async function awaitResolution(queue: QueuedDecision<SubmittedResolution>[], ide
 /** A resolution with every field of the right type, or `null`. It names a resolver or carries a token. Bounded. */
 function parseResolution(payload: unknown): ResolveOutcomeSignal | null {
   if (typeof payload !== 'object' || payload === null) return null;
-  const { outcome, externalId, resolvedBy, note, token } = payload as Partial<Record<keyof ResolveOutcomeSignal, unknown>>;
+  const { outcome, externalId, resolvedBy, note, token } = payload as Partial<
+    Record<keyof ResolveOutcomeSignal, unknown>
+  >;
   if (outcome !== 'committed' && outcome !== 'not_committed') return null;
   const named = typeof resolvedBy === 'string' && resolvedBy.trim() !== '';
   const signed = typeof token === 'string' && token !== '';

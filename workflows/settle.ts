@@ -12,7 +12,11 @@ export interface SettleTimeouts {
 }
 
 /** Builds and records the result of a call that ends without running its handler now (the settle activity). */
-export function settle(identity: CallIdentity, settlement: Settlement, timeouts?: SettleTimeouts): Promise<ToolCallResult> {
+export function settle(
+  identity: CallIdentity,
+  settlement: Settlement,
+  timeouts?: SettleTimeouts,
+): Promise<ToolCallResult> {
   const input: SettleCallInput = { identity, settlement };
   return scheduleActivity<ToolCallResult>(SETTLE_CALL_ACTIVITY, [input], {
     startToCloseTimeout: timeouts?.startToCloseMs ?? '30s',

@@ -17,7 +17,8 @@ type Activities = { [STATE_PATCH_ACTIVITY]: ReturnType<typeof createApplyStatePa
  * with type `INVALID_ARGUMENTS`.
  */
 export async function applyStatePatch(patch: WorkflowStatePatch): Promise<StatePatchResult> {
-  if (patch.evidenceIds.length === 0) throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'a state patch must cite evidence');
+  if (patch.evidenceIds.length === 0)
+    throw catalogWorkflowFailure('INVALID_ARGUMENTS', 'a state patch must cite evidence');
   const activities = proxyActivities<Activities>({
     startToCloseTimeout: '30s',
     retry: { maximumAttempts: 10, nonRetryableErrorTypes: nonRetryableCodes() },

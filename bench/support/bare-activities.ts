@@ -8,13 +8,25 @@ import { bareActivityName } from './bare-names.js';
  * around it (no argument validation, no ledger, no funnel, no audit) — what a user would write without the plugin.
  * Its handler context is built from activity info the way the plugin builds it, so the handler does the same work.
  */
-export function createBareActivities(tools: Iterable<AnyToolImplementation>, principal: Principal): Record<string, (args: unknown) => Promise<unknown>> {
+export function createBareActivities(
+  tools: Iterable<AnyToolImplementation>,
+  principal: Principal,
+): Record<string, (args: unknown) => Promise<unknown>> {
   const activities: Record<string, (args: unknown) => Promise<unknown>> = {};
   for (const tool of tools) {
     activities[bareActivityName(tool.name)] = (args: unknown) => {
       const { info, cancellationSignal } = Context.current();
       const operationId = `${info.workflowExecution?.workflowId ?? 'none'}:${info.activityId}`;
-      const ctx: HandlerContext = { callId: info.activityId, operationId, idempotencyKey: operationId, attempt: info.attempt, principal, now: Date.now, signal: cancellationSignal, beforeDispatch: openDispatchFence };
+      const ctx: HandlerContext = {
+        callId: info.activityId,
+        operationId,
+        idempotencyKey: operationId,
+        attempt: info.attempt,
+        principal,
+        now: Date.now,
+        signal: cancellationSignal,
+        beforeDispatch: openDispatchFence,
+      };
       return tool.handler(args, ctx);
     };
   }

@@ -8,7 +8,10 @@ import { bareActivityName } from './bare-names.js';
  * for a read: 30 s start-to-close, 3 attempts. Returns how many returned.
  */
 export async function bareCalls(tool: string, argsList: unknown[]): Promise<number> {
-  const activities = proxyActivities<Record<string, (args: unknown) => Promise<unknown>>>({ startToCloseTimeout: '30s', retry: { maximumAttempts: 3 } });
+  const activities = proxyActivities<Record<string, (args: unknown) => Promise<unknown>>>({
+    startToCloseTimeout: '30s',
+    retry: { maximumAttempts: 3 },
+  });
   const call = activities[bareActivityName(tool)]!;
   let returned = 0;
   for (const args of argsList) {

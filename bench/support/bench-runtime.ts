@@ -69,7 +69,13 @@ export async function startBenchRuntime(options: { poolMax?: number } = {}): Pro
       db,
       payments,
       tools,
-      startWorker: (taskQueue, store, extra = {}) => start({ taskQueue, workflowBundle, plugins: [new ToolContractPlugin({ tools, store, decisions: unauthenticatedForDevelopment() })], ...extra }),
+      startWorker: (taskQueue, store, extra = {}) =>
+        start({
+          taskQueue,
+          workflowBundle,
+          plugins: [new ToolContractPlugin({ tools, store, decisions: unauthenticatedForDevelopment() })],
+          ...extra,
+        }),
       startBareWorker: (taskQueue, extra = {}) => start({ taskQueue, workflowBundle: bareBundle, ...extra }),
       stop: async () => {
         for (const running of [...workers]) await running.stop().catch(() => undefined);

@@ -23,7 +23,8 @@ export async function pluginCalls(tool: string, argsList: unknown[], options: Ca
  * asked of the worker before the tool activity. `tool` must be the customer read's name (the driver passes it).
  */
 export async function pluginTypedCalls(tool: string, argsList: unknown[], options: CallToolOptions): Promise<number> {
-  if (tool !== customerDeclaration.name) throw new Error(`pluginTypedCalls calls ${customerDeclaration.name}, not ${tool}`);
+  if (tool !== customerDeclaration.name)
+    throw new Error(`pluginTypedCalls calls ${customerDeclaration.name}, not ${tool}`);
   let succeeded = 0;
   for (const args of argsList) {
     const { modelResult } = await callTool(customerDeclaration, args as { customer_id: string }, options);

@@ -9,7 +9,12 @@ import { defineTool } from '../../testkit/define-tool.js';
 /** The tests' execution context, with what the plugin's activities pass: node:crypto's SHA-256 (same digests). */
 export const benchContext: ExecutionContext = testContext({ sha256: nodeSha256Hex });
 
-const line = z.strictObject({ sku: z.string(), description: z.string(), quantity: z.number().int(), cents: z.number().int() });
+const line = z.strictObject({
+  sku: z.string(),
+  description: z.string(),
+  quantity: z.number().int(),
+  cents: z.number().int(),
+});
 const order = z.strictObject({
   id: z.string(),
   status: z.enum(['paid', 'shipped', 'refunded']),
@@ -21,7 +26,12 @@ const order = z.strictObject({
 });
 
 function smallOrder(): z.infer<typeof order> {
-  const lines = Array.from({ length: 20 }, (_, i) => ({ sku: `SKU-${1000 + i}`, description: `Item ${i}: blue widget, size M`, quantity: 1 + (i % 3), cents: 1250 + i * 10 }));
+  const lines = Array.from({ length: 20 }, (_, i) => ({
+    sku: `SKU-${1000 + i}`,
+    description: `Item ${i}: blue widget, size M`,
+    quantity: 1 + (i % 3),
+    cents: 1250 + i * 10,
+  }));
   return {
     id: 'ord_1001',
     status: 'paid',
@@ -33,7 +43,13 @@ function smallOrder(): z.infer<typeof order> {
   };
 }
 
-export const event = z.strictObject({ id: z.string(), kind: z.string(), at: z.string(), amount_cents: z.number().int(), tags: z.array(z.string()) });
+export const event = z.strictObject({
+  id: z.string(),
+  kind: z.string(),
+  at: z.string(),
+  amount_cents: z.number().int(),
+  tags: z.array(z.string()),
+});
 export const eventList = z.strictObject({ events: z.array(event) });
 
 export function largeList(count = 10_000): z.infer<typeof eventList> {
@@ -65,7 +81,10 @@ export const smallTool = defineTool({
 });
 
 /** The payment events tool with a given budget, answering whatever `data()` holds when it is called. */
-export function eventsTool(budget: { readonly maxBytes: number; readonly maxItems: number }, data: () => z.infer<typeof eventList>) {
+export function eventsTool(
+  budget: { readonly maxBytes: number; readonly maxItems: number },
+  data: () => z.infer<typeof eventList>,
+) {
   return defineTool({
     name: 'payments.events',
     description: 'Payment events.',

@@ -53,7 +53,12 @@ export function reconcileSegmentsOf(history: History): ReconcileSegments {
   const childStarted = at((e) => e.childWorkflowExecutionStartedEventAttributes, 'child started');
   const childDone = at((e) => e.childWorkflowExecutionCompletedEventAttributes, 'child completed');
   const completed = at((e) => e.workflowExecutionCompletedEventAttributes, 'workflow completed');
-  return { untilTimeout: timedOut - started, childStart: childStarted - timedOut, child: childDone - childStarted, closing: completed - childDone };
+  return {
+    untilTimeout: timedOut - started,
+    childStart: childStarted - timedOut,
+    child: childDone - childStarted,
+    closing: completed - childDone,
+  };
 }
 
 /**
@@ -83,7 +88,9 @@ export function reconcileChildWorkOf(history: History): ReconcileChildWork {
   const at = eventTime(history);
   const count = (pick: (e: HistoryEvent) => unknown) => events.filter((e) => pick(e) != null).length;
   return {
-    firstTaskQueued: at((e) => e.workflowTaskStartedEventAttributes, 'workflow task started') - at((e) => e.workflowTaskScheduledEventAttributes, 'workflow task scheduled'),
+    firstTaskQueued:
+      at((e) => e.workflowTaskStartedEventAttributes, 'workflow task started') -
+      at((e) => e.workflowTaskScheduledEventAttributes, 'workflow task scheduled'),
     workflowTasks: count((e) => e.workflowTaskCompletedEventAttributes),
     activities: count((e) => e.activityTaskScheduledEventAttributes),
     localActivities: count((e) => (e.markerRecordedEventAttributes?.markerName === 'core_local_activity' ? e : null)),

@@ -30,7 +30,13 @@ function readStat(pid: string): ProcStat | null {
   const close = text.lastIndexOf(')');
   const fields = text.slice(close + 2).split(' ');
   const tick = (index: number) => Number(fields[index - 3]);
-  return { pid: Number(pid), ppid: tick(4), comm: text.slice(text.indexOf('(') + 1, close), ownTicks: tick(14) + tick(15), reapedTicks: tick(16) + tick(17) };
+  return {
+    pid: Number(pid),
+    ppid: tick(4),
+    comm: text.slice(text.indexOf('(') + 1, close),
+    ownTicks: tick(14) + tick(15),
+    reapedTicks: tick(16) + tick(17),
+  };
 }
 
 /**
@@ -53,7 +59,14 @@ export function processTreeCpu(): CpuByConsumer | null {
   if (self === undefined) return null;
   const pending = [self];
   for (let stat = pending.pop(); stat !== undefined; stat = pending.pop()) {
-    const consumer: CpuConsumer = stat.pid === process.pid ? 'node' : stat.comm === 'temporal' ? 'temporal' : stat.comm === 'postgres' ? 'postgres' : 'other';
+    const consumer: CpuConsumer =
+      stat.pid === process.pid
+        ? 'node'
+        : stat.comm === 'temporal'
+          ? 'temporal'
+          : stat.comm === 'postgres'
+            ? 'postgres'
+            : 'other';
     // What this process reaped are short-lived helpers it started (not a consumer of interest); a postmaster's are its
     // backends, which count.
     const ticks = consumer === 'node' ? stat.ownTicks : stat.ownTicks + stat.reapedTicks;
@@ -65,5 +78,10 @@ export function processTreeCpu(): CpuByConsumer | null {
 
 /** `after - before`, by consumer. */
 export function cpuSpent(before: CpuByConsumer, after: CpuByConsumer): CpuByConsumer {
-  return { node: after.node - before.node, temporal: after.temporal - before.temporal, postgres: after.postgres - before.postgres, other: after.other - before.other };
+  return {
+    node: after.node - before.node,
+    temporal: after.temporal - before.temporal,
+    postgres: after.postgres - before.postgres,
+    other: after.other - before.other,
+  };
 }

@@ -44,7 +44,8 @@ interface PatchRow {
 export function statePatchWorkload(store: PgToolStore, pool: pg.Pool, evidenceIds: string[]): Workload<PatchRow> {
   return {
     name: 'state patch',
-    description: 'store = applyStatePatch (idempotency by patch id, evidence and provenance check, version lock, patch row + pointer); raw = the same two rows in one transaction',
+    description:
+      'store = applyStatePatch (idempotency by patch id, evidence and provenance check, version lock, patch row + pointer); raw = the same two rows in one transaction',
     rows: async (label, count) =>
       Array.from({ length: count }, (_, i) => ({
         patchId: `${label}-${i}`,
@@ -54,15 +55,36 @@ export function statePatchWorkload(store: PgToolStore, pool: pg.Pool, evidenceId
         evidenceIds,
       })),
     store: (row) =>
-      store.applyStatePatch({ ...row, source: 'orders-db', observedAt: '2026-11-30T11:59:00Z', retrievedAt: '2026-11-30T12:00:00Z', expectedVersion: 0, callId: 'c1' }),
+      store.applyStatePatch({
+        ...row,
+        source: 'orders-db',
+        observedAt: '2026-11-30T11:59:00Z',
+        retrievedAt: '2026-11-30T12:00:00Z',
+        expectedVersion: 0,
+        callId: 'c1',
+      }),
     raw: (row) =>
       transaction(pool, async (client) => {
         await client.query(
           `INSERT INTO ttc_state_patches (patch_id, workflow_id, key, value_json, evidence_ids, source, observed_at, retrieved_at, expected_version, version, call_id, patch_sha256, applied_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, 1, $9, $10, now())`,
-          [row.patchId, row.workflowId, row.key, JSON.stringify(row.value), row.evidenceIds, 'orders-db', '2026-11-30T11:59:00Z', '2026-11-30T12:00:00Z', 'c1', '0'.repeat(64)],
+          [
+            row.patchId,
+            row.workflowId,
+            row.key,
+            JSON.stringify(row.value),
+            row.evidenceIds,
+            'orders-db',
+            '2026-11-30T11:59:00Z',
+            '2026-11-30T12:00:00Z',
+            'c1',
+            '0'.repeat(64),
+          ],
         );
-        await client.query('INSERT INTO ttc_state (workflow_id, key, version, patch_id, updated_at) VALUES ($1, $2, 1, $3, now())', [row.workflowId, row.key, row.patchId]);
+        await client.query(
+          'INSERT INTO ttc_state (workflow_id, key, version, patch_id, updated_at) VALUES ($1, $2, 1, $3, now())',
+          [row.workflowId, row.key, row.patchId],
+        );
       }),
   };
 }
@@ -89,10 +111,37 @@ async function executionRows(workflowId: string, label: string, count: number): 
       execution,
       workflowId,
       modelResultJson,
-      audit: [audit.audit_id, workflowId, 'run-1', audit.call_id, audit.attempt, audit.idempotency_key, audit.tool, audit.status, audit.error_code,
-        bindings.request_sha256, bindings.result_sha256, bindings.call_binding_sha256, sha256Hex(auditJson), auditJson, modelResultJson, audit.principal_ref],
-      evidence: modelResult.evidence.map((item) => [workflowId, audit.call_id, item.evidence_id, audit.audit_id, item.kind, item.locator, item.supports,
-        item.quote ?? null, item.observed_at ?? null, modelResult.provenance.source_label, JSON.stringify(item)]),
+      audit: [
+        audit.audit_id,
+        workflowId,
+        'run-1',
+        audit.call_id,
+        audit.attempt,
+        audit.idempotency_key,
+        audit.tool,
+        audit.status,
+        audit.error_code,
+        bindings.request_sha256,
+        bindings.result_sha256,
+        bindings.call_binding_sha256,
+        sha256Hex(auditJson),
+        auditJson,
+        modelResultJson,
+        audit.principal_ref,
+      ],
+      evidence: modelResult.evidence.map((item) => [
+        workflowId,
+        audit.call_id,
+        item.evidence_id,
+        audit.audit_id,
+        item.kind,
+        item.locator,
+        item.supports,
+        item.quote ?? null,
+        item.observed_at ?? null,
+        modelResult.provenance.source_label,
+        JSON.stringify(item),
+      ]),
     });
   }
   return rows;
@@ -127,18 +176,29 @@ export function ledgerWorkload(store: PgToolStore, pool: pg.Pool): Workload<Ledg
     rows: (label, count) => executionRows(workflowId, label, count),
     store: async ({ execution }) => {
       const { audit } = execution;
-      const claim = await store.claimIdempotencyKey({ idempotencyKey: audit.idempotency_key, requestSha256: audit.bindings.request_sha256, tool: audit.tool, callId: audit.call_id, workflowId });
-      if (claim.kind !== 'claimed') throw new Error(`ledger bench: key ${audit.idempotency_key} was not fresh (${claim.kind})`);
+      const claim = await store.claimIdempotencyKey({
+        idempotencyKey: audit.idempotency_key,
+        requestSha256: audit.bindings.request_sha256,
+        tool: audit.tool,
+        callId: audit.call_id,
+        workflowId,
+      });
+      if (claim.kind !== 'claimed')
+        throw new Error(`ledger bench: key ${audit.idempotency_key} was not fresh (${claim.kind})`);
       return store.recordExecution({ execution, workflowId, runId: 'run-1', claimedAt: claim.claimedAt });
     },
     raw: async (row) => {
       const [auditId, , , callId, , key, tool, , , requestSha256] = row.audit;
-      await pool.query(`INSERT INTO ttc_ledger (idempotency_key, request_sha256, tool, workflow_id, call_id, status, claimed_at) VALUES ($1, $2, $3, $4, $5, 'claimed', now())`, [
-        key, requestSha256, tool, row.workflowId, callId,
-      ]);
+      await pool.query(
+        `INSERT INTO ttc_ledger (idempotency_key, request_sha256, tool, workflow_id, call_id, status, claimed_at) VALUES ($1, $2, $3, $4, $5, 'claimed', now())`,
+        [key, requestSha256, tool, row.workflowId, callId],
+      );
       await transaction(pool, async (client) => {
         await insertAuditAndEvidence(client, row);
-        await client.query(`UPDATE ttc_ledger SET status = 'completed', model_result_json = $2, audit_id = $3, completed_at = now() WHERE idempotency_key = $1`, [key, row.modelResultJson, auditId]);
+        await client.query(
+          `UPDATE ttc_ledger SET status = 'completed', model_result_json = $2, audit_id = $3, completed_at = now() WHERE idempotency_key = $1`,
+          [key, row.modelResultJson, auditId],
+        );
       });
     },
   };
@@ -149,7 +209,8 @@ export function readRecordWorkload(store: PgToolStore, pool: pg.Pool): Workload<
   const workflowId = 'wf-bench-read';
   return {
     name: 'read record',
-    description: 'store = recordExecution without a claim (the one-statement path); raw = one transaction: audit row, 2 evidence rows, INSERT completed ledger row',
+    description:
+      'store = recordExecution without a claim (the one-statement path); raw = one transaction: audit row, 2 evidence rows, INSERT completed ledger row',
     rows: (label, count) => executionRows(workflowId, label, count),
     store: ({ execution }) => store.recordExecution({ execution, workflowId, runId: 'run-1' }),
     raw: (row) =>

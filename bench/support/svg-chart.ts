@@ -40,7 +40,10 @@ const fixed = (value: number): string => value.toFixed(1);
 /** The chart as a standalone SVG document. */
 export function lineChartSvg(chart: LineChart): string {
   const usable = (axis: Axis, value: number) => Number.isFinite(value) && (!axis.log || value > 0);
-  const series = chart.series.map((s) => ({ ...s, points: s.points.filter(([x, y]) => usable(chart.x, x) && usable(chart.y, y)) }));
+  const series = chart.series.map((s) => ({
+    ...s,
+    points: s.points.filter(([x, y]) => usable(chart.x, x) && usable(chart.y, y)),
+  }));
   const scale = (axis: Axis, from: number, to: number) => {
     const values = [...axis.ticks, ...series.flatMap((s) => s.points.map((p) => (axis === chart.x ? p[0] : p[1])))];
     const t = (v: number) => (axis.log ? Math.log10(v) : v);
@@ -59,16 +62,24 @@ export function lineChartSvg(chart: LineChart): string {
   for (const tick of chart.x.ticks) {
     const x = fixed(sx(tick));
     out.push(`<line x1="${x}" x2="${x}" y1="${MARGIN.top}" y2="${HEIGHT - MARGIN.bottom}" stroke="#e5e5e5"/>`);
-    out.push(`<text x="${x}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle">${escapeXml(chart.x.format(tick))}</text>`);
+    out.push(
+      `<text x="${x}" y="${HEIGHT - MARGIN.bottom + 16}" text-anchor="middle">${escapeXml(chart.x.format(tick))}</text>`,
+    );
   }
   for (const tick of chart.y.ticks) {
     const y = fixed(sy(tick));
     out.push(`<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y}" y2="${y}" stroke="#e5e5e5"/>`);
-    out.push(`<text x="${MARGIN.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${escapeXml(chart.y.format(tick))}</text>`);
+    out.push(
+      `<text x="${MARGIN.left - 6}" y="${y}" text-anchor="end" dominant-baseline="middle">${escapeXml(chart.y.format(tick))}</text>`,
+    );
   }
   const midY = (MARGIN.top + HEIGHT - MARGIN.bottom) / 2;
-  out.push(`<text x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${HEIGHT - 10}" text-anchor="middle">${escapeXml(chart.x.label)}</text>`);
-  out.push(`<text x="16" y="${midY}" text-anchor="middle" transform="rotate(-90 16 ${midY})">${escapeXml(chart.y.label)}</text>`);
+  out.push(
+    `<text x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${HEIGHT - 10}" text-anchor="middle">${escapeXml(chart.x.label)}</text>`,
+  );
+  out.push(
+    `<text x="16" y="${midY}" text-anchor="middle" transform="rotate(-90 16 ${midY})">${escapeXml(chart.y.label)}</text>`,
+  );
   series.forEach((s, i) => {
     const colour = COLOURS[(s.colour ?? i) % COLOURS.length]!;
     const dash = s.dashed === true ? ' stroke-dasharray="6 4"' : '';
@@ -79,8 +90,12 @@ export function lineChartSvg(chart: LineChart): string {
       out.push(`<circle cx="${cx}" cy="${cy}" r="3" fill="${colour}"/>`);
     }
     const legendY = MARGIN.top + 8 + i * 18;
-    out.push(`<line x1="${WIDTH - MARGIN.right + 12}" x2="${WIDTH - MARGIN.right + 32}" y1="${legendY}" y2="${legendY}" stroke="${colour}" stroke-width="2"${dash}/>`);
-    out.push(`<text x="${WIDTH - MARGIN.right + 38}" y="${legendY}" dominant-baseline="middle">${escapeXml(s.name)}</text>`);
+    out.push(
+      `<line x1="${WIDTH - MARGIN.right + 12}" x2="${WIDTH - MARGIN.right + 32}" y1="${legendY}" y2="${legendY}" stroke="${colour}" stroke-width="2"${dash}/>`,
+    );
+    out.push(
+      `<text x="${WIDTH - MARGIN.right + 38}" y="${legendY}" dominant-baseline="middle">${escapeXml(s.name)}</text>`,
+    );
   });
   out.push('</svg>');
   return `${out.join('\n')}\n`;

@@ -11,7 +11,8 @@ export interface Check {
 export const CHECKS: readonly Check[] = [
   { name: 'typecheck', command: ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit'], streams: false },
   { name: 'lint', command: ['npx', 'eslint', '.'], streams: false },
+  // One formatter (.prettierrc.json, 120 columns) for the TypeScript and JavaScript sources; `npm run format` fixes.
+  { name: 'format', command: ['npx', 'prettier', '--check', '**/*.{ts,mjs,js}'], streams: false },
   { name: 'tests', command: ['scripts/run-tests.sh'], streams: true },
   { name: 'pooler', command: ['node', '--import', 'tsx', 'scripts/run-pooler-tests.ts'], streams: false },
 ];
-

@@ -23,7 +23,9 @@ if (isMainThread && process.env.NODE_TEST_CONTEXT === 'child-v8') {
   const file = process.argv[1] ?? '(unknown file)';
   const exitUnlessGone = (waitedMs, since) => {
     setTimeout(() => {
-      process.stderr.write(`\n# exit-guard: ${file} still running ${waitedMs} ms after ${since}; open handles:\n${describeOpenHandles()}\n`);
+      process.stderr.write(
+        `\n# exit-guard: ${file} still running ${waitedMs} ms after ${since}; open handles:\n${describeOpenHandles()}\n`,
+      );
       process.exit(STUCK_EXIT_CODE);
     }, waitedMs).unref();
   };
@@ -56,10 +58,12 @@ function describeHandle(handle) {
     // The process's own stdio (its report to the runner) never keeps it alive alone.
     if (handle === process.stdout || handle === process.stderr || handle === process.stdin) return null;
     const local = handle.localAddress === undefined ? '' : `${handle.localAddress}:${handle.localPort}`;
-    const remote = handle.remoteAddress === undefined ? '(unconnected)' : `${handle.remoteAddress}:${handle.remotePort}`;
+    const remote =
+      handle.remoteAddress === undefined ? '(unconnected)' : `${handle.remoteAddress}:${handle.remotePort}`;
     return `  Socket ${local} -> ${remote}`;
   }
   if (handle instanceof Server) return `  Server listening on ${JSON.stringify(handle.address())}`;
-  if (handle instanceof ChildProcess) return `  ChildProcess ${handle.spawnfile} (pid ${handle.pid ?? '?'}) ${handle.spawnargs.slice(1, 4).join(' ')}`;
+  if (handle instanceof ChildProcess)
+    return `  ChildProcess ${handle.spawnfile} (pid ${handle.pid ?? '?'}) ${handle.spawnargs.slice(1, 4).join(' ')}`;
   return `  ${handle?.constructor?.name ?? typeof handle}`;
 }

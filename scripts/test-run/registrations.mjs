@@ -26,7 +26,13 @@ if (isMainThread && process.env.NODE_TEST_CONTEXT === 'child-v8' && dir !== unde
       const n = ++count;
       write({ file, n, ...(resource.constructor.name === 'Suite' ? { suite: true } : {}) });
       // The hook runs inside the constructor, before the test has its name; the microtask after it sees the whole test.
-      globalThis.queueMicrotask(() => write(resource.parent === null ? { file, n, root: true } : { file, n, name: resource.name ?? '<anonymous>', nesting: resource.nesting ?? 0 }));
+      globalThis.queueMicrotask(() =>
+        write(
+          resource.parent === null
+            ? { file, n, root: true }
+            : { file, n, name: resource.name ?? '<anonymous>', nesting: resource.nesting ?? 0 },
+        ),
+      );
     },
   }).enable();
   // The process's own CPU time (not its children's), for the run's summary of where the time goes.

@@ -17,22 +17,37 @@ interface Outcome {
 function run(check: Check): Promise<Outcome> {
   const started = Date.now();
   const [command, ...args] = check.command as [string, ...string[]];
-  const child = spawn(command, args, { cwd: PROJECT_ROOT, stdio: ['ignore', check.streams ? 'inherit' : 'pipe', check.streams ? 'inherit' : 'pipe'] });
+  const child = spawn(command, args, {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', check.streams ? 'inherit' : 'pipe', check.streams ? 'inherit' : 'pipe'],
+  });
   const chunks: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => chunks.push(chunk));
   child.stderr?.on('data', (chunk: Buffer) => chunks.push(chunk));
   return new Promise((done) => {
     child.once('error', (error) => done({ check, code: 1, seconds: 0, output: String(error) }));
-    child.once('exit', (code, signal) => done({ check, code: code ?? (signal === null ? 1 : 128), seconds: Math.round((Date.now() - started) / 1000), output: Buffer.concat(chunks).toString('utf8') }));
+    child.once('exit', (code, signal) =>
+      done({
+        check,
+        code: code ?? (signal === null ? 1 : 128),
+        seconds: Math.round((Date.now() - started) / 1000),
+        output: Buffer.concat(chunks).toString('utf8'),
+      }),
+    );
   });
 }
 
 const outcomes = await Promise.all(
   CHECKS.map(async (check) => {
     const outcome = await run(check);
-    if (!check.streams) process.stdout.write(`\n# ${check.name}: ${outcome.code === 0 ? 'passed' : `FAILED (exit ${outcome.code})`} in ${outcome.seconds} s\n${outcome.output}`);
+    if (!check.streams)
+      process.stdout.write(
+        `\n# ${check.name}: ${outcome.code === 0 ? 'passed' : `FAILED (exit ${outcome.code})`} in ${outcome.seconds} s\n${outcome.output}`,
+      );
     return outcome;
   }),
 );
-console.log(`\n# npm test: ${outcomes.map(({ check, code, seconds }) => `${check.name} ${code === 0 ? 'passed' : 'FAILED'} (${seconds} s)`).join(', ')}`);
+console.log(
+  `\n# npm test: ${outcomes.map(({ check, code, seconds }) => `${check.name} ${code === 0 ? 'passed' : 'FAILED'} (${seconds} s)`).join(', ')}`,
+);
 process.exit(outcomes.some((outcome) => outcome.code !== 0) ? 1 : 0);

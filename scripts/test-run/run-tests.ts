@@ -15,14 +15,23 @@ import { join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
 import { SHARED_POSTGRES_ENV, SHARED_TEMPORAL_ENV } from '../../testkit/shared-test-services.js';
 import { startSharedServices, type SharedServices } from './shared-services.js';
-import { REGISTRATIONS_DIR_ENV, unprovenFiles, VerdictLedger, type RegistrationLine, type RunVerdicts, type TestEvent } from './verdicts.js';
+import {
+  REGISTRATIONS_DIR_ENV,
+  unprovenFiles,
+  VerdictLedger,
+  type RegistrationLine,
+  type RunVerdicts,
+  type TestEvent,
+} from './verdicts.js';
 
 const concurrency = Number(process.env['TTC_TEST_CONCURRENCY'] ?? 3);
 const fileTimeoutMs = Number(process.env['TTC_TEST_FILE_TIMEOUT_MS'] ?? 900_000);
 const here = (name: string): string => join(PROJECT_ROOT, 'scripts', 'test-run', name);
 
 const targets = process.argv.slice(2);
-const files = (targets.length > 0 ? targets : ['test']).flatMap((target) => testFiles(resolve(PROJECT_ROOT, target))).sort();
+const files = (targets.length > 0 ? targets : ['test'])
+  .flatMap((target) => testFiles(resolve(PROJECT_ROOT, target)))
+  .sort();
 if (files.length === 0) {
   console.error(`# no test files under ${targets.join(' ')}`);
   process.exit(1);
@@ -33,30 +42,45 @@ const eventsPath = join(scratch, 'events.jsonl');
 const registrationsDir = join(scratch, 'registrations');
 mkdirSync(registrationsDir);
 const args = [
-  '--import', 'tsx',
-  '--import', here('registrations.mjs'),
-  '--import', here('exit-guard.mjs'),
+  '--import',
+  'tsx',
+  '--import',
+  here('registrations.mjs'),
+  '--import',
+  here('exit-guard.mjs'),
   '--test',
   `--test-concurrency=${concurrency}`,
   `--test-timeout=${fileTimeoutMs}`,
-  '--test-reporter=spec', '--test-reporter-destination=stdout',
-  `--test-reporter=${here('event-recorder.mjs')}`, `--test-reporter-destination=${eventsPath}`,
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  `--test-reporter=${here('event-recorder.mjs')}`,
+  `--test-reporter-destination=${eventsPath}`,
   ...files,
 ];
 const started = Date.now();
 // The unit and conformance tiers need no services; anything else may.
-const needsServices = process.env['TTC_TEST_SHARED_SERVICES'] !== '0' && files.some((file) => !/[/\\]test[/\\](unit|conformance)[/\\]/.test(file));
+const needsServices =
+  process.env['TTC_TEST_SHARED_SERVICES'] !== '0' &&
+  files.some((file) => !/[/\\]test[/\\](unit|conformance)[/\\]/.test(file));
 let services: SharedServices | null = null;
 if (needsServices) {
   services = await startSharedServices(scratch);
-  console.log(`# shared services: Temporal at ${services.env[SHARED_TEMPORAL_ENV]}, ${services.env[SHARED_POSTGRES_ENV] === undefined ? 'DATABASE_URL' : 'a Postgres cluster'}, the workflow bundle (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+  console.log(
+    `# shared services: Temporal at ${services.env[SHARED_TEMPORAL_ENV]}, ${services.env[SHARED_POSTGRES_ENV] === undefined ? 'DATABASE_URL' : 'a Postgres cluster'}, the workflow bundle (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+  );
 }
 let runnerCode: number;
 try {
-  const runner = spawn(process.execPath, args, { cwd: PROJECT_ROOT, stdio: 'inherit', env: { ...process.env, ...services?.env, [REGISTRATIONS_DIR_ENV]: registrationsDir } });
+  const runner = spawn(process.execPath, args, {
+    cwd: PROJECT_ROOT,
+    stdio: 'inherit',
+    env: { ...process.env, ...services?.env, [REGISTRATIONS_DIR_ENV]: registrationsDir },
+  });
   const forward = (signal: NodeJS.Signals) => () => runner.kill(signal);
   process.once('SIGINT', forward('SIGINT')).once('SIGTERM', forward('SIGTERM'));
-  runnerCode = await new Promise<number>((done) => runner.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128))));
+  runnerCode = await new Promise<number>((done) =>
+    runner.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128))),
+  );
 } finally {
   await services?.stop();
 }
@@ -64,7 +88,8 @@ try {
 let verdicts: RunVerdicts | null = null;
 try {
   const ledger = new VerdictLedger();
-  for (const name of readdirSync(registrationsDir)) ledger.register(jsonLines<RegistrationLine>(join(registrationsDir, name)));
+  for (const name of readdirSync(registrationsDir))
+    ledger.register(jsonLines<RegistrationLine>(join(registrationsDir, name)));
   for (const event of jsonLines<TestEvent>(eventsPath)) ledger.record(event);
   verdicts = ledger.summary();
 } catch (error) {
@@ -82,14 +107,21 @@ if (verdicts !== null) {
   );
   const summaryPath = process.env['TTC_TEST_VERDICTS_FILE'];
   if (summaryPath !== undefined) writeFileSync(summaryPath, `${JSON.stringify(verdicts, null, 1)}\n`);
-  const slowest = [...verdicts.files].sort((a, b) => (b.completed?.durationMs ?? 0) - (a.completed?.durationMs ?? 0)).slice(0, 10);
-  console.log(`# slowest files: ${slowest.map((file) => `${relative(PROJECT_ROOT, file.file)} ${((file.completed?.durationMs ?? 0) / 1000).toFixed(0)} s`).join(', ')}`);
+  const slowest = [...verdicts.files]
+    .sort((a, b) => (b.completed?.durationMs ?? 0) - (a.completed?.durationMs ?? 0))
+    .slice(0, 10);
+  console.log(
+    `# slowest files: ${slowest.map((file) => `${relative(PROJECT_ROOT, file.file)} ${((file.completed?.durationMs ?? 0) / 1000).toFixed(0)} s`).join(', ')}`,
+  );
 }
 for (const problem of problems) console.error(`# UNPROVEN COUNT: ${problem}`);
 process.exit(runnerCode !== 0 ? runnerCode : problems.length > 0 ? 1 : 0);
 
 function jsonLines<T>(path: string): T[] {
-  return readFileSync(path, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as T);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as T);
 }
 
 function testFiles(path: string): string[] {

@@ -27,13 +27,19 @@ export async function startSharedServices(scratch: string): Promise<SharedServic
   const cleanups = new CleanupStack();
   try {
     const cli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
-    if (cli === null) throw new Error('Temporal CLI not found (TEMPORAL_CLI_PATH, PATH, .tools/bin/temporal, SDK cache); run scripts/install-temporal-cli.sh');
+    if (cli === null)
+      throw new Error(
+        'Temporal CLI not found (TEMPORAL_CLI_PATH, PATH, .tools/bin/temporal, SDK cache); run scripts/install-temporal-cli.sh',
+      );
     // A user's DATABASE_URL is what the files use (test/support/postgres.ts); no cluster is started beside it.
     const ownPostgres = (process.env['DATABASE_URL']?.trim() ?? '') === '';
     const bundlePath = join(scratch, 'test-workflows.bundle.js');
     const [temporal, postgres] = await cleanups.startTogether(
       [startDevServer({ cliPath: cli.path, startTimeoutMs: 90_000 }), (server) => server.stop()],
-      [ownPostgres ? startEmbeddedPostgres('shared', ['-c', 'max_connections=500']) : Promise.resolve(null), (server) => server?.dispose() ?? Promise.resolve()],
+      [
+        ownPostgres ? startEmbeddedPostgres('shared', ['-c', 'max_connections=500']) : Promise.resolve(null),
+        (server) => server?.dispose() ?? Promise.resolve(),
+      ],
       [testWorkflowBundle().then(({ code }) => writeFile(bundlePath, code))],
     );
     return {

@@ -89,7 +89,8 @@ export class VerdictLedger {
       tests.set(id, test);
     }
     // A test whose process ended before it was named still counts: it is registered, under a placeholder name.
-    for (const [id, test] of tests) if (!test.root) bump(this.registrations, test.file, test.key ?? `(unnamed test #${id.split('\u0000')[1]})`);
+    for (const [id, test] of tests)
+      if (!test.root) bump(this.registrations, test.file, test.key ?? `(unnamed test #${id.split('\u0000')[1]})`);
   }
 
   /** An event of the runner's report. */
@@ -99,7 +100,11 @@ export class VerdictLedger {
     if (data === undefined || file === undefined || data.name === undefined) return;
     // The runner reports each file as a test of nesting 0 named by the file's path: its process, not a test of it.
     if (data.nesting === 0 && data.name === file) {
-      if (event.type === 'test:complete') this.completions.set(file, { passed: data.details?.passed === true, durationMs: data.details?.duration_ms ?? 0 });
+      if (event.type === 'test:complete')
+        this.completions.set(file, {
+          passed: data.details?.passed === true,
+          durationMs: data.details?.duration_ms ?? 0,
+        });
       return;
     }
     if (event.type !== 'test:pass' && event.type !== 'test:fail') return;
@@ -116,7 +121,9 @@ export class VerdictLedger {
     const files = [...names].sort().map((file): FileVerdicts => {
       const registered = this.registrations.get(file) ?? new Map<string, number>();
       const reported = this.verdicts.get(file) ?? new Map<string, number>();
-      const lost = [...registered].flatMap(([key, count]) => Array<string>(Math.max(0, count - (reported.get(key) ?? 0))).fill(key));
+      const lost = [...registered].flatMap(([key, count]) =>
+        Array<string>(Math.max(0, count - (reported.get(key) ?? 0))).fill(key),
+      );
       return {
         file,
         registered: sum(registered),
@@ -151,8 +158,12 @@ export function unprovenFiles(run: RunVerdicts, expectedFiles: readonly string[]
   }
   for (const file of run.files) {
     const reported = file.passed + file.failed + file.skipped;
-    if (file.lost.length > 0) problems.push(`${file.file}: ${file.lost.length} of ${file.registered} registered tests have no verdict: ${file.lost.slice(0, 5).join('; ')}${file.lost.length > 5 ? '; …' : ''}`);
-    else if (reported !== file.registered) problems.push(`${file.file}: ${reported} verdicts for ${file.registered} registered tests`);
+    if (file.lost.length > 0)
+      problems.push(
+        `${file.file}: ${file.lost.length} of ${file.registered} registered tests have no verdict: ${file.lost.slice(0, 5).join('; ')}${file.lost.length > 5 ? '; …' : ''}`,
+      );
+    else if (reported !== file.registered)
+      problems.push(`${file.file}: ${reported} verdicts for ${file.registered} registered tests`);
   }
   return problems;
 }

@@ -31,17 +31,28 @@ export interface ToolUseAnswer {
 
 /** The model result as a `tool_result` block; `is_error` as decided by {@link isErrorResult}. */
 export function toToolResultBlock(toolUseId: string, result: ModelResult): ToolResultBlock {
-  return { type: 'tool_result', tool_use_id: toolUseId, is_error: isErrorResult(result), content: renderModelResult(result).text };
+  return {
+    type: 'tool_result',
+    tool_use_id: toolUseId,
+    is_error: isErrorResult(result),
+    content: renderModelResult(result).text,
+  };
 }
 
 /**
  * One user message answering a turn: every `tool_result` block first (the API rejects text before them), then
  * any text. Each `tool_use` id may be answered once.
  */
-export function toToolResultsMessage(answers: readonly ToolUseAnswer[], trailingText: readonly string[] = []): ToolResultsMessage {
+export function toToolResultsMessage(
+  answers: readonly ToolUseAnswer[],
+  trailingText: readonly string[] = [],
+): ToolResultsMessage {
   assertUniqueCallIds(answers.map((answer) => answer.toolUseId));
   return {
     role: 'user',
-    content: [...answers.map(({ toolUseId, result }) => toToolResultBlock(toolUseId, result)), ...trailingText.map((text) => ({ type: 'text' as const, text }))],
+    content: [
+      ...answers.map(({ toolUseId, result }) => toToolResultBlock(toolUseId, result)),
+      ...trailingText.map((text) => ({ type: 'text' as const, text })),
+    ],
   };
 }

@@ -29,7 +29,11 @@ export interface FunctionCallAnswer {
  */
 export function toFunctionResponse(answer: FunctionCallAnswer): GeminiFunctionResponse {
   const { value } = renderModelResult(answer.result);
-  return { id: answer.id, name: answer.name, response: isErrorResult(answer.result) ? { error: value } : { output: value } };
+  return {
+    id: answer.id,
+    name: answer.name,
+    response: isErrorResult(answer.result) ? { error: value } : { output: value },
+  };
 }
 
 /** All responses to one model turn in a single `Content`; each call id may be answered once. */

@@ -25,14 +25,26 @@ export interface GeminiInteractionInput {
 /** One answered function call as a `function_result` step: its text is the rendered model result (untrusted text fenced). */
 export function toFunctionResult(answer: FunctionCallAnswer): GeminiFunctionResult {
   const { text } = renderModelResult(answer.result);
-  return { type: 'function_result', call_id: answer.id, name: answer.name, result: [{ type: 'text', text }], is_error: isErrorResult(answer.result) };
+  return {
+    type: 'function_result',
+    call_id: answer.id,
+    name: answer.name,
+    result: [{ type: 'text', text }],
+    is_error: isErrorResult(answer.result),
+  };
 }
 
 /**
  * All results of one model turn as the next interaction's input; each call id answered once. With
  * `previousInteractionId` the server keeps the conversation (stateful); without it the caller sends the history.
  */
-export function toInteractionInput(answers: readonly FunctionCallAnswer[], previousInteractionId?: string): GeminiInteractionInput {
+export function toInteractionInput(
+  answers: readonly FunctionCallAnswer[],
+  previousInteractionId?: string,
+): GeminiInteractionInput {
   assertUniqueCallIds(answers.map((answer) => answer.id));
-  return { ...(previousInteractionId === undefined ? {} : { previous_interaction_id: previousInteractionId }), input: answers.map(toFunctionResult) };
+  return {
+    ...(previousInteractionId === undefined ? {} : { previous_interaction_id: previousInteractionId }),
+    input: answers.map(toFunctionResult),
+  };
 }

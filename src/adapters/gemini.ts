@@ -7,8 +7,17 @@ export {
   type GeminiFunctionResponseContent,
   type FunctionCallAnswer,
 } from './gemini-function-response.js';
-export { toFunctionResult, toInteractionInput, type GeminiFunctionResult, type GeminiInteractionInput } from './gemini-function-result.js';
-export { toGeminiFunctionDeclaration, GEMINI_NAME_MAX, type GeminiFunctionDeclaration } from './tool-definitions/gemini.js';
+export {
+  toFunctionResult,
+  toInteractionInput,
+  type GeminiFunctionResult,
+  type GeminiInteractionInput,
+} from './gemini-function-result.js';
+export {
+  toGeminiFunctionDeclaration,
+  GEMINI_NAME_MAX,
+  type GeminiFunctionDeclaration,
+} from './tool-definitions/gemini.js';
 export { toProviderToolName, fromProviderToolName } from './tool-definitions/tool-name.js';
 export { isErrorResult } from './error-flag.js';
 export { AdapterError, ADAPTER_ERROR_CODES, type AdapterErrorCode } from './adapter-error.js';

@@ -21,7 +21,14 @@ const MAX_SCHEMA_CHARS = 256 * 1024;
 export const PATTERN_WORK_ISSUE: SchemaIssue = Object.freeze({ path: [], message: 'patternWork' });
 
 /** Positions where a subschema describes a value of its own (not a branch or a definition applied in place). */
-const VALUE_POSITIONS = new Set(['', 'properties', 'patternProperties', 'additionalProperties', 'items', 'prefixItems']);
+const VALUE_POSITIONS = new Set([
+  '',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+]);
 
 /**
  * Formats checked on values from outside. The regular expressions are anchored and have no nested or adjacent
@@ -29,7 +36,8 @@ const VALUE_POSITIONS = new Set(['', 'properties', 'patternProperties', 'additio
  * quadratically on `a@a.a.a…@`.
  */
 const FORMATS: Record<string, RegExp | ((text: string) => boolean)> = {
-  'date-time': (text) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(text) && !Number.isNaN(Date.parse(text)),
+  'date-time': (text) =>
+    /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/i.test(text) && !Number.isNaN(Date.parse(text)),
   date: (text) => /^\d{4}-\d\d-\d\d$/.test(text) && !Number.isNaN(Date.parse(`${text}T00:00:00Z`)),
   time: /^\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?$/i,
   uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
@@ -56,9 +64,17 @@ function isEmail(text: string): boolean {
  * {@link PATTERN_WORK_ISSUE}, whatever the schema says of it (a pattern under `not` cannot turn it into a pass).
  */
 export function compileSchemaCheck(schema: JsonSchemaObject, options: { readonly exact: boolean }): SchemaCheck {
-  if (canonicalJson(schema).length > MAX_SCHEMA_CHARS) throw new Error(`schema larger than ${MAX_SCHEMA_CHARS} characters`);
+  if (canonicalJson(schema).length > MAX_SCHEMA_CHARS)
+    throw new Error(`schema larger than ${MAX_SCHEMA_CHARS} characters`);
   const work = checkWork();
-  const ajvOptions: Options = { strict: false, allErrors: false, logger: false, formats: FORMATS, validateFormats: true, code: { regExp: linearRegExpEngine(work) } };
+  const ajvOptions: Options = {
+    strict: false,
+    allErrors: false,
+    logger: false,
+    formats: FORMATS,
+    validateFormats: true,
+    code: { regExp: linearRegExpEngine(work) },
+  };
   const current = isDraft07Schema(schema) ? draft07To2020(schema) : schema;
   // Compiling checks the schema against Ajv's meta-schema, whose own patterns run on this engine too.
   work.start();
@@ -115,7 +131,7 @@ function toIssue(error: ErrorObject): SchemaIssue {
     .slice(1)
     .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((token) => (/^(0|[1-9]\d*)$/.test(token) ? Number(token) : token));
-  const undeclared = (error.params as { unevaluatedProperty?: unknown; additionalProperty?: unknown });
+  const undeclared = error.params as { unevaluatedProperty?: unknown; additionalProperty?: unknown };
   const key = undeclared.unevaluatedProperty ?? undeclared.additionalProperty;
   return { path: typeof key === 'string' ? [...path, key] : path, message: error.keyword };
 }

@@ -63,9 +63,14 @@ export function linearRegExpEngine(work: PatternWork): RegExpEngine {
       const linear = compileLinearPattern(pattern);
       instructions += linear.instructions;
       if (instructions > PATTERN_LIMITS.maxSchemaInstructions) {
-        throw new UnsafePatternError(`the schema's patterns compile to more than ${PATTERN_LIMITS.maxSchemaInstructions} instructions`);
+        throw new UnsafePatternError(
+          `the schema's patterns compile to more than ${PATTERN_LIMITS.maxSchemaInstructions} instructions`,
+        );
       }
-      matcher = { test: (input: string) => work.spend(linear.instructions * (input.length + 1)) && linear.test(input), toString: linear.toString };
+      matcher = {
+        test: (input: string) => work.spend(linear.instructions * (input.length + 1)) && linear.test(input),
+        toString: linear.toString,
+      };
       compiled.set(pattern, matcher);
     }
     return matcher;
@@ -83,7 +88,8 @@ export interface LinearPattern {
 /** Compiles one ECMA-262 `pattern` (as JSON Schema uses it: unanchored, Unicode) for linear-time matching. */
 export function compileLinearPattern(pattern: string): LinearPattern {
   const shown = JSON.stringify(pattern.length > MAX_SHOWN ? `${pattern.slice(0, MAX_SHOWN)}…` : pattern);
-  if (pattern.length > PATTERN_LIMITS.maxPatternChars) throw new UnsafePatternError(`pattern ${shown} is longer than ${PATTERN_LIMITS.maxPatternChars} characters`);
+  if (pattern.length > PATTERN_LIMITS.maxPatternChars)
+    throw new UnsafePatternError(`pattern ${shown} is longer than ${PATTERN_LIMITS.maxPatternChars} characters`);
   try {
     // Only checks the syntax (as Ajv itself would); a native RegExp is never run on data here.
     new RegExp(pattern, 'u');
@@ -91,17 +97,22 @@ export function compileLinearPattern(pattern: string): LinearPattern {
     throw new UnsafePatternError(`pattern ${shown} is not a valid regular expression`);
   }
   // RE2JS's translation would read a named backreference as plain text, so it is refused before translating.
-  if (pattern.includes('\\k<')) throw new UnsafePatternError(`pattern ${shown} uses a backreference, which cannot be matched in linear time`);
+  if (pattern.includes('\\k<'))
+    throw new UnsafePatternError(`pattern ${shown} uses a backreference, which cannot be matched in linear time`);
   let re2: RE2JS;
   try {
     re2 = RE2JS.compile(RE2JS.translateRegExp(pattern), RE2JS.LOOKBEHINDS);
   } catch (error) {
     const why = error instanceof Error ? error.message.slice(0, MAX_SHOWN) : 'unsupported syntax';
-    throw new UnsafePatternError(`pattern ${shown} cannot be matched in linear time (no backreferences or lookaheads; repeats up to 1000): ${why}`);
+    throw new UnsafePatternError(
+      `pattern ${shown} cannot be matched in linear time (no backreferences or lookaheads; repeats up to 1000): ${why}`,
+    );
   }
   const instructions = re2.programSize();
   if (instructions > PATTERN_LIMITS.maxInstructions) {
-    throw new UnsafePatternError(`pattern ${shown} compiles to ${instructions} instructions, over ${PATTERN_LIMITS.maxInstructions}`);
+    throw new UnsafePatternError(
+      `pattern ${shown} compiles to ${instructions} instructions, over ${PATTERN_LIMITS.maxInstructions}`,
+    );
   }
   return { test: (input) => re2.test(input), instructions, toString: () => `linear:${pattern}` };
 }

@@ -27,8 +27,13 @@ export interface CallToolResultOptions {
  */
 export function toCallToolResult(result: ModelResult, options: CallToolResultOptions = {}): ContractCallToolResult {
   const { value, text } = renderModelResult(result);
-  const callToolResult: ContractCallToolResult = { content: [{ type: 'text', text }], structuredContent: value, isError: isErrorResult(result) };
+  const callToolResult: ContractCallToolResult = {
+    content: [{ type: 'text', text }],
+    structuredContent: value,
+    isError: isErrorResult(result),
+  };
   // Protocol revisions are ISO dates, so string order is date order.
-  if (options.protocolVersion !== undefined && options.protocolVersion >= RESULT_TYPE_SINCE) callToolResult.resultType = 'complete';
+  if (options.protocolVersion !== undefined && options.protocolVersion >= RESULT_TYPE_SINCE)
+    callToolResult.resultType = 'complete';
   return callToolResult;
 }

@@ -3,7 +3,12 @@ import { CallToolResultSchema, type CallToolResult, type Tool } from '@modelcont
 import { z } from 'zod';
 import { canonicalJson } from '../contract/canonical-json.js';
 import { type HandlerContext, type ToolOutput } from '../contract/tool-handler.js';
-import { TOOL_NAME_PATTERN, type AnyToolImplementation, type ToolBudget, type ToolEffect } from '../contract/tool-spec.js';
+import {
+  TOOL_NAME_PATTERN,
+  type AnyToolImplementation,
+  type ToolBudget,
+  type ToolEffect,
+} from '../contract/tool-spec.js';
 import { declareTool } from '../contract/declare-tool.js';
 import { implementTool } from '../contract/implement-tool.js';
 import { defangUntrustedText } from '../contract/fence-untrusted.js';
@@ -77,7 +82,8 @@ export async function wrapMcpTools(options: WrapMcpToolsOptions): Promise<Wrappe
   const names = new Set<string>();
   for (const remote of remoteTools) {
     const policy = Object.hasOwn(options.policy ?? {}, remote.name) ? options.policy?.[remote.name] : undefined;
-    const name = policy?.name ?? (options.namePrefix === undefined ? remote.name : `${options.namePrefix}.${remote.name}`);
+    const name =
+      policy?.name ?? (options.namePrefix === undefined ? remote.name : `${options.namePrefix}.${remote.name}`);
     if (!TOOL_NAME_PATTERN.test(name)) {
       skipped.push({ name: remote.name, reason: 'name is not a valid contract tool name' });
       continue;
@@ -90,13 +96,21 @@ export async function wrapMcpTools(options: WrapMcpToolsOptions): Promise<Wrappe
       tools.push(wrapOne(remote, name, policy, options));
       names.add(name);
     } catch (error) {
-      skipped.push({ name: remote.name, reason: `schema not usable: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown'}` });
+      skipped.push({
+        name: remote.name,
+        reason: `schema not usable: ${error instanceof Error ? error.message.slice(0, 200) : 'unknown'}`,
+      });
     }
   }
   return { tools, skipped };
 }
 
-function wrapOne(remote: Tool, name: string, policy: McpToolPolicy | undefined, options: WrapMcpToolsOptions): AnyToolImplementation {
+function wrapOne(
+  remote: Tool,
+  name: string,
+  policy: McpToolPolicy | undefined,
+  options: WrapMcpToolsOptions,
+): AnyToolImplementation {
   const exact = options.exact ?? true;
   const inputSchema = remote.inputSchema as JsonSchemaObject;
   const outputSchema = remote.outputSchema as JsonSchemaObject | undefined;
@@ -109,7 +123,10 @@ function wrapOne(remote: Tool, name: string, policy: McpToolPolicy | undefined, 
     name,
     description,
     input: checked(inputSchema, inputCheck),
-    output: outputSchema === undefined || outputCheck === undefined ? z.null() : checked(outputSchema, outputCheck, violations),
+    output:
+      outputSchema === undefined || outputCheck === undefined
+        ? z.null()
+        : checked(outputSchema, outputCheck, violations),
     effect,
     requiresApproval: policy ? (policy.requiresApproval ?? false) : (options.defaults?.requiresApproval ?? true),
     source: { label: options.sourceLabel, type: 'mcp_server' },
@@ -121,7 +138,14 @@ function wrapOne(remote: Tool, name: string, policy: McpToolPolicy | undefined, 
     ...(options.budget ? { budget: options.budget } : {}),
   });
   return implementTool(declaration, {
-    handler: (args: unknown, ctx: HandlerContext) => callRemote(remote.name, args, ctx, { effect, hasOutputSchema: outputSchema !== undefined, policy, options, violations }),
+    handler: (args: unknown, ctx: HandlerContext) =>
+      callRemote(remote.name, args, ctx, {
+        effect,
+        hasOutputSchema: outputSchema !== undefined,
+        policy,
+        options,
+        violations,
+      }),
   });
 }
 
@@ -130,7 +154,10 @@ function wrapOne(remote: Tool, name: string, policy: McpToolPolicy | undefined, 
  * shown with an empty description (which `declareTool` refuses).
  */
 function remoteDescription(remote: Tool, sourceLabel: string): string {
-  const given = remote.description?.trim() || remote.title?.trim() || `Tool '${remote.name}' of the MCP server ${sourceLabel}; the server gave no description.`;
+  const given =
+    remote.description?.trim() ||
+    remote.title?.trim() ||
+    `Tool '${remote.name}' of the MCP server ${sourceLabel}; the server gave no description.`;
   return defangUntrustedText(given.slice(0, MAX_DESCRIPTION));
 }
 
@@ -148,7 +175,11 @@ function escalate(base: ToolEffect, remote: Tool): ToolEffect {
  * handler marked in `violations` fail too: that is how a result whose text disagrees with its structured content
  * fails the *schema* layer, so a committed write keeps its receipt instead of turning into an unknown outcome.
  */
-function checked(schema: JsonSchemaObject, check: SchemaCheck, violations?: WeakMap<object, string>): z.ZodType<unknown> {
+function checked(
+  schema: JsonSchemaObject,
+  check: SchemaCheck,
+  violations?: WeakMap<object, string>,
+): z.ZodType<unknown> {
   const exported = exportedSchema(schema);
   return z
     .unknown()
@@ -185,7 +216,12 @@ interface CallSettings {
   readonly violations: WeakMap<object, string>;
 }
 
-async function callRemote(remoteName: string, args: unknown, ctx: HandlerContext, settings: CallSettings): Promise<ToolOutput<unknown>> {
+async function callRemote(
+  remoteName: string,
+  args: unknown,
+  ctx: HandlerContext,
+  settings: CallSettings,
+): Promise<ToolOutput<unknown>> {
   const { options, effect } = settings;
   // A remote side effect is fenced like any other write: the request is not sent once its claim was revoked.
   if (effect !== 'read') await ctx.beforeDispatch();
@@ -194,13 +230,17 @@ async function callRemote(remoteName: string, args: unknown, ctx: HandlerContext
     result = await options.client.request(
       { method: 'tools/call', params: { name: remoteName, arguments: args as Record<string, unknown> } },
       CallToolResultSchema,
-      { ...(ctx.signal ? { signal: ctx.signal } : {}), ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }) },
+      {
+        ...(ctx.signal ? { signal: ctx.signal } : {}),
+        ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+      },
     );
   } catch (error) {
     throw new ToolError(mcpCallFailureCode(error, effect), { remote_tool: remoteName, failure: describe(error) });
   }
   const texts = result.content.flatMap((block) => (block.type === 'text' ? [block.text] : []));
-  if (result.isError === true) throw new ToolError('TOOL_ERROR', { remote_tool: remoteName, remote_error: texts.join('\n').slice(0, 2000) });
+  if (result.isError === true)
+    throw new ToolError('TOOL_ERROR', { remote_tool: remoteName, remote_error: texts.join('\n').slice(0, 2000) });
 
   const structured = result.structuredContent;
   const prose: string[] = [];
@@ -213,11 +253,15 @@ async function callRemote(remoteName: string, args: unknown, ctx: HandlerContext
   }
   // Without an output schema nothing is a verified fact: structured output, if any, is shown as untrusted text.
   const unschematized = !settings.hasOutputSchema && structured !== undefined ? [canonicalJson(structured)] : [];
-  const checked = settings.hasOutputSchema && structured !== undefined ? checkedProse(prose, structured) : uncheckedProse([...prose, ...unschematized]);
+  const checked =
+    settings.hasOutputSchema && structured !== undefined
+      ? checkedProse(prose, structured)
+      : uncheckedProse([...prose, ...unschematized]);
   let data: unknown = null;
   if (settings.hasOutputSchema) {
     data = structured ?? {};
-    if (structured === undefined) settings.violations.set(data as object, 'outputSchema declared but no structuredContent');
+    if (structured === undefined)
+      settings.violations.set(data as object, 'outputSchema declared but no structuredContent');
     else if (disagreement) settings.violations.set(structured, 'a JSON text block disagrees with structuredContent');
   }
 
@@ -240,7 +284,10 @@ interface ShownProse {
   readonly warnings: readonly { readonly code: string; readonly message: string }[];
 }
 
-const UNVERIFIED_TEXT = { code: 'UNVERIFIED_TEXT', message: 'Text from the remote server could not be checked against structured data; treat it as unverified.' };
+const UNVERIFIED_TEXT = {
+  code: 'UNVERIFIED_TEXT',
+  message: 'Text from the remote server could not be checked against structured data; treat it as unverified.',
+};
 
 /**
  * Prose next to validated `structuredContent`: text whose dates and numbers restate the structured values is shown
@@ -259,7 +306,11 @@ function checkedProse(prose: readonly string[], structured: unknown): ShownProse
     else untrusted.push(text);
     unverified ||= check.kind === 'unverifiable';
   }
-  if (withheld > 0) warnings.push({ code: 'TEXT_CONTRADICTS_DATA', message: `${withheld} text block(s) from the remote server contradicted its structured data and were withheld; the data is what the server's schema validated.` });
+  if (withheld > 0)
+    warnings.push({
+      code: 'TEXT_CONTRADICTS_DATA',
+      message: `${withheld} text block(s) from the remote server contradicted its structured data and were withheld; the data is what the server's schema validated.`,
+    });
   if (unverified) warnings.push(UNVERIFIED_TEXT);
   return { untrusted, warnings };
 }
@@ -280,10 +331,16 @@ function structuredText(text: string): { isStructured: true; value: unknown } | 
   }
 }
 
-function receiptOf(remoteName: string, result: CallToolResult, policy: McpToolPolicy | undefined): Pick<ToolOutput<unknown>, 'receipt'> {
+function receiptOf(
+  remoteName: string,
+  result: CallToolResult,
+  policy: McpToolPolicy | undefined,
+): Pick<ToolOutput<unknown>, 'receipt'> {
   if (policy?.receiptPointer !== undefined) {
     const found = resolvePointer(result.structuredContent, policy.receiptPointer);
-    return found.found && typeof found.value === 'string' && found.value.length > 0 ? { receipt: { externalId: found.value } } : {};
+    return found.found && typeof found.value === 'string' && found.value.length > 0
+      ? { receipt: { externalId: found.value } }
+      : {};
   }
   return { receipt: { externalId: `mcp:${remoteName}:${sha256Hex(canonicalJson(result)).slice(0, 32)}` } };
 }

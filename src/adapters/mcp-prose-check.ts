@@ -16,7 +16,8 @@ export type ProseCheck =
 
 // Both patterns run in linear time on untrusted text: the lookbehind refuses to start inside a digit run, so no
 // starting position re-scans one.
-const ISO_DATE = /(?<![\w.])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w])/g;
+const ISO_DATE =
+  /(?<![\w.])\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w])/g;
 const NUMBER = /(?<![\w.,-])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])/g;
 /** Structured values looked at, at most: a remote answer is bounded, but this check must not be its weak point. */
 const MAX_LEAVES = 10_000;
@@ -36,7 +37,10 @@ export function checkProse(text: string, structured: unknown): ProseCheck {
   const leaves = structuredLeaves(structured);
   const restatesNumber = numberIndex(leaves.numbers);
   const restatesDate = dateIndex(leaves.dates);
-  const claims = [...dates.filter((date) => !restatesDate(date)), ...numbers.filter((number) => !restatesNumber(number))];
+  const claims = [
+    ...dates.filter((date) => !restatesDate(date)),
+    ...numbers.filter((number) => !restatesNumber(number)),
+  ];
   return claims.length === 0 ? { kind: 'consistent' } : { kind: 'contradicts', claims };
 }
 
@@ -49,7 +53,8 @@ function structuredLeaves(structured: unknown): { numbers: number[]; dates: stri
     const value = queue[next];
     if (typeof value === 'number') numbers.push(value);
     else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) dates.push(value);
-    else if (typeof value === 'string' && value.length <= MAX_NUMBER_CHARS && /^-?\d+(?:\.\d+)?$/.test(value)) numbers.push(Number(value));
+    else if (typeof value === 'string' && value.length <= MAX_NUMBER_CHARS && /^-?\d+(?:\.\d+)?$/.test(value))
+      numbers.push(Number(value));
     else if (value !== null && typeof value === 'object') {
       for (const child of Array.isArray(value) ? value : Object.values(value)) {
         if (queue.length >= MAX_LEAVES) break;
@@ -103,7 +108,8 @@ function dateIndex(values: readonly string[]): (claim: string) => boolean {
     const at = Date.parse(zoned ? iso : `${iso}Z`);
     if (!Number.isFinite(at)) return false;
     if (zoned) return instants.has(at);
-    for (let offset = -MAX_OFFSET_MS; offset <= MAX_OFFSET_MS; offset += QUARTER_HOUR_MS) if (instants.has(at - offset)) return true;
+    for (let offset = -MAX_OFFSET_MS; offset <= MAX_OFFSET_MS; offset += QUARTER_HOUR_MS)
+      if (instants.has(at - offset)) return true;
     return false;
   };
 }

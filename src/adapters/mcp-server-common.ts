@@ -19,6 +19,9 @@ export async function guardedMcp<T>(run: () => Promise<T>, stage?: string): Prom
     return await run();
   } catch (error) {
     if (error instanceof McpError) throw error;
-    throw new McpError(ErrorCode.InternalError, `The tool call could not be completed${stage === undefined ? '' : ` (${stage})`}.`);
+    throw new McpError(
+      ErrorCode.InternalError,
+      `The tool call could not be completed${stage === undefined ? '' : ` (${stage})`}.`,
+    );
   }
 }

@@ -82,7 +82,11 @@ export function createMcpServer(options: McpServerOptions): NegotiatingServer {
     // Seed 001: the last hop recomputes the bindings from what it trusts before it serializes anything; a result
     // that does not verify (another call's, edited, bound to a provider revision not accepted) is not sent.
     const verified = verifyExecution(tool, args, ctx, execution);
-    if (!verified.ok) throw new McpError(ErrorCode.InternalError, `The tool result could not be verified (${verified.failed.join(', ')}).`);
+    if (!verified.ok)
+      throw new McpError(
+        ErrorCode.InternalError,
+        `The tool result could not be verified (${verified.failed.join(', ')}).`,
+      );
     if (options.onExecution) await guardedMcp(async () => options.onExecution?.(execution, request), 'record');
     return toCallToolResult(execution.modelResult, { protocolVersion: server.protocolVersion });
   });
@@ -90,7 +94,18 @@ export function createMcpServer(options: McpServerOptions): NegotiatingServer {
 }
 
 /** The default executor: the contract funnel, except that approval-gated tools are refused before they run. */
-function executeUnlessApprovalRequired(tool: AnyToolImplementation, args: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
+function executeUnlessApprovalRequired(
+  tool: AnyToolImplementation,
+  args: unknown,
+  ctx: ExecutionContext,
+): Promise<ToolExecution> {
   if (!tool.requiresApproval) return executeTool(tool, args, ctx);
-  return Promise.resolve(failedExecution(tool, ctx, catalogFailure('APPROVAL_REQUIRED', 'approval', { reason: 'no approval channel on the MCP server' }), args));
+  return Promise.resolve(
+    failedExecution(
+      tool,
+      ctx,
+      catalogFailure('APPROVAL_REQUIRED', 'approval', { reason: 'no approval channel on the MCP server' }),
+      args,
+    ),
+  );
 }

@@ -30,6 +30,8 @@ export function renderModelResult(result: ModelResult): RenderedModelResult {
     ...parsed.data,
     untrusted_content: parsed.data.untrusted_content.map(renderUntrustedContent),
   };
-  const members = KEY_ORDER.filter((key) => value[key] !== undefined).map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`);
+  const members = KEY_ORDER.filter((key) => value[key] !== undefined).map(
+    (key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`,
+  );
   return { value, text: `{${members.join(',')}}` };
 }

@@ -32,14 +32,31 @@ export type ContractAiTool = Tool<unknown, ModelResult>;
  * result the model can act on, and are audited. Writes run one at a time in the order the model asked for them,
  * reads beside them. Call it in workflow code: `execute` is `callTool`.
  */
-export function contractToolSet(catalog: readonly AnyToolDeclaration[], options: ContractToolSetOptions): Record<string, ContractAiTool> {
+export function contractToolSet(
+  catalog: readonly AnyToolDeclaration[],
+  options: ContractToolSetOptions,
+): Record<string, ContractAiTool> {
   const { provider = 'ai-sdk', ...callOptions } = options;
   const writeLane = serialLane();
   const tools: Record<string, ContractAiTool> = {};
   for (const declaration of catalog) {
     const execute = (args: unknown, { toolCallId }: ToolExecutionOptions<unknown>): Promise<ModelResult> => {
-      const binding: ProviderContext = { provider, apiFamily: AI_SDK_CALL_PROVIDER.apiFamily, responseId: null, providerCallId: toolCallId, adapterRevision: AI_SDK_CALL_PROVIDER.adapterRevision };
-      const call = async () => (await callWithRecovery({ name: declaration.name, facts: declaration.facts }, args, { ...callOptions, catalog, provider: binding }, { writeLane })).modelResult;
+      const binding: ProviderContext = {
+        provider,
+        apiFamily: AI_SDK_CALL_PROVIDER.apiFamily,
+        responseId: null,
+        providerCallId: toolCallId,
+        adapterRevision: AI_SDK_CALL_PROVIDER.adapterRevision,
+      };
+      const call = async () =>
+        (
+          await callWithRecovery(
+            { name: declaration.name, facts: declaration.facts },
+            args,
+            { ...callOptions, catalog, provider: binding },
+            { writeLane },
+          )
+        ).modelResult;
       return declaration.effect === 'read' ? call() : writeLane(call);
     };
     tools[toProviderToolName(declaration.name, AI_SDK_NAME_MAX)] = {
@@ -58,5 +75,9 @@ export function contractToolSet(catalog: readonly AnyToolDeclaration[], options:
  * here (see {@link contractToolSet}). zod's JSON Schema type and the AI SDK's describe the same documents.
  */
 function inputJsonSchema(declaration: AnyToolDeclaration): JSONSchema7 {
-  return z.toJSONSchema(declaration.input as z.ZodType, { io: 'input', target: 'draft-7', unrepresentable: 'any' }) as JSONSchema7;
+  return z.toJSONSchema(declaration.input as z.ZodType, {
+    io: 'input',
+    target: 'draft-7',
+    unrepresentable: 'any',
+  }) as JSONSchema7;
 }

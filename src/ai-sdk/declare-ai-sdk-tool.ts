@@ -16,7 +16,10 @@ export interface AiSdkToolShape<Input> {
  * The declared fields an AI SDK tool lacks: everything of `declareTool` but its input schema. `description` defaults
  * to the tool's own (when it is a string).
  */
-export type AiSdkToolFields<Input, Out extends z.ZodType> = Omit<ToolDeclarationSpec<z.ZodType<Input>, Out>, 'input' | 'description'> & {
+export type AiSdkToolFields<Input, Out extends z.ZodType> = Omit<
+  ToolDeclarationSpec<z.ZodType<Input>, Out>,
+  'input' | 'description'
+> & {
   readonly description?: string;
 };
 
@@ -25,10 +28,17 @@ export type AiSdkToolFields<Input, Out extends z.ZodType> = Omit<ToolDeclaration
  * `declareTool` with the tool's input schema, which must be a zod schema (the contract re-validates arguments with it
  * on the worker). Declaring the same tool with the same fields on both sides gives the same revision.
  */
-export function declareAiSdkTool<Input, Out extends z.ZodType>(aiTool: AiSdkToolShape<Input>, fields: AiSdkToolFields<Input, Out>): ToolDeclaration<z.ZodType<Input>, Out> {
+export function declareAiSdkTool<Input, Out extends z.ZodType>(
+  aiTool: AiSdkToolShape<Input>,
+  fields: AiSdkToolFields<Input, Out>,
+): ToolDeclaration<z.ZodType<Input>, Out> {
   const input: unknown = aiTool.inputSchema;
-  if (!(input instanceof z.ZodType)) throw new ToolDefinitionError(`tool '${fields.name}': the AI SDK tool's inputSchema must be a zod schema (jsonSchema() and other Standard Schemas cannot be re-validated on the worker)`);
+  if (!(input instanceof z.ZodType))
+    throw new ToolDefinitionError(
+      `tool '${fields.name}': the AI SDK tool's inputSchema must be a zod schema (jsonSchema() and other Standard Schemas cannot be re-validated on the worker)`,
+    );
   const description = fields.description ?? aiTool.description;
-  if (typeof description !== 'string') throw new ToolDefinitionError(`tool '${fields.name}': give a description (the AI SDK tool's is not a string)`);
+  if (typeof description !== 'string')
+    throw new ToolDefinitionError(`tool '${fields.name}': give a description (the AI SDK tool's is not a string)`);
   return declareTool({ ...fields, description, input: input as z.ZodType<Input> });
 }

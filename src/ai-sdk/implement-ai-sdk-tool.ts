@@ -28,7 +28,10 @@ export interface AiSdkExecutableTool<Input, Result> {
 }
 
 /** How the contract runs the tool besides its `execute`: `implementTool`'s options, and what the result rests on. */
-export interface AiSdkToolRuns<Input, Out extends z.ZodType> extends Omit<ToolImplementationSpec<z.ZodType<Input>, Out>, 'handler'> {
+export interface AiSdkToolRuns<Input, Out extends z.ZodType> extends Omit<
+  ToolImplementationSpec<z.ZodType<Input>, Out>,
+  'handler'
+> {
   /**
    * The contract's facts about a result beyond its data: evidence, `observedAt`, a write's `receipt`, untrusted text.
    * Without it the result is bare data (a write without a receipt is confirmed by `reconcile`, if given).
@@ -51,7 +54,14 @@ export function implementAiSdkTool<Input, Out extends z.ZodType>(
     ...rest,
     handler: async (args: Input, ctx: HandlerContext) => {
       if (declaration.effect !== 'read') await ctx.beforeDispatch();
-      const result = await lastValue(aiTool.execute(args, { toolCallId: ctx.callId, messages: [], context: { idempotencyKey: ctx.idempotencyKey, callId: ctx.callId, principal: ctx.principal }, ...(ctx.signal === undefined ? {} : { abortSignal: ctx.signal }) }));
+      const result = await lastValue(
+        aiTool.execute(args, {
+          toolCallId: ctx.callId,
+          messages: [],
+          context: { idempotencyKey: ctx.idempotencyKey, callId: ctx.callId, principal: ctx.principal },
+          ...(ctx.signal === undefined ? {} : { abortSignal: ctx.signal }),
+        }),
+      );
       return { ...describe?.(result, args), data: result };
     },
   });

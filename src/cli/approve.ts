@@ -3,7 +3,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import { signDecision } from '../decisions/sign.js';
 import type { DecisionKey } from '../decisions/keys.js';
 import type { ToolStore } from '../store/index.js';
-import { approvalToSign, type ApprovalDecision, type ApprovalDecisions, type DecisionRecord, type NotSignable } from '../temporal/index.js';
+import {
+  approvalToSign,
+  type ApprovalDecision,
+  type ApprovalDecisions,
+  type DecisionRecord,
+  type NotSignable,
+} from '../temporal/index.js';
 import { submitApprovalDecision } from '../temporal/approval-client.js';
 import { APPROVAL_DECISIONS_QUERY } from '../wire/names.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
@@ -40,7 +46,12 @@ export interface DecideOutput {
  * approval update to that run. A decision the workflow does not take — another one won, or it did not verify — is a
  * `refused` CliError that says why and, after a lost race, names the winner.
  */
-export async function decideApproval(client: Client, store: ToolStore, input: DecideInput, signingKey: DecisionKey | null): Promise<DecideOutput> {
+export async function decideApproval(
+  client: Client,
+  store: ToolStore,
+  input: DecideInput,
+  signingKey: DecisionKey | null,
+): Promise<DecideOutput> {
   try {
     const found = await approvalToSign(client, store, input.workflowId, input.callId);
     if (!found.ok) throw await notSignable(client, input, found.reason);
@@ -56,7 +67,16 @@ export async function decideApproval(client: Client, store: ToolStore, input: De
       signingKey === null
         ? undefined
         : signDecision(
-            { kind: 'approval', workflowId: input.workflowId, runId, callId: input.callId, requestSha256, decision: input.decision, decidedBy: input.approver, ...(input.reason === undefined ? {} : { note: input.reason }) },
+            {
+              kind: 'approval',
+              workflowId: input.workflowId,
+              runId,
+              callId: input.callId,
+              requestSha256,
+              decision: input.decision,
+              decidedBy: input.approver,
+              ...(input.reason === undefined ? {} : { note: input.reason }),
+            },
             signingKey,
           );
     const decision: ApprovalDecision = {
@@ -67,13 +87,25 @@ export async function decideApproval(client: Client, store: ToolStore, input: De
       ...(input.reason === undefined ? {} : { reason: input.reason }),
       ...(token === undefined ? {} : { token }),
     };
-    const answer = await submitApprovalDecision(client, input.workflowId, decision, runId).catch(async (error: unknown) => {
-      // The workflow closed between the look-up and the decision: another decision won, and its record says which.
-      if (closedMeanwhile(error)) throw await notPending(client, input);
-      throw error;
-    });
-    if (!answer.accepted) throw new CliError(`workflow ${input.workflowId} did not take this decision on ${input.callId}: ${refusedBecause(answer)}`, EXIT_CODES.refused);
-    return { workflowId: input.workflowId, callId: input.callId, decision: input.decision, accepted: true, recorded: answer.decision };
+    const answer = await submitApprovalDecision(client, input.workflowId, decision, runId).catch(
+      async (error: unknown) => {
+        // The workflow closed between the look-up and the decision: another decision won, and its record says which.
+        if (closedMeanwhile(error)) throw await notPending(client, input);
+        throw error;
+      },
+    );
+    if (!answer.accepted)
+      throw new CliError(
+        `workflow ${input.workflowId} did not take this decision on ${input.callId}: ${refusedBecause(answer)}`,
+        EXIT_CODES.refused,
+      );
+    return {
+      workflowId: input.workflowId,
+      callId: input.callId,
+      decision: input.decision,
+      accepted: true,
+      recorded: answer.decision,
+    };
   } catch (error) {
     throw toCliError(error, input.workflowId);
   }
@@ -82,7 +114,11 @@ export async function decideApproval(client: Client, store: ToolStore, input: De
 /** The server refused the update because the workflow closed as (or before) it arrived. */
 function closedMeanwhile(error: unknown): boolean {
   if (error instanceof WorkflowNotFoundError) return true;
-  return error instanceof WorkflowUpdateFailedError && error.cause instanceof ApplicationFailure && error.cause.type === 'UnprocessedUpdate';
+  return (
+    error instanceof WorkflowUpdateFailedError &&
+    error.cause instanceof ApplicationFailure &&
+    error.cause.type === 'UnprocessedUpdate'
+  );
 }
 
 /** Why there is nothing to sign for the call: the workflow's answer disagrees with the record, or it is not pending. */
@@ -96,8 +132,17 @@ async function notSignable(client: Client, input: DecideInput, reason: NotSignab
 
 /** Why the call is not pending: already decided (by whom), or never was. */
 async function notPending(client: Client, input: DecideInput): Promise<CliError> {
-  const decisions = await client.workflow.getHandle(input.workflowId).query<ApprovalDecisions>(APPROVAL_DECISIONS_QUERY).catch(() => null);
+  const decisions = await client.workflow
+    .getHandle(input.workflowId)
+    .query<ApprovalDecisions>(APPROVAL_DECISIONS_QUERY)
+    .catch(() => null);
   const decided = decisions?.decided.find((entry) => entry.callId === input.callId);
-  const why = decided === undefined ? 'it is not waiting for approval (see `tool-contract pending`)' : `it was already decided: ${describeDecision(decided.decision)}`;
-  return new CliError(`call ${input.callId} of workflow ${input.workflowId} takes no decision now: ${why}`, EXIT_CODES.refused);
+  const why =
+    decided === undefined
+      ? 'it is not waiting for approval (see `tool-contract pending`)'
+      : `it was already decided: ${describeDecision(decided.decision)}`;
+  return new CliError(
+    `call ${input.callId} of workflow ${input.workflowId} takes no decision now: ${why}`,
+    EXIT_CODES.refused,
+  );
 }

@@ -22,6 +22,8 @@ export function parseCommand(argv: readonly string[]): CommandLine {
     return { ...command.bind(rest), profile };
   } catch (error) {
     if (!(error instanceof CliError) || error.exitCode !== EXIT_CODES.usage) throw error;
-    throw new CliError(`${command.name}: ${error.message}\n\n${commandUsage(command)}`, EXIT_CODES.usage, { cause: error });
+    throw new CliError(`${command.name}: ${error.message}\n\n${commandUsage(command)}`, EXIT_CODES.usage, {
+      cause: error,
+    });
   }
 }

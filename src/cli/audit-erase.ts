@@ -10,7 +10,12 @@ import { configuredPrincipalKey } from './principal-key-config.js';
  * TTC_PRINCIPAL_KEY exactly as the worker keys it (without the key, the plain digest a keyless worker wrote).
  */
 export async function eraseAudit(input: EraseInput, deps: CliDeps): Promise<ErasureRecord> {
-  const scope = 'workflowId' in input ? { scope: 'workflow' as const, scopeRef: input.workflowId } : { scope: 'principal' as const, scopeRef: principalRef(input.principal, configuredPrincipalKey(deps.config.principalKey)) };
+  const scope =
+    'workflowId' in input
+      ? { scope: 'workflow' as const, scopeRef: input.workflowId }
+      : {
+          scope: 'principal' as const,
+          scopeRef: principalRef(input.principal, configuredPrincipalKey(deps.config.principalKey)),
+        };
   return withOwnerTrail(deps, 'erase', (trail) => trail.erase({ ...scope, erasedBy: input.by, reason: input.reason }));
 }
-

@@ -22,7 +22,11 @@ export async function exportAudit(input: ExportInput, deps: CliDeps): Promise<Ex
   try {
     file = await open(out, 'wx', protectedFields ? 0o600 : 0o644);
   } catch (error) {
-    throw new CliError(`--out: cannot create a new file ${out} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, EXIT_CODES.usage, { cause: error });
+    throw new CliError(
+      `--out: cannot create a new file ${out} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      EXIT_CODES.usage,
+      { cause: error },
+    );
   }
   try {
     let pending = '';

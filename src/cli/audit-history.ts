@@ -79,7 +79,9 @@ function auditReferencesIn(value: unknown, depth = 0, found: AuditRef[] = []): A
   const ref = value as Partial<Record<keyof AuditRef, unknown>>;
   if (
     typeof ref.audit_id === 'string' &&
-    [ref.request_sha256, ref.result_sha256, ref.call_binding_sha256].every((digest) => typeof digest === 'string' && SHA256.test(digest)) &&
+    [ref.request_sha256, ref.result_sha256, ref.call_binding_sha256].every(
+      (digest) => typeof digest === 'string' && SHA256.test(digest),
+    ) &&
     (ref.audit_sha256 === undefined || (typeof ref.audit_sha256 === 'string' && SHA256.test(ref.audit_sha256)))
   ) {
     found.push(value as AuditRef);
@@ -88,4 +90,3 @@ function auditReferencesIn(value: unknown, depth = 0, found: AuditRef[] = []): A
   for (const child of Object.values(value)) auditReferencesIn(child, depth + 1, found);
   return found;
 }
-

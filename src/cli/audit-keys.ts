@@ -25,9 +25,17 @@ async function readKeys(file: string, option: string): Promise<Extract<DecisionK
       try {
         key = parseDecisionKey(line);
       } catch (error) {
-        throw new CliError(`${option}: key ${index + 1} of ${file}: ${error instanceof DecisionKeyError ? error.message : 'not a key'}`, EXIT_CODES.usage, { cause: error });
+        throw new CliError(
+          `${option}: key ${index + 1} of ${file}: ${error instanceof DecisionKeyError ? error.message : 'not a key'}`,
+          EXIT_CODES.usage,
+          { cause: error },
+        );
       }
-      if (key.algorithm !== 'ed25519') throw new CliError(`${option}: key '${key.id}' of ${file} is not an Ed25519 key (anchors are signed with Ed25519 only)`, EXIT_CODES.usage);
+      if (key.algorithm !== 'ed25519')
+        throw new CliError(
+          `${option}: key '${key.id}' of ${file} is not an Ed25519 key (anchors are signed with Ed25519 only)`,
+          EXIT_CODES.usage,
+        );
       return key;
     });
 }
@@ -35,7 +43,8 @@ async function readKeys(file: string, option: string): Promise<Extract<DecisionK
 /** The sealer's signing key: the first key of the file, which must be private. */
 export async function readAnchorSigningKey(file: string): Promise<AnchorSigningKey> {
   const [key] = await readKeys(file, '--sign-with');
-  if (key?.privateKey == null) throw new CliError(`--sign-with: ${file} holds no Ed25519 private key`, EXIT_CODES.usage);
+  if (key?.privateKey == null)
+    throw new CliError(`--sign-with: ${file} holds no Ed25519 private key`, EXIT_CODES.usage);
   return { keyId: key.id, privateKey: key.privateKey };
 }
 

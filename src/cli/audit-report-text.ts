@@ -13,8 +13,12 @@ export function trailReportText(output: VerifyOutput): string {
     `${output.passed ? 'verified' : 'NOT VERIFIED'}: the ${output.checked === 'file' ? 'export file' : 'database'}, ${scope.length === 0 ? 'everything' : scope.join(', ')}; Temporal history ${output.history === 'checked' ? 'compared' : 'not compared'}${output.strict ? ' (strict)' : ''}`,
     `head: ${output.head === null ? 'no anchor yet' : `anchor ${output.head.anchor_no} ${output.head.anchor_sha256}`}`,
     `checked: ${counts.rows} rows, ${counts.segments} segments, ${counts.anchors} anchors (${counts.retired_anchors} of retired months), ${counts.unsealed_rows} unsealed rows, ${counts.runs} runs against history`,
-    ...(output.findings.length === 0 ? ['findings: none'] : [`findings (${output.findings.length}):`, ...output.findings.map((finding) => `  ${findingText(finding)}`)]),
-    ...(output.notes.length === 0 ? [] : [`notes (${output.notes.length}):`, ...output.notes.map((note) => `  ${noteText(note)}`)]),
+    ...(output.findings.length === 0
+      ? ['findings: none']
+      : [`findings (${output.findings.length}):`, ...output.findings.map((finding) => `  ${findingText(finding)}`)]),
+    ...(output.notes.length === 0
+      ? []
+      : [`notes (${output.notes.length}):`, ...output.notes.map((note) => `  ${noteText(note)}`)]),
   ];
   return lines.join('\n');
 }
@@ -40,7 +44,9 @@ function findingText(finding: TrailFinding): string {
     case 'chain_broken':
       return `chain broken: anchor ${finding.anchor_no} does not name the previous anchor's digest`;
     case 'anchor_sequence':
-      return finding.problem === 'numbering' ? `chain broken: anchor ${finding.anchor_no} is out of sequence (an anchor was removed or inserted)` : `chain broken: anchor ${finding.anchor_no} does not continue the previous transaction range`;
+      return finding.problem === 'numbering'
+        ? `chain broken: anchor ${finding.anchor_no} is out of sequence (an anchor was removed or inserted)`
+        : `chain broken: anchor ${finding.anchor_no} does not continue the previous transaction range`;
     case 'anchor_unfinished':
       return `forged: anchor ${finding.anchor_no} claims transactions that had not ended`;
     case 'anchor_signature':

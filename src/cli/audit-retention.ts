@@ -41,9 +41,19 @@ export async function retainAudit(input: RetentionInput, deps: CliDeps): Promise
     try {
       await writeFile(input.anchorsOut, text, { flag: 'wx', mode: 0o644 });
     } catch (error) {
-      throw new CliError(`--anchors-out: cannot write a new file ${input.anchorsOut} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, EXIT_CODES.usage, { cause: error });
+      throw new CliError(
+        `--anchors-out: cannot write a new file ${input.anchorsOut} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+        EXIT_CODES.usage,
+        { cause: error },
+      );
     }
     const anchorsSha256 = sha256OfBytes(text);
-    return { retiredBefore, anchorsFile: input.anchorsOut, anchorsSha256, anchors: anchors.length, retirement: await trail.retire(retiredBefore, anchorsSha256) };
+    return {
+      retiredBefore,
+      anchorsFile: input.anchorsOut,
+      anchorsSha256,
+      anchors: anchors.length,
+      retirement: await trail.retire(retiredBefore, anchorsSha256),
+    };
   });
 }

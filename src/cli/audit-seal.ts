@@ -12,7 +12,13 @@ export interface SealOutput {
   /** Every row written by a transaction older than this one is sealed. */
   readonly horizon: string;
   readonly head: { readonly anchor_no: number; readonly anchor_sha256: string } | null;
-  readonly anchors: readonly { readonly anchor_no: number; readonly period: string; readonly row_count: number; readonly anchor_sha256: string; readonly signed: boolean }[];
+  readonly anchors: readonly {
+    readonly anchor_no: number;
+    readonly period: string;
+    readonly row_count: number;
+    readonly anchor_sha256: string;
+    readonly signed: boolean;
+  }[];
   /** The file the new anchors were appended to, if any. */
   readonly published: string | null;
 }
@@ -21,13 +27,20 @@ export interface SealOutput {
 export async function sealAudit(input: SealInput, deps: CliDeps): Promise<SealOutput> {
   const signingKey = input.signWith === undefined ? null : await readAnchorSigningKey(input.signWith);
   const report = await (await applicationTrail(deps)).seal({ signingKey });
-  if (input.publish !== undefined && report.sealed.length > 0) await appendFile(input.publish, report.sealed.map(publishedAnchorLine).join(''), { mode: 0o644 });
+  if (input.publish !== undefined && report.sealed.length > 0)
+    await appendFile(input.publish, report.sealed.map(publishedAnchorLine).join(''), { mode: 0o644 });
   return {
     sealed: report.sealed.length,
     rows: report.sealed.reduce((sum, anchor) => sum + anchor.row_count, 0),
     horizon: report.horizon,
     head: report.head === null ? null : { anchor_no: report.head.anchor_no, anchor_sha256: report.head.anchor_sha256 },
-    anchors: report.sealed.map((anchor) => ({ anchor_no: anchor.anchor_no, period: anchor.period, row_count: anchor.row_count, anchor_sha256: anchor.anchor_sha256, signed: anchor.signature !== null })),
+    anchors: report.sealed.map((anchor) => ({
+      anchor_no: anchor.anchor_no,
+      period: anchor.period,
+      row_count: anchor.row_count,
+      anchor_sha256: anchor.anchor_sha256,
+      signed: anchor.signature !== null,
+    })),
     published: input.publish ?? null,
   };
 }

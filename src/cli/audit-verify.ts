@@ -1,7 +1,14 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { parsePublishedAnchors, PublishedAnchorsError, verifyExportLines, type AuditAnchor, type TrailNote, type TrailReport } from '../store/index.js';
+import {
+  parsePublishedAnchors,
+  PublishedAnchorsError,
+  verifyExportLines,
+  type AuditAnchor,
+  type TrailNote,
+  type TrailReport,
+} from '../store/index.js';
 import { historyLookup } from './audit-history.js';
 import { readAnchorVerifyKeys } from './audit-keys.js';
 import { applicationTrail } from './audit-trail-access.js';
@@ -19,10 +26,15 @@ const UNCONFIRMED: ReadonlySet<TrailNote['kind']> = new Set(['unsealed', 'not_in
 export async function verifyAudit(input: VerifyInput, deps: CliDeps): Promise<VerifyOutput> {
   const verifyKeys = input.verifyKeys === undefined ? undefined : await readAnchorVerifyKeys(input.verifyKeys);
   const publishedAnchors = input.anchors === undefined ? undefined : await readPublishedAnchors(input.anchors);
-  const against = { ...(verifyKeys === undefined ? {} : { verifyKeys }), ...(publishedAnchors === undefined ? {} : { publishedAnchors }) };
+  const against = {
+    ...(verifyKeys === undefined ? {} : { verifyKeys }),
+    ...(publishedAnchors === undefined ? {} : { publishedAnchors }),
+  };
   const report =
     input.file === undefined
-      ? await (await applicationTrail(deps)).verify({
+      ? await (
+          await applicationTrail(deps)
+        ).verify({
           ...against,
           ...(input.since === undefined ? {} : { since: input.since }),
           ...(input.until === undefined ? {} : { until: input.until }),
@@ -48,7 +60,9 @@ async function exportLines(file: string): Promise<AsyncIterable<string>> {
   const stream = createReadStream(file, { encoding: 'utf8' });
   await new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
-    stream.once('error', (error) => reject(new CliError(`--file: cannot read ${file}`, EXIT_CODES.usage, { cause: error })));
+    stream.once('error', (error) =>
+      reject(new CliError(`--file: cannot read ${file}`, EXIT_CODES.usage, { cause: error })),
+    );
   });
   return createInterface({ input: stream, crlfDelay: Infinity });
 }

@@ -47,7 +47,10 @@ export interface CliConfig {
 }
 
 /** Builds the config from an environment and the connection flags; empty values count as unset. */
-export function configFromEnv(env: Readonly<Record<string, string | undefined>>, profile: ProfileFlags = {}): CliConfig {
+export function configFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  profile: ProfileFlags = {},
+): CliConfig {
   const read = (name: string): string | undefined => {
     const value = env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
@@ -71,7 +74,11 @@ export function configFromEnv(env: Readonly<Record<string, string | undefined>>,
 function metricsBindOf(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(value);
-  if (match === null) throw new CliError(`${CLI_ENV.metricsBind} must be host:port (e.g. 127.0.0.1:9464), not '${value}'`, EXIT_CODES.usage);
+  if (match === null)
+    throw new CliError(
+      `${CLI_ENV.metricsBind} must be host:port (e.g. 127.0.0.1:9464), not '${value}'`,
+      EXIT_CODES.usage,
+    );
   parsePort(match[2]!, CLI_ENV.metricsBind);
   return value;
 }

@@ -26,15 +26,20 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<keyof typeof EXIT_CODES, string
   notFound: 'not found: workflow, call or key',
   unavailable: 'unreachable: nothing answers at the Temporal address (or Postgres), or a port to listen on is taken',
   refused: 'refused by the workflow (a decision or resolution it did not take; the message says why)',
-  tlsFailed: "TLS failed: the server's certificate is not trusted, the server refused the handshake, or TLS is on at one end only",
+  tlsFailed:
+    "TLS failed: the server's certificate is not trusted, the server refused the handshake, or TLS is on at one end only",
   wrongService: 'not a Temporal server: the address answers, but as a web server or another gRPC service',
-  credentialsRejected: 'credentials rejected: the server answered UNAUTHENTICATED or PERMISSION_DENIED to the API key or client certificate',
+  credentialsRejected:
+    'credentials rejected: the server answered UNAUTHENTICATED or PERMISSION_DENIED to the API key or client certificate',
   namespaceNotFound: 'namespace not found on the server',
 };
 
 /** Every exit code with its meaning, in code order: what the help text and the README's table list. */
 export function exitCodeMeanings(): readonly { readonly code: ExitCode; readonly meaning: string }[] {
-  return (Object.keys(EXIT_CODES) as (keyof typeof EXIT_CODES)[]).map((name) => ({ code: EXIT_CODES[name], meaning: EXIT_CODE_MEANINGS[name] }));
+  return (Object.keys(EXIT_CODES) as (keyof typeof EXIT_CODES)[]).map((name) => ({
+    code: EXIT_CODES[name],
+    meaning: EXIT_CODE_MEANINGS[name],
+  }));
 }
 
 /** An error the CLI reports as one line on stderr with a fixed exit code (never a stack trace). */

@@ -18,6 +18,10 @@ export function configuredCodec(value: string | undefined): ConfiguredCodec | nu
     const keys = parseCodecKeys(value);
     return { codec: new AesGcmPayloadCodec(keys), keyIds: keys.map((key) => key.id) };
   } catch (error) {
-    throw new CliError(`${CLI_ENV.codecKeys}: ${error instanceof Error ? error.message : String(error)}`, EXIT_CODES.usage, { cause: error });
+    throw new CliError(
+      `${CLI_ENV.codecKeys}: ${error instanceof Error ? error.message : String(error)}`,
+      EXIT_CODES.usage,
+      { cause: error },
+    );
   }
 }

@@ -13,15 +13,26 @@ import { stopRequested } from './teardown.js';
  */
 export async function runCodecServer(ctx: StackContext, input: CodecServerInput): Promise<ExitCode> {
   const configured = configuredCodec(ctx.config.codecKeys);
-  if (configured === null) throw new CliError(`${CLI_ENV.codecKeys} is not set: id:base64key[,id:base64key...] (e.g. k1:$(openssl rand -base64 32)), the first one encrypts`, EXIT_CODES.usage);
+  if (configured === null)
+    throw new CliError(
+      `${CLI_ENV.codecKeys} is not set: id:base64key[,id:base64key...] (e.g. k1:$(openssl rand -base64 32)), the first one encrypts`,
+      EXIT_CODES.usage,
+    );
   const given = ctx.config.codecToken;
-  if (given !== undefined && given.length < MIN_CODEC_TOKEN_LENGTH) throw new CliError(`${CLI_ENV.codecToken} must be at least ${MIN_CODEC_TOKEN_LENGTH} characters`, EXIT_CODES.usage);
+  if (given !== undefined && given.length < MIN_CODEC_TOKEN_LENGTH)
+    throw new CliError(`${CLI_ENV.codecToken} must be at least ${MIN_CODEC_TOKEN_LENGTH} characters`, EXIT_CODES.usage);
   const token = given ?? randomBytes(32).toString('base64url');
   const { codec, keyIds } = configured;
   const server = createCodecServer(codec, { token, allowedOrigins: input.origins, allowedHosts: input.allowedHosts });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(new CliError(`cannot listen on 127.0.0.1:${input.port} (${error.code ?? error.message}); choose another --port`, EXIT_CODES.unavailable, { cause: error }));
+      reject(
+        new CliError(
+          `cannot listen on 127.0.0.1:${input.port} (${error.code ?? error.message}); choose another --port`,
+          EXIT_CODES.unavailable,
+          { cause: error },
+        ),
+      );
     });
     server.listen(input.port, '127.0.0.1', resolve);
   });
@@ -30,12 +41,21 @@ export async function runCodecServer(ctx: StackContext, input: CodecServerInput)
     const shownToken = given === undefined ? token : `$${CLI_ENV.codecToken}`;
     const uiEndpoint = `${url}/${shownToken}`;
     ctx.out.report(
-      { event: 'ready', url, uiEndpoint, token: given === undefined ? 'generated' : CLI_ENV.codecToken, origins: input.origins, keyIds },
+      {
+        event: 'ready',
+        url,
+        uiEndpoint,
+        token: given === undefined ? 'generated' : CLI_ENV.codecToken,
+        origins: input.origins,
+        keyIds,
+      },
       [
         `codec server on ${url} for ${input.origins.join(', ')} (keys: ${keyIds.join(', ')}; ${keyIds[0] ?? ''} encrypts)`,
         `Temporal UI codec endpoint: ${uiEndpoint}`,
         `Temporal CLI: --codec-endpoint ${url} --codec-auth "Bearer ${shownToken}"`,
-        given === undefined ? `(a token made for this run; set ${CLI_ENV.codecToken} to keep one across restarts) Ctrl-C stops it.` : 'Ctrl-C stops it.',
+        given === undefined
+          ? `(a token made for this run; set ${CLI_ENV.codecToken} to keep one across restarts) Ctrl-C stops it.`
+          : 'Ctrl-C stops it.',
       ].join('\n'),
     );
     await stopRequested(ctx.stop);

@@ -21,10 +21,19 @@ export function usageError(message: string): CliError {
  * `parseArgs` in strict mode (unknown options are errors) with a check of the positional count; empty positionals
  * are refused. Every error is a usage error.
  */
-export function parseCommandArgs(args: readonly string[], options: OptionSpec, positionals: { readonly min: number; readonly max: number } = { min: 0, max: 0 }): CommandArgs {
+export function parseCommandArgs(
+  args: readonly string[],
+  options: OptionSpec,
+  positionals: { readonly min: number; readonly max: number } = { min: 0, max: 0 },
+): CommandArgs {
   let parsed: { values: Record<string, string | boolean | undefined>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...args], options: { ...options, json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({
+      args: [...args],
+      options: { ...options, json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
   } catch (error) {
     throw usageError(error instanceof Error ? error.message : String(error));
   }

@@ -86,7 +86,9 @@ export interface RegisteredCommand {
 }
 
 /** Registers a stack command: binding parses its arguments, and loading imports its work. */
-export function registerStackCommand<Input extends { readonly json: boolean }>(spec: StackCommandSpec<Input>): RegisteredCommand {
+export function registerStackCommand<Input extends { readonly json: boolean }>(
+  spec: StackCommandSpec<Input>,
+): RegisteredCommand {
   return {
     name: spec.name,
     aliases: spec.aliases ?? [],

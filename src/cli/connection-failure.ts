@@ -3,8 +3,22 @@ import { probeTemporalEndpoint, type ProbeFinding, type TlsProblem } from './con
 import type { TemporalProfile } from './temporal-profile.js';
 
 /** gRPC status codes the connection classes are told by (grpc/status.proto). */
-const GRPC = { deadlineExceeded: 4, notFound: 5, permissionDenied: 7, unimplemented: 12, unavailable: 14, unauthenticated: 16 } as const;
-const GRPC_NAMES: Readonly<Record<number, string>> = { 4: 'DEADLINE_EXCEEDED', 5: 'NOT_FOUND', 7: 'PERMISSION_DENIED', 12: 'UNIMPLEMENTED', 14: 'UNAVAILABLE', 16: 'UNAUTHENTICATED' };
+const GRPC = {
+  deadlineExceeded: 4,
+  notFound: 5,
+  permissionDenied: 7,
+  unimplemented: 12,
+  unavailable: 14,
+  unauthenticated: 16,
+} as const;
+const GRPC_NAMES: Readonly<Record<number, string>> = {
+  4: 'DEADLINE_EXCEEDED',
+  5: 'NOT_FOUND',
+  7: 'PERMISSION_DENIED',
+  12: 'UNIMPLEMENTED',
+  14: 'UNAVAILABLE',
+  16: 'UNAUTHENTICATED',
+};
 
 /** Why a command could not use the Temporal server, each with its exit code and its own hint. */
 export type ConnectionFailure =
@@ -27,7 +41,10 @@ export function grpcStatusOf(error: unknown): { readonly code: number; readonly 
   for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 8; depth += 1) {
     const { code, details, message } = current as { code?: unknown; details?: unknown; message?: unknown };
     if (typeof code === 'number' && Number.isInteger(code) && code > 0 && code <= 16) {
-      return { code, message: typeof details === 'string' && details !== '' ? details : typeof message === 'string' ? message : '' };
+      return {
+        code,
+        message: typeof details === 'string' && details !== '' ? details : typeof message === 'string' ? message : '',
+      };
     }
     current = (current as { cause?: unknown }).cause;
   }
@@ -56,7 +73,11 @@ export function failureOfStatus(status: { readonly code: number; readonly messag
  * a probe of the address (the SDK's transport errors — "Failed to connect before the deadline", a TLS error as
  * text — do not say which step failed). NOT_FOUND from the namespace check is a missing namespace.
  */
-export async function diagnoseConnectionFailure(target: TemporalProfile, error: unknown, during: 'connect' | 'namespace'): Promise<ConnectionFailure> {
+export async function diagnoseConnectionFailure(
+  target: TemporalProfile,
+  error: unknown,
+  during: 'connect' | 'namespace',
+): Promise<ConnectionFailure> {
   const status = grpcStatusOf(error);
   if (status !== null) {
     if (during === 'namespace' && status.code === GRPC.notFound) return { kind: 'namespace', reason: status.message };
@@ -85,12 +106,12 @@ function hintFor(failure: ConnectionFailure, target: TemporalProfile): string {
   switch (failure.kind) {
     case 'unreachable':
       return isLoopback(target.address)
-        ? 'check TEMPORAL_ADDRESS or the profile\'s address (--profile), or start a local server with the `dev` command'
-        : 'check TEMPORAL_ADDRESS or the profile\'s address (--profile), and that the server is up and reachable from here';
+        ? "check TEMPORAL_ADDRESS or the profile's address (--profile), or start a local server with the `dev` command"
+        : "check TEMPORAL_ADDRESS or the profile's address (--profile), and that the server is up and reachable from here";
     case 'tls':
       return TLS_HINTS[failure.problem];
     case 'wrong_service':
-      return 'check the host and port in TEMPORAL_ADDRESS or the profile\'s address (--profile): it must be the Temporal frontend\'s gRPC port (7233 by default), not the Web UI, the HTTP API or another service';
+      return "check the host and port in TEMPORAL_ADDRESS or the profile's address (--profile): it must be the Temporal frontend's gRPC port (7233 by default), not the Web UI, the HTTP API or another service";
     case 'credentials':
       return `check the API key (TEMPORAL_API_KEY or the profile's api_key) or the client certificate (TEMPORAL_TLS_CLIENT_CERT_PATH / _KEY_PATH), and that it grants access to namespace '${target.namespace}'`;
     case 'namespace':
@@ -99,10 +120,13 @@ function hintFor(failure: ConnectionFailure, target: TemporalProfile): string {
 }
 
 const TLS_HINTS: Readonly<Record<TlsProblem, string>> = {
-  untrusted_certificate: "give the CA that issued the server's certificate (TEMPORAL_TLS_SERVER_CA_CERT_PATH or the profile's tls.server_ca_cert_path) and, if the certificate names another host, that name (TEMPORAL_TLS_SERVER_NAME)",
-  refused_by_server: "the server refused the TLS handshake: it may require a client certificate it trusts (TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH, or the profile's tls.client_cert_path and client_key_path)",
-  server_without_tls: 'the server does not speak TLS on this port: turn TLS off (TEMPORAL_TLS=false; an API key turns it on) or check the port',
-  server_requires_tls: "the server speaks TLS: turn it on (TEMPORAL_TLS=true, or a [profile.<name>.tls] section)",
+  untrusted_certificate:
+    "give the CA that issued the server's certificate (TEMPORAL_TLS_SERVER_CA_CERT_PATH or the profile's tls.server_ca_cert_path) and, if the certificate names another host, that name (TEMPORAL_TLS_SERVER_NAME)",
+  refused_by_server:
+    "the server refused the TLS handshake: it may require a client certificate it trusts (TEMPORAL_TLS_CLIENT_CERT_PATH and TEMPORAL_TLS_CLIENT_KEY_PATH, or the profile's tls.client_cert_path and client_key_path)",
+  server_without_tls:
+    'the server does not speak TLS on this port: turn TLS off (TEMPORAL_TLS=false; an API key turns it on) or check the port',
+  server_requires_tls: 'the server speaks TLS: turn it on (TEMPORAL_TLS=true, or a [profile.<name>.tls] section)',
 };
 
 function summaryOf(failure: ConnectionFailure, target: TemporalProfile): string {
@@ -132,15 +156,22 @@ const MAX_REASON_CHARS = 300;
  * server would drive the operator's terminal) shown as `?`, and cut to {@link MAX_REASON_CHARS}.
  */
 function printableReason(reason: string): string {
-  // eslint-disable-next-line no-control-regex -- the control characters are what is replaced
-  const printable = reason.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').trim().replace(/\.$/, '');
+  const printable = reason
+    // eslint-disable-next-line no-control-regex -- the control characters are what is replaced
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')
+    .trim()
+    .replace(/\.$/, '');
   return printable.length > MAX_REASON_CHARS ? `${printable.slice(0, MAX_REASON_CHARS - 1)}…` : printable;
 }
 
 /** The CLI error of a connection failure: what failed, where, the server's (or the system's) reason, and the hint. */
 export function connectionError(target: TemporalProfile, failure: ConnectionFailure, cause: unknown): CliError {
   const reason = printableReason(failure.reason);
-  return new CliError(`${summaryOf(failure, target)}: ${reason}; ${hintFor(failure, target)}`, EXIT_CODE_OF[failure.kind], { cause });
+  return new CliError(
+    `${summaryOf(failure, target)}: ${reason}; ${hintFor(failure, target)}`,
+    EXIT_CODE_OF[failure.kind],
+    { cause },
+  );
 }
 
 /**

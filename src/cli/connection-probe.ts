@@ -11,7 +11,10 @@ const PROBE_TIMEOUT_MS = 5_000;
 /** The cheapest call of Temporal's frontend: it names no namespace, so only the service and the credentials count. */
 const PROBE_METHOD = '/temporal.api.workflowservice.v1.WorkflowService/GetSystemInfo';
 /** HTTP/2's connection preface and an empty SETTINGS frame: what a gRPC client sends first. */
-const HTTP2_PREFACE = Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1'), Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0])]);
+const HTTP2_PREFACE = Buffer.concat([
+  Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1'),
+  Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]),
+]);
 
 /** What the address did when asked as a Temporal client asks, step by step. */
 export type ProbeFinding =
@@ -29,7 +32,10 @@ export type TlsProblem = 'untrusted_certificate' | 'refused_by_server' | 'server
  * the first step that failed, or the call's gRPC status. Run only after the SDK failed to connect without saying why
  * (its transport errors carry no status), so the operator learns the cause; never instead of the SDK.
  */
-export async function probeTemporalEndpoint(connection: TemporalConnectionOptions, timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeFinding> {
+export async function probeTemporalEndpoint(
+  connection: TemporalConnectionOptions,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<ProbeFinding> {
   const { host, port } = hostAndPort(connection.address);
   const deadline = Date.now() + timeoutMs;
   const tcp = await tcpConnect(host, port, deadline);
@@ -37,10 +43,16 @@ export async function probeTemporalEndpoint(connection: TemporalConnectionOption
   const tls = tlsOptions(connection, host);
   if (tls === null) {
     const sniffed = await sniffPlaintext(tcp, deadline);
-    if (sniffed.speaks === 'tls') return { step: 'tls', problem: 'server_requires_tls', reason: 'it answered the HTTP/2 preface with a TLS alert' };
+    if (sniffed.speaks === 'tls')
+      return { step: 'tls', problem: 'server_requires_tls', reason: 'it answered the HTTP/2 preface with a TLS alert' };
     if (sniffed.speaks === 'other') {
       // A TLS server may drop plaintext without a word: ask it for a TLS handshake before calling it another service.
-      if (await completesTlsHandshake(host, port, deadline)) return { step: 'tls', problem: 'server_requires_tls', reason: `${sniffed.reason}, and it completes a TLS handshake` };
+      if (await completesTlsHandshake(host, port, deadline))
+        return {
+          step: 'tls',
+          problem: 'server_requires_tls',
+          reason: `${sniffed.reason}, and it completes a TLS handshake`,
+        };
       return { step: 'protocol', reason: sniffed.reason };
     }
   } else {
@@ -66,7 +78,9 @@ function tlsOptions(connection: TemporalConnectionOptions, host: string): Secure
     ALPNProtocols: ['h2'],
     ...(servername === undefined ? {} : { servername }),
     ...(config.serverRootCACertificate === undefined ? {} : { ca: Buffer.from(config.serverRootCACertificate) }),
-    ...(config.clientCertPair === undefined ? {} : { cert: Buffer.from(config.clientCertPair.crt), key: Buffer.from(config.clientCertPair.key) }),
+    ...(config.clientCertPair === undefined
+      ? {}
+      : { cert: Buffer.from(config.clientCertPair.crt), key: Buffer.from(config.clientCertPair.key) }),
   };
 }
 
@@ -108,7 +122,10 @@ function sniffPlaintext(socket: Socket, deadline: number): Promise<Sniffed> {
       resolve(answer);
     };
     const other = (reason: string) => done({ speaks: 'other', reason });
-    const timer = setTimeout(() => other('it accepted the connection but answered nothing to HTTP/2'), remaining(deadline));
+    const timer = setTimeout(
+      () => other('it accepted the connection but answered nothing to HTTP/2'),
+      remaining(deadline),
+    );
     socket.once('data', (chunk: Buffer) => {
       // A TLS record starts with its content type: 0x15 alert, 0x16 handshake.
       if (chunk[0] === 0x15 || chunk[0] === 0x16) return done({ speaks: 'tls' });
@@ -116,10 +133,16 @@ function sniffPlaintext(socket: Socket, deadline: number): Promise<Sniffed> {
       if (chunk.length >= 9 && chunk[3] === 4) return done({ speaks: 'http2' });
       const text = chunk.toString('latin1');
       const statusLine = /^HTTP\/1\.[01] \d{3}[^\r\n]*/.exec(text)?.[0];
-      other(statusLine === undefined ? `it does not speak HTTP/2 (it answered ${JSON.stringify(text.slice(0, 40))})` : `it speaks HTTP/1, not gRPC over HTTP/2 (it answered "${statusLine}")`);
+      other(
+        statusLine === undefined
+          ? `it does not speak HTTP/2 (it answered ${JSON.stringify(text.slice(0, 40))})`
+          : `it speaks HTTP/1, not gRPC over HTTP/2 (it answered "${statusLine}")`,
+      );
     });
     socket.once('end', () => other('it closed the connection at the HTTP/2 preface'));
-    socket.on('error', (error: NodeJS.ErrnoException) => other(`it reset the connection at the HTTP/2 preface (${error.code ?? error.message})`));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      other(`it reset the connection at the HTTP/2 preface (${error.code ?? error.message})`),
+    );
     socket.write(HTTP2_PREFACE);
   });
 }
@@ -127,7 +150,13 @@ function sniffPlaintext(socket: Socket, deadline: number): Promise<Sniffed> {
 /** Whether the address completes a TLS handshake (its certificate unchecked: only whether it speaks TLS is asked). */
 function completesTlsHandshake(host: string, port: number, deadline: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = tlsConnect({ host, port, rejectUnauthorized: false, ALPNProtocols: ['h2'], ...(isIP(host) === 0 ? { servername: host } : {}) });
+    const socket = tlsConnect({
+      host,
+      port,
+      rejectUnauthorized: false,
+      ALPNProtocols: ['h2'],
+      ...(isIP(host) === 0 ? { servername: host } : {}),
+    });
     const done = (speaksTls: boolean) => {
       clearTimeout(timer);
       socket.destroy();
@@ -140,7 +169,13 @@ function completesTlsHandshake(host: string, port: number, deadline: number): Pr
 }
 
 /** Calls GetSystemInfo with the profile's API key and metadata, as the SDK does; classifies what happened. */
-function callGetSystemInfo(host: string, port: number, connection: TemporalConnectionOptions, tls: SecureClientSessionOptions | null, deadline: number): Promise<ProbeFinding> {
+function callGetSystemInfo(
+  host: string,
+  port: number,
+  connection: TemporalConnectionOptions,
+  tls: SecureClientSessionOptions | null,
+  deadline: number,
+): Promise<ProbeFinding> {
   return new Promise((resolve) => {
     const authority = `${tls === null ? 'http' : 'https'}://${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
     const session = http2Connect(authority, tls ?? {});
@@ -149,8 +184,13 @@ function callGetSystemInfo(host: string, port: number, connection: TemporalConne
       session.destroy();
       resolve(finding);
     };
-    const timer = setTimeout(() => done({ step: 'protocol', reason: `no answer to a gRPC call within ${PROBE_TIMEOUT_MS / 1000} s` }), remaining(deadline));
-    session.on('error', (error: NodeJS.ErrnoException) => done(tls === null ? { step: 'protocol', reason: describeError(error) } : tlsFinding(error)));
+    const timer = setTimeout(
+      () => done({ step: 'protocol', reason: `no answer to a gRPC call within ${PROBE_TIMEOUT_MS / 1000} s` }),
+      remaining(deadline),
+    );
+    session.on('error', (error: NodeJS.ErrnoException) =>
+      done(tls === null ? { step: 'protocol', reason: describeError(error) } : tlsFinding(error)),
+    );
     const headers: Record<string, string> = {
       ':method': 'POST',
       ':path': PROBE_METHOD,
@@ -168,14 +208,25 @@ function callGetSystemInfo(host: string, port: number, connection: TemporalConne
     request.once('response', (fields) => {
       const contentType = String(fields['content-type'] ?? '');
       if (!contentType.startsWith('application/grpc')) {
-        return done({ step: 'protocol', reason: `it answers HTTP/2 but not gRPC (HTTP ${String(fields[':status'])}${contentType === '' ? '' : `, ${contentType}`})` });
+        return done({
+          step: 'protocol',
+          reason: `it answers HTTP/2 but not gRPC (HTTP ${String(fields[':status'])}${contentType === '' ? '' : `, ${contentType}`})`,
+        });
       }
       statusFrom(fields);
     });
     request.once('trailers', statusFrom);
     request.on('data', () => undefined);
-    request.once('end', () => done(status === null ? { step: 'protocol', reason: 'it answered the gRPC call without a status' } : { step: 'grpc', ...status }));
-    request.on('error', (error: NodeJS.ErrnoException) => done(tls === null ? { step: 'protocol', reason: describeError(error) } : tlsFinding(error)));
+    request.once('end', () =>
+      done(
+        status === null
+          ? { step: 'protocol', reason: 'it answered the gRPC call without a status' }
+          : { step: 'grpc', ...status },
+      ),
+    );
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      done(tls === null ? { step: 'protocol', reason: describeError(error) } : tlsFinding(error)),
+    );
     // An empty GetSystemInfoRequest: one uncompressed message of zero bytes.
     request.end(Buffer.alloc(5));
   });
@@ -187,12 +238,16 @@ function tlsFinding(failure: NodeJS.ErrnoException): ProbeFinding {
   const error = innermostCause(failure);
   const code = error.code ?? '';
   const reason = describeError(error);
-  if (CERTIFICATE_CODES.has(code) || code.startsWith('ERR_TLS_CERT')) return { step: 'tls', problem: 'untrusted_certificate', reason };
+  if (CERTIFICATE_CODES.has(code) || code.startsWith('ERR_TLS_CERT'))
+    return { step: 'tls', problem: 'untrusted_certificate', reason };
   if (/ALERT/.test(code) || /alert/i.test(error.message)) return { step: 'tls', problem: 'refused_by_server', reason };
-  if (/WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|RECORD_LAYER_FAILURE|HTTP_REQUEST/.test(code)) return { step: 'tls', problem: 'server_without_tls', reason };
-  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT') return { step: 'tcp', reason };
+  if (/WRONG_VERSION_NUMBER|PACKET_LENGTH_TOO_LONG|RECORD_LAYER_FAILURE|HTTP_REQUEST/.test(code))
+    return { step: 'tls', problem: 'server_without_tls', reason };
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT')
+    return { step: 'tcp', reason };
   // TLS held, but HTTP/2 did not follow (no h2 by ALPN, a broken frame): a TLS server of another kind.
-  if (code.startsWith('ERR_HTTP2')) return { step: 'protocol', reason: `it completes TLS but not gRPC over HTTP/2 (${reason})` };
+  if (code.startsWith('ERR_HTTP2'))
+    return { step: 'protocol', reason: `it completes TLS but not gRPC over HTTP/2 (${reason})` };
   return { step: 'tls', problem: 'refused_by_server', reason };
 }
 
@@ -218,13 +273,16 @@ function innermostCause(error: NodeJS.ErrnoException): NodeJS.ErrnoException {
 }
 
 function describeError(error: NodeJS.ErrnoException): string {
-  return error.code === undefined || error.message.includes(error.code) ? error.message : `${error.message} (${error.code})`;
+  return error.code === undefined || error.message.includes(error.code)
+    ? error.message
+    : `${error.message} (${error.code})`;
 }
 
 /** gRPC metadata as HTTP/2 headers (lower-case names; binary `-bin` values are sent base64, as gRPC does). */
 function metadataHeaders(metadata: TemporalConnectionOptions['metadata']): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(metadata ?? {})) headers[name.toLowerCase()] = typeof value === 'string' ? value : Buffer.from(value).toString('base64');
+  for (const [name, value] of Object.entries(metadata ?? {}))
+    headers[name.toLowerCase()] = typeof value === 'string' ? value : Buffer.from(value).toString('base64');
   return headers;
 }
 

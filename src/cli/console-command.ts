@@ -23,7 +23,11 @@ export interface ServedConsole {
 }
 
 /** Serves a console on 127.0.0.1:`port` (0: any free port) — the demo's `start` runs one next to its worker. */
-export async function serveConsole(backend: ConsoleBackend, options: Omit<ConsoleServerOptions, 'listenHost'>, port: number): Promise<ServedConsole> {
+export async function serveConsole(
+  backend: ConsoleBackend,
+  options: Omit<ConsoleServerOptions, 'listenHost'>,
+  port: number,
+): Promise<ServedConsole> {
   const server = createConsoleServer(backend, { ...options, listenHost: CONSOLE_HOST });
   await listen(server, port);
   return {
@@ -42,7 +46,11 @@ export async function serveConsole(backend: ConsoleBackend, options: Omit<Consol
  */
 export async function runConsole(ctx: StackContext, input: ConsoleInput): Promise<ExitCode> {
   const operator = input.operator ?? ctx.config.operator;
-  if (input.trustProxyHeader === undefined && operator === undefined) throw new CliError(`who decides? give --operator <name> or set ${CLI_ENV.operator} (or run behind a proxy with --trust-proxy-header)`, EXIT_CODES.usage);
+  if (input.trustProxyHeader === undefined && operator === undefined)
+    throw new CliError(
+      `who decides? give --operator <name> or set ${CLI_ENV.operator} (or run behind a proxy with --trust-proxy-header)`,
+      EXIT_CODES.usage,
+    );
   const teardown = new Teardown(ctx.out.progress);
   try {
     const temporal = await connectClient(ctx.config.temporal, configuredCodec(ctx.config.codecKeys)?.codec ?? null);
@@ -53,17 +61,27 @@ export async function runConsole(ctx: StackContext, input: ConsoleInput): Promis
     const served = await serveConsole(
       storeBackend({ client: temporal.client, store: database.store, signingKey: signing }),
       {
-        operator: input.trustProxyHeader === undefined ? { kind: 'local', name: operator ?? '' } : { kind: 'proxy-header', header: input.trustProxyHeader },
+        operator:
+          input.trustProxyHeader === undefined
+            ? { kind: 'local', name: operator ?? '' }
+            : { kind: 'proxy-header', header: input.trustProxyHeader },
         allowedHosts: input.allowedHosts,
-        temporalUi: input.temporalUi === undefined ? null : { url: input.temporalUi, namespace: ctx.config.temporal.namespace },
+        temporalUi:
+          input.temporalUi === undefined ? null : { url: input.temporalUi, namespace: ctx.config.temporal.namespace },
         log: (line) => ctx.out.progress(line),
         secureCookie: input.trustProxyHeader !== undefined,
       },
       input.port,
     );
     teardown.add('the console', () => served.close());
-    const who = input.trustProxyHeader === undefined ? `as ${operator ?? ''}` : `as the user in the ${input.trustProxyHeader} header`;
-    ctx.out.report({ event: 'ready', url: served.url, signed: signing !== null }, `operator console on ${served.url} (decisions ${who}${signing === null ? ', unsigned: no decision key' : ''}). Ctrl-C stops it.`);
+    const who =
+      input.trustProxyHeader === undefined
+        ? `as ${operator ?? ''}`
+        : `as the user in the ${input.trustProxyHeader} header`;
+    ctx.out.report(
+      { event: 'ready', url: served.url, signed: signing !== null },
+      `operator console on ${served.url} (decisions ${who}${signing === null ? ', unsigned: no decision key' : ''}). Ctrl-C stops it.`,
+    );
     await stopRequested(ctx.stop);
     return EXIT_CODES.ok;
   } finally {
@@ -75,7 +93,13 @@ export async function runConsole(ctx: StackContext, input: ConsoleInput): Promis
 async function listen(server: Server, port: number): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      reject(new CliError(`cannot listen on ${CONSOLE_HOST}:${port} (${error.code ?? error.message}); choose another --port`, EXIT_CODES.unavailable, { cause: error }));
+      reject(
+        new CliError(
+          `cannot listen on ${CONSOLE_HOST}:${port} (${error.code ?? error.message}); choose another --port`,
+          EXIT_CODES.unavailable,
+          { cause: error },
+        ),
+      );
     });
     server.listen(port, CONSOLE_HOST, resolve);
   });

@@ -1,6 +1,16 @@
 import { join } from 'node:path';
 import pg from 'pg';
-import { checkSchemaName, DEFAULT_SCHEMA, isStoreError, migrate, PgToolStore, type MigrateOptions, type Migration, type MigrationReport, type ToolStore } from '../store/index.js';
+import {
+  checkSchemaName,
+  DEFAULT_SCHEMA,
+  isStoreError,
+  migrate,
+  PgToolStore,
+  type MigrateOptions,
+  type Migration,
+  type MigrationReport,
+  type ToolStore,
+} from '../store/index.js';
 import { PostgresBinariesMissingError } from '../testing/postgres-binaries.js';
 import { EMBEDDED_DATA_ROOT, resolveDatabase, type ResolvedDatabase } from '../testing/resolve-database.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
@@ -46,7 +56,11 @@ export async function openDatabase(config: DatabaseConfig, projectRoot: string):
   const schema = checkedSchema(config.databaseSchema);
   if (databaseUrl !== undefined) checkDatabaseUrl(databaseUrl, 'DATABASE_URL');
   if (databaseOwnerUrl !== undefined) {
-    if (databaseUrl === undefined) throw new CliError('DATABASE_OWNER_URL needs DATABASE_URL (the embedded Postgres has its own owner)', EXIT_CODES.usage);
+    if (databaseUrl === undefined)
+      throw new CliError(
+        'DATABASE_OWNER_URL needs DATABASE_URL (the embedded Postgres has its own owner)',
+        EXIT_CODES.usage,
+      );
     checkDatabaseUrl(databaseOwnerUrl, 'DATABASE_OWNER_URL');
   }
   let resolved: ResolvedDatabase;
@@ -55,7 +69,9 @@ export async function openDatabase(config: DatabaseConfig, projectRoot: string):
   } catch (error) {
     // A package to install is the setup's to fix (like a setting), not a server that does not answer.
     const code = error instanceof PostgresBinariesMissingError ? EXIT_CODES.usage : EXIT_CODES.unavailable;
-    throw new CliError(`cannot start the embedded Postgres (or set DATABASE_URL): ${message(error)}`, code, { cause: error });
+    throw new CliError(`cannot start the embedded Postgres (or set DATABASE_URL): ${message(error)}`, code, {
+      cause: error,
+    });
   }
   const pool = new pg.Pool({ connectionString: resolved.connectionString, max: 8, connectionTimeoutMillis: 10_000 });
   // An idle client losing its connection (e.g. the server stopping first on Ctrl-C) must not crash the CLI.
@@ -65,17 +81,25 @@ export async function openDatabase(config: DatabaseConfig, projectRoot: string):
   } catch (error) {
     await pool.end().catch(() => undefined);
     await resolved.close().catch(() => undefined);
-    const where = databaseUrl === undefined ? 'the embedded Postgres' : `DATABASE_URL (${maskCredentials(databaseUrl)})`;
+    const where =
+      databaseUrl === undefined ? 'the embedded Postgres' : `DATABASE_URL (${maskCredentials(databaseUrl)})`;
     throw new CliError(`cannot connect to ${where}: ${message(error)}`, EXIT_CODES.unavailable, { cause: error });
   }
   return {
     connectionString: resolved.connectionString,
     ownerConnectionString: resolved.ownerConnectionString,
-    source: databaseUrl === undefined ? { kind: 'embedded', dataDir: embeddedDataDir(projectRoot) } : { kind: 'DATABASE_URL' },
+    source:
+      databaseUrl === undefined
+        ? { kind: 'embedded', dataDir: embeddedDataDir(projectRoot) }
+        : { kind: 'DATABASE_URL' },
     pool,
     schema,
     store: new PgToolStore(pool, { schema }),
-    migrate: (migrations) => migrateAsOwner(pool, resolved.ownerConnectionString, { schema, ...(migrations === undefined ? {} : { migrations }) }),
+    migrate: (migrations) =>
+      migrateAsOwner(pool, resolved.ownerConnectionString, {
+        schema,
+        ...(migrations === undefined ? {} : { migrations }),
+      }),
     close: async () => {
       await pool.end().catch(() => undefined);
       await resolved.close().catch(() => undefined);
@@ -87,7 +111,11 @@ export async function openDatabase(config: DatabaseConfig, projectRoot: string):
  * Migrates on a short-lived owner pool, naming the application role by asking the application pool who it is (so a
  * URL without a user name, or one the server maps, still names the right role).
  */
-async function migrateAsOwner(pool: pg.Pool, ownerUrl: string | null, options: Omit<MigrateOptions, 'appRole'>): Promise<MigrationReport> {
+async function migrateAsOwner(
+  pool: pg.Pool,
+  ownerUrl: string | null,
+  options: Omit<MigrateOptions, 'appRole'>,
+): Promise<MigrationReport> {
   if (ownerUrl === null) return explained(migrate(pool, options), 'DATABASE_URL');
   const owner = new pg.Pool({ connectionString: ownerUrl, max: 1, connectionTimeoutMillis: 10_000 });
   owner.on('error', () => undefined);
@@ -100,7 +128,10 @@ async function migrateAsOwner(pool: pg.Pool, ownerUrl: string | null, options: O
 }
 
 /** Turns the store's migration failures into messages that say which setting to fix. */
-async function explained(migrating: Promise<MigrationReport>, migratedAs: 'DATABASE_URL' | 'DATABASE_OWNER_URL'): Promise<MigrationReport> {
+async function explained(
+  migrating: Promise<MigrationReport>,
+  migratedAs: 'DATABASE_URL' | 'DATABASE_OWNER_URL',
+): Promise<MigrationReport> {
   try {
     return await migrating;
   } catch (error) {
@@ -111,12 +142,20 @@ async function explained(migrating: Promise<MigrationReport>, migratedAs: 'DATAB
         problem === 'tables_owned_by_another_role'
           ? `the tables belong to another role (${JSON.stringify(error.details['tables'])}): make the owner own them (REASSIGN OWNED BY <that role> TO <owner>)`
           : `DATABASE_URL's role must be a separate role that is not a superuser nor a member of the owner (${problem})`;
-      throw new CliError(`cannot separate the application role from the owner: ${fix}`, EXIT_CODES.usage, { cause: error });
+      throw new CliError(`cannot separate the application role from the owner: ${fix}`, EXIT_CODES.usage, {
+        cause: error,
+      });
     }
-    if (error.retryable) throw new CliError(`cannot reach ${migratedAs} to migrate (${problem})`, EXIT_CODES.unavailable, { cause: error });
+    if (error.retryable)
+      throw new CliError(`cannot reach ${migratedAs} to migrate (${problem})`, EXIT_CODES.unavailable, {
+        cause: error,
+      });
     // Most often DATABASE_URL is an application role, which may not create or alter anything.
-    const hint = migratedAs === 'DATABASE_URL' ? '; to migrate as the role that owns the tables, set DATABASE_OWNER_URL' : '';
-    throw new CliError(`migrating as ${migratedAs} failed: ${error.reason} (${problem})${hint}`, EXIT_CODES.failure, { cause: error });
+    const hint =
+      migratedAs === 'DATABASE_URL' ? '; to migrate as the role that owns the tables, set DATABASE_OWNER_URL' : '';
+    throw new CliError(`migrating as ${migratedAs} failed: ${error.reason} (${problem})${hint}`, EXIT_CODES.failure, {
+      cause: error,
+    });
   }
 }
 
@@ -147,7 +186,11 @@ function checkedSchema(schema: string | undefined): string {
   try {
     return checkSchemaName(schema);
   } catch (error) {
-    throw new CliError(`DATABASE_SCHEMA must be a lower-case identifier (a-z, 0-9, _), got '${schema}'`, EXIT_CODES.usage, { cause: error });
+    throw new CliError(
+      `DATABASE_SCHEMA must be a lower-case identifier (a-z, 0-9, _), got '${schema}'`,
+      EXIT_CODES.usage,
+      { cause: error },
+    );
   }
 }
 
@@ -159,7 +202,10 @@ function checkDatabaseUrl(value: string, name: 'DATABASE_URL' | 'DATABASE_OWNER_
     throw new CliError(`${name} is not a URL: expected postgres://user:password@host:5432/database`, EXIT_CODES.usage);
   }
   if (!URL_PROTOCOLS.has(url.protocol)) {
-    throw new CliError(`${name} must be a postgres:// or postgresql:// URL, got '${url.protocol}//…'`, EXIT_CODES.usage);
+    throw new CliError(
+      `${name} must be a postgres:// or postgresql:// URL, got '${url.protocol}//…'`,
+      EXIT_CODES.usage,
+    );
   }
 }
 

@@ -3,11 +3,22 @@ import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { signedDecisions, type DecisionAuthenticator } from '../decisions/authenticator.js';
 import { DECISION_KEY_VARIABLES, signingKeyFromEnv } from '../decisions/env-keys.js';
-import { DecisionKeyError, formatDecisionKey, generateDecisionKey, parseDecisionKeyList, parseNamedDecisionKey, verifyingKey, type DecisionKey } from '../decisions/keys.js';
+import {
+  DecisionKeyError,
+  formatDecisionKey,
+  generateDecisionKey,
+  parseDecisionKeyList,
+  parseNamedDecisionKey,
+  verifyingKey,
+  type DecisionKey,
+} from '../decisions/keys.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 
 /** Environment variables of the decision keys (read here and in `cli-config`, nowhere else; named in `./decisions`). */
-export const DECISION_ENV = { signingKey: DECISION_KEY_VARIABLES.signing, verifyKeys: DECISION_KEY_VARIABLES.verifying } as const;
+export const DECISION_ENV = {
+  signingKey: DECISION_KEY_VARIABLES.signing,
+  verifyKeys: DECISION_KEY_VARIABLES.verifying,
+} as const;
 
 /** Where `dev`, `start` and `demo` keep the project's development keys, relative to the project root. */
 export const DECISION_KEY_DIR = join('.data', 'decisions');
@@ -28,13 +39,23 @@ export interface DecisionKeys {
  * The decision keys from the environment, else from the project's key files, else none (decisions then go
  * unsigned, which only a worker taking unauthenticated decisions — development only — accepts). Never creates keys.
  */
-export async function readDecisionKeys(env: Readonly<Record<string, string | undefined>>, projectRoot: string): Promise<DecisionKeys> {
+export async function readDecisionKeys(
+  env: Readonly<Record<string, string | undefined>>,
+  projectRoot: string,
+): Promise<DecisionKeys> {
   const fromEnv = keysFromEnv(env);
   if (fromEnv !== null) return fromEnv;
-  const [signing, verifying] = await Promise.all([readKeyFile(projectRoot, SIGNING_KEY_FILE), readKeyFile(projectRoot, VERIFY_KEYS_FILE)]);
+  const [signing, verifying] = await Promise.all([
+    readKeyFile(projectRoot, SIGNING_KEY_FILE),
+    readKeyFile(projectRoot, VERIFY_KEYS_FILE),
+  ]);
   const signingKey = signing === null ? null : asUsageError(() => parseNamedDecisionKey(signing, SIGNING_KEY_FILE));
   const verifyingKeys = verifying === null ? [] : asUsageError(() => parseDecisionKeyList(verifying, VERIFY_KEYS_FILE));
-  return { signing: signingKey, verifying: verifyingKeys, source: signingKey === null && verifyingKeys.length === 0 ? 'none' : 'project' };
+  return {
+    signing: signingKey,
+    verifying: verifyingKeys,
+    source: signingKey === null && verifyingKeys.length === 0 ? 'none' : 'project',
+  };
 }
 
 /**
@@ -43,9 +64,13 @@ export async function readDecisionKeys(env: Readonly<Record<string, string | und
  * public one for its workers. So `dev`, `start` and `demo` always run with signed decisions, and the `approve`
  * command they print works as printed. Concurrent first runs agree on one key (the first file written wins).
  */
-export async function ensureDecisionKeys(env: Readonly<Record<string, string | undefined>>, projectRoot: string): Promise<DecisionKeys> {
+export async function ensureDecisionKeys(
+  env: Readonly<Record<string, string | undefined>>,
+  projectRoot: string,
+): Promise<DecisionKeys> {
   const existing = await readDecisionKeys(env, projectRoot);
-  if (existing.source === 'environment' || (existing.signing !== null && existing.verifying.length > 0)) return existing;
+  if (existing.source === 'environment' || (existing.signing !== null && existing.verifying.length > 0))
+    return existing;
   await mkdir(join(projectRoot, DECISION_KEY_DIR), { recursive: true });
   const signing = existing.signing ?? (await createSigningKey(projectRoot));
   await writeAtomically(join(projectRoot, VERIFY_KEYS_FILE), `${formatDecisionKey(signing, 'public')}\n`, 0o644);
@@ -63,7 +88,12 @@ function keysFromEnv(env: Readonly<Record<string, string | undefined>>): Decisio
   if (signingText === '' && verifyText === '') return null;
   const signing = signingText === '' ? null : asUsageError(() => signingKeyFromEnv(env));
   // A process given only the signing key verifies with its public half (the demo's own worker, for one).
-  const verifying = verifyText === '' ? (signing === null ? [] : [verifyingKey(signing)]) : asUsageError(() => parseDecisionKeyList(verifyText, DECISION_ENV.verifyKeys));
+  const verifying =
+    verifyText === ''
+      ? signing === null
+        ? []
+        : [verifyingKey(signing)]
+      : asUsageError(() => parseDecisionKeyList(verifyText, DECISION_ENV.verifyKeys));
   return { signing, verifying, source: 'environment' };
 }
 
@@ -100,7 +130,8 @@ async function createSigningKey(projectRoot: string): Promise<DecisionKey> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const winner = await readKeyFile(projectRoot, SIGNING_KEY_FILE);
-    if (winner === null) throw new CliError(`${SIGNING_KEY_FILE} exists but is empty: remove it to create a new key`, EXIT_CODES.failure);
+    if (winner === null)
+      throw new CliError(`${SIGNING_KEY_FILE} exists but is empty: remove it to create a new key`, EXIT_CODES.failure);
     return asUsageError(() => parseNamedDecisionKey(winner, SIGNING_KEY_FILE));
   } finally {
     await unlink(temporary).catch(() => undefined);

@@ -1,7 +1,15 @@
 import { userInfo } from 'node:os';
 import type { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
-import { DEMO_DECLARATIONS_PATH, DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, formatDemoSummary, runDemo, startDemoServices, type DemoSummary } from '../demo/index.js';
+import {
+  DEMO_DECLARATIONS_PATH,
+  DEMO_TASK_QUEUE,
+  DEMO_WORKFLOWS_PATH,
+  formatDemoSummary,
+  runDemo,
+  startDemoServices,
+  type DemoSummary,
+} from '../demo/index.js';
 import type { DecisionKey } from '../decisions/keys.js';
 import type { ToolStore } from '../store/index.js';
 import type { DevPorts } from './cli-config.js';
@@ -46,11 +54,21 @@ export async function runStart(ctx: StackContext, flags: DemoFlags, ports: DevPo
   try {
     const stack = await bringUpStack(ctx, ports, teardown);
     if (ctx.stop.aborted) return EXIT_CODES.failure;
-    ctx.out.report(readyEvent(stack), `${describeStack(stack)}\nFor approve / pending / inspect from another terminal in this folder:\n${exportLines(stack)}`);
+    ctx.out.report(
+      readyEvent(stack),
+      `${describeStack(stack)}\nFor approve / pending / inspect from another terminal in this folder:\n${exportLines(stack)}`,
+    );
     const { address, namespace } = stack.temporal;
     const target: TemporalProfile = { address, namespace, connection: { address } };
     const { client, connection } = await connectBoth(target, ctx.config.codecKeys, teardown);
-    const demo = { target, uiUrl: stack.temporal.uiUrl, client, connection, store: stack.database.store, taskQueue: DEMO_TASK_QUEUE };
+    const demo = {
+      target,
+      uiUrl: stack.temporal.uiUrl,
+      client,
+      connection,
+      store: stack.database.store,
+      taskQueue: DEMO_TASK_QUEUE,
+    };
     const dead = untilStoppedOrDead(ctx.stop, stack.temporal.process);
     dead.catch(() => undefined);
     return await runDemoOn(ctx, demo, flags, teardown, dead);
@@ -75,7 +93,14 @@ export async function runDemoCommand(ctx: StackContext, flags: DemoFlags): Promi
     for (const line of migrationLines(await database.migrate())) ctx.out.progress(line);
     // A private task queue: a `tool-contract worker` polling ttc-demo on the same server has its own backend,
     // which knows nothing of the case this process seeds.
-    const demo = { target, uiUrl: null, client, connection, store: database.store, taskQueue: `${DEMO_TASK_QUEUE}-${process.pid}` };
+    const demo = {
+      target,
+      uiUrl: null,
+      client,
+      connection,
+      store: database.store,
+      taskQueue: `${DEMO_TASK_QUEUE}-${process.pid}`,
+    };
     return await runDemoOn(ctx, demo, flags, teardown, stopRequested(ctx.stop));
   } finally {
     await teardown.run();
@@ -84,7 +109,11 @@ export async function runDemoCommand(ctx: StackContext, flags: DemoFlags): Promi
 }
 
 /** The worker's connection and a client (decoding with the codec of `codecKeys`, the same the worker encrypts with). */
-async function connectBoth(target: TemporalProfile, codecKeys: string | undefined, teardown: Teardown): Promise<{ client: Client; connection: NativeConnection }> {
+async function connectBoth(
+  target: TemporalProfile,
+  codecKeys: string | undefined,
+  teardown: Teardown,
+): Promise<{ client: Client; connection: NativeConnection }> {
   const connection = await connectWorker(target);
   teardown.add('the worker connection', () => connection.close());
   const clientConnection = await connectClient(target, configuredCodec(codecKeys)?.codec ?? null);
@@ -97,7 +126,13 @@ async function connectBoth(target: TemporalProfile, codecKeys: string | undefine
  * unless `--exit` — waits for `stopped` (a stop signal, or the end of the stack) while the worker keeps serving
  * queries and the UI.
  */
-async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, teardown: Teardown, stopped: Promise<void>): Promise<ExitCode> {
+async function runDemoOn(
+  ctx: StackContext,
+  demo: DemoTarget,
+  flags: DemoFlags,
+  teardown: Teardown,
+  stopped: Promise<void>,
+): Promise<ExitCode> {
   ctx.out.progress('starting the demo services (order system, knowledge base, payment provider) in this process');
   const services = await startDemoServices();
   teardown.add('the demo services', () => services.stop());
@@ -106,11 +141,36 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
   ctx.out.progress(describeDecisionKeys(keys));
   const decisions = authenticatorFor(keys);
   const operatorConsole = await startDemoConsole(ctx, demo, keys.signing, teardown);
-  const plan = { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, declarationModules: [DEMO_DECLARATIONS_PATH], taskQueue: demo.taskQueue, ...(decisions === undefined ? {} : { decisions }) };
-  const worker = await runPlan(ctx, { connection: demo.connection, namespace: demo.target.namespace }, demo.store, plan, teardown);
+  const plan = {
+    tools: services.tools,
+    safeRetryTools: services.safeRetryTools,
+    workflowsPath: DEMO_WORKFLOWS_PATH,
+    declarationModules: [DEMO_DECLARATIONS_PATH],
+    taskQueue: demo.taskQueue,
+    ...(decisions === undefined ? {} : { decisions }),
+  };
+  const worker = await runPlan(
+    ctx,
+    { connection: demo.connection, namespace: demo.target.namespace },
+    demo.store,
+    plan,
+    teardown,
+  );
   if (ctx.stop.aborted) return EXIT_CODES.failure;
-  ctx.out.progress(`running the demo support agent (approval: ${flags.approval === 'auto' ? 'automatic' : 'manual, in the operator console or from another terminal'})`);
-  const running = runDemo({ client: demo.client, store: demo.store, services, taskQueue: demo.taskQueue, approval: flags.approval, cli: ctx.cli, signingKey: keys.signing, consoleUrl: operatorConsole.url, onProgress: ctx.out.progress });
+  ctx.out.progress(
+    `running the demo support agent (approval: ${flags.approval === 'auto' ? 'automatic' : 'manual, in the operator console or from another terminal'})`,
+  );
+  const running = runDemo({
+    client: demo.client,
+    store: demo.store,
+    services,
+    taskQueue: demo.taskQueue,
+    approval: flags.approval,
+    cli: ctx.cli,
+    signingKey: keys.signing,
+    consoleUrl: operatorConsole.url,
+    onProgress: ctx.out.progress,
+  });
   running.catch(() => undefined);
   const interrupted = Promise.race([stopped, untilStoppedOrFailed(ctx.stop, worker)]).then(() => null);
   let summary: DemoSummary | null;
@@ -124,10 +184,15 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
     return EXIT_CODES.failure;
   }
   const succeeded = demoSucceeded(summary);
-  ctx.out.report({ event: 'summary', succeeded, uiUrl: demo.uiUrl, consoleUrl: operatorConsole.url, summary }, `\n${formatDemoSummary(summary, demo.uiUrl, ctx.cli)}\n`);
+  ctx.out.report(
+    { event: 'summary', succeeded, uiUrl: demo.uiUrl, consoleUrl: operatorConsole.url, summary },
+    `\n${formatDemoSummary(summary, demo.uiUrl, ctx.cli)}\n`,
+  );
   if (!flags.exitAfterSummary) {
     const where = `${demo.uiUrl === null ? `the server at ${demo.target.address}` : demo.uiUrl}, operator console ${operatorConsole.url}`;
-    ctx.out.progress(`Still running for inspection (${where}; worker on '${demo.taskQueue}'). Ctrl-C stops everything.`);
+    ctx.out.progress(
+      `Still running for inspection (${where}; worker on '${demo.taskQueue}'). Ctrl-C stops everything.`,
+    );
     await Promise.race([stopped, untilStoppedOrFailed(ctx.stop, worker)]);
   }
   return succeeded ? EXIT_CODES.ok : EXIT_CODES.failure;
@@ -137,7 +202,12 @@ async function runDemoOn(ctx: StackContext, demo: DemoTarget, flags: DemoFlags, 
  * The operator console next to the demo's worker, on its usual port (any free one when that is taken), deciding as
  * TTC_OPERATOR or the local user, signed with the project's key like the CLI.
  */
-async function startDemoConsole(ctx: StackContext, demo: DemoTarget, signingKey: DecisionKey | null, teardown: Teardown): Promise<ServedConsole> {
+async function startDemoConsole(
+  ctx: StackContext,
+  demo: DemoTarget,
+  signingKey: DecisionKey | null,
+  teardown: Teardown,
+): Promise<ServedConsole> {
   const operator = ctx.config.operator ?? localUserName();
   const options = {
     operator: { kind: 'local', name: operator },
@@ -146,7 +216,9 @@ async function startDemoConsole(ctx: StackContext, demo: DemoTarget, signingKey:
     log: ctx.out.progress,
   } as const;
   const backend = storeBackend({ client: demo.client, store: demo.store, signingKey });
-  const served = await serveConsole(backend, options, DEFAULT_CONSOLE_PORT).catch(() => serveConsole(backend, options, 0));
+  const served = await serveConsole(backend, options, DEFAULT_CONSOLE_PORT).catch(() =>
+    serveConsole(backend, options, 0),
+  );
   teardown.add('the operator console', () => served.close());
   ctx.out.progress(`Operator console     ${served.url}  (approve, reject and resolve as ${operator})`);
   return served;

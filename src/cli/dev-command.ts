@@ -22,7 +22,8 @@ export async function runDev(ctx: StackContext, ports: DevPorts, envFile?: strin
     if (ctx.stop.aborted) return EXIT_CODES.ok;
     const keys = await ensureDecisionKeys(ctx.env, ctx.projectRoot);
     const envPath = envFile === undefined ? null : resolve(ctx.projectRoot, envFile);
-    if (envPath !== null) await writeDevEnvFile(envPath, devEnvironment(stack, keys, ctx.config.databaseSchema), ctx.cli);
+    if (envPath !== null)
+      await writeDevEnvFile(envPath, devEnvironment(stack, keys, ctx.config.databaseSchema), ctx.cli);
     const signing =
       keys.source === 'environment'
         ? 'Decisions are signed with the keys in the environment (TTC_DECISION_KEY / TTC_DECISION_VERIFY_KEYS).'
@@ -32,7 +33,10 @@ export async function runDev(ctx: StackContext, ports: DevPorts, envFile?: strin
       envPath === null
         ? `A worker of your own: \`${ctx.cli} dev --write-env .env.dev\` writes the environment it needs (database URLs with passwords, decision keys).`
         : `A worker of your own: its environment (database URLs with passwords, decision keys) is in ${relative(ctx.projectRoot, envPath) || envPath} (mode 0600):\n  node --env-file=${relative(ctx.projectRoot, envPath) || envPath} worker.js   # or: npx tsx --env-file=… worker.ts`;
-    ctx.out.report({ ...readyEvent(stack), envFile: envPath }, `${describeStack(stack)}\n${signing}\n\n${next}\n\n${ownWorker}\n\nCtrl-C stops everything.`);
+    ctx.out.report(
+      { ...readyEvent(stack), envFile: envPath },
+      `${describeStack(stack)}\n${signing}\n\n${next}\n\n${ownWorker}\n\nCtrl-C stops everything.`,
+    );
     await untilStoppedOrDead(ctx.stop, stack.temporal.process);
     ctx.out.progress('stopping the dev stack');
     return EXIT_CODES.ok;
@@ -44,7 +48,13 @@ export async function runDev(ctx: StackContext, ports: DevPorts, envFile?: strin
 
 /** Starts the dev stack (see `startDevStack`) and registers its stop. */
 export async function bringUpStack(ctx: StackContext, ports: DevPorts, teardown: Teardown): Promise<DevStack> {
-  const stack = await startDevStack({ projectRoot: ctx.projectRoot, env: ctx.env, ports, database: ctx.config, progress: ctx.out.progress });
+  const stack = await startDevStack({
+    projectRoot: ctx.projectRoot,
+    env: ctx.env,
+    ports,
+    database: ctx.config,
+    progress: ctx.out.progress,
+  });
   teardown.add('the dev stack', () => stack.stop());
   return stack;
 }
@@ -60,7 +70,8 @@ export function readyEvent(stack: DevStack) {
     database: stack.database.source.kind,
     // Masked: the URLs hold passwords (of DATABASE_URL and DATABASE_OWNER_URL, or the embedded cluster's own).
     databaseUrl: maskCredentials(stack.database.connectionString),
-    databaseOwnerUrl: stack.database.ownerConnectionString === null ? null : maskCredentials(stack.database.ownerConnectionString),
+    databaseOwnerUrl:
+      stack.database.ownerConnectionString === null ? null : maskCredentials(stack.database.ownerConnectionString),
     migrationsApplied: stack.migrations.applied,
   } as const;
 }
@@ -87,12 +98,17 @@ export function exportLines(stack: DevStack): string {
     source.kind === 'embedded'
       ? `  # no ${CLI_ENV.databaseUrl}: run in this folder, the commands attach to its embedded Postgres`
       : `  # and the same ${CLI_ENV.databaseUrl}${owner} as here (${maskCredentials(stack.database.connectionString)})`;
-  return [`  export ${CLI_ENV.temporalAddress}=${stack.temporal.address}`, `  export ${CLI_ENV.temporalNamespace}=${stack.temporal.namespace}`, database].join('\n');
+  return [
+    `  export ${CLI_ENV.temporalAddress}=${stack.temporal.address}`,
+    `  export ${CLI_ENV.temporalNamespace}=${stack.temporal.namespace}`,
+    database,
+  ].join('\n');
 }
 
 /** Waits for the stop signal; a dev server that dies on its own is a failure, not a silent hang. */
 export async function untilStoppedOrDead(stop: AbortSignal, server: ChildProcess): Promise<void> {
-  const gone = (code: number | null, signal: NodeJS.Signals | null) => new CliError(`the Temporal dev server exited on its own (${code ?? signal})`, EXIT_CODES.failure);
+  const gone = (code: number | null, signal: NodeJS.Signals | null) =>
+    new CliError(`the Temporal dev server exited on its own (${code ?? signal})`, EXIT_CODES.failure);
   if (server.exitCode !== null || server.signalCode !== null) throw gone(server.exitCode, server.signalCode);
   let onExit: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
   const died = new Promise<never>((_, reject) => {

@@ -24,15 +24,27 @@ export function devEnvironment(stack: DevStack, keys: DecisionKeys, schema: stri
   const entries: EnvEntry[] = [
     { name: CLI_ENV.temporalAddress, value: temporal.address, comment: 'The Temporal dev server' },
     { name: CLI_ENV.temporalNamespace, value: temporal.namespace },
-    { name: CLI_ENV.databaseUrl, value: database.connectionString, comment: 'Postgres as the application role (what the store connects as) and as the role that owns the tables and migrates' },
+    {
+      name: CLI_ENV.databaseUrl,
+      value: database.connectionString,
+      comment:
+        'Postgres as the application role (what the store connects as) and as the role that owns the tables and migrates',
+    },
   ];
-  if (database.ownerConnectionString !== null) entries.push({ name: CLI_ENV.databaseOwnerUrl, value: database.ownerConnectionString });
+  if (database.ownerConnectionString !== null)
+    entries.push({ name: CLI_ENV.databaseOwnerUrl, value: database.ownerConnectionString });
   if (schema !== undefined) entries.push({ name: CLI_ENV.databaseSchema, value: schema });
   if (keys.verifying.length > 0) {
     const verifying = keys.verifying.map((key) => formatDecisionKey(key, 'public')).join(',');
-    entries.push({ name: DECISION_ENV.verifyKeys, value: verifying, comment: 'Workers verify decisions with the public key(s); an approval service (and `tool-contract approve`) signs with the private one' });
+    entries.push({
+      name: DECISION_ENV.verifyKeys,
+      value: verifying,
+      comment:
+        'Workers verify decisions with the public key(s); an approval service (and `tool-contract approve`) signs with the private one',
+    });
   }
-  if (keys.signing !== null) entries.push({ name: DECISION_ENV.signingKey, value: formatDecisionKey(keys.signing, 'signing') });
+  if (keys.signing !== null)
+    entries.push({ name: DECISION_ENV.signingKey, value: formatDecisionKey(keys.signing, 'signing') });
   return entries;
 }
 
@@ -47,7 +59,10 @@ export async function writeDevEnvFile(path: string, entries: readonly EnvEntry[]
     '# `node --env-file=<this file> worker.js` (or `npx tsx --env-file=<this file> worker.ts`). Rewritten on every start',
     '# of `dev` (the embedded Postgres port changes). It holds passwords and a signing key: keep it private and out of',
     '# version control.',
-    ...entries.flatMap((entry) => [...(entry.comment === undefined ? [] : [`# ${entry.comment}`]), `${entry.name}=${dotenvValue(entry.name, entry.value)}`]),
+    ...entries.flatMap((entry) => [
+      ...(entry.comment === undefined ? [] : [`# ${entry.comment}`]),
+      `${entry.name}=${dotenvValue(entry.name, entry.value)}`,
+    ]),
     '',
   ].join('\n');
   const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
@@ -56,13 +71,18 @@ export async function writeDevEnvFile(path: string, entries: readonly EnvEntry[]
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
-    throw new CliError(`cannot write --write-env ${path}: ${error instanceof Error ? error.message : String(error)}`, EXIT_CODES.usage, { cause: error });
+    throw new CliError(
+      `cannot write --write-env ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      EXIT_CODES.usage,
+      { cause: error },
+    );
   }
 }
 
 /** A value as dotenv readers take it literally: bare when plain, else in single quotes (which they do not expand). */
 function dotenvValue(name: string, value: string): string {
   if (/^[\w.:/@%+=,~-]*$/.test(value)) return value;
-  if (/['\n\r]/.test(value)) throw new CliError(`${name} cannot be written to an env file: it holds a quote or a line break`, EXIT_CODES.usage);
+  if (/['\n\r]/.test(value))
+    throw new CliError(`${name} cannot be written to an env file: it holds a quote or a line break`, EXIT_CODES.usage);
   return `'${value}'`;
 }

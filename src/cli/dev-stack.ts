@@ -48,10 +48,23 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
 
   const temporalDataFile = join(options.projectRoot, TEMPORAL_DATA_FILE);
   await mkdir(join(temporalDataFile, '..'), { recursive: true });
-  progress(`starting the Temporal dev server on 127.0.0.1:${ports.port} (UI ${ports.uiPort}, state in ${TEMPORAL_DATA_FILE})`);
-  progress(options.database.databaseUrl === undefined ? 'starting the embedded Postgres (.data/postgres/main)' : 'connecting to DATABASE_URL');
+  progress(
+    `starting the Temporal dev server on 127.0.0.1:${ports.port} (UI ${ports.uiPort}, state in ${TEMPORAL_DATA_FILE})`,
+  );
+  progress(
+    options.database.databaseUrl === undefined
+      ? 'starting the embedded Postgres (.data/postgres/main)'
+      : 'connecting to DATABASE_URL',
+  );
   const [temporalStart, databaseStart] = await Promise.allSettled([
-    startDevServer({ cliPath: cli.path, port: ports.port, ui: true, uiPort: ports.uiPort, dbFilename: temporalDataFile, startTimeoutMs: 120_000 }),
+    startDevServer({
+      cliPath: cli.path,
+      port: ports.port,
+      ui: true,
+      uiPort: ports.uiPort,
+      dbFilename: temporalDataFile,
+      startTimeoutMs: 120_000,
+    }),
     openDatabase(options.database, options.projectRoot),
   ]);
   const stopStarted = async () => {
@@ -62,7 +75,11 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
     await stopStarted();
     if (databaseStart.status === 'rejected') throw databaseStart.reason;
     const reason: unknown = temporalStart.status === 'rejected' ? temporalStart.reason : null;
-    throw new CliError(`the Temporal dev server did not start: ${reason instanceof Error ? reason.message : String(reason)}`, EXIT_CODES.unavailable, { cause: reason });
+    throw new CliError(
+      `the Temporal dev server did not start: ${reason instanceof Error ? reason.message : String(reason)}`,
+      EXIT_CODES.unavailable,
+      { cause: reason },
+    );
   }
   const temporal = temporalStart.value;
   const database = databaseStart.value;
@@ -72,7 +89,11 @@ export async function startDevStack(options: DevStackOptions): Promise<DevStack>
   } catch (error) {
     await stopStarted();
     if (error instanceof CliError) throw error;
-    throw new CliError(`migrating the database failed: ${error instanceof Error ? error.message : String(error)}`, EXIT_CODES.failure, { cause: error });
+    throw new CliError(
+      `migrating the database failed: ${error instanceof Error ? error.message : String(error)}`,
+      EXIT_CODES.failure,
+      { cause: error },
+    );
   }
   for (const line of migrationLines(migrations)) progress(line);
   return { temporal, database, migrations, temporalDataFile, stop: stopStarted };
@@ -89,6 +110,8 @@ async function findTemporalCli(options: DevStackOptions) {
   } catch (error) {
     // An unusable TEMPORAL_CLI_PATH is the user's setting; a failed install is the machine's.
     const code = error instanceof TemporalCliProvisionError ? EXIT_CODES.unavailable : EXIT_CODES.usage;
-    throw new CliError(`no usable Temporal CLI: ${error instanceof Error ? error.message : String(error)}`, code, { cause: error });
+    throw new CliError(`no usable Temporal CLI: ${error instanceof Error ? error.message : String(error)}`, code, {
+      cause: error,
+    });
   }
 }

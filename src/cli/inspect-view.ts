@@ -40,7 +40,9 @@ const AUDIT_FIELD_VISIBILITY = {
   decision: 'shown',
 } as const satisfies Record<keyof AuditRecord, 'shown' | 'protected'>;
 
-type ShownAuditField = { [K in keyof AuditRecord]-?: (typeof AUDIT_FIELD_VISIBILITY)[K] extends 'shown' ? K : never }[keyof AuditRecord];
+type ShownAuditField = {
+  [K in keyof AuditRecord]-?: (typeof AUDIT_FIELD_VISIBILITY)[K] extends 'shown' ? K : never;
+}[keyof AuditRecord];
 
 /** A decision as printed by default: everything but the decider's note. */
 export type ShownDecision = Omit<DecisionRecord, 'note'>;
@@ -60,7 +62,9 @@ export interface ShownCall extends Omit<InspectedCall, 'idempotencyKey' | 'ledge
 }
 
 /** What the output says about the protected fields: included, or withheld and how to include them. */
-export type ProtectedFieldsNote = { readonly included: true } | { readonly included: false; readonly withheld: readonly string[]; readonly toInclude: string };
+export type ProtectedFieldsNote =
+  | { readonly included: true }
+  | { readonly included: false; readonly withheld: readonly string[]; readonly toInclude: string };
 
 /** A memory row without whose memory it is (`subjectRef`: a reference to a person). */
 export type ShownMemory = Omit<MemoryRecord, 'subjectRef'>;
@@ -77,7 +81,9 @@ const WITHHELD_FIELDS: readonly string[] = [
   'idempotencyKey',
   'memory.subjectRef',
   'audit.decision.note',
-  ...Object.entries(AUDIT_FIELD_VISIBILITY).flatMap(([field, visibility]) => (visibility === 'protected' ? [`audit.${field}`] : [])),
+  ...Object.entries(AUDIT_FIELD_VISIBILITY).flatMap(([field, visibility]) =>
+    visibility === 'protected' ? [`audit.${field}`] : [],
+  ),
 ];
 
 /** The output with the protected fields in, saying so. */
@@ -89,7 +95,14 @@ export function includingProtected(output: InspectOutput): InspectView {
 /** The default view: the output without protected fields, saying which were withheld and the command that includes them. */
 export function withholdingProtected(output: InspectOutput, toInclude: string): InspectView {
   const { workflowId, callId, calls, memory, ...rest } = output;
-  return { workflowId, callId, protectedFields: { included: false, withheld: WITHHELD_FIELDS, toInclude }, calls: calls.map(shownCall), ...rest, memory: memory.map(shownMemory) };
+  return {
+    workflowId,
+    callId,
+    protectedFields: { included: false, withheld: WITHHELD_FIELDS, toInclude },
+    calls: calls.map(shownCall),
+    ...rest,
+    memory: memory.map(shownMemory),
+  };
 }
 
 function shownMemory({ subjectRef: _subject, ...memory }: MemoryRecord): ShownMemory {
@@ -110,8 +123,12 @@ function shownAttempt({ idempotencyKey: _key, audit, ...attempt }: StoredAudit):
 
 /** Only the fields classified as shown: a field the classification does not know (a newer record) stays out. */
 function shownAudit(audit: AuditRecord): ShownAudit {
-  const isShown = (field: string): boolean => (AUDIT_FIELD_VISIBILITY as Readonly<Record<string, string>>)[field] === 'shown';
-  const shown = Object.fromEntries(Object.entries(audit).filter(([field]) => isShown(field))) as Omit<ShownAudit, 'decision'>;
+  const isShown = (field: string): boolean =>
+    (AUDIT_FIELD_VISIBILITY as Readonly<Record<string, string>>)[field] === 'shown';
+  const shown = Object.fromEntries(Object.entries(audit).filter(([field]) => isShown(field))) as Omit<
+    ShownAudit,
+    'decision'
+  >;
   return audit.decision === undefined ? shown : { ...shown, decision: shownDecision(audit.decision) };
 }
 
@@ -121,8 +138,11 @@ function shownDecision({ note: _note, ...decision }: DecisionRecord): ShownDecis
 
 /** The output with each call's diagnosis (its latest attempt: what the model saw), built before anything is withheld. */
 export function withDiagnosis(output: InspectOutput): InspectOutput {
-  return { ...output, calls: output.calls.map((call) => {
-    const latest = call.attempts[call.attempts.length - 1];
-    return latest === undefined ? call : { ...call, diagnosis: diagnoseCall(latest.audit, latest.modelResult) };
-  }) };
+  return {
+    ...output,
+    calls: output.calls.map((call) => {
+      const latest = call.attempts[call.attempts.length - 1];
+      return latest === undefined ? call : { ...call, diagnosis: diagnoseCall(latest.audit, latest.modelResult) };
+    }),
+  };
 }

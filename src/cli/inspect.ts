@@ -1,4 +1,12 @@
-import { isStoreError, type EvidenceRecord, type LedgerEntry, type MemoryRecord, type StatePatchRecord, type StoredAudit, type ToolStore } from '../store/index.js';
+import {
+  isStoreError,
+  type EvidenceRecord,
+  type LedgerEntry,
+  type MemoryRecord,
+  type StatePatchRecord,
+  type StoredAudit,
+  type ToolStore,
+} from '../store/index.js';
 import type { CallDiagnosis } from '../contract/call-diagnosis.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 
@@ -31,7 +39,10 @@ export interface InspectOutput {
  * audit row is reported as not found; a row that no longer matches its digest (changed in the database after it was
  * written) is reported, never shown.
  */
-export async function inspectCalls(store: ToolStore, filter: { readonly workflowId: string; readonly callId?: string }): Promise<InspectOutput> {
+export async function inspectCalls(
+  store: ToolStore,
+  filter: { readonly workflowId: string; readonly callId?: string },
+): Promise<InspectOutput> {
   try {
     return await inspectStored(store, filter);
   } catch (error) {
@@ -46,7 +57,10 @@ export async function inspectCalls(store: ToolStore, filter: { readonly workflow
   }
 }
 
-async function inspectStored(store: ToolStore, filter: { readonly workflowId: string; readonly callId?: string }): Promise<InspectOutput> {
+async function inspectStored(
+  store: ToolStore,
+  filter: { readonly workflowId: string; readonly callId?: string },
+): Promise<InspectOutput> {
   const [audits, evidence, patches, memories] = await Promise.all([
     store.listAudits(filter),
     store.listEvidence(filter),
@@ -54,7 +68,10 @@ async function inspectStored(store: ToolStore, filter: { readonly workflowId: st
     store.listMemories({ workflowId: filter.workflowId }),
   ]);
   if (audits.length === 0) {
-    const what = filter.callId === undefined ? `workflow '${filter.workflowId}'` : `call '${filter.callId}' of workflow '${filter.workflowId}'`;
+    const what =
+      filter.callId === undefined
+        ? `workflow '${filter.workflowId}'`
+        : `call '${filter.callId}' of workflow '${filter.workflowId}'`;
     throw new CliError(`no audited tool call for ${what}`, EXIT_CODES.notFound);
   }
   const byCall = new Map<string, StoredAudit[]>();
@@ -63,11 +80,21 @@ async function inspectStored(store: ToolStore, filter: { readonly workflowId: st
     [...byCall].map(async ([callId, attempts]): Promise<InspectedCall> => {
       // listAudits is oldest first, so the last attempt is the one whose result the model saw.
       const latest = attempts[attempts.length - 1]!;
-      return { callId, idempotencyKey: latest.idempotencyKey, ledger: await store.getLedgerEntry(latest.idempotencyKey), modelResult: latest.modelResult, attempts };
+      return {
+        callId,
+        idempotencyKey: latest.idempotencyKey,
+        ledger: await store.getLedgerEntry(latest.idempotencyKey),
+        modelResult: latest.modelResult,
+        attempts,
+      };
     }),
   );
-  const statePatches = filter.callId === undefined ? patches : patches.filter((patch) => patch.callId === filter.callId);
+  const statePatches =
+    filter.callId === undefined ? patches : patches.filter((patch) => patch.callId === filter.callId);
   const callEvidence = new Set(evidence.map((item) => item.evidenceId));
-  const memory = filter.callId === undefined ? memories : memories.filter((item) => item.evidenceIds.some((id) => callEvidence.has(id)));
+  const memory =
+    filter.callId === undefined
+      ? memories
+      : memories.filter((item) => item.evidenceIds.some((id) => callEvidence.has(id)));
   return { workflowId: filter.workflowId, callId: filter.callId ?? null, calls, evidence, statePatches, memory };
 }

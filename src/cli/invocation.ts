@@ -11,6 +11,7 @@ import { basename, dirname } from 'node:path';
 export function cliInvocation(entry: string | undefined): string {
   if (entry === undefined) return 'tool-contract';
   if (entry.endsWith('.ts')) return 'npm run cli --';
-  if (basename(entry) === 'tool-contract') return basename(dirname(entry)) === '.bin' ? 'npx tool-contract' : 'tool-contract';
+  if (basename(entry) === 'tool-contract')
+    return basename(dirname(entry)) === '.bin' ? 'npx tool-contract' : 'tool-contract';
   return `node ${entry}`;
 }

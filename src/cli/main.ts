@@ -28,7 +28,10 @@ function connect(config: CliConfig, cli: string, env: NodeJS.ProcessEnv): CliDep
     cli,
     config,
     client: async () => {
-      const [{ connectClient }, { configuredCodec }] = await Promise.all([import('./temporal-connection.js'), import('./codec-config.js')]);
+      const [{ connectClient }, { configuredCodec }] = await Promise.all([
+        import('./temporal-connection.js'),
+        import('./codec-config.js'),
+      ]);
       temporal ??= await connectClient(config.temporal, configuredCodec(config.codecKeys)?.codec ?? null);
       return temporal.client;
     },
@@ -64,7 +67,12 @@ function stopOnSignals(): AbortSignal {
 }
 
 async function runStack(command: StackRun, env: NodeJS.ProcessEnv): Promise<ExitCode> {
-  const [run, { DefaultLogger, Runtime }, { cliOutput }, { maskedSdkLog }] = await Promise.all([command.load(), import('@temporalio/worker'), import('./output.js'), import('./sdk-log.js')]);
+  const [run, { DefaultLogger, Runtime }, { cliOutput }, { maskedSdkLog }] = await Promise.all([
+    command.load(),
+    import('@temporalio/worker'),
+    import('./output.js'),
+    import('./sdk-log.js'),
+  ]);
   // Signal handlers after the imports, the command's work (and a user's tool module) included.
   const stop = stopOnSignals();
   // The SDK's INFO lines would bury the progress output. A standalone worker keeps its warnings; the demo's are
@@ -73,9 +81,21 @@ async function runStack(command: StackRun, env: NodeJS.ProcessEnv): Promise<Exit
   const level = command.name === 'worker' ? 'WARN' : 'ERROR';
   const config = configFromEnv(env, command.profile);
   // The runtime serves its metrics (the SDK's and the package's ttc_* ones) only when asked to: it binds a port.
-  const metrics = config.metricsBind === undefined ? {} : { metrics: { prometheus: { bindAddress: config.metricsBind } } };
-  Runtime.install({ logger: new DefaultLogger(level, maskedSdkLog(process.stderr)), shutdownSignals: [], telemetryOptions: { logging: { filter: level, forward: {} }, ...metrics } });
-  return run({ config, cli: cliInvocation(process.argv[1]), projectRoot: process.cwd(), env, out: cliOutput(command.json, process.stdout, process.stderr), stop });
+  const metrics =
+    config.metricsBind === undefined ? {} : { metrics: { prometheus: { bindAddress: config.metricsBind } } };
+  Runtime.install({
+    logger: new DefaultLogger(level, maskedSdkLog(process.stderr)),
+    shutdownSignals: [],
+    telemetryOptions: { logging: { filter: level, forward: {} }, ...metrics },
+  });
+  return run({
+    config,
+    cli: cliInvocation(process.argv[1]),
+    projectRoot: process.cwd(),
+    env,
+    out: cliOutput(command.json, process.stdout, process.stderr),
+    stop,
+  });
 }
 
 async function runOperator(command: OperatorRun, env: NodeJS.ProcessEnv): Promise<ExitCode> {
@@ -84,7 +104,14 @@ async function runOperator(command: OperatorRun, env: NodeJS.ProcessEnv): Promis
   try {
     const output = await command.run(deps);
     const shown = command.present(output);
-    const text = typeof shown === 'string' ? (command.masked ? maskCredentials(shown) : shown) : command.masked ? maskedJson(shown, 2) : JSON.stringify(shown, null, 2);
+    const text =
+      typeof shown === 'string'
+        ? command.masked
+          ? maskCredentials(shown)
+          : shown
+        : command.masked
+          ? maskedJson(shown, 2)
+          : JSON.stringify(shown, null, 2);
     process.stdout.write(`${text}\n`);
     return command.exitCode(output);
   } catch (error) {
@@ -107,7 +134,9 @@ async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<nu
       return error.exitCode;
     }
     const code = typeof error === 'object' && error !== null && 'code' in error ? ` [${String(error.code)}]` : '';
-    process.stderr.write(`tool-contract: unexpected failure${code}: ${maskCredentials(error instanceof Error ? error.message : String(error))}\n`);
+    process.stderr.write(
+      `tool-contract: unexpected failure${code}: ${maskCredentials(error instanceof Error ? error.message : String(error))}\n`,
+    );
     return EXIT_CODES.failure;
   }
 }

@@ -18,7 +18,11 @@ export function maskCredentials(text: string): string {
 
 /** `value` as JSON with every string in it masked by {@link maskCredentials} (keys are the CLI's own). */
 export function maskedJson(value: unknown, space?: number): string {
-  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? maskCredentials(item) : item), space);
+  return JSON.stringify(
+    value,
+    (_key, item: unknown) => (typeof item === 'string' ? maskCredentials(item) : item),
+    space,
+  );
 }
 
 /**
@@ -46,7 +50,8 @@ function maskUrlUserinfo(text: string): string {
 /** Whether a scheme ends at `separator` (not before `floor`): a run of scheme characters in which a word starts with a letter. */
 function hasScheme(text: string, separator: number, floor: number): boolean {
   let found = false;
-  for (let at = separator - 1; at >= floor && isSchemeChar(text.charCodeAt(at)); at--) found ||= isLetter(text.charCodeAt(at)) && startsWord(text, at);
+  for (let at = separator - 1; at >= floor && isSchemeChar(text.charCodeAt(at)); at--)
+    found ||= isLetter(text.charCodeAt(at)) && startsWord(text, at);
   return found;
 }
 
@@ -143,14 +148,28 @@ const QUOTE = 0x27;
 
 /** `\s` of JavaScript regular expressions. */
 function isSpace(code: number): boolean {
-  return (code >= 0x09 && code <= 0x0d) || code === 0x20 || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff;
+  return (
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0x20 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }
 const isLetter = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 const isWordChar = (code: number) => isLetter(code) || isDigit(code) || code === 0x5f;
 /** `\b` in front of a word character at `at`. */
-const startsWord = (text: string, at: number) => isWordChar(text.charCodeAt(at)) && (at === 0 || !isWordChar(text.charCodeAt(at - 1)));
-const isSchemeChar = (code: number) => isLetter(code) || isDigit(code) || code === 0x2b || code === 0x2e || code === 0x2d;
+const startsWord = (text: string, at: number) =>
+  isWordChar(text.charCodeAt(at)) && (at === 0 || !isWordChar(text.charCodeAt(at - 1)));
+const isSchemeChar = (code: number) =>
+  isLetter(code) || isDigit(code) || code === 0x2b || code === 0x2e || code === 0x2d;
 const isKeyChar = (code: number) => isWordChar(code) || code === 0x2e || code === 0x2d;
 /** `/ ? #`: where a URL's authority ends. */
 const isPathStart = (code: number) => code === 0x2f || code === 0x3f || code === 0x23;

@@ -25,7 +25,10 @@ export class BoundedEventStore implements EventStore {
     return Promise.resolve(this.#events.get(eventId)?.streamId);
   }
 
-  async replayEventsAfter(lastEventId: string, { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+  async replayEventsAfter(
+    lastEventId: string,
+    { send }: { send: (eventId: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
     const last = this.#events.get(lastEventId);
     if (last === undefined) return '';
     let after = false;

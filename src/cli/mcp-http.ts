@@ -4,7 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import type { NegotiatingServer } from '../adapters/mcp-negotiating-server.js';
-import { allowedHostValues, bearerTokenOf, hasAllowedHost, hostName, isLoopbackName, MIN_BEARER_TOKEN_LENGTH, tokenMatcher } from '../net/endpoint-access.js';
+import {
+  allowedHostValues,
+  bearerTokenOf,
+  hasAllowedHost,
+  hostName,
+  isLoopbackName,
+  MIN_BEARER_TOKEN_LENGTH,
+  tokenMatcher,
+} from '../net/endpoint-access.js';
 import { BoundedEventStore } from './mcp-event-store.js';
 
 /** Where and how the Streamable HTTP endpoint listens. */
@@ -58,17 +66,23 @@ const SSE_RETRY_MS = 1000;
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpHttp> {
   const authorized = bearerCheck(options);
-  const sessions = new Map<string, { readonly transport: StreamableHTTPServerTransport; readonly server: NegotiatingServer; lastRequestAt: number }>();
+  const sessions = new Map<
+    string,
+    { readonly transport: StreamableHTTPServerTransport; readonly server: NegotiatingServer; lastRequestAt: number }
+  >();
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_MCP_SESSIONS;
   const idleMs = options.sessionIdleMs ?? DEFAULT_MCP_SESSION_IDLE_MS;
-  const sweeper = setInterval(() => {
-    const idleSince = Date.now() - idleMs;
-    for (const [id, session] of sessions) {
-      if (session.lastRequestAt >= idleSince) continue;
-      sessions.delete(id);
-      void session.transport.close().catch(() => undefined);
-    }
-  }, Math.min(idleMs, 60_000));
+  const sweeper = setInterval(
+    () => {
+      const idleSince = Date.now() - idleMs;
+      for (const [id, session] of sessions) {
+        if (session.lastRequestAt >= idleSince) continue;
+        sessions.delete(id);
+        void session.transport.close().catch(() => undefined);
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
   sweeper.unref();
   let allowed: ReadonlySet<string> = new Set();
   const http = createServer((req, res) => {
@@ -81,7 +95,8 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (!isAllowedHostAndOrigin(req, allowed)) return reply(res, 403, 'Forbidden: Host or Origin not allowed');
-    if (!authorized(req)) return reply(res, 401, 'Unauthorized: a bearer token is required', { 'www-authenticate': 'Bearer' });
+    if (!authorized(req))
+      return reply(res, 401, 'Unauthorized: a bearer token is required', { 'www-authenticate': 'Bearer' });
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_HTTP_PATH) return reply(res, 404, 'Not found');
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
@@ -137,10 +152,17 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<RunningMcpH
  */
 function holdToNegotiatedVersion(req: IncomingMessage, version: string | undefined): void {
   const header = req.headers['mcp-protocol-version'];
-  if (version === undefined || typeof header !== 'string' || !SUPPORTED_PROTOCOL_VERSIONS.includes(header) || header >= version) return;
+  if (
+    version === undefined ||
+    typeof header !== 'string' ||
+    !SUPPORTED_PROTOCOL_VERSIONS.includes(header) ||
+    header >= version
+  )
+    return;
   req.headers['mcp-protocol-version'] = version;
   // The SDK builds its request from the raw header list: the value is replaced there too.
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]?.toLowerCase() === 'mcp-protocol-version') req.rawHeaders[i + 1] = version;
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
+    if (req.rawHeaders[i]?.toLowerCase() === 'mcp-protocol-version') req.rawHeaders[i + 1] = version;
 }
 
 /**
@@ -151,12 +173,19 @@ function holdToNegotiatedVersion(req: IncomingMessage, version: string | undefin
 export function checkMcpHttpAccess(options: Pick<McpHttpOptions, 'host' | 'allowedHosts' | 'bearerToken'>): void {
   const { host, allowedHosts, bearerToken } = options;
   if (bearerToken !== undefined) {
-    if (bearerToken.length < MIN_BEARER_TOKEN_LENGTH) throw new McpHttpAccessError(`the MCP bearer token must be at least ${MIN_BEARER_TOKEN_LENGTH} characters`);
+    if (bearerToken.length < MIN_BEARER_TOKEN_LENGTH)
+      throw new McpHttpAccessError(`the MCP bearer token must be at least ${MIN_BEARER_TOKEN_LENGTH} characters`);
     return;
   }
-  if (!isLoopbackName(host)) throw new McpHttpAccessError(`serving MCP on ${host} (not loopback) needs a bearer token: every client acts as the server's principal`);
+  if (!isLoopbackName(host))
+    throw new McpHttpAccessError(
+      `serving MCP on ${host} (not loopback) needs a bearer token: every client acts as the server's principal`,
+    );
   const forwarded = allowedHosts.find((name) => !isLoopbackName(hostName(name)));
-  if (forwarded !== undefined) throw new McpHttpAccessError(`allowing the host ${forwarded} (a reverse proxy's name) needs a bearer token: every client the proxy forwards acts as the server's principal`);
+  if (forwarded !== undefined)
+    throw new McpHttpAccessError(
+      `allowing the host ${forwarded} (a reverse proxy's name) needs a bearer token: every client the proxy forwards acts as the server's principal`,
+    );
 }
 
 /** Who may use the endpoint: with a token, requests that carry it; without one (see {@link checkMcpHttpAccess}), anyone on loopback. */
@@ -201,5 +230,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  res
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }

@@ -1,4 +1,10 @@
-import { isStoreError, type ContractMetrics, type MetricRate, type MetricsWindow, type ToolStore } from '../store/index.js';
+import {
+  isStoreError,
+  type ContractMetrics,
+  type MetricRate,
+  type MetricsWindow,
+  type ToolStore,
+} from '../store/index.js';
 import { CliError, EXIT_CODES } from './cli-error.js';
 
 /** What `tool-contract metrics` reports: the figures (printed with `--json`), and the same as Markdown tables. */
@@ -18,7 +24,11 @@ export async function reportMetrics(store: ToolStore, window: MetricsWindow = {}
     return { metrics, text: metricsText(metrics) };
   } catch (error) {
     if (isStoreError(error) && error.code === 'INVALID_ARGUMENTS') {
-      throw new CliError(`--since must be an ISO-8601 time with an offset, e.g. 2026-11-30T12:00:00Z (got '${window.since ?? ''}')`, EXIT_CODES.usage, { cause: error });
+      throw new CliError(
+        `--since must be an ISO-8601 time with an offset, e.g. 2026-11-30T12:00:00Z (got '${window.since ?? ''}')`,
+        EXIT_CODES.usage,
+        { cause: error },
+      );
     }
     throw error;
   }
@@ -26,13 +36,18 @@ export async function reportMetrics(store: ToolStore, window: MetricsWindow = {}
 
 /** Everything `metrics` prints without `--json`: the overall table, the tools, and the rule versions. */
 export function metricsText(metrics: ContractMetrics): string {
-  return [metricsTable(metrics), '### By tool', toolTable(metrics), '### By rule version', ruleTable(metrics)].join('\n\n');
+  return [metricsTable(metrics), '### By tool', toolTable(metrics), '### By rule version', ruleTable(metrics)].join(
+    '\n\n',
+  );
 }
 
 /** The overall figures as a Markdown table (docs/reliability.md shows one). */
 export function metricsTable(metrics: ContractMetrics): string {
   const { reconciliation: r } = metrics;
-  const window = [metrics.since === null ? 'everything recorded' : `since ${metrics.since}`, ...(metrics.tool === null ? [] : [`tool ${metrics.tool}`])].join(', ');
+  const window = [
+    metrics.since === null ? 'everything recorded' : `since ${metrics.since}`,
+    ...(metrics.tool === null ? [] : [`tool ${metrics.tool}`]),
+  ].join(', ');
   const rows: [string, string][] = [
     ['window', window],
     ['audited attempts', String(metrics.attempts)],
@@ -67,13 +82,50 @@ function toolTable(metrics: ContractMetrics): string {
     rate(tool.falseRejects),
     settleText(tool.reconciliation.timeToSettleMs),
   ]);
-  return markdownTable(['tool', 'attempts', 'accepted', 'failed at', 'warned at', 'stale warnings', 'conflicts', 'omitted evidence', 'unknown outcomes', 'false accept', 'false reject', 'time to settle'], rows);
+  return markdownTable(
+    [
+      'tool',
+      'attempts',
+      'accepted',
+      'failed at',
+      'warned at',
+      'stale warnings',
+      'conflicts',
+      'omitted evidence',
+      'unknown outcomes',
+      'false accept',
+      'false reject',
+      'time to settle',
+    ],
+    rows,
+  );
 }
 
 /** One row per tool, layer and rule version: what it decided, and how often it was labelled wrong. */
 function ruleTable(metrics: ContractMetrics): string {
-  const rows = metrics.byRule.map((rule) => [rule.tool, rule.layer, rule.ruleVersion, String(rule.decided), rate(rule.failed), rate(rule.warned), rate(rule.falseAccepts), rate(rule.falseRejects)]);
-  return markdownTable(['tool', 'layer', 'rule version', 'decided', 'failed', 'warned', 'false accept (of accepted)', 'false reject (of failed)'], rows);
+  const rows = metrics.byRule.map((rule) => [
+    rule.tool,
+    rule.layer,
+    rule.ruleVersion,
+    String(rule.decided),
+    rate(rule.failed),
+    rate(rule.warned),
+    rate(rule.falseAccepts),
+    rate(rule.falseRejects),
+  ]);
+  return markdownTable(
+    [
+      'tool',
+      'layer',
+      'rule version',
+      'decided',
+      'failed',
+      'warned',
+      'false accept (of accepted)',
+      'false reject (of failed)',
+    ],
+    rows,
+  );
 }
 
 function layerShares(layers: ContractMetrics['byTool'][number]['layers'], kind: 'failed' | 'warned'): string {

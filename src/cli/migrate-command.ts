@@ -33,7 +33,8 @@ export async function runMigrate(ctx: StackContext): Promise<ExitCode> {
 async function migrateDatabase(database: OpenDatabase): Promise<MigrateOutput> {
   const migrations = await loadMigrations();
   const report = await database.migrate(migrations);
-  const named = (versions: readonly number[]) => versions.map((version) => ({ version, name: migrations.find((m) => m.version === version)?.name ?? '' }));
+  const named = (versions: readonly number[]) =>
+    versions.map((version) => ({ version, name: migrations.find((m) => m.version === version)?.name ?? '' }));
   return {
     database: database.source.kind,
     applied: named(report.applied),

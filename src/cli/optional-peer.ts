@@ -11,7 +11,11 @@ export async function importWithOptionalPeer<T>(load: () => Promise<T>, peer: st
   } catch (error) {
     const { code, message } = error as { code?: unknown; message?: unknown };
     if (code === 'ERR_MODULE_NOT_FOUND' && typeof message === 'string' && message.includes(`'${peer}'`)) {
-      throw new CliError(`${needer} needs the optional package ${peer}, which is not installed: npm install ${peer}`, EXIT_CODES.usage, { cause: error });
+      throw new CliError(
+        `${needer} needs the optional package ${peer}, which is not installed: npm install ${peer}`,
+        EXIT_CODES.usage,
+        { cause: error },
+      );
     }
     throw error;
   }

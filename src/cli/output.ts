@@ -29,7 +29,8 @@ export function cliOutput(json: boolean, stdout: LineSink, stderr: LineSink): Cl
   return {
     json,
     progress: (text) => line(json ? stderr : stdout, text),
-    report: (event, text) => (json ? void stdout.write(`${maskedJson(event)}\n`) : line(stdout, text.endsWith('\n') ? text.slice(0, -1) : text)),
+    report: (event, text) =>
+      json ? void stdout.write(`${maskedJson(event)}\n`) : line(stdout, text.endsWith('\n') ? text.slice(0, -1) : text),
     result: (value) => void stdout.write(`${maskedJson(value, 2)}\n`),
   };
 }

@@ -10,9 +10,19 @@ import { toCliError } from './temporal-errors.js';
  * which the workflow itself still lists as pending with exactly that request; a workflow's search attribute or query
  * answer alone lists nothing.
  */
-export async function listPendingApprovals(client: Client, store: ToolStore, options: { readonly workflowId?: string } = {}): Promise<{ readonly workflows: RunApprovals[] }> {
+export async function listPendingApprovals(
+  client: Client,
+  store: ToolStore,
+  options: { readonly workflowId?: string } = {},
+): Promise<{ readonly workflows: RunApprovals[] }> {
   try {
-    return { workflows: await pendingApprovalsToSign(client, store, options.workflowId === undefined ? {} : { workflowId: options.workflowId }) };
+    return {
+      workflows: await pendingApprovalsToSign(
+        client,
+        store,
+        options.workflowId === undefined ? {} : { workflowId: options.workflowId },
+      ),
+    };
   } catch (error) {
     throw toCliError(error, options.workflowId ?? '(every workflow)');
   }

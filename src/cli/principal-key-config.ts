@@ -11,6 +11,9 @@ export function configuredPrincipalKey(value: string | undefined): Uint8Array | 
   try {
     return parsePrincipalKey(value);
   } catch {
-    throw new CliError(`${CLI_ENV.principalKey} must be at least ${MIN_PRINCIPAL_KEY_BYTES} bytes (e.g. openssl rand -base64 32)`, EXIT_CODES.usage);
+    throw new CliError(
+      `${CLI_ENV.principalKey} must be at least ${MIN_PRINCIPAL_KEY_BYTES} bytes (e.g. openssl rand -base64 32)`,
+      EXIT_CODES.usage,
+    );
   }
 }

@@ -34,7 +34,10 @@ export interface RegressReport {
 export async function regress(options: RegressOptions): Promise<RegressReport> {
   const cases = await readCases(resolve(options.cwd, options.casesFile));
   const current = (await loadToolModule(options.toolsModule, options.cwd)).tools;
-  const baseline = options.baselineModule === undefined ? undefined : (await loadToolModule(options.baselineModule, options.cwd)).tools;
+  const baseline =
+    options.baselineModule === undefined
+      ? undefined
+      : (await loadToolModule(options.baselineModule, options.cwd)).tools;
   const byTool = new Map<string, GoldenCase[]>();
   for (const { goldenCase } of cases) byTool.set(goldenCase.tool, [...(byTool.get(goldenCase.tool) ?? []), goldenCase]);
   const tools: GoldenSetReport[] = [];
@@ -62,7 +65,11 @@ async function readCases(file: string): Promise<NumberedCase[]> {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new CliError(`cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`, EXIT_CODES.usage, { cause: error });
+    throw new CliError(
+      `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`,
+      EXIT_CODES.usage,
+      { cause: error },
+    );
   }
   const cases: NumberedCase[] = [];
   const ids = new Map<string, number>();
@@ -78,10 +85,17 @@ async function readCases(file: string): Promise<NumberedCase[]> {
     const parsed = goldenCaseSchema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new CliError(`${file}:${line}: not a golden case (${issue === undefined ? 'invalid' : `${issue.path.join('.') || 'case'}: ${issue.message}`})`, EXIT_CODES.usage);
+      throw new CliError(
+        `${file}:${line}: not a golden case (${issue === undefined ? 'invalid' : `${issue.path.join('.') || 'case'}: ${issue.message}`})`,
+        EXIT_CODES.usage,
+      );
     }
     const seen = ids.get(parsed.data.id);
-    if (seen !== undefined) throw new CliError(`${file}:${line}: case id '${parsed.data.id}' is already used on line ${seen}`, EXIT_CODES.usage);
+    if (seen !== undefined)
+      throw new CliError(
+        `${file}:${line}: case id '${parsed.data.id}' is already used on line ${seen}`,
+        EXIT_CODES.usage,
+      );
     ids.set(parsed.data.id, line);
     cases.push({ line, goldenCase: parsed.data });
   }
@@ -89,7 +103,12 @@ async function readCases(file: string): Promise<NumberedCase[]> {
   return cases;
 }
 
-function toolNamed(registry: ToolRegistry, name: string, module: string, cases: readonly NumberedCase[]): AnyToolImplementation {
+function toolNamed(
+  registry: ToolRegistry,
+  name: string,
+  module: string,
+  cases: readonly NumberedCase[],
+): AnyToolImplementation {
   if (registry.has(name)) return registry.get(name);
   const line = cases.find((entry) => entry.goldenCase.tool === name)?.line ?? 0;
   throw new CliError(`line ${line}: tool '${name}' is not exported by ${module}`, EXIT_CODES.usage);

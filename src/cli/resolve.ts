@@ -11,8 +11,7 @@ import { toCliError } from './temporal-errors.js';
 
 /** What `resolve` needs: the idempotency key of the escalated call and the human's answer. */
 export type ResolveInput = { readonly idempotencyKey: string; readonly resolvedBy: string; readonly note?: string } & (
-  | { readonly outcome: 'committed'; readonly externalId: string }
-  | { readonly outcome: 'not_committed' }
+  { readonly outcome: 'committed'; readonly externalId: string } | { readonly outcome: 'not_committed' }
 );
 
 /** What the CLI prints after its resolution settled the call. */
@@ -31,12 +30,21 @@ export interface ResolveOutput {
  * is still being asked, a person's word would override a receipt that may yet come. Then it signs the resolution
  * for exactly that reconciliation run and key, and sends it through the resolution update.
  */
-export async function resolveOutcome(client: Client, input: ResolveInput, signingKey: DecisionKey | null): Promise<ResolveOutput> {
+export async function resolveOutcome(
+  client: Client,
+  input: ResolveInput,
+  signingKey: DecisionKey | null,
+): Promise<ResolveOutput> {
   const workflowId = reconcileWorkflowId(input.idempotencyKey);
   try {
     const status = await client.workflow.getHandle(workflowId).query<ReconcileStatus>(RECONCILE_STATE_QUERY);
-    if (status.resolution !== null) throw new CliError(`the reconciliation of ${input.idempotencyKey} is already resolved: ${describeDecision(status.resolution)}`, EXIT_CODES.refused);
-    if (status.state !== 'escalated') throw new CliError(notEscalated(input.idempotencyKey, status), EXIT_CODES.refused);
+    if (status.resolution !== null)
+      throw new CliError(
+        `the reconciliation of ${input.idempotencyKey} is already resolved: ${describeDecision(status.resolution)}`,
+        EXIT_CODES.refused,
+      );
+    if (status.state !== 'escalated')
+      throw new CliError(notEscalated(input.idempotencyKey, status), EXIT_CODES.refused);
     const externalId = input.outcome === 'committed' ? input.externalId : undefined;
     const token =
       signingKey === null
@@ -61,8 +69,18 @@ export async function resolveOutcome(client: Client, input: ResolveInput, signin
       ...(input.note === undefined ? {} : { note: input.note }),
       ...(token === undefined ? {} : { token }),
     });
-    if (!answer.accepted) throw new CliError(`the reconciliation of ${input.idempotencyKey} did not take this resolution: ${refusedBecause(answer)}`, EXIT_CODES.refused);
-    return { workflowId, idempotencyKey: input.idempotencyKey, outcome: input.outcome, accepted: true, recorded: answer.decision };
+    if (!answer.accepted)
+      throw new CliError(
+        `the reconciliation of ${input.idempotencyKey} did not take this resolution: ${refusedBecause(answer)}`,
+        EXIT_CODES.refused,
+      );
+    return {
+      workflowId,
+      idempotencyKey: input.idempotencyKey,
+      outcome: input.outcome,
+      accepted: true,
+      recorded: answer.decision,
+    };
   } catch (error) {
     throw toCliError(error, workflowId);
   }

@@ -20,7 +20,10 @@ interface CheckableConnection {
  * credentials or namespace here, at once and the same way: as the CLI error of its cause (exit code, address, the
  * server's reason and a hint that fits; see `connection-failure.ts`), never later as an "unexpected failure".
  */
-export async function connectChecked<C extends CheckableConnection>(target: TemporalProfile, connect: () => Promise<C>): Promise<C> {
+export async function connectChecked<C extends CheckableConnection>(
+  target: TemporalProfile,
+  connect: () => Promise<C>,
+): Promise<C> {
   let connection: C;
   try {
     connection = await connect();
@@ -37,8 +40,16 @@ export async function connectChecked<C extends CheckableConnection>(target: Temp
 }
 
 /** A checked client connection, decoding (and encoding) payloads with `codec` when the worker encrypts them. */
-export async function connectClient(target: TemporalProfile, codec: PayloadCodec | null): Promise<TemporalClientConnection> {
-  const connection = await connectChecked(target, () => Connection.connect({ ...target.connection, connectTimeout: '10s' }));
+export async function connectClient(
+  target: TemporalProfile,
+  codec: PayloadCodec | null,
+): Promise<TemporalClientConnection> {
+  const connection = await connectChecked(target, () =>
+    Connection.connect({ ...target.connection, connectTimeout: '10s' }),
+  );
   const dataConverter = codec === null ? {} : { dataConverter: { payloadCodecs: [codec] } };
-  return { client: new Client({ connection, namespace: target.namespace, ...dataConverter }), close: () => connection.close() };
+  return {
+    client: new Client({ connection, namespace: target.namespace, ...dataConverter }),
+    close: () => connection.close(),
+  };
 }

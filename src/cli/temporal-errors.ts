@@ -10,14 +10,26 @@ import { CliError, EXIT_CODES } from './cli-error.js';
  */
 export function toCliError(error: unknown, workflowId: string): unknown {
   if (error instanceof CliError) return error;
-  if (error instanceof WorkflowNotFoundError) return new CliError(`workflow '${workflowId}' not found (or no longer running)`, EXIT_CODES.notFound, { cause: error });
+  if (error instanceof WorkflowNotFoundError)
+    return new CliError(`workflow '${workflowId}' not found (or no longer running)`, EXIT_CODES.notFound, {
+      cause: error,
+    });
   if (error instanceof WorkflowUpdateFailedError) {
     const cause = error.cause;
-    const detail = cause instanceof ApplicationFailure ? `${cause.type ?? 'ApplicationFailure'}: ${cause.message}` : String(cause?.message ?? error.message);
-    return new CliError(`workflow '${workflowId}' refused the decision (${detail})`, EXIT_CODES.refused, { cause: error });
+    const detail =
+      cause instanceof ApplicationFailure
+        ? `${cause.type ?? 'ApplicationFailure'}: ${cause.message}`
+        : String(cause?.message ?? error.message);
+    return new CliError(`workflow '${workflowId}' refused the decision (${detail})`, EXIT_CODES.refused, {
+      cause: error,
+    });
   }
   if (error instanceof QueryNotRegisteredError) {
-    return new CliError(`workflow '${workflowId}' does not answer this query (it has no tool calls of this kind): ${error.message}`, EXIT_CODES.refused, { cause: error });
+    return new CliError(
+      `workflow '${workflowId}' does not answer this query (it has no tool calls of this kind): ${error.message}`,
+      EXIT_CODES.refused,
+      { cause: error },
+    );
   }
   return error;
 }

@@ -36,7 +36,13 @@ export interface WorkerKeys {
 }
 
 /** Creates (bundling the workflows) and runs a worker with the ToolContractPlugin, keyed by `keys`. */
-export async function startToolWorker(connection: NativeConnection, namespace: string, store: ToolStore, plan: WorkerPlan, keys: WorkerKeys = {}): Promise<RunningToolWorker> {
+export async function startToolWorker(
+  connection: NativeConnection,
+  namespace: string,
+  store: ToolStore,
+  plan: WorkerPlan,
+  keys: WorkerKeys = {},
+): Promise<RunningToolWorker> {
   const { payloadCodec, ...pluginKeys } = keys;
   const worker = await Worker.create({
     connection,

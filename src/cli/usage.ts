@@ -25,7 +25,9 @@ TTC_DECISION_KEY (the key approve/reject/resolve sign with) and TTC_DECISION_VER
 decisions with); dev, start and demo create a project key pair in .data/decisions/ on first run, which the commands run
 in this folder use. Keys are never printed.
 Exit codes:
-${exitCodeMeanings().map(({ code, meaning }) => `${INDENT}${code}  ${meaning}`).join('\n')}`;
+${exitCodeMeanings()
+  .map(({ code, meaning }) => `${INDENT}${code}  ${meaning}`)
+  .join('\n')}`;
 
 /** One command's entry: the synopsis, and its description beside it (or below it, when the synopsis is long). */
 function renderUsage({ synopsis, description }: CommandUsage): string {
@@ -33,14 +35,17 @@ function renderUsage({ synopsis, description }: CommandUsage): string {
   const line = `${INDENT}${synopsis}`;
   const [first, ...rest] = description;
   if (first === undefined) return line;
-  const head = line.length < DESCRIPTION_COLUMN ? [`${line.padEnd(DESCRIPTION_COLUMN)}${first}`] : [line, `${column}${first}`];
+  const head =
+    line.length < DESCRIPTION_COLUMN ? [`${line.padEnd(DESCRIPTION_COLUMN)}${first}`] : [line, `${column}${first}`];
   return [...head, ...rest.map((text) => `${column}${text}`)].join('\n');
 }
 
 /** Usage text printed by `help` (and the README's CLI section): every command of the registry, then the footer. */
 export const USAGE = [
   'Usage: tool-contract <command> [options]',
-  ...COMMAND_GROUPS.map((group) => [group.title, ...group.commands.map((command) => renderUsage(command.usage))].join('\n')),
+  ...COMMAND_GROUPS.map((group) =>
+    [group.title, ...group.commands.map((command) => renderUsage(command.usage))].join('\n'),
+  ),
   FOOTER,
 ].join('\n\n');
 

@@ -11,7 +11,13 @@ import { configuredCodec } from './codec-config.js';
 import { migrationLines, openDatabase } from './database.js';
 import type { ToolRegistry } from '../contract/tool-registry.js';
 import type { DecisionAuthenticator } from '../decisions/authenticator.js';
-import { authenticatorFor, DECISION_ENV, readDecisionKeys, VERIFY_KEYS_FILE, type DecisionKeys } from './decision-keys.js';
+import {
+  authenticatorFor,
+  DECISION_ENV,
+  readDecisionKeys,
+  VERIFY_KEYS_FILE,
+  type DecisionKeys,
+} from './decision-keys.js';
 import type { StackContext } from './stack-context.js';
 import { stopRequested, Teardown } from './teardown.js';
 import { connectWorker } from './worker-connection.js';
@@ -21,7 +27,12 @@ import { startToolWorker, type RunningToolWorker, type WorkerKeys, type WorkerPl
 /** What `worker` serves: the demo, or the user's tools module (and workflows module, else the package's). */
 export type WorkerSource =
   | { readonly kind: 'demo' }
-  | { readonly kind: 'user'; readonly toolsModule: string; readonly workflowsModule?: string; readonly taskQueue: string };
+  | {
+      readonly kind: 'user';
+      readonly toolsModule: string;
+      readonly workflowsModule?: string;
+      readonly taskQueue: string;
+    };
 
 /**
  * `worker`: connects to TEMPORAL_ADDRESS (first, so a missing server fails fast) and to the database, migrates,
@@ -36,11 +47,18 @@ export async function runWorkerCommand(ctx: StackContext, source: WorkerSource):
     const connection = await connectWorker(ctx.config.temporal);
     teardown.add('the Temporal connection', () => connection.close());
     const plan = await workerPlan(ctx, source, teardown);
-    ctx.out.progress(ctx.config.databaseUrl === undefined ? 'starting the embedded Postgres (.data/postgres/main)' : 'connecting to DATABASE_URL');
+    ctx.out.progress(
+      ctx.config.databaseUrl === undefined
+        ? 'starting the embedded Postgres (.data/postgres/main)'
+        : 'connecting to DATABASE_URL',
+    );
     const database = await openDatabase(ctx.config, ctx.projectRoot);
     teardown.add('the database', () => database.close());
     for (const line of migrationLines(await database.migrate())) ctx.out.progress(line);
-    if (ctx.config.principalKey === undefined) ctx.out.progress(`warning: ${CLI_ENV.principalKey} is not set: audit principal references are plain SHA-256 digests, which short subject ids do not protect`);
+    if (ctx.config.principalKey === undefined)
+      ctx.out.progress(
+        `warning: ${CLI_ENV.principalKey} is not set: audit principal references are plain SHA-256 digests, which short subject ids do not protect`,
+      );
     if (ctx.stop.aborted) return EXIT_CODES.ok;
     const worker = await runPlan(ctx, { connection, namespace }, database.store, plan, teardown);
     // Sampled from visibility and the store, so they reach the runtime's metrics exporter when one is installed.
@@ -48,7 +66,15 @@ export async function runWorkerCommand(ctx: StackContext, source: WorkerSource):
     teardown.add('the contract gauges', () => gauges.stop());
     const tools = plan.tools.list().map((tool) => tool.name);
     ctx.out.report(
-      { event: 'ready', temporalAddress: address, namespace, taskQueue: plan.taskQueue, workflowsPath: plan.workflowsPath, tools, database: database.source.kind },
+      {
+        event: 'ready',
+        temporalAddress: address,
+        namespace,
+        taskQueue: plan.taskQueue,
+        workflowsPath: plan.workflowsPath,
+        tools,
+        database: database.source.kind,
+      },
       `worker running on task queue '${plan.taskQueue}' at ${address} (namespace ${namespace})\n  tools: ${tools.join(', ')}\n  workflows: ${plan.workflowsPath}\nCtrl-C (or SIGTERM) stops it.`,
     );
     await untilStoppedOrFailed(ctx.stop, worker);
@@ -64,7 +90,13 @@ export async function runWorkerCommand(ctx: StackContext, source: WorkerSource):
  * Bundles the workflows, starts the worker (keyed by TTC_PRINCIPAL_KEY and TTC_CURSOR_KEY when set) and registers its
  * shutdown.
  */
-export async function runPlan(ctx: StackContext, server: { readonly connection: NativeConnection; readonly namespace: string }, store: ToolStore, plan: WorkerPlan, teardown: Teardown): Promise<RunningToolWorker> {
+export async function runPlan(
+  ctx: StackContext,
+  server: { readonly connection: NativeConnection; readonly namespace: string },
+  store: ToolStore,
+  plan: WorkerPlan,
+  teardown: Teardown,
+): Promise<RunningToolWorker> {
   const principalKey = configuredPrincipalKey(ctx.config.principalKey);
   const cursorKey = configuredCursorKey(ctx.config.cursorKey);
   const codec = configuredCodec(ctx.config.codecKeys);
@@ -73,7 +105,8 @@ export async function runPlan(ctx: StackContext, server: { readonly connection: 
     ...(cursorKey === undefined ? {} : { cursorKey }),
     ...(codec === null ? {} : { payloadCodec: codec.codec }),
   };
-  if (codec !== null) ctx.out.progress(`payloads encrypted with codec key '${codec.keyIds[0] ?? ''}' (${CLI_ENV.codecKeys})`);
+  if (codec !== null)
+    ctx.out.progress(`payloads encrypted with codec key '${codec.keyIds[0] ?? ''}' (${CLI_ENV.codecKeys})`);
   ctx.out.progress(`bundling the workflows and starting a worker on task queue '${plan.taskQueue}'`);
   const worker = await startToolWorker(server.connection, server.namespace, store, plan, keys);
   teardown.add('the worker', () => worker.stop());
@@ -86,7 +119,10 @@ function configuredCursorKey(value: string | undefined): Uint8Array | undefined 
   try {
     return parseSecretKey(value, CLI_ENV.cursorKey);
   } catch {
-    throw new CliError(`${CLI_ENV.cursorKey} must be at least ${MIN_KEY_BYTES} bytes (e.g. openssl rand -base64 32)`, EXIT_CODES.usage);
+    throw new CliError(
+      `${CLI_ENV.cursorKey} must be at least ${MIN_KEY_BYTES} bytes (e.g. openssl rand -base64 32)`,
+      EXIT_CODES.usage,
+    );
   }
 }
 
@@ -94,7 +130,14 @@ function configuredCursorKey(value: string | undefined): Uint8Array | undefined 
 export async function untilStoppedOrFailed(stop: AbortSignal, worker: RunningToolWorker): Promise<void> {
   const ended = worker.done.then(
     () => Promise.reject(new CliError('the worker stopped on its own', EXIT_CODES.failure)),
-    (error: unknown) => Promise.reject(new CliError(`the worker failed: ${error instanceof Error ? error.message : String(error)}`, EXIT_CODES.failure, { cause: error })),
+    (error: unknown) =>
+      Promise.reject(
+        new CliError(
+          `the worker failed: ${error instanceof Error ? error.message : String(error)}`,
+          EXIT_CODES.failure,
+          { cause: error },
+        ),
+      ),
   );
   ended.catch(() => undefined);
   await Promise.race([stopRequested(stop), ended]);
@@ -108,19 +151,32 @@ async function workerPlan(ctx: StackContext, source: WorkerSource, teardown: Tea
   if (source.kind === 'user') {
     const module = await loadToolModule(source.toolsModule, ctx.projectRoot);
     assertVerifiable(module.tools, decisions);
-    const workflowsPath = source.workflowsModule === undefined ? packageWorkflowsPath() : workflowsModulePath(source.workflowsModule, ctx.projectRoot);
+    const workflowsPath =
+      source.workflowsModule === undefined
+        ? packageWorkflowsPath()
+        : workflowsModulePath(source.workflowsModule, ctx.projectRoot);
     return { ...module, workflowsPath, taskQueue: source.taskQueue, ...verified };
   }
   ctx.out.progress('starting the demo services (order system, knowledge base, payment provider) in this process');
   const services = await startDemoServices();
   teardown.add('the demo services', () => services.stop());
   assertVerifiable(services.tools, decisions);
-  return { tools: services.tools, safeRetryTools: services.safeRetryTools, workflowsPath: DEMO_WORKFLOWS_PATH, declarationModules: [DEMO_DECLARATIONS_PATH], taskQueue: DEMO_TASK_QUEUE, ...verified };
+  return {
+    tools: services.tools,
+    safeRetryTools: services.safeRetryTools,
+    workflowsPath: DEMO_WORKFLOWS_PATH,
+    declarationModules: [DEMO_DECLARATIONS_PATH],
+    taskQueue: DEMO_TASK_QUEUE,
+    ...verified,
+  };
 }
 
 /** A worker serving a tool that requires approval must be able to verify decisions: else nothing could approve it. */
 function assertVerifiable(tools: ToolRegistry, decisions: DecisionAuthenticator | undefined): void {
-  const needApproval = tools.list().filter((tool) => tool.requiresApproval).map((tool) => tool.name);
+  const needApproval = tools
+    .list()
+    .filter((tool) => tool.requiresApproval)
+    .map((tool) => tool.name);
   if (decisions !== undefined || needApproval.length === 0) return;
   throw new CliError(
     `${needApproval.join(', ')} require${needApproval.length === 1 ? 's' : ''} approval, and this worker has no key to verify decisions with: set ${DECISION_ENV.verifyKeys} (the approval service's public keys), or run it in a project folder where \`tool-contract dev\` created ${VERIFY_KEYS_FILE}`,

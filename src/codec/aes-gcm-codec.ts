@@ -29,10 +29,13 @@ export class AesGcmPayloadCodec implements PayloadCodec {
 
   constructor(keys: readonly CodecKey[]) {
     const [current] = keys;
-    if (current === undefined) throw new RangeError('AesGcmPayloadCodec needs at least one key (the first one encrypts)');
+    if (current === undefined)
+      throw new RangeError('AesGcmPayloadCodec needs at least one key (the first one encrypts)');
     for (const { id, key } of keys) {
-      if (id.trim() === '' || id.includes(':') || id.includes(',')) throw new RangeError(`a codec key id must be non-empty, without ':' or ',' (got '${id}')`);
-      if (key.byteLength !== KEY_BYTES) throw new RangeError(`codec key '${id}' must be ${KEY_BYTES} bytes (AES-256), got ${key.byteLength}`);
+      if (id.trim() === '' || id.includes(':') || id.includes(','))
+        throw new RangeError(`a codec key id must be non-empty, without ':' or ',' (got '${id}')`);
+      if (key.byteLength !== KEY_BYTES)
+        throw new RangeError(`codec key '${id}' must be ${KEY_BYTES} bytes (AES-256), got ${key.byteLength}`);
     }
     if (new Set(keys.map((key) => key.id)).size !== keys.length) throw new RangeError('codec key ids must be unique');
     this.current = current;
@@ -54,7 +57,10 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     // The key id is authenticated too: moving a payload under another id fails to open.
     cipher.setAAD(utf8.encode(this.current.id));
     const sealed = Buffer.concat([iv, cipher.update(serialise(payload)), cipher.final(), cipher.getAuthTag()]);
-    return { metadata: { encoding: utf8.encode(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: utf8.encode(this.current.id) }, data: sealed };
+    return {
+      metadata: { encoding: utf8.encode(ENCRYPTED_ENCODING), [KEY_ID_METADATA]: utf8.encode(this.current.id) },
+      data: sealed,
+    };
   }
 
   private open(payload: Payload): Payload {
@@ -63,13 +69,18 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     const idBytes = payload.metadata?.[KEY_ID_METADATA];
     const id = idBytes === undefined || idBytes === null ? '' : fromUtf8.decode(idBytes);
     const key = this.byId.get(id);
-    if (key === undefined) throw new Error(`payload encrypted with unknown codec key '${id}' (keys: ${[...this.byId.keys()].join(', ')})`);
+    if (key === undefined)
+      throw new Error(`payload encrypted with unknown codec key '${id}' (keys: ${[...this.byId.keys()].join(', ')})`);
     const data = Buffer.from(payload.data ?? new Uint8Array());
-    if (data.byteLength < IV_BYTES + TAG_BYTES) throw new Error(`encrypted payload too short (${data.byteLength} bytes)`);
+    if (data.byteLength < IV_BYTES + TAG_BYTES)
+      throw new Error(`encrypted payload too short (${data.byteLength} bytes)`);
     const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));
     decipher.setAAD(utf8.encode(id));
     decipher.setAuthTag(data.subarray(data.byteLength - TAG_BYTES));
-    const plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.byteLength - TAG_BYTES)), decipher.final()]);
+    const plain = Buffer.concat([
+      decipher.update(data.subarray(IV_BYTES, data.byteLength - TAG_BYTES)),
+      decipher.final(),
+    ]);
     return deserialise(plain);
   }
 }
@@ -84,13 +95,25 @@ function settle<T>(work: () => T): Promise<T> {
 
 /** A payload as bytes: JSON of its metadata and data, base64-encoded (the codec's own format, sealed whole). */
 function serialise(payload: Payload): Buffer {
-  const metadata = Object.fromEntries(Object.entries(payload.metadata ?? {}).flatMap(([name, value]) => (value === null || value === undefined ? [] : [[name, Buffer.from(value).toString('base64')]])));
-  return Buffer.from(JSON.stringify({ metadata, data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64') }), 'utf8');
+  const metadata = Object.fromEntries(
+    Object.entries(payload.metadata ?? {}).flatMap(([name, value]) =>
+      value === null || value === undefined ? [] : [[name, Buffer.from(value).toString('base64')]],
+    ),
+  );
+  return Buffer.from(
+    JSON.stringify({ metadata, data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64') }),
+    'utf8',
+  );
 }
 
 function deserialise(bytes: Buffer): Payload {
   const { metadata, data } = JSON.parse(bytes.toString('utf8')) as { metadata: Record<string, string>; data: string };
-  return { metadata: Object.fromEntries(Object.entries(metadata).map(([name, value]) => [name, new Uint8Array(Buffer.from(value, 'base64'))])), data: new Uint8Array(Buffer.from(data, 'base64')) };
+  return {
+    metadata: Object.fromEntries(
+      Object.entries(metadata).map(([name, value]) => [name, new Uint8Array(Buffer.from(value, 'base64'))]),
+    ),
+    data: new Uint8Array(Buffer.from(data, 'base64')),
+  };
 }
 
 /**
@@ -102,7 +125,10 @@ export function parseCodecKeys(text: string): CodecKey[] {
     const separator = entry.indexOf(':');
     const id = entry.slice(0, separator).trim();
     const key = Buffer.from(entry.slice(separator + 1).trim(), 'base64');
-    if (separator < 1 || key.byteLength !== KEY_BYTES) throw new RangeError(`codec key ${index + 1} must be 'id:<${KEY_BYTES} bytes in base64>' (e.g. k1:$(openssl rand -base64 32))`);
+    if (separator < 1 || key.byteLength !== KEY_BYTES)
+      throw new RangeError(
+        `codec key ${index + 1} must be 'id:<${KEY_BYTES} bytes in base64>' (e.g. k1:$(openssl rand -base64 32))`,
+      );
     return { id, key: new Uint8Array(key) };
   });
 }

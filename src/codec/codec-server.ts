@@ -1,7 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { allowedHostValues, bearerTokenOf, hasAllowedHost, MIN_BEARER_TOKEN_LENGTH, tokenMatcher } from '../net/endpoint-access.js';
+import {
+  allowedHostValues,
+  bearerTokenOf,
+  hasAllowedHost,
+  MIN_BEARER_TOKEN_LENGTH,
+  tokenMatcher,
+} from '../net/endpoint-access.js';
 
 /** The largest request body accepted: a batch of payloads the UI shows (history pages), not bulk data. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -40,7 +46,8 @@ export interface CodecServerOptions {
  * Nothing is logged: payloads are what the codec keeps secret.
  */
 export function createCodecServer(codec: PayloadCodec, options: CodecServerOptions): Server {
-  if (options.token.length < MIN_CODEC_TOKEN_LENGTH) throw new RangeError(`the codec server's token must be at least ${MIN_CODEC_TOKEN_LENGTH} characters`);
+  if (options.token.length < MIN_CODEC_TOKEN_LENGTH)
+    throw new RangeError(`the codec server's token must be at least ${MIN_CODEC_TOKEN_LENGTH} characters`);
   const matches = tokenMatcher(options.token);
   let hosts: ReadonlySet<string> | undefined;
   const server = createServer((request, response) => {
@@ -48,7 +55,8 @@ export function createCodecServer(codec: PayloadCodec, options: CodecServerOptio
     hosts ??= allowedHostValues('127.0.0.1', (server.address() as AddressInfo).port, options.allowedHosts ?? []);
     if (!hasAllowedHost(request, hosts)) return void answer(response, 403, { error: 'Host not allowed' });
     const origin = request.headers.origin;
-    if (origin !== undefined && !options.allowedOrigins.includes(origin)) return void answer(response, 403, { error: 'Origin not allowed' });
+    if (origin !== undefined && !options.allowedOrigins.includes(origin))
+      return void answer(response, 403, { error: 'Origin not allowed' });
     if (origin !== undefined) {
       response.setHeader('Access-Control-Allow-Origin', origin);
       response.setHeader('Access-Control-Allow-Credentials', 'true');
@@ -58,9 +66,13 @@ export function createCodecServer(codec: PayloadCodec, options: CodecServerOptio
     }
     if (request.method === 'OPTIONS') return void response.writeHead(204).end();
     const { token, operation } = splitPath(request.url ?? '/');
-    if (!matches(token ?? bearerTokenOf(request))) return void answer(response, 401, { error: 'a token is required' }, { 'WWW-Authenticate': 'Bearer' });
-    if (request.method !== 'POST' || (operation !== '/encode' && operation !== '/decode')) return void answer(response, 404, { error: 'POST /encode or /decode' });
-    void handle(request, response, (payloads) => (operation === '/encode' ? codec.encode(payloads) : codec.decode(payloads)));
+    if (!matches(token ?? bearerTokenOf(request)))
+      return void answer(response, 401, { error: 'a token is required' }, { 'WWW-Authenticate': 'Bearer' });
+    if (request.method !== 'POST' || (operation !== '/encode' && operation !== '/decode'))
+      return void answer(response, 404, { error: 'POST /encode or /decode' });
+    void handle(request, response, (payloads) =>
+      operation === '/encode' ? codec.encode(payloads) : codec.decode(payloads),
+    );
   });
   return server;
 }
@@ -73,7 +85,11 @@ function splitPath(url: string): { readonly token: string | undefined; readonly 
   return { token: segments[1], operation: `/${segments[2] ?? ''}` };
 }
 
-async function handle(request: IncomingMessage, response: ServerResponse, transform: (payloads: Payload[]) => Promise<Payload[]>): Promise<void> {
+async function handle(
+  request: IncomingMessage,
+  response: ServerResponse,
+  transform: (payloads: Payload[]) => Promise<Payload[]>,
+): Promise<void> {
   let payloads: Payload[];
   try {
     payloads = fromJson(await readBody(request));
@@ -108,12 +124,25 @@ function fromJson(body: string): Payload[] {
   return parsed.payloads.map((value: unknown) => {
     if (typeof value !== 'object' || value === null) throw new Error('a payload must be an object');
     const { metadata = {}, data = '' } = value as JsonPayload;
-    if (typeof data !== 'string' || typeof metadata !== 'object' || metadata === null) throw new Error('a payload has base64 `data` and `metadata`');
-    return { metadata: Object.fromEntries(Object.entries(metadata).map(([name, encoded]) => [name, new Uint8Array(Buffer.from(String(encoded), 'base64'))])), data: new Uint8Array(Buffer.from(data, 'base64')) };
+    if (typeof data !== 'string' || typeof metadata !== 'object' || metadata === null)
+      throw new Error('a payload has base64 `data` and `metadata`');
+    return {
+      metadata: Object.fromEntries(
+        Object.entries(metadata).map(([name, encoded]) => [
+          name,
+          new Uint8Array(Buffer.from(String(encoded), 'base64')),
+        ]),
+      ),
+      data: new Uint8Array(Buffer.from(data, 'base64')),
+    };
   });
 }
 
 function toJson(payload: Payload): JsonPayload {
-  const metadata = Object.fromEntries(Object.entries(payload.metadata ?? {}).flatMap(([name, value]) => (value === null || value === undefined ? [] : [[name, Buffer.from(value).toString('base64')]])));
+  const metadata = Object.fromEntries(
+    Object.entries(payload.metadata ?? {}).flatMap(([name, value]) =>
+      value === null || value === undefined ? [] : [[name, Buffer.from(value).toString('base64')]],
+    ),
+  );
   return { metadata, data: Buffer.from(payload.data ?? new Uint8Array()).toString('base64') };
 }

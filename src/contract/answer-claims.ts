@@ -83,18 +83,28 @@ export function claimMarkers(text: string): ClaimMarker[] {
 export function claimedValues(text: string): ClaimedValue[] {
   const values: ClaimedValue[] = [];
   let rest = text;
-  for (const [kind, patterns] of [['date', DATE_PATTERNS], ['id', ID_PATTERNS]] as const) {
-    rest = patterns.reduce((current, pattern) => current.replace(pattern, (match) => {
-      values.push({ kind, text: match.trim() });
-      return ' ';
-    }), rest);
+  for (const [kind, patterns] of [
+    ['date', DATE_PATTERNS],
+    ['id', ID_PATTERNS],
+  ] as const) {
+    rest = patterns.reduce(
+      (current, pattern) =>
+        current.replace(pattern, (match) => {
+          values.push({ kind, text: match.trim() });
+          return ' ';
+        }),
+      rest,
+    );
   }
-  for (const match of rest.matchAll(/-?\d+(?:[,_]\d{3})*(?:\.\d+)?/g)) if (numbersIn(match[0]).length > 0) values.push({ kind: 'number', text: match[0] });
+  for (const match of rest.matchAll(/-?\d+(?:[,_]\d{3})*(?:\.\d+)?/g))
+    if (numbersIn(match[0]).length > 0) values.push({ kind: 'number', text: match[0] });
   return values;
 }
 
 function markersOf(values: readonly ClaimedValue[], text: string): ClaimMarker[] {
-  const markers: ClaimMarker[] = (['date', 'id'] as const).filter((kind) => values.some((value) => value.kind === kind));
+  const markers: ClaimMarker[] = (['date', 'id'] as const).filter((kind) =>
+    values.some((value) => value.kind === kind),
+  );
   // Any digit outside a date or id is a figure, in any script (a number the pattern above cannot read included).
   const rest = [...DATE_PATTERNS, ...ID_PATTERNS].reduce((current, pattern) => current.replace(pattern, ' '), text);
   if (DIGIT.test(rest)) markers.push('number');

@@ -24,7 +24,9 @@ const DROPPED = new Set(['sensitive_field', 'sensitive_pair', 'secret_in_key']);
  * declared too.
  */
 export function argumentsPreview(args: unknown, redactor: Redactor, visiblePaths: readonly string[]): ArgumentsPreview {
-  const visible = visiblePaths.map(parsePointer).filter((tokens): tokens is string[] => tokens !== null && tokens.length > 0);
+  const visible = visiblePaths
+    .map(parsePointer)
+    .filter((tokens): tokens is string[] => tokens !== null && tokens.length > 0);
   const hidden: Redaction[] = [];
   const shown = walk(args, [], visible, redactor, hidden);
   for (const entry of hidden) if (DROPPED.has(entry.reason)) markDropped(shown, entry.path);
@@ -32,15 +34,32 @@ export function argumentsPreview(args: unknown, redactor: Redactor, visiblePaths
 }
 
 /** Redacts `value` at `path`; only nodes on a visible path are walked here, the rest is the redactor's. */
-function walk(value: unknown, path: readonly string[], visible: readonly (readonly string[])[], redactor: Redactor, log: Redaction[]): unknown {
-  const onPath = (key: string) => visible.some((tokens) => tokens.length > path.length && tokens[path.length] === key && path.every((token, i) => tokens[i] === token));
+function walk(
+  value: unknown,
+  path: readonly string[],
+  visible: readonly (readonly string[])[],
+  redactor: Redactor,
+  log: Redaction[],
+): unknown {
+  const onPath = (key: string) =>
+    visible.some(
+      (tokens) =>
+        tokens.length > path.length && tokens[path.length] === key && path.every((token, i) => tokens[i] === token),
+    );
   const base = formatPointer(path);
   if (Array.isArray(value)) {
-    return value.map((item, i) => (onPath(String(i)) ? walk(item, [...path, String(i)], visible, redactor, log) : redactor.value(item, `${base}/${i}`, log)));
+    return value.map((item, i) =>
+      onPath(String(i))
+        ? walk(item, [...path, String(i)], visible, redactor, log)
+        : redactor.value(item, `${base}/${i}`, log),
+    );
   }
   if (value === null || typeof value !== 'object') return redactor.value(value, base, log);
   const entries = Object.entries(value);
-  const rest = redactor.value(Object.fromEntries(entries.filter(([key]) => !onPath(key))), base, log) as Record<string, unknown>;
+  const rest = redactor.value(Object.fromEntries(entries.filter(([key]) => !onPath(key))), base, log) as Record<
+    string,
+    unknown
+  >;
   const out: Record<string, unknown> = {};
   for (const [key, child] of entries) {
     if (onPath(key)) out[key] = walk(child, [...path, key], visible, redactor, log);

@@ -14,7 +14,8 @@ export interface SettledDelivery {
 /** Warning of a committed write whose result this caller may not see now. */
 export const DELIVERY_WITHHELD = Object.freeze({
   code: 'DELIVERY_WITHHELD',
-  message: 'The operation took effect (the authoritative system confirmed it), but its result cannot be shown to this caller now. Do not repeat it.',
+  message:
+    'The operation took effect (the authoritative system confirmed it), but its result cannot be shown to this caller now. Do not repeat it.',
 });
 
 /**
@@ -27,20 +28,43 @@ export const DELIVERY_WITHHELD = Object.freeze({
  *   keeps the refusal (`error_detail`, the authorization layer) and the receipt id;
  * - anything else (a replayed read or refusal) did not happen now: the caller gets the refusal itself.
  */
-export async function deliveryRefusal(tool: AnyToolImplementation, ctx: ExecutionContext, rawArgs: unknown, delivered: SettledDelivery): Promise<ToolExecution | null> {
+export async function deliveryRefusal(
+  tool: AnyToolImplementation,
+  ctx: ExecutionContext,
+  rawArgs: unknown,
+  delivered: SettledDelivery,
+): Promise<ToolExecution | null> {
   const checked = await checkBeforeHandler(tool, rawArgs, ctx);
   if (checked.kind === 'ready') return null;
   const refused = checked.execution;
   const receipt = delivered.committed;
   if (receipt === null) return refused;
-  const withheld = reshapeExecution(refused, (result): ModelResult => ({
-    ...result,
-    status: 'partial',
-    error: null,
-    execution: { outcome: 'committed', delivery: delivered.delivery, receipt: { external_id: null, committed_at: receipt.committed_at } },
-    warnings: [DELIVERY_WITHHELD],
-  }), { tool, ctx, rawArgs });
-  return { ...withheld, audit: { ...withheld.audit, downstream: { ...withheld.audit.downstream, receipt_external_id: receipt.external_id, committed_at: receipt.committed_at } } };
+  const withheld = reshapeExecution(
+    refused,
+    (result): ModelResult => ({
+      ...result,
+      status: 'partial',
+      error: null,
+      execution: {
+        outcome: 'committed',
+        delivery: delivered.delivery,
+        receipt: { external_id: null, committed_at: receipt.committed_at },
+      },
+      warnings: [DELIVERY_WITHHELD],
+    }),
+    { tool, ctx, rawArgs },
+  );
+  return {
+    ...withheld,
+    audit: {
+      ...withheld.audit,
+      downstream: {
+        ...withheld.audit.downstream,
+        receipt_external_id: receipt.external_id,
+        committed_at: receipt.committed_at,
+      },
+    },
+  };
 }
 
 /** The receipt of a recorded result whose write committed, else `null`. */

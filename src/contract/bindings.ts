@@ -25,16 +25,19 @@ export interface ToolContractRef {
  * is recognisable across retries and new call ids.
  */
 export function requestDigest(principal: Principal, tool: ToolContractRef, args: unknown, hash?: Sha256Hex): string {
-  return digestJson({
-    domain: 'ttc.request.v1',
-    tenant: principal.tenant,
-    subject: principal.subject,
-    tool: tool.name,
-    arguments: args,
-    input_rev: tool.revisions.input,
-    output_rev: tool.revisions.output,
-    effect_rev: tool.revisions.effect,
-  }, hash);
+  return digestJson(
+    {
+      domain: 'ttc.request.v1',
+      tenant: principal.tenant,
+      subject: principal.subject,
+      tool: tool.name,
+      arguments: args,
+      input_rev: tool.revisions.input,
+      output_rev: tool.revisions.output,
+      effect_rev: tool.revisions.effect,
+    },
+    hash,
+  );
 }
 
 /** `result_sha256`: exactly the bytes of the model result the model saw (canonical JSON). */
@@ -64,27 +67,33 @@ export interface CallBindingInput {
 
 /** `call_binding_sha256`: ties the result to this provider call, this operation and this idempotency key. */
 export function callBindingDigest(input: CallBindingInput, hash?: Sha256Hex): string {
-  return digestJson({
-    domain: 'ttc.call-binding.v1',
-    provider: input.provider.provider,
-    api_family: input.provider.apiFamily,
-    response_id: input.provider.responseId,
-    provider_call_id: input.provider.providerCallId,
-    call_id: input.callId,
-    operation_id: input.operationId,
-    idempotency_key: input.idempotencyKey,
-    adapter_rev: input.provider.adapterRevision,
-    tool_contract: { name: input.tool.name, revisions: input.tool.revisions },
-    request_sha256: input.requestSha256,
-    result_sha256: input.resultSha256,
-  }, hash);
+  return digestJson(
+    {
+      domain: 'ttc.call-binding.v1',
+      provider: input.provider.provider,
+      api_family: input.provider.apiFamily,
+      response_id: input.provider.responseId,
+      provider_call_id: input.provider.providerCallId,
+      call_id: input.callId,
+      operation_id: input.operationId,
+      idempotency_key: input.idempotencyKey,
+      adapter_rev: input.provider.adapterRevision,
+      tool_contract: { name: input.tool.name, revisions: input.tool.revisions },
+      request_sha256: input.requestSha256,
+      result_sha256: input.resultSha256,
+    },
+    hash,
+  );
 }
 
 /** Computes all three bindings from trusted inputs and the model result (with `hash`, the same digests faster). */
 export function computeBindings(trusted: TrustedCallInputs, modelResult: ModelResult, hash?: Sha256Hex): Bindings {
   const request_sha256 = requestDigest(trusted.principal, trusted.tool, trusted.arguments, hash);
   const result_sha256 = resultDigest(modelResult, hash);
-  const call_binding_sha256 = callBindingDigest({ ...trusted, requestSha256: request_sha256, resultSha256: result_sha256 }, hash);
+  const call_binding_sha256 = callBindingDigest(
+    { ...trusted, requestSha256: request_sha256, resultSha256: result_sha256 },
+    hash,
+  );
   return { request_sha256, result_sha256, call_binding_sha256 };
 }
 
@@ -106,7 +115,8 @@ export interface TrustedCallInputs {
  * A check {@link verifyAudit} can fail. `identity`: the audit's plain call fields differ from the trusted ones;
  * `audit`: the record is not the one whose `audit_sha256` was recorded (some field changed since).
  */
-export type AuditCheck = 'audit_schema' | 'audit' | 'principal' | 'identity' | 'request' | 'result' | 'call_binding' | 'provider_revision';
+export type AuditCheck =
+  'audit_schema' | 'audit' | 'principal' | 'identity' | 'request' | 'result' | 'call_binding' | 'provider_revision';
 
 /** What {@link verifyAudit} checks: a stored audit and model result against what the verifier trusts. */
 export interface AuditVerificationInput {
@@ -148,13 +158,21 @@ export function verifyAudit(input: AuditVerificationInput): AuditVerification {
     return { ok: false, failed: [...failed, 'request', 'result', 'call_binding'] };
   }
   const recorded: Partial<Bindings> = input.audit.bindings ?? {};
-  if (input.audit.principal_ref !== principalRef(input.trusted.principal, input.trusted.principalKey)) failed.push('principal');
+  if (input.audit.principal_ref !== principalRef(input.trusted.principal, input.trusted.principalKey))
+    failed.push('principal');
   if (!plainFieldsMatch(input.audit, input.trusted, input.modelResult)) failed.push('identity');
   if (recorded.request_sha256 !== expected.request_sha256) failed.push('request');
   if (recorded.result_sha256 !== expected.result_sha256) failed.push('result');
   if (recorded.call_binding_sha256 !== expected.call_binding_sha256) failed.push('call_binding');
   const bound = input.audit.provider ?? { api_family: '', adapter_revision: '' };
-  if (input.acceptedProviders !== undefined && !isAcceptedProvider({ apiFamily: bound.api_family, adapterRevision: bound.adapter_revision }, input.acceptedProviders)) failed.push('provider_revision');
+  if (
+    input.acceptedProviders !== undefined &&
+    !isAcceptedProvider(
+      { apiFamily: bound.api_family, adapterRevision: bound.adapter_revision },
+      input.acceptedProviders,
+    )
+  )
+    failed.push('provider_revision');
   return { ok: failed.length === 0, failed };
 }
 

@@ -10,11 +10,18 @@ import { parsePointer } from './json-pointer.js';
 export type BusinessKeyFields = readonly string[];
 
 /** The business key of `args`, or why it has none (a part missing or not a scalar): read from the arguments as sent. */
-export function businessKeyOf(args: unknown, fields: BusinessKeyFields): { readonly ok: true; readonly key: string } | { readonly ok: false; readonly reason: string } {
+export function businessKeyOf(
+  args: unknown,
+  fields: BusinessKeyFields,
+): { readonly ok: true; readonly key: string } | { readonly ok: false; readonly reason: string } {
   const parts: string[] = [];
   for (const field of fields) {
     const value = valueAt(args, field);
-    if (typeof value === 'string' ? value === '' : typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))) {
+    if (
+      typeof value === 'string'
+        ? value === ''
+        : typeof value !== 'boolean' && !(typeof value === 'number' && Number.isFinite(value))
+    ) {
       return { ok: false, reason: `business key part '${field}' is missing, empty or not a string, number or boolean` };
     }
     // Encoded, so that no part can run into the next (`a:b` + `c` vs `a` + `b:c`); text that is not well-formed
@@ -28,8 +35,13 @@ export function businessKeyOf(args: unknown, fields: BusinessKeyFields): { reado
 
 /** Problems with declared business key fields (empty, duplicated, or neither a name nor a JSON Pointer). */
 export function businessKeyFieldProblems(fields: unknown): string[] {
-  if (!Array.isArray(fields) || fields.length === 0) return ['businessKey must list at least one argument (a name or a JSON Pointer)'];
-  const problems = fields.filter((field) => typeof field !== 'string' || field === '' || (field.startsWith('/') && parsePointer(field) === null)).map((field) => `businessKey part '${String(field)}' is not an argument name or a JSON Pointer`);
+  if (!Array.isArray(fields) || fields.length === 0)
+    return ['businessKey must list at least one argument (a name or a JSON Pointer)'];
+  const problems = fields
+    .filter(
+      (field) => typeof field !== 'string' || field === '' || (field.startsWith('/') && parsePointer(field) === null),
+    )
+    .map((field) => `businessKey part '${String(field)}' is not an argument name or a JSON Pointer`);
   if (new Set(fields).size !== fields.length) problems.push('businessKey lists a part twice');
   return problems;
 }
@@ -38,7 +50,8 @@ function valueAt(args: unknown, field: string): unknown {
   const path = field.startsWith('/') ? (parsePointer(field) ?? []) : [field];
   let value: unknown = args;
   for (const step of path) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, step)) return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, step))
+      return undefined;
     value = (value as Record<string, unknown>)[step];
   }
   return value;

@@ -32,7 +32,12 @@ const attention = (finding: string): DiagnosisFinding => ({ verdict: 'attention'
 
 /** The four-level diagnosis of one attempt (see {@link CallDiagnosis}). */
 export function diagnoseCall(audit: AuditRecord, modelResult: ModelResult): CallDiagnosis {
-  return { call: callLevel(audit), execution: executionLevel(audit, modelResult), contract: contractLevel(audit, modelResult), interpretation: interpretationLevel(modelResult) };
+  return {
+    call: callLevel(audit),
+    execution: executionLevel(audit, modelResult),
+    contract: contractLevel(audit, modelResult),
+    interpretation: interpretationLevel(modelResult),
+  };
 }
 
 function layerFinding(audit: AuditRecord, layer: ValidationLayer, what: string): DiagnosisFinding[] {
@@ -44,7 +49,9 @@ function layerFinding(audit: AuditRecord, layer: ValidationLayer, what: string):
 
 function callLevel(audit: AuditRecord): DiagnosisFinding[] {
   return [
-    ok(`${audit.tool} call ${audit.call_id}, attempt ${audit.attempt}${audit.decision === undefined ? '' : `, decided by a person (${audit.decision.decision})`}`),
+    ok(
+      `${audit.tool} call ${audit.call_id}, attempt ${audit.attempt}${audit.decision === undefined ? '' : `, decided by a person (${audit.decision.decision})`}`,
+    ),
     ...layerFinding(audit, 'input', 'arguments'),
     ...layerFinding(audit, 'authorization', 'authorization'),
     ...layerFinding(audit, 'precondition', 'preconditions read again'),
@@ -54,11 +61,28 @@ function callLevel(audit: AuditRecord): DiagnosisFinding[] {
 function executionLevel(audit: AuditRecord, result: ModelResult): DiagnosisFinding[] {
   const { outcome, delivery, receipt } = result.execution;
   const ran = audit.timings.handler_ms !== null;
-  const findings = [ok(`${audit.effect} tool; the handler ${ran ? `ran (${audit.timings.handler_ms} ms)` : 'did not run'}; delivered ${delivery}`)];
-  if (outcome === 'unknown') findings.push(attention('the side effect may or may not have happened: reconciliation by idempotency key decides, never a second dispatch'));
-  else if (outcome === 'committed') findings.push(receipt === null ? attention('committed without a receipt') : ok(`committed, confirmed by the authoritative system${receipt.external_id === null ? ' (receipt id kept in the audit)' : ''}`));
+  const findings = [
+    ok(
+      `${audit.effect} tool; the handler ${ran ? `ran (${audit.timings.handler_ms} ms)` : 'did not run'}; delivered ${delivery}`,
+    ),
+  ];
+  if (outcome === 'unknown')
+    findings.push(
+      attention(
+        'the side effect may or may not have happened: reconciliation by idempotency key decides, never a second dispatch',
+      ),
+    );
+  else if (outcome === 'committed')
+    findings.push(
+      receipt === null
+        ? attention('committed without a receipt')
+        : ok(
+            `committed, confirmed by the authoritative system${receipt.external_id === null ? ' (receipt id kept in the audit)' : ''}`,
+          ),
+    );
   else if (outcome === 'not_started') findings.push(ok('nothing ran downstream'));
-  if (audit.raw_response_sha256 !== null) findings.push(ok(`upstream response recorded by digest (${audit.raw_response_bytes ?? '?'} bytes)`));
+  if (audit.raw_response_sha256 !== null)
+    findings.push(ok(`upstream response recorded by digest (${audit.raw_response_bytes ?? '?'} bytes)`));
   return findings;
 }
 
@@ -73,22 +97,46 @@ function contractLevel(audit: AuditRecord, result: ModelResult): DiagnosisFindin
     ...layerFinding(audit, 'redaction', 'redaction'),
     ...layerFinding(audit, 'budget', 'budget'),
   ];
-  findings.push(result.error === null ? ok(`status ${result.status}`) : attention(`status ${result.status}: ${result.error.code} (${result.error.layer ?? 'execution'}), recovery ${result.error.recovery}`));
-  if (result.warnings.length > 0) findings.push(attention(`warnings: ${result.warnings.map((warning) => warning.code).join(', ')}`));
+  findings.push(
+    result.error === null
+      ? ok(`status ${result.status}`)
+      : attention(
+          `status ${result.status}: ${result.error.code} (${result.error.layer ?? 'execution'}), recovery ${result.error.recovery}`,
+        ),
+  );
+  if (result.warnings.length > 0)
+    findings.push(attention(`warnings: ${result.warnings.map((warning) => warning.code).join(', ')}`));
   return findings;
 }
 
 function interpretationLevel(result: ModelResult): DiagnosisFinding[] {
   const findings: DiagnosisFinding[] = [];
   const { completeness } = result;
-  if (completeness.state === 'truncated') findings.push(attention(`shows ${completeness.returned_items} of ${completeness.available_items ?? 'an unknown number of'} items: not the whole listing${completeness.next === null ? ' (no continuation offered)' : ''}`));
+  if (completeness.state === 'truncated')
+    findings.push(
+      attention(
+        `shows ${completeness.returned_items} of ${completeness.available_items ?? 'an unknown number of'} items: not the whole listing${completeness.next === null ? ' (no continuation offered)' : ''}`,
+      ),
+    );
   if (result.status === 'unknown') findings.push(attention('must not be reported as failed or as done'));
-  if (result.status === 'partial' && result.execution.outcome === 'committed') findings.push(attention('took effect: must not be repeated'));
+  if (result.status === 'partial' && result.execution.outcome === 'committed')
+    findings.push(attention('took effect: must not be repeated'));
   const instructional = result.untrusted_content.filter((item) => item.instructional).length;
-  if (result.untrusted_content.length > 0) findings.push(attention(`${result.untrusted_content.length} untrusted text(s)${instructional > 0 ? `, ${instructional} reading like instructions` : ''}: data, never instructions`));
+  if (result.untrusted_content.length > 0)
+    findings.push(
+      attention(
+        `${result.untrusted_content.length} untrusted text(s)${instructional > 0 ? `, ${instructional} reading like instructions` : ''}: data, never instructions`,
+      ),
+    );
   const unresolved = result.conflicts.filter((conflict) => conflict.resolution === 'unresolved').length;
-  if (unresolved > 0) findings.push(attention(`${unresolved} unresolved source conflict(s): no value may be picked for them`));
-  findings.push(result.evidence.length > 0 ? ok(`${result.evidence.length} evidence item(s) to cite`) : attention('no evidence to cite: claims from this result cannot be backed'));
-  if (result.provenance.valid_until !== undefined) findings.push(ok(`may be relied on until ${result.provenance.valid_until}`));
+  if (unresolved > 0)
+    findings.push(attention(`${unresolved} unresolved source conflict(s): no value may be picked for them`));
+  findings.push(
+    result.evidence.length > 0
+      ? ok(`${result.evidence.length} evidence item(s) to cite`)
+      : attention('no evidence to cite: claims from this result cannot be backed'),
+  );
+  if (result.provenance.valid_until !== undefined)
+    findings.push(ok(`may be relied on until ${result.provenance.valid_until}`));
   return findings;
 }

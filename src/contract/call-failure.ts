@@ -42,7 +42,12 @@ export function catalogFailure(
   };
   // Only an error the model is told to wait out carries the wait: `retry_after_ms` on INVALID_ARGUMENTS would
   // contradict its recovery (see outcome-consistency.ts).
-  if (entry.recovery === 'retry_after' && extra.retryAfterMs !== undefined && Number.isFinite(extra.retryAfterMs) && extra.retryAfterMs >= 0) {
+  if (
+    entry.recovery === 'retry_after' &&
+    extra.retryAfterMs !== undefined &&
+    Number.isFinite(extra.retryAfterMs) &&
+    extra.retryAfterMs >= 0
+  ) {
     // Capped to a safe integer: an upstream `Retry-After: 99999999999999` must stay RATE_LIMITED, not fail the schema.
     error.retry_after_ms = Math.min(Math.round(extra.retryAfterMs), Number.MAX_SAFE_INTEGER);
   }
@@ -61,7 +66,9 @@ export function failureFromThrown(tool: AnyToolImplementation, thrown: unknown):
     if (isCatalogCode(thrown.code)) {
       return { ...catalogFailure(thrown.code, 'execution', detail, { retryAfterMs: thrown.retryAfterMs }), ...cited };
     }
-    const declared = Object.hasOwn(tool.businessErrors ?? {}, thrown.code) ? tool.businessErrors?.[thrown.code] : undefined;
+    const declared = Object.hasOwn(tool.businessErrors ?? {}, thrown.code)
+      ? tool.businessErrors?.[thrown.code]
+      : undefined;
     if (declared) {
       const entry = ERROR_CATALOG.BUSINESS_RULE;
       const needsInput = declared.status === 'needs_input';
@@ -137,7 +144,8 @@ export function settleFailure(
  */
 export function describeThrown(thrown: unknown): Record<string, unknown> {
   try {
-    if (thrown instanceof Error) return { exception: safeString(thrown.name), message: safeString(thrown.message).slice(0, KEPT_MESSAGE_CHARS) };
+    if (thrown instanceof Error)
+      return { exception: safeString(thrown.name), message: safeString(thrown.message).slice(0, KEPT_MESSAGE_CHARS) };
   } catch {
     // An Error whose fields cannot be read: described below like any other value.
   }
@@ -150,7 +158,9 @@ function wellFormedMember(member: unknown): unknown {
   if (typeof member === 'string') return member.toWellFormed();
   if (member === null || typeof member !== 'object' || Array.isArray(member)) return member;
   const entries = Object.entries(member);
-  return entries.every(([key]) => key.isWellFormed()) ? member : Object.fromEntries(entries.map(([key, child]) => [key.toWellFormed(), child]));
+  return entries.every(([key]) => key.isWellFormed())
+    ? member
+    : Object.fromEntries(entries.map(([key, child]) => [key.toWellFormed(), child]));
 }
 
 function safeString(value: unknown): string {

@@ -29,7 +29,13 @@ export type CallRequest = Omit<CallIdentity, 'operationId' | 'idempotencyKey'>;
  * idempotency key unless the tool declares a business key, which is then scoped by tool and tenant. Arguments whose
  * business key cannot be read get the unkeyed identity and the reason, so the call can still be refused and audited.
  */
-export function identifyCall(facts: Pick<ToolFacts, 'businessKey' | 'keyScope'>, call: CallRequest, workflowId: string): { readonly ok: true; readonly identity: CallIdentity } | { readonly ok: false; readonly identity: CallIdentity; readonly reason: string } {
+export function identifyCall(
+  facts: Pick<ToolFacts, 'businessKey' | 'keyScope'>,
+  call: CallRequest,
+  workflowId: string,
+):
+  | { readonly ok: true; readonly identity: CallIdentity }
+  | { readonly ok: false; readonly identity: CallIdentity; readonly reason: string } {
   const operationId = `${workflowId}:${call.callId}`;
   // The call keeps the name it was made under (a renamed tool's earlier name is served as itself, so workers that
   // know only that name can still serve it); its key is scoped by the tool's `keyScope`, one for all its names.
@@ -37,5 +43,8 @@ export function identifyCall(facts: Pick<ToolFacts, 'businessKey' | 'keyScope'>,
   if (facts.businessKey === null) return { ok: true, identity: unkeyed };
   const key = businessKeyOf(call.args, facts.businessKey);
   if (!key.ok) return { ok: false, identity: unkeyed, reason: key.reason };
-  return { ok: true, identity: { ...unkeyed, idempotencyKey: businessIdempotencyKey(facts.keyScope, call.principal.tenant, key.key) } };
+  return {
+    ok: true,
+    identity: { ...unkeyed, idempotencyKey: businessIdempotencyKey(facts.keyScope, call.principal.tenant, key.key) },
+  };
 }

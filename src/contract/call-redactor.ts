@@ -32,7 +32,11 @@ export interface RedactedCall {
  * reconciliation reasons: the tool's sensitive and public field names, the call's ids and caller as protected
  * values, and the tool's scan cap (or `maxScanChars`, for text with a tighter bound of its own).
  */
-export function callRedactor(tool: AnyToolImplementation, call: RedactedCall, maxScanChars = scanCap(tool.budget)): Redactor {
+export function callRedactor(
+  tool: AnyToolImplementation,
+  call: RedactedCall,
+  maxScanChars = scanCap(tool.budget),
+): Redactor {
   return new Redactor({
     sensitiveFields: tool.sensitiveFields,
     publicFields: tool.publicFields,

@@ -8,12 +8,7 @@
 
 /** Why a value has no canonical JSON form. */
 export type CanonicalJsonFailure =
-  | 'non_finite_number'
-  | 'lone_surrogate'
-  | 'unsupported_type'
-  | 'non_plain_object'
-  | 'cycle'
-  | 'too_deep';
+  'non_finite_number' | 'lone_surrogate' | 'unsupported_type' | 'non_plain_object' | 'cycle' | 'too_deep';
 
 /** Thrown by {@link canonicalJson}; `path` is a JSON Pointer to the offending value. */
 export class CanonicalJsonError extends Error {

@@ -1,5 +1,11 @@
 import type { BusinessErrorDeclaration } from './tool-spec.js';
-import { CATALOG_MESSAGE_VARIANTS, ERROR_CATALOG, isCatalogCode, type CatalogCode, type Recovery } from './error-catalog.js';
+import {
+  CATALOG_MESSAGE_VARIANTS,
+  ERROR_CATALOG,
+  isCatalogCode,
+  type CatalogCode,
+  type Recovery,
+} from './error-catalog.js';
 
 /** The parts of a model-visible error the catalog fixes. */
 export interface CatalogedError {
@@ -17,7 +23,10 @@ export interface CatalogedError {
  * tool's declarations are at hand — it must be declared, with the declared message and recovery. Without them (the
  * schema alone cannot know a tool) a business code's message and recovery are not checked.
  */
-export function catalogDisagreements(error: CatalogedError, declared?: Readonly<Record<string, BusinessErrorDeclaration>>): string[] {
+export function catalogDisagreements(
+  error: CatalogedError,
+  declared?: Readonly<Record<string, BusinessErrorDeclaration>>,
+): string[] {
   if (isCatalogCode(error.code)) {
     const entry = ERROR_CATALOG[error.code];
     return [
@@ -29,22 +38,31 @@ export function catalogDisagreements(error: CatalogedError, declared?: Readonly<
   const problems = fieldDisagreements(error, { category: business.category, retryable: business.retryable });
   if (declared === undefined) return problems;
   const declaration = Object.hasOwn(declared, error.code) ? declared[error.code] : undefined;
-  if (declaration === undefined) return [...problems, `${error.code} is neither a catalog code nor declared by the tool`];
+  if (declaration === undefined)
+    return [...problems, `${error.code} is neither a catalog code nor declared by the tool`];
   if (error.message !== declaration.message) problems.push(`message of ${error.code} is not the declared one`);
-  if (error.recovery !== declaredRecovery(declaration)) problems.push(`recovery of ${error.code} is not the declared one`);
+  if (error.recovery !== declaredRecovery(declaration))
+    problems.push(`recovery of ${error.code} is not the declared one`);
   return problems;
 }
 
 /** The recovery a declared business error carries: its own, else `ask_user` when it needs input, else `BUSINESS_RULE`'s. */
 export function declaredRecovery(declaration: BusinessErrorDeclaration): Recovery {
-  return declaration.recovery ?? (declaration.status === 'needs_input' ? 'ask_user' : ERROR_CATALOG.BUSINESS_RULE.recovery);
+  return (
+    declaration.recovery ?? (declaration.status === 'needs_input' ? 'ask_user' : ERROR_CATALOG.BUSINESS_RULE.recovery)
+  );
 }
 
-function fieldDisagreements(error: CatalogedError, fixed: { readonly category: string; readonly retryable: boolean; readonly recovery?: string }): string[] {
+function fieldDisagreements(
+  error: CatalogedError,
+  fixed: { readonly category: string; readonly retryable: boolean; readonly recovery?: string },
+): string[] {
   const problems: string[] = [];
   if (error.category !== fixed.category) problems.push(`category of ${error.code} must be ${fixed.category}`);
-  if (error.retryable !== fixed.retryable) problems.push(`retryable of ${error.code} must be ${String(fixed.retryable)}`);
-  if (fixed.recovery !== undefined && error.recovery !== fixed.recovery) problems.push(`recovery of ${error.code} must be ${fixed.recovery}`);
+  if (error.retryable !== fixed.retryable)
+    problems.push(`retryable of ${error.code} must be ${String(fixed.retryable)}`);
+  if (fixed.recovery !== undefined && error.recovery !== fixed.recovery)
+    problems.push(`recovery of ${error.code} must be ${fixed.recovery}`);
   return problems;
 }
 

@@ -26,7 +26,12 @@ const MAX_VALUES = 20_000;
  * space between — so `2026-08-31` is found in `2026-08-31T10:20:00Z`, and `status=shipped` in `{"status":"shipped"}`.
  */
 export function phraseKey(text: string): string {
-  return (text.normalize('NFKC').toLowerCase().match(/\p{L}+|\p{N}+/gu) ?? []).join(' ');
+  return (
+    text
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/\p{L}+|\p{N}+/gu) ?? []
+  ).join(' ');
 }
 
 /**
@@ -43,14 +48,17 @@ export class ReturnedValues {
         if (++seen > MAX_VALUES) return;
         const key = phraseKey(text);
         const words = key === '' ? 0 : key.split(' ').length;
-        if (words > 0 && words <= MAX_PHRASE_WORDS && key.length >= MIN_PHRASE_CHARS && /\p{L}/u.test(key)) this.phrases.add(key);
+        if (words > 0 && words <= MAX_PHRASE_WORDS && key.length >= MIN_PHRASE_CHARS && /\p{L}/u.test(key))
+          this.phrases.add(key);
       }
     }
   }
 
   /** The returned values `sentence` mentions, as whole words; linear in the sentence (word n-grams looked up). */
   mentionedIn(sentence: string): string[] {
-    const words = phraseKey(sentence).split(' ').filter((word) => word !== '');
+    const words = phraseKey(sentence)
+      .split(' ')
+      .filter((word) => word !== '');
     const found = new Set<string>();
     for (let start = 0; start < words.length; start++) {
       for (let n = 1; n <= MAX_PHRASE_WORDS && start + n <= words.length; n++) {
@@ -90,8 +98,14 @@ function supportedText(evidence: CitedSupport): SupportedText {
     const resolved = resolvePointer(evidence.data, pointer);
     return resolved.found ? [...scalarsIn(resolved.value)] : [];
   });
-  const texts = [...scalars.filter((value): value is string => typeof value === 'string'), ...(evidence.quote === undefined ? [] : [evidence.quote])];
-  const numbers = new Set<number>([...scalars.filter((value): value is number => typeof value === 'number'), ...texts.flatMap(numbersIn)]);
+  const texts = [
+    ...scalars.filter((value): value is string => typeof value === 'string'),
+    ...(evidence.quote === undefined ? [] : [evidence.quote]),
+  ];
+  const numbers = new Set<number>([
+    ...scalars.filter((value): value is number => typeof value === 'number'),
+    ...texts.flatMap(numbersIn),
+  ]);
   return { numbers, phrases: texts.map((text) => ` ${phraseKey(text)} `) };
 }
 
@@ -106,7 +120,9 @@ function shows(support: SupportedText, claim: ClaimedValue): boolean {
 
 /** Every number written in `text`, with `,` or `_` thousands separators removed. */
 export function numbersIn(text: string): number[] {
-  return [...text.matchAll(/-?\d+(?:[,_]\d{3})*(?:\.\d+)?/g)].map((match) => Number(match[0].replace(/[,_]/g, ''))).filter(Number.isFinite);
+  return [...text.matchAll(/-?\d+(?:[,_]\d{3})*(?:\.\d+)?/g)]
+    .map((match) => Number(match[0].replace(/[,_]/g, '')))
+    .filter(Number.isFinite);
 }
 
 function* scalarsIn(value: unknown, depth = 0): Generator<unknown> {
@@ -115,7 +131,8 @@ function* scalarsIn(value: unknown, depth = 0): Generator<unknown> {
     return;
   }
   if (depth > 64) return;
-  for (const member of Array.isArray(value) ? value : Object.values(value as Record<string, unknown>)) yield* scalarsIn(member, depth + 1);
+  for (const member of Array.isArray(value) ? value : Object.values(value as Record<string, unknown>))
+    yield* scalarsIn(member, depth + 1);
 }
 
 function* stringsIn(value: unknown): Generator<string> {

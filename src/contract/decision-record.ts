@@ -20,7 +20,10 @@ export const decisionRecordSchema = z.strictObject({
   key_id: z.string().max(200).nullable(),
   decided_at: z.iso.datetime({ offset: true }),
   /** The approval's request digest: the exact request that was decided. `null` for resolutions. */
-  request_sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  request_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
   /** The reason or note the decider gave. */
   note: z.string().max(2000).nullable(),
   /** The authoritative system's id of a write a resolver says committed; else `null`. */

@@ -42,18 +42,23 @@ export class ToolDefinitionError extends Error {
  * policy revision to a digest of every policy setting, so a changed schema or policy is a changed contract even when
  * nobody bumps a number; the declaration's `facts.revision` covers them all.
  */
-export function declareTool<In extends z.ZodType, Out extends z.ZodType>(spec: ToolDeclarationSpec<In, Out>): ToolDeclaration<In, Out> {
+export function declareTool<In extends z.ZodType, Out extends z.ZodType>(
+  spec: ToolDeclarationSpec<In, Out>,
+): ToolDeclaration<In, Out> {
   const fail = (why: string): never => {
     throw new ToolDefinitionError(`tool '${String(spec.name)}': ${why}`);
   };
   if (!TOOL_NAME_PATTERN.test(spec.name)) fail(`name must match ${TOOL_NAME_PATTERN}`);
   const aliases = spec.aliases ?? [];
   for (const alias of aliases) {
-    if (typeof alias !== 'string' || !TOOL_NAME_PATTERN.test(alias)) fail(`alias '${String(alias)}' must match ${TOOL_NAME_PATTERN}`);
+    if (typeof alias !== 'string' || !TOOL_NAME_PATTERN.test(alias))
+      fail(`alias '${String(alias)}' must match ${TOOL_NAME_PATTERN}`);
   }
-  if (new Set([spec.name, ...aliases]).size !== aliases.length + 1) fail('aliases must differ from the name and from each other');
+  if (new Set([spec.name, ...aliases]).size !== aliases.length + 1)
+    fail('aliases must differ from the name and from each other');
   if (spec.idempotencyScope !== undefined) {
-    if (typeof spec.idempotencyScope !== 'string' || !TOOL_NAME_PATTERN.test(spec.idempotencyScope)) fail(`idempotencyScope must match ${TOOL_NAME_PATTERN}`);
+    if (typeof spec.idempotencyScope !== 'string' || !TOOL_NAME_PATTERN.test(spec.idempotencyScope))
+      fail(`idempotencyScope must match ${TOOL_NAME_PATTERN}`);
     if (spec.businessKey === undefined) fail('idempotencyScope scopes a business key: give businessKey too');
   }
   // A rename would otherwise move the business keys to the new name: the same write, made before and after it, would
@@ -61,18 +66,26 @@ export function declareTool<In extends z.ZodType, Out extends z.ZodType>(spec: T
   if (aliases.length > 0 && spec.businessKey !== undefined && spec.idempotencyScope === undefined) {
     fail('a renamed tool that derives a business key needs idempotencyScope: the name its keys were made under');
   }
-  if (!(spec.input instanceof z.ZodType) || !(spec.output instanceof z.ZodType)) fail('input and output must be zod schemas');
+  if (!(spec.input instanceof z.ZodType) || !(spec.output instanceof z.ZodType))
+    fail('input and output must be zod schemas');
   if (!['read', 'write', 'destructive'].includes(spec.effect)) fail(`unknown effect '${String(spec.effect)}'`);
   for (const problem of guidanceProblems(spec.name, spec.input, spec)) fail(problem);
   const budget: ToolBudget = { ...DEFAULT_BUDGET, ...spec.budget };
-  if (!Number.isSafeInteger(budget.maxBytes) || budget.maxBytes < MIN_BUDGET_BYTES) fail(`budget.maxBytes must be an integer ≥ ${MIN_BUDGET_BYTES}`);
+  if (!Number.isSafeInteger(budget.maxBytes) || budget.maxBytes < MIN_BUDGET_BYTES)
+    fail(`budget.maxBytes must be an integer ≥ ${MIN_BUDGET_BYTES}`);
   for (const key of ['maxItems', 'maxTextChars', 'maxDepth'] as const) {
     if (!Number.isSafeInteger(budget[key]) || budget[key] < 1) fail(`budget.${key} must be a positive integer`);
   }
   for (const [code, declared] of Object.entries(spec.businessErrors ?? {})) {
-    if (!BUSINESS_CODE_PATTERN.test(code) || isCatalogCode(code)) fail(`business code '${code}' must be UPPER_SNAKE and not a catalog code`);
-    if (declared.status !== undefined && declared.status !== 'failed' && declared.status !== 'needs_input') fail(`business code '${code}' has an unknown status`);
-    if (declared.status === 'needs_input' && declared.recovery !== undefined && !NEEDS_INPUT_RECOVERIES.includes(declared.recovery)) {
+    if (!BUSINESS_CODE_PATTERN.test(code) || isCatalogCode(code))
+      fail(`business code '${code}' must be UPPER_SNAKE and not a catalog code`);
+    if (declared.status !== undefined && declared.status !== 'failed' && declared.status !== 'needs_input')
+      fail(`business code '${code}' has an unknown status`);
+    if (
+      declared.status === 'needs_input' &&
+      declared.recovery !== undefined &&
+      !NEEDS_INPUT_RECOVERIES.includes(declared.recovery)
+    ) {
       fail(`business code '${code}' needs input, so its recovery must be one of ${NEEDS_INPUT_RECOVERIES.join(', ')}`);
     }
   }
@@ -84,14 +97,21 @@ export function declareTool<In extends z.ZodType, Out extends z.ZodType>(spec: T
   if (spec.freshness && !(spec.freshness.maxAgeMs > 0)) fail('freshness.maxAgeMs must be positive');
   if (spec.businessKey !== undefined) for (const problem of businessKeyFieldProblems(spec.businessKey)) fail(problem);
   for (const problem of [...scopeProblems(spec), ...continuationProblems(spec)]) fail(problem);
-  if (spec.callLimit !== undefined && !(Number.isSafeInteger(spec.callLimit) && spec.callLimit > 0)) fail('callLimit must be a positive integer');
+  if (spec.callLimit !== undefined && !(Number.isSafeInteger(spec.callLimit) && spec.callLimit > 0))
+    fail('callLimit must be a positive integer');
   const exactNames = new Set([...BUILTIN_SENSITIVE_FIELDS, ...(spec.sensitiveFields ?? [])].map(normalizeFieldName));
   for (const name of spec.publicFields ?? []) {
     if (typeof name !== 'string' || normalizeFieldName(name) === '') fail('publicFields must be field names');
-    if (exactNames.has(normalizeFieldName(name))) fail(`publicFields cannot list '${name}': it names a credential or control field (built in, or in sensitiveFields)`);
+    if (exactNames.has(normalizeFieldName(name)))
+      fail(
+        `publicFields cannot list '${name}': it names a credential or control field (built in, or in sensitiveFields)`,
+      );
   }
   for (const pointer of spec.visibleToApprovers ?? []) {
-    if (typeof pointer !== 'string' || pointer === '' || parsePointer(pointer) === null) fail(`visibleToApprovers: '${String(pointer)}' is not a JSON Pointer into the arguments (e.g. /credentials/act_as)`);
+    if (typeof pointer !== 'string' || pointer === '' || parsePointer(pointer) === null)
+      fail(
+        `visibleToApprovers: '${String(pointer)}' is not a JSON Pointer into the arguments (e.g. /credentials/act_as)`,
+      );
   }
   for (const problem of callDefaultsProblems(spec.callDefaults)) fail(problem);
   // Issue 27's declarative fields: each rule's checks live in its own module.
@@ -106,7 +126,9 @@ export function declareTool<In extends z.ZodType, Out extends z.ZodType>(spec: T
   }
   const unshowable = redactedOutputFields(spec.output, spec);
   if (unshowable.length > 0) {
-    fail(`output declares ${unshowable.slice(0, 5).join(', ')}, which redaction removes from every result: leave ${unshowable.length === 1 ? 'it' : 'them'} out of the output schema, or list a name that only sounds secret in publicFields`);
+    fail(
+      `output declares ${unshowable.slice(0, 5).join(', ')}, which redaction removes from every result: leave ${unshowable.length === 1 ? 'it' : 'them'} out of the output schema, or list a name that only sounds secret in publicFields`,
+    );
   }
   const maxArgumentBytes = spec.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
   if (!isPositiveInteger(maxArgumentBytes)) fail('maxArgumentBytes must be a positive integer');
@@ -132,7 +154,16 @@ export function declareTool<In extends z.ZodType, Out extends z.ZodType>(spec: T
     callDefaults: spec.callDefaults === undefined ? null : Object.freeze({ ...spec.callDefaults }),
   };
   // Everything else a call's rules depend on is in the revisions (schemas, effect, policy) or here.
-  const declared = { facts, revisions, aliases, maxArgumentBytes, visibleToApprovers: spec.visibleToApprovers ?? [], invariants: (spec.invariants ?? []).map(({ id, version }) => ({ id, version })), continuation: spec.continuation ?? null, recordRawOutput: spec.recordRawOutput === true };
+  const declared = {
+    facts,
+    revisions,
+    aliases,
+    maxArgumentBytes,
+    visibleToApprovers: spec.visibleToApprovers ?? [],
+    invariants: (spec.invariants ?? []).map(({ id, version }) => ({ id, version })),
+    continuation: spec.continuation ?? null,
+    recordRawOutput: spec.recordRawOutput === true,
+  };
   return Object.freeze({
     ...spec,
     facts: Object.freeze({ ...facts, revision: `sha256:${digestJson(declared).slice(0, 32)}` }),
@@ -147,7 +178,9 @@ export function declareTool<In extends z.ZodType, Out extends z.ZodType>(spec: T
     invariants: Object.freeze([...(spec.invariants ?? [])]),
     examples: Object.freeze([...(spec.examples ?? [])]),
     normalizations: Object.freeze([...(spec.normalizations ?? [])]),
-    ...(spec.untrustedTextFields === undefined ? {} : { untrustedTextFields: Object.freeze([...spec.untrustedTextFields]) }),
+    ...(spec.untrustedTextFields === undefined
+      ? {}
+      : { untrustedTextFields: Object.freeze([...spec.untrustedTextFields]) }),
   });
 }
 
@@ -169,7 +202,9 @@ function soleListPointer(output: z.ZodType): string | undefined {
 function callDefaultsProblems(defaults: ToolCallDefaults | undefined): string[] {
   if (defaults === undefined) return [];
   const keys = ['timeoutMs', 'readAttempts', 'heartbeatTimeoutMs'] as const;
-  return keys.filter((key) => defaults[key] !== undefined && !isPositiveInteger(defaults[key])).map((key) => `callDefaults.${key} must be a positive integer`);
+  return keys
+    .filter((key) => defaults[key] !== undefined && !isPositiveInteger(defaults[key]))
+    .map((key) => `callDefaults.${key} must be a positive integer`);
 }
 
 function isPositiveInteger(value: unknown): boolean {
@@ -182,19 +217,26 @@ function scopeProblems(spec: ToolDeclarationSpec<z.ZodType, z.ZodType>): string[
   if (spec.effect !== 'read') return ['scope applies to reads only (a write is authorized before it runs)'];
   const pointers = [scope.tenantPointer, scope.subjectPointer].filter((pointer) => pointer !== undefined);
   if (pointers.length === 0) return ['scope needs a tenantPointer or a subjectPointer'];
-  return pointers.filter((pointer) => typeof pointer !== 'string' || parsePointer(pointer) === null).map((pointer) => `scope pointer '${String(pointer)}' is not a JSON Pointer`);
+  return pointers
+    .filter((pointer) => typeof pointer !== 'string' || parsePointer(pointer) === null)
+    .map((pointer) => `scope pointer '${String(pointer)}' is not a JSON Pointer`);
 }
 
 function continuationProblems(spec: ToolDeclarationSpec<z.ZodType, z.ZodType>): string[] {
   const { continuation } = spec;
   if (continuation === undefined) return [];
   if (spec.effect !== 'read') return ['continuation applies to reads only'];
-  if (continuation.kind !== 'offset' && continuation.kind !== 'cursor') return [`unknown continuation kind '${String((continuation as { kind: unknown }).kind)}'`];
+  if (continuation.kind !== 'offset' && continuation.kind !== 'cursor')
+    return [`unknown continuation kind '${String((continuation as { kind: unknown }).kind)}'`];
   // The executor rewrites this one argument, so the input must be an object schema that declares it.
   if (!(spec.input instanceof z.ZodObject) || !Object.hasOwn(spec.input.shape, continuation.argument)) {
     return [`continuation argument '${String(continuation.argument)}' must be a key of the input object schema`];
   }
-  if (continuation.kind === 'cursor' && continuation.ttlMs !== undefined && !(Number.isSafeInteger(continuation.ttlMs) && continuation.ttlMs > 0)) {
+  if (
+    continuation.kind === 'cursor' &&
+    continuation.ttlMs !== undefined &&
+    !(Number.isSafeInteger(continuation.ttlMs) && continuation.ttlMs > 0)
+  ) {
     return ['continuation.ttlMs must be a positive integer'];
   }
   return [];

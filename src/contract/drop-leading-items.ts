@@ -15,7 +15,8 @@ export function dropLeadingItems<Data>(output: ToolOutput<Data>, listPointer: st
   if (dropped === 0) return output;
   const listTokens = parsePointer(listPointer) ?? [];
   const data = replaceAt(output.data, listTokens, items.slice(dropped)) as Data;
-  const shifted = (pointer: unknown): string | null | undefined => (typeof pointer === 'string' ? shiftPointer(pointer, listTokens, dropped) : undefined);
+  const shifted = (pointer: unknown): string | null | undefined =>
+    typeof pointer === 'string' ? shiftPointer(pointer, listTokens, dropped) : undefined;
   const evidence = output.evidence?.flatMap((item) => {
     if (!Array.isArray(item?.supports)) return [item];
     const supports = item.supports.map(shifted);
@@ -26,7 +27,8 @@ export function dropLeadingItems<Data>(output: ToolOutput<Data>, listPointer: st
     const field = shifted(conflict?.field);
     return field === null ? [] : [field === undefined ? conflict : { ...conflict, field }];
   });
-  const availableItems = typeof output.availableItems === 'number' ? Math.max(0, output.availableItems - dropped) : output.availableItems;
+  const availableItems =
+    typeof output.availableItems === 'number' ? Math.max(0, output.availableItems - dropped) : output.availableItems;
   return {
     ...output,
     data,
@@ -40,7 +42,8 @@ export function dropLeadingItems<Data>(output: ToolOutput<Data>, listPointer: st
 function replaceAt(node: unknown, tokens: readonly string[], value: unknown): unknown {
   if (tokens.length === 0) return value;
   const [head, ...rest] = tokens as [string, ...string[]];
-  if (Array.isArray(node)) return (node as unknown[]).map((item, i) => (String(i) === head ? replaceAt(item, rest, value) : item));
+  if (Array.isArray(node))
+    return (node as unknown[]).map((item, i) => (String(i) === head ? replaceAt(item, rest, value) : item));
   if (node === null || typeof node !== 'object') return node;
   return { ...node, [head]: replaceAt((node as Record<string, unknown>)[head], rest, value) };
 }
@@ -51,7 +54,8 @@ function replaceAt(node: unknown, tokens: readonly string[], value: unknown): un
  */
 function shiftPointer(pointer: string, listTokens: readonly string[], dropped: number): string | null {
   const tokens = parsePointer(pointer);
-  if (tokens === null || tokens.length <= listTokens.length || !listTokens.every((token, i) => tokens[i] === token)) return pointer;
+  if (tokens === null || tokens.length <= listTokens.length || !listTokens.every((token, i) => tokens[i] === token))
+    return pointer;
   const indexToken = tokens[listTokens.length]!;
   if (!/^(0|[1-9][0-9]*)$/.test(indexToken)) return pointer;
   const index = Number(indexToken);

@@ -66,43 +66,175 @@ const entry = (
 /** The catalog: code → category, outcome, recovery, retryability and safe message. */
 export const ERROR_CATALOG = Object.freeze({
   UNKNOWN_TOOL: entry('request', 'not_started', 'choose_another_tool', false, 'No tool with this name is available.'),
-  INVALID_ARGUMENTS: entry('request', 'not_started', 'correct_input', false, 'The arguments do not match the tool input schema.'),
+  INVALID_ARGUMENTS: entry(
+    'request',
+    'not_started',
+    'correct_input',
+    false,
+    'The arguments do not match the tool input schema.',
+  ),
   // Distinct recoveries (seed 003): a missing resource is looked up again or corrected, a missing right only the user
   // can obtain. NOT_FOUND still does not say whether the resource exists elsewhere (docs/contract.md, "Errors").
-  NOT_FOUND: entry('access', 'not_started', 'correct_input', false, 'The requested resource was not found; check the identifier or look it up again.'),
-  PERMISSION_DENIED: entry('access', 'not_started', 'ask_user', false, 'The caller is not permitted to perform this operation; the user must obtain access.'),
+  NOT_FOUND: entry(
+    'access',
+    'not_started',
+    'correct_input',
+    false,
+    'The requested resource was not found; check the identifier or look it up again.',
+  ),
+  PERMISSION_DENIED: entry(
+    'access',
+    'not_started',
+    'ask_user',
+    false,
+    'The caller is not permitted to perform this operation; the user must obtain access.',
+  ),
   // A deploy in progress: the worker that took the call serves another revision of the tool than the workflow decided
   // the call by. Nothing ran; a read is retried by Temporal (another worker may serve it), a write is settled as is.
-  TOOL_REVISION_UNSERVED: entry('request', 'not_started', 'retry_after', true, 'This tool is being updated; the call did not run. It may be requested again.'),
-  CALL_LIMIT_EXCEEDED: entry('policy', 'not_started', 'explain', false, 'This tool was already called as many times as this workflow allows; it did not run.'),
-  APPROVAL_REQUIRED: entry('approval', 'not_started', 'request_approval', false, 'This operation requires human approval before it can run.'),
+  TOOL_REVISION_UNSERVED: entry(
+    'request',
+    'not_started',
+    'retry_after',
+    true,
+    'This tool is being updated; the call did not run. It may be requested again.',
+  ),
+  CALL_LIMIT_EXCEEDED: entry(
+    'policy',
+    'not_started',
+    'explain',
+    false,
+    'This tool was already called as many times as this workflow allows; it did not run.',
+  ),
+  APPROVAL_REQUIRED: entry(
+    'approval',
+    'not_started',
+    'request_approval',
+    false,
+    'This operation requires human approval before it can run.',
+  ),
   APPROVAL_REJECTED: entry('approval', 'not_started', 'explain', false, 'A human reviewer rejected this operation.'),
-  APPROVAL_INVALID: entry('approval', 'not_started', 'request_approval', false, 'The approval does not match this exact request or has expired.'),
-  TIMEOUT_BEFORE_EXECUTE: entry('transient', 'not_started', 'retry_after', true, 'The operation timed out before it started; it did not run.'),
-  RATE_LIMITED: entry('transient', 'not_started', 'retry_after', true, 'The upstream service is rate limiting requests; try again later.'),
-  UPSTREAM_UNAVAILABLE: entry('transient', 'not_started', 'retry_after', true, 'The upstream service is unavailable; the operation did not run.'),
-  OUTCOME_UNKNOWN: entry('side_effect', 'unknown', 'query_status', false, 'It is not known whether this operation took effect. Do not repeat it; its status is being checked.'),
+  APPROVAL_INVALID: entry(
+    'approval',
+    'not_started',
+    'request_approval',
+    false,
+    'The approval does not match this exact request or has expired.',
+  ),
+  TIMEOUT_BEFORE_EXECUTE: entry(
+    'transient',
+    'not_started',
+    'retry_after',
+    true,
+    'The operation timed out before it started; it did not run.',
+  ),
+  RATE_LIMITED: entry(
+    'transient',
+    'not_started',
+    'retry_after',
+    true,
+    'The upstream service is rate limiting requests; try again later.',
+  ),
+  UPSTREAM_UNAVAILABLE: entry(
+    'transient',
+    'not_started',
+    'retry_after',
+    true,
+    'The upstream service is unavailable; the operation did not run.',
+  ),
+  OUTCOME_UNKNOWN: entry(
+    'side_effect',
+    'unknown',
+    'query_status',
+    false,
+    'It is not known whether this operation took effect. Do not repeat it; its status is being checked.',
+  ),
   // What reconciliation (or a person) established about a write whose outcome was unknown: it did not happen. Its
   // own code, so nothing says "timed out" when the attempt failed some other way (docs/contract.md).
-  NOT_COMMITTED: entry('side_effect', 'not_started', 'retry_after', true, 'The operation did not take effect: the authoritative system confirmed it was not committed. It may be requested again.'),
-  IDEMPOTENCY_CONFLICT: entry('conflict', 'not_started', 'human_review', false, 'This idempotency key was already used for a different request.'),
-  STATUS_CONFLICT: entry('conflict', 'as_executed', 'human_review', false, 'The authoritative system reports a status that conflicts with this operation.'),
-  PROTOCOL_ERROR: entry('protocol', 'as_executed', 'explain', false, 'The upstream response was malformed or incomplete and was not used.'),
+  NOT_COMMITTED: entry(
+    'side_effect',
+    'not_started',
+    'retry_after',
+    true,
+    'The operation did not take effect: the authoritative system confirmed it was not committed. It may be requested again.',
+  ),
+  IDEMPOTENCY_CONFLICT: entry(
+    'conflict',
+    'not_started',
+    'human_review',
+    false,
+    'This idempotency key was already used for a different request.',
+  ),
+  STATUS_CONFLICT: entry(
+    'conflict',
+    'as_executed',
+    'human_review',
+    false,
+    'The authoritative system reports a status that conflicts with this operation.',
+  ),
+  PROTOCOL_ERROR: entry(
+    'protocol',
+    'as_executed',
+    'explain',
+    false,
+    'The upstream response was malformed or incomplete and was not used.',
+  ),
   // Seed 001: a tool that broke its own contract, or failed unexpectedly, needs a person (a fix to the tool or its
   // upstream); the model can neither correct its input into a working call nor learn the internal detail.
-  OUTPUT_CONTRACT_VIOLATION: entry('contract', 'as_executed', 'human_review', false, 'The tool produced output that violates its declared contract; it was not used.'),
-  INVARIANT_VIOLATION: entry('contract', 'as_executed', 'explain', false, 'The tool output failed a business consistency check and was not used.'),
-  STALE_DATA: entry('data_quality', 'as_executed', 'explain', false, 'The data is older than this tool allows and was not used.'),
-  SOURCE_NOT_ALLOWED: entry('policy', 'as_executed', 'explain', false, 'The data came from a source this tool is not allowed to use.'),
+  OUTPUT_CONTRACT_VIOLATION: entry(
+    'contract',
+    'as_executed',
+    'human_review',
+    false,
+    'The tool produced output that violates its declared contract; it was not used.',
+  ),
+  INVARIANT_VIOLATION: entry(
+    'contract',
+    'as_executed',
+    'explain',
+    false,
+    'The tool output failed a business consistency check and was not used.',
+  ),
+  STALE_DATA: entry(
+    'data_quality',
+    'as_executed',
+    'explain',
+    false,
+    'The data is older than this tool allows and was not used.',
+  ),
+  SOURCE_NOT_ALLOWED: entry(
+    'policy',
+    'as_executed',
+    'explain',
+    false,
+    'The data came from a source this tool is not allowed to use.',
+  ),
   BUSINESS_RULE: entry('business', 'not_started', 'explain', false, 'The operation was refused by a business rule.'),
   TOOL_ERROR: entry('internal', 'as_executed', 'human_review', false, 'The tool failed unexpectedly.'),
   // The caller withdrew the call (a workflow cancel reached the running attempt). `as_executed`: a read simply
   // failed, a write that may have sent its request is settled as unknown like any write that ran (SPEC §4).
-  CANCELLED: entry('request', 'as_executed', 'explain', false, 'The call was cancelled while it ran; its result was not used.'),
+  CANCELLED: entry(
+    'request',
+    'as_executed',
+    'explain',
+    false,
+    'The call was cancelled while it ran; its result was not used.',
+  ),
   // Seed 004: an invariant failure stops the side effects of the run that saw it, until a person has looked.
-  WRITES_HALTED: entry('policy', 'not_started', 'human_review', false, 'An earlier result in this run failed a business consistency check, so its writes are stopped until a person reviews it; this operation did not run.'),
+  WRITES_HALTED: entry(
+    'policy',
+    'not_started',
+    'human_review',
+    false,
+    'An earlier result in this run failed a business consistency check, so its writes are stopped until a person reviews it; this operation did not run.',
+  ),
   // Seed 000: what a write rests on is read again right before it runs; this one no longer held.
-  PRECONDITION_FAILED: entry('conflict', 'not_started', 'explain', false, 'What this operation rests on no longer holds (it was read again just now); the operation did not run.'),
+  PRECONDITION_FAILED: entry(
+    'conflict',
+    'not_started',
+    'explain',
+    false,
+    'What this operation rests on no longer holds (it was read again just now); the operation did not run.',
+  ),
 } satisfies Record<string, CatalogEntry>);
 
 /**
@@ -110,10 +242,13 @@ export const ERROR_CATALOG = Object.freeze({
  * — the only wordings of that code besides its catalog text (see {@link CATALOG_MESSAGE_VARIANTS}).
  */
 export const NOT_COMMITTED_MESSAGES = Object.freeze({
-  timeout: 'The operation timed out; the authoritative system then confirmed it did not take effect. It may be requested again.',
-  error: 'The operation failed; the authoritative system then confirmed it did not take effect. It may be requested again.',
+  timeout:
+    'The operation timed out; the authoritative system then confirmed it did not take effect. It may be requested again.',
+  error:
+    'The operation failed; the authoritative system then confirmed it did not take effect. It may be requested again.',
   lost: 'The operation ended without an answer; the authoritative system then confirmed it did not take effect. It may be requested again.',
-  accepted: 'The job was accepted, but the authoritative system then reported it ended without taking effect. It may be requested again.',
+  accepted:
+    'The job was accepted, but the authoritative system then reported it ended without taking effect. It may be requested again.',
   unknown: 'The authoritative system confirmed the operation did not take effect. It may be requested again.',
   human: 'A person confirmed the operation did not take effect. It may be requested again.',
 });
@@ -124,15 +259,19 @@ export const NOT_COMMITTED_MESSAGES = Object.freeze({
  * the tool's output, stays in the audit).
  */
 export const EVIDENCE_FAILURE_MESSAGES = Object.freeze({
-  malformed: 'The tool cited its evidence incompletely (each item needs a kind, a locator and the fields it supports), so the result could not be checked and was not used.',
-  dangling: 'The tool cited evidence for fields its data does not have, so the result could not be checked and was not used.',
+  malformed:
+    'The tool cited its evidence incompletely (each item needs a kind, a locator and the fields it supports), so the result could not be checked and was not used.',
+  dangling:
+    'The tool cited evidence for fields its data does not have, so the result could not be checked and was not used.',
   observedAt:
     'The tool did not say in a readable form when its data was observed (a date and time with a time zone, an HTTP date or epoch milliseconds), so its freshness could not be checked and the result was not used.',
-  conflicts: 'The tool reported a disagreement between sources that does not name a field of its data with two or more sourced values, so the result was not used.',
+  conflicts:
+    'The tool reported a disagreement between sources that does not name a field of its data with two or more sourced values, so the result was not used.',
 });
 
 /** What the model is told about a refused continuation cursor (`INVALID_ARGUMENTS`): the same for a forged, a foreign and an expired one. */
-export const REFUSED_CURSOR_MESSAGE = 'The continuation cursor is not valid for this call (changed, issued for another call, or expired). Start the listing again without it.';
+export const REFUSED_CURSOR_MESSAGE =
+  'The continuation cursor is not valid for this call (changed, issued for another call, or expired). Start the listing again without it.';
 
 /**
  * The wordings a code's message may take besides its catalog text, each for one named case; the model result schema

@@ -17,7 +17,11 @@ export type { ArtifactPayload, StartedJob, ToolExecution } from './funnel/tool-e
  *
  * It never throws for anything the tool or its input does: every such case becomes a catalogued result.
  */
-export async function executeTool(tool: AnyToolImplementation, rawArgs: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
+export async function executeTool(
+  tool: AnyToolImplementation,
+  rawArgs: unknown,
+  ctx: ExecutionContext,
+): Promise<ToolExecution> {
   return runFunnel(tool, rawArgs, ctx);
 }
 
@@ -25,7 +29,12 @@ export async function executeTool(tool: AnyToolImplementation, rawArgs: unknown,
  * The failure projection of a call that never reached a handler (an unknown tool, a refused approval): the same
  * model result and audit shape as any other failure, so hosts handle one kind of result.
  */
-export function failedExecution(tool: AnyToolImplementation, ctx: ExecutionContext, failure: CallFailure, rawArgs: unknown = null): ToolExecution {
+export function failedExecution(
+  tool: AnyToolImplementation,
+  ctx: ExecutionContext,
+  failure: CallFailure,
+  rawArgs: unknown = null,
+): ToolExecution {
   const state = { ...startState(tool, ctx, rawArgs), digestArguments: digestArgumentsOf(rawArgs) };
   return failedExecutionOf(state, failure);
 }

@@ -13,7 +13,12 @@ import { recordableContext } from './funnel/recordable-context.js';
  * revision the host does not accept (`ctx.acceptedProviders`) fails. Trusted values are taken as the audit records
  * them (see `recordableContext`).
  */
-export function verifyExecution(tool: AnyToolImplementation, rawArgs: unknown, ctx: ExecutionContext, execution: ToolExecution): AuditVerification {
+export function verifyExecution(
+  tool: AnyToolImplementation,
+  rawArgs: unknown,
+  ctx: ExecutionContext,
+  execution: ToolExecution,
+): AuditVerification {
   const { ctx: recorded } = recordableContext(ctx);
   return verifyAudit({
     modelResult: execution.modelResult,

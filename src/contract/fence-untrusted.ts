@@ -8,8 +8,9 @@ import { sha256Hex } from './sha256.js';
 export const FENCE_TAG = 'untrusted-content';
 
 /** Invisible, bidirectional-override and control characters: they can hide a role prefix or a marker. */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point.
-const INVISIBLE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point.
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u00AD\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 /**
  * Unicode tag characters (U+E0000–E007F): invisible, yet models read them as the ASCII they shadow ("ASCII
  * smuggling"), so a whole hidden instruction can ride along in visibly harmless text. The untrusted-content entry is
@@ -35,7 +36,10 @@ const ANY_ROLE_PREFIX = /\b(system|assistant|developer)(\s*)[:\uFF1A]/gi;
  * same rendering), and the text cannot contain its own closing tag: that would need a digest fixed point.
  */
 export function fenceNonce(item: Pick<UntrustedContent, 'content_id' | 'text'>): string {
-  return sha256Hex(canonicalJson({ domain: 'ttc.fence.v1', content_id: item.content_id, text: item.text })).slice(0, 16);
+  return sha256Hex(canonicalJson({ domain: 'ttc.fence.v1', content_id: item.content_id, text: item.text })).slice(
+    0,
+    16,
+  );
 }
 
 /**
@@ -45,7 +49,10 @@ export function fenceNonce(item: Pick<UntrustedContent, 'content_id' | 'text'>):
  * and can neither close its fence nor open a role or template tag.
  */
 export function defangUntrustedText(text: string): string {
-  let out = text.replace(/\r\n?|[\u0085\u2028\u2029]/g, '\n').replace(INVISIBLE, '').replace(TAG_CHARACTERS, '');
+  let out = text
+    .replace(/\r\n?|[\u0085\u2028\u2029]/g, '\n')
+    .replace(INVISIBLE, '')
+    .replace(TAG_CHARACTERS, '');
   for (const token of TEMPLATE_TOKENS) out = out.replace(token, (_match, inner: string) => `[token ${inner.trim()}]`);
   out = out.replace(LINE_ROLE_PREFIX, (_m, lead: string, role: string) => `${lead}[quoted ${role}]:`);
   out = out.replace(ANY_ROLE_PREFIX, (_m, role: string) => `[quoted ${role}]:`);

@@ -74,7 +74,11 @@ function cutShort(response: FetchedResponse, partial: Uint8Array, contentType: s
 
 function refusal(reason: string, details: Record<string, unknown>, body: Uint8Array, contentType: string): ToolError {
   const mediaType = (contentType.split(';', 1)[0] ?? '').trim().toLowerCase();
-  return new ToolError('PROTOCOL_ERROR', { reason, ...details }, { rule: HTTP_JSON_RULE, rawResponse: { body, contentType: mediaType } });
+  return new ToolError(
+    'PROTOCOL_ERROR',
+    { reason, ...details },
+    { rule: HTTP_JSON_RULE, rawResponse: { body, contentType: mediaType } },
+  );
 }
 
 function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {

@@ -2,7 +2,15 @@ import type { ToolBudget } from './tool-spec.js';
 import { evidenceStillSupported, type BuiltEvidence } from './evidence.js';
 import { renderUntrustedContent } from './fence-untrusted.js';
 import { resolvePointer } from './json-pointer.js';
-import type { Completeness, ContinueWith, Continuation, ItemRange, ModelResult, UntrustedContent, Warning } from './model-result.js';
+import type {
+  Completeness,
+  ContinueWith,
+  Continuation,
+  ItemRange,
+  ModelResult,
+  UntrustedContent,
+  Warning,
+} from './model-result.js';
 import type { Redaction } from './redaction.js';
 import {
   cutText,
@@ -112,8 +120,11 @@ export function fitToBudget(input: FitInput): Fitted {
     const redactions: Redaction[] = [];
     const textNotes: TruncationNote[] = [];
     const shown = limitStructure(input.redact(candidates, redactions), textLimit, textNotes);
-    const textCut = textNotes.length > 0 || untrusted.some((item, i) => item.text !== input.untrusted[i]!.text || isCutText(item.text));
-    const build = (data: unknown) => assemble(input, { data, itemsPointer, originalItems, textCut, nestedCut, untrusted }, redactions);
+    const textCut =
+      textNotes.length > 0 ||
+      untrusted.some((item, i) => item.text !== input.untrusted[i]!.text || isCutText(item.text));
+    const build = (data: unknown) =>
+      assemble(input, { data, itemsPointer, originalItems, textCut, nestedCut, untrusted }, redactions);
     const whole = build(shown);
     if (fits(whole)) return whole;
     if (itemsPointer !== null) {
@@ -136,11 +147,32 @@ export function fitWithoutData(input: FitInput): Fitted {
   const originalItems = itemsPointer === null ? null : listLength(input.data, itemsPointer);
   const omitted: Warning[] = input.evidence.length > 0 ? [evidenceOmitted(input.evidence.length)] : [];
   // A presentation speaks of the data, which is not shown here.
-  const withoutPresentation: ResultBase = Object.fromEntries(Object.entries(input.base).filter(([key]) => key !== 'presentation')) as ResultBase;
-  const bare: FitInput = { ...input, evidence: [], base: { ...withoutPresentation, conflicts: [], applied_arguments: undefined, warnings: [...input.base.warnings, ...omitted] } };
-  const shape: Shape = { data: null, itemsPointer: null, originalItems, textCut: false, nestedCut: false, untrusted: [], overBudget: true };
+  const withoutPresentation: ResultBase = Object.fromEntries(
+    Object.entries(input.base).filter(([key]) => key !== 'presentation'),
+  ) as ResultBase;
+  const bare: FitInput = {
+    ...input,
+    evidence: [],
+    base: {
+      ...withoutPresentation,
+      conflicts: [],
+      applied_arguments: undefined,
+      warnings: [...input.base.warnings, ...omitted],
+    },
+  };
+  const shape: Shape = {
+    data: null,
+    itemsPointer: null,
+    originalItems,
+    textCut: false,
+    nestedCut: false,
+    untrusted: [],
+    overBudget: true,
+  };
   const fallback = assemble(bare, shape, []);
-  return fitsBudget(fallback, input.budget.maxBytes, 0) ? fallback : assemble({ ...bare, pagination: { next: null, availableItems: input.pagination.availableItems } }, shape, []);
+  return fitsBudget(fallback, input.budget.maxBytes, 0)
+    ? fallback
+    : assemble({ ...bare, pagination: { next: null, availableItems: input.pagination.availableItems } }, shape, []);
 }
 
 /**
@@ -148,7 +180,12 @@ export function fitWithoutData(input: FitInput): Fitted {
  * and as stored. A truncated result gains an artifact reference after fitting, so its room is reserved here.
  */
 function fitsBudget(fitted: Fitted, maxBytes: number, renderingGrowth: number): boolean {
-  return utf8ByteLength(JSON.stringify(fitted.modelResult)) + renderingGrowth + (fitted.truncated ? ARTIFACT_REF_RESERVE : 0) <= maxBytes;
+  return (
+    utf8ByteLength(JSON.stringify(fitted.modelResult)) +
+      renderingGrowth +
+      (fitted.truncated ? ARTIFACT_REF_RESERVE : 0) <=
+    maxBytes
+  );
 }
 
 /**
@@ -198,16 +235,26 @@ function assemble(input: FitInput, shape: Shape, redactions: readonly Redaction[
   const { next: upstreamNext, availableItems } = input.pagination;
   // Our own cut wins: the continuation then points into this call's full result (kept as an artifact).
   const cutNext: Continuation | null = itemsCut ? { type: 'offset', value: returned } : upstreamNext;
-  let available = availableItems ?? (upstreamNext === null ? (originalItems ?? (shape.overBudget ? null : returned)) : null);
+  let available =
+    availableItems ?? (upstreamNext === null ? (originalItems ?? (shape.overBudget ? null : returned)) : null);
   // A count no larger than what is shown contradicts a continuation: the count is then unknown (null), never 0.
   if (available !== null && (available < returned || (cutNext !== null && available <= returned))) available = null;
-  const page = input.paging?.({ listing: itemsPointer !== null, returned, itemsCut, upstreamNext, defaultNext: cutNext, available }) ?? { next: cutNext };
+  const page = input.paging?.({
+    listing: itemsPointer !== null,
+    returned,
+    itemsCut,
+    upstreamNext,
+    defaultNext: cutNext,
+    available,
+  }) ?? { next: cutNext };
   const reasons = [
     shape.overBudget ? 'over_byte_budget' : null,
     itemsCut ? 'item_or_byte_budget' : null,
     shape.nestedCut ? 'nested_item_budget' : null,
     shape.textCut ? 'text_budget' : null,
-    upstreamNext !== null || (availableItems !== null && availableItems > (originalItems ?? 1)) ? 'upstream_pagination' : null,
+    upstreamNext !== null || (availableItems !== null && availableItems > (originalItems ?? 1))
+      ? 'upstream_pagination'
+      : null,
   ].filter((reason): reason is string => reason !== null);
   const completeness: Completeness = {
     state: reasons.length > 0 || page.next !== null ? 'truncated' : 'complete',
@@ -225,7 +272,8 @@ function assemble(input: FitInput, shape: Shape, redactions: readonly Redaction[
     warnings.push(evidenceOmitted(input.evidence.length - evidence.length));
   }
   const notice = input.redactionWarning;
-  if (notice !== undefined && redactions.length > 0 && !warnings.some((warning) => warning.code === notice.code)) warnings.push(notice);
+  if (notice !== undefined && redactions.length > 0 && !warnings.some((warning) => warning.code === notice.code))
+    warnings.push(notice);
   const { applied_arguments: appliedArguments, ...base } = input.base;
   const modelResult: ModelResult = {
     ...base,
@@ -237,7 +285,12 @@ function assemble(input: FitInput, shape: Shape, redactions: readonly Redaction[
     warnings,
     ...(appliedArguments === undefined ? {} : { applied_arguments: appliedArguments }),
   };
-  return { modelResult, truncated: shape.overBudget === true || itemsCut || shape.textCut || shape.nestedCut, evidence, redactions };
+  return {
+    modelResult,
+    truncated: shape.overBudget === true || itemsCut || shape.textCut || shape.nestedCut,
+    evidence,
+    redactions,
+  };
 }
 
 function listLength(data: unknown, pointer: string): number {

@@ -89,7 +89,8 @@ export function goldenCaseFromRecording(
   } catch {
     throw new GoldenCaseError(`the recording of ${audit.audit_id} is not JSON`);
   }
-  if (!isRecordedCall(parsed)) throw new GoldenCaseError(`the artifact of ${audit.audit_id} is not a ${RECORDED_CALL_SCHEMA} recording`);
+  if (!isRecordedCall(parsed))
+    throw new GoldenCaseError(`the artifact of ${audit.audit_id} is not a ${RECORDED_CALL_SCHEMA} recording`);
   const recording = parsed;
   const recorded = outcomeOfAudit(audit);
   const expect = options.expect === undefined ? { status: recorded.status, code: recorded.code } : options.expect;

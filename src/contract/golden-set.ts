@@ -48,12 +48,20 @@ export interface GoldenSetOptions {
  * exactly the cases a rule change changes (a new invariant version that catches a well-formed wrong fact, say) and
  * the cases that miss what they should do. Pure and deterministic: no clock, no I/O.
  */
-export async function runGoldenSet(tool: AnyToolImplementation, cases: readonly GoldenCase[], options: GoldenSetOptions = {}): Promise<GoldenSetReport> {
+export async function runGoldenSet(
+  tool: AnyToolImplementation,
+  cases: readonly GoldenCase[],
+  options: GoldenSetOptions = {},
+): Promise<GoldenSetReport> {
   const results: GoldenCaseResult[] = [];
   for (const goldenCase of cases) {
-    if (goldenCase.tool !== tool.name) throw new RangeError(`golden case '${goldenCase.id}' is for tool '${goldenCase.tool}', not '${tool.name}'`);
+    if (goldenCase.tool !== tool.name)
+      throw new RangeError(`golden case '${goldenCase.id}' is for tool '${goldenCase.tool}', not '${tool.name}'`);
     const now = await replay(tool, goldenCase);
-    const baseline = options.baseline === undefined ? (goldenCase.recorded ?? null) : (await replay(options.baseline, goldenCase)).outcome;
+    const baseline =
+      options.baseline === undefined
+        ? (goldenCase.recorded ?? null)
+        : (await replay(options.baseline, goldenCase)).outcome;
     const mismatches = expectationMisses(goldenCase, now.outcome, now.modelResult);
     const changes = baseline === null ? [] : outcomeChanges(baseline, now.outcome);
     results.push({
@@ -75,7 +83,10 @@ export async function runGoldenSet(tool: AnyToolImplementation, cases: readonly 
   };
 }
 
-async function replay(tool: AnyToolImplementation, goldenCase: GoldenCase): Promise<{ outcome: CaseOutcome; modelResult: ModelResult }> {
+async function replay(
+  tool: AnyToolImplementation,
+  goldenCase: GoldenCase,
+): Promise<{ outcome: CaseOutcome; modelResult: ModelResult }> {
   const recorded = goldenCase.handler;
   const replayed: AnyToolImplementation = {
     ...tool,
@@ -83,7 +94,11 @@ async function replay(tool: AnyToolImplementation, goldenCase: GoldenCase): Prom
       'output' in recorded
         ? // The envelope is checked by the funnel like any handler's: a malformed one fails the protocol layer.
           Promise.resolve(recorded.output as never)
-        : Promise.reject(recorded.thrown.code === null ? new Error('recorded exception') : new ToolError(recorded.thrown.code, toDetails(recorded.thrown.details))),
+        : Promise.reject(
+            recorded.thrown.code === null
+              ? new Error('recorded exception')
+              : new ToolError(recorded.thrown.code, toDetails(recorded.thrown.details)),
+          ),
   };
   const execution = await executeTool(replayed, goldenCase.arguments, replayContext(goldenCase));
   return { outcome: outcomeOfAudit(execution.audit), modelResult: execution.modelResult };
@@ -94,7 +109,13 @@ function replayContext(goldenCase: GoldenCase): ExecutionContext {
   const at = Date.parse(goldenCase.at);
   return {
     principal: { tenant: 'golden-set', subject: 'golden-set' },
-    provider: { provider: 'golden-set', apiFamily: 'replay', responseId: null, providerCallId: null, adapterRevision: 'golden-set@1' },
+    provider: {
+      provider: 'golden-set',
+      apiFamily: 'replay',
+      responseId: null,
+      providerCallId: null,
+      adapterRevision: 'golden-set@1',
+    },
     callId: `golden:${goldenCase.id}`,
     operationId: `golden:${goldenCase.id}`,
     idempotencyKey: `golden:${goldenCase.id}`,
@@ -104,7 +125,9 @@ function replayContext(goldenCase: GoldenCase): ExecutionContext {
 }
 
 function toDetails(details: unknown): Record<string, unknown> {
-  return details !== null && typeof details === 'object' && !Array.isArray(details) ? (details as Record<string, unknown>) : {};
+  return details !== null && typeof details === 'object' && !Array.isArray(details)
+    ? (details as Record<string, unknown>)
+    : {};
 }
 
 function expectationMisses(goldenCase: GoldenCase, outcome: CaseOutcome, modelResult: ModelResult): string[] {
@@ -112,21 +135,29 @@ function expectationMisses(goldenCase: GoldenCase, outcome: CaseOutcome, modelRe
   if (expected === undefined) return [];
   const misses: string[] = [];
   if (outcome.status !== expected.status) misses.push(`status: expected ${expected.status}, got ${outcome.status}`);
-  if (outcome.code !== expected.code) misses.push(`code: expected ${String(expected.code)}, got ${String(outcome.code)}`);
+  if (outcome.code !== expected.code)
+    misses.push(`code: expected ${String(expected.code)}, got ${String(outcome.code)}`);
   for (const [pointer, value] of Object.entries(expected.data ?? {})) {
     const found = resolvePointer(modelResult.data, pointer);
     if (!found.found) misses.push(`data ${pointer}: expected ${canonicalJson(value)}, absent`);
-    else if (canonicalJson(found.value) !== canonicalJson(value)) misses.push(`data ${pointer}: expected ${canonicalJson(value)}, got ${canonicalJson(found.value)}`);
+    else if (canonicalJson(found.value) !== canonicalJson(value))
+      misses.push(`data ${pointer}: expected ${canonicalJson(value)}, got ${canonicalJson(found.value)}`);
   }
   return misses;
 }
 
 function outcomeChanges(before: CaseOutcome, after: CaseOutcome): string[] {
   const fields = ['status', 'code', 'failedLayer'] as const;
-  return fields.filter((field) => before[field] !== after[field]).map((field) => `${field}: ${String(before[field])} → ${String(after[field])}`);
+  return fields
+    .filter((field) => before[field] !== after[field])
+    .map((field) => `${field}: ${String(before[field])} → ${String(after[field])}`);
 }
 
 function ruleChanges(before: CaseOutcome, after: CaseOutcome): string[] {
-  const layers = [...new Set([...Object.keys(before.rules), ...Object.keys(after.rules)])] as (keyof CaseOutcome['rules'])[];
-  return layers.filter((layer) => before.rules[layer] !== after.rules[layer]).map((layer) => `${layer}: ${before.rules[layer] ?? '-'} → ${after.rules[layer] ?? '-'}`);
+  const layers = [
+    ...new Set([...Object.keys(before.rules), ...Object.keys(after.rules)]),
+  ] as (keyof CaseOutcome['rules'])[];
+  return layers
+    .filter((layer) => before.rules[layer] !== after.rules[layer])
+    .map((layer) => `${layer}: ${before.rules[layer] ?? '-'} → ${after.rules[layer] ?? '-'}`);
 }

@@ -30,7 +30,10 @@ export function guardedParse<T>(schema: ZodType<T>, value: unknown): GuardedPars
     return { success: false, issues: [THROWN_ISSUE], thrown: describeThrown(thrown) };
   }
   if (parsed.success) return { success: true, data: parsed.data };
-  return { success: false, issues: parsed.error.issues.map((issue) => ({ path: formatIssuePath(issue.path), code: issue.code })) };
+  return {
+    success: false,
+    issues: parsed.error.issues.map((issue) => ({ path: formatIssuePath(issue.path), code: issue.code })),
+  };
 }
 
 /** Issues as the audit records them: `<path> (<code>)`. */

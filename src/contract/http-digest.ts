@@ -8,7 +8,10 @@ import { fromBase64Url } from './base64url.js';
  */
 
 /** The algorithms checked; any other one in a field is ignored (RFC 9530 §5: recipients choose what they support). */
-const ALGORITHMS: Readonly<Record<string, (bytes: Uint8Array) => Uint8Array>> = Object.freeze({ 'sha-256': sha256, 'sha-512': sha512 });
+const ALGORITHMS: Readonly<Record<string, (bytes: Uint8Array) => Uint8Array>> = Object.freeze({
+  'sha-256': sha256,
+  'sha-512': sha512,
+});
 
 /** What one digest field said about a body. */
 export type DigestVerdict =

@@ -7,7 +7,8 @@ import { readTime } from './time.js';
 export interface HttpLikeResponse {
   readonly status: number;
   /** Header map (any case) or a `Headers`-like object with `get`. */
-  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>> | { get(name: string): string | null };
+  readonly headers:
+    Readonly<Record<string, string | readonly string[] | undefined>> | { get(name: string): string | null };
   readonly body: Uint8Array | string;
 }
 
@@ -54,21 +55,30 @@ const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json$/i;
 export function readHttpJson(response: HttpLikeResponse, options: HttpJsonOptions = {}): HttpJson {
   const header = headerReader(response.headers);
   const { status, body } = response;
-  if (!(body instanceof Uint8Array) && typeof body !== 'string') throw protocolError('body is neither bytes nor text', {});
+  if (!(body instanceof Uint8Array) && typeof body !== 'string')
+    throw protocolError('body is neither bytes nor text', {});
   const contentType = header('content-type') ?? '';
   const [mediaType = '', ...params] = contentType.split(';').map((part) => part.trim());
   // Every refusal from here on carries the body it refused, so the audit records the digest of what arrived.
   const raw: RawResponse = { body, contentType: mediaType.toLowerCase() };
-  if (!Number.isInteger(status) || status < 100 || status > 599) throw protocolError('invalid HTTP status', { status: String(status) }, raw);
+  if (!Number.isInteger(status) || status < 100 || status > 599)
+    throw protocolError('invalid HTTP status', { status: String(status) }, raw);
   if (status < 200 || status >= 300) throw statusError(status, header, raw);
 
   const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
-  if (!JSON_CONTENT_TYPE.test(mediaType)) throw protocolError('response is not declared as JSON', { content_type: contentType.slice(0, 200) }, raw);
-  const charset = params.find((param) => /^charset=/i.test(param))?.slice(8).replace(/"/g, '').toLowerCase();
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw protocolError('unsupported charset', { charset }, raw);
+  if (!JSON_CONTENT_TYPE.test(mediaType))
+    throw protocolError('response is not declared as JSON', { content_type: contentType.slice(0, 200) }, raw);
+  const charset = params
+    .find((param) => /^charset=/i.test(param))
+    ?.slice(8)
+    .replace(/"/g, '')
+    .toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    throw protocolError('unsupported charset', { charset }, raw);
 
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024;
-  if (bytes.byteLength > maxBodyBytes) throw protocolError('body exceeds the size limit', { bytes: bytes.byteLength, limit: maxBodyBytes }, raw);
+  if (bytes.byteLength > maxBodyBytes)
+    throw protocolError('body exceeds the size limit', { bytes: bytes.byteLength, limit: maxBodyBytes }, raw);
   const verified = isContentCoded(header('content-encoding')) ? [] : integrityChecks(status, header, bytes, raw);
 
   let text: string;
@@ -88,19 +98,30 @@ export function readHttpJson(response: HttpLikeResponse, options: HttpJsonOption
 
 /** True when a content coding other than `identity` was applied (`Content-Encoding: gzip`, `br, gzip`, …). */
 export function isContentCoded(contentEncoding: string | undefined): boolean {
-  return (contentEncoding ?? '').split(',').some((coding) => coding.trim() !== '' && coding.trim().toLowerCase() !== 'identity');
+  return (contentEncoding ?? '')
+    .split(',')
+    .some((coding) => coding.trim() !== '' && coding.trim().toLowerCase() !== 'identity');
 }
 
 /**
  * Compares the body of a response without content coding with what its headers declare of it: its length and its
  * digests. `Repr-Digest` covers the whole representation, so a partial response (206) is not compared with it.
  */
-function integrityChecks(status: number, header: (name: string) => string | undefined, bytes: Uint8Array, raw: RawResponse): string[] {
+function integrityChecks(
+  status: number,
+  header: (name: string) => string | undefined,
+  bytes: Uint8Array,
+  raw: RawResponse,
+): string[] {
   const verified: string[] = [];
   const declaredLength = header('content-length');
   if (declaredLength !== undefined) {
     if (!/^\d+$/.test(declaredLength) || Number(declaredLength) !== bytes.byteLength) {
-      throw protocolError('body length differs from Content-Length', { declared: declaredLength.slice(0, 32), received: bytes.byteLength }, raw);
+      throw protocolError(
+        'body length differs from Content-Length',
+        { declared: declaredLength.slice(0, 32), received: bytes.byteLength },
+        raw,
+      );
     }
     verified.push('content-length');
   }
@@ -108,7 +129,8 @@ function integrityChecks(status: number, header: (name: string) => string | unde
     const field = header(name);
     if (field === undefined) continue;
     const verdict = checkDigestField(field, bytes);
-    if (verdict.kind === 'mismatch') throw protocolError(`body does not match its ${name}`, { algorithm: verdict.algorithm }, raw);
+    if (verdict.kind === 'mismatch')
+      throw protocolError(`body does not match its ${name}`, { algorithm: verdict.algorithm }, raw);
     if (verdict.kind === 'malformed') throw protocolError(`malformed ${name}`, { field: field.slice(0, 200) }, raw);
     if (verdict.kind === 'matched') verified.push(...verdict.algorithms.map((algorithm) => `${name}:${algorithm}`));
   }
@@ -147,7 +169,11 @@ function retryAfter(value: string | undefined): { retryAfterMs?: number } {
 }
 
 function protocolError(reason: string, details: Record<string, unknown>, raw?: RawResponse): ToolError {
-  return new ToolError('PROTOCOL_ERROR', { reason, ...details }, { rule: HTTP_JSON_RULE, ...(raw === undefined ? {} : { rawResponse: raw }) });
+  return new ToolError(
+    'PROTOCOL_ERROR',
+    { reason, ...details },
+    { rule: HTTP_JSON_RULE, ...(raw === undefined ? {} : { rawResponse: raw }) },
+  );
 }
 
 function headerReader(headers: HttpLikeResponse['headers']): (name: string) => string | undefined {

@@ -6,7 +6,10 @@ import { preconditionProblems } from './preconditions.js';
 import type { ToolDeclaration, ToolImplementation, ToolImplementationSpec } from './tool-spec.js';
 
 /** The worker's implementation of `declaration`: its handler and, for side effects, how to ask whether one happened. */
-export function implementTool<In extends z.ZodType, Out extends z.ZodType>(declaration: ToolDeclaration<In, Out>, runs: ToolImplementationSpec<In, Out>): ToolImplementation<In, Out> {
+export function implementTool<In extends z.ZodType, Out extends z.ZodType>(
+  declaration: ToolDeclaration<In, Out>,
+  runs: ToolImplementationSpec<In, Out>,
+): ToolImplementation<In, Out> {
   const fail = (why: string): never => {
     throw new ToolDefinitionError(`tool '${declaration.name}': ${why}`);
   };
@@ -16,8 +19,10 @@ export function implementTool<In extends z.ZodType, Out extends z.ZodType>(decla
     if (runs[part] !== undefined && typeof runs[part] !== 'function') fail(`${part} must be a function`);
   }
   if (runs.reconcile !== undefined && declaration.effect === 'read') fail('only side-effecting tools can reconcile');
-  if (runs.poll !== undefined && declaration.effect === 'read') fail('only side-effecting tools can start jobs to poll');
-  for (const problem of preconditionProblems({ effect: declaration.effect, preconditions: runs.preconditions })) fail(problem);
+  if (runs.poll !== undefined && declaration.effect === 'read')
+    fail('only side-effecting tools can start jobs to poll');
+  for (const problem of preconditionProblems({ effect: declaration.effect, preconditions: runs.preconditions }))
+    fail(problem);
   return Object.freeze({
     ...declaration,
     handler: runs.handler,
@@ -29,5 +34,10 @@ export function implementTool<In extends z.ZodType, Out extends z.ZodType>(decla
 }
 
 function isDeclaration(value: unknown): value is ToolDeclaration {
-  return typeof value === 'object' && value !== null && Object.isFrozen(value) && typeof (value as { facts?: { revision?: unknown } }).facts?.revision === 'string';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.isFrozen(value) &&
+    typeof (value as { facts?: { revision?: unknown } }).facts?.revision === 'string'
+  );
 }

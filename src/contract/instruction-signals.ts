@@ -11,10 +11,50 @@
 
 /** The words the rules are made of. Words are maximal runs of `[A-Za-z0-9_]` (what `\w` matches), any case. */
 const VOCABULARY = [
-  'ignore', 'disregard', 'forget', 'override', 'previous', 'prior', 'above', 'earlier', 'all', 'system', 'your',
-  'instruction', 'instructions', 'prompt', 'prompts', 'rule', 'rules', 'message', 'messages', 'context', 'you', 'are',
-  'now', 'must', 'should', 'will', 'assistant', 'developer', 'tool', 'im_start', 'im_end', 'call', 'invoke', 'use', 'run',
-  'the', 'new', 'updated', 'real', 'do', 'not', 'user', 'human', 'operator',
+  'ignore',
+  'disregard',
+  'forget',
+  'override',
+  'previous',
+  'prior',
+  'above',
+  'earlier',
+  'all',
+  'system',
+  'your',
+  'instruction',
+  'instructions',
+  'prompt',
+  'prompts',
+  'rule',
+  'rules',
+  'message',
+  'messages',
+  'context',
+  'you',
+  'are',
+  'now',
+  'must',
+  'should',
+  'will',
+  'assistant',
+  'developer',
+  'tool',
+  'im_start',
+  'im_end',
+  'call',
+  'invoke',
+  'use',
+  'run',
+  'the',
+  'new',
+  'updated',
+  'real',
+  'do',
+  'not',
+  'user',
+  'human',
+  'operator',
 ] as const;
 
 type Vocable = (typeof VOCABULARY)[number];
@@ -42,7 +82,17 @@ const ROLES = new Uint16Array(SECRECY_VERB + 1);
 const give = (role: number, words: readonly Vocable[]) => words.forEach((word) => (ROLES[ID[word]]! |= role));
 give(OVERRIDE_VERB, ['ignore', 'disregard', 'forget', 'override']);
 give(OVERRIDE_TARGET, ['previous', 'prior', 'above', 'earlier', 'all', 'system', 'your']);
-give(OVERRIDE_OBJECT, ['instruction', 'instructions', 'prompt', 'prompts', 'rule', 'rules', 'message', 'messages', 'context']);
+give(OVERRIDE_OBJECT, [
+  'instruction',
+  'instructions',
+  'prompt',
+  'prompts',
+  'rule',
+  'rules',
+  'message',
+  'messages',
+  'context',
+]);
 give(ROLE_NAME, ['system', 'assistant', 'developer']);
 give(TAG_NAME, ['system', 'assistant', 'tool', 'instruction', 'instructions', 'im_start', 'im_end']);
 give(TOOL_VERB, ['call', 'invoke', 'use', 'run']);
@@ -84,13 +134,26 @@ export function hasInstructionSignals(text: string): boolean {
     const id = words.id[k]!;
     const roles = ROLES[id]!;
     if (id === ID.you && YOU_COMMANDS.some((phrase) => followedBy(text, words, k, phrase))) return true;
-    if (id === ID.do && followedBy(text, words, k, [ID.not]) && followedBy(text, words, k + 1, [SECRECY_VERB]) && within(words, k + 2, SECRECY_GAP, SECRECY_TARGET)) return true;
+    if (
+      id === ID.do &&
+      followedBy(text, words, k, [ID.not]) &&
+      followedBy(text, words, k + 1, [SECRECY_VERB]) &&
+      within(words, k + 2, SECRECY_GAP, SECRECY_TARGET)
+    )
+      return true;
     if (roles === 0) continue;
     if ((roles & OVERRIDE_VERB) !== 0 && overridesInstructions(words, k)) return true;
     if ((roles & ROLE_NAME) !== 0 && words.firstOnLine[k] === 1 && isFollowedByColon(text, words.end[k]!)) return true;
     if ((roles & TAG_NAME) !== 0 && lastGt >= words.end[k]! && isTagName(text, words.start[k]!)) return true;
-    if ((roles & TOOL_VERB) !== 0 && followedBy(text, words, k, [ID.the]) && namesATool(text, words.end[k + 1]!)) return true;
-    if ((roles & NEW_ADJECTIVE) !== 0 && k + 1 < words.count && (ROLES[words.id[k + 1]!]! & NEW_OBJECT) !== 0 && isBlankGap(text, words.end[k]!, words.start[k + 1]!, 1)) return true;
+    if ((roles & TOOL_VERB) !== 0 && followedBy(text, words, k, [ID.the]) && namesATool(text, words.end[k + 1]!))
+      return true;
+    if (
+      (roles & NEW_ADJECTIVE) !== 0 &&
+      k + 1 < words.count &&
+      (ROLES[words.id[k + 1]!]! & NEW_OBJECT) !== 0 &&
+      isBlankGap(text, words.end[k]!, words.start[k + 1]!, 1)
+    )
+      return true;
   }
   return false;
 }
@@ -115,7 +178,7 @@ function vocabularyWords(text: string): Words {
   let count = 0;
   let breaks = 0;
   let blankLine = true;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const code = text.charCodeAt(i);
     if (!isWordChar(code)) {
       if (code === 0x2e || code === 0x0a) breaks++;
@@ -128,7 +191,8 @@ function vocabularyWords(text: string): Words {
     let node = 0;
     for (; i < text.length && isWordChar(text.charCodeAt(i)); i++) {
       // Past a secrecy prefix every longer word counts as the verb (`telling`).
-      if (node >= 0 && TRIE.word[node] !== SECRECY_VERB) node = TRIE.next[node * TRIE_WIDTH + trieIndex(text.charCodeAt(i))]!;
+      if (node >= 0 && TRIE.word[node] !== SECRECY_VERB)
+        node = TRIE.next[node * TRIE_WIDTH + trieIndex(text.charCodeAt(i))]!;
     }
     const word = node >= 0 ? TRIE.word[node]! : OTHER;
     if (word !== OTHER) {
@@ -150,7 +214,10 @@ function vocabularyWords(text: string): Words {
  */
 const TRIE_WIDTH = 37;
 const TRIE = ((): { next: Int16Array; word: Uint8Array } => {
-  const entries = [...VOCABULARY.map((word) => [word, ID[word]] as const), ...SECRECY_PREFIXES.map((word) => [word, SECRECY_VERB] as const)];
+  const entries = [
+    ...VOCABULARY.map((word) => [word, ID[word]] as const),
+    ...SECRECY_PREFIXES.map((word) => [word, SECRECY_VERB] as const),
+  ];
   const nodes = 1 + entries.reduce((sum, [word]) => sum + word.length, 0);
   const next = new Int16Array(nodes * TRIE_WIDTH).fill(-1);
   const word = new Uint8Array(nodes);
@@ -176,7 +243,12 @@ function trieIndex(code: number): number {
 
 /** True when the words after the `k`-th are `phrase`, each one to three blanks apart, as in "you must". */
 function followedBy(text: string, words: Words, k: number, phrase: readonly number[]): boolean {
-  return phrase.every((expected, p) => k + p + 1 < words.count && words.id[k + p + 1] === expected && isBlankGap(text, words.end[k + p]!, words.start[k + p + 1]!, 3));
+  return phrase.every(
+    (expected, p) =>
+      k + p + 1 < words.count &&
+      words.id[k + p + 1] === expected &&
+      isBlankGap(text, words.end[k + p]!, words.start[k + p + 1]!, 3),
+  );
 }
 
 /** "ignore … previous … instructions" within one sentence and the gaps above. */
@@ -189,7 +261,8 @@ function overridesInstructions(words: Words, verb: number): boolean {
 
 /** True when a word with the `role` follows the `k`-th within `gap` characters in the same sentence. */
 function within(words: Words, k: number, gap: number, role: number): boolean {
-  for (let j = k + 1; j < words.count && inReach(words, k, j, gap); j++) if ((ROLES[words.id[j]!]! & role) !== 0) return true;
+  for (let j = k + 1; j < words.count && inReach(words, k, j, gap); j++)
+    if ((ROLES[words.id[j]!]! & role) !== 0) return true;
   return false;
 }
 
@@ -202,7 +275,11 @@ function namesATool(text: string, theEnd: number): boolean {
   let end = theEnd + 1;
   if (text.charCodeAt(theEnd) !== 0x20 || !isNameChar(text.charCodeAt(end))) return false;
   while (end < text.length && isNameChar(text.charCodeAt(end))) end++;
-  return end + 5 <= text.length && text.slice(end, end + 5).toLowerCase() === ' tool' && !isWordChar(text.charCodeAt(end + 5));
+  return (
+    end + 5 <= text.length &&
+    text.slice(end, end + 5).toLowerCase() === ' tool' &&
+    !isWordChar(text.charCodeAt(end + 5))
+  );
 }
 
 /** A tag starts just before: `<` (or `<|`, as in `<|im_start|>`), an optional `/`, optional whitespace. */
@@ -228,7 +305,9 @@ function isBlankGap(text: string, from: number, to: number, most: number): boole
 }
 
 function isWordChar(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+  return (
+    (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f
+  );
 }
 
 function isNameChar(code: number): boolean {
@@ -238,8 +317,17 @@ function isNameChar(code: number): boolean {
 /** What `\s` matches. */
 function isSpace(code: number): boolean {
   return (
-    code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
   );
 }
 

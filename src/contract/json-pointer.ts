@@ -48,5 +48,8 @@ export function withValueAt(document: unknown, tokens: readonly (string | number
     return (document as unknown[]).map((item, i) => (i === index ? withValueAt(item, rest, value) : item));
   }
   if (document === null || typeof document !== 'object' || !Object.hasOwn(document, String(head))) return document;
-  return { ...(document as Record<string, unknown>), [String(head)]: withValueAt((document as Record<string, unknown>)[String(head)], rest, value) };
+  return {
+    ...(document as Record<string, unknown>),
+    [String(head)]: withValueAt((document as Record<string, unknown>)[String(head)], rest, value),
+  };
 }

@@ -74,7 +74,11 @@ export function inspectJson(value: unknown, maxDepth: number): JsonShape {
   let objects = 0;
   let undefinedValues = 0;
   let widestObjectOutsideLists = 0;
-  const failure = (reason: JsonShapeFailure, token?: string | number): JsonShape => ({ ok: false, reason, path: pointerOf(stack, token) });
+  const failure = (reason: JsonShapeFailure, token?: string | number): JsonShape => ({
+    ok: false,
+    reason,
+    path: pointerOf(stack, token),
+  });
   let current = value;
   let depth = 0;
   let inList = false;
@@ -95,7 +99,8 @@ export function inspectJson(value: unknown, maxDepth: number): JsonShape {
         deepest = Math.max(deepest, depth + 1);
         if (isOpen(current, stack, open)) return failure('cycle');
         if (Array.isArray(current)) {
-          for (let i = current.length - 1; i >= 0; i--) if (current[i] === undefined) return failure('unsupported_type', i);
+          for (let i = current.length - 1; i >= 0; i--)
+            if (current[i] === undefined) return failure('unsupported_type', i);
           stack.push({ container: current, keys: null, children: current, next: 0, depth, inList });
         } else {
           if (!isPlainObject(current)) return failure('non_plain_object');
@@ -119,7 +124,14 @@ export function inspectJson(value: unknown, maxDepth: number): JsonShape {
           objects++;
           // Members are visited last to first, items first to last: the order whose first failure the gate has
           // always reported (recorded failures name that path).
-          stack.push({ container: current, keys: present.reverse(), children: children.reverse(), next: 0, depth, inList });
+          stack.push({
+            container: current,
+            keys: present.reverse(),
+            children: children.reverse(),
+            next: 0,
+            depth,
+            inList,
+          });
         }
         if (stack.length > SCANNED_ANCESTORS) open.add(current);
         break;
@@ -133,7 +145,12 @@ export function inspectJson(value: unknown, maxDepth: number): JsonShape {
     depth = parent.depth + 1;
     inList = parent.keys === null || parent.inList;
   }
-  return { ok: true, depth: deepest, size: { values, widestObjectOutsideLists }, members: { names, objects, undefinedValues } };
+  return {
+    ok: true,
+    depth: deepest,
+    size: { values, widestObjectOutsideLists },
+    members: { names, objects, undefinedValues },
+  };
 }
 
 /**

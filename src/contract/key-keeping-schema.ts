@@ -9,7 +9,20 @@ type Schema = z.core.$ZodType;
 const LENGTH_OR_NOTE_CHECKS = new Set(['min_length', 'max_length', 'length_equals', 'describe', 'meta']);
 
 /** Schemas whose output is never an object: whatever they accept, no key of their input can go missing under them. */
-const SCALAR_TYPES = new Set(['string', 'number', 'boolean', 'bigint', 'null', 'undefined', 'void', 'nan', 'literal', 'enum', 'template_literal', 'never']);
+const SCALAR_TYPES = new Set([
+  'string',
+  'number',
+  'boolean',
+  'bigint',
+  'null',
+  'undefined',
+  'void',
+  'nan',
+  'literal',
+  'enum',
+  'template_literal',
+  'never',
+]);
 
 const verdicts = new WeakMap<Schema, boolean>();
 
@@ -64,7 +77,9 @@ function provenKeyKeeping(schema: Schema, visiting: Set<Schema>): boolean {
     case 'optional':
     case 'nullable':
     case 'readonly':
-      verdict = checksKeepKeys && proven((def as z.core.$ZodOptionalDef | z.core.$ZodNullableDef | z.core.$ZodReadonlyDef).innerType);
+      verdict =
+        checksKeepKeys &&
+        proven((def as z.core.$ZodOptionalDef | z.core.$ZodNullableDef | z.core.$ZodReadonlyDef).innerType);
       break;
     case 'any':
     case 'unknown':

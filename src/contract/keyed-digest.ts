@@ -16,7 +16,9 @@ export const MIN_KEY_BYTES = 32;
 export function parseSecretKey(key: string | Uint8Array, what: string): Uint8Array {
   const bytes = typeof key === 'string' ? utf8ToBytes(key) : key;
   if (!(bytes instanceof Uint8Array) || bytes.byteLength < MIN_KEY_BYTES) {
-    throw new RangeError(`${what} needs at least ${MIN_KEY_BYTES} bytes (got ${bytes instanceof Uint8Array ? bytes.byteLength : typeof key})`);
+    throw new RangeError(
+      `${what} needs at least ${MIN_KEY_BYTES} bytes (got ${bytes instanceof Uint8Array ? bytes.byteLength : typeof key})`,
+    );
   }
   return bytes;
 }

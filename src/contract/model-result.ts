@@ -29,7 +29,13 @@ export type ExecutionOutcome = (typeof EXECUTION_OUTCOMES)[number];
  * (the authoritative system, asked by key, confirmed no such write exists), `human_resolved` (a person decided).
  * Appended only: results recorded before `confirmed_absent` existed say `receipt_reconciled` for an absent write.
  */
-export const DELIVERIES = ['fresh', 'local_replay', 'receipt_reconciled', 'human_resolved', 'confirmed_absent'] as const;
+export const DELIVERIES = [
+  'fresh',
+  'local_replay',
+  'receipt_reconciled',
+  'human_resolved',
+  'confirmed_absent',
+] as const;
 export type Delivery = (typeof DELIVERIES)[number];
 
 const isoTimestamp = z.iso.datetime({ offset: true });
@@ -116,7 +122,10 @@ export const completenessSchema = z
     'a result missing items cannot be complete',
   )
   .refine((c) => c.continue_with === undefined || c.next !== null, 'a call to continue with needs a continuation')
-  .refine((c) => c.range === undefined || c.range.to - c.range.from + 1 === c.returned_items, 'a range spans the items returned');
+  .refine(
+    (c) => c.range === undefined || c.range.to - c.range.from + 1 === c.returned_items,
+    'a range spans the items returned',
+  );
 export type Completeness = z.infer<typeof completenessSchema>;
 
 /** Where the data came from, and when it was true (`observed_at`) versus when it was read (`retrieved_at`). */
@@ -151,7 +160,12 @@ export type Evidence = z.infer<typeof evidenceSchema>;
 
 /** Uses a model may make of untrusted text, and uses it may not. Fixed, so no tool can widen them. */
 export const UNTRUSTED_ALLOWED_USES = ['quote', 'summarize', 'extract_facts'] as const;
-export const UNTRUSTED_FORBIDDEN_USES = ['follow_instructions', 'call_tools', 'change_permissions', 'override_policy'] as const;
+export const UNTRUSTED_FORBIDDEN_USES = [
+  'follow_instructions',
+  'call_tools',
+  'change_permissions',
+  'override_policy',
+] as const;
 
 /** External free text isolated from the facts, with the fixed uses a model may and may not make of it. */
 export const untrustedContentSchema = z.strictObject({
@@ -247,10 +261,13 @@ export const modelResultObjectSchema = z.strictObject({
  * are checked here, so a result whose error was edited cannot pass.
  */
 export const modelResultSchema = modelResultObjectSchema.superRefine((result, ctx) => {
-  for (const problem of statusInconsistencies(result)) ctx.addIssue({ code: 'custom', message: problem, path: ['status'] });
-  for (const problem of outcomeContradictions(result)) ctx.addIssue({ code: 'custom', message: problem, path: ['execution'] });
+  for (const problem of statusInconsistencies(result))
+    ctx.addIssue({ code: 'custom', message: problem, path: ['status'] });
+  for (const problem of outcomeContradictions(result))
+    ctx.addIssue({ code: 'custom', message: problem, path: ['execution'] });
   if (result.error === null) return;
-  for (const problem of catalogDisagreements(result.error)) ctx.addIssue({ code: 'custom', message: problem, path: ['error'] });
+  for (const problem of catalogDisagreements(result.error))
+    ctx.addIssue({ code: 'custom', message: problem, path: ['error'] });
 });
 
 /**
@@ -275,15 +292,21 @@ function statusInconsistencies(result: {
   if (status === 'succeeded' && (error !== null || completeness.state !== 'complete')) {
     problems.push('a succeeded result has no error and is complete');
   }
-  if (status === 'partial' && completeness.state === 'complete' && !(error !== null && execution.outcome === 'committed')) {
+  if (
+    status === 'partial' &&
+    completeness.state === 'complete' &&
+    !(error !== null && execution.outcome === 'committed')
+  ) {
     problems.push('a partial result is truncated, or a committed write with an unverified output');
   }
-  if (status === 'unknown' && execution.outcome !== 'unknown') problems.push('an unknown result has an unknown outcome');
+  if (status === 'unknown' && execution.outcome !== 'unknown')
+    problems.push('an unknown result has an unknown outcome');
   if ((status === 'accepted') !== (job !== undefined)) problems.push('an accepted result, and only one, names its job');
   if (status === 'accepted' && (data !== null || error !== null || execution.outcome !== 'unknown')) {
     problems.push('an accepted job has no data or error yet, and its outcome is unknown until it finishes');
   }
-  if (execution.receipt !== null && execution.outcome !== 'committed') problems.push('a receipt means the side effect committed');
+  if (execution.receipt !== null && execution.outcome !== 'committed')
+    problems.push('a receipt means the side effect committed');
   return problems;
 }
 

@@ -3,7 +3,11 @@ import { ERROR_CATALOG, isCatalogCode } from './error-catalog.js';
 /** The parts of a model result whose agreement these rules check. */
 export interface OutcomeParts {
   readonly status: string;
-  readonly error: { readonly code: string; readonly recovery: string; readonly retry_after_ms?: number | undefined } | null;
+  readonly error: {
+    readonly code: string;
+    readonly recovery: string;
+    readonly retry_after_ms?: number | undefined;
+  } | null;
   readonly execution: { readonly outcome: string; readonly receipt: unknown };
 }
 
@@ -24,11 +28,16 @@ export function outcomeContradictions(result: OutcomeParts): string[] {
   const { status, error, execution } = result;
   if (error !== null && isCatalogCode(error.code)) {
     const said = ERROR_CATALOG[error.code].outcome;
-    if (said !== 'as_executed' && execution.outcome !== said) problems.push(`${error.code} says the outcome is ${said}, not ${execution.outcome}`);
+    if (said !== 'as_executed' && execution.outcome !== said)
+      problems.push(`${error.code} says the outcome is ${said}, not ${execution.outcome}`);
   }
-  if (error?.retry_after_ms !== undefined && error.recovery !== 'retry_after') problems.push(`retry_after_ms belongs to an error whose recovery is retry_after, not ${error.recovery}`);
-  if (execution.outcome === 'committed' && execution.receipt === null) problems.push('a committed side effect carries its receipt');
-  if (execution.outcome === 'unknown' && status !== 'unknown' && status !== 'accepted') problems.push(`an unknown outcome is reported unknown (or accepted), not ${status}`);
-  if (execution.outcome === 'committed' && status === 'failed') problems.push('a committed side effect is never reported failed');
+  if (error?.retry_after_ms !== undefined && error.recovery !== 'retry_after')
+    problems.push(`retry_after_ms belongs to an error whose recovery is retry_after, not ${error.recovery}`);
+  if (execution.outcome === 'committed' && execution.receipt === null)
+    problems.push('a committed side effect carries its receipt');
+  if (execution.outcome === 'unknown' && status !== 'unknown' && status !== 'accepted')
+    problems.push(`an unknown outcome is reported unknown (or accepted), not ${status}`);
+  if (execution.outcome === 'committed' && status === 'failed')
+    problems.push('a committed side effect is never reported failed');
   return problems;
 }

@@ -30,27 +30,42 @@ export interface PolicySettings {
  */
 export function policyRevision(settings: PolicySettings): string {
   const businessErrors = Object.fromEntries(
-    Object.entries(settings.businessErrors ?? {}).map(([code, declared]) => [code, { message: declared.message, recovery: declaredRecovery(declared), status: declared.status ?? 'failed' }]),
+    Object.entries(settings.businessErrors ?? {}).map(([code, declared]) => [
+      code,
+      { message: declared.message, recovery: declaredRecovery(declared), status: declared.status ?? 'failed' },
+    ]),
   );
   const policy = {
     // The evidence layer accepts the tool's own label and its allowlist: both decide SOURCE_NOT_ALLOWED.
     label: settings.source.label,
     allowlist: settings.source.allowlist === undefined ? null : [...settings.source.allowlist].sort(),
     trust: settings.source.trust ?? 'untrusted_data',
-    scope: { tenantPointer: settings.scope?.tenantPointer ?? null, subjectPointer: settings.scope?.subjectPointer ?? null },
-    freshness: settings.freshness === undefined ? null : { maxAgeMs: settings.freshness.maxAgeMs, onStale: settings.freshness.onStale },
+    scope: {
+      tenantPointer: settings.scope?.tenantPointer ?? null,
+      subjectPointer: settings.scope?.subjectPointer ?? null,
+    },
+    freshness:
+      settings.freshness === undefined
+        ? null
+        : { maxAgeMs: settings.freshness.maxAgeMs, onStale: settings.freshness.onStale },
     sensitiveFields: [...(settings.sensitiveFields ?? [])].sort(),
     // Only when declared, so that the revision of a tool without any stays what it was before they existed.
-    ...(settings.publicFields === undefined || settings.publicFields.length === 0 ? {} : { publicFields: [...settings.publicFields].sort() }),
+    ...(settings.publicFields === undefined || settings.publicFields.length === 0
+      ? {}
+      : { publicFields: [...settings.publicFields].sort() }),
     aggregations: settings.aggregations ?? {},
     budget: settings.budget,
     businessErrors,
     // Settings added later (issue 27) enter only when declared, so an existing tool's revision stays what it was.
     ...(settings.receiptVisibility === undefined ? {} : { receiptVisibility: settings.receiptVisibility }),
-    ...(settings.untrustedTextFields === undefined || settings.untrustedTextFields.length === 0 ? {} : { untrustedTextFields: [...settings.untrustedTextFields].sort() }),
+    ...(settings.untrustedTextFields === undefined || settings.untrustedTextFields.length === 0
+      ? {}
+      : { untrustedTextFields: [...settings.untrustedTextFields].sort() }),
     ...visibleInvariantReasons(settings.invariants),
     ...(settings.validForMs === undefined ? {} : { validForMs: settings.validForMs }),
-    ...(settings.allowedUrlDomains === undefined ? {} : { allowedUrlDomains: [...settings.allowedUrlDomains].map((domain) => domain.toLowerCase()).sort() }),
+    ...(settings.allowedUrlDomains === undefined
+      ? {}
+      : { allowedUrlDomains: [...settings.allowedUrlDomains].map((domain) => domain.toLowerCase()).sort() }),
     ...(settings.authoritativeSources === undefined ? {} : { authoritativeSources: settings.authoritativeSources }),
   };
   return `sha256:${digestJson(policy).slice(0, 16)}`;
@@ -58,6 +73,9 @@ export function policyRevision(settings: PolicySettings): string {
 
 /** Which invariants show their reason to the model (a change in what the model sees), when any does. */
 function visibleInvariantReasons(invariants: PolicySettings['invariants']): { visibleInvariantReasons?: string[] } {
-  const ids = (invariants ?? []).filter((invariant) => invariant.visibleReason === true).map((invariant) => invariant.id).sort();
+  const ids = (invariants ?? [])
+    .filter((invariant) => invariant.visibleReason === true)
+    .map((invariant) => invariant.id)
+    .sort();
   return ids.length === 0 ? {} : { visibleInvariantReasons: ids };
 }

@@ -23,7 +23,8 @@ export function preconditionProblems(spec: { readonly effect: string; readonly p
   const { preconditions } = spec;
   if (preconditions === undefined) return [];
   if (!Array.isArray(preconditions)) return ['preconditions must be a list'];
-  if (spec.effect === 'read') return ['preconditions apply to side-effecting tools (a read re-reads nothing before it reads)'];
+  if (spec.effect === 'read')
+    return ['preconditions apply to side-effecting tools (a read re-reads nothing before it reads)'];
   const problems: string[] = [];
   const ids = new Set<string>();
   for (const candidate of preconditions as unknown[]) {
@@ -36,8 +37,10 @@ export function preconditionProblems(spec: { readonly effect: string; readonly p
     if (ids.has(id)) problems.push(`duplicate precondition '${id}'`);
     ids.add(id);
     const read = precondition?.read;
-    if (read === undefined || typeof read.handler !== 'function' || read.effect !== 'read') problems.push(`precondition '${id}' must read with a read tool`);
-    if (typeof precondition?.arguments !== 'function' || typeof precondition.holds !== 'function') problems.push(`precondition '${id}' needs arguments and holds functions`);
+    if (read === undefined || typeof read.handler !== 'function' || read.effect !== 'read')
+      problems.push(`precondition '${id}' must read with a read tool`);
+    if (typeof precondition?.arguments !== 'function' || typeof precondition.holds !== 'function')
+      problems.push(`precondition '${id}' needs arguments and holds functions`);
   }
   return problems;
 }

@@ -19,7 +19,12 @@ export interface PresentationInput {
 export function isPresentationInput(value: unknown): value is PresentationInput {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const { modelContent, userVisible } = value as Record<string, unknown>;
-  return typeof modelContent === 'string' && modelContent.trim() !== '' && typeof userVisible === 'boolean' && Object.keys(value).length === 2;
+  return (
+    typeof modelContent === 'string' &&
+    modelContent.trim() !== '' &&
+    typeof userVisible === 'boolean' &&
+    Object.keys(value).length === 2
+  );
 }
 
 /** The presentation the model sees, or why it is left out: a claim of its text that `data` does not hold. */
@@ -29,7 +34,9 @@ export function shownPresentation(
   redactor: Redactor,
   log: Redaction[],
   maxTextChars: number,
-): { readonly kind: 'shown'; readonly presentation: Presentation } | { readonly kind: 'unsupported'; readonly claims: readonly string[] } {
+):
+  | { readonly kind: 'shown'; readonly presentation: Presentation }
+  | { readonly kind: 'unsupported'; readonly claims: readonly string[] } {
   const unsupported = unsupportedClaims(claimedValues(input.modelContent), [{ supports: [''], data }]);
   if (unsupported.length > 0) return { kind: 'unsupported', claims: unsupported.map((claim) => claim.text) };
   const text = wellFormedPrefix(redactor.text(input.modelContent, '/presentation/model_content', log), maxTextChars);

@@ -16,6 +16,11 @@ export interface ProviderRevision {
 export const PROVIDER_REVISION_RULE = 'provider-revision@1';
 
 /** True when the binding's API family and adapter revision are on the list. */
-export function isAcceptedProvider(provider: { readonly apiFamily: string; readonly adapterRevision: string }, accepted: readonly ProviderRevision[]): boolean {
-  return accepted.some((entry) => entry.apiFamily === provider.apiFamily && entry.adapterRevision === provider.adapterRevision);
+export function isAcceptedProvider(
+  provider: { readonly apiFamily: string; readonly adapterRevision: string },
+  accepted: readonly ProviderRevision[],
+): boolean {
+  return accepted.some(
+    (entry) => entry.apiFamily === provider.apiFamily && entry.adapterRevision === provider.adapterRevision,
+  );
 }

@@ -34,4 +34,3 @@ export function unquotedPointers(evidence: QuotedEvidence, data: unknown): strin
 function normalised(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
 }
-

@@ -20,13 +20,20 @@ export type QuoteSourceCheck =
  * decoded text. Without a kept response there is nothing to check against, and the quote is checked against the data
  * only (by the answer's citation check). Linear in the body's length.
  */
-export function checkQuotesInSource(evidence: readonly BuiltEvidence[], raw: RawResponse | undefined): QuoteSourceCheck {
+export function checkQuotesInSource(
+  evidence: readonly BuiltEvidence[],
+  raw: RawResponse | undefined,
+): QuoteSourceCheck {
   const quoted = evidence.filter((item) => item.evidence.quote !== undefined);
-  if (quoted.length === 0 || raw === undefined || (typeof raw.body !== 'string' && !(raw.body instanceof Uint8Array))) return { kind: 'not_applicable' };
+  if (quoted.length === 0 || raw === undefined || (typeof raw.body !== 'string' && !(raw.body instanceof Uint8Array)))
+    return { kind: 'not_applicable' };
   const bytes = typeof raw.body === 'string' ? raw.body.length : raw.body.byteLength;
   if (bytes > MAX_QUOTE_SOURCE_BYTES) return { kind: 'too_large', bytes };
   const source = ` ${phraseKey(sourceText(raw))} `;
-  return { kind: 'checked', missing: quoted.filter((item) => !source.includes(` ${phraseKey(item.evidence.quote ?? '')} `)) };
+  return {
+    kind: 'checked',
+    missing: quoted.filter((item) => !source.includes(` ${phraseKey(item.evidence.quote ?? '')} `)),
+  };
 }
 
 /** The body as text; a JSON document as its values read, so an escaped character compares as itself. */

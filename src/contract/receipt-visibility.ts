@@ -14,18 +14,29 @@ export type ReceiptVisibility = 'model' | 'audit_only';
 export const DEFAULT_RECEIPT_VISIBILITY: ReceiptVisibility = 'model';
 
 /** What `declareTool` refuses about a tool's receipt visibility (one line each). */
-export function receiptVisibilityProblems(spec: { readonly effect: string; readonly receiptVisibility?: unknown }): string[] {
+export function receiptVisibilityProblems(spec: {
+  readonly effect: string;
+  readonly receiptVisibility?: unknown;
+}): string[] {
   const { receiptVisibility } = spec;
   if (receiptVisibility === undefined) return [];
-  if (receiptVisibility !== 'model' && receiptVisibility !== 'audit_only') return [`receiptVisibility must be 'model' or 'audit_only'`];
-  return spec.effect === 'read' ? ['receiptVisibility applies to side-effecting tools only (a read has no receipt)'] : [];
+  if (receiptVisibility !== 'model' && receiptVisibility !== 'audit_only')
+    return [`receiptVisibility must be 'model' or 'audit_only'`];
+  return spec.effect === 'read'
+    ? ['receiptVisibility applies to side-effecting tools only (a read has no receipt)']
+    : [];
 }
 
 /**
  * The receipt as the model sees it: under `audit_only` without its id; otherwise with the id `shownId` gives (the
  * caller redacts it). The audit keeps the id exactly as the authoritative system gave it, either way.
  */
-export function receiptForModel(receipt: Receipt, visibility: ReceiptVisibility | undefined, shownId: (id: string) => string): Receipt {
-  if ((visibility ?? DEFAULT_RECEIPT_VISIBILITY) === 'audit_only' || receipt.external_id === null) return { ...receipt, external_id: null };
+export function receiptForModel(
+  receipt: Receipt,
+  visibility: ReceiptVisibility | undefined,
+  shownId: (id: string) => string,
+): Receipt {
+  if ((visibility ?? DEFAULT_RECEIPT_VISIBILITY) === 'audit_only' || receipt.external_id === null)
+    return { ...receipt, external_id: null };
   return { ...receipt, external_id: shownId(receipt.external_id) };
 }

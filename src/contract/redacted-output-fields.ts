@@ -22,7 +22,12 @@ const MAX_PROPERTIES = 10_000;
  * sounds secret.
  */
 export function redactedOutputFields(output: z.ZodType, policy: FieldPolicy): string[] {
-  const redactor = new Redactor({ sensitiveFields: policy.sensitiveFields ?? [], publicFields: policy.publicFields ?? [], protectedSubstrings: [], protectedExact: [] });
+  const redactor = new Redactor({
+    sensitiveFields: policy.sensitiveFields ?? [],
+    publicFields: policy.publicFields ?? [],
+    protectedSubstrings: [],
+    protectedExact: [],
+  });
   const schema: unknown = z.toJSONSchema(output, { unrepresentable: 'any', io: 'output' });
   const found = new Set<string>();
   let visited = 0;
@@ -38,15 +43,18 @@ export function redactedOutputFields(output: z.ZodType, policy: FieldPolicy): st
         walk(child, at, depth + 1);
       }
     }
-    for (const key of ['items', 'additionalProperties', 'not']) walk(keywords[key], key === 'items' ? `${path}/*` : path, depth + 1);
+    for (const key of ['items', 'additionalProperties', 'not'])
+      walk(keywords[key], key === 'items' ? `${path}/*` : path, depth + 1);
     for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) {
       const members = keywords[key];
-      if (Array.isArray(members)) for (const member of members) walk(member, key === 'prefixItems' ? `${path}/*` : path, depth + 1);
+      if (Array.isArray(members))
+        for (const member of members) walk(member, key === 'prefixItems' ? `${path}/*` : path, depth + 1);
     }
     // Definitions are reached by reference; walking each once finds what any reference would.
     for (const key of ['$defs', 'definitions']) {
       const definitions = keywords[key];
-      if (definitions !== null && typeof definitions === 'object') for (const [name, child] of Object.entries(definitions)) walk(child, `#${key}/${name}`, depth + 1);
+      if (definitions !== null && typeof definitions === 'object')
+        for (const [name, child] of Object.entries(definitions)) walk(child, `#${key}/${name}`, depth + 1);
     }
   };
   walk(schema, '', 0);

@@ -171,7 +171,9 @@ export class Redactor {
 
   private find(text: string): Hit[] {
     // A hit that is exactly the marker was hidden before (the interceptor may run twice): nothing new to hide.
-    const secrets = this.scanner.scan(text, text.length).filter((hit) => hit.end - hit.start !== REDACTED_MARKER.length || !text.startsWith(REDACTED_MARKER, hit.start));
+    const secrets = this.scanner
+      .scan(text, text.length)
+      .filter((hit) => hit.end - hit.start !== REDACTED_MARKER.length || !text.startsWith(REDACTED_MARKER, hit.start));
     const found = mergeSorted(secrets, this.protectedValues.find(text));
     return this.links === null ? found : mergeSorted(found, this.links.find(text));
   }
@@ -232,7 +234,12 @@ export class Redactor {
     let facts = this.knownKeys.get(key);
     if (facts === undefined) {
       const normalized = normalizeFieldName(key);
-      facts = { sensitive: this.isSensitiveName(key), pairLabel: PAIR_LABELS.has(normalized), pairValue: PAIR_VALUES.has(normalized), shown: this.scrubKey(key) };
+      facts = {
+        sensitive: this.isSensitiveName(key),
+        pairLabel: PAIR_LABELS.has(normalized),
+        pairValue: PAIR_VALUES.has(normalized),
+        shown: this.scrubKey(key),
+      };
       if (this.knownKeys.size < MAX_KNOWN_KEYS) this.knownKeys.set(key, facts);
     }
     return facts;
@@ -249,7 +256,9 @@ export class Redactor {
    * secret name: its value fields are then removed.
    */
   private isSecretPair(entries: readonly (readonly [string, unknown])[]): boolean {
-    return entries.some(([key, label]) => typeof label === 'string' && this.keyFacts(key).pairLabel && this.isSecretLabel(label));
+    return entries.some(
+      ([key, label]) => typeof label === 'string' && this.keyFacts(key).pairLabel && this.isSecretLabel(label),
+    );
   }
 
   private isSecretLabel(label: string): boolean {

@@ -22,7 +22,11 @@ export interface TrustedCall {
  * may have happened, and never a thrown activity that Temporal would retry into the same defect. (Exported so that
  * this guard can be tested: the shapes above cannot produce such a defect from their inputs.)
  */
-export function reshapeExecution(execution: ToolExecution, change: (modelResult: ModelResult) => ModelResult, trusted: TrustedCall): ToolExecution {
+export function reshapeExecution(
+  execution: ToolExecution,
+  change: (modelResult: ModelResult) => ModelResult,
+  trusted: TrustedCall,
+): ToolExecution {
   try {
     const changed = guardedParse(modelResultSchema, change(execution.modelResult));
     if (changed.success) return rebound(execution, changed.data, trusted);
@@ -33,7 +37,12 @@ export function reshapeExecution(execution: ToolExecution, change: (modelResult:
 }
 
 function unknownAfterDefect(trusted: TrustedCall, detail: Record<string, unknown>): ToolExecution {
-  const failed = failedExecution(trusted.tool, trusted.ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', detail), trusted.rawArgs);
+  const failed = failedExecution(
+    trusted.tool,
+    trusted.ctx,
+    catalogFailure('OUTCOME_UNKNOWN', 'side_effect', detail),
+    trusted.rawArgs,
+  );
   return rebound(failed, asUnknown(failed.modelResult), trusted);
 }
 

@@ -52,7 +52,12 @@ export function sealCursor(key: Uint8Array, binding: CursorBinding, at: CursorPo
 }
 
 /** Opens a cursor sealed by {@link sealCursor} for exactly this binding, if it has not expired at `now`. */
-export function unsealCursor(key: Uint8Array, binding: CursorBinding, token: string, now: number): { ok: true; at: CursorPosition } | { ok: false; reason: CursorRefusal } {
+export function unsealCursor(
+  key: Uint8Array,
+  binding: CursorBinding,
+  token: string,
+  now: number,
+): { ok: true; at: CursorPosition } | { ok: false; reason: CursorRefusal } {
   const payload = readToken(token);
   if (payload === null) return { ok: false, reason: 'malformed' };
   let expected: Uint8Array;

@@ -41,7 +41,12 @@ export function asLocalReplay(modelResult: ModelResult): ModelResult {
  * settled, or another workflow reconciles it): `status: unknown`, `outcome: unknown`, `OUTCOME_UNKNOWN` — the
  * caller must reconcile, not retry.
  */
-export function withOutcomeUnknown(tool: AnyToolImplementation, ctx: ExecutionContext, rawArgs: unknown, detail: Record<string, unknown>): ToolExecution {
+export function withOutcomeUnknown(
+  tool: AnyToolImplementation,
+  ctx: ExecutionContext,
+  rawArgs: unknown,
+  detail: Record<string, unknown>,
+): ToolExecution {
   const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', detail), rawArgs);
   return reshapeExecution(failed, asUnknown, { tool, ctx, rawArgs });
 }
@@ -65,13 +70,30 @@ export type NotCommittedConfirmation =
  * authoritative system said so (it found nothing, so there is no receipt to speak of), `human_resolved` when a person
  * did. The message says what came before; the audit records it as `unsettled_because`.
  */
-export function notCommitted(tool: AnyToolImplementation, ctx: ExecutionContext, rawArgs: unknown, confirmation: NotCommittedConfirmation): ToolExecution {
+export function notCommitted(
+  tool: AnyToolImplementation,
+  ctx: ExecutionContext,
+  rawArgs: unknown,
+  confirmation: NotCommittedConfirmation,
+): ToolExecution {
   const [delivery, message, detail] =
     confirmation.by === 'human'
-      ? ['human_resolved' as const, NOT_COMMITTED_MESSAGES.human, { resolved_by: confirmation.resolvedBy, note: confirmation.note }]
-      : ['confirmed_absent' as const, NOT_COMMITTED_MESSAGES[confirmation.unsettledBecause], { finding: 'not_committed', unsettled_because: confirmation.unsettledBecause }];
+      ? [
+          'human_resolved' as const,
+          NOT_COMMITTED_MESSAGES.human,
+          { resolved_by: confirmation.resolvedBy, note: confirmation.note },
+        ]
+      : [
+          'confirmed_absent' as const,
+          NOT_COMMITTED_MESSAGES[confirmation.unsettledBecause],
+          { finding: 'not_committed', unsettled_because: confirmation.unsettledBecause },
+        ];
   const failure = catalogFailure('NOT_COMMITTED', 'side_effect', detail, { message });
-  return reshapeExecution(failedExecution(tool, ctx, failure, rawArgs), (result) => withDelivery(result, delivery), { tool, ctx, rawArgs });
+  return reshapeExecution(failedExecution(tool, ctx, failure, rawArgs), (result) => withDelivery(result, delivery), {
+    tool,
+    ctx,
+    rawArgs,
+  });
 }
 
 /**
@@ -80,14 +102,25 @@ export function notCommitted(tool: AnyToolImplementation, ctx: ExecutionContext,
  * tool still authorizes now (seed 001). One it no longer authorizes learns that the write took effect, and nothing
  * else (see `deliveryRefusal`): the write happened, so it is never told the call did not start.
  */
-export async function receiptReconciled(tool: AnyToolImplementation, ctx: ExecutionContext, rawArgs: unknown, output: ToolOutput<unknown>): Promise<ToolExecution> {
+export async function receiptReconciled(
+  tool: AnyToolImplementation,
+  ctx: ExecutionContext,
+  rawArgs: unknown,
+  output: ToolOutput<unknown>,
+): Promise<ToolExecution> {
   const trusted = { tool, ctx, rawArgs };
   // Committed by the system's own word, even when its answer carries no receipt to show.
-  const receipt = receiptOf(tool, (output as { receipt?: unknown } | null)?.receipt) ?? { external_id: null, committed_at: null };
+  const receipt = receiptOf(tool, (output as { receipt?: unknown } | null)?.receipt) ?? {
+    external_id: null,
+    committed_at: null,
+  };
   const refusal = await deliveryRefusal(tool, ctx, rawArgs, { delivery: 'receipt_reconciled', committed: receipt });
   if (refusal !== null) return refusal;
   // Just asked: the funnel below need not ask `authorize` a second time. Nor re-read the write's premises: it happened.
-  const replayed: AnyToolImplementation = { ...without(tool, ['authorize', 'preconditions']), handler: () => Promise.resolve(output) };
+  const replayed: AnyToolImplementation = {
+    ...without(tool, ['authorize', 'preconditions']),
+    handler: () => Promise.resolve(output),
+  };
   const fresh = await executeTool(replayed, rawArgs, ctx);
   return reshapeExecution(fresh, (result) => withDelivery(result, 'receipt_reconciled'), trusted);
 }
@@ -97,11 +130,26 @@ export async function receiptReconciled(tool: AnyToolImplementation, ctx: Execut
  * `human_resolved`, with the receipt the person gave — bounded and redacted like any receipt a model sees (a signal
  * sender is not trusted). No data: nothing the tool returned was validated.
  */
-export function humanCommitted(tool: AnyToolImplementation, ctx: ExecutionContext, rawArgs: unknown, resolution: HumanResolution): ToolExecution {
-  const failed = failedExecution(tool, ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', { resolved_by: resolution.resolvedBy, note: resolution.note }), rawArgs);
+export function humanCommitted(
+  tool: AnyToolImplementation,
+  ctx: ExecutionContext,
+  rawArgs: unknown,
+  resolution: HumanResolution,
+): ToolExecution {
+  const failed = failedExecution(
+    tool,
+    ctx,
+    catalogFailure('OUTCOME_UNKNOWN', 'side_effect', { resolved_by: resolution.resolvedBy, note: resolution.note }),
+    rawArgs,
+  );
   const redactions: Redaction[] = [];
-  const given = typeof resolution.externalId === 'string' && resolution.externalId !== '' ? wellFormedPrefix(resolution.externalId, 256) : 'unrecorded';
-  const receipt = receiptForModel({ external_id: given, committed_at: null }, tool.receiptVisibility, (id) => callRedactor(tool, ctx).text(id, '/execution/receipt/external_id', redactions));
+  const given =
+    typeof resolution.externalId === 'string' && resolution.externalId !== ''
+      ? wellFormedPrefix(resolution.externalId, 256)
+      : 'unrecorded';
+  const receipt = receiptForModel({ external_id: given, committed_at: null }, tool.receiptVisibility, (id) =>
+    callRedactor(tool, ctx).text(id, '/execution/receipt/external_id', redactions),
+  );
   const settled = reshapeExecution(
     failed,
     (result) => ({
@@ -109,11 +157,18 @@ export function humanCommitted(tool: AnyToolImplementation, ctx: ExecutionContex
       status: 'partial',
       error: null,
       execution: { outcome: 'committed', delivery: 'human_resolved', receipt },
-      warnings: [{ code: 'HUMAN_RESOLVED', message: 'A person confirmed this operation took effect; its output was not verified. Do not repeat it.' }],
+      warnings: [
+        {
+          code: 'HUMAN_RESOLVED',
+          message: 'A person confirmed this operation took effect; its output was not verified. Do not repeat it.',
+        },
+      ],
     }),
     { tool, ctx, rawArgs },
   );
-  return redactions.length === 0 ? settled : { ...settled, audit: { ...settled.audit, redactions: [...settled.audit.redactions, ...redactions] } };
+  return redactions.length === 0
+    ? settled
+    : { ...settled, audit: { ...settled.audit, redactions: [...settled.audit.redactions, ...redactions] } };
 }
 
 function without(tool: AnyToolImplementation, keys: readonly string[]): AnyToolImplementation {
@@ -123,4 +178,3 @@ function without(tool: AnyToolImplementation, keys: readonly string[]): AnyToolI
 function withDelivery(result: ModelResult, delivery: Delivery): ModelResult {
   return { ...result, execution: { ...result.execution, delivery } };
 }
-

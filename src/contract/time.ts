@@ -10,7 +10,8 @@ const ACCEPTED_TIME_FORMS = 'a Date, epoch milliseconds (a number), an ISO 8601 
 // MAX_TIME_TEXT first: the text comes from an upstream response.
 const MAX_TIME_TEXT = 64;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 // RFC 9110 §5.6.7: IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 form
 // (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`); a recipient must accept all three.
 const IMF_FIXDATE = /^[A-Za-z]{3}, (\d{2}) ([A-Za-z]{3}) (\d{4}) (\d{2}):(\d{2}):(\d{2}) GMT$/;
@@ -27,7 +28,10 @@ const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', '
  */
 export function readTime(input: unknown): TimeReading {
   if (input instanceof Date) return instant(input.getTime(), 'an invalid Date');
-  if (typeof input === 'number') return Number.isFinite(input) ? instant(input, 'a number outside the range of dates') : refused('a number that is not finite');
+  if (typeof input === 'number')
+    return Number.isFinite(input)
+      ? instant(input, 'a number outside the range of dates')
+      : refused('a number that is not finite');
   if (typeof input !== 'string') return refused(`a ${input === null ? 'null' : typeof input}, not a time`);
   const text = input.trim();
   if (text === '') return refused('an empty text');
@@ -51,22 +55,55 @@ function readIso(text: string): TimeReading | null {
   if (zone === undefined) return refused('a date and time without a time zone (add Z or an offset such as +02:00)');
   const offset = zoneOffsetMinutes(zone);
   if (offset === null) return refused('a time zone offset out of range');
-  const fields = { year, month, day: dayOfMonth, hour, minute, second, millisecond: (fraction ?? '').padEnd(3, '0').slice(0, 3) };
+  const fields = {
+    year,
+    month,
+    day: dayOfMonth,
+    hour,
+    minute,
+    second,
+    millisecond: (fraction ?? '').padEnd(3, '0').slice(0, 3),
+  };
   return utc(fields, -offset * 60_000);
 }
 
 function readHttpDate(text: string): TimeReading | null {
   const fixdate = IMF_FIXDATE.exec(text);
-  if (fixdate) return utc({ day: fixdate[1], month: monthNumber(fixdate[2]), year: fixdate[3], hour: fixdate[4], minute: fixdate[5], second: fixdate[6] }, 0);
+  if (fixdate)
+    return utc(
+      {
+        day: fixdate[1],
+        month: monthNumber(fixdate[2]),
+        year: fixdate[3],
+        hour: fixdate[4],
+        minute: fixdate[5],
+        second: fixdate[6],
+      },
+      0,
+    );
   const rfc850 = RFC_850.exec(text);
   if (rfc850) {
     // Two-digit years: RFC 9110 reads a year more than 50 years ahead as the past century; a fixed pivot keeps it pure.
     const twoDigits = Number(rfc850[3]);
     const year = String(twoDigits < 70 ? 2000 + twoDigits : 1900 + twoDigits);
-    return utc({ day: rfc850[1], month: monthNumber(rfc850[2]), year, hour: rfc850[4], minute: rfc850[5], second: rfc850[6] }, 0);
+    return utc(
+      { day: rfc850[1], month: monthNumber(rfc850[2]), year, hour: rfc850[4], minute: rfc850[5], second: rfc850[6] },
+      0,
+    );
   }
   const asctime = ASCTIME.exec(text);
-  if (asctime) return utc({ month: monthNumber(asctime[1]), day: asctime[2]?.trim(), hour: asctime[3], minute: asctime[4], second: asctime[5], year: asctime[6] }, 0);
+  if (asctime)
+    return utc(
+      {
+        month: monthNumber(asctime[1]),
+        day: asctime[2]?.trim(),
+        hour: asctime[3],
+        minute: asctime[4],
+        second: asctime[5],
+        year: asctime[6],
+      },
+      0,
+    );
   return null;
 }
 
@@ -85,9 +122,18 @@ interface TimeFields {
  * 25:00). A leap second (`:60`, which a Date cannot hold) is read as the first instant of the next minute.
  */
 function utc(fields: TimeFields, shiftMs: number): TimeReading {
-  const [year, month, day, hour, minute, second, millisecond] = [fields.year, fields.month, fields.day, fields.hour, fields.minute, fields.second, fields.millisecond].map((part) => Number(part ?? 0)) as [number, number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second, millisecond] = [
+    fields.year,
+    fields.month,
+    fields.day,
+    fields.hour,
+    fields.minute,
+    fields.second,
+    fields.millisecond,
+  ].map((part) => Number(part ?? 0)) as [number, number, number, number, number, number, number];
   if (fields.month === undefined) return refused('a date with an unknown month name');
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 60) return refused('a date or time with a field out of range');
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 60)
+    return refused('a date or time with a field out of range');
   const at = new Date(0);
   // setUTCFullYear, not Date.UTC: Date.UTC reads the years 0–99 as 1900–1999.
   at.setUTCFullYear(year, month - 1, day);

@@ -55,5 +55,8 @@ export interface ToolErrorOptions {
 
 /** Recognizes a ToolError even across module copies (duck-typed on name and code). */
 export function isToolError(error: unknown): error is ToolError {
-  return error instanceof ToolError || (error instanceof Error && error.name === 'ToolError' && typeof (error as { code?: unknown }).code === 'string');
+  return (
+    error instanceof ToolError ||
+    (error instanceof Error && error.name === 'ToolError' && typeof (error as { code?: unknown }).code === 'string')
+  );
 }

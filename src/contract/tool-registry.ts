@@ -53,7 +53,8 @@ export class ToolRegistry {
   /** The tool called `name`; throws `ToolError('UNKNOWN_TOOL')` for anything else. */
   get(name: unknown): AnyToolImplementation {
     const tool = typeof name === 'string' ? this.byName.get(name) : undefined;
-    if (!tool) throw new ToolError('UNKNOWN_TOOL', { name: typeof name === 'string' ? name.slice(0, 200) : typeof name });
+    if (!tool)
+      throw new ToolError('UNKNOWN_TOOL', { name: typeof name === 'string' ? name.slice(0, 200) : typeof name });
     return tool;
   }
 
@@ -67,7 +68,12 @@ export class ToolRegistry {
     const tool = typeof name === 'string' ? this.byName.get(name) : undefined;
     if (tool) return executeTool(tool, rawArgs, ctx);
     const requested = typeof name === 'string' ? name.slice(0, 200) : typeof name;
-    return failedExecution(unknownTool(requested), ctx, catalogFailure('UNKNOWN_TOOL', 'input', { requested }), rawArgs);
+    return failedExecution(
+      unknownTool(requested),
+      ctx,
+      catalogFailure('UNKNOWN_TOOL', 'input', { requested }),
+      rawArgs,
+    );
   }
 }
 

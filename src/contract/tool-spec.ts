@@ -30,7 +30,12 @@ export interface ToolBudget {
 }
 
 /** Budget used for anything a tool does not set. */
-export const DEFAULT_BUDGET: ToolBudget = Object.freeze({ maxBytes: 64 * 1024, maxItems: 200, maxTextChars: 8000, maxDepth: 32 });
+export const DEFAULT_BUDGET: ToolBudget = Object.freeze({
+  maxBytes: 64 * 1024,
+  maxItems: 200,
+  maxTextChars: 8000,
+  maxDepth: 32,
+});
 
 /**
  * Largest arguments (UTF-8 bytes of their JSON) a tool takes unless it says otherwise. Arguments travel in workflow
@@ -102,7 +107,11 @@ export interface AuthorizationContext {
  * Decides whether the principal may make this call: `true` allows it; anything else refuses it as
  * `PERMISSION_DENIED`, and a string is the reason the audit records (the model sees only the catalog text).
  */
-export type Authorize<Args> = (args: Args, principal: Principal, ctx: AuthorizationContext) => boolean | string | Promise<boolean | string>;
+export type Authorize<Args> = (
+  args: Args,
+  principal: Principal,
+  ctx: AuthorizationContext,
+) => boolean | string | Promise<boolean | string>;
 
 /**
  * Whose data a read returns: JSON Pointers, into each item of the tool's main list (`budget.itemsPointer`, or `data`
@@ -261,7 +270,8 @@ export interface ToolDeclarationSpec<In extends z.ZodType, Out extends z.ZodType
 }
 
 /** The top-level argument names of an input schema (any string when the input is not an object). */
-export type ArgumentName<In extends z.ZodType> = z.input<In> extends Record<string, unknown> ? Extract<keyof z.input<In>, string> : string;
+export type ArgumentName<In extends z.ZodType> =
+  z.input<In> extends Record<string, unknown> ? Extract<keyof z.input<In>, string> : string;
 
 /** How a tool runs, bound to its declaration on the worker with `implementTool`. */
 export interface ToolImplementationSpec<In extends z.ZodType, Out extends z.ZodType> {
@@ -285,21 +295,20 @@ export interface ToolImplementationSpec<In extends z.ZodType, Out extends z.ZodT
 }
 
 /** A validated, normalized tool declaration (see `declareTool`). */
-export interface ToolDeclaration<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType>
-  extends Omit<
-    ToolDeclarationSpec<In, Out>,
-    | 'revisions'
-    | 'budget'
-    | 'sensitiveFields'
-    | 'publicFields'
-    | 'visibleToApprovers'
-    | 'invariants'
-    | 'requiresApproval'
-    | 'examples'
-    | 'normalizations'
-    | 'maxArgumentBytes'
-    | 'aliases'
-  > {
+export interface ToolDeclaration<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType> extends Omit<
+  ToolDeclarationSpec<In, Out>,
+  | 'revisions'
+  | 'budget'
+  | 'sensitiveFields'
+  | 'publicFields'
+  | 'visibleToApprovers'
+  | 'invariants'
+  | 'requiresApproval'
+  | 'examples'
+  | 'normalizations'
+  | 'maxArgumentBytes'
+  | 'aliases'
+> {
   readonly requiresApproval: boolean;
   readonly aliases: readonly string[];
   readonly maxArgumentBytes: number;
@@ -316,7 +325,8 @@ export interface ToolDeclaration<In extends z.ZodType = z.ZodType, Out extends z
 }
 
 /** A declaration with how it runs: what a worker registers and the contract funnel executes (see `implementTool`). */
-export interface ToolImplementation<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType> extends ToolDeclaration<In, Out>, ToolImplementationSpec<In, Out> {}
+export interface ToolImplementation<In extends z.ZodType = z.ZodType, Out extends z.ZodType = z.ZodType>
+  extends ToolDeclaration<In, Out>, ToolImplementationSpec<In, Out> {}
 
 /** Any tool declaration, whatever its schemas. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- schema types are invariant; a catalog holds every tool.

@@ -62,7 +62,9 @@ export function cutText(text: string, maxChars: number): string {
   const body = earlier?.body ?? text;
   const codePoints = Array.from(body);
   if (codePoints.length <= maxChars) return text;
-  return codePoints.slice(0, maxChars).join('') + truncationMarker(codePoints.length - maxChars + (earlier?.omitted ?? 0));
+  return (
+    codePoints.slice(0, maxChars).join('') + truncationMarker(codePoints.length - maxChars + (earlier?.omitted ?? 0))
+  );
 }
 
 /**
@@ -91,15 +93,27 @@ export function limitStructure(value: unknown, limits: StructuralLimits, notes: 
 }
 
 /** The walk behind {@link limitStructure}: the path is a token stack, made a pointer only for a note. */
-function limitValue(value: unknown, limits: StructuralLimits, notes: TruncationNote[], tokens: (string | number)[]): unknown {
+function limitValue(
+  value: unknown,
+  limits: StructuralLimits,
+  notes: TruncationNote[],
+  tokens: (string | number)[],
+): unknown {
   if (typeof value === 'string') {
     const cut = cutText(value, limits.maxTextChars);
-    if (cut !== value || isCutText(value)) notes.push({ path: formatPointer(tokens), kind: 'text', kept: limits.maxTextChars, total: Array.from(value).length });
+    if (cut !== value || isCutText(value))
+      notes.push({
+        path: formatPointer(tokens),
+        kind: 'text',
+        kept: limits.maxTextChars,
+        total: Array.from(value).length,
+      });
     return cut;
   }
   if (Array.isArray(value)) {
     const kept: unknown[] = value.length > limits.maxItems ? value.slice(0, limits.maxItems) : value;
-    if (kept !== value) notes.push({ path: formatPointer(tokens), kind: 'items', kept: kept.length, total: value.length });
+    if (kept !== value)
+      notes.push({ path: formatPointer(tokens), kind: 'items', kept: kept.length, total: value.length });
     let copy: unknown[] | null = kept === value ? null : kept;
     for (let i = 0; i < kept.length; i++) {
       tokens.push(i);
@@ -142,7 +156,8 @@ export function withItemCount(data: unknown, pointer: string, count: number): un
   const rebuild = (node: unknown, depth: number): unknown => {
     if (depth === tokens.length) return Array.isArray(node) ? (node.slice(0, count) as unknown[]) : node;
     const token = tokens[depth]!;
-    if (Array.isArray(node)) return (node as unknown[]).map((item, i) => (String(i) === token ? rebuild(item, depth + 1) : item));
+    if (Array.isArray(node))
+      return (node as unknown[]).map((item, i) => (String(i) === token ? rebuild(item, depth + 1) : item));
     if (node === null || typeof node !== 'object') return node;
     return { ...node, [token]: rebuild((node as Record<string, unknown>)[token], depth + 1) };
   };

@@ -44,7 +44,13 @@ export function freeTextsIn(data: unknown, declaredFields: readonly string[], so
         const pointer = formatPointer(tokens);
         const untrusted = { text: value, source: `${sourceLabel} data ${pointer}` };
         // The id buildUntrustedContent gives the entry: the marker names exactly the entry the model gets.
-        found.push({ pointer, tokens: [...tokens], text: value, untrusted, contentId: `uc_${digestJson(untrusted).slice(0, 16)}` });
+        found.push({
+          pointer,
+          tokens: [...tokens],
+          text: value,
+          untrusted,
+          contentId: `uc_${digestJson(untrusted).slice(0, 16)}`,
+        });
       }
       return;
     }
@@ -61,11 +67,11 @@ export function withMarkers(data: unknown, texts: readonly DataText[]): unknown 
   return texts.reduce((copy, text) => withValueAt(copy, text.tokens, movedTextMarker(text.contentId)), data);
 }
 
-
 /** What `declareTool` refuses about `untrustedTextFields` (one line each). */
 export function untrustedTextFieldsProblems(spec: { readonly untrustedTextFields?: unknown }): string[] {
   const fields = spec.untrustedTextFields;
   if (fields === undefined) return [];
-  if (!Array.isArray(fields) || !fields.every((field) => typeof field === 'string' && normalizeFieldName(field) !== '')) return ['untrustedTextFields must be field names'];
+  if (!Array.isArray(fields) || !fields.every((field) => typeof field === 'string' && normalizeFieldName(field) !== ''))
+    return ['untrustedTextFields must be field names'];
   return [];
 }

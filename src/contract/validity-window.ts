@@ -9,7 +9,9 @@
 /** What `declareTool` refuses about `validForMs`. */
 export function validForProblems(spec: { readonly validForMs?: unknown }): string[] {
   const { validForMs } = spec;
-  return validForMs === undefined || (Number.isSafeInteger(validForMs) && (validForMs as number) > 0) ? [] : ['validForMs must be a positive integer'];
+  return validForMs === undefined || (Number.isSafeInteger(validForMs) && (validForMs as number) > 0)
+    ? []
+    : ['validForMs must be a positive integer'];
 }
 
 /** Until when a result observed at `observedAt` (or, unknown, read at `retrievedAt`) may be relied on (ISO-8601). */

@@ -23,9 +23,17 @@ const MAX_FINDING_CHARS = 500;
  * Findings as model-visible warnings: redacted like any handler text (a reason can echo a secret or the call's own
  * ids), cut to {@link MAX_FINDING_CHARS} and well-formed.
  */
-export function findingWarnings(findings: readonly VerificationFinding[], redactor: Redactor, log: Redaction[], firstIndex: number): Warning[] {
+export function findingWarnings(
+  findings: readonly VerificationFinding[],
+  redactor: Redactor,
+  log: Redaction[],
+  firstIndex: number,
+): Warning[] {
   return findings.map((finding, i) => ({
     code: VERIFICATION_FINDING,
-    message: wellFormedPrefix(redactor.text(`${finding.rule}: ${finding.reason}`, `/warnings/${firstIndex + i}/message`, log), MAX_FINDING_CHARS),
+    message: wellFormedPrefix(
+      redactor.text(`${finding.rule}: ${finding.reason}`, `/warnings/${firstIndex + i}/message`, log),
+      MAX_FINDING_CHARS,
+    ),
   }));
 }

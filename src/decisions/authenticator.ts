@@ -14,7 +14,9 @@ export interface AuthenticatedDecision {
 /** Why a token was not authenticated (a subset of the workflow's refusal reasons). */
 export type AuthenticationFailure = 'bad_token' | 'unknown_key' | 'bad_signature';
 
-export type DecisionAuthentication = { readonly ok: true; readonly decision: AuthenticatedDecision } | { readonly ok: false; readonly reason: AuthenticationFailure };
+export type DecisionAuthentication =
+  | { readonly ok: true; readonly decision: AuthenticatedDecision }
+  | { readonly ok: false; readonly reason: AuthenticationFailure };
 
 /**
  * Authenticates decision tokens for the worker: says who signed what. A host plugs its own in (for example one

@@ -43,10 +43,12 @@ const resolutionClaimsSchema = z.strictObject({
 });
 
 /** The payload of a decision token (see `signDecision`). */
-export const decisionClaimsSchema = z.discriminatedUnion('kind', [approvalClaimsSchema, resolutionClaimsSchema]).refine(
-  (claims) => claims.kind !== 'resolution' || claims.decision !== 'committed' || claims.externalId !== undefined,
-  { message: 'a committed resolution names the external id of the write', path: ['externalId'] },
-);
+export const decisionClaimsSchema = z
+  .discriminatedUnion('kind', [approvalClaimsSchema, resolutionClaimsSchema])
+  .refine(
+    (claims) => claims.kind !== 'resolution' || claims.decision !== 'committed' || claims.externalId !== undefined,
+    { message: 'a committed resolution names the external id of the write', path: ['externalId'] },
+  );
 
 export type ApprovalClaims = z.infer<typeof approvalClaimsSchema>;
 export type ResolutionClaims = z.infer<typeof resolutionClaimsSchema>;

@@ -1,4 +1,10 @@
-import { DECISION_KEY_FORM, DecisionKeyError, parseDecisionKeyList, parseNamedDecisionKey, type DecisionKey } from './keys.js';
+import {
+  DECISION_KEY_FORM,
+  DecisionKeyError,
+  parseDecisionKeyList,
+  parseNamedDecisionKey,
+  type DecisionKey,
+} from './keys.js';
 
 /** The environment variables that carry decision keys, as `tool-contract` and its `dev --write-env` name them. */
 export const DECISION_KEY_VARIABLES = {
@@ -16,7 +22,10 @@ type Environment = Readonly<Record<string, string | undefined>>;
  * `signedDecisions({ keys: verifyingKeysFromEnv(process.env) })`. An unset, empty or malformed variable is a
  * `DecisionKeyError` that names it, never a key.
  */
-export function verifyingKeysFromEnv(env: Environment, variable: string = DECISION_KEY_VARIABLES.verifying): DecisionKey[] {
+export function verifyingKeysFromEnv(
+  env: Environment,
+  variable: string = DECISION_KEY_VARIABLES.verifying,
+): DecisionKey[] {
   return parseDecisionKeyList(required(env, variable, 'the keys workers verify decisions with'), variable);
 }
 
@@ -26,7 +35,8 @@ export function verifyingKeysFromEnv(env: Environment, variable: string = DECISI
  */
 export function signingKeyFromEnv(env: Environment, variable: string = DECISION_KEY_VARIABLES.signing): DecisionKey {
   const key = parseNamedDecisionKey(required(env, variable, 'the key decisions are signed with'), variable);
-  if (key.algorithm === 'ed25519' && key.privateKey === null) throw new DecisionKeyError(`${variable} is a public key: it cannot sign (give the private key)`);
+  if (key.algorithm === 'ed25519' && key.privateKey === null)
+    throw new DecisionKeyError(`${variable} is a public key: it cannot sign (give the private key)`);
   return key;
 }
 

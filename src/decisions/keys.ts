@@ -1,4 +1,11 @@
-import { createPrivateKey, createPublicKey, createSecretKey, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import {
+  createPrivateKey,
+  createPublicKey,
+  createSecretKey,
+  generateKeyPairSync,
+  randomBytes,
+  type KeyObject,
+} from 'node:crypto';
 
 /** Signature algorithms of decision tokens. */
 export const DECISION_ALGORITHMS = ['ed25519', 'hmac-sha256'] as const;
@@ -10,7 +17,12 @@ export type DecisionAlgorithm = (typeof DECISION_ALGORITHMS)[number];
  * `hmac-sha256` is one shared secret for signer and verifiers; simpler, but every verifier can also sign.
  */
 export type DecisionKey =
-  | { readonly algorithm: 'ed25519'; readonly id: string; readonly publicKey: KeyObject; readonly privateKey: KeyObject | null }
+  | {
+      readonly algorithm: 'ed25519';
+      readonly id: string;
+      readonly publicKey: KeyObject;
+      readonly privateKey: KeyObject | null;
+    }
   | { readonly algorithm: 'hmac-sha256'; readonly id: string; readonly secret: KeyObject };
 
 /** Thrown for key text that is not a decision key; the message never contains the key material. */
@@ -29,19 +41,28 @@ export const DECISION_KEY_FORM = '<algorithm>:<key id>:<base64url key>';
  * public key (SPKI, it can only verify).
  */
 export function parseDecisionKey(text: string): DecisionKey {
-  if (text.trim() === '') throw new DecisionKeyError(`the decision key is empty (a decision key is written ${DECISION_KEY_FORM})`);
+  if (text.trim() === '')
+    throw new DecisionKeyError(`the decision key is empty (a decision key is written ${DECISION_KEY_FORM})`);
   const [algorithm, id, material, ...rest] = text.trim().split(':');
   if (rest.length > 0 || algorithm === undefined || id === undefined || material === undefined) {
     throw new DecisionKeyError(`a decision key is written ${DECISION_KEY_FORM}`);
   }
-  if (!KEY_ID.test(id)) throw new DecisionKeyError(`a decision key id is 1-64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(id.slice(0, 64))})`);
+  if (!KEY_ID.test(id))
+    throw new DecisionKeyError(
+      `a decision key id is 1-64 characters of A-Z a-z 0-9 . _ - (got ${JSON.stringify(id.slice(0, 64))})`,
+    );
   const bytes = Buffer.from(material, 'base64url');
   if (algorithm === 'hmac-sha256') {
-    if (bytes.length < MIN_HMAC_SECRET_BYTES) throw new DecisionKeyError(`decision key '${id}': an hmac-sha256 secret has at least ${MIN_HMAC_SECRET_BYTES} bytes`);
+    if (bytes.length < MIN_HMAC_SECRET_BYTES)
+      throw new DecisionKeyError(
+        `decision key '${id}': an hmac-sha256 secret has at least ${MIN_HMAC_SECRET_BYTES} bytes`,
+      );
     return { algorithm, id, secret: createSecretKey(bytes) };
   }
   if (algorithm === 'ed25519') return { algorithm, id, ...ed25519Pair(bytes, id) };
-  throw new DecisionKeyError(`decision key '${id}': unknown algorithm (expected one of ${DECISION_ALGORITHMS.join(', ')})`);
+  throw new DecisionKeyError(
+    `decision key '${id}': unknown algorithm (expected one of ${DECISION_ALGORITHMS.join(', ')})`,
+  );
 }
 
 /**
@@ -51,8 +72,13 @@ export function parseDecisionKey(text: string): DecisionKey {
  */
 export function parseDecisionKeyList(text: string, source: string): DecisionKey[] {
   const items = text.split(/[\s,]+/).filter((item) => item !== '');
-  if (items.length === 0) throw new DecisionKeyError(`${source} holds no decision key (expected ${DECISION_KEY_FORM}, several separated by commas)`);
-  return items.map((item, index) => parseNamedDecisionKey(item, items.length === 1 ? source : `${source} (key ${index + 1} of ${items.length})`));
+  if (items.length === 0)
+    throw new DecisionKeyError(
+      `${source} holds no decision key (expected ${DECISION_KEY_FORM}, several separated by commas)`,
+    );
+  return items.map((item, index) =>
+    parseNamedDecisionKey(item, items.length === 1 ? source : `${source} (key ${index + 1} of ${items.length})`),
+  );
 }
 
 /** {@link parseDecisionKey}, with errors that begin with `source`. */
@@ -80,7 +106,9 @@ function ed25519Pair(der: Buffer, id: string): { publicKey: KeyObject; privateKe
       // Not this encoding; try the next.
     }
   }
-  throw new DecisionKeyError(`decision key '${id}': not an Ed25519 key (PKCS#8 private or SPKI public, DER, base64url)`);
+  throw new DecisionKeyError(
+    `decision key '${id}': not an Ed25519 key (PKCS#8 private or SPKI public, DER, base64url)`,
+  );
 }
 
 /**
@@ -89,7 +117,8 @@ function ed25519Pair(der: Buffer, id: string): { publicKey: KeyObject; privateKe
  */
 export function formatDecisionKey(key: DecisionKey, part: 'signing' | 'public'): string {
   if (key.algorithm === 'hmac-sha256') return `${key.algorithm}:${key.id}:${key.secret.export().toString('base64url')}`;
-  if (part === 'public') return `${key.algorithm}:${key.id}:${key.publicKey.export({ format: 'der', type: 'spki' }).toString('base64url')}`;
+  if (part === 'public')
+    return `${key.algorithm}:${key.id}:${key.publicKey.export({ format: 'der', type: 'spki' }).toString('base64url')}`;
   if (key.privateKey === null) throw new DecisionKeyError(`decision key '${key.id}' is a public key: it cannot sign`);
   return `${key.algorithm}:${key.id}:${key.privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64url')}`;
 }
@@ -97,7 +126,8 @@ export function formatDecisionKey(key: DecisionKey, part: 'signing' | 'public'):
 /** A new random key with the given id. */
 export function generateDecisionKey(algorithm: DecisionAlgorithm, id: string): DecisionKey {
   if (!KEY_ID.test(id)) throw new DecisionKeyError('a decision key id is 1-64 characters of A-Z a-z 0-9 . _ -');
-  if (algorithm === 'hmac-sha256') return { algorithm, id, secret: createSecretKey(randomBytes(MIN_HMAC_SECRET_BYTES)) };
+  if (algorithm === 'hmac-sha256')
+    return { algorithm, id, secret: createSecretKey(randomBytes(MIN_HMAC_SECRET_BYTES)) };
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   return { algorithm, id, publicKey, privateKey };
 }

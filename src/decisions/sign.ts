@@ -26,7 +26,11 @@ export const DEFAULT_DECISION_TTL_MS = 15 * 60_000;
  * Signs a decision with `key` and returns its token. The signer vouches for `decidedBy`: a host's approval service
  * signs after authenticating its user; `tool-contract approve` signs with the key of the project folder.
  */
-export function signDecision(statement: ApprovalStatement | ResolutionStatement, key: DecisionKey, options: SignOptions = {}): string {
+export function signDecision(
+  statement: ApprovalStatement | ResolutionStatement,
+  key: DecisionKey,
+  options: SignOptions = {},
+): string {
   const issuedAt = options.now ?? new Date();
   const ttlMs = options.ttlMs ?? DEFAULT_DECISION_TTL_MS;
   if (!(ttlMs > 0)) throw new RangeError('ttlMs must be positive');
@@ -39,7 +43,10 @@ export function signDecision(statement: ApprovalStatement | ResolutionStatement,
     decisionId: `dec_${randomBytes(16).toString('base64url')}`,
     keyId: key.id,
   });
-  if (!claims.success) throw new TypeError(`not a valid decision: ${claims.error.issues.map((issue) => `${issue.path.join('.') || '/'} (${issue.code})`).join(', ')}`);
+  if (!claims.success)
+    throw new TypeError(
+      `not a valid decision: ${claims.error.issues.map((issue) => `${issue.path.join('.') || '/'} (${issue.code})`).join(', ')}`,
+    );
   return encodeToken(claims.data, (input) => signature(key, input));
 }
 

@@ -27,7 +27,14 @@ export function decodeToken(token: string): DecodedToken | null {
   if (token.length > MAX_DECISION_TOKEN_CHARS) return null;
   const parts = token.split('.');
   const [payload, signature] = parts;
-  if (parts.length !== 2 || payload === undefined || signature === undefined || !BASE64URL.test(payload) || !BASE64URL.test(signature)) return null;
+  if (
+    parts.length !== 2 ||
+    payload === undefined ||
+    signature === undefined ||
+    !BASE64URL.test(payload) ||
+    !BASE64URL.test(signature)
+  )
+    return null;
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
@@ -36,5 +43,9 @@ export function decodeToken(token: string): DecodedToken | null {
   }
   const claims = decisionClaimsSchema.safeParse(json);
   if (!claims.success) return null;
-  return { claims: claims.data, signingInput: Buffer.from(payload, 'ascii'), signature: Buffer.from(signature, 'base64url') };
+  return {
+    claims: claims.data,
+    signingInput: Buffer.from(payload, 'ascii'),
+    signature: Buffer.from(signature, 'base64url'),
+  };
 }

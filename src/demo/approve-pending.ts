@@ -8,12 +8,39 @@ import { submitApprovalDecision, type DecisionAnswer, type PendingApproval } fro
  * this workflow run, call and request digest, and sent through the approval update, whose answer says whether it
  * decided the call.
  */
-export function approvePending(client: Client, approval: PendingApproval, approver: string, signingKey: DecisionKey | null): Promise<DecisionAnswer> {
+export function approvePending(
+  client: Client,
+  approval: PendingApproval,
+  approver: string,
+  signingKey: DecisionKey | null,
+): Promise<DecisionAnswer> {
   const note = 'approved automatically by the demo (approval: auto)';
   const { workflowId, runId, callId } = approval;
   const { requestSha256 } = approval.preview;
-  const token = signingKey === null ? undefined : signDecision({ kind: 'approval', workflowId, runId, callId, requestSha256, decision: 'approve', decidedBy: approver, note }, signingKey);
-  return submitApprovalDecision(client, workflowId, { callId, requestSha256, decision: 'approve', approver, reason: note, ...(token === undefined ? {} : { token }) });
+  const token =
+    signingKey === null
+      ? undefined
+      : signDecision(
+          {
+            kind: 'approval',
+            workflowId,
+            runId,
+            callId,
+            requestSha256,
+            decision: 'approve',
+            decidedBy: approver,
+            note,
+          },
+          signingKey,
+        );
+  return submitApprovalDecision(client, workflowId, {
+    callId,
+    requestSha256,
+    decision: 'approve',
+    approver,
+    reason: note,
+    ...(token === undefined ? {} : { token }),
+  });
 }
 
 /**

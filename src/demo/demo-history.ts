@@ -21,7 +21,8 @@ export async function readHistoryFacts(handle: WorkflowHandle): Promise<DemoHist
     const timedOut = event.activityTaskTimedOutEventAttributes;
     if (timedOut) timedOutActivities.push(scheduled.get(String(timedOut.scheduledEventId)) ?? '');
     const child = event.startChildWorkflowExecutionInitiatedEventAttributes;
-    if (child?.workflowType?.name === RECONCILE_WORKFLOW_TYPE && child.workflowId) reconciliationChildren.push(child.workflowId);
+    if (child?.workflowType?.name === RECONCILE_WORKFLOW_TYPE && child.workflowId)
+      reconciliationChildren.push(child.workflowId);
   }
   return { reconciliationChildren, timedOutActivities };
 }

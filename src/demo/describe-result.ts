@@ -11,14 +11,17 @@ export function describeResult(result: ModelResult): string {
   const { completeness } = result;
   if (completeness.state === 'truncated') {
     const of = completeness.available_items === null ? '' : ` of ${completeness.available_items}`;
-    const next = completeness.next === null ? '' : `, continue at ${completeness.next.type} ${String(completeness.next.value)}`;
+    const next =
+      completeness.next === null ? '' : `, continue at ${completeness.next.type} ${String(completeness.next.value)}`;
     parts.push(`${completeness.returned_items}${of} items${next}`);
   } else if (completeness.returned_items > 1) {
     parts.push(`${completeness.returned_items} items`);
   }
   if (result.untrusted_content.length > 0) {
     const flagged = result.untrusted_content.filter((item) => item.instructional).length;
-    parts.push(`${result.untrusted_content.length} untrusted text(s) isolated${flagged > 0 ? `, ${flagged} flagged as instructions` : ''}`);
+    parts.push(
+      `${result.untrusted_content.length} untrusted text(s) isolated${flagged > 0 ? `, ${flagged} flagged as instructions` : ''}`,
+    );
   }
   if (result.execution.outcome !== 'none') parts.push(`${result.execution.outcome} (${result.execution.delivery})`);
   if (result.evidence.length > 0) parts.push(`evidence ${result.evidence.map((item) => item.evidence_id).join(' ')}`);

@@ -6,7 +6,11 @@ export interface DemoSnapshot {
   readonly transcript: readonly ModelMessage[];
   readonly pending: readonly PendingApproval[];
   /** The reconciliation child of the refund, once it exists. */
-  readonly reconciliation: { readonly workflowId: string; readonly state: string | null; readonly closed: boolean } | null;
+  readonly reconciliation: {
+    readonly workflowId: string;
+    readonly state: string | null;
+    readonly closed: boolean;
+  } | null;
 }
 
 /**
@@ -33,7 +37,9 @@ export class DemoProgress {
     for (const approval of snapshot.pending) {
       if (this.approvalsSeen.has(approval.callId)) continue;
       this.approvalsSeen.add(approval.callId);
-      lines.push(`  ⏸ ${approval.preview.tool} (${approval.callId}) waits for approval: ${compactJson(approval.preview.arguments)} · digest ${approval.preview.requestSha256.slice(0, 12)}…`);
+      lines.push(
+        `  ⏸ ${approval.preview.tool} (${approval.callId}) waits for approval: ${compactJson(approval.preview.arguments)} · digest ${approval.preview.requestSha256.slice(0, 12)}…`,
+      );
       const hint = this.approvalHint(approval);
       if (hint !== null) lines.push(hint);
     }
@@ -44,9 +50,13 @@ export class DemoProgress {
     if (reconciliation === null) return [];
     const lines: string[] = [];
     if (this.reconcileSeen === null) {
-      lines.push(`  ↻ the refund's outcome is unknown (no answer before its timeout): reconciliation workflow ${reconciliation.workflowId} asks the provider by idempotency key`);
+      lines.push(
+        `  ↻ the refund's outcome is unknown (no answer before its timeout): reconciliation workflow ${reconciliation.workflowId} asks the provider by idempotency key`,
+      );
     }
-    const state = reconciliation.closed ? `settled, ${reconciliation.state ?? 'unknown'}` : (reconciliation.state ?? 'started');
+    const state = reconciliation.closed
+      ? `settled, ${reconciliation.state ?? 'unknown'}`
+      : (reconciliation.state ?? 'started');
     if (state !== this.reconcileSeen) lines.push(`  ↻ reconciliation: ${state}`);
     this.reconcileSeen = state;
     return lines;
@@ -63,7 +73,10 @@ export class DemoProgress {
         if (message.calls.length === 0) return [`[turn ${this.turn}] final answer: ${message.text ?? ''}`];
         return [
           `[turn ${this.turn}] model: ${message.text ?? '(no text)'}`,
-          ...message.calls.map((call) => `  → ${call.name} ${call.malformed ? `(malformed: ${call.reason})` : compactJson(call.arguments)}`),
+          ...message.calls.map(
+            (call) =>
+              `  → ${call.name} ${call.malformed ? `(malformed: ${call.reason})` : compactJson(call.arguments)}`,
+          ),
         ];
       }
       case 'tool':

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { DecisionKey } from '../decisions/keys.js';
 import type { ToolStore } from '../store/index.js';
-import { AGENT_TRANSCRIPT_QUERY, PENDING_APPROVALS_QUERY, RECONCILE_STATE_SA, reconcileWorkflowId, type PendingApproval } from '../temporal/index.js';
+import {
+  AGENT_TRANSCRIPT_QUERY,
+  PENDING_APPROVALS_QUERY,
+  RECONCILE_STATE_SA,
+  reconcileWorkflowId,
+  type PendingApproval,
+} from '../temporal/index.js';
 import type { ModelMessage } from '../../workflows/index.js';
 import { approveCommand, approvePending } from './approve-pending.js';
 import { DEMO_TASK_QUEUE, DEMO_TOOLS, SUPPORT_DEMO_WORKFLOW_TYPE } from './demo-names.js';
@@ -49,12 +55,17 @@ export interface DemoOptions {
  */
 export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   const { client, approval, onProgress } = options;
-  if (approval !== 'auto' && approval !== 'manual') throw new TypeError(`approval must be 'auto' or 'manual' (got ${String(approval)})`);
+  if (approval !== 'auto' && approval !== 'manual')
+    throw new TypeError(`approval must be 'auto' or 'manual' (got ${String(approval)})`);
   const startedAt = Date.now();
   const demoCase = options.services.openCase();
-  const workflowId = options.workflowId ?? `support-demo-${new Date(startedAt).toISOString().replace(/[-:.TZ]/g, '')}-${randomBytes(2).toString('hex')}`;
+  const workflowId =
+    options.workflowId ??
+    `support-demo-${new Date(startedAt).toISOString().replace(/[-:.TZ]/g, '')}-${randomBytes(2).toString('hex')}`;
   const taskQueue = options.taskQueue ?? DEMO_TASK_QUEUE;
-  const input = supportDemoInput(demoCase, { approvalTimeoutMs: options.approvalTimeoutMs ?? (approval === 'auto' ? 120_000 : 1_800_000) });
+  const input = supportDemoInput(demoCase, {
+    approvalTimeoutMs: options.approvalTimeoutMs ?? (approval === 'auto' ? 120_000 : 1_800_000),
+  });
   const handle = await client.workflow.start(SUPPORT_DEMO_WORKFLOW_TYPE, {
     taskQueue,
     workflowId,
@@ -62,12 +73,16 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
     staticSummary: `Support agent demo: refund for damaged order ${demoCase.orderId}`,
     staticDetails: `Scripted model; tools ${Object.values(DEMO_TOOLS).join(', ')}; approval: ${approval}.`,
   });
-  onProgress(`▶ workflow ${workflowId} started on task queue ${taskQueue} (customer ${demoCase.customerId}, order ${demoCase.orderId})`);
+  onProgress(
+    `▶ workflow ${workflowId} started on task queue ${taskQueue} (customer ${demoCase.customerId}, order ${demoCase.orderId})`,
+  );
 
   const approved = new Map<string, PendingApproval>();
   const manualLine = (pending: PendingApproval) => {
     const command = approveCommand(options.cli, workflowId, pending);
-    return options.consoleUrl === undefined ? `    approve with: ${command}` : `    approve it in the operator console, ${options.consoleUrl} (or with: ${command})`;
+    return options.consoleUrl === undefined
+      ? `    approve with: ${command}`
+      : `    approve it in the operator console, ${options.consoleUrl} (or with: ${command})`;
   };
   const progress = new DemoProgress((pending) => (approval === 'manual' ? manualLine(pending) : null));
   let transcript: readonly ModelMessage[] = [];
@@ -111,7 +126,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
   await poll().catch(() => undefined);
   const result = outcome.value;
   const patch = result.writeBack?.patch?.patch;
-  if (patch !== undefined) onProgress(`  ✔ state patch ${patch.key} v${patch.version} written, citing ${patch.evidenceIds.join(', ')}`);
+  if (patch !== undefined)
+    onProgress(`  ✔ state patch ${patch.key} v${patch.version} written, citing ${patch.evidenceIds.join(', ')}`);
   onProgress(`■ workflow ${workflowId} finished: agent ${result.agent.status}`);
   const [first] = approved.values();
   return buildDemoSummary({
@@ -129,7 +145,11 @@ export async function runDemo(options: DemoOptions): Promise<DemoSummary> {
 }
 
 /** One look at the running workflow; parts that cannot be read yet (no worker answered, no child yet) are empty. */
-async function takeSnapshot(client: Client, handle: WorkflowHandle, writeCallIds: readonly string[]): Promise<DemoSnapshot> {
+async function takeSnapshot(
+  client: Client,
+  handle: WorkflowHandle,
+  writeCallIds: readonly string[],
+): Promise<DemoSnapshot> {
   // Read in this order so the transcript is the newest part: a call waiting for approval, or a reconciliation, is
   // then always preceded by the model turn that asked for it.
   const pending = await handle.query<PendingApproval[]>(PENDING_APPROVALS_QUERY).catch(() => [] as PendingApproval[]);
@@ -139,7 +159,11 @@ async function takeSnapshot(client: Client, handle: WorkflowHandle, writeCallIds
     const childId = reconcileWorkflowId(`${handle.workflowId}:${callId}`);
     try {
       const child = await client.workflow.getHandle(childId).describe();
-      reconciliation = { workflowId: childId, state: child.typedSearchAttributes.get(RECONCILE_STATE_SA) ?? null, closed: child.status.name !== 'RUNNING' };
+      reconciliation = {
+        workflowId: childId,
+        state: child.typedSearchAttributes.get(RECONCILE_STATE_SA) ?? null,
+        closed: child.status.name !== 'RUNNING',
+      };
     } catch (error) {
       if (!(error instanceof WorkflowNotFoundError)) throw error;
     }

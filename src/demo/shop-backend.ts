@@ -43,9 +43,12 @@ export class ShopBackend {
     const { ordersPerCase = 8, stallFirstRefundMs = 60_000 } = options;
     // The script continues the listing once: a case needs more orders than one page shows.
     if (!Number.isSafeInteger(ordersPerCase) || ordersPerCase <= ORDER_LIST_ITEM_BUDGET || ordersPerCase > 100) {
-      throw new RangeError(`ordersPerCase must be an integer from ${ORDER_LIST_ITEM_BUDGET + 1} to 100 (got ${String(ordersPerCase)})`);
+      throw new RangeError(
+        `ordersPerCase must be an integer from ${ORDER_LIST_ITEM_BUDGET + 1} to 100 (got ${String(ordersPerCase)})`,
+      );
     }
-    if (!Number.isSafeInteger(stallFirstRefundMs) || stallFirstRefundMs < 0) throw new RangeError(`stallFirstRefundMs must be a non-negative integer (got ${String(stallFirstRefundMs)})`);
+    if (!Number.isSafeInteger(stallFirstRefundMs) || stallFirstRefundMs < 0)
+      throw new RangeError(`stallFirstRefundMs must be a non-negative integer (got ${String(stallFirstRefundMs)})`);
     this.server = createServer((req, res) => {
       this.route(req, res).catch(() => {
         if (!res.headersSent) send(res, 500, { error: 'internal' });
@@ -96,9 +99,12 @@ export class ShopBackend {
     const url = new URL(req.url ?? '/', this.baseUrl);
     const path = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     if (req.method === 'GET' && path[0] === 'orders' && path.length === 2) return this.getOrder(path[1]!, res);
-    if (req.method === 'GET' && path[0] === 'customers' && path[2] === 'orders' && path.length === 3) return this.listOrders(path[1]!, url.searchParams, res);
-    if (req.method === 'GET' && path[0] === 'kb' && path[1] === 'search') return this.searchKb(url.searchParams.get('q') ?? '', res);
-    if (req.method === 'POST' && path[0] === 'refunds' && path.length === 1) return this.createRefund(await readJson(req), res);
+    if (req.method === 'GET' && path[0] === 'customers' && path[2] === 'orders' && path.length === 3)
+      return this.listOrders(path[1]!, url.searchParams, res);
+    if (req.method === 'GET' && path[0] === 'kb' && path[1] === 'search')
+      return this.searchKb(url.searchParams.get('q') ?? '', res);
+    if (req.method === 'POST' && path[0] === 'refunds' && path.length === 1)
+      return this.createRefund(await readJson(req), res);
     if (req.method === 'GET' && path[0] === 'refunds' && path.length === 2) return this.getRefund(path[1]!, res);
     send(res, 404, { error: 'not_found' });
   }
@@ -113,7 +119,12 @@ export class ShopBackend {
     const offset = Number(params.get('offset') ?? '0');
     if (!Number.isSafeInteger(offset) || offset < 0) return send(res, 400, { error: 'bad_offset' });
     const all = [...this.orders.values()].filter((order) => order.customer_id === customerId);
-    const orders = all.slice(offset).map((order) => ({ order_id: order.order_id, placed_at: order.placed_at, status: order.status, total_cents: order.total_cents }));
+    const orders = all.slice(offset).map((order) => ({
+      order_id: order.order_id,
+      placed_at: order.placed_at,
+      status: order.status,
+      total_cents: order.total_cents,
+    }));
     send(res, 200, { customer_id: customerId, offset, total: all.length, orders });
   }
 
@@ -125,7 +136,13 @@ export class ShopBackend {
 
   private createRefund(body: unknown, res: ServerResponse): void {
     const { idempotency_key: key, order_id: orderId, amount_cents: amount } = (body ?? {}) as Record<string, unknown>;
-    if (typeof key !== 'string' || typeof orderId !== 'string' || typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount <= 0) {
+    if (
+      typeof key !== 'string' ||
+      typeof orderId !== 'string' ||
+      typeof amount !== 'number' ||
+      !Number.isSafeInteger(amount) ||
+      amount <= 0
+    ) {
       return send(res, 400, { error: 'bad_request' });
     }
     const first = this.refundRequests(key) === 0;
@@ -134,7 +151,8 @@ export class ShopBackend {
     if (existing !== undefined) return send(res, 200, existing);
     const order = this.orders.get(orderId);
     if (order === undefined) return send(res, 404, { error: 'order_not_found' });
-    if (amount > order.paid_cents - this.refundedCents(orderId)) return send(res, 409, { error: 'refund_exceeds_balance' });
+    if (amount > order.paid_cents - this.refundedCents(orderId))
+      return send(res, 409, { error: 'refund_exceeds_balance' });
     const refund: ProviderRefund = {
       refund_id: `re_${String(this.refunds.size + 1).padStart(6, '0')}`,
       idempotency_key: key,

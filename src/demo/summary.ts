@@ -23,7 +23,11 @@ export interface DemoToolCall {
   readonly completeness: ModelResult['completeness'];
   readonly evidenceIds: readonly string[];
   /** Untrusted texts isolated from the facts, and whether each reads like instructions. */
-  readonly untrusted: readonly { readonly contentId: string; readonly source: string; readonly instructional: boolean }[];
+  readonly untrusted: readonly {
+    readonly contentId: string;
+    readonly source: string;
+    readonly instructional: boolean;
+  }[];
   /** One readable line (as the progress output prints it). */
   readonly line: string;
 }
@@ -70,7 +74,12 @@ export interface DemoSummary {
   /** The agent's calls in order, then the write-back's order read. */
   readonly toolCalls: readonly DemoToolCall[];
   /** The approved call, and who approved it as the workflow verified it (`approvers` has one entry: the decider). */
-  readonly approval: { readonly callId: string; readonly requestSha256: string; readonly approvers: readonly string[]; readonly method: string | null } | null;
+  readonly approval: {
+    readonly callId: string;
+    readonly requestSha256: string;
+    readonly approvers: readonly string[];
+    readonly method: string | null;
+  } | null;
   readonly refund: DemoRefund | null;
   /** Refunds committed at the provider for this run (the refund's key). */
   readonly refundsCommitted: number;
@@ -111,8 +120,12 @@ export async function buildDemoSummary(input: SummaryInput): Promise<DemoSummary
   ]);
   const decided = decisions.decided.find((entry) => entry.callId === input.approval?.callId)?.decision;
   const toolCalls = [
-    ...input.transcript.flatMap((message) => (message.role === 'tool' ? [toolCall(message.name, message.callId, message.result)] : [])),
-    ...(result.writeBack === null ? [] : [toolCall(DEMO_TOOLS.orderGet, WRITE_BACK_CALL_ID, result.writeBack.read.modelResult)]),
+    ...input.transcript.flatMap((message) =>
+      message.role === 'tool' ? [toolCall(message.name, message.callId, message.result)] : [],
+    ),
+    ...(result.writeBack === null
+      ? []
+      : [toolCall(DEMO_TOOLS.orderGet, WRITE_BACK_CALL_ID, result.writeBack.read.modelResult)]),
   ];
   const childId = facts.reconciliationChildren[0] ?? null;
   const reconciliation = childId === null ? null : await readReconciliation(client, store, childId);
@@ -131,19 +144,30 @@ export async function buildDemoSummary(input: SummaryInput): Promise<DemoSummary
     agentStatus: result.agent.status,
     finalAnswer: result.agent.answer,
     citations,
-    citationsValid: citations !== null && citations.valid.length > 0 && citations.unknown.length === 0 && !citations.missing,
+    citationsValid:
+      citations !== null && citations.valid.length > 0 && citations.unknown.length === 0 && !citations.missing,
     toolCalls,
     approval:
       input.approval === null
         ? null
-        : { ...input.approval, approvers: decided?.decision === 'approve' ? [decided.decided_by] : [], method: decided?.method ?? null },
+        : {
+            ...input.approval,
+            approvers: decided?.decision === 'approve' ? [decided.decided_by] : [],
+            method: decided?.method ?? null,
+          },
     refund,
     refundsCommitted: refund?.committed ?? 0,
     reconciliation: reconciliation?.summary ?? null,
     statePatch:
       patch === undefined
         ? null
-        : { key: patch.key, version: patch.version, value: patch.value, evidenceIds: patch.evidenceIds, evidenceStored: patch.evidenceIds.every((id) => stored.has(id)) },
+        : {
+            key: patch.key,
+            version: patch.version,
+            value: patch.value,
+            evidenceIds: patch.evidenceIds,
+            evidenceStored: patch.evidenceIds.every((id) => stored.has(id)),
+          },
   };
 }
 
@@ -157,14 +181,27 @@ function toolCall(tool: string, callId: string, result: ModelResult): DemoToolCa
     delivery: result.execution.delivery,
     completeness: result.completeness,
     evidenceIds: result.evidence.map((item) => item.evidence_id),
-    untrusted: result.untrusted_content.map((item) => ({ contentId: item.content_id, source: item.source, instructional: item.instructional })),
+    untrusted: result.untrusted_content.map((item) => ({
+      contentId: item.content_id,
+      source: item.source,
+      instructional: item.instructional,
+    })),
     line: describeResult(result),
   };
 }
 
-async function readReconciliation(client: Client, store: ToolStore, workflowId: string): Promise<{ key: string; summary: DemoReconciliation }> {
-  const key = workflowId.startsWith(RECONCILE_WORKFLOW_ID_PREFIX) ? workflowId.slice(RECONCILE_WORKFLOW_ID_PREFIX.length) : workflowId;
-  const [child, record] = await Promise.all([client.workflow.getHandle(workflowId).describe(), store.getReconciliation(key)]);
+async function readReconciliation(
+  client: Client,
+  store: ToolStore,
+  workflowId: string,
+): Promise<{ key: string; summary: DemoReconciliation }> {
+  const key = workflowId.startsWith(RECONCILE_WORKFLOW_ID_PREFIX)
+    ? workflowId.slice(RECONCILE_WORKFLOW_ID_PREFIX.length)
+    : workflowId;
+  const [child, record] = await Promise.all([
+    client.workflow.getHandle(workflowId).describe(),
+    store.getReconciliation(key),
+  ]);
   const state = child.typedSearchAttributes.get(RECONCILE_STATE_SA);
   return {
     key,
@@ -197,7 +234,9 @@ function refundAt(services: DemoServices, key: string, timedOut: readonly string
 export function formatDemoSummary(summary: DemoSummary, uiUrl: string | null, cli: string): string {
   const lines = [
     `Support agent demo: workflow ${summary.workflowId} ${summary.status} in ${(summary.durationMs / 1000).toFixed(1)} s (agent: ${summary.agentStatus}, approval: ${summary.approvalMode})`,
-    uiUrl === null ? '  Temporal UI: not running (headless server)' : `  Temporal UI: ${uiUrl}/namespaces/${encodeURIComponent(summary.namespace)}/workflows/${encodeURIComponent(summary.workflowId)}`,
+    uiUrl === null
+      ? '  Temporal UI: not running (headless server)'
+      : `  Temporal UI: ${uiUrl}/namespaces/${encodeURIComponent(summary.namespace)}/workflows/${encodeURIComponent(summary.workflowId)}`,
     `  Case: customer ${summary.demoCase.customerId}, order ${summary.demoCase.orderId}`,
     'Tool calls (what the model saw):',
     ...summary.toolCalls.map((call) => `  ${call.tool.padEnd(15)} ${call.line}`),
@@ -205,7 +244,9 @@ export function formatDemoSummary(summary: DemoSummary, uiUrl: string | null, cl
   if (summary.approval !== null) {
     const by = summary.approval.approvers.length > 0 ? summary.approval.approvers.join(', ') : 'nobody';
     const how = summary.approval.method === null ? '' : ` (${summary.approval.method})`;
-    lines.push(`Approval: ${summary.approval.callId} approved by ${by}${how}, bound to request digest ${summary.approval.requestSha256.slice(0, 16)}…`);
+    lines.push(
+      `Approval: ${summary.approval.callId} approved by ${by}${how}, bound to request digest ${summary.approval.requestSha256.slice(0, 16)}…`,
+    );
   }
   if (summary.refund !== null) {
     const r = summary.refund;
@@ -216,17 +257,25 @@ export function formatDemoSummary(summary: DemoSummary, uiUrl: string | null, cl
   }
   if (summary.reconciliation !== null) {
     const c = summary.reconciliation;
-    lines.push(`Reconciliation: ${c.workflowId} ${c.status}, ${c.outcome ?? 'unsettled'} via ${c.via ?? '-'} after ${c.queries} provider quer${c.queries === 1 ? 'y' : 'ies'} (TtcReconcileState=${c.searchAttributeState ?? '-'})`);
+    lines.push(
+      `Reconciliation: ${c.workflowId} ${c.status}, ${c.outcome ?? 'unsettled'} via ${c.via ?? '-'} after ${c.queries} provider quer${c.queries === 1 ? 'y' : 'ies'} (TtcReconcileState=${c.searchAttributeState ?? '-'})`,
+    );
   }
   if (summary.statePatch !== null) {
     const p = summary.statePatch;
-    lines.push(`State patch: ${p.key} v${p.version} = ${compactJson(p.value)} citing ${p.evidenceIds.join(', ')}${p.evidenceStored ? ' (evidence stored)' : ' (EVIDENCE MISSING)'}`);
+    lines.push(
+      `State patch: ${p.key} v${p.version} = ${compactJson(p.value)} citing ${p.evidenceIds.join(', ')}${p.evidenceStored ? ' (evidence stored)' : ' (EVIDENCE MISSING)'}`,
+    );
   }
   lines.push(`Final answer: ${summary.finalAnswer ?? '(none)'}`);
   if (summary.citations !== null) {
     const c = summary.citations;
-    lines.push(`Citations: ${summary.citationsValid ? 'checked' : 'NOT VALID'} — ${c.valid.length} valid, ${c.unknown.length} unknown, ${c.uncited.length} returned but not cited`);
+    lines.push(
+      `Citations: ${summary.citationsValid ? 'checked' : 'NOT VALID'} — ${c.valid.length} valid, ${c.unknown.length} unknown, ${c.uncited.length} returned but not cited`,
+    );
   }
-  lines.push(`Inspect: ${cli} inspect ${summary.workflowId}   ·   pending: ${cli} pending   ·   unsettled: ${cli} unsettled`);
+  lines.push(
+    `Inspect: ${cli} inspect ${summary.workflowId}   ·   pending: ${cli} pending   ·   unsettled: ${cli} unsettled`,
+  );
   return lines.join('\n');
 }

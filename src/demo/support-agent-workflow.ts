@@ -1,5 +1,13 @@
 import { workflowInfo } from '@temporalio/workflow';
-import { agentLoop, applyStatePatch, callTool, type AgentLoopInput, type AgentLoopResult, type StatePatchResult, type ToolCallResult } from '../../workflows/index.js';
+import {
+  agentLoop,
+  applyStatePatch,
+  callTool,
+  type AgentLoopInput,
+  type AgentLoopResult,
+  type StatePatchResult,
+  type ToolCallResult,
+} from '../../workflows/index.js';
 import { orderGet } from './demo-declarations.js';
 
 /** Input of {@link supportAgentDemo}: the agent loop's input, and the order whose state is written back afterwards. */
@@ -37,7 +45,11 @@ export async function supportAgentDemo(input: SupportDemoInput): Promise<Support
   const { workflowId } = workflowInfo();
   const { orderId } = input.writeBack;
   // Called by its declaration: the arguments are checked against its input schema, the data typed by its output.
-  const read = await callTool(orderGet, { order_id: orderId }, { ...input.agent.toolOptions, principal: input.agent.principal, callId: WRITE_BACK_CALL_ID });
+  const read = await callTool(
+    orderGet,
+    { order_id: orderId },
+    { ...input.agent.toolOptions, principal: input.agent.principal, callId: WRITE_BACK_CALL_ID },
+  );
   const result = read.modelResult;
   const evidenceIds = result.evidence.map((evidence) => evidence.evidence_id);
   if (result.status !== 'succeeded' || evidenceIds.length === 0) return { agent, writeBack: { read, patch: null } };

@@ -57,7 +57,10 @@ export interface ChatRequestOptions {
 }
 
 /** Builds the Chat Completions body for `request`, after checking the conversation's call/result pairing. */
-export function toChatCompletionsRequest(request: ModelRequest, options: ChatRequestOptions): ChatCompletionsRequestBody {
+export function toChatCompletionsRequest(
+  request: ModelRequest,
+  options: ChatRequestOptions,
+): ChatCompletionsRequestBody {
   checkConversation(request.messages);
   const settings = request.settings ?? {};
   const body: ChatCompletionsRequestBody = {

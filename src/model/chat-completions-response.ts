@@ -35,7 +35,11 @@ export const chatCompletionSchema = z.object({
     )
     .min(1),
   // Token counts are informational: an unreadable `usage` becomes "unknown" (null) instead of failing the turn.
-  usage: z.object({ prompt_tokens: count, completion_tokens: count, total_tokens: count }).nullable().optional().catch(null),
+  usage: z
+    .object({ prompt_tokens: count, completion_tokens: count, total_tokens: count })
+    .nullable()
+    .optional()
+    .catch(null),
 });
 
 /**
@@ -47,7 +51,9 @@ export const chatCompletionSchema = z.object({
 export function readChatCompletion(json: unknown): ModelResponse {
   const parsed = chatCompletionSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 10).map((issue) => ({ path: formatPointer(issue.path.map(pathToken)), code: issue.code }));
+    const issues = parsed.error.issues
+      .slice(0, 10)
+      .map((issue) => ({ path: formatPointer(issue.path.map(pathToken)), code: issue.code }));
     throw new ToolError('PROTOCOL_ERROR', { reason: 'not_a_chat_completion', issues });
   }
   const { id, choices, usage } = parsed.data;
@@ -58,7 +64,9 @@ export function readChatCompletion(json: unknown): ModelResponse {
   const common = { responseId: id, stopReason: stopReason(choice.finish_reason), usage: toUsage(usage) };
   const toolCalls = message.tool_calls ?? [];
   if (toolCalls.length > 0) {
-    const calls = readToolCalls(toolCalls.map((call) => ({ callId: call.id, name: call.function.name, rawArguments: call.function.arguments })));
+    const calls = readToolCalls(
+      toolCalls.map((call) => ({ callId: call.id, name: call.function.name, rawArguments: call.function.arguments })),
+    );
     return { kind: 'tool_calls', ...common, text: message.content ?? null, calls };
   }
   return { kind: 'final', ...common, text: message.content ?? '', refusal: message.refusal ?? null };
@@ -79,7 +87,9 @@ function stopReason(finishReason: string | null | undefined): StopReason {
 }
 
 function toUsage(usage: z.infer<typeof chatCompletionSchema>['usage']): ModelUsage | null {
-  return usage ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, totalTokens: usage.total_tokens } : null;
+  return usage
+    ? { inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, totalTokens: usage.total_tokens }
+    : null;
 }
 
 function pathToken(token: PropertyKey): string | number {

@@ -58,7 +58,10 @@ interface OpenCall {
 export function sseData(text: string): string[] {
   const payloads: string[] = [];
   for (const event of text.replace(/\r\n?/g, '\n').split('\n\n')) {
-    const lines = event.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, ''));
+    const lines = event
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).replace(/^ /, ''));
     if (lines.length > 0) payloads.push(lines.join('\n'));
   }
   return payloads;
@@ -104,23 +107,41 @@ export function readChatCompletionStream(text: string): ModelResponse {
     for (const part of delta.tool_calls ?? []) {
       const open = calls.get(part.index);
       if (open === undefined) {
-        if (part.id === undefined || part.function?.name === undefined) refuse('tool_call_delta_before_its_call', { index: part.index });
+        if (part.id === undefined || part.function?.name === undefined)
+          refuse('tool_call_delta_before_its_call', { index: part.index });
         if (calls.size >= MAX_STREAMED_CALLS) refuse('too_many_streamed_calls', { limit: MAX_STREAMED_CALLS });
-        calls.set(part.index, { id: part.id!, name: part.function!.name!, argumentParts: [part.function?.arguments ?? ''] });
+        calls.set(part.index, {
+          id: part.id!,
+          name: part.function!.name!,
+          argumentParts: [part.function?.arguments ?? ''],
+        });
         continue;
       }
       if (part.id !== undefined && part.id !== open.id) refuse('tool_call_index_reused', { index: part.index });
-      if (part.function?.name !== undefined && part.function.name !== open.name) refuse('tool_call_renamed', { index: part.index });
+      if (part.function?.name !== undefined && part.function.name !== open.name)
+        refuse('tool_call_renamed', { index: part.index });
       if (part.function?.arguments !== undefined) open.argumentParts.push(part.function.arguments);
     }
   }
   if (!done) refuse('stream_ended_before_done');
   if (responseId === null) refuse('stream_without_chunks');
   if (finishReason === null) refuse('stream_without_finish_reason');
-  const toolCalls = [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.argumentParts.join('') } }));
+  const toolCalls = [...calls.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([, call]) => ({
+      id: call.id,
+      type: 'function',
+      function: { name: call.name, arguments: call.argumentParts.join('') },
+    }));
   return readChatCompletion({
     id: responseId,
-    choices: [{ index: 0, finish_reason: finishReason, message: { role: 'assistant', content, refusal, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) } }],
+    choices: [
+      {
+        index: 0,
+        finish_reason: finishReason,
+        message: { role: 'assistant', content, refusal, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+      },
+    ],
     usage,
   });
 }

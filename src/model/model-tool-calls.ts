@@ -21,7 +21,8 @@ export function readToolCalls(raw: readonly RawToolCall[]): ModelToolCall[] {
   const seen = new Set<string>();
   return raw.map((call, index) => {
     if (call.callId === '') throw new ToolError('PROTOCOL_ERROR', { reason: 'empty_call_id', index });
-    if (seen.has(call.callId)) throw new ToolError('PROTOCOL_ERROR', { reason: 'duplicate_call_id', call_id: call.callId.slice(0, 200), index });
+    if (seen.has(call.callId))
+      throw new ToolError('PROTOCOL_ERROR', { reason: 'duplicate_call_id', call_id: call.callId.slice(0, 200), index });
     seen.add(call.callId);
     return readToolCall(call);
   });

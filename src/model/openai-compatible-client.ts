@@ -3,7 +3,11 @@ import { formatPointer } from '../contract/json-pointer.js';
 import { readHttpJson } from '../contract/http-response.js';
 import { Redactor } from '../contract/redaction.js';
 import { ToolError } from '../contract/tool-error.js';
-import { fencedModelResultRenderer, toChatCompletionsRequest, type ToolResultRenderer } from './chat-completions-request.js';
+import {
+  fencedModelResultRenderer,
+  toChatCompletionsRequest,
+  type ToolResultRenderer,
+} from './chat-completions-request.js';
 import { readChatCompletion } from './chat-completions-response.js';
 import { readChatCompletionStream } from './chat-completions-stream.js';
 import type { ModelCallOptions, ModelClient, ModelRequest, ModelResponse } from './model-turn.js';
@@ -84,12 +88,19 @@ export class OpenAICompatibleClient implements ModelClient {
     const parsed = openAICompatibleConfigSchema.safeParse(config);
     if (!parsed.success) {
       // Paths and codes only: the rejected values may include the key.
-      const issues = parsed.error.issues.map((issue) => ({ path: formatPointer(issue.path.map(String)), code: issue.code }));
+      const issues = parsed.error.issues.map((issue) => ({
+        path: formatPointer(issue.path.map(String)),
+        code: issue.code,
+      }));
       throw new ToolError('INVALID_ARGUMENTS', { reason: 'invalid_model_config', issues });
     }
     const url = new URL(parsed.data.baseUrl);
     // Credentials in the URL would be sent along and could surface in error text; the key has its own field.
-    if (url.username !== '' || url.password !== '') throw new ToolError('INVALID_ARGUMENTS', { reason: 'invalid_model_config', issues: [{ path: '/baseUrl', code: 'credentials_in_url' }] });
+    if (url.username !== '' || url.password !== '')
+      throw new ToolError('INVALID_ARGUMENTS', {
+        reason: 'invalid_model_config',
+        issues: [{ path: '/baseUrl', code: 'credentials_in_url' }],
+      });
     url.pathname = `${url.pathname.replace(/\/+$/, '')}/chat/completions`;
     this.#url = url.href;
     this.#model = parsed.data.model;
@@ -102,20 +113,36 @@ export class OpenAICompatibleClient implements ModelClient {
     this.#fetch = deps.fetch ?? ((input, init) => fetch(input, init));
     this.#now = deps.now ?? Date.now;
     this.#render = deps.renderToolResult ?? fencedModelResultRenderer;
-    this.#secrets = [this.#apiKey, ...Object.values(this.#headers)].filter((secret): secret is string => secret !== undefined && secret.length > 0);
-    this.#redactor = new Redactor({ sensitiveFields: [], protectedSubstrings: this.#secrets, protectedExact: this.#secrets });
+    this.#secrets = [this.#apiKey, ...Object.values(this.#headers)].filter(
+      (secret): secret is string => secret !== undefined && secret.length > 0,
+    );
+    this.#redactor = new Redactor({
+      sensitiveFields: [],
+      protectedSubstrings: this.#secrets,
+      protectedExact: this.#secrets,
+    });
   }
 
   /** Sends one Chat Completions request and returns the model's turn. */
   async complete(request: ModelRequest, options: ModelCallOptions = {}): Promise<ModelResponse> {
-    const plain = toChatCompletionsRequest(request, { model: this.#model, maxTokensField: this.#maxTokensField, renderToolResult: this.#render });
+    const plain = toChatCompletionsRequest(request, {
+      model: this.#model,
+      maxTokensField: this.#maxTokensField,
+      renderToolResult: this.#render,
+    });
     const body = this.#stream ? { ...plain, stream: true, stream_options: { include_usage: true } } : plain;
     const deadline = AbortSignal.timeout(this.#timeoutMs);
     const signal = options.signal === undefined ? deadline : AbortSignal.any([options.signal, deadline]);
 
     let response: Response;
     try {
-      response = await this.#fetch(this.#url, { method: 'POST', headers: this.#requestHeaders(), body: JSON.stringify(body), signal, redirect: 'manual' });
+      response = await this.#fetch(this.#url, {
+        method: 'POST',
+        headers: this.#requestHeaders(),
+        body: JSON.stringify(body),
+        signal,
+        redirect: 'manual',
+      });
     } catch (error) {
       throw this.#transportError(error, 'connection_failed', options.signal, deadline);
     }
@@ -129,7 +156,10 @@ export class OpenAICompatibleClient implements ModelClient {
     if (!ok) throw this.#statusError(response, bytes);
     if (this.#stream) return readStreamed(response, bytes);
     // A gzip or br body arrives decoded; the protocol layer then does not compare it with the coded length.
-    const { json } = readHttpJson({ status: response.status, headers: response.headers, body: bytes }, { maxBodyBytes: this.#maxResponseBytes });
+    const { json } = readHttpJson(
+      { status: response.status, headers: response.headers, body: bytes },
+      { maxBodyBytes: this.#maxResponseBytes },
+    );
     return readChatCompletion(json);
   }
 
@@ -142,10 +172,16 @@ export class OpenAICompatibleClient implements ModelClient {
   }
 
   /** The caller's cancellation passes through unchanged; everything else in transit is a retryable upstream failure. */
-  #transportError(error: unknown, reason: string, callerSignal: AbortSignal | undefined, deadline: AbortSignal): unknown {
+  #transportError(
+    error: unknown,
+    reason: string,
+    callerSignal: AbortSignal | undefined,
+    deadline: AbortSignal,
+  ): unknown {
     if (callerSignal?.aborted === true) return callerSignal.reason;
     if (error instanceof ToolError) return error;
-    if (deadline.aborted) return new ToolError('UPSTREAM_UNAVAILABLE', { reason: 'timeout', timeout_ms: this.#timeoutMs });
+    if (deadline.aborted)
+      return new ToolError('UPSTREAM_UNAVAILABLE', { reason: 'timeout', timeout_ms: this.#timeoutMs });
     return new ToolError('UPSTREAM_UNAVAILABLE', { reason, ...this.#safeFields({ error_code: errorCode(error) }) });
   }
 
@@ -221,7 +257,10 @@ function providerError(bytes: Uint8Array): Record<string, string | undefined> {
   const error = json !== null && typeof json === 'object' ? (json as { error?: unknown }).error : undefined;
   if (error === null || typeof error !== 'object') return {};
   const { type, code } = error as { type?: unknown; code?: unknown };
-  return { provider_error_type: typeof type === 'string' ? type : undefined, provider_error_code: typeof code === 'string' ? code : undefined };
+  return {
+    provider_error_type: typeof type === 'string' ? type : undefined,
+    provider_error_code: typeof code === 'string' ? code : undefined,
+  };
 }
 
 /** A system error code (`ECONNREFUSED`, `UND_ERR_SOCKET`) from a fetch failure or its cause; never its message. */
@@ -239,7 +278,8 @@ function errorCode(error: unknown): string | undefined {
  */
 function readStreamed(response: Response, bytes: Uint8Array): ModelResponse {
   const mediaType = (response.headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
-  if (mediaType !== 'text/event-stream') throw new ToolError('PROTOCOL_ERROR', { reason: 'stream is not declared as text/event-stream' });
+  if (mediaType !== 'text/event-stream')
+    throw new ToolError('PROTOCOL_ERROR', { reason: 'stream is not declared as text/event-stream' });
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -249,7 +289,8 @@ function readStreamed(response: Response, bytes: Uint8Array): ModelResponse {
   try {
     return readChatCompletionStream(text);
   } catch (error) {
-    if (error instanceof ToolError && error.details['reason'] === 'stream_ended_before_done') throw new ToolError('UPSTREAM_UNAVAILABLE', { reason: 'stream_ended_before_done' });
+    if (error instanceof ToolError && error.details['reason'] === 'stream_ended_before_done')
+      throw new ToolError('UPSTREAM_UNAVAILABLE', { reason: 'stream_ended_before_done' });
     throw error;
   }
 }

@@ -4,7 +4,14 @@ import { inspectJson } from '../contract/json-shape.js';
 import { ToolError } from '../contract/tool-error.js';
 import { checkConversation } from './conversation-check.js';
 import { readToolCalls } from './model-tool-calls.js';
-import type { ModelCallOptions, ModelClient, ModelMessage, ModelRequest, ModelResponse, ToolResultMessage } from './model-turn.js';
+import type {
+  ModelCallOptions,
+  ModelClient,
+  ModelMessage,
+  ModelRequest,
+  ModelResponse,
+  ToolResultMessage,
+} from './model-turn.js';
 
 const scriptedCallSchema = z.union([
   z.strictObject({
@@ -23,13 +30,20 @@ const scriptedCallSchema = z.union([
 
 const scriptedTurnSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('final'), text: z.string() }),
-  z.strictObject({ kind: z.literal('tool_calls'), text: z.string().optional(), calls: z.array(scriptedCallSchema).min(1) }),
+  z.strictObject({
+    kind: z.literal('tool_calls'),
+    text: z.string().optional(),
+    calls: z.array(scriptedCallSchema).min(1),
+  }),
 ]);
 
 /** Configuration of a {@link ScriptedModel}: plain JSON, so it can travel in workflow input. */
 export const scriptedModelConfigSchema = z.strictObject({
   /** Names the script in response ids (`<scriptId>-turn-<n>`). */
-  scriptId: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/).optional(),
+  scriptId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .optional(),
   turns: z.array(scriptedTurnSchema),
 });
 
@@ -62,10 +76,16 @@ export class ScriptedModel implements ModelClient {
   readonly #turns: readonly ScriptedTurn[];
 
   constructor(config: ScriptedModelConfig) {
-    if (!inspectJson(config, MAX_CONFIG_DEPTH).ok) throw new ToolError('INVALID_ARGUMENTS', { reason: 'invalid_script', issues: [{ path: '', code: 'not_plain_json' }] });
+    if (!inspectJson(config, MAX_CONFIG_DEPTH).ok)
+      throw new ToolError('INVALID_ARGUMENTS', {
+        reason: 'invalid_script',
+        issues: [{ path: '', code: 'not_plain_json' }],
+      });
     const parsed = scriptedModelConfigSchema.safeParse(config);
     if (!parsed.success) {
-      const issues = parsed.error.issues.slice(0, 10).map((issue) => ({ path: formatPointer(issue.path.map(String)), code: issue.code }));
+      const issues = parsed.error.issues
+        .slice(0, 10)
+        .map((issue) => ({ path: formatPointer(issue.path.map(String)), code: issue.code }));
       throw new ToolError('INVALID_ARGUMENTS', { reason: 'invalid_script', issues });
     }
     this.#scriptId = parsed.data.scriptId ?? 'scripted';
@@ -83,11 +103,19 @@ export class ScriptedModel implements ModelClient {
     checkConversation(request.messages);
     const turnIndex = request.messages.filter((message) => message.role === 'assistant').length;
     const turn = this.#turns[turnIndex];
-    if (turn === undefined) throw new ToolError('PROTOCOL_ERROR', { reason: 'script_exhausted', turn: turnIndex, turns: this.#turns.length });
+    if (turn === undefined)
+      throw new ToolError('PROTOCOL_ERROR', { reason: 'script_exhausted', turn: turnIndex, turns: this.#turns.length });
     const results = request.messages.filter((message): message is ToolResultMessage => message.role === 'tool');
     const responseId = `${this.#scriptId}-turn-${turnIndex}`;
     if (turn.kind === 'final') {
-      return { kind: 'final', responseId, stopReason: 'stop', usage: null, text: fillCitations(turn.text, results), refusal: null };
+      return {
+        kind: 'final',
+        responseId,
+        stopReason: 'stop',
+        usage: null,
+        text: fillCitations(turn.text, results),
+        refusal: null,
+      };
     }
     const calls = readToolCalls(
       turn.calls.map((call, index) => ({
@@ -96,7 +124,14 @@ export class ScriptedModel implements ModelClient {
         rawArguments: rawArguments(call, request.messages),
       })),
     );
-    return { kind: 'tool_calls', responseId, stopReason: 'tool_calls', usage: null, text: turn.text === undefined ? null : fillCitations(turn.text, results), calls };
+    return {
+      kind: 'tool_calls',
+      responseId,
+      stopReason: 'tool_calls',
+      usage: null,
+      text: turn.text === undefined ? null : fillCitations(turn.text, results),
+      calls,
+    };
   }
 }
 
@@ -134,8 +169,15 @@ function resultReference(value: object): { tool: string; pointer: string } | nul
 }
 
 function resolveReference(reference: { tool: string; pointer: string }, messages: readonly ModelMessage[]): unknown {
-  const latest = messages.findLast((message): message is ToolResultMessage => message.role === 'tool' && message.name === reference.tool);
+  const latest = messages.findLast(
+    (message): message is ToolResultMessage => message.role === 'tool' && message.name === reference.tool,
+  );
   const resolved = latest === undefined ? { found: false as const } : resolvePointer(latest.result, reference.pointer);
-  if (!resolved.found) throw new ToolError('PROTOCOL_ERROR', { reason: 'script_reference_unresolved', tool: reference.tool, pointer: reference.pointer });
+  if (!resolved.found)
+    throw new ToolError('PROTOCOL_ERROR', {
+      reason: 'script_reference_unresolved',
+      tool: reference.tool,
+      pointer: reference.pointer,
+    });
   return resolved.value;
 }

@@ -54,19 +54,29 @@ export async function fetchPublic(url: string, options: PublicFetchOptions = {})
   const signal = options.signal === undefined ? deadline : AbortSignal.any([deadline, options.signal]);
   const maxRedirects = options.maxRedirects ?? 3;
   let target = publicTarget(url, 'INVALID_ARGUMENTS');
-  let hop: Hop = { method: options.method ?? 'GET', headers: options.headers ?? {}, body: options.body, refusal: 'INVALID_ARGUMENTS' };
+  let hop: Hop = {
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    body: options.body,
+    refusal: 'INVALID_ARGUMENTS',
+  };
   for (let redirects = 0; ; redirects++) {
     const lookup = checkedLookup(options, hop.refusal);
     const response = await send(target, hop, lookup, options.maxBodyBytes ?? 8 * 1024 * 1024, signal);
     const location = response.headers['location'];
     if (!REDIRECTS.has(response.status) || typeof location !== 'string') return { ...response, url: target.href };
-    if (redirects >= maxRedirects) throw new ToolError('PROTOCOL_ERROR', { reason: 'too_many_redirects', limit: maxRedirects });
+    if (redirects >= maxRedirects)
+      throw new ToolError('PROTOCOL_ERROR', { reason: 'too_many_redirects', limit: maxRedirects });
     const next = publicTarget(new URL(location, target).href, 'SOURCE_NOT_ALLOWED');
     // 303 (and, as browsers do, 301/302 after a POST) continue as a GET without a body.
-    const asGet = response.status === 303 || ((response.status === 301 || response.status === 302) && hop.method === 'POST');
+    const asGet =
+      response.status === 303 || ((response.status === 301 || response.status === 302) && hop.method === 'POST');
     hop = {
       method: asGet ? 'GET' : hop.method,
-      headers: withoutHeaders(hop.headers, [...(next.origin === target.origin ? [] : CREDENTIAL_HEADERS), ...(asGet ? BODY_HEADERS : [])]),
+      headers: withoutHeaders(hop.headers, [
+        ...(next.origin === target.origin ? [] : CREDENTIAL_HEADERS),
+        ...(asGet ? BODY_HEADERS : []),
+      ]),
       body: asGet ? undefined : hop.body,
       refusal: 'SOURCE_NOT_ALLOWED',
     };
@@ -83,7 +93,10 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization'];
 /** Headers that describe a request body: a redirect that continues as a GET has none. */
 const BODY_HEADERS = ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location'];
 
-function withoutHeaders(headers: Readonly<Record<string, string>>, names: readonly string[]): Readonly<Record<string, string>> {
+function withoutHeaders(
+  headers: Readonly<Record<string, string>>,
+  names: readonly string[],
+): Readonly<Record<string, string>> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !names.includes(name.toLowerCase())));
 }
 
@@ -108,7 +121,12 @@ function publicTarget(url: string, code: Hop['refusal']): URL {
  */
 function checkedLookup(options: PublicFetchOptions, refusal: Hop['refusal']): LookupFunction {
   const allow = options.allowAddress ?? isPublicAddress;
-  const resolve = options.resolve ?? ((hostname: string) => new Promise<LookupAddress[]>((done, fail) => dnsLookup(hostname, { all: true }, (error, found) => (error ? fail(error) : done(found)))));
+  const resolve =
+    options.resolve ??
+    ((hostname: string) =>
+      new Promise<LookupAddress[]>((done, fail) =>
+        dnsLookup(hostname, { all: true }, (error, found) => (error ? fail(error) : done(found))),
+      ));
   return (hostname, lookupOptions, callback) => {
     resolve(hostname).then(
       (addresses) => {
@@ -122,7 +140,13 @@ function checkedLookup(options: PublicFetchOptions, refusal: Hop['refusal']): Lo
   };
 }
 
-function send(url: URL, hop: Hop, lookup: LookupFunction, maxBodyBytes: number, signal: AbortSignal): Promise<Omit<PublicFetchResponse, 'url'>> {
+function send(
+  url: URL,
+  hop: Hop,
+  lookup: LookupFunction,
+  maxBodyBytes: number,
+  signal: AbortSignal,
+): Promise<Omit<PublicFetchResponse, 'url'>> {
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     // A lookup refusal reaches here as the request's error, unchanged.
@@ -139,7 +163,9 @@ function send(url: URL, hop: Hop, lookup: LookupFunction, maxBodyBytes: number, 
         chunks.push(chunk);
       });
       res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: { ...res.headers }, body: concat(chunks, bytes) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: { ...res.headers }, body: concat(chunks, bytes) }),
+      );
     });
     req.on('error', reject);
     req.end(hop.body);

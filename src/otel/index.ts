@@ -2,4 +2,9 @@
 // Pass `openTelemetryTracing()` as the plugin's `telemetry`; a worker that does not import this pays nothing.
 export { openTelemetryTracing, TRACER_NAME, type OpenTelemetryTracingOptions } from './opentelemetry-tracing.js';
 export { SPAN_ATTRIBUTES, toolCallSpanName, reconciliationSpanName } from './span-attributes.js';
-export type { ToolCallTelemetry, CallSpanRef, SettledToolCall, ReconciliationStep } from '../../activities/call-telemetry.js';
+export type {
+  ToolCallTelemetry,
+  CallSpanRef,
+  SettledToolCall,
+  ReconciliationStep,
+} from '../../activities/call-telemetry.js';

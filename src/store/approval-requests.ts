@@ -77,14 +77,21 @@ export interface CheckedApprovalRequest {
 export function checkApprovalRequest(input: ApprovalRequestInput): CheckedApprovalRequest {
   const ref = checkApprovalRequestRef(input);
   const tool = checkText(input.tool, 'tool');
-  if (!EFFECTS.includes(input.effect)) throw new StoreError('invalid_input', { field: 'effect', problem: 'unknown_effect' });
+  if (!EFFECTS.includes(input.effect))
+    throw new StoreError('invalid_input', { field: 'effect', problem: 'unknown_effect' });
   const requestSha256 = checkSha256(input.requestSha256, 'requestSha256');
   const waitMs = checkCount(input.waitMs, 'waitMs', 1);
   if (waitMs > MAX_WAIT_MS) throw new StoreError('invalid_input', { field: 'waitMs', problem: 'too_long' });
   if (!Array.isArray(input.hidden)) throw new StoreError('invalid_input', { field: 'hidden', problem: 'not_an_array' });
   const hidden = (input.hidden as readonly unknown[]).map((entry, i) => {
-    const { path, reason } = (typeof entry === 'object' && entry !== null ? entry : {}) as { path?: unknown; reason?: unknown };
-    return { path: checkText(path, `hidden/${i}/path`, { allowEmpty: true }), reason: checkText(reason, `hidden/${i}/reason`) };
+    const { path, reason } = (typeof entry === 'object' && entry !== null ? entry : {}) as {
+      path?: unknown;
+      reason?: unknown;
+    };
+    return {
+      path: checkText(path, `hidden/${i}/path`, { allowEmpty: true }),
+      reason: checkText(reason, `hidden/${i}/reason`),
+    };
   });
   let previewJson: string;
   try {
@@ -100,15 +107,32 @@ export function checkApprovalRequest(input: ApprovalRequestInput): CheckedApprov
  * A request is written once: a retry of the step that wrote it writes the same again and gets the stored one back
  * (first write wins, its times included); a different request for the same call is refused.
  */
-export function assertSameRequest(checked: CheckedApprovalRequest, stored: { readonly tool: string; readonly effect: string; readonly requestSha256: string; readonly previewJson: string }): void {
-  if (stored.tool !== checked.tool || stored.effect !== checked.effect || stored.requestSha256 !== checked.requestSha256 || stored.previewJson !== checked.previewJson) {
+export function assertSameRequest(
+  checked: CheckedApprovalRequest,
+  stored: {
+    readonly tool: string;
+    readonly effect: string;
+    readonly requestSha256: string;
+    readonly previewJson: string;
+  },
+): void {
+  if (
+    stored.tool !== checked.tool ||
+    stored.effect !== checked.effect ||
+    stored.requestSha256 !== checked.requestSha256 ||
+    stored.previewJson !== checked.previewJson
+  ) {
     throw new StoreError('approval_request_reused', { ...checked.ref });
   }
 }
 
 /** Checks the call a request is looked up by. */
 export function checkApprovalRequestRef(ref: ApprovalRequestRef): ApprovalRequestRef {
-  return { workflowId: checkText(ref.workflowId, 'workflowId'), runId: checkText(ref.runId, 'runId'), callId: checkText(ref.callId, 'callId') };
+  return {
+    workflowId: checkText(ref.workflowId, 'workflowId'),
+    runId: checkText(ref.runId, 'runId'),
+    callId: checkText(ref.callId, 'callId'),
+  };
 }
 
 /** The stored preview, back as the approver sees it. */

@@ -32,5 +32,9 @@ export function auditFactsOf(audit: AuditRecord, modelResult: ModelResult): Audi
 
 /** The layers that decided an attempt, in funnel order. */
 export function decidedLayersOf(audit: AuditRecord): DecidedLayer[] {
-  return audit.validation.flatMap((entry) => (entry.outcome === 'skipped' ? [] : [{ layer: entry.layer, outcome: entry.outcome, ruleVersion: entry.rule_version }]));
+  return audit.validation.flatMap((entry) =>
+    entry.outcome === 'skipped'
+      ? []
+      : [{ layer: entry.layer, outcome: entry.outcome, ruleVersion: entry.rule_version }],
+  );
 }

@@ -10,7 +10,8 @@ export function toCanonicalText(value: unknown, field: string): string {
   try {
     return canonicalJson(value);
   } catch (error) {
-    if (error instanceof CanonicalJsonError) throw new StoreError('invalid_input', { field, problem: error.reason, path: error.path });
+    if (error instanceof CanonicalJsonError)
+      throw new StoreError('invalid_input', { field, problem: error.reason, path: error.path });
     throw error;
   }
 }

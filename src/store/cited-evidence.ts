@@ -25,7 +25,11 @@ export interface CitedEvidence {
 }
 
 /** Refuses ids no row was found for: absent, or another workflow's (one reason for both, as for NOT_FOUND). */
-export function assertAllCited(workflowId: string, evidenceIds: readonly string[], cited: readonly CitedEvidence[]): void {
+export function assertAllCited(
+  workflowId: string,
+  evidenceIds: readonly string[],
+  cited: readonly CitedEvidence[],
+): void {
   const found = new Set(cited.map((row) => row.evidenceId));
   const missing = evidenceIds.filter((id) => !found.has(id));
   if (missing.length > 0) throw new StoreError('evidence_not_found', { workflowId, missing });
@@ -38,7 +42,9 @@ export function assertAllCited(workflowId: string, evidenceIds: readonly string[
  * an earlier write of it is replayed.
  */
 export function assertEvidenceValid(cited: readonly CitedEvidence[], nowMs: number): void {
-  const stillValid = new Set(cited.filter((row) => !hasExpired(row.call.validUntil, nowMs)).map((row) => row.evidenceId));
+  const stillValid = new Set(
+    cited.filter((row) => !hasExpired(row.call.validUntil, nowMs)).map((row) => row.evidenceId),
+  );
   const expired = [...new Set(cited.map((row) => row.evidenceId))].filter((id) => !stillValid.has(id));
   if (expired.length > 0) throw new StoreError('evidence_expired', { expired });
 }
@@ -49,7 +55,12 @@ export function assertEvidenceValid(cited: readonly CitedEvidence[], nowMs: numb
  */
 export function trustedEvidenceCount(cited: readonly CitedEvidence[], policy: MemoryPolicy): number {
   const trustedSources = new Set(policy.trustedSources ?? []);
-  const trusted = cited.filter((row) => row.call.trust === 'trusted_control' || trustedSources.has(row.source) || trustedSources.has(row.call.sourceLabel));
+  const trusted = cited.filter(
+    (row) =>
+      row.call.trust === 'trusted_control' ||
+      trustedSources.has(row.source) ||
+      trustedSources.has(row.call.sourceLabel),
+  );
   return new Set(trusted.map((row) => row.evidenceId)).size;
 }
 
@@ -78,7 +89,8 @@ export function resolvePatchProvenance(input: PatchProvenanceInput, cited: reado
   const sources = new Set(cited.flatMap((row) => [row.source, row.call.sourceLabel]));
   const observed = times(cited.flatMap((row) => [row.observedAt, row.call.observedAt]));
   const retrieved = times(cited.map((row) => row.call.retrievedAt));
-  const mismatch = (field: string, given: unknown, allowed: readonly unknown[]) => new StoreError('provenance_mismatch', { field, given: String(given), allowed: allowed.map(String) });
+  const mismatch = (field: string, given: unknown, allowed: readonly unknown[]) =>
+    new StoreError('provenance_mismatch', { field, given: String(given), allowed: allowed.map(String) });
 
   let source: string;
   if (input.source === undefined) {
@@ -95,12 +107,14 @@ export function resolvePatchProvenance(input: PatchProvenanceInput, cited: reado
     observedAt = observed[0] === undefined ? null : new Date(observed[0]);
   } else {
     observedAt = checkOptionalTimestamp(input.observedAt, 'observedAt');
-    if (observedAt !== null && !observed.includes(observedAt.getTime())) throw mismatch('observedAt', observedAt.toISOString(), isoTimes(observed));
+    if (observedAt !== null && !observed.includes(observedAt.getTime()))
+      throw mismatch('observedAt', observedAt.toISOString(), isoTimes(observed));
   }
 
   let retrievedAt: Date;
   if (input.retrievedAt === undefined) {
-    if (retrieved[0] === undefined) throw new StoreError('invalid_input', { field: 'retrievedAt', problem: 'required' });
+    if (retrieved[0] === undefined)
+      throw new StoreError('invalid_input', { field: 'retrievedAt', problem: 'required' });
     retrievedAt = new Date(retrieved[0]);
   } else {
     const given = checkOptionalTimestamp(input.retrievedAt, 'retrievedAt');

@@ -157,10 +157,16 @@ export function checkWindow(window: MetricsWindow): { since: Date | null; tool: 
 }
 
 /** Builds the metrics from a store's counts; the same code for every store, so their figures cannot drift. */
-export function contractMetricsOf(window: { since: Date | null; tool: string | null }, counts: MetricCounts): ContractMetrics {
+export function contractMetricsOf(
+  window: { since: Date | null; tool: string | null },
+  counts: MetricCounts,
+): ContractMetrics {
   const tools = [...counts.tools].sort((a, b) => compareText(a.tool, b.tool));
   const rules = [...counts.rules].sort(
-    (a, b) => compareText(a.tool, b.tool) || VALIDATION_LAYERS.indexOf(a.layer) - VALIDATION_LAYERS.indexOf(b.layer) || compareText(a.ruleVersion, b.ruleVersion),
+    (a, b) =>
+      compareText(a.tool, b.tool) ||
+      VALIDATION_LAYERS.indexOf(a.layer) - VALIDATION_LAYERS.indexOf(b.layer) ||
+      compareText(a.ruleVersion, b.ruleVersion),
   );
   const total = (pick: (tool: ToolCounts) => number) => tools.reduce((sum, tool) => sum + pick(tool), 0);
   const byCode = sumRecords(tools.map((tool) => tool.byCode));
@@ -178,10 +184,21 @@ export function contractMetricsOf(window: { since: Date | null; tool: string | n
     staleData: codeRate('STALE_DATA'),
     protocolFailure: codeRate('PROTOCOL_ERROR'),
     unknownOutcomes: codeRate('OUTCOME_UNKNOWN'),
-    falseAccepts: rateOf(total((tool) => tool.falseAccepts), attempts - refused),
-    falseRejects: rateOf(total((tool) => tool.falseRejects), refused),
+    falseAccepts: rateOf(
+      total((tool) => tool.falseAccepts),
+      attempts - refused,
+    ),
+    falseRejects: rateOf(
+      total((tool) => tool.falseRejects),
+      refused,
+    ),
     reconciliation: counts.reconciliation,
-    byTool: tools.map((tool) => toolMetricsOf(tool, rules.filter((rule) => rule.tool === tool.tool))),
+    byTool: tools.map((tool) =>
+      toolMetricsOf(
+        tool,
+        rules.filter((rule) => rule.tool === tool.tool),
+      ),
+    ),
     byRule: rules.map(ruleMetricsOf),
   };
 }
@@ -193,7 +210,13 @@ function toolMetricsOf(counts: ToolCounts, rules: readonly RuleCounts[]): ToolMe
   const layers = VALIDATION_LAYERS.flatMap((layer): LayerMetrics[] => {
     const decided = rules.filter((rule) => rule.layer === layer);
     if (decided.length === 0) return [];
-    return [{ layer, failed: share(decided.reduce((sum, rule) => sum + rule.failed, 0)), warned: share(decided.reduce((sum, rule) => sum + rule.warned, 0)) }];
+    return [
+      {
+        layer,
+        failed: share(decided.reduce((sum, rule) => sum + rule.failed, 0)),
+        warned: share(decided.reduce((sum, rule) => sum + rule.warned, 0)),
+      },
+    ];
   });
   return {
     tool: counts.tool,

@@ -27,7 +27,10 @@ export function checkIdList(values: unknown, field: string): string[] {
 
 /** Parses an ISO-8601 timestamp with an explicit offset; returns the instant. */
 export function checkTimestamp(value: unknown, field: string): Date {
-  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) {
+  if (
+    typeof value !== 'string' ||
+    !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(value)
+  ) {
     throw new StoreError('invalid_input', { field, problem: 'not_an_iso_timestamp' });
   }
   const date = new Date(value);
@@ -50,6 +53,7 @@ export function checkCount(value: unknown, field: string, min = 0): number {
 
 /** Checks a lowercase hex SHA-256 digest. */
 export function checkSha256(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !/^[0-9a-f]{64}$/.test(value)) throw new StoreError('invalid_input', { field, problem: 'not_a_sha256' });
+  if (typeof value !== 'string' || !/^[0-9a-f]{64}$/.test(value))
+    throw new StoreError('invalid_input', { field, problem: 'not_a_sha256' });
   return value;
 }

@@ -63,7 +63,8 @@ export interface FenceDispatchInput {
  * Whether the request may leave. Refused when reconciliation revoked the lease, when its deadline passed, or when
  * the claim is no longer the row's (another claim replaced it): in each case the request is not sent.
  */
-export type FenceDecision = { readonly allowed: true } | { readonly allowed: false; readonly reason: 'revoked' | 'expired' | 'superseded' };
+export type FenceDecision =
+  { readonly allowed: true } | { readonly allowed: false; readonly reason: 'revoked' | 'expired' | 'superseded' };
 
 /**
  * What opening a reconciliation round fences: the dispatch whose outcome is unknown. Its lease is revoked in the
@@ -92,7 +93,10 @@ export interface DispatchState {
  * Escalation reasons of a round opened because a leased attempt's result was recorded after its call had been settled
  * "not committed": a commit, or an unknown outcome of an attempt that may have sent its request after the verdict.
  */
-export const LATE_RESULT_ESCALATION = Object.freeze({ committed: 'late_commit_after_verdict', unknown: 'late_unknown_after_verdict' } as const);
+export const LATE_RESULT_ESCALATION = Object.freeze({
+  committed: 'late_commit_after_verdict',
+  unknown: 'late_unknown_after_verdict',
+} as const);
 
 /**
  * Whether a record that finds its claim no longer holding the row contradicts a "not committed" verdict, and how
@@ -113,8 +117,14 @@ export function lateResultEscalation(input: RecordExecutionInput): string | null
  * say so — a request that left before its handler gave up may still be in the network (its record ends its lease
  * instead, so the wait ends a grace after it) — and a record of another call under the key does not count.
  */
-export function releasedByDispatcher(fencedHolder: string | null, status: LedgerStatus, recordedBy: Dispatcher | null): boolean {
-  return fencedHolder !== null && status === 'released' && recordedBy !== null && leaseHolder(recordedBy) === fencedHolder;
+export function releasedByDispatcher(
+  fencedHolder: string | null,
+  status: LedgerStatus,
+  recordedBy: Dispatcher | null,
+): boolean {
+  return (
+    fencedHolder !== null && status === 'released' && recordedBy !== null && leaseHolder(recordedBy) === fencedHolder
+  );
 }
 
 /** A lease request as both stores store it: the holder, a fresh random token and a whole duration. */
@@ -125,11 +135,20 @@ export interface CheckedLease {
 }
 
 /** Checks a claim's lease request; `null` when the claim asks for none. A deadline already passed is a zero lease. */
-export function checkLeaseRequest(claim: { readonly workflowId: string; readonly callId: string; readonly lease?: LeaseRequest }): CheckedLease | null {
+export function checkLeaseRequest(claim: {
+  readonly workflowId: string;
+  readonly callId: string;
+  readonly lease?: LeaseRequest;
+}): CheckedLease | null {
   const { lease } = claim;
   if (lease === undefined) return null;
-  if (typeof lease.durationMs !== 'number' || Number.isNaN(lease.durationMs)) throw new StoreError('invalid_input', { field: 'lease.durationMs', problem: 'not_a_number' });
-  const holder = leaseHolder({ workflowId: claim.workflowId, runId: checkText(lease.runId, 'lease.runId'), callId: claim.callId });
+  if (typeof lease.durationMs !== 'number' || Number.isNaN(lease.durationMs))
+    throw new StoreError('invalid_input', { field: 'lease.durationMs', problem: 'not_a_number' });
+  const holder = leaseHolder({
+    workflowId: claim.workflowId,
+    runId: checkText(lease.runId, 'lease.runId'),
+    callId: claim.callId,
+  });
   return { holder, token: randomUUID(), durationMs: Math.round(Math.min(Math.max(lease.durationMs, 0), MAX_LEASE_MS)) };
 }
 
@@ -148,8 +167,18 @@ export function checkDispatchFence(fence: DispatchFence): CheckedFence {
     runId: checkText(fence.dispatcher.runId, 'fence.dispatcher.runId'),
     callId: checkText(fence.dispatcher.callId, 'fence.dispatcher.callId'),
   };
-  if (typeof fence.graceMs !== 'number' || !Number.isInteger(fence.graceMs) || fence.graceMs < 0 || fence.graceMs > MAX_LEASE_MS) {
+  if (
+    typeof fence.graceMs !== 'number' ||
+    !Number.isInteger(fence.graceMs) ||
+    fence.graceMs < 0 ||
+    fence.graceMs > MAX_LEASE_MS
+  ) {
     throw new StoreError('invalid_input', { field: 'fence.graceMs', problem: 'not_a_valid_duration' });
   }
-  return { holder: leaseHolder(dispatcher), dispatcher, requestSha256: checkSha256(fence.requestSha256, 'fence.requestSha256'), graceMs: fence.graceMs };
+  return {
+    holder: leaseHolder(dispatcher),
+    dispatcher,
+    requestSha256: checkSha256(fence.requestSha256, 'fence.requestSha256'),
+    graceMs: fence.graceMs,
+  };
 }

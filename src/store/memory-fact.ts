@@ -10,5 +10,9 @@ const NO_FIELDS: readonly string[] = Object.freeze([]);
  * retried proposal by) this form.
  */
 export function storedMemoryFact(fact: string): string {
-  return new Redactor({ sensitiveFields: NO_FIELDS, protectedSubstrings: [], protectedExact: [] }).text(fact, '/fact', []);
+  return new Redactor({ sensitiveFields: NO_FIELDS, protectedSubstrings: [], protectedExact: [] }).text(
+    fact,
+    '/fact',
+    [],
+  );
 }

@@ -2,7 +2,13 @@
  * Where a memory candidate comes from (seed 000 §17). Only the first three can ever be written as memory on their
  * own; model inferences need a domain policy that allows them; external content is source material only.
  */
-export const MEMORY_SOURCE_KINDS = ['user_explicit_statement', 'user_confirmed', 'confirmed_fact', 'model_inference', 'external_content'] as const;
+export const MEMORY_SOURCE_KINDS = [
+  'user_explicit_statement',
+  'user_confirmed',
+  'confirmed_fact',
+  'model_inference',
+  'external_content',
+] as const;
 /** One of {@link MEMORY_SOURCE_KINDS}. */
 export type MemorySourceKind = (typeof MEMORY_SOURCE_KINDS)[number];
 
@@ -45,7 +51,11 @@ export interface CitedCount {
  * on untrusted tool output is downgraded to a candidate (seed 000 §17). External content never becomes memory by its
  * own kind.
  */
-export function decideMemoryWrite(kind: MemorySourceKind, evidence: CitedCount, policy: MemoryPolicy): { decision: MemoryDecision; reason: MemoryDecisionReason } {
+export function decideMemoryWrite(
+  kind: MemorySourceKind,
+  evidence: CitedCount,
+  policy: MemoryPolicy,
+): { decision: MemoryDecision; reason: MemoryDecisionReason } {
   switch (kind) {
     case 'user_explicit_statement':
       return { decision: 'accepted', reason: 'explicit_statement' };
@@ -53,9 +63,13 @@ export function decideMemoryWrite(kind: MemorySourceKind, evidence: CitedCount, 
       return { decision: 'accepted', reason: 'user_confirmed' };
     case 'confirmed_fact':
       if (evidence.cited === 0) return { decision: 'refused', reason: 'fact_without_evidence' };
-      return evidence.trusted > 0 ? { decision: 'accepted', reason: 'confirmed_by_evidence' } : { decision: 'candidate', reason: 'untrusted_evidence_only' };
+      return evidence.trusted > 0
+        ? { decision: 'accepted', reason: 'confirmed_by_evidence' }
+        : { decision: 'candidate', reason: 'untrusted_evidence_only' };
     case 'model_inference':
-      return policy.allowModelInference ? { decision: 'accepted', reason: 'inference_allowed_by_policy' } : { decision: 'refused', reason: 'inference_not_allowed' };
+      return policy.allowModelInference
+        ? { decision: 'accepted', reason: 'inference_allowed_by_policy' }
+        : { decision: 'refused', reason: 'inference_not_allowed' };
     case 'external_content':
       return { decision: 'candidate', reason: 'external_content_is_source_material' };
   }

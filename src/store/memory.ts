@@ -28,7 +28,11 @@ export interface MemoryRecord extends MemoryProposal {
 
 /** What happened to a proposal: its decision and, unless refused, the stored row. */
 export type MemoryOutcome =
-  | { readonly decision: Exclude<MemoryDecision, 'refused'>; readonly reason: MemoryDecisionReason; readonly memory: MemoryRecord }
+  | {
+      readonly decision: Exclude<MemoryDecision, 'refused'>;
+      readonly reason: MemoryDecisionReason;
+      readonly memory: MemoryRecord;
+    }
   | { readonly decision: 'refused'; readonly reason: MemoryDecisionReason; readonly memory: null };
 
 /** A user confirming a candidate, which promotes it to accepted memory. */
@@ -43,6 +47,9 @@ export interface MemoryConfirmation {
 }
 
 /** Filter for listing memory: of one subject, or proposed by one workflow (at least one of the two), or both. */
-export type MemoryFilter = ({ readonly subjectRef: string; readonly workflowId?: string } | { readonly subjectRef?: string; readonly workflowId: string }) & {
+export type MemoryFilter = (
+  | { readonly subjectRef: string; readonly workflowId?: string }
+  | { readonly subjectRef?: string; readonly workflowId: string }
+) & {
   readonly status?: MemoryStatus;
 };

@@ -29,10 +29,17 @@ export interface CheckedLabel {
 
 /** Checks a label's input (the audit reference's digests are compared with the stored row by the store). */
 export function checkLabel(auditRef: AuditRef, label: unknown, labelledBy: unknown, note: unknown): CheckedLabel {
-  if (typeof auditRef !== 'object' || auditRef === null) throw new StoreError('invalid_input', { field: 'auditRef', problem: 'not_an_object' });
+  if (typeof auditRef !== 'object' || auditRef === null)
+    throw new StoreError('invalid_input', { field: 'auditRef', problem: 'not_an_object' });
   const auditId = checkText(auditRef.audit_id, 'auditRef.audit_id');
-  if (!OUTCOME_LABELS.includes(label as OutcomeLabelKind)) throw new StoreError('invalid_input', { field: 'label', problem: 'unknown_label' });
-  const checked = { auditId, label: label as OutcomeLabelKind, labelledBy: checkText(labelledBy, 'labelledBy'), note: checkOptionalText(note, 'note') };
+  if (!OUTCOME_LABELS.includes(label as OutcomeLabelKind))
+    throw new StoreError('invalid_input', { field: 'label', problem: 'unknown_label' });
+  const checked = {
+    auditId,
+    label: label as OutcomeLabelKind,
+    labelledBy: checkText(labelledBy, 'labelledBy'),
+    note: checkOptionalText(note, 'note'),
+  };
   return { labelId: `lbl_${digestJson(checked).slice(0, 32)}`, ...checked };
 }
 
@@ -51,7 +58,10 @@ export function assertLabelFits(label: CheckedLabel, accepted: boolean): void {
  * digest is compared when the caller's reference has one (references from before it existed do not).
  */
 export function assertSameAudit(held: AuditRef, stored: AuditRef): void {
-  const bindingsDiffer = held.request_sha256 !== stored.request_sha256 || held.result_sha256 !== stored.result_sha256 || held.call_binding_sha256 !== stored.call_binding_sha256;
+  const bindingsDiffer =
+    held.request_sha256 !== stored.request_sha256 ||
+    held.result_sha256 !== stored.result_sha256 ||
+    held.call_binding_sha256 !== stored.call_binding_sha256;
   if (bindingsDiffer || (held.audit_sha256 !== undefined && held.audit_sha256 !== stored.audit_sha256)) {
     throw new StoreError('digest_mismatch', { what: 'audit_ref', auditId: stored.audit_id });
   }

@@ -12,6 +12,10 @@ export function checkRecordedWorkflow(input: Pick<RecordExecutionInput, 'executi
   const { audit } = input.execution;
   const named = audit.temporal?.workflow_id;
   if (named !== undefined && named !== input.workflowId) {
-    throw new StoreError('invalid_input', { field: 'workflowId', problem: 'not_the_workflow_the_audit_names', auditId: audit.audit_id });
+    throw new StoreError('invalid_input', {
+      field: 'workflowId',
+      problem: 'not_the_workflow_the_audit_names',
+      auditId: audit.audit_id,
+    });
   }
 }

@@ -107,5 +107,10 @@ export class StoreError extends ToolError {
 
 /** Recognizes a {@link StoreError} even across module copies. */
 export function isStoreError(error: unknown): error is StoreError {
-  return error instanceof StoreError || (error instanceof Error && typeof (error as { reason?: unknown }).reason === 'string' && typeof (error as { code?: unknown }).code === 'string');
+  return (
+    error instanceof StoreError ||
+    (error instanceof Error &&
+      typeof (error as { reason?: unknown }).reason === 'string' &&
+      typeof (error as { code?: unknown }).code === 'string')
+  );
 }

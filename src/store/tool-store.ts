@@ -1,5 +1,10 @@
 import type { ArtifactPayload } from '../contract/execute-tool.js';
-import type { ApprovalRequest, ApprovalRequestFilter, ApprovalRequestInput, ApprovalRequestRef } from './approval-requests.js';
+import type {
+  ApprovalRequest,
+  ApprovalRequestFilter,
+  ApprovalRequestInput,
+  ApprovalRequestRef,
+} from './approval-requests.js';
 import type { ContractMetrics, MetricsWindow } from './contract-metrics.js';
 import type { FenceDecision, FenceDispatchInput } from './lease.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from './ledger.js';
@@ -142,7 +147,12 @@ export interface MetricsStore {
    * rejection (it was refused and right), by `labelledBy`. Append-only and idempotent. The reference's digests must
    * be the stored row's (`digest_mismatch`), and the label must fit how the attempt ended (`label_mismatch`).
    */
-  labelOutcome(auditRef: AuditRef, label: OutcomeLabelKind, labelledBy: string, note: string | null): Promise<OutcomeLabel>;
+  labelOutcome(
+    auditRef: AuditRef,
+    label: OutcomeLabelKind,
+    labelledBy: string,
+    note: string | null,
+  ): Promise<OutcomeLabel>;
   /** Labels of some audited attempts, oldest first. */
   listOutcomeLabels(auditIds: readonly string[]): Promise<OutcomeLabel[]>;
 }
@@ -151,7 +161,8 @@ export interface MetricsStore {
  * What a worker needs of a store (the plugin takes this): everything but the operators' read models. A third-party
  * store implements these concerns; `MetricsStore` only where operators read metrics from it.
  */
-export interface WorkerStore extends LedgerStore, AuditReader, ArtifactStore, StateStore, MemoryStore, ReconciliationStore, ApprovalRequestStore {}
+export interface WorkerStore
+  extends LedgerStore, AuditReader, ArtifactStore, StateStore, MemoryStore, ReconciliationStore, ApprovalRequestStore {}
 
 /**
  * Durable storage of everything a tool call leaves behind that must not live in Temporal history: the

@@ -10,11 +10,24 @@ import { APPROVAL_UPDATE, RESOLVE_OUTCOME_UPDATE } from '../wire/names.js';
  * client-side way to decide, shared by the CLI and the demo; find what to sign with `approvalToSign` and sign the
  * decision with `signDecision` first. With `runId`, the update goes to that run only (the one the decision is for).
  */
-export function submitApprovalDecision(client: Client, workflowId: string, decision: ApprovalDecision, runId?: string): Promise<DecisionAnswer> {
-  return client.workflow.getHandle(workflowId, runId).executeUpdate<DecisionAnswer, [ApprovalDecision]>(APPROVAL_UPDATE, { args: [decision] });
+export function submitApprovalDecision(
+  client: Client,
+  workflowId: string,
+  decision: ApprovalDecision,
+  runId?: string,
+): Promise<DecisionAnswer> {
+  return client.workflow
+    .getHandle(workflowId, runId)
+    .executeUpdate<DecisionAnswer, [ApprovalDecision]>(APPROVAL_UPDATE, { args: [decision] });
 }
 
 /** Sends a resolution of an escalated reconciliation (by idempotency key) through the resolution update. */
-export function submitResolution(client: Client, idempotencyKey: string, resolution: ResolveOutcomeSignal): Promise<DecisionAnswer> {
-  return client.workflow.getHandle(reconcileWorkflowId(idempotencyKey)).executeUpdate<DecisionAnswer, [ResolveOutcomeSignal]>(RESOLVE_OUTCOME_UPDATE, { args: [resolution] });
+export function submitResolution(
+  client: Client,
+  idempotencyKey: string,
+  resolution: ResolveOutcomeSignal,
+): Promise<DecisionAnswer> {
+  return client.workflow
+    .getHandle(reconcileWorkflowId(idempotencyKey))
+    .executeUpdate<DecisionAnswer, [ResolveOutcomeSignal]>(RESOLVE_OUTCOME_UPDATE, { args: [resolution] });
 }

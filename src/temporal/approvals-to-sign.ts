@@ -25,7 +25,8 @@ export interface ApprovalToSign extends PendingApproval {
 export type NotSignable = 'not_running' | 'not_recorded' | 'expired' | 'not_pending' | 'disagrees';
 
 /** A call to sign for, or why there is none. */
-export type SignableApproval = { readonly ok: true; readonly approval: ApprovalToSign } | { readonly ok: false; readonly reason: NotSignable };
+export type SignableApproval =
+  { readonly ok: true; readonly approval: ApprovalToSign } | { readonly ok: false; readonly reason: NotSignable };
 
 /**
  * The call `callId` of the workflow the approver named, as they may sign for it — the one way an approval service
@@ -36,7 +37,13 @@ export type SignableApproval = { readonly ok: true; readonly approval: ApprovalT
  * (any workflow on the task queue can answer anything) is refused, as is a record the workflow does not confirm (a
  * row written to the database by someone else).
  */
-export async function approvalToSign(client: Client, store: ToolStore, workflowId: string, callId: string, now: Date = new Date()): Promise<SignableApproval> {
+export async function approvalToSign(
+  client: Client,
+  store: ToolStore,
+  workflowId: string,
+  callId: string,
+  now: Date = new Date(),
+): Promise<SignableApproval> {
   const handle = client.workflow.getHandle(workflowId);
   const run = await runningRun(handle);
   if (run === null) return { ok: false, reason: 'not_running' };
@@ -46,7 +53,9 @@ export async function approvalToSign(client: Client, store: ToolStore, workflowI
   const listed = (await pendingEntries(client, workflowId, run.runId)).filter((entry) => entry.callId === callId);
   if (listed.length === 0) return { ok: false, reason: 'not_pending' };
   const entry = listed.find((candidate) => agrees(candidate, request));
-  return entry === undefined ? { ok: false, reason: 'disagrees' } : { ok: true, approval: toSign(request, run.workflowType, entry) };
+  return entry === undefined
+    ? { ok: false, reason: 'disagrees' }
+    : { ok: true, approval: toSign(request, run.workflowType, entry) };
 }
 
 /** The calls of one workflow run an approver may sign for now, or why they could not be read (its worker is down, say). */
@@ -67,13 +76,20 @@ export interface RunApprovals {
  * latest run is read (and asked) whether or not it has requests, and a failure to read it is thrown; without, every
  * run with a request still waiting, each run that cannot be read reported with its `error`.
  */
-export async function pendingApprovalsToSign(client: Client, store: ToolStore, filter: { readonly workflowId?: string; readonly now?: Date } = {}): Promise<RunApprovals[]> {
+export async function pendingApprovalsToSign(
+  client: Client,
+  store: ToolStore,
+  filter: { readonly workflowId?: string; readonly now?: Date } = {},
+): Promise<RunApprovals[]> {
   const at = filter.now ?? new Date();
   if (filter.workflowId !== undefined) {
     const { workflowId } = filter;
     const described = await client.workflow.getHandle(workflowId).describe();
     const run = { workflowId, runId: described.runId, workflowType: described.type };
-    const requests = described.status.name === 'RUNNING' ? (await store.listApprovalRequests({ at, workflowId })).filter((request) => request.runId === run.runId) : [];
+    const requests =
+      described.status.name === 'RUNNING'
+        ? (await store.listApprovalRequests({ at, workflowId })).filter((request) => request.runId === run.runId)
+        : [];
     return [{ ...run, approvals: await signable(client, run, requests), error: null }];
   }
   const byRun = new Map<string, ApprovalRequest[]>();
@@ -90,14 +106,24 @@ export async function pendingApprovalsToSign(client: Client, store: ToolStore, f
       const run = { workflowId, runId, workflowType: described.type };
       runs.push({ ...run, approvals: await signable(client, run, requests), error: null });
     } catch (error) {
-      runs.push({ workflowId, runId, workflowType: '', approvals: [], error: error instanceof Error ? error.message : String(error) });
+      runs.push({
+        workflowId,
+        runId,
+        workflowType: '',
+        approvals: [],
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
   return runs;
 }
 
 /** The requests of one run that its workflow lists as pending with exactly that request. */
-async function signable(client: Client, run: { readonly workflowId: string; readonly runId: string; readonly workflowType: string }, requests: readonly ApprovalRequest[]): Promise<ApprovalToSign[]> {
+async function signable(
+  client: Client,
+  run: { readonly workflowId: string; readonly runId: string; readonly workflowType: string },
+  requests: readonly ApprovalRequest[],
+): Promise<ApprovalToSign[]> {
   const listed = await pendingEntries(client, run.workflowId, run.runId);
   return requests.flatMap((request) => {
     const entry = listed.find((candidate) => candidate.callId === request.callId && agrees(candidate, request));
@@ -106,7 +132,9 @@ async function signable(client: Client, run: { readonly workflowId: string; read
 }
 
 /** The run a handle names (its latest run, without a run id), when the server says it is running. */
-async function runningRun(handle: WorkflowHandle): Promise<{ readonly runId: string; readonly workflowType: string } | null> {
+async function runningRun(
+  handle: WorkflowHandle,
+): Promise<{ readonly runId: string; readonly workflowType: string } | null> {
   const described = await handle.describe();
   return described.status.name === 'RUNNING' ? { runId: described.runId, workflowType: described.type } : null;
 }
@@ -115,14 +143,39 @@ async function runningRun(handle: WorkflowHandle): Promise<{ readonly runId: str
 async function pendingEntries(client: Client, workflowId: string, runId: string): Promise<PendingApproval[]> {
   const answer: unknown = await client.workflow.getHandle(workflowId, runId).query<unknown>(PENDING_APPROVALS_QUERY);
   if (!Array.isArray(answer)) return [];
-  return answer.filter((entry): entry is PendingApproval => typeof entry === 'object' && entry !== null && typeof (entry as { callId?: unknown }).callId === 'string');
+  return answer.filter(
+    (entry): entry is PendingApproval =>
+      typeof entry === 'object' && entry !== null && typeof (entry as { callId?: unknown }).callId === 'string',
+  );
 }
 
 /** The recorded request, as an approver signs for it; of the workflow's entry, only its refused decisions. */
 function toSign(request: ApprovalRequest, workflowType: string, entry: PendingApproval): ApprovalToSign {
-  const { workflowId, runId, callId, tool, effect, arguments: args, hidden, requestSha256, requestedAt, expiresAt } = request;
-  const invalidDecisions: readonly RefusedDecision[] = Array.isArray(entry.invalidDecisions) ? entry.invalidDecisions : [];
-  return { workflowId, runId, workflowType, callId, preview: { tool, effect, arguments: args, hidden, requestSha256 }, requestedAt, expiresAt, invalidDecisions };
+  const {
+    workflowId,
+    runId,
+    callId,
+    tool,
+    effect,
+    arguments: args,
+    hidden,
+    requestSha256,
+    requestedAt,
+    expiresAt,
+  } = request;
+  const invalidDecisions: readonly RefusedDecision[] = Array.isArray(entry.invalidDecisions)
+    ? entry.invalidDecisions
+    : [];
+  return {
+    workflowId,
+    runId,
+    workflowType,
+    callId,
+    preview: { tool, effect, arguments: args, hidden, requestSha256 },
+    requestedAt,
+    expiresAt,
+    invalidDecisions,
+  };
 }
 
 /** True when the workflow's pending entry is exactly the worker's request: the same workflow, run, call and preview. */
@@ -136,7 +189,8 @@ function agrees(entry: PendingApproval, request: ApprovalRequest): boolean {
       preview.tool === request.tool &&
       preview.effect === request.effect &&
       preview.requestSha256 === request.requestSha256 &&
-      canonicalJson({ arguments: preview.arguments, hidden: preview.hidden }) === canonicalJson({ arguments: request.arguments, hidden: request.hidden })
+      canonicalJson({ arguments: preview.arguments, hidden: preview.hidden }) ===
+        canonicalJson({ arguments: request.arguments, hidden: request.hidden })
     );
   } catch {
     // An answer that is not even the shape of one (or has no canonical form) agrees with nothing.

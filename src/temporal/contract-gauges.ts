@@ -18,7 +18,10 @@ export const DEFAULT_GAUGE_INTERVAL_MS = 30_000;
 /** Options of {@link startContractGauges}. */
 export interface ContractGaugesOptions {
   /** A Temporal client (its namespace labels both gauges, and its visibility is counted). */
-  readonly client: { readonly options: { readonly namespace: string }; readonly workflow: Pick<WorkflowClient, 'count'> };
+  readonly client: {
+    readonly options: { readonly namespace: string };
+    readonly workflow: Pick<WorkflowClient, 'count'>;
+  };
   readonly store: Pick<ToolStore, 'countUnsettledByTool'>;
   /** Milliseconds between samples; the first is taken at start. */
   readonly intervalMs?: number;
@@ -42,23 +45,42 @@ export interface ContractGauges {
  */
 export function startContractGauges(options: ContractGaugesOptions): ContractGauges {
   const intervalMs = options.intervalMs ?? DEFAULT_GAUGE_INTERVAL_MS;
-  if (!Number.isSafeInteger(intervalMs) || intervalMs < 1) throw new RangeError(`intervalMs must be a positive integer of milliseconds, got ${String(intervalMs)}`);
+  if (!Number.isSafeInteger(intervalMs) || intervalMs < 1)
+    throw new RangeError(`intervalMs must be a positive integer of milliseconds, got ${String(intervalMs)}`);
   const namespace = options.client.options.namespace;
   const meter = (options.meter ?? Runtime.instance().metricMeter).withTags({ namespace });
   const logger = options.logger ?? Runtime.instance().logger;
-  const pending = meter.createGauge(PENDING_APPROVALS_METRIC, 'int', 'workflows', 'Running workflows waiting for at least one approval decision (Temporal visibility)');
-  const unsettled = unsettledCallsGauge(meter.createGauge(UNSETTLED_CALLS_METRIC, 'int', 'calls', 'Side effects whose outcome is unknown: open or escalated reconciliation rounds, by tool'));
+  const pending = meter.createGauge(
+    PENDING_APPROVALS_METRIC,
+    'int',
+    'workflows',
+    'Running workflows waiting for at least one approval decision (Temporal visibility)',
+  );
+  const unsettled = unsettledCallsGauge(
+    meter.createGauge(
+      UNSETTLED_CALLS_METRIC,
+      'int',
+      'calls',
+      'Side effects whose outcome is unknown: open or escalated reconciliation rounds, by tool',
+    ),
+  );
 
   const sampled = async (gauge: string, sample: () => Promise<void>): Promise<void> => {
     try {
       await sample();
     } catch (error) {
-      logger.warn('a contract gauge sample failed; the gauge keeps its previous value', { gauge, namespace, error: error instanceof Error ? error.message : String(error) });
+      logger.warn('a contract gauge sample failed; the gauge keeps its previous value', {
+        gauge,
+        namespace,
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   };
   const sampleBoth = async (): Promise<void> => {
     await Promise.all([
-      sampled(PENDING_APPROVALS_METRIC, async () => pending.set((await options.client.workflow.count(APPROVAL_PENDING_VISIBILITY_QUERY)).count)),
+      sampled(PENDING_APPROVALS_METRIC, async () =>
+        pending.set((await options.client.workflow.count(APPROVAL_PENDING_VISIBILITY_QUERY)).count),
+      ),
       sampled(UNSETTLED_CALLS_METRIC, async () => unsettled.set(await options.store.countUnsettledByTool())),
     ]);
   };

@@ -2,7 +2,14 @@
 export { ToolContractPlugin, type ToolContractPluginOptions } from './plugin.js';
 export type { ProviderRevision } from '../contract/provider-revisions.js';
 export { submitApprovalDecision, submitResolution } from './approval-client.js';
-export { approvalToSign, pendingApprovalsToSign, type ApprovalToSign, type NotSignable, type SignableApproval, type RunApprovals } from './approvals-to-sign.js';
+export {
+  approvalToSign,
+  pendingApprovalsToSign,
+  type ApprovalToSign,
+  type NotSignable,
+  type SignableApproval,
+  type RunApprovals,
+} from './approvals-to-sign.js';
 // Names stored in history and visibility, for clients that signal, query or list the package's workflows.
 export {
   RECONCILE_WORKFLOW_TYPE,
@@ -29,9 +36,27 @@ export {
 } from '../wire/search-attributes.js';
 export { reconcileWorkflowId } from '../wire/ids.js';
 export type { ToolCallResult } from '../../activities/tool-activity.js';
-export { TOOL_RESULTS_METRIC, FUNNEL_DURATION_METRIC, RECONCILIATION_STEPS_METRIC, NO_ERROR_CODE } from '../../activities/call-metrics.js';
-export { startContractGauges, PENDING_APPROVALS_METRIC, UNSETTLED_CALLS_METRIC, DEFAULT_GAUGE_INTERVAL_MS, type ContractGaugesOptions, type ContractGauges } from './contract-gauges.js';
-export type { PendingApproval, ApprovalDecision, ApprovalUpdateResult, ApprovalDecisions, RefusedDecision } from '../../workflows/approvals.js';
+export {
+  TOOL_RESULTS_METRIC,
+  FUNNEL_DURATION_METRIC,
+  RECONCILIATION_STEPS_METRIC,
+  NO_ERROR_CODE,
+} from '../../activities/call-metrics.js';
+export {
+  startContractGauges,
+  PENDING_APPROVALS_METRIC,
+  UNSETTLED_CALLS_METRIC,
+  DEFAULT_GAUGE_INTERVAL_MS,
+  type ContractGaugesOptions,
+  type ContractGauges,
+} from './contract-gauges.js';
+export type {
+  PendingApproval,
+  ApprovalDecision,
+  ApprovalUpdateResult,
+  ApprovalDecisions,
+  RefusedDecision,
+} from '../../workflows/approvals.js';
 export type { DecisionAnswer } from '../../workflows/decision-inbox.js';
 export type { ResolveOutcomeSignal, ReconcileStatus, RefusedResolution } from '../../workflows/reconcile-tool-call.js';
 export type { DecisionRecord } from '../contract/decision-record.js';

@@ -84,23 +84,35 @@ export class ToolContractPlugin extends SimplePlugin {
   constructor(options: ToolContractPluginOptions) {
     const tools = options.tools.list();
     const reserved = tools.flatMap(toolActivityTypes).filter((name) => name.startsWith(RESERVED_ACTIVITY_PREFIX));
-    if (reserved.length > 0) throw new Error(`tool names may not start with '${RESERVED_ACTIVITY_PREFIX}': ${reserved.join(', ')}`);
+    if (reserved.length > 0)
+      throw new Error(`tool names may not start with '${RESERVED_ACTIVITY_PREFIX}': ${reserved.join(', ')}`);
     const unknownSafeRetry = (options.safeRetryTools ?? []).filter((name) => !options.tools.has(name));
-    if (unknownSafeRetry.length > 0) throw new Error(`safeRetryTools names unregistered tools: ${unknownSafeRetry.join(', ')}`);
+    if (unknownSafeRetry.length > 0)
+      throw new Error(`safeRetryTools names unregistered tools: ${unknownSafeRetry.join(', ')}`);
     const approvalTools = tools.filter((tool) => tool.requiresApproval);
     if (approvalTools.length > 0 && options.decisions === undefined) {
-      throw new Error(`tools that require approval need decisions: signedDecisions({ keys }) (or unauthenticatedForDevelopment() in development): ${approvalTools.map((t) => t.name).join(', ')}`);
+      throw new Error(
+        `tools that require approval need decisions: signedDecisions({ keys }) (or unauthenticatedForDevelopment() in development): ${approvalTools.map((t) => t.name).join(', ')}`,
+      );
     }
     const cursorTools = tools.filter((tool) => tool.continuation?.kind === 'cursor');
-    if (cursorTools.length > 0 && options.cursorKey === undefined) throw new Error(`a cursorKey is required by the cursor continuations of: ${cursorTools.map((t) => t.name).join(', ')}`);
+    if (cursorTools.length > 0 && options.cursorKey === undefined)
+      throw new Error(
+        `a cursorKey is required by the cursor continuations of: ${cursorTools.map((t) => t.name).join(', ')}`,
+      );
     const runtime: ToolRuntime = {
       registry: options.tools,
       store: options.store,
       // A safe-retry tool is safe to retry under its earlier names too.
-      safeRetryTools: new Set(tools.filter((tool) => options.safeRetryTools?.includes(tool.name) === true).flatMap(toolActivityTypes)),
+      safeRetryTools: new Set(
+        tools.filter((tool) => options.safeRetryTools?.includes(tool.name) === true).flatMap(toolActivityTypes),
+      ),
       ...(options.principalKey === undefined ? {} : { principalKey: parsePrincipalKey(options.principalKey) }),
       ...(options.cursorKey === undefined ? {} : { cursorKey: parseSecretKey(options.cursorKey, 'cursorKey') }),
-      decisions: { verification: verificationOf(options.decisions), forbidSelfApproval: options.forbidSelfApproval ?? false },
+      decisions: {
+        verification: verificationOf(options.decisions),
+        forbidSelfApproval: options.forbidSelfApproval ?? false,
+      },
       ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
       acceptedProviders: Object.freeze([...PACKAGE_CALL_PROVIDERS, ...(options.acceptedProviders ?? [])]),
     };
@@ -116,11 +128,16 @@ export class ToolContractPlugin extends SimplePlugin {
   override configureBundler(options: BundleOptions): BundleOptions {
     const configured = super.configureBundler(options);
     if (this.declarationModules.length === 0) return configured;
-    return { ...configured, preloadModules: [...new Set([...(configured.preloadModules ?? []), ...this.declarationModules])] };
+    return {
+      ...configured,
+      preloadModules: [...new Set([...(configured.preloadModules ?? []), ...this.declarationModules])],
+    };
   }
 }
 
 function verificationOf(decisions: ToolContractPluginOptions['decisions']): DecisionVerification {
   if (decisions === undefined) return { kind: 'none' };
-  return isUnauthenticatedDecisions(decisions) ? { kind: 'unauthenticated' } : { kind: 'signed', authenticator: decisions };
+  return isUnauthenticatedDecisions(decisions)
+    ? { kind: 'unauthenticated' }
+    : { kind: 'signed', authenticator: decisions };
 }

@@ -65,12 +65,18 @@ async function startDevServerOnce(options: DevServerOptions): Promise<DevServer>
   const uiPort = options.ui === true ? (options.uiPort ?? (await freePort())) : null;
   const scratch = mkdtempSync(join(tmpdir(), 'ttc-temporal-'));
   const args = [
-    'server', 'start-dev',
-    '--ip', '127.0.0.1',
-    '--port', String(port),
-    '--http-port', String(httpPort),
-    '--metrics-port', String(metricsPort),
-    '--log-level', 'warn',
+    'server',
+    'start-dev',
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--http-port',
+    String(httpPort),
+    '--metrics-port',
+    String(metricsPort),
+    '--log-level',
+    'warn',
     ...(uiPort === null ? ['--headless'] : ['--ui-port', String(uiPort)]),
     ...(options.dbFilename === undefined ? [] : ['--db-filename', options.dbFilename]),
     ...SEARCH_ATTRIBUTE_KEYS.flatMap((key) => ['--search-attribute', `${key.name}=${key.cliType}`]),
@@ -116,9 +122,12 @@ async function startDevServerOnce(options: DevServerOptions): Promise<DevServer>
       // A server that lost a port may keep running without ever answering: its output says so before it exits.
       if (portInUse) throw new PortCollision(`temporal dev server found a port taken:\n${output.join('\n')}`);
       if (child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`temporal dev server exited (${child.exitCode ?? child.signalCode}) before answering:\n${output.join('\n')}`);
+        throw new Error(
+          `temporal dev server exited (${child.exitCode ?? child.signalCode}) before answering:\n${output.join('\n')}`,
+        );
       }
-      if (Date.now() > deadline) throw new Error(`temporal dev server did not answer on ${address}: ${String(lastError)}\n${output.join('\n')}`);
+      if (Date.now() > deadline)
+        throw new Error(`temporal dev server did not answer on ${address}: ${String(lastError)}\n${output.join('\n')}`);
       lastError = await whyNotAnswering(address);
       if (lastError === null) {
         // The frontend answers before every internal service has bound its port, and a server that loses one dies
@@ -126,7 +135,13 @@ async function startDevServerOnce(options: DevServerOptions): Promise<DevServer>
         // moment later (the checks at the top of the loop).
         answeredAt ??= Date.now();
         if (Date.now() - answeredAt >= SETTLE_MS) {
-          return { address, namespace: 'default', uiUrl: uiPort === null ? null : `http://127.0.0.1:${uiPort}`, process: child, stop };
+          return {
+            address,
+            namespace: 'default',
+            uiUrl: uiPort === null ? null : `http://127.0.0.1:${uiPort}`,
+            process: child,
+            stop,
+          };
         }
       }
       await new Promise((resolve) => setTimeout(resolve, lastError === null ? SETTLE_MS : 250));

@@ -91,10 +91,19 @@ export class EmbeddedPostgresServer {
     }
     this.port ??= await freePort();
     const onLog = this.options.onLog ?? (() => undefined);
-    const runtime: ClusterRuntime = { binaries: await reachableBinaries(this.user), clusterDir: this.clusterDir, user: this.user, onLog };
+    const runtime: ClusterRuntime = {
+      binaries: await reachableBinaries(this.user),
+      clusterDir: this.clusterDir,
+      user: this.user,
+      onLog,
+    };
     if (!existsSync(join(this.clusterDir, 'PG_VERSION'))) await initCluster(runtime, USER, this.password);
     const flags = ['-c', 'listen_addresses=127.0.0.1', ...(this.options.postgresFlags ?? [])];
-    this.postmaster = await withTimeout(startPostmaster(runtime, this.port, flags), this.options.startTimeoutMs ?? 60_000, `embedded Postgres did not start on port ${this.port}`);
+    this.postmaster = await withTimeout(
+      startPostmaster(runtime, this.port, flags),
+      this.options.startTimeoutMs ?? 60_000,
+      `embedded Postgres did not start on port ${this.port}`,
+    );
     this.owned = true;
   }
 
@@ -134,7 +143,9 @@ export class EmbeddedPostgresServer {
     const path = this.passwordPath();
     if (existsSync(path)) return (await readFile(path, 'utf8')).trim();
     if (existsSync(join(this.clusterDir, 'PG_VERSION'))) {
-      throw new Error(`embedded Postgres data at ${this.clusterDir} has no password file ${path}; remove the directory to re-create it`);
+      throw new Error(
+        `embedded Postgres data at ${this.clusterDir} has no password file ${path}; remove the directory to re-create it`,
+      );
     }
     const password = randomBytes(18).toString('base64url');
     await mkdir(join(this.dataDir, '..'), { recursive: true });

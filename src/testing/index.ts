@@ -14,7 +14,12 @@ export {
   type TemporalCliSetup,
 } from './provision-temporal-cli.js';
 export { EmbeddedPostgresServer, EMBEDDED_APP_ROLE, type EmbeddedPostgresOptions } from './embedded-postgres-server.js';
-export { resolveDatabase, EMBEDDED_DATA_ROOT, type DatabaseResolution, type ResolvedDatabase } from './resolve-database.js';
+export {
+  resolveDatabase,
+  EMBEDDED_DATA_ROOT,
+  type DatabaseResolution,
+  type ResolvedDatabase,
+} from './resolve-database.js';
 export { freePort } from './free-port.js';
 // Running a tool through the contract funnel without Temporal: for unit tests of your tools.
 export { executeTool, type ToolExecution, type ArtifactPayload } from '../contract/execute-tool.js';

@@ -88,7 +88,10 @@ function binariesIn(native: string): PostgresBinaries {
  * version under {@link RELOCATED_BINARIES_ROOT}, atomically (a copy in progress is never used). Either way the
  * library links an install without scripts lacks are made first (see `ensureLibraryLinks`).
  */
-export async function reachableBinaries(user: OsUser | null, { folder, version }: BinariesPackage = platformPackage()): Promise<PostgresBinaries> {
+export async function reachableBinaries(
+  user: OsUser | null,
+  { folder, version }: BinariesPackage = platformPackage(),
+): Promise<PostgresBinaries> {
   const native = join(folder, 'native');
   if (canReach(user, native)) {
     await ensureLibraryLinks(native, PLATFORM_PACKAGE);
@@ -106,6 +109,7 @@ export async function reachableBinaries(user: OsUser | null, { folder, version }
     // Another process may have finished the same copy first: theirs stays, ours goes.
     await rename(staging, relocated).catch(() => rm(staging, { recursive: true, force: true }));
   }
-  if (!canReach(user, relocated)) throw new Error(`the postgres system user cannot reach ${relocated}; set DATABASE_URL to a Postgres of your own`);
+  if (!canReach(user, relocated))
+    throw new Error(`the postgres system user cannot reach ${relocated}; set DATABASE_URL to a Postgres of your own`);
   return binariesIn(relocated);
 }

@@ -26,7 +26,10 @@ function postgresOsUser(): OsUser {
   try {
     return ids();
   } catch {
-    execFileSync('sh', ['-c', `getent group ${POSTGRES_OS_USER} >/dev/null || groupadd ${POSTGRES_OS_USER}; useradd -g ${POSTGRES_OS_USER} ${POSTGRES_OS_USER}`]);
+    execFileSync('sh', [
+      '-c',
+      `getent group ${POSTGRES_OS_USER} >/dev/null || groupadd ${POSTGRES_OS_USER}; useradd -g ${POSTGRES_OS_USER} ${POSTGRES_OS_USER}`,
+    ]);
     return ids();
   }
 }
@@ -47,7 +50,10 @@ export function canReach(user: OsUser | null, path: string): boolean {
   while (!existsSync(existing)) existing = dirname(existing);
   if (!statSync(existing).isDirectory()) existing = dirname(existing);
   const { root } = parse(existing);
-  const parts = existing.slice(root.length).split(sep).filter((part) => part !== '');
+  const parts = existing
+    .slice(root.length)
+    .split(sep)
+    .filter((part) => part !== '');
   for (let depth = 0; depth <= parts.length; depth += 1) {
     if (!canEnter(user, root + parts.slice(0, depth).join(sep))) return false;
   }

@@ -33,9 +33,17 @@ export async function initCluster(runtime: ClusterRuntime, superuser: string, pa
   try {
     await writeFile(passwordFile, `${password}\n`, { mode: 0o600 });
     if (runtime.user !== null) {
-      for (const path of [runtime.clusterDir, secretFolder, passwordFile]) await chown(path, runtime.user.uid, runtime.user.gid);
+      for (const path of [runtime.clusterDir, secretFolder, passwordFile])
+        await chown(path, runtime.user.uid, runtime.user.gid);
     }
-    const args = [`--pgdata=${runtime.clusterDir}`, '--auth=scram-sha-256', `--username=${superuser}`, `--pwfile=${passwordFile}`, '--encoding=UTF8', '--no-locale'];
+    const args = [
+      `--pgdata=${runtime.clusterDir}`,
+      '--auth=scram-sha-256',
+      `--username=${superuser}`,
+      `--pwfile=${passwordFile}`,
+      '--encoding=UTF8',
+      '--no-locale',
+    ];
     const initdb = spawnAs(runtime, runtime.binaries.initdb, args);
     const { code, signal, stderr } = await exited(initdb, runtime.onLog);
     if (code !== 0) throw new Error(`initdb failed (code ${String(code)}, signal ${String(signal)}): ${stderr.trim()}`);
@@ -77,7 +85,11 @@ export function markerWatcher(marker: string): (chunk: string) => boolean {
 }
 
 /** Starts the postmaster on `port` and resolves once it accepts connections; rejects with its last words if it exits. */
-export function startPostmaster(runtime: ClusterRuntime, port: number, flags: readonly string[]): Promise<ChildProcess> {
+export function startPostmaster(
+  runtime: ClusterRuntime,
+  port: number,
+  flags: readonly string[],
+): Promise<ChildProcess> {
   const child = spawnAs(runtime, runtime.binaries.postgres, ['-D', runtime.clusterDir, '-p', String(port), ...flags]);
   track(child);
   return new Promise((resolve, reject) => {
@@ -86,7 +98,13 @@ export function startPostmaster(runtime: ClusterRuntime, port: number, flags: re
       if (ready(text)) resolve(child);
     });
     child.once('error', reject);
-    child.once('exit', (code, signal) => reject(new Error(`postgres exited before accepting connections (code ${String(code)}, signal ${String(signal)}): ${output.stderr().trim()}`)));
+    child.once('exit', (code, signal) =>
+      reject(
+        new Error(
+          `postgres exited before accepting connections (code ${String(code)}, signal ${String(signal)}): ${output.stderr().trim()}`,
+        ),
+      ),
+    );
   });
 }
 
@@ -110,7 +128,11 @@ function spawnAs(runtime: ClusterRuntime, program: string, args: readonly string
 }
 
 /** Forwards a child's output to `onLog` (and its stderr to `onStderr`), keeping the first 8 KB of stderr for errors. */
-function captureOutput(child: ChildProcess, onLog: (line: string) => void, onStderr: (text: string) => void = () => undefined): { stderr(): string } {
+function captureOutput(
+  child: ChildProcess,
+  onLog: (line: string) => void,
+  onStderr: (text: string) => void = () => undefined,
+): { stderr(): string } {
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => onLog(chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -122,7 +144,10 @@ function captureOutput(child: ChildProcess, onLog: (line: string) => void, onStd
   return { stderr: () => stderr };
 }
 
-async function exited(child: ChildProcess, onLog: (line: string) => void): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+async function exited(
+  child: ChildProcess,
+  onLog: (line: string) => void,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   const output = captureOutput(child, onLog);
   return new Promise((resolve, reject) => {
     child.once('error', reject);

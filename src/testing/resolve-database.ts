@@ -41,7 +41,12 @@ export async function resolveDatabase(resolution: DatabaseResolution): Promise<R
   const url = resolution.databaseUrl?.trim();
   if (url) {
     const owner = resolution.databaseOwnerUrl?.trim();
-    return { connectionString: url, ownerConnectionString: owner || null, embedded: null, close: () => Promise.resolve() };
+    return {
+      connectionString: url,
+      ownerConnectionString: owner || null,
+      embedded: null,
+      close: () => Promise.resolve(),
+    };
   }
   const server = new EmbeddedPostgresServer({
     ...resolution.embedded,
@@ -49,7 +54,12 @@ export async function resolveDatabase(resolution: DatabaseResolution): Promise<R
   });
   await server.start();
   try {
-    return { connectionString: await server.applicationConnectionString(), ownerConnectionString: server.connectionString, embedded: server, close: () => server.dispose() };
+    return {
+      connectionString: await server.applicationConnectionString(),
+      ownerConnectionString: server.connectionString,
+      embedded: server,
+      close: () => server.dispose(),
+    };
   } catch (error) {
     await server.dispose().catch(() => undefined);
     throw error;

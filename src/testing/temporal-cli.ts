@@ -45,7 +45,10 @@ function sdkCachedCli(dir: string): string | null {
   } catch {
     return null;
   }
-  const found = entries.filter((name) => name.startsWith('temporal-cli-')).sort().reverse();
+  const found = entries
+    .filter((name) => name.startsWith('temporal-cli-'))
+    .sort()
+    .reverse();
   for (const name of found) {
     const candidate = join(dir, name);
     if (isExecutable(candidate)) return candidate;

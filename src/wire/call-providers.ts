@@ -4,10 +4,17 @@
  */
 
 /** Calls made by workflow code rather than on behalf of a model response. */
-export const WORKFLOW_CALL_PROVIDER = Object.freeze({ provider: 'temporal-workflow', apiFamily: 'workflow', adapterRevision: 'ttc-workflow@1' });
+export const WORKFLOW_CALL_PROVIDER = Object.freeze({
+  provider: 'temporal-workflow',
+  apiFamily: 'workflow',
+  adapterRevision: 'ttc-workflow@1',
+});
 
 /** Calls the built-in agent loop makes for a model's turn (the provider is the model's name). */
-export const AGENT_LOOP_CALL_PROVIDER = Object.freeze({ apiFamily: 'ttc.model-turn', adapterRevision: 'ttc-agent-loop@1' });
+export const AGENT_LOOP_CALL_PROVIDER = Object.freeze({
+  apiFamily: 'ttc.model-turn',
+  adapterRevision: 'ttc-agent-loop@1',
+});
 
 /**
  * Calls an AI SDK agent makes through `temporal-tool-contract/ai-sdk` (the provider is the name the tool set is given;
@@ -20,7 +27,13 @@ export const AI_SDK_CALL_PROVIDER = Object.freeze({ apiFamily: 'ai-sdk.tool-call
  * a worker accepts these and the ones its plugin lists (`acceptedProviders`), and refuses any other.
  */
 export const PACKAGE_CALL_PROVIDERS = Object.freeze([
-  Object.freeze({ apiFamily: WORKFLOW_CALL_PROVIDER.apiFamily, adapterRevision: WORKFLOW_CALL_PROVIDER.adapterRevision }),
-  Object.freeze({ apiFamily: AGENT_LOOP_CALL_PROVIDER.apiFamily, adapterRevision: AGENT_LOOP_CALL_PROVIDER.adapterRevision }),
+  Object.freeze({
+    apiFamily: WORKFLOW_CALL_PROVIDER.apiFamily,
+    adapterRevision: WORKFLOW_CALL_PROVIDER.adapterRevision,
+  }),
+  Object.freeze({
+    apiFamily: AGENT_LOOP_CALL_PROVIDER.apiFamily,
+    adapterRevision: AGENT_LOOP_CALL_PROVIDER.adapterRevision,
+  }),
   Object.freeze({ apiFamily: AI_SDK_CALL_PROVIDER.apiFamily, adapterRevision: AI_SDK_CALL_PROVIDER.adapterRevision }),
 ]);

@@ -25,6 +25,9 @@ export function agentCallId(count: number): string {
  * The call id of a recovery attempt of `callId`: its one re-query (`<call>.requery`) or its `n`-th fallback tool
  * (`<call>.fallback-<n>`). Each attempt is a call of its own (its own key and audit), derived so replay finds it.
  */
-export function recoveryCallId(callId: string, attempt: { readonly kind: 'requery' } | { readonly kind: 'fallback'; readonly n: number }): string {
+export function recoveryCallId(
+  callId: string,
+  attempt: { readonly kind: 'requery' } | { readonly kind: 'fallback'; readonly n: number },
+): string {
   return attempt.kind === 'requery' ? `${callId}.requery` : `${callId}.fallback-${attempt.n}`;
 }

@@ -48,15 +48,8 @@ export const RESOLVE_OUTCOME_SIGNAL = 'ttc.resolveOutcome';
 export const RESOLVE_OUTCOME_UPDATE = 'ttc.decideResolution';
 export const RECONCILE_STATE_QUERY = 'ttc.reconcileState';
 
-
 /** The agent loop's conversation so far (model results only, never audits). */
 export const AGENT_TRANSCRIPT_QUERY = 'ttc.agentTranscript';
 
-
 /** Workflow type of one MCP `tools/call` served through Temporal (must equal the exported workflow function's name). */
 export const MCP_TOOL_CALL_WORKFLOW_TYPE = 'mcpToolCall';
-
-
-
-
-

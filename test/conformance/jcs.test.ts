@@ -48,11 +48,17 @@ describe('RFC 8785 vectors: input/ → output/ and outhex/', () => {
     it(`${name}.json canonicalizes to the exact expected bytes`, () => {
       const input: unknown = JSON.parse(vectorFile('input', `${name}.json`).toString('utf8'));
       const expected = vectorFile('output', `${name}.json`);
-      const expectedFromHex = Buffer.from(vectorFile('outhex', `${name}.txt`).toString('ascii').replace(/\s+/g, ''), 'hex');
+      const expectedFromHex = Buffer.from(
+        vectorFile('outhex', `${name}.txt`).toString('ascii').replace(/\s+/g, ''),
+        'hex',
+      );
       assert.ok(expected.length > 0);
       assert.ok(expected.equals(expectedFromHex), `output/${name}.json and outhex/${name}.txt disagree`);
       const actual = Buffer.from(canonicalJson(input), 'utf8');
-      assert.ok(actual.equals(expected), `bytes differ for ${name}:\n  got      ${actual.toString('hex')}\n  expected ${expected.toString('hex')}`);
+      assert.ok(
+        actual.equals(expected),
+        `bytes differ for ${name}:\n  got      ${actual.toString('hex')}\n  expected ${expected.toString('hex')}`,
+      );
     });
   }
 });
@@ -71,7 +77,8 @@ describe('ES6 number serialization: numbers/es6testfile-first10000.txt', () => {
       const actual = canonicalJson(value);
       if (actual !== expected) failures.push(`line ${index + 1}: ${line} → got ${actual}`);
       // Inside a container too, since digests are always taken over documents.
-      else if (canonicalJson({ n: [value] }) !== `{"n":[${expected}]}`) failures.push(`line ${index + 1}: nested form differs`);
+      else if (canonicalJson({ n: [value] }) !== `{"n":[${expected}]}`)
+        failures.push(`line ${index + 1}: nested form differs`);
     }
     assert.deepEqual(failures.slice(0, 20), [], `${failures.length} number line(s) failed`);
   });
@@ -190,10 +197,16 @@ describe('values with no canonical JSON form are rejected with a reason and a JS
     for (let i = 0; i < 100_000; i++) deep = [deep];
     assert.throws(
       () => canonicalJson(deep),
-      (error: unknown) => error instanceof CanonicalJsonError && error.reason === 'too_deep' && error.path === '/0'.repeat(CANONICAL_JSON_MAX_DEPTH),
+      (error: unknown) =>
+        error instanceof CanonicalJsonError &&
+        error.reason === 'too_deep' &&
+        error.path === '/0'.repeat(CANONICAL_JSON_MAX_DEPTH),
     );
     let atLimit: unknown = 0;
     for (let i = 0; i < CANONICAL_JSON_MAX_DEPTH; i++) atLimit = [atLimit];
-    assert.equal(canonicalJson(atLimit), `${'['.repeat(CANONICAL_JSON_MAX_DEPTH)}0${']'.repeat(CANONICAL_JSON_MAX_DEPTH)}`);
+    assert.equal(
+      canonicalJson(atLimit),
+      `${'['.repeat(CANONICAL_JSON_MAX_DEPTH)}0${']'.repeat(CANONICAL_JSON_MAX_DEPTH)}`,
+    );
   });
 });

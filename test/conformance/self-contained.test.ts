@@ -3,7 +3,16 @@
 // repository's tracked files in an empty temporary folder, and checks that no source reaches outside the repository.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,38 +34,51 @@ function trackedFiles(): string[] {
  * the official MCP schemas. (Not this file: in the copy it would copy itself again.)
  */
 function vectorReadingTests(): string[] {
-  const conformance = readdirSync(join(PROJECT_ROOT, 'test', 'conformance')).filter((name) => name.endsWith('.test.ts') && name !== THIS_FILE);
+  const conformance = readdirSync(join(PROJECT_ROOT, 'test', 'conformance')).filter(
+    (name) => name.endsWith('.test.ts') && name !== THIS_FILE,
+  );
   return [...conformance.map((name) => `test/conformance/${name}`), 'test/unit/adapters'];
 }
 
 describe('self-contained tests', () => {
-  it('a copy of the tracked files in an empty folder passes every test that reads vendored vectors', { timeout: 300_000 }, async () => {
-    const scratch = mkdtempSync(join(tmpdir(), 'ttc-clone-'));
-    try {
-      const clone = join(scratch, 'temporal-tool-contract');
-      for (const path of trackedFiles()) {
-        mkdirSync(dirname(join(clone, path)), { recursive: true });
-        copyFileSync(join(PROJECT_ROOT, path), join(clone, path));
-      }
-      // Installed packages are not part of a clone; linking them stands in for `npm install`.
-      symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
-      assert.deepEqual(readdirSync(scratch), ['temporal-tool-contract'], 'the copy has nothing next to it');
+  it(
+    'a copy of the tracked files in an empty folder passes every test that reads vendored vectors',
+    { timeout: 300_000 },
+    async () => {
+      const scratch = mkdtempSync(join(tmpdir(), 'ttc-clone-'));
+      try {
+        const clone = join(scratch, 'temporal-tool-contract');
+        for (const path of trackedFiles()) {
+          mkdirSync(dirname(join(clone, path)), { recursive: true });
+          copyFileSync(join(PROJECT_ROOT, path), join(clone, path));
+        }
+        // Installed packages are not part of a clone; linking them stands in for `npm install`.
+        symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
+        assert.deepEqual(readdirSync(scratch), ['temporal-tool-contract'], 'the copy has nothing next to it');
 
-      // Without NODE_TEST_CONTEXT the inner runner reports as a top-level run would (else it streams to this one).
-      const env = { ...process.env };
-      delete env['NODE_TEST_CONTEXT'];
-      const run = promisify(execFile)('bash', ['scripts/run-tests.sh', ...vectorReadingTests()], { cwd: clone, env, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 });
-      const { stdout } = await run.catch((error: unknown) => {
-        const failed = error as { stdout?: string; stderr?: string };
-        assert.fail(`the tests failed in the copy:\n${(failed.stdout ?? '').slice(-6000)}\n${(failed.stderr ?? '').slice(-2000)}`);
-      });
-      const passed = Number(/^ℹ pass (\d+)$/m.exec(stdout)?.[1] ?? 0);
-      assert.ok(passed > 20, `only ${passed} tests ran in the copy`);
-      assert.match(stdout, /^ℹ fail 0$/m);
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
-  });
+        // Without NODE_TEST_CONTEXT the inner runner reports as a top-level run would (else it streams to this one).
+        const env = { ...process.env };
+        delete env['NODE_TEST_CONTEXT'];
+        const run = promisify(execFile)('bash', ['scripts/run-tests.sh', ...vectorReadingTests()], {
+          cwd: clone,
+          env,
+          timeout: 240_000,
+          maxBuffer: 64 * 1024 * 1024,
+        });
+        const { stdout } = await run.catch((error: unknown) => {
+          const failed = error as { stdout?: string; stderr?: string };
+          assert.fail(
+            `the tests failed in the copy:\n${(failed.stdout ?? '').slice(-6000)}\n${(failed.stderr ?? '').slice(-2000)}`,
+          );
+        });
+        const passed = Number(/^ℹ pass (\d+)$/m.exec(stdout)?.[1] ?? 0);
+        assert.ok(passed > 20, `only ${passed} tests ran in the copy`);
+        assert.match(stdout, /^ℹ fail 0$/m);
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('no tracked source names a folder outside the repository (the shared folder the vectors once came from)', () => {
     const outside = /\.\.\/shared\b|['"]\.\.['"],\s*['"]shared['"]/;

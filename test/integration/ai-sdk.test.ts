@@ -25,10 +25,13 @@ const principal = { tenant: 'tenant-ai', subject: 'user-ai' };
 const REFUND = 'payments__ai_refund';
 const CUSTOMER = 'customers__get';
 const h = useRuntimeHarness('it-ai-sdk');
-const refundKey = (paymentId: string) => businessIdempotencyKey(aiRefundDeclaration.facts.keyScope, principal.tenant, paymentId);
+const refundKey = (paymentId: string) =>
+  businessIdempotencyKey(aiRefundDeclaration.facts.keyScope, principal.tenant, paymentId);
 
 /** The model's tool calls per scenario (named in the prompt), then a final text listing what it was told. */
-const SCRIPTS: Readonly<Record<string, readonly { readonly id: string; readonly tool: string; readonly input: unknown }[]>> = {
+const SCRIPTS: Readonly<
+  Record<string, readonly { readonly id: string; readonly tool: string; readonly input: unknown }[]>
+> = {
   'refund two': [
     { id: 'tc-refund-1', tool: REFUND, input: { payment_id: 'pay_ai_1', amount_cents: 700 } },
     { id: 'tc-refund-2', tool: REFUND, input: { payment_id: 'pay_ai_2', amount_cents: 900 } },
@@ -43,22 +46,37 @@ const SCRIPTS: Readonly<Record<string, readonly { readonly id: string; readonly 
 const prompts: LanguageModelV4CallOptions['prompt'][] = [];
 
 function usage(): LanguageModelV4GenerateResult['usage'] {
-  return { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  return {
+    inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: 1, text: 1, reasoning: 0 },
+  };
 }
 
 const model = new MockLanguageModelV4({
   doGenerate: (options) => {
     prompts.push(options.prompt);
-    const toolTexts = options.prompt.flatMap((message) => (message.role === 'tool' ? message.content : [])).flatMap((part) => (part.type === 'tool-result' && part.output.type === 'text' ? [part.output.value] : []));
+    const toolTexts = options.prompt
+      .flatMap((message) => (message.role === 'tool' ? message.content : []))
+      .flatMap((part) => (part.type === 'tool-result' && part.output.type === 'text' ? [part.output.value] : []));
     if (toolTexts.length > 0) {
-      const statuses = toolTexts.map((text) => (JSON.parse(text) as { status: string; error: { code: string } | null }));
-      return Promise.resolve({ content: [{ type: 'text', text: statuses.map((s) => s.error?.code ?? s.status).join(', ') }], finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(), warnings: [] });
+      const statuses = toolTexts.map((text) => JSON.parse(text) as { status: string; error: { code: string } | null });
+      return Promise.resolve({
+        content: [{ type: 'text', text: statuses.map((s) => s.error?.code ?? s.status).join(', ') }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: usage(),
+        warnings: [],
+      });
     }
     const user = options.prompt.find((message) => message.role === 'user');
     const asked = user?.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('') ?? '';
     const calls = SCRIPTS[asked] ?? [];
     return Promise.resolve({
-      content: calls.map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.tool, input: JSON.stringify(call.input) })),
+      content: calls.map((call) => ({
+        type: 'tool-call' as const,
+        toolCallId: call.id,
+        toolName: call.tool,
+        input: JSON.stringify(call.input),
+      })),
       finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
       usage: usage(),
       warnings: [],
@@ -84,55 +102,86 @@ async function startAgentWorker(): Promise<void> {
 
 /** Waits until the agent's workflow has the refund of `paymentId` pending approval (writes are asked one at a time). */
 async function pendingRefund(handle: WorkflowHandle, paymentId: string): Promise<PendingApproval> {
-  return eventually(`the refund of ${paymentId} pending approval`, async () => {
-    const listed = await handle.query<PendingApproval[]>(PENDING_APPROVALS_QUERY);
-    return listed.find((entry) => (entry.preview.arguments as { payment_id?: unknown }).payment_id === paymentId);
-  }, 120_000);
+  return eventually(
+    `the refund of ${paymentId} pending approval`,
+    async () => {
+      const listed = await handle.query<PendingApproval[]>(PENDING_APPROVALS_QUERY);
+      return listed.find((entry) => (entry.preview.arguments as { payment_id?: unknown }).payment_id === paymentId);
+    },
+    120_000,
+  );
 }
 
-test('an AI SDK agent refunds through contract tools: approved once, rejected never, audited under the AI SDK call id', { timeout: 600_000 }, async () => {
-  await startAgentWorker();
-  const handle = await h.temporal.client.workflow.start<typeof aiSdkRefundAgent>('aiSdkRefundAgent', { taskQueue, workflowId: 'ai-sdk-refund-two', args: [principal, 'refund two'] });
-  // The model asked for both refunds at once; writes run one at a time, so the second is asked after the first ran.
-  await handle.signal(APPROVAL_SIGNAL, signedApproval(await pendingRefund(handle, 'pay_ai_1')));
-  await handle.signal(APPROVAL_SIGNAL, signedApproval(await pendingRefund(handle, 'pay_ai_2'), { decision: 'reject', approver: 'bob@example.com' }));
-  const outcome = await handle.result();
+test(
+  'an AI SDK agent refunds through contract tools: approved once, rejected never, audited under the AI SDK call id',
+  { timeout: 600_000 },
+  async () => {
+    await startAgentWorker();
+    const handle = await h.temporal.client.workflow.start<typeof aiSdkRefundAgent>('aiSdkRefundAgent', {
+      taskQueue,
+      workflowId: 'ai-sdk-refund-two',
+      args: [principal, 'refund two'],
+    });
+    // The model asked for both refunds at once; writes run one at a time, so the second is asked after the first ran.
+    await handle.signal(APPROVAL_SIGNAL, signedApproval(await pendingRefund(handle, 'pay_ai_1')));
+    await handle.signal(
+      APPROVAL_SIGNAL,
+      signedApproval(await pendingRefund(handle, 'pay_ai_2'), { decision: 'reject', approver: 'bob@example.com' }),
+    );
+    const outcome = await handle.result();
 
-  const [approved, rejected, lookup] = outcome.results;
-  assert.equal(approved?.toolName, REFUND);
-  assert.equal(approved?.output.status, 'succeeded');
-  assert.equal(approved?.output.execution.outcome, 'committed');
-  assert.equal(rejected?.output.error?.code, 'APPROVAL_REJECTED');
-  assert.equal(lookup?.toolName, CUSTOMER);
-  assert.equal(lookup?.output.status, 'succeeded');
-  assert.equal(h.payments.commits(refundKey('pay_ai_1')), 1);
-  assert.equal(h.payments.dispatches(refundKey('pay_ai_2')), 0);
-  // The model read the rendered model results (status first), in the order it asked.
-  assert.equal(outcome.text, 'succeeded, APPROVAL_REJECTED, succeeded');
+    const [approved, rejected, lookup] = outcome.results;
+    assert.equal(approved?.toolName, REFUND);
+    assert.equal(approved?.output.status, 'succeeded');
+    assert.equal(approved?.output.execution.outcome, 'committed');
+    assert.equal(rejected?.output.error?.code, 'APPROVAL_REJECTED');
+    assert.equal(lookup?.toolName, CUSTOMER);
+    assert.equal(lookup?.output.status, 'succeeded');
+    assert.equal(h.payments.commits(refundKey('pay_ai_1')), 1);
+    assert.equal(h.payments.dispatches(refundKey('pay_ai_2')), 0);
+    // The model read the rendered model results (status first), in the order it asked.
+    assert.equal(outcome.text, 'succeeded, APPROVAL_REJECTED, succeeded');
 
-  const audits = (await h.store.listAudits({ workflowId: 'ai-sdk-refund-two' })).map((row) => row.audit);
-  const ran = audits.find((audit) => audit.provider.provider_call_id === 'tc-refund-1' && audit.decision?.decision === 'approve');
-  assert.ok(ran, 'the approved refund is audited under the AI SDK tool call id');
-  assert.equal(ran.provider.api_family, 'ai-sdk.tool-call');
-  assert.equal(ran.provider.provider, 'mock');
-});
+    const audits = (await h.store.listAudits({ workflowId: 'ai-sdk-refund-two' })).map((row) => row.audit);
+    const ran = audits.find(
+      (audit) => audit.provider.provider_call_id === 'tc-refund-1' && audit.decision?.decision === 'approve',
+    );
+    assert.ok(ran, 'the approved refund is audited under the AI SDK tool call id');
+    assert.equal(ran.provider.api_family, 'ai-sdk.tool-call');
+    assert.equal(ran.provider.provider, 'mock');
+  },
+);
 
-test('the model asking for the same refund again gets the recorded one, and bad arguments a catalogued refusal', { timeout: 600_000 }, async () => {
-  await startAgentWorker();
-  const handle = await h.temporal.client.workflow.start<typeof aiSdkRefundAgent>('aiSdkRefundAgent', { taskQueue, workflowId: 'ai-sdk-refund-again', args: [principal, 'refund again'] });
-  await handle.signal(APPROVAL_SIGNAL, signedApproval(await pendingRefund(handle, 'pay_ai_1')));
-  const outcome = await handle.result();
+test(
+  'the model asking for the same refund again gets the recorded one, and bad arguments a catalogued refusal',
+  { timeout: 600_000 },
+  async () => {
+    await startAgentWorker();
+    const handle = await h.temporal.client.workflow.start<typeof aiSdkRefundAgent>('aiSdkRefundAgent', {
+      taskQueue,
+      workflowId: 'ai-sdk-refund-again',
+      args: [principal, 'refund again'],
+    });
+    await handle.signal(APPROVAL_SIGNAL, signedApproval(await pendingRefund(handle, 'pay_ai_1')));
+    const outcome = await handle.result();
 
-  const [again, bad] = outcome.results;
-  assert.equal(again?.output.status, 'succeeded');
-  assert.equal(again?.output.execution.delivery, 'local_replay');
-  assert.equal(bad?.output.error?.code, 'INVALID_ARGUMENTS');
-  assert.equal(h.payments.commits(refundKey('pay_ai_1')), 1, 'one side effect per approved refund');
-  assert.equal(h.payments.dispatches(refundKey('pay_ai_3')), 0);
+    const [again, bad] = outcome.results;
+    assert.equal(again?.output.status, 'succeeded');
+    assert.equal(again?.output.execution.delivery, 'local_replay');
+    assert.equal(bad?.output.error?.code, 'INVALID_ARGUMENTS');
+    assert.equal(h.payments.commits(refundKey('pay_ai_1')), 1, 'one side effect per approved refund');
+    assert.equal(h.payments.dispatches(refundKey('pay_ai_3')), 0);
 
-  // Both agents' histories replay on the same code: the AI SDK's loop and the contract calls in it are deterministic.
-  const histories = await Promise.all(['ai-sdk-refund-two', 'ai-sdk-refund-again'].map(async (workflowId) => ({ workflowId, history: await h.temporal.client.workflow.getHandle(workflowId).fetchHistory() })));
-  const failures: string[] = [];
-  for await (const result of Worker.runReplayHistories({ workflowBundle: workflowBundle! }, histories)) if (result.error !== undefined) failures.push(`${result.workflowId}: ${String(result.error)}`);
-  assert.deepEqual(failures, []);
-});
+    // Both agents' histories replay on the same code: the AI SDK's loop and the contract calls in it are deterministic.
+    const histories = await Promise.all(
+      ['ai-sdk-refund-two', 'ai-sdk-refund-again'].map(async (workflowId) => ({
+        workflowId,
+        history: await h.temporal.client.workflow.getHandle(workflowId).fetchHistory(),
+      })),
+    );
+    const failures: string[] = [];
+    for await (const result of Worker.runReplayHistories({ workflowBundle: workflowBundle! }, histories))
+      if (result.error !== undefined) failures.push(`${result.workflowId}: ${String(result.error)}`);
+    assert.deepEqual(failures, []);
+  },
+);

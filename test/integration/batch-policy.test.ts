@@ -33,28 +33,60 @@ const slowLookup = defineTool({
 
 const h = useRuntimeHarness('it-batch-policy', { extraTools: [slowLookup] });
 
-test('a batch larger than its limit runs at most that many reads at once and answers in call order, with the tool’s own timeout', { timeout: 120_000 }, async () => {
-  const keys = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6'];
-  const calls = keys.map((key) => ({ name: slowLookup.name, args: { key }, callId: `lookup-${key}` }));
-  const results = (await h.temporal.client.workflow.execute('runToolCalls', { taskQueue: h.taskQueue, workflowId: 'batch-bounded', args: [calls, { principal, maxConcurrency: 2 }] })) as CorrelatedResult[];
-  assert.deepEqual(results.map((r) => r.callId), calls.map((c) => c.callId));
-  assert.deepEqual(results.map((r) => r.modelResult.data), keys.map((key) => ({ key })));
-  assert.equal(mostInFlight, 2);
+test(
+  'a batch larger than its limit runs at most that many reads at once and answers in call order, with the tool’s own timeout',
+  { timeout: 120_000 },
+  async () => {
+    const keys = ['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6'];
+    const calls = keys.map((key) => ({ name: slowLookup.name, args: { key }, callId: `lookup-${key}` }));
+    const results = (await h.temporal.client.workflow.execute('runToolCalls', {
+      taskQueue: h.taskQueue,
+      workflowId: 'batch-bounded',
+      args: [calls, { principal, maxConcurrency: 2 }],
+    })) as CorrelatedResult[];
+    assert.deepEqual(
+      results.map((r) => r.callId),
+      calls.map((c) => c.callId),
+    );
+    assert.deepEqual(
+      results.map((r) => r.modelResult.data),
+      keys.map((key) => ({ key })),
+    );
+    assert.equal(mostInFlight, 2);
 
-  const history = await h.temporal.client.workflow.getHandle('batch-bounded').fetchHistory();
-  const events = history.events ?? [];
-  const timeouts = events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [Number(e.activityTaskScheduledEventAttributes.startToCloseTimeout?.seconds)] : []));
-  assert.deepEqual(timeouts, keys.map(() => TOOL_TIMEOUT_MS / 1000), "each call gets the tool's timeout");
-  assert.deepEqual(patchIdsOf(events), [], 'no patch marker');
-  assert.deepEqual(await h.replay(['batch-bounded']), []);
-});
+    const history = await h.temporal.client.workflow.getHandle('batch-bounded').fetchHistory();
+    const events = history.events ?? [];
+    const timeouts = events.flatMap((e) =>
+      e.activityTaskScheduledEventAttributes
+        ? [Number(e.activityTaskScheduledEventAttributes.startToCloseTimeout?.seconds)]
+        : [],
+    );
+    assert.deepEqual(
+      timeouts,
+      keys.map(() => TOOL_TIMEOUT_MS / 1000),
+      "each call gets the tool's timeout",
+    );
+    assert.deepEqual(patchIdsOf(events), [], 'no patch marker');
+    assert.deepEqual(await h.replay(['batch-bounded']), []);
+  },
+);
 
 test('a batch within its limit fans out at once, without a patch marker', { timeout: 120_000 }, async () => {
   mostInFlight = 0;
   const calls = ['a', 'b', 'c'].map((key) => ({ name: slowLookup.name, args: { key }, callId: `small-${key}` }));
-  const results = (await h.temporal.client.workflow.execute('runToolCalls', { taskQueue: h.taskQueue, workflowId: 'batch-small', args: [calls, { principal }] })) as CorrelatedResult[];
-  assert.deepEqual(results.map((r) => r.callId), calls.map((c) => c.callId));
+  const results = (await h.temporal.client.workflow.execute('runToolCalls', {
+    taskQueue: h.taskQueue,
+    workflowId: 'batch-small',
+    args: [calls, { principal }],
+  })) as CorrelatedResult[];
+  assert.deepEqual(
+    results.map((r) => r.callId),
+    calls.map((c) => c.callId),
+  );
   assert.equal(mostInFlight, 3);
   const history = await h.temporal.client.workflow.getHandle('batch-small').fetchHistory();
-  assert.equal((history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length, 0);
+  assert.equal(
+    (history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch').length,
+    0,
+  );
 });

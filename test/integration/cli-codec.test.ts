@@ -25,44 +25,80 @@ function readableText(value: unknown): string[] {
   return Object.values(value).flatMap(readableText);
 }
 
-before(async () => {
-  [temporal, db] = await Promise.all([startTestTemporal(), openTestDatabase('it-cli-codec', { migrate: false })]);
-  env = { TEMPORAL_ADDRESS: temporal.server.address, TEMPORAL_NAMESPACE: temporal.server.namespace, ...databaseEnv(db), TTC_CODEC_KEYS: KEYS };
-}, { timeout: 180_000 });
+before(
+  async () => {
+    [temporal, db] = await Promise.all([startTestTemporal(), openTestDatabase('it-cli-codec', { migrate: false })]);
+    env = {
+      TEMPORAL_ADDRESS: temporal.server.address,
+      TEMPORAL_NAMESPACE: temporal.server.namespace,
+      ...databaseEnv(db),
+      TTC_CODEC_KEYS: KEYS,
+    };
+  },
+  { timeout: 180_000 },
+);
 
-after(async () => {
-  await temporal?.stop();
-  await db?.close();
-}, { timeout: 60_000 });
+after(
+  async () => {
+    await temporal?.stop();
+    await db?.close();
+  },
+  { timeout: 60_000 },
+);
 
-test('an encrypting worker leaves only ciphertext in history; pending decodes with the keys and fails without them', { timeout: 240_000 }, async () => {
-  const taskQueue = `cli-codec-${process.pid}`;
-  const worker = startCli(['worker', '--json', '--tools', 'test/support/cli-worker-tools.ts', '--workflows', 'test/support/test-workflows.ts', '--task-queue', taskQueue], { env });
-  try {
-    await worker.waitForEvent('ready', 180_000);
-    const client = new Client({ connection: temporal.connection, namespace: temporal.server.namespace, dataConverter: { payloadCodecs: [new AesGcmPayloadCodec(parseCodecKeys(KEYS))] } });
-    const workflowId = `cli-codec-call-${process.pid}`;
-    const result = await client.workflow.execute('runToolCall', {
-      taskQueue,
-      workflowId,
-      args: ['orders.get', { order_id: ORDER_ID }, { principal: { tenant: 't-1', subject: 'u-1' } }],
-    }) as ToolCallResult;
-    assert.equal(result.modelResult.status, 'succeeded');
-    assert.equal((result.modelResult.data as { id: string }).id, ORDER_ID);
+test(
+  'an encrypting worker leaves only ciphertext in history; pending decodes with the keys and fails without them',
+  { timeout: 240_000 },
+  async () => {
+    const taskQueue = `cli-codec-${process.pid}`;
+    const worker = startCli(
+      [
+        'worker',
+        '--json',
+        '--tools',
+        'test/support/cli-worker-tools.ts',
+        '--workflows',
+        'test/support/test-workflows.ts',
+        '--task-queue',
+        taskQueue,
+      ],
+      { env },
+    );
+    try {
+      await worker.waitForEvent('ready', 180_000);
+      const client = new Client({
+        connection: temporal.connection,
+        namespace: temporal.server.namespace,
+        dataConverter: { payloadCodecs: [new AesGcmPayloadCodec(parseCodecKeys(KEYS))] },
+      });
+      const workflowId = `cli-codec-call-${process.pid}`;
+      const result = (await client.workflow.execute('runToolCall', {
+        taskQueue,
+        workflowId,
+        args: ['orders.get', { order_id: ORDER_ID }, { principal: { tenant: 't-1', subject: 'u-1' } }],
+      })) as ToolCallResult;
+      assert.equal(result.modelResult.status, 'succeeded');
+      assert.equal((result.modelResult.data as { id: string }).id, ORDER_ID);
 
-    // History as the server holds it, read without the codec.
-    const history = await temporal.client.workflow.getHandle(workflowId).fetchHistory();
-    const text = readableText(history);
-    assert.ok(text.includes('binary/encrypted'), 'payloads are encrypted');
-    assert.ok(!text.some((entry) => entry.includes(ORDER_ID)), 'no argument or result in plaintext');
+      // History as the server holds it, read without the codec.
+      const history = await temporal.client.workflow.getHandle(workflowId).fetchHistory();
+      const text = readableText(history);
+      assert.ok(text.includes('binary/encrypted'), 'payloads are encrypted');
+      assert.ok(!text.some((entry) => entry.includes(ORDER_ID)), 'no argument or result in plaintext');
 
-    const pending = await runCli(['pending', workflowId], { env });
-    assert.equal(pending.code, EXIT_CODES.ok, pending.stderr);
-    assert.deepEqual((JSON.parse(pending.stdout) as { workflows: { approvals: unknown[] }[] }).workflows.map((entry) => entry.approvals), [[]]);
-    const keyless = await runCli(['pending', workflowId], { env: { ...env, TTC_CODEC_KEYS: undefined } });
-    assert.notEqual(keyless.code, EXIT_CODES.ok, 'without the keys the answer cannot be read');
-  } finally {
-    worker.child.kill('SIGTERM');
-    if (await worker.exited(60_000).catch(() => null) === null) worker.child.kill('SIGKILL');
-  }
-});
+      const pending = await runCli(['pending', workflowId], { env });
+      assert.equal(pending.code, EXIT_CODES.ok, pending.stderr);
+      assert.deepEqual(
+        (JSON.parse(pending.stdout) as { workflows: { approvals: unknown[] }[] }).workflows.map(
+          (entry) => entry.approvals,
+        ),
+        [[]],
+      );
+      const keyless = await runCli(['pending', workflowId], { env: { ...env, TTC_CODEC_KEYS: undefined } });
+      assert.notEqual(keyless.code, EXIT_CODES.ok, 'without the keys the answer cannot be read');
+    } finally {
+      worker.child.kill('SIGTERM');
+      if ((await worker.exited(60_000).catch(() => null)) === null) worker.child.kill('SIGKILL');
+    }
+  },
+);

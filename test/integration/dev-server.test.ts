@@ -27,39 +27,55 @@ async function squat(port: number): Promise<Server> {
   return server;
 }
 
-test('a port taken while the server starts is a new start with new ports, not a failed run', { timeout: 180_000 }, async () => {
-  const port = await freePort();
-  const squatter = await squat(port);
-  const seen: string[] = [];
-  // The squatter leaves once the server has reported the collision: the next attempt finds the port free.
-  const server = await startDevServer({
-    cliPath: cliPath(),
-    port,
-    onOutput: (line) => {
-      seen.push(line);
-      if (/address already in use/i.test(line)) squatter.close();
-    },
-  });
-  try {
-    assert.equal(server.address, `127.0.0.1:${port}`);
-    assert.ok(seen.some((line) => /address already in use/i.test(line)), 'the first start did collide');
-  } finally {
-    await server.stop();
-    squatter.close();
-  }
-});
+test(
+  'a port taken while the server starts is a new start with new ports, not a failed run',
+  { timeout: 180_000 },
+  async () => {
+    const port = await freePort();
+    const squatter = await squat(port);
+    const seen: string[] = [];
+    // The squatter leaves once the server has reported the collision: the next attempt finds the port free.
+    const server = await startDevServer({
+      cliPath: cliPath(),
+      port,
+      onOutput: (line) => {
+        seen.push(line);
+        if (/address already in use/i.test(line)) squatter.close();
+      },
+    });
+    try {
+      assert.equal(server.address, `127.0.0.1:${port}`);
+      assert.ok(
+        seen.some((line) => /address already in use/i.test(line)),
+        'the first start did collide',
+      );
+    } finally {
+      await server.stop();
+      squatter.close();
+    }
+  },
+);
 
-test('a port that stays taken fails fast, naming the collision, and leaves no server behind', { timeout: 180_000 }, async () => {
-  const port = await freePort();
-  const squatter = await squat(port);
-  try {
-    const began = Date.now();
-    await assert.rejects(startDevServer({ cliPath: cliPath(), port, startTimeoutMs: 120_000 }), /port taken[\s\S]*address already in use/i);
-    const tookMs = Date.now() - began;
-    assert.ok(tookMs < 60_000, `gave up after ${tookMs} ms, well before its 120 s start deadline`);
-    const servers = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((args) => args.includes('start-dev') && args.includes(`--port ${port} `));
-    assert.deepEqual(servers, [], 'every attempt was stopped');
-  } finally {
-    squatter.close();
-  }
-});
+test(
+  'a port that stays taken fails fast, naming the collision, and leaves no server behind',
+  { timeout: 180_000 },
+  async () => {
+    const port = await freePort();
+    const squatter = await squat(port);
+    try {
+      const began = Date.now();
+      await assert.rejects(
+        startDevServer({ cliPath: cliPath(), port, startTimeoutMs: 120_000 }),
+        /port taken[\s\S]*address already in use/i,
+      );
+      const tookMs = Date.now() - began;
+      assert.ok(tookMs < 60_000, `gave up after ${tookMs} ms, well before its 120 s start deadline`);
+      const servers = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+        .split('\n')
+        .filter((args) => args.includes('start-dev') && args.includes(`--port ${port} `));
+      assert.deepEqual(servers, [], 'every attempt was stopped');
+    } finally {
+      squatter.close();
+    }
+  },
+);

@@ -18,7 +18,13 @@ import { defineTool } from '../../testkit/define-tool.js';
 const run = promisify(execFile);
 
 /** Scenarios of the suite that apply to a tool server. */
-export const APPLICABLE_SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'server-sse-polling'] as const;
+export const APPLICABLE_SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'tools-list',
+  'dns-rebinding-protection',
+  'server-sse-polling',
+] as const;
 
 /**
  * The tool the suite's SSE polling scenario calls. A call through Temporal that outlasts `SSE_POLLING_AFTER_MS` (on a
@@ -40,13 +46,25 @@ let endpoint: RunningMcpHttp;
 let suite: { node: string; cli: string };
 const results = mkdtempSync(join(tmpdir(), 'ttc-mcp-conformance-'));
 
-before(async () => {
-  const { stdout } = await run('bash', ['scripts/install-mcp-conformance.sh'], { timeout: 300_000 });
-  const dir = stdout.trim();
-  suite = { node: join(dir, 'node_modules/node/bin/node'), cli: join(dir, 'node_modules/@modelcontextprotocol/conformance/dist/index.js') };
-  const principal = { tenant: 'conformance', subject: 'suite' };
-  endpoint = await serveMcpHttp({ host: '127.0.0.1', port: 0, allowedHosts: [], newServer: () => createDurableMcpServer({ client: h.temporal.client, taskQueue: h.taskQueue, principal, registry: h.tools }) });
-}, { timeout: 320_000 });
+before(
+  async () => {
+    const { stdout } = await run('bash', ['scripts/install-mcp-conformance.sh'], { timeout: 300_000 });
+    const dir = stdout.trim();
+    suite = {
+      node: join(dir, 'node_modules/node/bin/node'),
+      cli: join(dir, 'node_modules/@modelcontextprotocol/conformance/dist/index.js'),
+    };
+    const principal = { tenant: 'conformance', subject: 'suite' };
+    endpoint = await serveMcpHttp({
+      host: '127.0.0.1',
+      port: 0,
+      allowedHosts: [],
+      newServer: () =>
+        createDurableMcpServer({ client: h.temporal.client, taskQueue: h.taskQueue, principal, registry: h.tools }),
+    });
+  },
+  { timeout: 320_000 },
+);
 after(async () => {
   await endpoint?.close();
   rmSync(results, { recursive: true, force: true });
@@ -67,10 +85,18 @@ function checksOf(dir: string): Check[] {
 for (const scenario of APPLICABLE_SCENARIOS) {
   test(`MCP conformance: ${scenario} passes without warnings`, { timeout: 120_000 }, async () => {
     const out = join(results, scenario);
-    await run(suite.node, [suite.cli, 'server', '--url', endpoint.url, '--scenario', scenario, '-o', out], { timeout: 100_000 }).catch((error: unknown) => error);
+    await run(suite.node, [suite.cli, 'server', '--url', endpoint.url, '--scenario', scenario, '-o', out], {
+      timeout: 100_000,
+    }).catch((error: unknown) => error);
     const checks = checksOf(out);
-    assert.ok(checks.some((check) => check.status === 'SUCCESS'), `${scenario}: no successful check in ${JSON.stringify(checks)}`);
+    assert.ok(
+      checks.some((check) => check.status === 'SUCCESS'),
+      `${scenario}: no successful check in ${JSON.stringify(checks)}`,
+    );
     const bad = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
-    assert.deepEqual(bad.map((check) => `${check.id}: ${check.status} ${check.errorMessage ?? ''}`), []);
+    assert.deepEqual(
+      bad.map((check) => `${check.id}: ${check.status} ${check.errorMessage ?? ''}`),
+      [],
+    );
   });
 }

@@ -23,14 +23,24 @@ const renamed = defineTool({
 
 const h = useRuntimeHarness('it-tool-aliases', { extraTools: [renamed] });
 
-test('a call under a renamed tool’s earlier name is scheduled and served under that name', { timeout: 120_000 }, async () => {
-  const result = (await h.temporal.client.workflow.execute('runToolCall', { taskQueue: h.taskQueue, workflowId: 'alias-old-name', args: ['ops.getInvoice', { invoice: 'inv-7' }, { principal }] })) as ToolCallResult;
-  assert.equal(result.modelResult.status, 'succeeded');
-  assert.equal(result.modelResult.tool, 'ops.getInvoice');
-  assert.deepEqual(result.modelResult.data, { invoice: 'inv-7', paid: true });
-  const history = await h.temporal.client.workflow.getHandle('alias-old-name').fetchHistory();
-  const scheduled = (history.events ?? []).flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : []));
-  assert.deepEqual(scheduled, ['ops.getInvoice']);
-  const stored = result.auditRef === null ? null : await h.store.getAudit(result.auditRef.audit_id);
-  assert.equal(stored?.audit.tool, 'ops.getInvoice');
-});
+test(
+  'a call under a renamed tool’s earlier name is scheduled and served under that name',
+  { timeout: 120_000 },
+  async () => {
+    const result = (await h.temporal.client.workflow.execute('runToolCall', {
+      taskQueue: h.taskQueue,
+      workflowId: 'alias-old-name',
+      args: ['ops.getInvoice', { invoice: 'inv-7' }, { principal }],
+    })) as ToolCallResult;
+    assert.equal(result.modelResult.status, 'succeeded');
+    assert.equal(result.modelResult.tool, 'ops.getInvoice');
+    assert.deepEqual(result.modelResult.data, { invoice: 'inv-7', paid: true });
+    const history = await h.temporal.client.workflow.getHandle('alias-old-name').fetchHistory();
+    const scheduled = (history.events ?? []).flatMap((e) =>
+      e.activityTaskScheduledEventAttributes ? [e.activityTaskScheduledEventAttributes.activityType?.name] : [],
+    );
+    assert.deepEqual(scheduled, ['ops.getInvoice']);
+    const stored = result.auditRef === null ? null : await h.store.getAudit(result.auditRef.audit_id);
+    assert.equal(stored?.audit.tool, 'ops.getInvoice');
+  },
+);

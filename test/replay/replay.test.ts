@@ -15,14 +15,20 @@ const historiesDir = fileURLToPath(new URL('./histories/', import.meta.url));
 
 test('every stored history replays deterministically, and every workflow type of the package is covered', async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const files = readdirSync(historiesDir).filter((name) => name.endsWith('.binpb')).sort();
+  const files = readdirSync(historiesDir)
+    .filter((name) => name.endsWith('.binpb'))
+    .sort();
   const histories = files.map((file) => ({
     workflowId: file.replace(/\.binpb$/, ''),
     history: protos.temporal.api.history.v1.History.decode(readFileSync(`${historiesDir}${file}`)),
   }));
-  for (const { workflowId, history } of histories) assert.equal(stackTraceCount(history), 0, `${workflowId}: fixtures carry no machine-specific stack traces`);
-  const types = new Set(histories.map(({ history }) => history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
-  for (const type of ['reconcileToolCall', 'runToolCall', 'runToolCalls', 'readThenPatch', 'agentLoop']) assert.ok(types.has(type), `a history of ${type} is stored`);
+  for (const { workflowId, history } of histories)
+    assert.equal(stackTraceCount(history), 0, `${workflowId}: fixtures carry no machine-specific stack traces`);
+  const types = new Set(
+    histories.map(({ history }) => history.events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name),
+  );
+  for (const type of ['reconcileToolCall', 'runToolCall', 'runToolCalls', 'readThenPatch', 'agentLoop'])
+    assert.ok(types.has(type), `a history of ${type} is stored`);
 
   const workflowBundle = await testWorkflowBundle();
   const failures: string[] = [];

@@ -35,7 +35,11 @@ function refundTool(baseUrl: string) {
       const res = await fetch(`${baseUrl}/charges`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ idempotency_key: context.idempotencyKey, customer: input.payment_id, amount_cents: input.amount_cents }),
+        body: JSON.stringify({
+          idempotency_key: context.idempotencyKey,
+          customer: input.payment_id,
+          amount_cents: input.amount_cents,
+        }),
       });
       if (!res.ok) throw new Error(`payments answered ${res.status}`);
       const { charge_id, amount_cents, status } = (await res.json()) as Refund;
@@ -47,13 +51,21 @@ function refundTool(baseUrl: string) {
 /** The refund as a contract tool on the worker: the AI SDK tool's execute, a receipt, and how to ask about a key. */
 export function aiRefundImplementation(baseUrl: string) {
   return implementAiSdkTool(aiRefundDeclaration, refundTool(baseUrl), {
-    describe: (refund) => ({ receipt: { externalId: refund.charge_id }, evidence: [{ kind: 'payment_receipt', locator: `payments/charges/${refund.charge_id}`, supports: ['/charge_id'] }] }),
+    describe: (refund) => ({
+      receipt: { externalId: refund.charge_id },
+      evidence: [
+        { kind: 'payment_receipt', locator: `payments/charges/${refund.charge_id}`, supports: ['/charge_id'] },
+      ],
+    }),
     reconcile: async (key): Promise<ReconcileOutcome<Refund>> => {
       const res = await fetch(`${baseUrl}/charges/${encodeURIComponent(key)}`);
       if (res.status === 404) return { state: 'not_committed' };
       if (!res.ok) return { state: 'unknown', reason: `status query answered ${res.status}` };
       const { charge_id, amount_cents, status } = (await res.json()) as Refund;
-      return { state: 'committed', output: { data: { charge_id, amount_cents, status }, receipt: { externalId: charge_id } } };
+      return {
+        state: 'committed',
+        output: { data: { charge_id, amount_cents, status }, receipt: { externalId: charge_id } },
+      };
     },
   });
 }

@@ -25,5 +25,10 @@ export async function aiSdkRefundAgent(principal: Principal, prompt: string): Pr
     prompt,
     stopWhen: stepCountIs(4),
   });
-  return { text: result.text, results: result.steps.flatMap((step) => step.toolResults.map(({ toolName, output }) => ({ toolName, output: output as ModelResult }))) };
+  return {
+    text: result.text,
+    results: result.steps.flatMap((step) =>
+      step.toolResults.map(({ toolName, output }) => ({ toolName, output: output as ModelResult })),
+    ),
+  };
 }

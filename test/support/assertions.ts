@@ -8,7 +8,11 @@ import { type ToolExecution } from '../../src/contract/execute-tool.js';
  * the idempotency key, the operation id and the binding digests. Checks the serialized form, so it also covers
  * values hidden in keys, quotes, untrusted text and error messages.
  */
-export function assertNothingSensitive(execution: ToolExecution, ctx: ExecutionContext, planted: readonly string[] = []): void {
+export function assertNothingSensitive(
+  execution: ToolExecution,
+  ctx: ExecutionContext,
+  planted: readonly string[] = [],
+): void {
   const text = JSON.stringify(execution.modelResult);
   const forbidden = [
     ...planted,

@@ -5,7 +5,10 @@ import type pg from 'pg';
  * one advisory lock per row until commit (one row per key, migration 006), which a million rows in one statement
  * would overflow. The generated rows are unique by construction; the stamp trigger (seq, xact) still runs.
  */
-export async function bulkLoadHistory(ownerPool: pg.Pool, load: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+export async function bulkLoadHistory(
+  ownerPool: pg.Pool,
+  load: (client: pg.PoolClient) => Promise<void>,
+): Promise<void> {
   const client = await ownerPool.connect();
   const triggers = [
     ['ttc_audit', 'ttc_audit_once'],

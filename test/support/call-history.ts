@@ -17,12 +17,15 @@ export interface CallHistory {
 export async function callHistoryOf(client: Client, workflowId: string): Promise<CallHistory> {
   const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
   const markers = events.flatMap((e) => (e.markerRecordedEventAttributes ? [e.markerRecordedEventAttributes] : []));
-  const text = (payloads: { data?: Uint8Array | null }[] | null | undefined) => (payloads ?? []).map((p) => Buffer.from(p.data ?? []).toString('utf8')).join(' ');
+  const text = (payloads: { data?: Uint8Array | null }[] | null | undefined) =>
+    (payloads ?? []).map((p) => Buffer.from(p.data ?? []).toString('utf8')).join(' ');
   const scheduled = events.flatMap((e) => (e.activityTaskScheduledEventAttributes ? [e] : []));
   return {
     localActivities: markers.filter((m) => m.markerName === 'core_local_activity').length,
     patches: patchIdsOf(events),
     activities: scheduled.map((e) => e.activityTaskScheduledEventAttributes!.activityType?.name ?? ''),
-    summaries: scheduled.map((e) => JSON.parse(text(e.userMetadata?.summary ? [e.userMetadata.summary] : [])) as string),
+    summaries: scheduled.map(
+      (e) => JSON.parse(text(e.userMetadata?.summary ? [e.userMetadata.summary] : [])) as string,
+    ),
   };
 }

@@ -49,7 +49,9 @@ export interface HeadlessChromium {
   close(): Promise<void>;
 }
 
-export async function launchHeadlessChromium(options: { viewport?: { width: number; height: number } } = {}): Promise<HeadlessChromium> {
+export async function launchHeadlessChromium(
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<HeadlessChromium> {
   const missing = chromiumMissing();
   if (missing !== null) throw new Error(missing);
   const profile = mkdtempSync(join(tmpdir(), 'ttc-chromium-'));

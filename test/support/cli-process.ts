@@ -40,21 +40,30 @@ export function startCommandLine(line: string, options: CliRunOptions = {}): Cli
 
 function watchCli(program: string, args: readonly string[], options: CliRunOptions, detached = false): CliProcess {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, ...options.env })) if (value !== undefined) env[name] = value;
-  const child = spawn(program, args, { cwd: options.cwd ?? process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'], detached });
+  for (const [name, value] of Object.entries({ ...process.env, ...options.env }))
+    if (value !== undefined) env[name] = value;
+  const child = spawn(program, args, {
+    cwd: options.cwd ?? process.cwd(),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached,
+  });
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const events = () => out.split('\n').flatMap((line) => {
-    try {
-      const value = JSON.parse(line) as { event?: unknown };
-      return typeof value === 'object' && value !== null && typeof value.event === 'string' ? [value as { event: string }] : [];
-    } catch {
-      return [];
-    }
-  });
+  const events = () =>
+    out.split('\n').flatMap((line) => {
+      try {
+        const value = JSON.parse(line) as { event?: unknown };
+        return typeof value === 'object' && value !== null && typeof value.event === 'string'
+          ? [value as { event: string }]
+          : [];
+      } catch {
+        return [];
+      }
+    });
   const describe = () => `stdout:\n${out}\nstderr:\n${err}`;
   return {
     child,
@@ -66,7 +75,8 @@ function watchCli(program: string, args: readonly string[], options: CliRunOptio
       for (;;) {
         const found = events().find((value) => value.event === event);
         if (found !== undefined) return found;
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the CLI exited (${child.exitCode ?? child.signalCode}) before '${event}'\n${describe()}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`the CLI exited (${child.exitCode ?? child.signalCode}) before '${event}'\n${describe()}`);
         if (Date.now() > deadline) throw new Error(`no '${event}' event within ${timeoutMs} ms\n${describe()}`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
@@ -74,7 +84,10 @@ function watchCli(program: string, args: readonly string[], options: CliRunOptio
     exited: async (timeoutMs) => {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`the CLI did not exit within ${timeoutMs} ms\n${describe()}`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`the CLI did not exit within ${timeoutMs} ms\n${describe()}`)),
+          timeoutMs,
+        );
       });
       try {
         return await Promise.race([exit, timeout]);
@@ -89,7 +102,8 @@ function watchCli(program: string, args: readonly string[], options: CliRunOptio
 export async function waitForText(cli: CliProcess, text: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!cli.stdout().includes(text)) {
-    if (cli.child.exitCode !== null || Date.now() >= deadline) throw new Error(`no '${text}' on stdout\n${cli.stdout()}\n${cli.stderr()}`);
+    if (cli.child.exitCode !== null || Date.now() >= deadline)
+      throw new Error(`no '${text}' on stdout\n${cli.stdout()}\n${cli.stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
@@ -122,12 +136,21 @@ export function processesWith(...parts: string[]): number[] {
 }
 
 /** Runs one command line through `bash -c`, as a user pastes it into a terminal in `cwd`; never rejects. */
-export function runShellLine(line: string, options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runShellLine(
+  line: string,
+  options: { cwd: string; env?: Record<string, string | undefined>; timeoutMs?: number },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, ...options.env })) if (value !== undefined) env[name] = value;
+  for (const [name, value] of Object.entries({ ...process.env, ...options.env }))
+    if (value !== undefined) env[name] = value;
   return new Promise((resolve) => {
-    execFile('bash', ['-c', line], { cwd: options.cwd, env, timeout: options.timeoutMs ?? 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
-    });
+    execFile(
+      'bash',
+      ['-c', line],
+      { cwd: options.cwd, env, timeout: options.timeoutMs ?? 120_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : null, stdout, stderr });
+      },
+    );
   });
 }

@@ -35,6 +35,10 @@ export function readVector(path: string): Buffer {
   const expected = recordedDigests().get(path);
   assert.ok(expected !== undefined, `${path} is not listed in test/conformance/vectors/README.md`);
   const bytes = readFileSync(join(VECTORS_DIR, path));
-  assert.equal(sha256Hex(bytes), expected, `${path} is not the vendored upstream file (SHA-256 differs from the README)`);
+  assert.equal(
+    sha256Hex(bytes),
+    expected,
+    `${path} is not the vendored upstream file (SHA-256 differs from the README)`,
+  );
   return bytes;
 }

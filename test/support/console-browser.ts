@@ -22,8 +22,15 @@ export class ConsoleBrowser {
   }
 
   /** POSTs a form as a console page would (Origin, cookie, CSRF token); `headers` override any of them. */
-  async post(path: string, fields: Readonly<Record<string, string>>, headers: Readonly<Record<string, string>> = {}): Promise<RawResponse> {
-    const body = new URLSearchParams({ ...(this.token === undefined ? {} : { csrf: this.token }), ...fields }).toString();
+  async post(
+    path: string,
+    fields: Readonly<Record<string, string>>,
+    headers: Readonly<Record<string, string>> = {},
+  ): Promise<RawResponse> {
+    const body = new URLSearchParams({
+      ...(this.token === undefined ? {} : { csrf: this.token }),
+      ...fields,
+    }).toString();
     const response = await rawRequest(`${this.url}${path}`, {
       method: 'POST',
       headers: { ...this.headers(), origin: this.url, 'content-type': 'application/x-www-form-urlencoded', ...headers },

@@ -1,7 +1,18 @@
 // The decision key of the integration tests: the runtime harness's worker verifies with its public half, and the
 // tests sign approvals and resolutions with it, as an approval service would.
-import { generateDecisionKey, signDecision, signedDecisions, verifyingKey, type DecisionKey } from '../../src/decisions/index.js';
-import type { ApprovalDecision, PendingApproval, ReconcileStatus, ResolveOutcomeSignal } from '../../workflows/index.js';
+import {
+  generateDecisionKey,
+  signDecision,
+  signedDecisions,
+  verifyingKey,
+  type DecisionKey,
+} from '../../src/decisions/index.js';
+import type {
+  ApprovalDecision,
+  PendingApproval,
+  ReconcileStatus,
+  ResolveOutcomeSignal,
+} from '../../workflows/index.js';
 
 /** The approval service's key (Ed25519, made per test process). */
 export const TEST_DECISION_KEY: DecisionKey = generateDecisionKey('ed25519', 'test-approvals');
@@ -37,11 +48,25 @@ export function signedApproval(pending: PendingApproval, options: ApprovalOption
     },
     options.key ?? TEST_DECISION_KEY,
   );
-  return { callId: pending.callId, requestSha256: pending.preview.requestSha256, decision, token, ...(options.reason === undefined ? {} : { reason: options.reason }) };
+  return {
+    callId: pending.callId,
+    requestSha256: pending.preview.requestSha256,
+    decision,
+    token,
+    ...(options.reason === undefined ? {} : { reason: options.reason }),
+  };
 }
 
 /** A signed resolution of an escalated reconciliation, as `tool-contract resolve` makes it. */
-export function signedResolution(status: ReconcileStatus, resolution: { readonly outcome: 'committed' | 'not_committed'; readonly externalId?: string; readonly resolvedBy: string; readonly note?: string }): ResolveOutcomeSignal {
+export function signedResolution(
+  status: ReconcileStatus,
+  resolution: {
+    readonly outcome: 'committed' | 'not_committed';
+    readonly externalId?: string;
+    readonly resolvedBy: string;
+    readonly note?: string;
+  },
+): ResolveOutcomeSignal {
   const { outcome, externalId, resolvedBy, note } = resolution;
   const token = signDecision(
     {
@@ -56,5 +81,10 @@ export function signedResolution(status: ReconcileStatus, resolution: { readonly
     },
     TEST_DECISION_KEY,
   );
-  return { outcome, token, ...(externalId === undefined ? {} : { externalId }), ...(note === undefined ? {} : { note }) };
+  return {
+    outcome,
+    token,
+    ...(externalId === undefined ? {} : { externalId }),
+    ...(note === undefined ? {} : { note }),
+  };
 }

@@ -70,9 +70,16 @@ export async function startDispatchProbe(): Promise<DispatchProbe> {
       reports.set(report.idempotencyKey, [...(reports.get(report.idempotencyKey) ?? []), report.point]);
       if (plan?.point === report.point) {
         process.kill(report.pid, 'SIGSTOP');
-        waiter(report.idempotencyKey).resolve({ pid: report.pid, at: Date.now(), resume: () => process.kill(report.pid, 'SIGCONT') });
+        waiter(report.idempotencyKey).resolve({
+          pid: report.pid,
+          at: Date.now(),
+          resume: () => process.kill(report.pid, 'SIGCONT'),
+        });
       }
-      const answer: ProbeAnswer = { warm: plan !== undefined && report.point === 'before_fence' && plan.warmConnection, sendRegardless: plan?.sendRegardless === true };
+      const answer: ProbeAnswer = {
+        warm: plan !== undefined && report.point === 'before_fence' && plan.warmConnection,
+        sendRegardless: plan?.sendRegardless === true,
+      };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
     });
   });
@@ -94,10 +101,17 @@ export async function startDispatchProbe(): Promise<DispatchProbe> {
  * The worker side: reports a dispatch point to the probe at `probeUrl` and waits for its answer (this is where the
  * test freezes the process); opens a connection to the provider at `paymentsUrl` when the probe asks for it.
  */
-export function reportDispatchPoints(probeUrl: string, paymentsUrl: string): (point: DispatchPoint, idempotencyKey: string) => Promise<DispatchPointAnswer> {
+export function reportDispatchPoints(
+  probeUrl: string,
+  paymentsUrl: string,
+): (point: DispatchPoint, idempotencyKey: string) => Promise<DispatchPointAnswer> {
   return async (point, idempotencyKey) => {
     const report: ProbeReport = { point, idempotencyKey, pid: process.pid };
-    const res = await fetch(probeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(report) });
+    const res = await fetch(probeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(report),
+    });
     const answer = (await res.json()) as ProbeAnswer;
     if (answer.warm) await (await fetch(`${paymentsUrl}/health`)).arrayBuffer();
     return { sendRegardless: answer.sendRegardless };

@@ -34,18 +34,32 @@ export function sampleCompileErrors(samples: readonly DocSample[], folder: strin
     writeFileSync(path, code);
     return path;
   });
-  const config = ts.getParsedCommandLineOfConfigFile(join(PROJECT_ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(PROJECT_ROOT, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!config) throw new Error('tsconfig.json must parse');
-  const program = ts.createProgram(files, { ...config.options, noEmit: true, baseUrl: PROJECT_ROOT, paths: publicEntryPaths() });
+  const program = ts.createProgram(files, {
+    ...config.options,
+    noEmit: true,
+    baseUrl: PROJECT_ROOT,
+    paths: publicEntryPaths(),
+  });
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file ? `${diagnostic.file.fileName}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}` : '';
+    const where = diagnostic.file
+      ? `${diagnostic.file.fileName}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
+      : '';
     return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
   });
 }
 
 /** `paths` that send each public specifier to its source, mirroring package.json "exports" (lib/x.d.ts → x.ts). */
 function publicEntryPaths(): Record<string, string[]> {
-  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { types?: string }> };
+  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    name: string;
+    exports: Record<string, { types?: string }>;
+  };
   const paths: Record<string, string[]> = {};
   for (const [subpath, target] of Object.entries(pkg.exports)) {
     if (target.types === undefined) continue;

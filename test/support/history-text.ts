@@ -5,7 +5,10 @@ import type { Client } from '@temporalio/client';
  * failure details, memo, search attributes) decoded from its bytes. `JSON.stringify` of the events would show
  * payloads as base64 (protobuf messages serialise bytes that way), and a search for a secret would pass unseen.
  */
-export async function historyText(client: Client, workflowId: string): Promise<{ text: string; largestPayloadBytes: number; events: number }> {
+export async function historyText(
+  client: Client,
+  workflowId: string,
+): Promise<{ text: string; largestPayloadBytes: number; events: number }> {
   const history = await client.workflow.getHandle(workflowId).fetchHistory();
   const parts: string[] = [];
   let largestPayloadBytes = 0;

@@ -14,7 +14,10 @@ export function officialValidator(revision: McpRevision, definition: string): Va
   const key = `${revision}#${definition}`;
   const cached = cache.get(key);
   if (cached) return cached;
-  const schema = JSON.parse(readVector(`mcp-schema/${revision}/schema.json`).toString('utf8')) as { $defs?: object; definitions?: object };
+  const schema = JSON.parse(readVector(`mcp-schema/${revision}/schema.json`).toString('utf8')) as {
+    $defs?: object;
+    definitions?: object;
+  };
   let validate: ValidateFunction;
   if (schema.$defs) {
     const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });

@@ -9,7 +9,11 @@ import { defineTool } from '../../testkit/define-tool.js';
 /** The tip tool's name. */
 export const TIP_TOOL = 'payments.tip';
 
-const tipOutput = z.strictObject({ charge_id: z.string(), amount_cents: z.number().int(), status: z.literal('succeeded') });
+const tipOutput = z.strictObject({
+  charge_id: z.string(),
+  amount_cents: z.number().int(),
+  status: z.literal('succeeded'),
+});
 
 /**
  * A write with no business idempotency key: every call is a new tip, so its key is the call's own (derived from the
@@ -28,7 +32,11 @@ export function tipTool(baseUrl: () => string): AnyToolImplementation {
       const res = await fetch(`${baseUrl()}/charges`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ idempotency_key: ctx.idempotencyKey, customer: args.customer, amount_cents: args.amount_cents }),
+        body: JSON.stringify({
+          idempotency_key: ctx.idempotencyKey,
+          customer: args.customer,
+          amount_cents: args.amount_cents,
+        }),
         ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
       });
       if (!res.ok) throw new ToolError('TOOL_ERROR', { status: res.status });

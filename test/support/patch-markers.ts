@@ -7,7 +7,10 @@ export function patchIdsOf(events: readonly HistoryEvent[]): string[] {
   return events.flatMap((event) => {
     const marker = event.markerRecordedEventAttributes;
     if (marker?.markerName !== 'core_patch') return [];
-    const data = Object.values(marker.details ?? {}).flatMap((details) => details.payloads ?? []).map((payload) => Buffer.from(payload.data ?? []).toString('utf8')).join('');
+    const data = Object.values(marker.details ?? {})
+      .flatMap((details) => details.payloads ?? [])
+      .map((payload) => Buffer.from(payload.data ?? []).toString('utf8'))
+      .join('');
     const id = /"id":"([^"]+)"/.exec(data)?.[1];
     return id === undefined ? [] : [id];
   });

@@ -32,12 +32,15 @@ export interface PgBouncer {
  */
 export async function startPgBouncer(ownerUrl: string): Promise<PgBouncer> {
   const binary = findPgBouncer();
-  if (binary === undefined) throw new Error('pgbouncer is not installed: apt-get install pgbouncer (Debian), which .ci/run does');
+  if (binary === undefined)
+    throw new Error('pgbouncer is not installed: apt-get install pgbouncer (Debian), which .ci/run does');
   const owner = new URL(ownerUrl);
   const ownerRole = decodeURIComponent(owner.username);
   const dir = await mkdtemp(join(tmpdir(), 'ttc-pgbouncer-'));
   const port = await freePort();
-  await writeFile(join(dir, 'userlist.txt'), `"${ownerRole}" "${decodeURIComponent(owner.password)}"\n`, { mode: 0o600 });
+  await writeFile(join(dir, 'userlist.txt'), `"${ownerRole}" "${decodeURIComponent(owner.password)}"\n`, {
+    mode: 0o600,
+  });
   await writeFile(
     join(dir, 'pgbouncer.ini'),
     [
@@ -64,8 +67,12 @@ export async function startPgBouncer(ownerUrl: string): Promise<PgBouncer> {
   );
   // PgBouncer refuses to run as root; then it runs as the user embedded Postgres runs as, who must read its files.
   const runAs = serverOsUser();
-  if (runAs !== null) for (const file of ['', 'userlist.txt', 'pgbouncer.ini']) await chown(join(dir, file), runAs.uid, runAs.gid);
-  const child = spawn(binary, [join(dir, 'pgbouncer.ini')], { stdio: 'ignore', ...(runAs === null ? {} : { uid: runAs.uid, gid: runAs.gid }) });
+  if (runAs !== null)
+    for (const file of ['', 'userlist.txt', 'pgbouncer.ini']) await chown(join(dir, file), runAs.uid, runAs.gid);
+  const child = spawn(binary, [join(dir, 'pgbouncer.ini')], {
+    stdio: 'ignore',
+    ...(runAs === null ? {} : { uid: runAs.uid, gid: runAs.gid }),
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `postgres://127.0.0.1:${port}/postgres`;
   const admin = (): pg.Client => new pg.Client({ connectionString: withRole(url, owner, 'pgbouncer') });
@@ -94,7 +101,13 @@ export async function startPgBouncer(ownerUrl: string): Promise<PgBouncer> {
       try {
         // Without parameters pg sends the simple protocol, the only one the admin console speaks.
         const { rows } = await client.query<{ total_xact_count: string; total_query_count: string }>('SHOW STATS');
-        return rows.reduce((sum, row) => ({ transactions: sum.transactions + Number(row.total_xact_count), queries: sum.queries + Number(row.total_query_count) }), { transactions: 0, queries: 0 });
+        return rows.reduce(
+          (sum, row) => ({
+            transactions: sum.transactions + Number(row.total_xact_count),
+            queries: sum.queries + Number(row.total_query_count),
+          }),
+          { transactions: 0, queries: 0 },
+        );
       } finally {
         await client.end();
       }

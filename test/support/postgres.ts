@@ -46,15 +46,29 @@ export interface TestDatabase {
  * Starts an embedded Postgres that only this process uses, with its data under `.data/postgres/` (deleted again on
  * dispose). Throws when it cannot: tests that need Postgres must fail without it, never skip.
  */
-export async function startEmbeddedPostgres(label: string, extraFlags: readonly string[] = []): Promise<EmbeddedPostgresServer> {
+export async function startEmbeddedPostgres(
+  label: string,
+  extraFlags: readonly string[] = [],
+): Promise<EmbeddedPostgresServer> {
   await removeAbandonedClusters();
-  const dataDir = join(PROJECT_ROOT, EMBEDDED_DATA_ROOT, `test-${safeName(label)}-${process.pid}-${randomBytes(3).toString('hex')}`);
-  const server = new EmbeddedPostgresServer({ dataDir, ephemeral: true, postgresFlags: [...TEST_POSTGRES_FLAGS, ...extraFlags] });
+  const dataDir = join(
+    PROJECT_ROOT,
+    EMBEDDED_DATA_ROOT,
+    `test-${safeName(label)}-${process.pid}-${randomBytes(3).toString('hex')}`,
+  );
+  const server = new EmbeddedPostgresServer({
+    dataDir,
+    ephemeral: true,
+    postgresFlags: [...TEST_POSTGRES_FLAGS, ...extraFlags],
+  });
   try {
     await server.start();
   } catch (error) {
     await server.dispose().catch(() => undefined);
-    throw new Error(`could not start an embedded Postgres for '${label}' (set DATABASE_URL to use an existing server)`, { cause: error });
+    throw new Error(
+      `could not start an embedded Postgres for '${label}' (set DATABASE_URL to use an existing server)`,
+      { cause: error },
+    );
   }
   return server;
 }
@@ -82,7 +96,8 @@ export async function openTestDatabase(label: string, options: TestDatabaseOptio
   const sharedCluster = options.privateServer || url ? undefined : sharedService(SHARED_POSTGRES_ENV);
   const database = sharedCluster === undefined ? null : await createDatabase(sharedCluster, label);
   const server = url || database ? null : await startEmbeddedPostgres(label);
-  const ownerConnectionString = (url && process.env['DATABASE_OWNER_URL']?.trim()) || url || database?.url || server!.connectionString;
+  const ownerConnectionString =
+    (url && process.env['DATABASE_OWNER_URL']?.trim()) || url || database?.url || server!.connectionString;
   const schema = `ttc_test_${safeName(label)}_${randomBytes(4).toString('hex')}`;
   const appRole = `${schema}_app`;
   const appPassword = randomBytes(18).toString('base64url');
@@ -151,7 +166,10 @@ export async function openTestDatabase(label: string, options: TestDatabaseOptio
  * A database of its own for one test file on the run's shared cluster, as a private server would give it: its own
  * `public` schema and catalog, so nothing a file creates there (a CLI migrating into `public`, say) meets another's.
  */
-async function createDatabase(clusterUrl: string, label: string): Promise<{ url: string; drop(role?: string): Promise<void> }> {
+async function createDatabase(
+  clusterUrl: string,
+  label: string,
+): Promise<{ url: string; drop(role?: string): Promise<void> }> {
   const name = `ttc_${safeName(label)}_${process.pid}_${randomBytes(3).toString('hex')}`;
   await withClient(clusterUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(clusterUrl);
@@ -180,8 +198,16 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
  * The environment a CLI process needs to use this test database as a deployment would: DATABASE_URL as the
  * application role, DATABASE_OWNER_URL as the owner, and DATABASE_SCHEMA.
  */
-export function databaseEnv(db: TestDatabase): { DATABASE_URL: string; DATABASE_OWNER_URL: string; DATABASE_SCHEMA: string } {
-  return { DATABASE_URL: db.connectionString, DATABASE_OWNER_URL: db.ownerConnectionString, DATABASE_SCHEMA: db.schema };
+export function databaseEnv(db: TestDatabase): {
+  DATABASE_URL: string;
+  DATABASE_OWNER_URL: string;
+  DATABASE_SCHEMA: string;
+} {
+  return {
+    DATABASE_URL: db.connectionString,
+    DATABASE_OWNER_URL: db.ownerConnectionString,
+    DATABASE_SCHEMA: db.schema,
+  };
 }
 
 /**
@@ -207,7 +233,10 @@ async function postmasterAlive(dataDir: string): Promise<boolean> {
 }
 
 function safeName(label: string): string {
-  return label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 24);
+  return label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 24);
 }
 
 /**

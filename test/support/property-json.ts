@@ -13,10 +13,14 @@ export type Step = string | number;
 export const jsonValue: fc.Arbitrary<Json> = fc.jsonValue({ stringUnit: 'binary', maxDepth: 4 }) as fc.Arbitrary<Json>;
 
 /** Arbitrary JSON objects with at least one key (so there is something to remove). */
-export const jsonObject: fc.Arbitrary<{ [key: string]: Json }> = fc.dictionary(fc.string({ unit: 'binary', maxLength: 8 }), jsonValue, {
-  minKeys: 1,
-  maxKeys: 6,
-});
+export const jsonObject: fc.Arbitrary<{ [key: string]: Json }> = fc.dictionary(
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  jsonValue,
+  {
+    minKeys: 1,
+    maxKeys: 6,
+  },
+);
 
 /** Deep copy through JSON text: what a reader of the canonical form would get back. */
 export function cloneJson(value: Json): Json {
@@ -35,7 +39,8 @@ export function defineMember(target: { [key: string]: Json }, key: string, value
 export function nodesOf(value: Json, path: Step[] = []): { path: Step[]; value: Json }[] {
   const here = [{ path, value }];
   if (Array.isArray(value)) return here.concat(value.flatMap((item, i) => nodesOf(item, [...path, i])));
-  if (value !== null && typeof value === 'object') return here.concat(Object.keys(value).flatMap((key) => nodesOf(value[key]!, [...path, key])));
+  if (value !== null && typeof value === 'object')
+    return here.concat(Object.keys(value).flatMap((key) => nodesOf(value[key]!, [...path, key])));
   return here;
 }
 
@@ -53,7 +58,8 @@ export function replaceAt(root: Json, path: readonly Step[], replacement: Json):
   const parent = nodeAt(copy, path.slice(0, -1));
   const last = path[path.length - 1]!;
   if (Array.isArray(parent) && typeof last === 'number') parent[last] = replacement;
-  else if (parent !== null && typeof parent === 'object' && !Array.isArray(parent) && typeof last === 'string') defineMember(parent, last, replacement);
+  else if (parent !== null && typeof parent === 'object' && !Array.isArray(parent) && typeof last === 'string')
+    defineMember(parent, last, replacement);
   else throw new Error(`replaceAt: no container at ${JSON.stringify(path)}`);
   return copy;
 }
@@ -63,7 +69,8 @@ export function nodeAt(root: Json, path: readonly Step[]): Json {
   let current: Json = root;
   for (const step of path) {
     if (Array.isArray(current) && typeof step === 'number') current = current[step]!;
-    else if (current !== null && typeof current === 'object' && !Array.isArray(current) && typeof step === 'string') current = current[step]!;
+    else if (current !== null && typeof current === 'object' && !Array.isArray(current) && typeof step === 'string')
+      current = current[step]!;
     else throw new Error(`nodeAt: no step ${String(step)}`);
   }
   return current;

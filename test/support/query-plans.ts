@@ -16,7 +16,9 @@ function nodes(plan: PlanNode): PlanNode[] {
 
 /** Every node of the plan Postgres chooses for `sql` (run as whoever `pool` connects as). */
 export async function planNodes(pool: pg.Pool, sql: string, params: readonly unknown[]): Promise<PlanNode[]> {
-  const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${sql}`, [...params]);
+  const { rows } = await pool.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${sql}`, [
+    ...params,
+  ]);
   return nodes(rows[0]!['QUERY PLAN'][0].Plan);
 }
 
@@ -40,7 +42,8 @@ export async function accessPaths(pool: pg.Pool, sql: string, params: readonly u
   const paths = new Set<string>();
   for (const node of await planNodes(pool, sql, params)) {
     const table = node['Relation Name'];
-    if (node['Node Type'] === 'Seq Scan' && table?.startsWith('ttc_') === true && !empty.has(table)) paths.add(`seq:${named(table)}`);
+    if (node['Node Type'] === 'Seq Scan' && table?.startsWith('ttc_') === true && !empty.has(table))
+      paths.add(`seq:${named(table)}`);
     const index = node['Index Name'];
     if (INDEX_SCANS.has(node['Node Type']) && index?.startsWith('ttc_') === true) paths.add(named(index));
   }

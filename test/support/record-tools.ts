@@ -4,7 +4,11 @@ import { defineTool } from '../../testkit/define-tool.js';
 
 /** The tenant whose records the record tools hold, and a record of another tenant among them. */
 export const RECORDS_TENANT = 'tenant-acme';
-export const FOREIGN_RECORD = { id: 'rec_foreign', tenant_id: 'tenant-other', title: 'Acquisition plan of tenant-other' };
+export const FOREIGN_RECORD = {
+  id: 'rec_foreign',
+  tenant_id: 'tenant-other',
+  title: 'Acquisition plan of tenant-other',
+};
 
 export const RECORD_TOOLS = {
   get: 'records.get',
@@ -20,7 +24,11 @@ const record = z.strictObject({ id: z.string(), tenant_id: z.string(), title: z.
 type RecordRow = z.infer<typeof record>;
 
 /** Twelve records of {@link RECORDS_TENANT}, in listing order. */
-export const OWN_RECORDS: readonly RecordRow[] = Array.from({ length: 12 }, (_, i) => ({ id: `rec_${String(i + 1).padStart(2, '0')}`, tenant_id: RECORDS_TENANT, title: `Record ${i + 1}` }));
+export const OWN_RECORDS: readonly RecordRow[] = Array.from({ length: 12 }, (_, i) => ({
+  id: `rec_${String(i + 1).padStart(2, '0')}`,
+  tenant_id: RECORDS_TENANT,
+  title: `Record ${i + 1}`,
+}));
 
 /** Upstream pages of the cursor listing: 7 then 5 records, so the first page is over the 5-item budget. */
 const UPSTREAM_PAGES = [OWN_RECORDS.slice(0, 7), OWN_RECORDS.slice(7)];
@@ -38,7 +46,13 @@ export interface RecordToolLog {
  */
 export function recordTools(log: RecordToolLog): AnyToolImplementation[] {
   const listOutput = z.strictObject({ records: z.array(record) });
-  const listing = { output: listOutput, effect: 'read' as const, source: { label: 'records-db', type: 'database' }, budget: { itemsPointer: '/records', maxItems: 5 }, scope: { tenantPointer: '/tenant_id' } };
+  const listing = {
+    output: listOutput,
+    effect: 'read' as const,
+    source: { label: 'records-db', type: 'database' },
+    budget: { itemsPointer: '/records', maxItems: 5 },
+    scope: { tenantPointer: '/tenant_id' },
+  };
   const scan = (name: string, ttlMs?: number) =>
     defineTool({
       ...listing,
@@ -52,7 +66,11 @@ export function recordTools(log: RecordToolLog): AnyToolImplementation[] {
         const page = args.cursor === undefined ? 0 : Number(args.cursor.replace('upstream-page-', ''));
         const records = UPSTREAM_PAGES[page];
         if (records === undefined) throw new ToolError('INVALID_ARGUMENTS', { reason: 'unknown upstream cursor' });
-        return Promise.resolve({ data: { records: [...records] }, next: page + 1 < UPSTREAM_PAGES.length ? { type: 'cursor' as const, value: `upstream-page-${page + 1}` } : null });
+        return Promise.resolve({
+          data: { records: [...records] },
+          next:
+            page + 1 < UPSTREAM_PAGES.length ? { type: 'cursor' as const, value: `upstream-page-${page + 1}` } : null,
+        });
       },
     });
   return [
@@ -69,7 +87,10 @@ export function recordTools(log: RecordToolLog): AnyToolImplementation[] {
         // The upstream does not filter by tenant: the contract's scope layer must.
         const found = [...OWN_RECORDS, FOREIGN_RECORD].find((r) => r.id === args.id);
         if (found === undefined) throw new ToolError('NOT_FOUND');
-        return Promise.resolve({ data: found, evidence: [{ kind: 'row', locator: `records/${found.id}`, supports: ['/title'] }] });
+        return Promise.resolve({
+          data: found,
+          evidence: [{ kind: 'row', locator: `records/${found.id}`, supports: ['/title'] }],
+        });
       },
     }),
     defineTool({
@@ -81,7 +102,10 @@ export function recordTools(log: RecordToolLog): AnyToolImplementation[] {
       handler: (args) => {
         log.handlerRuns += 1;
         const offset = args.offset ?? 0;
-        return Promise.resolve({ data: { records: OWN_RECORDS.slice(offset) }, availableItems: Math.max(0, OWN_RECORDS.length - offset) });
+        return Promise.resolve({
+          data: { records: OWN_RECORDS.slice(offset) },
+          availableItems: Math.max(0, OWN_RECORDS.length - offset),
+        });
       },
     }),
     scan(RECORD_TOOLS.scan),

@@ -52,7 +52,10 @@ export interface HarnessOptions {
   readonly telemetry?: ToolCallTelemetry;
 }
 
-export async function startRuntimeHarness(storeFactory: StoreFactory, options: HarnessOptions = {}): Promise<RuntimeHarness> {
+export async function startRuntimeHarness(
+  storeFactory: StoreFactory,
+  options: HarnessOptions = {},
+): Promise<RuntimeHarness> {
   const cleanups = new CleanupStack();
   const cleanup = () => cleanups.release();
   try {
@@ -104,11 +107,15 @@ export async function startRuntimeHarness(storeFactory: StoreFactory, options: H
       },
       replay: async (workflowIds) => {
         const histories = await Promise.all(
-          workflowIds.map(async (workflowId) => ({ workflowId, history: await temporal.client.workflow.getHandle(workflowId).fetchHistory() })),
+          workflowIds.map(async (workflowId) => ({
+            workflowId,
+            history: await temporal.client.workflow.getHandle(workflowId).fetchHistory(),
+          })),
         );
         if (process.env['TTC_RECORD_HISTORIES'] === '1') {
           mkdirSync(historiesDir, { recursive: true });
-          for (const { workflowId, history } of histories) writeFileSync(`${historiesDir}${workflowId.replace(/[^\w.-]/g, '_')}.binpb`, encodeHistoryFixture(history));
+          for (const { workflowId, history } of histories)
+            writeFileSync(`${historiesDir}${workflowId.replace(/[^\w.-]/g, '_')}.binpb`, encodeHistoryFixture(history));
         }
         const failures: string[] = [];
         for await (const result of Worker.runReplayHistories({ workflowBundle }, histories)) {

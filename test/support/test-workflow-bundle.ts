@@ -5,7 +5,9 @@ import { SHARED_BUNDLE_ENV, sharedService } from '../../testkit/shared-test-serv
 
 const testWorkflows = fileURLToPath(new URL('./test-workflows.ts', import.meta.url));
 /** The declarations the test workflows call tools by, loaded once per workflow thread as a deployment would. */
-export const TEST_DECLARATION_MODULES: readonly string[] = [fileURLToPath(new URL('../../testkit/payment-declarations.ts', import.meta.url))];
+export const TEST_DECLARATION_MODULES: readonly string[] = [
+  fileURLToPath(new URL('../../testkit/payment-declarations.ts', import.meta.url)),
+];
 const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} };
 
 /**
@@ -16,5 +18,9 @@ const quietLogger = { log() {}, trace() {}, debug() {}, info() {}, warn() {}, er
 export async function testWorkflowBundle(): Promise<{ code: string }> {
   const built = sharedService(SHARED_BUNDLE_ENV);
   if (built !== undefined) return { code: await readFile(built, 'utf8') };
-  return bundleWorkflowCode({ workflowsPath: testWorkflows, preloadModules: [...TEST_DECLARATION_MODULES], logger: quietLogger });
+  return bundleWorkflowCode({
+    workflowsPath: testWorkflows,
+    preloadModules: [...TEST_DECLARATION_MODULES],
+    logger: quietLogger,
+  });
 }

@@ -26,7 +26,10 @@ export const sampleOrder: Order = {
  */
 export function orderTool(
   handler: ToolImplementationSpec<z.ZodType<{ order_id: string }>, typeof order>['handler'],
-  overrides: Partial<ToolDeclarationSpec<z.ZodType<{ order_id: string }>, typeof order> & ToolImplementationSpec<z.ZodType<{ order_id: string }>, typeof order>> = {},
+  overrides: Partial<
+    ToolDeclarationSpec<z.ZodType<{ order_id: string }>, typeof order> &
+      ToolImplementationSpec<z.ZodType<{ order_id: string }>, typeof order>
+  > = {},
 ) {
   return defineTool({
     name: 'orders.get',
@@ -39,7 +42,9 @@ export function orderTool(
       {
         id: 'total-equals-lines',
         version: 2,
-        check: (data) => data.total_cents === data.lines.reduce((sum, line) => sum + line.cents, 0) || 'total differs from the sum of lines',
+        check: (data) =>
+          data.total_cents === data.lines.reduce((sum, line) => sum + line.cents, 0) ||
+          'total differs from the sum of lines',
       },
     ],
     freshness: { maxAgeMs: 60_000, onStale: 'fail' },
@@ -59,14 +64,22 @@ export function goodOrderOutput(observedAt = '2026-11-30T11:59:30.000Z'): ToolOu
   return {
     data: structuredClone(sampleOrder),
     observedAt,
-    evidence: [{ kind: 'db_row', locator: 'orders/ord_1001', supports: ['/total_cents', '/lines/0'], quote: 'total 3500' }],
+    evidence: [
+      { kind: 'db_row', locator: 'orders/ord_1001', supports: ['/total_cents', '/lines/0'], quote: 'total 3500' },
+    ],
   };
 }
 
-const refund = z.strictObject({ refund_id: z.string(), amount_cents: z.number().int().positive(), status: z.enum(['pending', 'settled']) });
+const refund = z.strictObject({
+  refund_id: z.string(),
+  amount_cents: z.number().int().positive(),
+  status: z.enum(['pending', 'settled']),
+});
 
 /** A write tool: refunds need a receipt from the payment provider. */
-export function refundTool(handler: ToolImplementationSpec<z.ZodType<{ order_id: string; amount_cents: number }>, typeof refund>['handler']) {
+export function refundTool(
+  handler: ToolImplementationSpec<z.ZodType<{ order_id: string; amount_cents: number }>, typeof refund>['handler'],
+) {
   return defineTool({
     name: 'payments.refund',
     description: 'Refund part or all of an order.',
@@ -95,7 +108,10 @@ export function listTool(count: number, budget: { maxBytes?: number; maxItems?: 
     budget: { itemsPointer: '/items', ...budget },
     handler: () =>
       Promise.resolve({
-        data: { items: Array.from({ length: count }, (_, i) => ({ id: `it_${i}`, title: `Item number ${i}`, score: i / 10 })), total: count },
+        data: {
+          items: Array.from({ length: count }, (_, i) => ({ id: `it_${i}`, title: `Item number ${i}`, score: i / 10 })),
+          total: count,
+        },
         evidence: count > 0 ? [{ kind: 'index_hit', locator: 'catalog/it_0', supports: ['/items/0'] }] : [],
       }),
   });

@@ -32,16 +32,19 @@ const HOOK_TIMEOUT_MS = 300_000;
  */
 export function useRuntimeHarness(label: string, options: UseRuntimeHarnessOptions = {}): FileHarness {
   let started: FileHarness | undefined;
-  before(async () => {
-    const harness = await startRuntimeHarness(options.storeFactory ?? integrationStore(label), options);
-    try {
-      for (const tool of options.extraTools ?? []) harness.tools.register(tool);
-      started = { ...harness, worker: await harness.startWorker() };
-    } catch (error) {
-      await harness.stop();
-      throw error;
-    }
-  }, { timeout: HOOK_TIMEOUT_MS });
+  before(
+    async () => {
+      const harness = await startRuntimeHarness(options.storeFactory ?? integrationStore(label), options);
+      try {
+        for (const tool of options.extraTools ?? []) harness.tools.register(tool);
+        started = { ...harness, worker: await harness.startWorker() };
+      } catch (error) {
+        await harness.stop();
+        throw error;
+      }
+    },
+    { timeout: HOOK_TIMEOUT_MS },
+  );
   after(() => started?.stop(), { timeout: HOOK_TIMEOUT_MS });
   // The file's tests are declared before the hook runs, so they get a handle that forwards to the harness once started.
   return new Proxy({} as FileHarness, {

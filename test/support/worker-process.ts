@@ -47,22 +47,39 @@ async function main(rawConfig: string | undefined): Promise<void> {
   const parsed = workerProcessConfig.safeParse(JSON.parse(rawConfig));
   if (!parsed.success) throw new Error(`invalid worker config: ${z.prettifyError(parsed.error)}`);
   const config = parsed.data;
-  Runtime.install({ logger: new DefaultLogger('ERROR'), telemetryOptions: { logging: { filter: 'ERROR', forward: {} } } });
+  Runtime.install({
+    logger: new DefaultLogger('ERROR'),
+    telemetryOptions: { logging: { filter: 'ERROR', forward: {} } },
+  });
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 2000 });
   // A dropped connection (a Postgres restart) surfaces on the next query as a retryable store error, not here.
   pool.on('error', () => undefined);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
-  const tools = paymentTools(config.paymentsUrl, config.dispatchProbeUrl === undefined ? {} : { atDispatchPoint: reportDispatchPoints(config.dispatchProbeUrl, config.paymentsUrl) });
+  const tools = paymentTools(
+    config.paymentsUrl,
+    config.dispatchProbeUrl === undefined
+      ? {}
+      : { atDispatchPoint: reportDispatchPoints(config.dispatchProbeUrl, config.paymentsUrl) },
+  );
   const worker = await Worker.create({
     connection,
     namespace: config.namespace,
     taskQueue: config.taskQueue,
     ...(config.activitiesOnly ? {} : { workflowBundle: { codePath: config.workflowBundlePath } }),
-    ...(config.maxConcurrentActivities === undefined ? {} : { maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities }),
+    ...(config.maxConcurrentActivities === undefined
+      ? {}
+      : { maxConcurrentActivityTaskExecutions: config.maxConcurrentActivities }),
     // A killed worker's sticky queue has no poller: hand its workflow tasks back to the shared queue quickly.
     stickyQueueScheduleToStartTimeout: '1s',
     shutdownGraceTime: '1s',
-    plugins: [new ToolContractPlugin({ tools, store: new PgToolStore(pool, { schema: config.schema }), safeRetryTools: config.safeRetryTools, decisions: unauthenticatedForDevelopment() })],
+    plugins: [
+      new ToolContractPlugin({
+        tools,
+        store: new PgToolStore(pool, { schema: config.schema }),
+        safeRetryTools: config.safeRetryTools,
+        decisions: unauthenticatedForDevelopment(),
+      }),
+    ],
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => worker.shutdown());
   // Created but not yet running, the worker polls nothing: a standby process takes no task.
@@ -84,7 +101,9 @@ async function startLine(): Promise<void> {
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main(process.argv[2]).catch((error: unknown) => {
-    process.stderr.write(`worker process failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `worker process failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(1);
   });
 }

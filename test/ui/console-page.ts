@@ -9,12 +9,20 @@ export async function see(page: Page, locator: Locator, what: string): Promise<v
   try {
     await locator.first().waitFor({ state: 'visible', timeout: SEE_TIMEOUT_MS });
   } catch (error) {
-    throw new Error(`the console did not show ${what} at ${page.url()}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw new Error(
+      `the console did not show ${what} at ${page.url()}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    );
   }
 }
 
 /** Loads `url` again until the locator matches (the inbox lists a call once the worker recorded it). */
-export async function seeAfterReloads(page: Page, url: string, locator: Locator, what: string, timeoutMs = 90_000): Promise<void> {
+export async function seeAfterReloads(
+  page: Page,
+  url: string,
+  locator: Locator,
+  what: string,
+  timeoutMs = 90_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await page.goto(url);

@@ -1,5 +1,11 @@
 import { Worker } from '@temporalio/worker';
-import { DEMO_TASK_QUEUE, DEMO_WORKFLOWS_PATH, runDemo, startDemoServices, SUPPORT_DEMO_WORKFLOW_TYPE } from '../../src/demo/index.js';
+import {
+  DEMO_TASK_QUEUE,
+  DEMO_WORKFLOWS_PATH,
+  runDemo,
+  startDemoServices,
+  SUPPORT_DEMO_WORKFLOW_TYPE,
+} from '../../src/demo/index.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
 import { CleanupStack } from '../../testkit/cleanup-stack.js';
 import { TEST_DECISION_KEY, testDecisions } from '../support/decisions.js';
@@ -51,15 +57,33 @@ export async function startDemoScene(): Promise<UiScene> {
       taskQueue,
       workflowsPath: DEMO_WORKFLOWS_PATH,
       shutdownGraceTime: '1s',
-      plugins: [new ToolContractPlugin({ tools: services.tools, store, safeRetryTools: services.safeRetryTools, decisions: testDecisions })],
+      plugins: [
+        new ToolContractPlugin({
+          tools: services.tools,
+          store,
+          safeRetryTools: services.safeRetryTools,
+          decisions: testDecisions,
+        }),
+      ],
     });
     const running = runInBackground(worker, new Set());
     cleanups.push(() => running.stop());
 
-    const summary = await runDemo({ client: temporal.client, store, services, taskQueue, approval: 'auto', cli: 'tool-contract', signingKey: TEST_DECISION_KEY, onProgress: () => undefined });
+    const summary = await runDemo({
+      client: temporal.client,
+      store,
+      services,
+      taskQueue,
+      approval: 'auto',
+      cli: 'tool-contract',
+      signingKey: TEST_DECISION_KEY,
+      onProgress: () => undefined,
+    });
     const reconciliation = summary.reconciliation;
     if (summary.status !== 'COMPLETED' || reconciliation === null) {
-      throw new Error(`the demo did not run to a reconciled write: ${summary.status}, reconciliation ${JSON.stringify(reconciliation)}`);
+      throw new Error(
+        `the demo did not run to a reconciled write: ${summary.status}, reconciliation ${JSON.stringify(reconciliation)}`,
+      );
     }
     const reconciledTool = summary.toolCalls.find((call) => call.delivery === 'receipt_reconciled')?.tool;
     if (reconciledTool === undefined) throw new Error('the demo has no tool call settled by reconciliation');

@@ -23,7 +23,11 @@ const exportTool = (output: unknown, effect: ToolEffect = 'write') =>
 
 describe('an accepted job', () => {
   it('is accepted: no data, no error, outcome unknown until it finishes, with the job handle and when to poll', async () => {
-    const execution = await executeTool(exportTool({ accepted: { handle: 'job-81', pollAfterMs: 1500 }, downstream: { requestRef: 'req-1' } }), { report_id: 'r-1' }, ctx);
+    const execution = await executeTool(
+      exportTool({ accepted: { handle: 'job-81', pollAfterMs: 1500 }, downstream: { requestRef: 'req-1' } }),
+      { report_id: 'r-1' },
+      ctx,
+    );
     const { modelResult, audit } = execution;
     assert.equal(modelResult.status, 'accepted');
     assert.equal(modelResult.data, null);
@@ -37,7 +41,11 @@ describe('an accepted job', () => {
   });
 
   it('shows the model a redacted handle, and keeps the handle as given for polling', async () => {
-    const { modelResult, job } = await executeTool(exportTool({ accepted: { handle: ctx.idempotencyKey } }), { report_id: 'r-1' }, ctx);
+    const { modelResult, job } = await executeTool(
+      exportTool({ accepted: { handle: ctx.idempotencyKey } }),
+      { report_id: 'r-1' },
+      ctx,
+    );
     assert.ok(!JSON.stringify(modelResult).includes(ctx.idempotencyKey));
     assert.equal(modelResult.job?.poll_after_ms, null);
     assert.equal(job?.handle, ctx.idempotencyKey);
@@ -47,23 +55,44 @@ describe('an accepted job', () => {
     const read = await executeTool(exportTool({ accepted: { handle: 'job-1' } }, 'read'), { report_id: 'r-1' }, ctx);
     assert.equal(read.modelResult.error?.code, 'OUTPUT_CONTRACT_VIOLATION');
     assert.equal(read.modelResult.error?.layer, 'protocol');
-    for (const output of [{ accepted: { handle: '' } }, { accepted: { handle: 'j', pollAfterMs: -1 } }, { accepted: { handle: 'j' }, data: { url: 'x' } }, { accepted: 'job-1' }]) {
+    for (const output of [
+      { accepted: { handle: '' } },
+      { accepted: { handle: 'j', pollAfterMs: -1 } },
+      { accepted: { handle: 'j' }, data: { url: 'x' } },
+      { accepted: 'job-1' },
+    ]) {
       const { modelResult, audit } = await executeTool(exportTool(output), { report_id: 'r-1' }, ctx);
-      assert.equal(modelResult.status, 'unknown', `${JSON.stringify(output)}: a write that ran with a malformed answer has an unknown outcome`);
+      assert.equal(
+        modelResult.status,
+        'unknown',
+        `${JSON.stringify(output)}: a write that ran with a malformed answer has an unknown outcome`,
+      );
       assert.equal((audit.error_detail as { replaced_code?: string }).replaced_code, 'OUTPUT_CONTRACT_VIOLATION');
     }
   });
 
   it('the published schema ties accepted to its job, both ways', async () => {
-    const { modelResult } = await executeTool(exportTool({ accepted: { handle: 'job-81' } }), { report_id: 'r-1' }, ctx);
+    const { modelResult } = await executeTool(
+      exportTool({ accepted: { handle: 'job-81' } }),
+      { report_id: 'r-1' },
+      ctx,
+    );
     assert.ok(modelResultSchema.safeParse(modelResult).success);
     assert.equal(modelResultSchema.safeParse({ ...modelResult, job: undefined }).success, false);
-    const succeeded = (await executeTool(orderTool(returning(goodOrderOutput())), { order_id: 'ord_1001' }, ctx)).modelResult;
+    const succeeded = (await executeTool(orderTool(returning(goodOrderOutput())), { order_id: 'ord_1001' }, ctx))
+      .modelResult;
     assert.equal(modelResultSchema.safeParse({ ...succeeded, job: modelResult.job }).success, false);
-    assert.equal(modelResultSchema.safeParse({ ...modelResult, execution: { ...modelResult.execution, outcome: 'committed' } }).success, false);
+    assert.equal(
+      modelResultSchema.safeParse({ ...modelResult, execution: { ...modelResult.execution, outcome: 'committed' } })
+        .success,
+      false,
+    );
   });
 
   it('only side-effecting tools may declare poll', () => {
-    assert.throws(() => defineTool({ ...exportTool({}, 'read'), poll: () => Promise.resolve({ state: 'unknown' }) }), ToolDefinitionError);
+    assert.throws(
+      () => defineTool({ ...exportTool({}, 'read'), poll: () => Promise.resolve({ state: 'unknown' }) }),
+      ToolDefinitionError,
+    );
   });
 });

@@ -14,7 +14,10 @@ test('encode seals the whole payload (metadata too) under the current key id; de
   const [sealed] = await codec.encode([plain]);
   assert.equal(text(sealed?.metadata?.['encoding']), ENCRYPTED_ENCODING);
   assert.equal(text(sealed?.metadata?.[KEY_ID_METADATA]), 'k1');
-  assert.ok(!text(sealed?.data).includes('Lovelace') && !text(sealed?.data).includes('json/plain'), 'nothing of the payload shows');
+  assert.ok(
+    !text(sealed?.data).includes('Lovelace') && !text(sealed?.data).includes('json/plain'),
+    'nothing of the payload shows',
+  );
   const [opened] = await codec.decode([sealed!]);
   assert.deepEqual(defaultPayloadConverter.fromPayload(opened!), SECRET_ARGUMENT);
   const [again] = await codec.encode([plain]);
@@ -31,9 +34,15 @@ test('rotation: the first key seals, every listed key opens what it sealed; an u
   assert.equal(text(fresh?.metadata?.[KEY_ID_METADATA]), 'k2');
   await assert.rejects(new AesGcmPayloadCodec([k1]).decode([fresh!]), 'a key id it does not hold');
 
-  const tampered: Payload = { ...fresh!, data: Uint8Array.from(fresh!.data!, (byte, index) => (index === 20 ? byte ^ 1 : byte)) };
+  const tampered: Payload = {
+    ...fresh!,
+    data: Uint8Array.from(fresh!.data!, (byte, index) => (index === 20 ? byte ^ 1 : byte)),
+  };
   await assert.rejects(rotated.decode([tampered]));
-  const relabelled: Payload = { ...fresh!, metadata: { ...fresh!.metadata, [KEY_ID_METADATA]: new TextEncoder().encode('k1') } };
+  const relabelled: Payload = {
+    ...fresh!,
+    metadata: { ...fresh!.metadata, [KEY_ID_METADATA]: new TextEncoder().encode('k1') },
+  };
   await assert.rejects(rotated.decode([relabelled]), 'the key id is authenticated');
 });
 
@@ -48,9 +57,15 @@ test('keys: 32 bytes, unique ids; the text form id:base64 with the first one cur
   assert.throws(() => new AesGcmPayloadCodec([key('k1'), key('k1')]), RangeError);
   const raw = [randomBytes(32).toString('base64'), randomBytes(32).toString('base64')];
   const parsed = parseCodecKeys(`k2:${raw[0]!}, k1:${raw[1]!}`);
-  assert.deepEqual(parsed.map((entry) => entry.id), ['k2', 'k1']);
+  assert.deepEqual(
+    parsed.map((entry) => entry.id),
+    ['k2', 'k1'],
+  );
   assert.equal(Buffer.from(parsed[1]!.key).toString('base64'), raw[1]);
   const short = randomBytes(16).toString('base64');
-  assert.throws(() => parseCodecKeys(`k1:${short}`), (error: unknown) => error instanceof RangeError && !error.message.includes(short));
+  assert.throws(
+    () => parseCodecKeys(`k1:${short}`),
+    (error: unknown) => error instanceof RangeError && !error.message.includes(short),
+  );
   assert.throws(() => parseCodecKeys(raw[0]!), RangeError);
 });

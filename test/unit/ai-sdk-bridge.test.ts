@@ -4,12 +4,23 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { jsonSchema, tool } from 'ai';
 import { z } from 'zod';
-import { contractToolSet, declareAiSdkTool, implementAiSdkTool, type AiSdkToolContext } from '../../src/ai-sdk/index.js';
+import {
+  contractToolSet,
+  declareAiSdkTool,
+  implementAiSdkTool,
+  type AiSdkToolContext,
+} from '../../src/ai-sdk/index.js';
 import { declareTool, ToolDefinitionError, type HandlerContext } from '../../src/index.js';
 
 const inputSchema = z.strictObject({ payment_id: z.string(), amount_cents: z.number().int().positive() });
 const output = z.strictObject({ refund_id: z.string() });
-const fields = { name: 'payments.refund', output, effect: 'write', source: { label: 'payments', type: 'http_api' }, businessKey: ['payment_id'] } as const;
+const fields = {
+  name: 'payments.refund',
+  output,
+  effect: 'write',
+  source: { label: 'payments', type: 'http_api' },
+  businessKey: ['payment_id'],
+} as const;
 
 function handlerContext(events: string[]): HandlerContext {
   return {
@@ -29,11 +40,21 @@ function handlerContext(events: string[]): HandlerContext {
 describe('declareAiSdkTool', () => {
   it('declares what declareTool declares for the same schema, description and fields', () => {
     const declared = declareAiSdkTool({ description: 'Refund a payment.', inputSchema }, fields);
-    assert.equal(declared.facts.revision, declareTool({ ...fields, description: 'Refund a payment.', input: inputSchema }).facts.revision);
+    assert.equal(
+      declared.facts.revision,
+      declareTool({ ...fields, description: 'Refund a payment.', input: inputSchema }).facts.revision,
+    );
   });
 
   it('refuses an input schema the worker cannot re-validate, and a tool without a text description', () => {
-    assert.throws(() => declareAiSdkTool({ description: 'Refund.', inputSchema: jsonSchema<{ payment_id: string }>({ type: 'object' }) }, fields), ToolDefinitionError);
+    assert.throws(
+      () =>
+        declareAiSdkTool(
+          { description: 'Refund.', inputSchema: jsonSchema<{ payment_id: string }>({ type: 'object' }) },
+          fields,
+        ),
+      ToolDefinitionError,
+    );
     assert.throws(() => declareAiSdkTool({ inputSchema }, fields), ToolDefinitionError);
   });
 });
@@ -51,7 +72,9 @@ describe('implementAiSdkTool', () => {
         return Promise.resolve({ refund_id: `re_${input.payment_id}` });
       },
     });
-    const implementation = implementAiSdkTool(declareAiSdkTool(refund, fields), refund, { describe: (result) => ({ receipt: { externalId: result.refund_id } }) });
+    const implementation = implementAiSdkTool(declareAiSdkTool(refund, fields), refund, {
+      describe: (result) => ({ receipt: { externalId: result.refund_id } }),
+    });
     const produced = await implementation.handler({ payment_id: 'pay_1', amount_cents: 5 }, handlerContext(events));
     assert.deepEqual(events, ['fence', 'execute']);
     assert.deepEqual(seen, [{ idempotencyKey: 'key-1', callId: 'call-1', principal: { tenant: 't', subject: 's' } }]);
@@ -67,8 +90,13 @@ describe('implementAiSdkTool', () => {
         yield { refund_id: 're_final' };
       },
     });
-    const implementation = implementAiSdkTool(declareAiSdkTool(lookup, { name: 'payments.find_refund', output, effect: 'read', source: fields.source }), lookup);
-    assert.deepEqual(await implementation.handler({ payment_id: 'pay_1', amount_cents: 5 }, handlerContext([])), { data: { refund_id: 're_final' } });
+    const implementation = implementAiSdkTool(
+      declareAiSdkTool(lookup, { name: 'payments.find_refund', output, effect: 'read', source: fields.source }),
+      lookup,
+    );
+    assert.deepEqual(await implementation.handler({ payment_id: 'pay_1', amount_cents: 5 }, handlerContext([])), {
+      data: { refund_id: 're_final' },
+    });
   });
 });
 

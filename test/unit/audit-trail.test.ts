@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { firstMonthKept } from '../../src/cli/audit-retention.js';
-import { anchorDigest, GENESIS_ANCHOR_SHA256, signAnchorDigest, type AnchorBody, type AuditAnchor } from '../../src/store/audit-trail/anchor.js';
+import {
+  anchorDigest,
+  GENESIS_ANCHOR_SHA256,
+  signAnchorDigest,
+  type AnchorBody,
+  type AuditAnchor,
+} from '../../src/store/audit-trail/anchor.js';
 import { auditLeaf, microsecondIso, type AuditLeafFields } from '../../src/store/audit-trail/audit-leaf.js';
 import { chainFindings, publishedFindings, signatureFindings } from '../../src/store/audit-trail/chain-check.js';
 import { leafHash, merkleRoot } from '../../src/store/audit-trail/merkle.js';
@@ -24,26 +30,46 @@ const CT_ROOTS = [
 ];
 
 describe('the Merkle tree of a segment', () => {
-  it('is RFC 6962\'s: the roots of Certificate Transparency\'s reference vectors, for 0 to 8 leaves', () => {
+  it("is RFC 6962's: the roots of Certificate Transparency's reference vectors, for 0 to 8 leaves", () => {
     const leaves = CT_LEAVES.map((hex) => leafHash(Buffer.from(hex, 'hex')));
-    for (let size = 0; size <= leaves.length; size++) assert.equal(merkleRoot(leaves.slice(0, size)), CT_ROOTS[size], `${size} leaves`);
+    for (let size = 0; size <= leaves.length; size++)
+      assert.equal(merkleRoot(leaves.slice(0, size)), CT_ROOTS[size], `${size} leaves`);
   });
 });
 
 function row(n: number, overrides: Partial<AuditLeafFields> = {}): AuditLeafFields {
-  return { audit_id: `aud_${n}`, audit_sha256: String(n).padStart(64, '0'), xact: String(100 + n), seq: String(n), recorded_at: '2026-12-05T07:30:32.088410Z', workflow_id: 'wf', ...overrides };
+  return {
+    audit_id: `aud_${n}`,
+    audit_sha256: String(n).padStart(64, '0'),
+    xact: String(100 + n),
+    seq: String(n),
+    recorded_at: '2026-12-05T07:30:32.088410Z',
+    workflow_id: 'wf',
+    ...overrides,
+  };
 }
 
 function sealed(rows: readonly AuditLeafFields[], anchorNo = 1): { anchor: AuditAnchor; leaves: Buffer[] } {
   const leaves = rows.map(auditLeaf);
-  const body: AnchorBody = { anchor_no: anchorNo, period: '2026-12-01', xact_from: '0', xact_to: '200', row_count: rows.length, merkle_root: merkleRoot(leaves), prev_anchor_sha256: GENESIS_ANCHOR_SHA256, sealed_at: '2026-12-05T08:00:00.000000Z', sealed_by: 'ttc_app' };
+  const body: AnchorBody = {
+    anchor_no: anchorNo,
+    period: '2026-12-01',
+    xact_from: '0',
+    xact_to: '200',
+    row_count: rows.length,
+    merkle_root: merkleRoot(leaves),
+    prev_anchor_sha256: GENESIS_ANCHOR_SHA256,
+    sealed_at: '2026-12-05T08:00:00.000000Z',
+    sealed_by: 'ttc_app',
+  };
   return { anchor: { ...body, anchor_sha256: anchorDigest(body), key_id: null, signature: null }, leaves };
 }
 
 describe('a segment checked against its sealed leaves', () => {
   const rows = [1, 2, 3, 4, 5].map((n) => row(n));
   const { anchor, leaves } = sealed(rows);
-  const check = (now: readonly AuditLeafFields[], complete = true) => segmentFindings({ anchor, leaves, rows: now, complete });
+  const check = (now: readonly AuditLeafFields[], complete = true) =>
+    segmentFindings({ anchor, leaves, rows: now, complete });
 
   it('holds as sealed, and names nothing', () => {
     assert.deepEqual(check(rows), []);
@@ -51,39 +77,78 @@ describe('a segment checked against its sealed leaves', () => {
 
   it('names a row changed in place (a field of its leaf edited): changed, not also a missing leaf', () => {
     const now = rows.map((r) => (r.audit_id === 'aud_3' ? { ...r, audit_sha256: 'f'.repeat(64) } : r));
-    assert.deepEqual(check(now), [{ kind: 'row_not_as_sealed', anchor_no: 1, audit_id: 'aud_3', seq: '3', how: 'changed' }]);
+    assert.deepEqual(check(now), [
+      { kind: 'row_not_as_sealed', anchor_no: 1, audit_id: 'aud_3', seq: '3', how: 'changed' },
+    ]);
   });
 
   it('names a deleted row by its place between its neighbours', () => {
-    assert.deepEqual(check(rows.filter((r) => r.audit_id !== 'aud_3')), [{ kind: 'row_missing', anchor_no: 1, position: 2, after: 'aud_2', before: 'aud_4' }]);
-    assert.deepEqual(check(rows.slice(1)), [{ kind: 'row_missing', anchor_no: 1, position: 0, after: null, before: 'aud_2' }]);
+    assert.deepEqual(check(rows.filter((r) => r.audit_id !== 'aud_3')), [
+      { kind: 'row_missing', anchor_no: 1, position: 2, after: 'aud_2', before: 'aud_4' },
+    ]);
+    assert.deepEqual(check(rows.slice(1)), [
+      { kind: 'row_missing', anchor_no: 1, position: 0, after: null, before: 'aud_2' },
+    ]);
   });
 
   it('names an added row', () => {
-    assert.deepEqual(check([...rows.slice(0, 2), row(9), ...rows.slice(2)]), [{ kind: 'row_not_as_sealed', anchor_no: 1, audit_id: 'aud_9', seq: '9', how: 'added' }]);
+    assert.deepEqual(check([...rows.slice(0, 2), row(9), ...rows.slice(2)]), [
+      { kind: 'row_not_as_sealed', anchor_no: 1, audit_id: 'aud_9', seq: '9', how: 'added' },
+    ]);
   });
 
   it('names rows in another order, and in a partial view only what is not sealed', () => {
     assert.deepEqual(check([rows[1]!, rows[0]!, ...rows.slice(2)]), [{ kind: 'rows_reordered', anchor_no: 1 }]);
-    assert.deepEqual(check([rows[3]!], false), [], 'one workflow\'s rows: the others are not missing');
+    assert.deepEqual(check([rows[3]!], false), [], "one workflow's rows: the others are not missing");
     assert.equal(check([{ ...rows[3]!, seq: '44' }], false)[0]?.kind, 'row_not_as_sealed');
   });
 
   it('refuses leaves that do not make the root', () => {
-    assert.deepEqual(segmentFindings({ anchor, leaves: leaves.slice(1), rows, complete: true }), [{ kind: 'segment_leaves', anchor_no: 1 }]);
+    assert.deepEqual(segmentFindings({ anchor, leaves: leaves.slice(1), rows, complete: true }), [
+      { kind: 'segment_leaves', anchor_no: 1 },
+    ]);
   });
 });
 
 /** A chain of anchors as a sealer writes it (two ranges, the second over two months). */
 function chain(sealedBy = 'ttc_app'): AuditAnchor[] {
   const bodies: Omit<AnchorBody, 'prev_anchor_sha256' | 'anchor_no'>[] = [
-    { period: '2026-11-01', xact_from: '0', xact_to: '500', row_count: 2, merkle_root: 'a'.repeat(64), sealed_at: '2026-12-01T00:00:00.000000Z', sealed_by: 'ttc_app' },
-    { period: '2026-11-01', xact_from: '500', xact_to: '900', row_count: 1, merkle_root: 'b'.repeat(64), sealed_at: '2026-12-02T00:00:00.000000Z', sealed_by: 'ttc_app' },
-    { period: '2026-12-01', xact_from: '500', xact_to: '900', row_count: 3, merkle_root: 'c'.repeat(64), sealed_at: '2026-12-02T00:00:00.000000Z', sealed_by: 'ttc_app' },
+    {
+      period: '2026-11-01',
+      xact_from: '0',
+      xact_to: '500',
+      row_count: 2,
+      merkle_root: 'a'.repeat(64),
+      sealed_at: '2026-12-01T00:00:00.000000Z',
+      sealed_by: 'ttc_app',
+    },
+    {
+      period: '2026-11-01',
+      xact_from: '500',
+      xact_to: '900',
+      row_count: 1,
+      merkle_root: 'b'.repeat(64),
+      sealed_at: '2026-12-02T00:00:00.000000Z',
+      sealed_by: 'ttc_app',
+    },
+    {
+      period: '2026-12-01',
+      xact_from: '500',
+      xact_to: '900',
+      row_count: 3,
+      merkle_root: 'c'.repeat(64),
+      sealed_at: '2026-12-02T00:00:00.000000Z',
+      sealed_by: 'ttc_app',
+    },
   ];
   const anchors: AuditAnchor[] = [];
   for (const [index, body] of bodies.entries()) {
-    const full: AnchorBody = { ...body, sealed_by: sealedBy, anchor_no: index + 1, prev_anchor_sha256: anchors.at(-1)?.anchor_sha256 ?? GENESIS_ANCHOR_SHA256 };
+    const full: AnchorBody = {
+      ...body,
+      sealed_by: sealedBy,
+      anchor_no: index + 1,
+      prev_anchor_sha256: anchors.at(-1)?.anchor_sha256 ?? GENESIS_ANCHOR_SHA256,
+    };
     anchors.push({ ...full, anchor_sha256: anchorDigest(full), key_id: null, signature: null });
   }
   return anchors;
@@ -98,28 +163,51 @@ describe('the chain of anchors', () => {
     const edited = chain().map((anchor) => (anchor.anchor_no === 2 ? { ...anchor, row_count: 7 } : anchor));
     assert.deepEqual(chainFindings(edited), [{ kind: 'anchor_digest', anchor_no: 2 }]);
     const removed = chain().filter((anchor) => anchor.anchor_no !== 2);
-    assert.deepEqual(chainFindings(removed).map((finding) => finding.kind), ['anchor_sequence', 'chain_broken']);
+    assert.deepEqual(
+      chainFindings(removed).map((finding) => finding.kind),
+      ['anchor_sequence', 'chain_broken'],
+    );
     const gap = chain();
     const body: AnchorBody = { ...gap[1]!, xact_from: '600' };
     gap[1] = { ...gap[1]!, xact_from: '600', anchor_sha256: anchorDigest(body) };
     assert.ok(chainFindings(gap).some((finding) => finding.kind === 'anchor_sequence' && finding.problem === 'range'));
   });
 
-  it('is checked against the anchors published outside the database, and against the sealer\'s signatures', () => {
+  it("is checked against the anchors published outside the database, and against the sealer's signatures", () => {
     const published = chain();
     // An owner who re-seals writes a chain that holds on its own, with other digests.
     const resealed = chain('owner');
     assert.deepEqual(chainFindings(resealed), []);
     assert.deepEqual(publishedFindings(published, published), []);
-    assert.deepEqual(publishedFindings(resealed, published).map((finding) => finding.kind), ['published_anchor', 'published_anchor', 'published_anchor']);
-    assert.deepEqual(publishedFindings(published.slice(0, 1), published).map((finding) => (finding as { problem: string }).problem), ['missing', 'missing']);
+    assert.deepEqual(
+      publishedFindings(resealed, published).map((finding) => finding.kind),
+      ['published_anchor', 'published_anchor', 'published_anchor'],
+    );
+    assert.deepEqual(
+      publishedFindings(published.slice(0, 1), published).map((finding) => (finding as { problem: string }).problem),
+      ['missing', 'missing'],
+    );
 
     const { privateKey, publicKey } = generateKeyPairSync('ed25519');
     const other = generateKeyPairSync('ed25519');
-    const signed = chain().map((anchor) => ({ ...anchor, key_id: 'k1', signature: signAnchorDigest(anchor.anchor_sha256, { keyId: 'k1', privateKey }) }));
+    const signed = chain().map((anchor) => ({
+      ...anchor,
+      key_id: 'k1',
+      signature: signAnchorDigest(anchor.anchor_sha256, { keyId: 'k1', privateKey }),
+    }));
     assert.deepEqual(signatureFindings(signed, new Map([['k1', publicKey]])), []);
-    assert.deepEqual(signatureFindings(signed, new Map([['k1', other.publicKey]])).map((finding) => (finding as { problem: string }).problem), ['bad_signature', 'bad_signature', 'bad_signature']);
-    assert.deepEqual(signatureFindings(chain().slice(0, 1), new Map([['k1', publicKey]])).map((finding) => (finding as { problem: string }).problem), ['unsigned']);
+    assert.deepEqual(
+      signatureFindings(signed, new Map([['k1', other.publicKey]])).map(
+        (finding) => (finding as { problem: string }).problem,
+      ),
+      ['bad_signature', 'bad_signature', 'bad_signature'],
+    );
+    assert.deepEqual(
+      signatureFindings(chain().slice(0, 1), new Map([['k1', publicKey]])).map(
+        (finding) => (finding as { problem: string }).problem,
+      ),
+      ['unsigned'],
+    );
   });
 });
 
@@ -134,6 +222,10 @@ describe('times and months', () => {
     assert.equal(firstMonthKept('13m', now), '2025-11-01');
     assert.equal(firstMonthKept('2y', now), '2024-12-01');
     assert.equal(firstMonthKept('1w', now), '2026-11-01');
-    assert.equal(firstMonthKept('1m', new Date('2026-03-31T12:00:00Z')), '2026-02-01', 'a month back from the 31st is February, not March');
+    assert.equal(
+      firstMonthKept('1m', new Date('2026-03-31T12:00:00Z')),
+      '2026-02-01',
+      'a month back from the 31st is February, not March',
+    );
   });
 });

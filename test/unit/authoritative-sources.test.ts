@@ -17,32 +17,79 @@ const stock = (values: { value: number; source: string }[], authoritativeSources
     source: { label: 'warehouse_a', type: 'database', allowlist: ['erp', 'warehouse_b'] },
     ...(authoritativeSources === undefined ? {} : { authoritativeSources }),
     invariants: [{ id: 'non-negative', version: 1, check: (data) => data.stock >= 0 }],
-    handler: (args) => Promise.resolve({ data: { sku: args.sku, stock: values[0]!.value }, conflicts: [{ field: '/stock', values }] }),
+    handler: (args) =>
+      Promise.resolve({ data: { sku: args.sku, stock: values[0]!.value }, conflicts: [{ field: '/stock', values }] }),
   });
 
 describe('a source conflict switches to the authoritative source the tool names (seed 004)', () => {
   it('without an authority the conflict is reported unresolved, with a warning', async () => {
-    const { modelResult } = await executeTool(stock([{ value: 10, source: 'warehouse_a' }, { value: 0, source: 'erp' }]), { sku: 'sku_1' }, testContext());
-    assert.deepEqual([(modelResult.data as { stock: number }).stock, modelResult.conflicts[0]?.resolution], [10, 'unresolved']);
+    const { modelResult } = await executeTool(
+      stock([
+        { value: 10, source: 'warehouse_a' },
+        { value: 0, source: 'erp' },
+      ]),
+      { sku: 'sku_1' },
+      testContext(),
+    );
+    assert.deepEqual(
+      [(modelResult.data as { stock: number }).stock, modelResult.conflicts[0]?.resolution],
+      [10, 'unresolved'],
+    );
     assert.ok(modelResult.warnings.some((warning) => warning.code === 'CONFLICTING_SOURCES'));
   });
 
   it("with one, the data takes the authority's value — validated like any other — and the conflict says who decided", async () => {
-    const { modelResult, audit } = await executeTool(stock([{ value: 10, source: 'warehouse_a' }, { value: 0, source: 'erp' }], { '/stock': 'erp' }), { sku: 'sku_1' }, testContext());
+    const { modelResult, audit } = await executeTool(
+      stock(
+        [
+          { value: 10, source: 'warehouse_a' },
+          { value: 0, source: 'erp' },
+        ],
+        { '/stock': 'erp' },
+      ),
+      { sku: 'sku_1' },
+      testContext(),
+    );
     assert.equal((modelResult.data as { stock: number }).stock, 0);
-    assert.deepEqual([modelResult.conflicts[0]?.resolution, modelResult.conflicts[0]?.rule], ['authoritative', 'source:erp']);
+    assert.deepEqual(
+      [modelResult.conflicts[0]?.resolution, modelResult.conflicts[0]?.rule],
+      ['authoritative', 'source:erp'],
+    );
     assert.deepEqual(modelResult.warnings, []);
     assert.equal(audit.validation.find((layer) => layer.layer === 'evidence')?.outcome, 'passed');
   });
 
   it("the authority's value is checked like the handler's: one the schema refuses fails the call", async () => {
-    const { modelResult } = await executeTool(stock([{ value: 10, source: 'warehouse_a' }, { value: -3, source: 'erp' }], { '/stock': 'erp' }), { sku: 'sku_1' }, testContext());
+    const { modelResult } = await executeTool(
+      stock(
+        [
+          { value: 10, source: 'warehouse_a' },
+          { value: -3, source: 'erp' },
+        ],
+        { '/stock': 'erp' },
+      ),
+      { sku: 'sku_1' },
+      testContext(),
+    );
     assert.equal(modelResult.error?.code, 'OUTPUT_CONTRACT_VIOLATION');
   });
 
   it('a conflict without the authority among its sources stays unresolved; a bad declaration is refused', async () => {
-    const { modelResult } = await executeTool(stock([{ value: 10, source: 'warehouse_a' }, { value: 7, source: 'warehouse_b' }], { '/stock': 'erp' }), { sku: 'sku_1' }, testContext());
-    assert.deepEqual([(modelResult.data as { stock: number }).stock, modelResult.conflicts[0]?.resolution], [10, 'unresolved']);
+    const { modelResult } = await executeTool(
+      stock(
+        [
+          { value: 10, source: 'warehouse_a' },
+          { value: 7, source: 'warehouse_b' },
+        ],
+        { '/stock': 'erp' },
+      ),
+      { sku: 'sku_1' },
+      testContext(),
+    );
+    assert.deepEqual(
+      [(modelResult.data as { stock: number }).stock, modelResult.conflicts[0]?.resolution],
+      [10, 'unresolved'],
+    );
     assert.throws(() => stock([], { stock: 'erp' }), ToolDefinitionError);
   });
 });

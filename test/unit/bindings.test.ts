@@ -34,7 +34,7 @@ describe('bindings', () => {
     assert.deepEqual(verifyAudit({ modelResult, audit, trusted: trustedFor(ctx) }), { ok: true, failed: [] });
   });
 
-  it('swapping two calls\' results fails the result and call bindings', async () => {
+  it("swapping two calls' results fails the result and call bindings", async () => {
     const ctxA = testContext({ callId: 'call-A', idempotencyKey: 'idem-key-A-000000' });
     const ctxB = testContext({ callId: 'call-B', idempotencyKey: 'idem-key-B-000000' });
     const a = await run(ctxA);
@@ -47,18 +47,33 @@ describe('bindings', () => {
   it('changing only the idempotency key fails the call binding (and the readable key), never the request', async () => {
     const ctx = testContext();
     const { modelResult, audit } = await run(ctx);
-    const verdict = verifyAudit({ modelResult, audit, trusted: { ...trustedFor(ctx), idempotencyKey: 'idem-someone-else' } });
+    const verdict = verifyAudit({
+      modelResult,
+      audit,
+      trusted: { ...trustedFor(ctx), idempotencyKey: 'idem-someone-else' },
+    });
     assert.deepEqual(verdict.failed, ['identity', 'call_binding']);
     const relabelled = { ...audit, idempotency_key: 'idem-someone-else' };
-    const forged = verifyAudit({ modelResult, audit: relabelled, trusted: { ...trustedFor(ctx), idempotencyKey: 'idem-someone-else' } });
-    assert.deepEqual(forged.failed, ['call_binding'], 'relabelling the readable key alone cannot make the digest match');
+    const forged = verifyAudit({
+      modelResult,
+      audit: relabelled,
+      trusted: { ...trustedFor(ctx), idempotencyKey: 'idem-someone-else' },
+    });
+    assert.deepEqual(
+      forged.failed,
+      ['call_binding'],
+      'relabelling the readable key alone cannot make the digest match',
+    );
   });
 
   it('editing any business field of the model result fails verification', async () => {
     const ctx = testContext();
     const { modelResult, audit } = await run(ctx);
     const edited = { ...modelResult, data: { ...(modelResult.data as object), total_cents: 1 } };
-    assert.deepEqual(verifyAudit({ modelResult: edited, audit, trusted: trustedFor(ctx) }).failed, ['result', 'call_binding']);
+    assert.deepEqual(verifyAudit({ modelResult: edited, audit, trusted: trustedFor(ctx) }).failed, [
+      'result',
+      'call_binding',
+    ]);
     const editedStatus = { ...modelResult, status: 'partial' as const };
     assert.equal(verifyAudit({ modelResult: editedStatus, audit, trusted: trustedFor(ctx) }).ok, false);
   });
@@ -73,9 +88,17 @@ describe('bindings', () => {
   it('different arguments or a different principal fail the request binding', async () => {
     const ctx = testContext();
     const { modelResult, audit } = await run(ctx);
-    assert.ok(verifyAudit({ modelResult, audit, trusted: trustedFor(ctx, { order_id: 'ord_9999' }) }).failed.includes('request'));
+    assert.ok(
+      verifyAudit({ modelResult, audit, trusted: trustedFor(ctx, { order_id: 'ord_9999' }) }).failed.includes(
+        'request',
+      ),
+    );
     const otherPrincipal = { ...trustedFor(ctx), principal: { tenant: 'tenant-acme', subject: 'user-intruder' } };
-    assert.deepEqual(verifyAudit({ modelResult, audit, trusted: otherPrincipal }).failed, ['principal', 'request', 'call_binding']);
+    assert.deepEqual(verifyAudit({ modelResult, audit, trusted: otherPrincipal }).failed, [
+      'principal',
+      'request',
+      'call_binding',
+    ]);
   });
 
   it('a new call id for the same intent keeps request_sha256 but changes the call binding', async () => {
@@ -121,7 +144,10 @@ describe('bindings: the whole record (audit_sha256)', () => {
     const ctx = testContext();
     const { modelResult, audit } = await run(ctx);
     const recorded = auditDigest(audit);
-    assert.deepEqual(verifyAudit({ modelResult, audit, trusted: trustedFor(ctx), auditSha256: recorded }), { ok: true, failed: [] });
+    assert.deepEqual(verifyAudit({ modelResult, audit, trusted: trustedFor(ctx), auditSha256: recorded }), {
+      ok: true,
+      failed: [],
+    });
     const edits = [
       { ...audit, downstream: { ...audit.downstream, receipt_external_id: 'ch_attacker' } },
       { ...audit, raw_response_sha256: 'a'.repeat(64) },
@@ -133,14 +159,20 @@ describe('bindings: the whole record (audit_sha256)', () => {
       assert.notDeepEqual(edited, audit);
       // The three bindings do not see these fields: only the digest of the whole record does.
       assert.deepEqual(verifyAudit({ modelResult, audit: edited, trusted: trustedFor(ctx) }), { ok: true, failed: [] });
-      assert.deepEqual(verifyAudit({ modelResult, audit: edited, trusted: trustedFor(ctx), auditSha256: recorded }).failed, ['audit']);
+      assert.deepEqual(
+        verifyAudit({ modelResult, audit: edited, trusted: trustedFor(ctx), auditSha256: recorded }).failed,
+        ['audit'],
+      );
     }
   });
 
   it('a forged but well-formed audit_sha256 proves nothing', async () => {
     const ctx = testContext();
     const { modelResult, audit } = await run(ctx);
-    assert.deepEqual(verifyAudit({ modelResult, audit, trusted: trustedFor(ctx), auditSha256: 'f'.repeat(64) }).failed, ['audit']);
+    assert.deepEqual(
+      verifyAudit({ modelResult, audit, trusted: trustedFor(ctx), auditSha256: 'f'.repeat(64) }).failed,
+      ['audit'],
+    );
   });
 
   it('is SHA-256 over the canonical JSON of the record: the bytes the store keeps', async () => {

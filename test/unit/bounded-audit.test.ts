@@ -5,7 +5,11 @@ import { ToolError } from '../../src/index.js';
 import { auditRecordSchema } from '../../src/contract/audit-record.js';
 import { canonicalJson } from '../../src/contract/canonical-json.js';
 import { executeTool, type ToolExecution } from '../../src/contract/execute-tool.js';
-import { MAX_AUDIT_BYTES, MAX_AUDIT_REDACTIONS, MAX_REDACTION_PATH_CHARS } from '../../src/contract/funnel/audit-bounds.js';
+import {
+  MAX_AUDIT_BYTES,
+  MAX_AUDIT_REDACTIONS,
+  MAX_REDACTION_PATH_CHARS,
+} from '../../src/contract/funnel/audit-bounds.js';
 import { MAX_TRUSTED_VALUE_CHARS } from '../../src/contract/funnel/recordable-context.js';
 import { codeOf } from '../support/assertions.js';
 import { testContext } from '../../testkit/context.js';
@@ -24,7 +28,10 @@ function assertStorable(result: ToolExecution): void {
 }
 
 /** A read tool returning `data` under a permissive schema. */
-function notesTool(data: unknown, overrides: { revisions?: { handler: string }; effect?: 'read' | 'write'; receipt?: { externalId: string } } = {}) {
+function notesTool(
+  data: unknown,
+  overrides: { revisions?: { handler: string }; effect?: 'read' | 'write'; receipt?: { externalId: string } } = {},
+) {
   return defineTool({
     name: 'notes.get',
     description: 'Notes.',
@@ -55,7 +62,10 @@ describe('bounded audit: one small result cannot make a huge audit record', () =
   });
 
   it('long paths that share a prefix stay distinguishable', async () => {
-    const data = { [`${'k'.repeat(300)}a`]: ['sk-live-aaaaaaaaaaaaaaaaaaaa'], [`${'k'.repeat(300)}b`]: ['sk-live-bbbbbbbbbbbbbbbbbbbb'] };
+    const data = {
+      [`${'k'.repeat(300)}a`]: ['sk-live-aaaaaaaaaaaaaaaaaaaa'],
+      [`${'k'.repeat(300)}b`]: ['sk-live-bbbbbbbbbbbbbbbbbbbb'],
+    };
     const result = await executeTool(notesTool(data), {}, ctx);
     const paths = result.audit.redactions.map((record) => record.path);
     assert.equal(paths.length, 2);
@@ -64,9 +74,13 @@ describe('bounded audit: one small result cannot make a huge audit record', () =
 
   it('a failure whose detail would overflow the bound keeps its code; the detail is previewed', async () => {
     const details = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`field_${i}`, 'x'.repeat(10)]));
-    const result = await executeTool(orderTool(() => Promise.reject(new ToolError('NOT_FOUND', details))), { order_id: 'ord_1001' }, ctx);
+    const result = await executeTool(
+      orderTool(() => Promise.reject(new ToolError('NOT_FOUND', details))),
+      { order_id: 'ord_1001' },
+      ctx,
+    );
     assert.equal(codeOf(result), 'NOT_FOUND');
-    const detail = (result.audit.error_detail as { code: string; detail: { omitted: string; detail_bytes: number } });
+    const detail = result.audit.error_detail as { code: string; detail: { omitted: string; detail_bytes: number } };
     assert.equal(detail.code, 'NOT_FOUND');
     assert.equal(detail.detail.omitted, 'audit_too_large');
     assert.ok(detail.detail.detail_bytes > MAX_AUDIT_BYTES);
@@ -76,13 +90,20 @@ describe('bounded audit: one small result cannot make a huge audit record', () =
   it('an error detail too deep for canonical JSON still gives a storable audit', async () => {
     let deep: Record<string, unknown> = { leaf: true };
     for (let i = 0; i < 1500; i++) deep = { nested: deep };
-    const result = await executeTool(orderTool(() => Promise.reject(new ToolError('NOT_FOUND', deep))), { order_id: 'ord_1001' }, ctx);
+    const result = await executeTool(
+      orderTool(() => Promise.reject(new ToolError('NOT_FOUND', deep))),
+      { order_id: 'ord_1001' },
+      ctx,
+    );
     assert.equal(codeOf(result), 'NOT_FOUND');
     assertStorable(result);
   });
 
   it('a successful result whose audit cannot fit is refused as OUTPUT_CONTRACT_VIOLATION; a committed write keeps its receipt', async () => {
-    const tool = notesTool({ a: ['b'] }, { revisions: { handler: 'h'.repeat(70_000) }, effect: 'write', receipt: { externalId: 'rcpt_9' } });
+    const tool = notesTool(
+      { a: ['b'] },
+      { revisions: { handler: 'h'.repeat(70_000) }, effect: 'write', receipt: { externalId: 'rcpt_9' } },
+    );
     const result = await executeTool(tool, {}, ctx);
     assert.equal(codeOf(result), 'OUTPUT_CONTRACT_VIOLATION');
     assert.equal(result.modelResult.status, 'partial');
@@ -94,7 +115,11 @@ describe('bounded audit: one small result cannot make a huge audit record', () =
   });
 
   it('a trusted value too long to record is refused like one with a lone surrogate, and recorded bounded', async () => {
-    const result = await executeTool(orderTool(returning({})), { order_id: 'ord_1001' }, testContext({ idempotencyKey: 'k'.repeat(10_000) }));
+    const result = await executeTool(
+      orderTool(returning({})),
+      { order_id: 'ord_1001' },
+      testContext({ idempotencyKey: 'k'.repeat(10_000) }),
+    );
     assert.equal(codeOf(result), 'TOOL_ERROR');
     assert.equal(result.modelResult.execution.outcome, 'not_started');
     assert.equal(result.audit.idempotency_key.length, MAX_TRUSTED_VALUE_CHARS);

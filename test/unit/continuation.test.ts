@@ -24,7 +24,11 @@ const offsetList = defineTool({
   source: { label: 'items', type: 'database' },
   budget: { itemsPointer: '/items', maxItems: 5 },
   continuation: { kind: 'offset', argument: 'offset' },
-  handler: (args) => Promise.resolve({ data: { items: catalog.slice(args.offset ?? 0) }, availableItems: catalog.length - (args.offset ?? 0) }),
+  handler: (args) =>
+    Promise.resolve({
+      data: { items: catalog.slice(args.offset ?? 0) },
+      availableItems: catalog.length - (args.offset ?? 0),
+    }),
 });
 
 /** A cursor-paged listing: upstream pages of 7 and 5 items (over the budget of 5), with evidence on the last item of each page. */
@@ -53,7 +57,11 @@ function cursorList(seen: (string | undefined)[] = [], ttlMs?: number) {
 }
 
 /** Follows `continue_with` from `args` until the listing ends; returns every model result. */
-async function followAll(tool: ReturnType<typeof cursorList> | typeof offsetList, args: Record<string, unknown>, context: ExecutionContext = ctx): Promise<ModelResult[]> {
+async function followAll(
+  tool: ReturnType<typeof cursorList> | typeof offsetList,
+  args: Record<string, unknown>,
+  context: ExecutionContext = ctx,
+): Promise<ModelResult[]> {
   const results: ModelResult[] = [];
   let next: Record<string, unknown> | undefined = args;
   while (next !== undefined && results.length < 10) {
@@ -63,25 +71,48 @@ async function followAll(tool: ReturnType<typeof cursorList> | typeof offsetList
   }
   return results;
 }
-const ids = (results: readonly ModelResult[]) => results.flatMap((r) => (r.data as { items: Item[] }).items.map((i) => i.id));
+const ids = (results: readonly ModelResult[]) =>
+  results.flatMap((r) => (r.data as { items: Item[] }).items.map((i) => i.id));
 
 describe('offset continuation', () => {
   it('continues with absolute offsets: three pages show every item once, in order, with ranges and notices', async () => {
     const pages = await followAll(offsetList, { q: 'x' });
     assert.equal(pages.length, 3);
-    assert.deepEqual(ids(pages), catalog.map((i) => i.id));
-    assert.deepEqual(pages.map((p) => p.completeness.next), [{ type: 'offset', value: 5 }, { type: 'offset', value: 10 }, null]);
-    assert.deepEqual(pages.map((p) => p.completeness.range), [{ from: 1, to: 5, of: 12 }, { from: 6, to: 10, of: 12 }, { from: 11, to: 12, of: 12 }]);
+    assert.deepEqual(
+      ids(pages),
+      catalog.map((i) => i.id),
+    );
+    assert.deepEqual(
+      pages.map((p) => p.completeness.next),
+      [{ type: 'offset', value: 5 }, { type: 'offset', value: 10 }, null],
+    );
+    assert.deepEqual(
+      pages.map((p) => p.completeness.range),
+      [
+        { from: 1, to: 5, of: 12 },
+        { from: 6, to: 10, of: 12 },
+        { from: 11, to: 12, of: 12 },
+      ],
+    );
     assert.deepEqual(pages[1]!.completeness.continue_with, { tool: 'items.list', arguments: { q: 'x', offset: 10 } });
     assert.equal(pages[0]!.completeness.notice, 'Items 1–5 of 12 shown. More follow: call items.list with offset=5.');
     assert.equal(pages[2]!.completeness.notice, 'Items 11–12 of 12 shown; this is the end of the listing.');
-    assert.deepEqual(pages.map((p) => p.status), ['partial', 'partial', 'succeeded']);
+    assert.deepEqual(
+      pages.map((p) => p.status),
+      ['partial', 'partial', 'succeeded'],
+    );
   });
 
-  it('a handler\'s own next offset must move past this call\'s position', async () => {
-    const stuck = defineTool({ ...offsetList, handler: () => Promise.resolve({ data: { items: [] }, next: { type: 'offset' as const, value: 3 } }) });
+  it("a handler's own next offset must move past this call's position", async () => {
+    const stuck = defineTool({
+      ...offsetList,
+      handler: () => Promise.resolve({ data: { items: [] }, next: { type: 'offset' as const, value: 3 } }),
+    });
     assert.equal(codeOf(await executeTool(stuck, { q: 'x', offset: 3 }, ctx)), 'OUTPUT_CONTRACT_VIOLATION');
-    const wrongKind = defineTool({ ...offsetList, handler: () => Promise.resolve({ data: { items: [] }, next: { type: 'cursor' as const, value: 'c' } }) });
+    const wrongKind = defineTool({
+      ...offsetList,
+      handler: () => Promise.resolve({ data: { items: [] }, next: { type: 'cursor' as const, value: 'c' } }),
+    });
     assert.equal(codeOf(await executeTool(wrongKind, { q: 'x' }, ctx)), 'OUTPUT_CONTRACT_VIOLATION');
   });
 });
@@ -91,13 +122,27 @@ describe('cursor continuation', () => {
     const seen: (string | undefined)[] = [];
     const pages = await followAll(cursorList(seen), { q: 'x' });
     assert.equal(pages.length, 3);
-    assert.deepEqual(ids(pages), catalog.map((i) => i.id), 'every item once, in order');
+    assert.deepEqual(
+      ids(pages),
+      catalog.map((i) => i.id),
+      'every item once, in order',
+    );
     // The handler saw only upstream cursors: the first page twice (the second time past the 5 items shown).
     assert.deepEqual(seen, [undefined, undefined, 'upstream-1']);
     // The last page knows the total: nothing follows it.
-    assert.deepEqual(pages.map((p) => p.completeness.range), [{ from: 1, to: 5, of: null }, { from: 6, to: 7, of: null }, { from: 8, to: 12, of: 12 }]);
+    assert.deepEqual(
+      pages.map((p) => p.completeness.range),
+      [
+        { from: 1, to: 5, of: null },
+        { from: 6, to: 7, of: null },
+        { from: 8, to: 12, of: 12 },
+      ],
+    );
     // Evidence follows the items: the cited last item of upstream page 0 is item 2 of the second result.
-    assert.deepEqual(pages[1]!.evidence.map((e) => e.supports), [['/items/1/id']]);
+    assert.deepEqual(
+      pages[1]!.evidence.map((e) => e.supports),
+      [['/items/1/id']],
+    );
     for (const page of pages.slice(0, 2)) {
       const sealed = page.completeness.next?.value as string;
       assert.match(sealed, /^ttc1\./);
@@ -113,7 +158,9 @@ describe('cursor continuation', () => {
     const first = (await executeTool(tool, { q: 'x' }, ctx)).modelResult;
     const sealed = first.completeness.next?.value as string;
     const [prefix, , mac] = sealed.split('.');
-    const forgedPayload = Buffer.from(JSON.stringify({ c: 'upstream-1', e: FIXED_NOW + 10 ** 9, p: 0, s: 0 })).toString('base64url');
+    const forgedPayload = Buffer.from(JSON.stringify({ c: 'upstream-1', e: FIXED_NOW + 10 ** 9, p: 0, s: 0 })).toString(
+      'base64url',
+    );
     for (const forged of ['upstream-1', `${prefix}.${forgedPayload}.${mac}`, sealed.slice(0, -2)]) {
       const result = await executeTool(tool, { q: 'x', cursor: forged }, ctx);
       assert.equal(codeOf(result), 'INVALID_ARGUMENTS', forged.slice(0, 20));
@@ -122,13 +169,17 @@ describe('cursor continuation', () => {
     assert.deepEqual(seen, [undefined], 'the handler ran for the first page only');
   });
 
-  it('another principal\'s cursor, or one replayed with other arguments, is refused', async () => {
+  it("another principal's cursor, or one replayed with other arguments, is refused", async () => {
     const tool = cursorList();
     const sealed = (await executeTool(tool, { q: 'x' }, ctx)).modelResult.completeness.next?.value as string;
     const otherTenant = testContext({ cursorKey, principal: { tenant: 'tenant-evil', subject: 'user-7f3a9c' } });
     assert.equal(codeOf(await executeTool(tool, { q: 'x', cursor: sealed }, otherTenant)), 'INVALID_ARGUMENTS');
     assert.equal(codeOf(await executeTool(tool, { q: 'other query', cursor: sealed }, ctx)), 'INVALID_ARGUMENTS');
-    assert.equal(codeOf(await executeTool(tool, { q: 'x', cursor: sealed }, ctx)), null, 'the rightful caller continues');
+    assert.equal(
+      codeOf(await executeTool(tool, { q: 'x', cursor: sealed }, ctx)),
+      null,
+      'the rightful caller continues',
+    );
   });
 
   it('an expired cursor is refused', async () => {
@@ -170,7 +221,15 @@ describe('a listing that declares no continuation offers no next (regression: a 
   });
 
   it('an upstream cursor the tool cannot take back is not passed on either', async () => {
-    const tool = defineTool({ ...unpaged, name: 'rows.scan', handler: () => Promise.resolve({ data: { items: rows.slice(0, 10) }, next: { type: 'cursor' as const, value: 'upstream-page-2' } }) });
+    const tool = defineTool({
+      ...unpaged,
+      name: 'rows.scan',
+      handler: () =>
+        Promise.resolve({
+          data: { items: rows.slice(0, 10) },
+          next: { type: 'cursor' as const, value: 'upstream-page-2' },
+        }),
+    });
     const { modelResult } = await executeTool(tool, { q: 'x' }, ctx);
     assert.equal(modelResult.completeness.state, 'truncated');
     assert.equal(modelResult.completeness.next, null);
@@ -179,13 +238,43 @@ describe('a listing that declares no continuation offers no next (regression: a 
 });
 
 describe('defineTool: continuation', () => {
-  const base = { name: 'x.list', description: 'd', output: z.strictObject({ items: z.array(item) }), source: { label: 's', type: 't' }, handler: () => Promise.resolve({ data: { items: [] } }) };
+  const base = {
+    name: 'x.list',
+    description: 'd',
+    output: z.strictObject({ items: z.array(item) }),
+    source: { label: 's', type: 't' },
+    handler: () => Promise.resolve({ data: { items: [] } }),
+  };
   it('needs a read whose input object declares the argument', () => {
     const input = z.strictObject({ offset: z.number().optional() });
-    assert.throws(() => defineTool({ ...base, input, effect: 'write', continuation: { kind: 'offset', argument: 'offset' } }), /reads only/);
-    assert.throws(() => defineTool({ ...base, input, effect: 'read', continuation: { kind: 'offset', argument: 'page' } }), /must be a key of the input object schema/);
-    assert.throws(() => defineTool({ ...base, input: z.string(), effect: 'read', continuation: { kind: 'offset', argument: 'offset' } }), /must be a key/);
-    assert.throws(() => defineTool({ ...base, input: z.strictObject({ c: z.string().optional() }), effect: 'read', continuation: { kind: 'cursor', argument: 'c', ttlMs: 0 } }), /ttlMs/);
+    assert.throws(
+      () => defineTool({ ...base, input, effect: 'write', continuation: { kind: 'offset', argument: 'offset' } }),
+      /reads only/,
+    );
+    assert.throws(
+      () => defineTool({ ...base, input, effect: 'read', continuation: { kind: 'offset', argument: 'page' } }),
+      /must be a key of the input object schema/,
+    );
+    assert.throws(
+      () =>
+        defineTool({
+          ...base,
+          input: z.string(),
+          effect: 'read',
+          continuation: { kind: 'offset', argument: 'offset' },
+        }),
+      /must be a key/,
+    );
+    assert.throws(
+      () =>
+        defineTool({
+          ...base,
+          input: z.strictObject({ c: z.string().optional() }),
+          effect: 'read',
+          continuation: { kind: 'cursor', argument: 'c', ttlMs: 0 },
+        }),
+      /ttlMs/,
+    );
   });
   it('a call limit is a positive integer', () => {
     assert.throws(() => defineTool({ ...base, input: z.strictObject({}), effect: 'read', callLimit: 0 }), /callLimit/);

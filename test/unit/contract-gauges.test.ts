@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { noopMetricMeter, type Logger, type LogLevel, type LogMetadata, type MetricGauge, type MetricMeter, type MetricTags } from '@temporalio/common';
-import { PENDING_APPROVALS_METRIC, startContractGauges, UNSETTLED_CALLS_METRIC } from '../../src/temporal/contract-gauges.js';
+import {
+  noopMetricMeter,
+  type Logger,
+  type LogLevel,
+  type LogMetadata,
+  type MetricGauge,
+  type MetricMeter,
+  type MetricTags,
+} from '@temporalio/common';
+import {
+  PENDING_APPROVALS_METRIC,
+  startContractGauges,
+  UNSETTLED_CALLS_METRIC,
+} from '../../src/temporal/contract-gauges.js';
 
 /** Every value set on a gauge, with its tags (the meter's and the call's). */
 interface GaugeSet {
@@ -22,7 +34,8 @@ function recordingMeter(sets: GaugeSet[], meterTags: MetricTags = {}): MetricMet
       name,
       kind: 'gauge',
       valueType: 'int',
-      set: (value: number, extraTags: MetricTags = {}) => sets.push({ name, value, tags: { ...gaugeTags, ...extraTags } }),
+      set: (value: number, extraTags: MetricTags = {}) =>
+        sets.push({ name, value, tags: { ...gaugeTags, ...extraTags } }),
       withTags: (tags: MetricTags) => gauge(name, { ...gaugeTags, ...tags }),
     };
   }
@@ -30,7 +43,14 @@ function recordingMeter(sets: GaugeSet[], meterTags: MetricTags = {}): MetricMet
 
 function recordingLogger(warnings: LogMetadata[]): Logger {
   const ignore = () => undefined;
-  return { log: (_level: LogLevel) => undefined, trace: ignore, debug: ignore, info: ignore, warn: (_message, meta) => warnings.push(meta ?? {}), error: ignore };
+  return {
+    log: (_level: LogLevel) => undefined,
+    trace: ignore,
+    debug: ignore,
+    info: ignore,
+    warn: (_message, meta) => warnings.push(meta ?? {}),
+    error: ignore,
+  };
 }
 
 /** A source that answers each sample from the next entry of `answers` (an Error = that sample fails). */
@@ -53,9 +73,16 @@ test('the gauges are sampled at start and every interval; a failed sample logs a
   const sets: GaugeSet[] = [];
   const warnings: LogMetadata[] = [];
   const pending = scripted([3, new Error('visibility unavailable'), 1]);
-  const unsettled = scripted<Readonly<Record<string, number>>>([{ 'mail.send': 2, 'payments.charge': 1 }, { 'mail.send': 1 }, new Error('database down')]);
+  const unsettled = scripted<Readonly<Record<string, number>>>([
+    { 'mail.send': 2, 'payments.charge': 1 },
+    { 'mail.send': 1 },
+    new Error('database down'),
+  ]);
   const gauges = startContractGauges({
-    client: { options: { namespace: 'ns-1' }, workflow: { count: async () => ({ count: await pending(), groups: [] }) } },
+    client: {
+      options: { namespace: 'ns-1' },
+      workflow: { count: async () => ({ count: await pending(), groups: [] }) },
+    },
     store: { countUnsettledByTool: unsettled },
     intervalMs: 10,
     meter: recordingMeter(sets),
@@ -66,7 +93,11 @@ test('the gauges are sampled at start and every interval; a failed sample logs a
   await gauges.stop();
 
   const pendingValues = of(PENDING_APPROVALS_METRIC);
-  assert.deepEqual(pendingValues.slice(0, 2).map((set) => set.value), [3, 1], 'the failed sample set nothing in between');
+  assert.deepEqual(
+    pendingValues.slice(0, 2).map((set) => set.value),
+    [3, 1],
+    'the failed sample set nothing in between',
+  );
   assert.ok(pendingValues.every((set) => set.tags['namespace'] === 'ns-1'));
   const unsettledSets = of(UNSETTLED_CALLS_METRIC).map((set) => [set.tags['tool'], set.value, set.tags['namespace']]);
   // Every sample after the second fails: the last values stay.
@@ -76,7 +107,13 @@ test('the gauges are sampled at start and every interval; a failed sample logs a
     ['payments.charge', 0, 'ns-1'],
     ['mail.send', 1, 'ns-1'],
   ]);
-  assert.deepEqual(warnings.slice(0, 2).map((meta) => String(meta['gauge'])).sort(), [PENDING_APPROVALS_METRIC, UNSETTLED_CALLS_METRIC].sort());
+  assert.deepEqual(
+    warnings
+      .slice(0, 2)
+      .map((meta) => String(meta['gauge']))
+      .sort(),
+    [PENDING_APPROVALS_METRIC, UNSETTLED_CALLS_METRIC].sort(),
+  );
 
   const afterStop = sets.length;
   await new Promise((resolve) => setTimeout(resolve, 40));
@@ -87,7 +124,13 @@ test('an interval that is not a positive integer is refused before anything is s
   const sets: GaugeSet[] = [];
   for (const intervalMs of [0, -5, 1.5, Number.NaN]) {
     assert.throws(
-      () => startContractGauges({ client: { options: { namespace: 'ns' }, workflow: { count: async () => ({ count: 0, groups: [] }) } }, store: { countUnsettledByTool: async () => ({}) }, intervalMs, meter: recordingMeter(sets) }),
+      () =>
+        startContractGauges({
+          client: { options: { namespace: 'ns' }, workflow: { count: async () => ({ count: 0, groups: [] }) } },
+          store: { countUnsettledByTool: async () => ({}) },
+          intervalMs,
+          meter: recordingMeter(sets),
+        }),
       RangeError,
     );
   }

@@ -9,7 +9,8 @@ import { defineTool } from '../../testkit/define-tool.js';
 
 const ctx = testContext();
 const TENANT = ctx.principal.tenant;
-const layer = (result: Awaited<ReturnType<typeof executeTool>>, name: string) => result.audit.validation.find((l) => l.layer === name)!;
+const layer = (result: Awaited<ReturnType<typeof executeTool>>, name: string) =>
+  result.audit.validation.find((l) => l.layer === name)!;
 
 const invoice = z.strictObject({ id: z.string(), tenant_id: z.string(), owner: z.string(), total: z.number() });
 type Invoice = z.infer<typeof invoice>;
@@ -26,7 +27,12 @@ function lookup(record: unknown, scope: DataScope = { tenantPointer: '/tenant_id
     effect: 'read',
     source: { label: 'billing', type: 'database' },
     scope,
-    handler: () => Promise.resolve({ data: record as Invoice, observedAt: '2026-11-30T11:00:00Z', evidence: [{ kind: 'row', locator: 'invoices/x', supports: ['/total'] }] }),
+    handler: () =>
+      Promise.resolve({
+        data: record as Invoice,
+        observedAt: '2026-11-30T11:00:00Z',
+        evidence: [{ kind: 'row', locator: 'invoices/x', supports: ['/total'] }],
+      }),
   });
 }
 
@@ -44,22 +50,31 @@ function listing(records: unknown[]) {
   });
 }
 
-describe('scope layer: data is the caller\'s before the model sees it', () => {
-  it('a record of the caller\'s tenant passes', async () => {
+describe("scope layer: data is the caller's before the model sees it", () => {
+  it("a record of the caller's tenant passes", async () => {
     const result = await executeTool(lookup(mine), { id: 'inv_1' }, ctx);
     assert.equal(result.modelResult.status, 'succeeded');
-    assert.deepEqual([layer(result, 'scope').outcome, layer(result, 'scope').rule_version], ['passed', 'scope@1;tenant=/tenant_id']);
+    assert.deepEqual(
+      [layer(result, 'scope').outcome, layer(result, 'scope').rule_version],
+      ['passed', 'scope@1;tenant=/tenant_id'],
+    );
   });
 
-  it('another tenant\'s record is NOT_FOUND — the answer an absent record gets — and none of it reaches the model', async () => {
+  it("another tenant's record is NOT_FOUND — the answer an absent record gets — and none of it reaches the model", async () => {
     const result = await executeTool(lookup(foreign), { id: 'inv_9' }, ctx);
     assert.equal(codeOf(result), 'NOT_FOUND');
-    assert.deepEqual([result.modelResult.status, result.modelResult.data, result.modelResult.evidence], ['failed', null, []]);
+    assert.deepEqual(
+      [result.modelResult.status, result.modelResult.data, result.modelResult.evidence],
+      ['failed', null, []],
+    );
     assert.equal(result.modelResult.error?.message, ERROR_CATALOG.NOT_FOUND.message);
     const shown = JSON.stringify(result.modelResult);
     for (const leaked of ['inv_9', 'tenant-other', '99999']) assert.ok(!shown.includes(leaked), leaked);
     assert.equal(layer(result, 'scope').outcome, 'failed');
-    assert.ok(!JSON.stringify(result.audit).includes('tenant-other'), 'the audit names the pointer, never the foreign value');
+    assert.ok(
+      !JSON.stringify(result.audit).includes('tenant-other'),
+      'the audit names the pointer, never the foreign value',
+    );
   });
 
   it('runs before the schema: a foreign record that also breaks the schema is still NOT_FOUND, not a hint that it exists', async () => {
@@ -71,13 +86,19 @@ describe('scope layer: data is the caller\'s before the model sees it', () => {
   it('a record without the tenant field, or with a non-string one, is out of scope (fails closed)', async () => {
     const unattributed = { id: mine.id, owner: mine.owner, total: mine.total };
     assert.equal(codeOf(await executeTool(lookup(unattributed), { id: 'inv_1' }, ctx)), 'NOT_FOUND');
-    assert.equal(codeOf(await executeTool(lookup({ ...mine, tenant_id: [TENANT] }), { id: 'inv_1' }, ctx)), 'NOT_FOUND');
+    assert.equal(
+      codeOf(await executeTool(lookup({ ...mine, tenant_id: [TENANT] }), { id: 'inv_1' }, ctx)),
+      'NOT_FOUND',
+    );
   });
 
   it('a subject pointer scopes to the caller within the tenant', async () => {
     const scope = { tenantPointer: '/tenant_id', subjectPointer: '/owner' };
     assert.equal(codeOf(await executeTool(lookup(mine, scope), { id: 'inv_1' }, ctx)), null);
-    assert.equal(codeOf(await executeTool(lookup({ ...mine, owner: 'colleague' }, scope), { id: 'inv_1' }, ctx)), 'NOT_FOUND');
+    assert.equal(
+      codeOf(await executeTool(lookup({ ...mine, owner: 'colleague' }, scope), { id: 'inv_1' }, ctx)),
+      'NOT_FOUND',
+    );
   });
 
   it('a listing with one foreign item is refused whole as PERMISSION_DENIED (never shown as a shorter list)', async () => {
@@ -85,23 +106,42 @@ describe('scope layer: data is the caller\'s before the model sees it', () => {
     assert.equal(codeOf(result), 'PERMISSION_DENIED');
     assert.equal(result.modelResult.data, null);
     assert.ok(!JSON.stringify(result.modelResult).includes('inv_9'));
-    assert.deepEqual((result.audit.error_detail as { detail: unknown }).detail, { out_of_scope: 'items', list: '/invoices', count: 1, of: 3, indexes: [1] });
+    assert.deepEqual((result.audit.error_detail as { detail: unknown }).detail, {
+      out_of_scope: 'items',
+      list: '/invoices',
+      count: 1,
+      of: 3,
+      indexes: [1],
+    });
   });
 
-  it('a listing of the caller\'s own items passes, and an empty one too', async () => {
+  it("a listing of the caller's own items passes, and an empty one too", async () => {
     assert.equal((await executeTool(listing([mine, mine]), {}, ctx)).modelResult.status, 'succeeded');
     assert.equal((await executeTool(listing([]), {}, ctx)).modelResult.status, 'succeeded');
   });
 
   it('defineTool: scope is for reads, needs a pointer, and each must be a JSON Pointer', () => {
-    const base = { name: 't', description: 'd', input: z.strictObject({}), output: invoice, source: { label: 's', type: 't' }, handler: () => Promise.resolve({ data: mine }) };
+    const base = {
+      name: 't',
+      description: 'd',
+      input: z.strictObject({}),
+      output: invoice,
+      source: { label: 's', type: 't' },
+      handler: () => Promise.resolve({ data: mine }),
+    };
     assert.throws(() => defineTool({ ...base, effect: 'write', scope: { tenantPointer: '/tenant_id' } }), /reads only/);
-    assert.throws(() => defineTool({ ...base, effect: 'read', scope: {} }), /needs a tenantPointer or a subjectPointer/);
-    assert.throws(() => defineTool({ ...base, effect: 'read', scope: { tenantPointer: 'tenant_id' } }), /not a JSON Pointer/);
+    assert.throws(
+      () => defineTool({ ...base, effect: 'read', scope: {} }),
+      /needs a tenantPointer or a subjectPointer/,
+    );
+    assert.throws(
+      () => defineTool({ ...base, effect: 'read', scope: { tenantPointer: 'tenant_id' } }),
+      /not a JSON Pointer/,
+    );
   });
 });
 
-describe('source labels come from the tool\'s declaration', () => {
+describe("source labels come from the tool's declaration", () => {
   function reporting(label: string, evidenceSource?: string) {
     return defineTool({
       name: 'rates.get',
@@ -110,20 +150,36 @@ describe('source labels come from the tool\'s declaration', () => {
       output: z.strictObject({ rate: z.number() }),
       effect: 'read',
       source: { label: 'rates-db', type: 'database', allowlist: ['rates-replica'] },
-      handler: () => Promise.resolve({ data: { rate: 1 }, sourceLabel: label, evidence: [{ kind: 'row', locator: 'r', supports: ['/rate'], ...(evidenceSource === undefined ? {} : { source: evidenceSource }) }] }),
+      handler: () =>
+        Promise.resolve({
+          data: { rate: 1 },
+          sourceLabel: label,
+          evidence: [
+            {
+              kind: 'row',
+              locator: 'r',
+              supports: ['/rate'],
+              ...(evidenceSource === undefined ? {} : { source: evidenceSource }),
+            },
+          ],
+        }),
     });
   }
-  it('the tool\'s own label and its allowlisted labels pass', async () => {
+  it("the tool's own label and its allowlisted labels pass", async () => {
     assert.equal(codeOf(await executeTool(reporting('rates-db'), {}, ctx)), null);
     assert.equal(codeOf(await executeTool(reporting('rates-replica', 'rates-db'), {}, ctx)), null);
   });
-  it('a label the handler made up is SOURCE_NOT_ALLOWED, whether as the result\'s source or an evidence item\'s', async () => {
+  it("a label the handler made up is SOURCE_NOT_ALLOWED, whether as the result's source or an evidence item's", async () => {
     assert.equal(codeOf(await executeTool(reporting('trusted-by-me'), {}, ctx)), 'SOURCE_NOT_ALLOWED');
     assert.equal(codeOf(await executeTool(reporting('rates-db', 'random-blog'), {}, ctx)), 'SOURCE_NOT_ALLOWED');
   });
-  it('without an allowlist only the tool\'s label is declared (regression: any label was accepted)', async () => {
+  it("without an allowlist only the tool's label is declared (regression: any label was accepted)", async () => {
     const tool = defineTool({
-      name: 'fx.get', description: 'FX.', input: z.strictObject({}), output: z.strictObject({ rate: z.number() }), effect: 'read',
+      name: 'fx.get',
+      description: 'FX.',
+      input: z.strictObject({}),
+      output: z.strictObject({ rate: z.number() }),
+      effect: 'read',
       source: { label: 'fx', type: 'http_api' },
       handler: () => Promise.resolve({ data: { rate: 1 }, sourceLabel: 'central-bank' }),
     });

@@ -34,11 +34,27 @@ function rejectsNaming(read: () => unknown, variable: string, saying: RegExp): v
 
 describe('decision keys from the environment', () => {
   it('TTC_DECISION_VERIFY_KEYS: one or several keys (commas or spaces) verify what the approval service signs', () => {
-    const env = { TTC_DECISION_VERIFY_KEYS: `${formatDecisionKey(verifyingKey(approver), 'public')}, ${formatDecisionKey(verifyingKey(rotated), 'public')}` };
+    const env = {
+      TTC_DECISION_VERIFY_KEYS: `${formatDecisionKey(verifyingKey(approver), 'public')}, ${formatDecisionKey(verifyingKey(rotated), 'public')}`,
+    };
     const keys = verifyingKeysFromEnv(env);
-    assert.deepEqual(keys.map((key) => key.id), ['approver-1', 'approver-2']);
+    assert.deepEqual(
+      keys.map((key) => key.id),
+      ['approver-1', 'approver-2'],
+    );
     const signing = signingKeyFromEnv({ TTC_DECISION_KEY: formatDecisionKey(approver, 'signing') });
-    const token = signDecision({ kind: 'approval', workflowId: 'wf', runId: 'r', callId: 'c', requestSha256: 'a'.repeat(64), decision: 'approve', decidedBy: 'alice' }, signing);
+    const token = signDecision(
+      {
+        kind: 'approval',
+        workflowId: 'wf',
+        runId: 'r',
+        callId: 'c',
+        requestSha256: 'a'.repeat(64),
+        decision: 'approve',
+        decidedBy: 'alice',
+      },
+      signing,
+    );
     assert.equal((signedDecisions({ keys }).authenticate(token) as { ok: boolean }).ok, true);
   });
 
@@ -46,25 +62,52 @@ describe('decision keys from the environment', () => {
     for (const env of [{}, { TTC_DECISION_VERIFY_KEYS: '' }, { TTC_DECISION_VERIFY_KEYS: ' , ' }]) {
       rejectsNaming(() => verifyingKeysFromEnv(env), 'TTC_DECISION_VERIFY_KEYS', /not set|empty|holds no decision key/);
     }
-    rejectsNaming(() => signingKeyFromEnv({}), 'TTC_DECISION_KEY', /not set: set it to the key decisions are signed with/);
+    rejectsNaming(
+      () => signingKeyFromEnv({}),
+      'TTC_DECISION_KEY',
+      /not set: set it to the key decisions are signed with/,
+    );
     rejectsNaming(() => verifyingKeysFromEnv({ MY_KEYS: '' }, 'MY_KEYS'), 'MY_KEYS', /empty/);
   });
 
   it('malformed: an error that names the variable and the key at fault, never its material', () => {
     const good = formatDecisionKey(verifyingKey(approver), 'public');
-    rejectsNaming(() => verifyingKeysFromEnv({ TTC_DECISION_VERIFY_KEYS: `${good},ed25519:x:${material.slice(0, 30)}` }), 'TTC_DECISION_VERIFY_KEYS (key 2 of 2)', /not an Ed25519 key/);
-    rejectsNaming(() => verifyingKeysFromEnv({ TTC_DECISION_VERIFY_KEYS: 'secret-without-colons' }), 'TTC_DECISION_VERIFY_KEYS', /is written <algorithm>:<key id>:<base64url key>/);
-    rejectsNaming(() => signingKeyFromEnv({ TTC_DECISION_KEY: good }), 'TTC_DECISION_KEY', /public key: it cannot sign/);
+    rejectsNaming(
+      () => verifyingKeysFromEnv({ TTC_DECISION_VERIFY_KEYS: `${good},ed25519:x:${material.slice(0, 30)}` }),
+      'TTC_DECISION_VERIFY_KEYS (key 2 of 2)',
+      /not an Ed25519 key/,
+    );
+    rejectsNaming(
+      () => verifyingKeysFromEnv({ TTC_DECISION_VERIFY_KEYS: 'secret-without-colons' }),
+      'TTC_DECISION_VERIFY_KEYS',
+      /is written <algorithm>:<key id>:<base64url key>/,
+    );
+    rejectsNaming(
+      () => signingKeyFromEnv({ TTC_DECISION_KEY: good }),
+      'TTC_DECISION_KEY',
+      /public key: it cannot sign/,
+    );
   });
 
   it("the README worker's old pattern — keys split from an unset variable — now says which key is empty", () => {
     const unset: Record<string, string | undefined> = {};
-    assert.throws(() => signedDecisions({ keys: (unset['TTC_DECISION_VERIFY_KEYS'] ?? '').split(',') }), (error: unknown) => error instanceof DecisionKeyError && /^signedDecisions: keys\[0\]: the decision key is empty/.test(error.message));
+    assert.throws(
+      () => signedDecisions({ keys: (unset['TTC_DECISION_VERIFY_KEYS'] ?? '').split(',') }),
+      (error: unknown) =>
+        error instanceof DecisionKeyError &&
+        /^signedDecisions: keys\[0\]: the decision key is empty/.test(error.message),
+    );
   });
 
   it('the CLI reads the same variables with the same errors, as usage errors', async () => {
     const root = mkdtempSync(join(tmpdir(), 'ttc-key-vars-'));
-    await assert.rejects(readDecisionKeys({ TTC_DECISION_VERIFY_KEYS: 'nonsense' }, root), (error: unknown) => error instanceof CliError && error.message.startsWith('TTC_DECISION_VERIFY_KEYS: '));
-    await assert.rejects(readDecisionKeys({ TTC_DECISION_KEY: 'ed25519:k:AAAA' }, root), (error: unknown) => error instanceof CliError && error.message.startsWith('TTC_DECISION_KEY: '));
+    await assert.rejects(
+      readDecisionKeys({ TTC_DECISION_VERIFY_KEYS: 'nonsense' }, root),
+      (error: unknown) => error instanceof CliError && error.message.startsWith('TTC_DECISION_VERIFY_KEYS: '),
+    );
+    await assert.rejects(
+      readDecisionKeys({ TTC_DECISION_KEY: 'ed25519:k:AAAA' }, root),
+      (error: unknown) => error instanceof CliError && error.message.startsWith('TTC_DECISION_KEY: '),
+    );
   });
 });

@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { testContext } from '../../testkit/context.js';
-import { declareTool, implementTool, ToolDefinitionError, ToolRegistry, ToolError, type ToolDeclarationSpec, type ToolImplementationSpec } from '../../src/index.js';
+import {
+  declareTool,
+  implementTool,
+  ToolDefinitionError,
+  ToolRegistry,
+  ToolError,
+  type ToolDeclarationSpec,
+  type ToolImplementationSpec,
+} from '../../src/index.js';
 import { DEFAULT_MAX_ARGUMENT_BYTES } from '../../src/contract/tool-spec.js';
 import { identifyCall } from '../../src/contract/call-identity.js';
 import { defineTool } from '../../testkit/define-tool.js';
@@ -11,7 +19,10 @@ type Spec = ToolDeclarationSpec<z.ZodType, z.ZodType> & ToolImplementationSpec<z
 
 /** A combined spec without its handler: what `declareTool` takes. */
 function declarationOf(spec: Spec): ToolDeclarationSpec<z.ZodType, z.ZodType> {
-  return Object.fromEntries(Object.entries(spec).filter(([key]) => key !== 'handler')) as ToolDeclarationSpec<z.ZodType, z.ZodType>;
+  return Object.fromEntries(Object.entries(spec).filter(([key]) => key !== 'handler')) as ToolDeclarationSpec<
+    z.ZodType,
+    z.ZodType
+  >;
 }
 
 const base = {
@@ -22,7 +33,8 @@ const base = {
   effect: 'read',
   source: { label: 'kb', type: 'search_index' },
   handler: () => Promise.resolve({ data: { hits: [] } }),
-} satisfies ToolDeclarationSpec<z.ZodType<{ q: string }>, z.ZodType<{ hits: string[] }>> & ToolImplementationSpec<z.ZodType<{ q: string }>, z.ZodType<{ hits: string[] }>>;
+} satisfies ToolDeclarationSpec<z.ZodType<{ q: string }>, z.ZodType<{ hits: string[] }>> &
+  ToolImplementationSpec<z.ZodType<{ q: string }>, z.ZodType<{ hits: string[] }>>;
 
 describe('declareTool and implementTool', () => {
   it('a declaration holds no handler; its implementation binds one and keeps every fact of the declaration', () => {
@@ -33,14 +45,30 @@ describe('declareTool and implementTool', () => {
     assert.equal(implemented.handler, handler);
     assert.deepEqual(implemented.facts, declaration.facts);
     assert.ok(Object.isFrozen(declaration) && Object.isFrozen(implemented));
-    assert.throws(() => implementTool({ ...declaration }, { handler }), ToolDefinitionError, 'only a declaration made by declareTool');
+    assert.throws(
+      () => implementTool({ ...declaration }, { handler }),
+      ToolDefinitionError,
+      'only a declaration made by declareTool',
+    );
     assert.throws(() => implementTool(declaration, { handler: 'nope' as never }), ToolDefinitionError);
   });
 
   it('states as plain data what workflow code acts on, with a revision over the whole declaration', () => {
     const declared = declarationOf(base);
     const facts = declareTool({ ...declared, effect: 'write', callLimit: 3, businessKey: ['q'] }).facts;
-    assert.deepEqual({ ...facts, revision: 'x' }, { name: 'kb.search', effect: 'write', requiresApproval: false, businessKey: ['q'], keyScope: 'kb.search', callLimit: 3, callDefaults: null, revision: 'x' });
+    assert.deepEqual(
+      { ...facts, revision: 'x' },
+      {
+        name: 'kb.search',
+        effect: 'write',
+        requiresApproval: false,
+        businessKey: ['q'],
+        keyScope: 'kb.search',
+        callLimit: 3,
+        callDefaults: null,
+        revision: 'x',
+      },
+    );
     assert.deepEqual(JSON.parse(JSON.stringify(facts)), facts, 'plain data: JSON round-trips');
     const revision = (over: Partial<Spec>) => declareTool({ ...declared, ...over }).facts.revision;
     const same = revision({});
@@ -60,23 +88,55 @@ describe('declareTool and implementTool', () => {
   });
 
   it('derives the idempotency key from the declared business key, the same way on either side', () => {
-    const facts = declareTool({ ...declarationOf(base), effect: 'write', input: z.strictObject({ q: z.string(), page: z.number() }), examples: [], businessKey: ['q', 'page'] as const }).facts;
-    const call = { tool: 'kb.search', callId: 'call-1', principal: { tenant: 't', subject: 's' }, provider: { provider: 'p', apiFamily: 'a', responseId: null, providerCallId: null, adapterRevision: 'r' } };
+    const facts = declareTool({
+      ...declarationOf(base),
+      effect: 'write',
+      input: z.strictObject({ q: z.string(), page: z.number() }),
+      examples: [],
+      businessKey: ['q', 'page'] as const,
+    }).facts;
+    const call = {
+      tool: 'kb.search',
+      callId: 'call-1',
+      principal: { tenant: 't', subject: 's' },
+      provider: { provider: 'p', apiFamily: 'a', responseId: null, providerCallId: null, adapterRevision: 'r' },
+    };
     const keyed = identifyCall(facts, { ...call, args: { q: 'a:b', page: 2 } }, 'wf');
     assert.ok(keyed.ok);
     assert.equal(keyed.identity.operationId, 'wf:call-1');
-    assert.match(keyed.identity.idempotencyKey, /^kb\.search:[0-9a-f]{32}:a%3Ab:2$/, 'parts are encoded: none runs into the next');
-    assert.notEqual(identifyCall(facts, { ...call, args: { q: 'a', page: 'b:2' } }, 'wf').identity.idempotencyKey, keyed.identity.idempotencyKey);
-    for (const args of [{ page: 2 }, { q: '', page: 2 }, { q: { x: 1 }, page: 2 }, { q: 'a\ud800', page: 2 }, 'not an object']) {
+    assert.match(
+      keyed.identity.idempotencyKey,
+      /^kb\.search:[0-9a-f]{32}:a%3Ab:2$/,
+      'parts are encoded: none runs into the next',
+    );
+    assert.notEqual(
+      identifyCall(facts, { ...call, args: { q: 'a', page: 'b:2' } }, 'wf').identity.idempotencyKey,
+      keyed.identity.idempotencyKey,
+    );
+    for (const args of [
+      { page: 2 },
+      { q: '', page: 2 },
+      { q: { x: 1 }, page: 2 },
+      { q: 'a\ud800', page: 2 },
+      'not an object',
+    ]) {
       const refused = identifyCall(facts, { ...call, args }, 'wf');
       assert.equal(refused.ok, false, JSON.stringify(args));
-      assert.equal(refused.identity.idempotencyKey, 'wf:call-1', 'unreadable arguments get the unkeyed identity, for the refusal');
+      assert.equal(
+        refused.identity.idempotencyKey,
+        'wf:call-1',
+        'unreadable arguments get the unkeyed identity, for the refusal',
+      );
     }
   });
 
   it('derives schema revisions from the schemas, so a changed schema is a changed contract', () => {
     const a = defineTool(base);
-    const b = defineTool({ ...base, output: z.strictObject({ hits: z.array(z.string()), total: z.number() }), handler: () => Promise.resolve({ data: { hits: [], total: 0 } }) });
+    const b = defineTool({
+      ...base,
+      output: z.strictObject({ hits: z.array(z.string()), total: z.number() }),
+      handler: () => Promise.resolve({ data: { hits: [], total: 0 } }),
+    });
     assert.match(a.revisions.input, /^sha256:[0-9a-f]{16}$/);
     assert.equal(a.revisions.input, b.revisions.input);
     assert.notEqual(a.revisions.output, b.revisions.output);
@@ -104,12 +164,24 @@ describe('declareTool and implementTool', () => {
       return revision;
     });
     assert.equal(new Set(revisions).size, revisions.length, 'each setting moves the revision its own way');
-    assert.notEqual(policy({ freshness: { maxAgeMs: 60_000, onStale: 'fail' } }), policy({ freshness: { maxAgeMs: 60_000, onStale: 'warn' } }));
+    assert.notEqual(
+      policy({ freshness: { maxAgeMs: 60_000, onStale: 'fail' } }),
+      policy({ freshness: { maxAgeMs: 60_000, onStale: 'warn' } }),
+    );
     assert.equal(policy({ budget: { maxItems: 200 } }), original, 'declaring a default is the same policy');
-    assert.equal(policy({ sensitiveFields: ['a', 'b'] }), policy({ sensitiveFields: ['b', 'a'] }), 'order of a set does not matter');
-    const closed = (declared: { status?: 'needs_input'; recovery?: 'ask_user' }) => policy({ businessErrors: { KB_CLOSED: { message: 'The knowledge base is closed.', ...declared } } });
+    assert.equal(
+      policy({ sensitiveFields: ['a', 'b'] }),
+      policy({ sensitiveFields: ['b', 'a'] }),
+      'order of a set does not matter',
+    );
+    const closed = (declared: { status?: 'needs_input'; recovery?: 'ask_user' }) =>
+      policy({ businessErrors: { KB_CLOSED: { message: 'The knowledge base is closed.', ...declared } } });
     assert.notEqual(closed({ status: 'needs_input' }), closed({}), 'a refusal that needs input is another policy');
-    assert.equal(closed({ status: 'needs_input', recovery: 'ask_user' }), closed({ status: 'needs_input' }), 'declaring the default recovery is the same policy');
+    assert.equal(
+      closed({ status: 'needs_input', recovery: 'ask_user' }),
+      closed({ status: 'needs_input' }),
+      'declaring the default recovery is the same policy',
+    );
     assert.equal(policy({ revisions: { policy: 'p7' } }), 'p7');
   });
 
@@ -118,7 +190,11 @@ describe('declareTool and implementTool', () => {
     assert.deepEqual(defineTool({ ...base, callDefaults }).callDefaults, callDefaults);
     for (const key of ['timeoutMs', 'readAttempts', 'heartbeatTimeoutMs'] as const) {
       for (const bad of [0, -1, 1.5, Number.NaN]) {
-        assert.throws(() => defineTool({ ...base, callDefaults: { [key]: bad } }), ToolDefinitionError, `${key} ${bad}`);
+        assert.throws(
+          () => defineTool({ ...base, callDefaults: { [key]: bad } }),
+          ToolDefinitionError,
+          `${key} ${bad}`,
+        );
       }
     }
     assert.equal(defineTool(base).maxArgumentBytes, DEFAULT_MAX_ARGUMENT_BYTES);
@@ -128,14 +204,25 @@ describe('declareTool and implementTool', () => {
   it('serves a renamed tool under its earlier names, as those names, and offers models only the new one', async () => {
     const renamed = defineTool({ ...base, name: 'kb.find', aliases: ['kb.search', 'kb.lookup'] });
     const registry = new ToolRegistry([renamed]);
-    assert.deepEqual(registry.list().map((tool) => tool.name), ['kb.find']);
+    assert.deepEqual(
+      registry.list().map((tool) => tool.name),
+      ['kb.find'],
+    );
     assert.equal(registry.get('kb.search').name, 'kb.search');
     assert.equal(registry.get('kb.search').revisions, renamed.revisions);
     const { modelResult } = await registry.execute('kb.lookup', { q: 'x' }, testContext());
     assert.equal(modelResult.tool, 'kb.lookup');
     assert.equal(modelResult.status, 'succeeded');
-    assert.throws(() => registry.register(defineTool({ ...base, name: 'kb.other', aliases: ['kb.search'] })), ToolDefinitionError, 'an alias is a taken name');
-    assert.throws(() => defineTool({ ...base, aliases: ['kb.search'] }), ToolDefinitionError, 'an alias equal to the name');
+    assert.throws(
+      () => registry.register(defineTool({ ...base, name: 'kb.other', aliases: ['kb.search'] })),
+      ToolDefinitionError,
+      'an alias is a taken name',
+    );
+    assert.throws(
+      () => defineTool({ ...base, aliases: ['kb.search'] }),
+      ToolDefinitionError,
+      'an alias equal to the name',
+    );
     assert.throws(() => defineTool({ ...base, aliases: ['not a name'] }), ToolDefinitionError);
     assert.equal(registry.nameOf('kb.lookup'), 'kb.find', 'an alias counts as its tool');
     assert.equal(registry.nameOf('kb.find'), 'kb.find');
@@ -144,10 +231,23 @@ describe('declareTool and implementTool', () => {
 
   it('scopes the business keys of every name of a tool alike: a renamed tool that derives one says which name', () => {
     const writeBase = { ...base, effect: 'write' as const, businessKey: ['q'] as const };
-    assert.throws(() => defineTool({ ...writeBase, name: 'kb.find', aliases: ['kb.search'] }), ToolDefinitionError, 'a rename would move its keys');
-    assert.throws(() => defineTool({ ...base, idempotencyScope: 'kb.search' }), ToolDefinitionError, 'a scope without a business key scopes nothing');
+    assert.throws(
+      () => defineTool({ ...writeBase, name: 'kb.find', aliases: ['kb.search'] }),
+      ToolDefinitionError,
+      'a rename would move its keys',
+    );
+    assert.throws(
+      () => defineTool({ ...base, idempotencyScope: 'kb.search' }),
+      ToolDefinitionError,
+      'a scope without a business key scopes nothing',
+    );
     assert.throws(() => defineTool({ ...writeBase, idempotencyScope: 'not a name' }), ToolDefinitionError);
-    const renamed = defineTool({ ...writeBase, name: 'kb.find', aliases: ['kb.search'], idempotencyScope: 'kb.search' });
+    const renamed = defineTool({
+      ...writeBase,
+      name: 'kb.find',
+      aliases: ['kb.search'],
+      idempotencyScope: 'kb.search',
+    });
     const registry = new ToolRegistry([renamed]);
     const scopes = ['kb.find', 'kb.search'].map((name) => registry.get(name).facts.keyScope);
     assert.deepEqual(scopes, ['kb.search', 'kb.search'], 'the old and the new name derive one key');
@@ -170,7 +270,15 @@ describe('declareTool and implementTool', () => {
     ['a non-integer item budget', { budget: { maxItems: 1.5 } }],
     ['a business code that shadows the catalog', { businessErrors: { NOT_FOUND: { message: 'x' } } }],
     ['a lower-case business code', { businessErrors: { not_refundable: { message: 'x' } } }],
-    ['duplicate invariant ids', { invariants: [{ id: 'a', version: 1, check: () => true }, { id: 'a', version: 2, check: () => true }] }],
+    [
+      'duplicate invariant ids',
+      {
+        invariants: [
+          { id: 'a', version: 1, check: () => true },
+          { id: 'a', version: 2, check: () => true },
+        ],
+      },
+    ],
     ['a non-positive freshness window', { freshness: { maxAgeMs: 0, onStale: 'warn' } }],
     ['a non-zod schema', { input: { parse: () => ({}) } as never }],
     ['an empty business key', { businessKey: [] }],
@@ -195,6 +303,9 @@ describe('ToolRegistry', () => {
 
   it('throws ToolError UNKNOWN_TOOL for anything unregistered', () => {
     const registry = new ToolRegistry();
-    assert.throws(() => registry.get('hasOwnProperty'), (error: unknown) => error instanceof ToolError && error.code === 'UNKNOWN_TOOL');
+    assert.throws(
+      () => registry.get('hasOwnProperty'),
+      (error: unknown) => error instanceof ToolError && error.code === 'UNKNOWN_TOOL',
+    );
   });
 });

@@ -35,7 +35,11 @@ describe('the main list of an object holding one array', () => {
   });
 
   it('cuts there when over the item budget (no continuation: the tool declares none)', async () => {
-    const { modelResult } = await executeTool(listing(z.strictObject({ results: z.array(item).optional() }), { results: fifty }, { maxItems: 10 }), {}, testContext());
+    const { modelResult } = await executeTool(
+      listing(z.strictObject({ results: z.array(item).optional() }), { results: fifty }, { maxItems: 10 }),
+      {},
+      testContext(),
+    );
     assert.equal(modelResult.completeness.returned_items, 10);
     assert.equal(modelResult.completeness.available_items, 50);
     assert.equal(modelResult.completeness.next, null);
@@ -43,10 +47,17 @@ describe('the main list of an object holding one array', () => {
   });
 
   it('keeps a record with an array among other fields as one item, and a declared pointer as declared', async () => {
-    const order = listing(z.strictObject({ order_id: z.string(), lines: z.array(item) }), { order_id: 'o-1', lines: fifty });
+    const order = listing(z.strictObject({ order_id: z.string(), lines: z.array(item) }), {
+      order_id: 'o-1',
+      lines: fifty,
+    });
     assert.equal(order.budget.itemsPointer, undefined);
     assert.equal((await executeTool(order, {}, testContext())).modelResult.completeness.returned_items, 1);
-    const declared = listing(z.strictObject({ page: z.strictObject({ rows: z.array(item) }) }), { page: { rows: fifty } }, { itemsPointer: '/page/rows' });
+    const declared = listing(
+      z.strictObject({ page: z.strictObject({ rows: z.array(item) }) }),
+      { page: { rows: fifty } },
+      { itemsPointer: '/page/rows' },
+    );
     assert.equal((await executeTool(declared, {}, testContext())).modelResult.completeness.returned_items, 50);
   });
 });

@@ -21,22 +21,35 @@ function strings(value: unknown, what: string): string[] {
   return value;
 }
 
-const compose = object(parseYaml(readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8')), 'docker-compose.yml');
+const compose = object(
+  parseYaml(readFileSync(new URL('../../docker-compose.yml', import.meta.url), 'utf8')),
+  'docker-compose.yml',
+);
 const services = object(compose['services'], 'services');
 const service = (name: string): Node => object(services[name], `service ${name}`);
 const env = (name: string): Node => object(service(name)['environment'], `${name}.environment`);
 const dependsOn = (name: string): Node => {
   const value = service(name)['depends_on'];
   // The short form (a list) means "started"; normalise it to the long form.
-  return Array.isArray(value) ? Object.fromEntries(strings(value, `${name}.depends_on`).map((dep) => [dep, { condition: 'service_started' }])) : object(value, `${name}.depends_on`);
+  return Array.isArray(value)
+    ? Object.fromEntries(strings(value, `${name}.depends_on`).map((dep) => [dep, { condition: 'service_started' }]))
+    : object(value, `${name}.depends_on`);
 };
-const condition = (name: string, dep: string): unknown => object(dependsOn(name)[dep], `${name}.depends_on.${dep}`)['condition'];
+const condition = (name: string, dep: string): unknown =>
+  object(dependsOn(name)[dep], `${name}.depends_on.${dep}`)['condition'];
 
 /** The services built from this repo (the CLI's image), not pulled. */
 const BUILT = new Set(['migrate', 'worker']);
 
 test('the stack has Postgres, the Temporal server, the UI, the search-attribute registration, the migrations and the worker', () => {
-  assert.deepEqual(Object.keys(services).sort(), ['migrate', 'postgres', 'search-attributes', 'temporal', 'temporal-ui', 'worker']);
+  assert.deepEqual(Object.keys(services).sort(), [
+    'migrate',
+    'postgres',
+    'search-attributes',
+    'temporal',
+    'temporal-ui',
+    'worker',
+  ]);
 });
 
 test('every image tag is pinned (no latest, no floating tag) and the worker is built from the repo', () => {
@@ -63,17 +76,22 @@ function assertStackDatabase(value: unknown, what: string): URL {
   return url;
 }
 
-test('the worker gets every environment variable the CLI reads but the owner\'s URL, pointing at the services of the stack', () => {
+test("the worker gets every environment variable the CLI reads but the owner's URL, pointing at the services of the stack", () => {
   const worker = env('worker');
   // The MCP endpoint's and the codec server's tokens are read by `mcp` and `codec-server`, which the stack does not
   // run; the owner's URL only by the migrations.
   const notRun: readonly string[] = [CLI_ENV.mcpToken, CLI_ENV.codecToken, CLI_ENV.databaseOwnerUrl];
-  for (const name of Object.values(CLI_ENV).filter((name) => !notRun.includes(name))) assert.ok(name in worker, `worker sets ${name}`);
-  assert.ok(!(CLI_ENV.databaseOwnerUrl in worker), 'the worker never holds the owner\'s credentials');
+  for (const name of Object.values(CLI_ENV).filter((name) => !notRun.includes(name)))
+    assert.ok(name in worker, `worker sets ${name}`);
+  assert.ok(!(CLI_ENV.databaseOwnerUrl in worker), "the worker never holds the owner's credentials");
   assert.equal(worker[CLI_ENV.temporalAddress], 'temporal:7233');
   assert.equal(worker[CLI_ENV.temporalNamespace], env('temporal')['DEFAULT_NAMESPACE']);
   assertStackDatabase(worker[CLI_ENV.databaseUrl], 'DATABASE_URL');
-  assert.equal(env('migrate')[CLI_ENV.databaseSchema], worker[CLI_ENV.databaseSchema], 'migrated where the worker looks');
+  assert.equal(
+    env('migrate')[CLI_ENV.databaseSchema],
+    worker[CLI_ENV.databaseSchema],
+    'migrated where the worker looks',
+  );
   // The principal key comes from the host's environment (empty: plain digests, and the worker warns).
   assert.equal(worker[CLI_ENV.principalKey], '${TTC_PRINCIPAL_KEY:-}');
   const command = strings(service('worker')['command'], 'worker.command');
@@ -94,7 +112,11 @@ test('the migrations run once, as the owner, before the worker starts', () => {
   const migrate = env('migrate');
   const owner = assertStackDatabase(migrate[CLI_ENV.databaseOwnerUrl], 'DATABASE_OWNER_URL');
   const app = assertStackDatabase(migrate[CLI_ENV.databaseUrl], 'DATABASE_URL');
-  assert.equal(app.href, new URL(String(env('worker')[CLI_ENV.databaseUrl])).href, 'it grants the role the worker connects as');
+  assert.equal(
+    app.href,
+    new URL(String(env('worker')[CLI_ENV.databaseUrl])).href,
+    'it grants the role the worker connects as',
+  );
   assert.notEqual(owner.username, app.username);
   const command = strings(service('migrate')['command'], 'migrate.command');
   assert.deepEqual(command.slice(0, 4), ['node', '--import', 'tsx', 'src/cli/main.ts']);
@@ -104,7 +126,7 @@ test('the migrations run once, as the owner, before the worker starts', () => {
   assert.equal(condition('worker', 'migrate'), 'service_completed_successfully');
 });
 
-test('the Temporal server and the UI use the stack\'s Postgres and server, on the usual ports', () => {
+test("the Temporal server and the UI use the stack's Postgres and server, on the usual ports", () => {
   const temporal = env('temporal');
   assert.equal(temporal['DB'], 'postgres12');
   assert.equal(temporal['POSTGRES_SEEDS'], 'postgres');
@@ -117,15 +139,20 @@ test('the Temporal server and the UI use the stack\'s Postgres and server, on th
   assert.equal(env('temporal-ui')['TEMPORAL_ADDRESS'], 'temporal:7233');
 });
 
-test('every search attribute the package upserts is registered with its type, in the workflows\' namespace', () => {
+test("every search attribute the package upserts is registered with its type, in the workflows' namespace", () => {
   const registration = env('search-attributes');
   const registered = String(registration['TTC_SEARCH_ATTRIBUTES']).trim().split(/\s+/).sort();
   assert.deepEqual(registered, SEARCH_ATTRIBUTE_KEYS.map(({ name, cliType }) => `${name}=${cliType}`).sort());
   assert.equal(registration['TEMPORAL_ADDRESS'], 'temporal:7233');
   assert.equal(registration['TEMPORAL_NAMESPACE'], env('worker')[CLI_ENV.temporalNamespace]);
   // Compose turns `$$` into a literal `$` for the shell.
-  const script = strings(service('search-attributes')['command'], 'search-attributes.command').join('\n').replaceAll('$$', '$');
-  assert.match(script, /temporal operator search-attribute create --address "\$TEMPORAL_ADDRESS" --namespace "\$TEMPORAL_NAMESPACE" --name "\$name" --type "\$type"/);
+  const script = strings(service('search-attributes')['command'], 'search-attributes.command')
+    .join('\n')
+    .replaceAll('$$', '$');
+  assert.match(
+    script,
+    /temporal operator search-attribute create --address "\$TEMPORAL_ADDRESS" --namespace "\$TEMPORAL_NAMESPACE" --name "\$name" --type "\$type"/,
+  );
   assert.match(script, /for pair in \$TTC_SEARCH_ATTRIBUTES/);
 });
 
@@ -163,5 +190,9 @@ test('the worker connects as an application role and the migrations as the owner
   // The owner owns the database (and so, on Postgres 15+, its public schema); the application role is granted nothing here.
   assert.match(script, new RegExp(`ALTER DATABASE %I OWNER TO ${owner.username}`));
   assert.doesNotMatch(script, /GRANT|SUPERUSER|CREATEROLE/);
-  assert.match(String(service('postgres')['image']), /^postgres:(1[5-9]|[2-9]\d)\./, 'Postgres 15+ (public schema owned by the database owner, no CREATE for PUBLIC)');
+  assert.match(
+    String(service('postgres')['image']),
+    /^postgres:(1[5-9]|[2-9]\d)\./,
+    'Postgres 15+ (public schema owned by the database owner, no CREATE for PUBLIC)',
+  );
 });

@@ -30,10 +30,25 @@ function writeTool(handled: string[]): AnyToolImplementation {
   }) as AnyToolImplementation;
 }
 
-const handlerContext: HandlerContext = { callId: 'c1', operationId: 'op-1', idempotencyKey: 'k', attempt: 1, principal: { tenant: 't', subject: 's' }, now: Date.now, beforeDispatch: openDispatchFence };
+const handlerContext: HandlerContext = {
+  callId: 'c1',
+  operationId: 'op-1',
+  idempotencyKey: 'k',
+  attempt: 1,
+  principal: { tenant: 't', subject: 's' },
+  now: Date.now,
+  beforeDispatch: openDispatchFence,
+};
 
 async function claimed(store: ToolStore, key: string, durationMs = 30_000): Promise<Lease> {
-  const claim = await store.claimIdempotencyKey({ idempotencyKey: key, requestSha256: REQUEST_SHA256, tool: 'payments.charge', workflowId: 'wf-1', callId: 'c1', lease: { runId: 'run-1', durationMs } });
+  const claim = await store.claimIdempotencyKey({
+    idempotencyKey: key,
+    requestSha256: REQUEST_SHA256,
+    tool: 'payments.charge',
+    workflowId: 'wf-1',
+    callId: 'c1',
+    lease: { runId: 'run-1', durationMs },
+  });
   assert.ok(claim.kind === 'claimed' && claim.lease !== null);
   return claim.lease;
 }
@@ -60,7 +75,11 @@ describe("the package's fence before a write's handler", () => {
     await behindHandlerFence(writeTool(handled), fence).handler({ amount: 1 }, handlerContext);
     assert.deepEqual(handled, ['ran']);
     assert.ok((await store.getLedgerEntry('k1'))?.lease?.dispatchedAt, 'the attempt counts as possibly sent');
-    assert.deepEqual([fence.handlerStarted(), fence.passed()], [true, false], "the handler's own fence is another one, not passed here");
+    assert.deepEqual(
+      [fence.handlerStarted(), fence.passed()],
+      [true, false],
+      "the handler's own fence is another one, not passed here",
+    );
   });
 
   it('keeps the handler from starting once reconciliation revoked the lease, or once the deadline passed', async () => {
@@ -68,31 +87,64 @@ describe("the package's fence before a write's handler", () => {
     const handled: string[] = [];
     const lease = await claimed(store, 'k2');
     await store.openReconciliation({
-      idempotencyKey: 'k2', workflowId: 'wf-1', callId: 'c1', tool: 'payments.charge', auditId: null,
-      fence: { dispatcher: { workflowId: 'wf-1', runId: 'run-1', callId: 'c1' }, requestSha256: REQUEST_SHA256, graceMs: 5000 },
+      idempotencyKey: 'k2',
+      workflowId: 'wf-1',
+      callId: 'c1',
+      tool: 'payments.charge',
+      auditId: null,
+      fence: {
+        dispatcher: { workflowId: 'wf-1', runId: 'run-1', callId: 'c1' },
+        requestSha256: REQUEST_SHA256,
+        graceMs: 5000,
+      },
     });
     const revoked = dispatchFence(store, 'k2', lease, liveDeadline());
-    assert.deepEqual(await refusal(() => behindHandlerFence(writeTool(handled), revoked).handler({ amount: 1 }, handlerContext)), ['TIMEOUT_BEFORE_EXECUTE', 'before_handler']);
-    const late = dispatchFence(store, 'k3', await claimed(store, 'k3'), { atMs: Date.now() - 1, signal: new AbortController().signal });
-    assert.deepEqual(await refusal(() => behindHandlerFence(writeTool(handled), late).handler({ amount: 1 }, handlerContext)), ['TIMEOUT_BEFORE_EXECUTE', 'before_handler']);
+    assert.deepEqual(
+      await refusal(() => behindHandlerFence(writeTool(handled), revoked).handler({ amount: 1 }, handlerContext)),
+      ['TIMEOUT_BEFORE_EXECUTE', 'before_handler'],
+    );
+    const late = dispatchFence(store, 'k3', await claimed(store, 'k3'), {
+      atMs: Date.now() - 1,
+      signal: new AbortController().signal,
+    });
+    assert.deepEqual(
+      await refusal(() => behindHandlerFence(writeTool(handled), late).handler({ amount: 1 }, handlerContext)),
+      ['TIMEOUT_BEFORE_EXECUTE', 'before_handler'],
+    );
     assert.deepEqual(handled, [], 'the handler never started');
     assert.equal(revoked.handlerStarted(), false);
-    assert.equal((await store.getLedgerEntry('k3'))?.lease?.dispatchedAt, null, 'refused locally: no mark, so its verdict need not wait');
+    assert.equal(
+      (await store.getLedgerEntry('k3'))?.lease?.dispatchedAt,
+      null,
+      'refused locally: no mark, so its verdict need not wait',
+    );
   });
 
-  it("keeps the handler from starting when the store cannot answer the fence", async () => {
+  it('keeps the handler from starting when the store cannot answer the fence', async () => {
     const store = new InMemoryToolStore();
     const handled: string[] = [];
     const lease = await claimed(store, 'k4');
-    const unreachable: ToolStore = Object.assign(Object.create(store) as ToolStore, { fenceDispatch: () => Promise.reject(new Error('connection terminated')) });
-    await assert.rejects(behindHandlerFence(writeTool(handled), dispatchFence(unreachable, 'k4', lease, liveDeadline())).handler({ amount: 1 }, handlerContext));
+    const unreachable: ToolStore = Object.assign(Object.create(store) as ToolStore, {
+      fenceDispatch: () => Promise.reject(new Error('connection terminated')),
+    });
+    await assert.rejects(
+      behindHandlerFence(writeTool(handled), dispatchFence(unreachable, 'k4', lease, liveDeadline())).handler(
+        { amount: 1 },
+        handlerContext,
+      ),
+    );
     assert.deepEqual(handled, []);
   });
 
   it('leaves a read alone: no fence, no store round trip', () => {
     const read = { ...writeTool([]), effect: 'read' } as AnyToolImplementation;
     const store = new InMemoryToolStore();
-    const fence = dispatchFence(store, 'k5', { token: 't', expiresAt: new Date(Date.now() + 30_000).toISOString() }, liveDeadline());
+    const fence = dispatchFence(
+      store,
+      'k5',
+      { token: 't', expiresAt: new Date(Date.now() + 30_000).toISOString() },
+      liveDeadline(),
+    );
     assert.equal(behindHandlerFence(read, fence), read);
   });
 });

@@ -27,18 +27,33 @@ describe('guardedParse: a schema that throws is a failed parse, never a throw', 
     assert.ok(!bad.success);
     assert.deepEqual(bad.issues, [{ path: '/url', code: 'invalid_type' }]);
     assert.equal(bad.thrown, undefined);
-    assert.deepEqual(guardedParse(schema, { url: 'https://example.com' }), { success: true, data: { url: 'https://example.com/' } });
+    assert.deepEqual(guardedParse(schema, { url: 'https://example.com' }), {
+      success: true,
+      data: { url: 'https://example.com/' },
+    });
   });
 
   it('a throw that cannot even be described (a getter on message that throws) still fails the parse', () => {
-    const hostile = Object.defineProperty(new Error('x'), 'message', { get: () => { throw new Error('unreadable'); } });
-    const parsed = guardedParse(z.string().transform(() => { throw hostile; }), 'a');
+    const hostile = Object.defineProperty(new Error('x'), 'message', {
+      get: () => {
+        throw new Error('unreadable');
+      },
+    });
+    const parsed = guardedParse(
+      z.string().transform(() => {
+        throw hostile;
+      }),
+      'a',
+    );
     assert.ok(!parsed.success);
     assert.deepEqual(parsed.issues, [{ path: '/', code: 'schema_threw' }]);
   });
 
   it('an async refinement in a synchronous parse fails instead of throwing', () => {
-    const parsed = guardedParse(z.number().refine(async () => Promise.resolve(true)), 1);
+    const parsed = guardedParse(
+      z.number().refine(async () => Promise.resolve(true)),
+      1,
+    );
     assert.ok(!parsed.success);
     assert.deepEqual(parsed.issues, [{ path: '/', code: 'schema_threw' }]);
   });
@@ -64,7 +79,10 @@ describe('executeTool: a throwing schema is a catalogued result', () => {
     assert.equal(result.modelResult.execution.outcome, 'not_started');
     assert.equal(called, false);
     assert.equal(result.audit.validation.find((l) => l.layer === 'input')!.outcome, 'failed');
-    assert.equal((result.audit.error_detail as { detail: { thrown: { exception: string } } }).detail.thrown.exception, 'TypeError');
+    assert.equal(
+      (result.audit.error_detail as { detail: { thrown: { exception: string } } }).detail.thrown.exception,
+      'TypeError',
+    );
     assertNothingSensitive(result, ctx);
   });
 
@@ -73,7 +91,11 @@ describe('executeTool: a throwing schema is a catalogued result', () => {
       name: 'scores.get',
       description: 'A score.',
       input: z.strictObject({}),
-      output: z.strictObject({ score: z.number().refine(() => { throw new Error('refinement bug'); }) }),
+      output: z.strictObject({
+        score: z.number().refine(() => {
+          throw new Error('refinement bug');
+        }),
+      }),
       effect: 'read',
       source: { label: 'scores', type: 'database' },
       handler: returning({ data: { score: 1 } }),
@@ -89,7 +111,11 @@ describe('executeTool: a throwing schema is a catalogued result', () => {
       name: 'payments.capture',
       description: 'Capture a payment.',
       input: z.strictObject({ payment_id: z.string() }),
-      output: z.strictObject({ captured_cents: z.number().refine(() => { throw new Error('refinement bug'); }) }),
+      output: z.strictObject({
+        captured_cents: z.number().refine(() => {
+          throw new Error('refinement bug');
+        }),
+      }),
       effect: 'write',
       source: { label: 'payments-api', type: 'http_api' },
       handler: returning({ data: { captured_cents: 500 }, receipt: { externalId: 'psp_cap_9' } }),

@@ -37,7 +37,14 @@ describe('hostile evidence text', () => {
   it('a token in an evidence locator URL and a huge quote are scrubbed and bounded', async () => {
     const output = {
       ...goodOrderOutput(),
-      evidence: [{ kind: 'http', locator: `https://orders.example/ord_1001?access=${SECRET}`, supports: ['/id'], quote: 'q'.repeat(100_000) }],
+      evidence: [
+        {
+          kind: 'http',
+          locator: `https://orders.example/ord_1001?access=${SECRET}`,
+          supports: ['/id'],
+          quote: 'q'.repeat(100_000),
+        },
+      ],
     };
     const result = await executeTool(orderTool(returning(output)), orderArgs, ctx);
     const [evidence] = result.modelResult.evidence;

@@ -7,7 +7,11 @@ it('a business key is scoped by tenant: the same business key of two tenants giv
   const acme = businessIdempotencyKey('payments.charge', 'tenant-acme', 'pay_1');
   const globex = businessIdempotencyKey('payments.charge', 'tenant-globex', 'pay_1');
   assert.notEqual(acme, globex);
-  assert.equal(acme, `payments.charge:${tenantRef('tenant-acme')}:pay_1`, 'documented shape: <tool>:<tenant ref>:<business key>');
+  assert.equal(
+    acme,
+    `payments.charge:${tenantRef('tenant-acme')}:pay_1`,
+    'documented shape: <tool>:<tenant ref>:<business key>',
+  );
   assert.match(tenantRef('tenant-acme'), /^[0-9a-f]{32}$/);
   assert.ok(!acme.includes('tenant-acme'), 'the tenant name is not in the key');
 });

@@ -28,11 +28,20 @@ function valueImports(file: string, text: string): string[] {
       const clause = statement.importClause;
       const onlyTypes =
         clause?.isTypeOnly === true ||
-        (clause !== undefined && clause.name === undefined && clause.namedBindings !== undefined && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly));
+        (clause !== undefined &&
+          clause.name === undefined &&
+          clause.namedBindings !== undefined &&
+          ts.isNamedImports(clause.namedBindings) &&
+          clause.namedBindings.elements.length > 0 &&
+          clause.namedBindings.elements.every((e) => e.isTypeOnly));
       if (!onlyTypes) specifier = statement.moduleSpecifier;
     } else if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) {
       const named = statement.exportClause;
-      const onlyTypes = named !== undefined && ts.isNamedExports(named) && named.elements.length > 0 && named.elements.every((e) => e.isTypeOnly);
+      const onlyTypes =
+        named !== undefined &&
+        ts.isNamedExports(named) &&
+        named.elements.length > 0 &&
+        named.elements.every((e) => e.isTypeOnly);
       if (!onlyTypes) specifier = statement.moduleSpecifier;
     }
     if (specifier !== undefined && ts.isStringLiteral(specifier) && specifier.text.startsWith('.')) {
@@ -84,13 +93,20 @@ describe('import graph', () => {
       ['d', ['a']],
     ]);
     assert.deepEqual(importCycles(graph), [['a', 'b', 'c']]);
-    assert.deepEqual(valueImports('/x/a.ts', "import type { T } from './b.js';\nimport { type U } from './c.js';\nexport type { V } from './d.js';"), []);
+    assert.deepEqual(
+      valueImports(
+        '/x/a.ts',
+        "import type { T } from './b.js';\nimport { type U } from './c.js';\nexport type { V } from './d.js';",
+      ),
+      [],
+    );
   });
 
   it('has no value import cycle among src/, activities/ and workflows/', () => {
     const graph = new Map<string, string[]>();
     for (const root of SOURCE_ROOTS) {
-      for (const file of sourceFiles(join(PROJECT_ROOT, root))) graph.set(file, valueImports(file, readFileSync(file, 'utf8')));
+      for (const file of sourceFiles(join(PROJECT_ROOT, root)))
+        graph.set(file, valueImports(file, readFileSync(file, 'utf8')));
     }
     assert.ok(graph.size > 100, `expected the package's sources, found ${graph.size} files`);
     const cycles = importCycles(graph).map((cycle) => cycle.map((file) => relative(PROJECT_ROOT, file)));

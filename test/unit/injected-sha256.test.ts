@@ -27,7 +27,14 @@ describe('injected SHA-256 (node:crypto in activities)', () => {
   });
 
   const cases: [string, AnyToolImplementation, unknown][] = [
-    ['a small read, recorded with its raw output', orderTool(returning({ ...goodOrderOutput(), rawResponse: { body: '{"raw":true}', contentType: 'application/json' } }), { recordRawOutput: true }), { order_id: 'ord_1001' }],
+    [
+      'a small read, recorded with its raw output',
+      orderTool(
+        returning({ ...goodOrderOutput(), rawResponse: { body: '{"raw":true}', contentType: 'application/json' } }),
+        { recordRawOutput: true },
+      ),
+      { order_id: 'ord_1001' },
+    ],
     ['a list cut to its budget (artifact of the full data)', listTool(2000, { maxBytes: 4096 }), { query: 'widgets' }],
   ];
   for (const [name, tool, args] of cases) {

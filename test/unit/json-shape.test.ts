@@ -8,9 +8,29 @@ describe('inspectJson reports the first failure in its order of visit', () => {
   const cases: [string, unknown, number, { reason: string; path: string }][] = [
     ['the last member is visited first', { a: [[[]]], b: [[[]]] }, 2, { reason: 'too_deep', path: '/b/0' }],
     ['the last undefined item of a list', [1, undefined, 2, undefined], 8, { reason: 'unsupported_type', path: '/3' }],
-    ['a nested member before an earlier sibling', { a: Number.NaN, b: { c: Number.POSITIVE_INFINITY } }, 8, { reason: 'non_finite_number', path: '/b/c' }],
-    ['a forbidden key of a null-prototype object', { x: 1, y: Object.assign(Object.create(null) as object, { constructor: 1 }) }, 8, { reason: 'forbidden_key', path: '/y/constructor' }],
-    ['a shared object is no cycle; the cycle is where it closes', (() => { const shared = { s: 1 }; const root: Record<string, unknown> = { a: shared, b: shared }; root['c'] = { back: root }; return root; })(), 8, { reason: 'cycle', path: '/c/back' }],
+    [
+      'a nested member before an earlier sibling',
+      { a: Number.NaN, b: { c: Number.POSITIVE_INFINITY } },
+      8,
+      { reason: 'non_finite_number', path: '/b/c' },
+    ],
+    [
+      'a forbidden key of a null-prototype object',
+      { x: 1, y: Object.assign(Object.create(null) as object, { constructor: 1 }) },
+      8,
+      { reason: 'forbidden_key', path: '/y/constructor' },
+    ],
+    [
+      'a shared object is no cycle; the cycle is where it closes',
+      (() => {
+        const shared = { s: 1 };
+        const root: Record<string, unknown> = { a: shared, b: shared };
+        root['c'] = { back: root };
+        return root;
+      })(),
+      8,
+      { reason: 'cycle', path: '/c/back' },
+    ],
   ];
   for (const [name, value, maxDepth, expected] of cases) {
     it(name, () => {

@@ -6,7 +6,8 @@ import { testContext } from '../../testkit/context.js';
 import { goodOrderOutput, orderTool, returning } from '../support/tools.js';
 
 async function succeeded(): Promise<ModelResult> {
-  return (await executeTool(orderTool(returning(goodOrderOutput())), { order_id: 'ord_1001' }, testContext())).modelResult;
+  return (await executeTool(orderTool(returning(goodOrderOutput())), { order_id: 'ord_1001' }, testContext()))
+    .modelResult;
 }
 
 describe('tool-result.model.v1 cross-field rules', () => {
@@ -14,15 +15,27 @@ describe('tool-result.model.v1 cross-field rules', () => {
     assert.ok(modelResultSchema.safeParse(await succeeded()).success);
   });
 
-  const error = { code: 'TOOL_ERROR', category: 'internal', message: 'x', retryable: false, recovery: 'explain' } as const;
+  const error = {
+    code: 'TOOL_ERROR',
+    category: 'internal',
+    message: 'x',
+    retryable: false,
+    recovery: 'explain',
+  } as const;
   const inconsistent: [string, (r: ModelResult) => ModelResult][] = [
     ['failed with data', (r) => ({ ...r, status: 'failed', error })],
     ['failed without an error', (r) => ({ ...r, status: 'failed', data: null })],
     ['succeeded with an error', (r) => ({ ...r, error })],
-    ['succeeded but truncated', (r) => ({ ...r, completeness: { ...r.completeness, state: 'truncated', next: { type: 'offset', value: 1 } } })],
+    [
+      'succeeded but truncated',
+      (r) => ({ ...r, completeness: { ...r.completeness, state: 'truncated', next: { type: 'offset', value: 1 } } }),
+    ],
     ['partial yet complete and uncommitted', (r) => ({ ...r, status: 'partial' })],
     ['unknown with a known outcome', (r) => ({ ...r, status: 'unknown', data: null, error })],
-    ['a receipt on a read', (r) => ({ ...r, execution: { ...r.execution, receipt: { external_id: 'x', committed_at: null } } })],
+    [
+      'a receipt on a read',
+      (r) => ({ ...r, execution: { ...r.execution, receipt: { external_id: 'x', committed_at: null } } }),
+    ],
   ];
   for (const [what, mutate] of inconsistent) {
     it(`rejects ${what}`, async () => {

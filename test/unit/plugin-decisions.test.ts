@@ -4,7 +4,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { generateDecisionKey, signedDecisions, unauthenticatedForDevelopment, verifyingKey } from '../../src/decisions/index.js';
+import {
+  generateDecisionKey,
+  signedDecisions,
+  unauthenticatedForDevelopment,
+  verifyingKey,
+} from '../../src/decisions/index.js';
 import { ToolRegistry } from '../../src/index.js';
 import { InMemoryToolStore } from '../../src/store/in-memory/in-memory-tool-store.js';
 import { ToolContractPlugin } from '../../src/temporal/plugin.js';
@@ -31,12 +36,27 @@ const lookup = defineTool({
 });
 
 test('a worker with a tool that requires approval and no decision verifier refuses to start', () => {
-  assert.throws(() => new ToolContractPlugin({ tools: new ToolRegistry([lookup, transfer]), store: new InMemoryToolStore() }), /bank\.transfer/);
+  assert.throws(
+    () => new ToolContractPlugin({ tools: new ToolRegistry([lookup, transfer]), store: new InMemoryToolStore() }),
+    /bank\.transfer/,
+  );
 });
 
 test('it starts with a verifier, or with unauthenticated decisions opted into by name; a worker without approval tools needs neither', () => {
   const tools = () => new ToolRegistry([lookup, transfer]);
-  assert.ok(new ToolContractPlugin({ tools: tools(), store: new InMemoryToolStore(), decisions: signedDecisions({ keys: [verifyingKey(generateDecisionKey('ed25519', 'k1'))] }) }));
-  assert.ok(new ToolContractPlugin({ tools: tools(), store: new InMemoryToolStore(), decisions: unauthenticatedForDevelopment() }));
+  assert.ok(
+    new ToolContractPlugin({
+      tools: tools(),
+      store: new InMemoryToolStore(),
+      decisions: signedDecisions({ keys: [verifyingKey(generateDecisionKey('ed25519', 'k1'))] }),
+    }),
+  );
+  assert.ok(
+    new ToolContractPlugin({
+      tools: tools(),
+      store: new InMemoryToolStore(),
+      decisions: unauthenticatedForDevelopment(),
+    }),
+  );
   assert.ok(new ToolContractPlugin({ tools: new ToolRegistry([lookup]), store: new InMemoryToolStore() }));
 });

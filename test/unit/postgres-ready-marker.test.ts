@@ -12,8 +12,12 @@ test("a server's readiness line is seen split across chunks, and with more log l
   // A restarted server writes the clients it turned away and its readiness in one write: the line is not at the end.
   const crowded = markerWatcher(READY);
   const turnedAway = 'FATAL:  the database system is not yet accepting connections\n'.repeat(5);
-  assert.equal(crowded(`${turnedAway}LOG:  ${READY}\n${'LOG:  connection received: host=127.0.0.1 port=51234\n'.repeat(5)}`), true);
+  assert.equal(
+    crowded(`${turnedAway}LOG:  ${READY}\n${'LOG:  connection received: host=127.0.0.1 port=51234\n'.repeat(5)}`),
+    true,
+  );
 
   const never = markerWatcher(READY);
-  for (const chunk of ['LOG:  starting PostgreSQL\n', 'LOG:  database system was shut down\n', 'ready to accept']) assert.equal(never(chunk), false);
+  for (const chunk of ['LOG:  starting PostgreSQL\n', 'LOG:  database system was shut down\n', 'ready to accept'])
+    assert.equal(never(chunk), false);
 });

@@ -14,7 +14,11 @@ function orderRead(state: { status: 'paid' | 'refunded'; reads: number }) {
     name: 'orders.get',
     description: 'Look up one order: its status and what was paid.',
     input: z.strictObject({ order_id: z.string() }),
-    output: z.strictObject({ order_id: z.string(), status: z.enum(['paid', 'refunded']), paid_cents: z.number().int() }),
+    output: z.strictObject({
+      order_id: z.string(),
+      status: z.enum(['paid', 'refunded']),
+      paid_cents: z.number().int(),
+    }),
     effect: 'read',
     source: { label: 'orders-api', type: 'http_api' },
     validForMs: 60_000,
@@ -51,7 +55,10 @@ function refund(read: ReturnType<typeof orderRead>, sent: string[]) {
     ],
     handler: (args) => {
       sent.push(args.order_id);
-      return Promise.resolve({ data: { refund_id: `re_${args.order_id}` }, receipt: { externalId: `re_${args.order_id}` } });
+      return Promise.resolve({
+        data: { refund_id: `re_${args.order_id}` },
+        receipt: { externalId: `re_${args.order_id}` },
+      });
     },
   });
 }
@@ -66,8 +73,15 @@ describe('a write re-confirms what it rests on (seed 000: a refund on an old rea
     assert.equal(ok.audit.validation.find((layer) => layer.layer === 'precondition')?.outcome, 'passed');
 
     order.status = 'refunded';
-    const refused = await executeTool(tool, { order_id: 'ord_1', amount_cents: 100 }, testContext({ callId: 'call-0002', idempotencyKey: 'idem-2' }));
-    assert.deepEqual([refused.modelResult.status, refused.modelResult.error?.code, refused.modelResult.execution.outcome], ['failed', 'PRECONDITION_FAILED', 'not_started']);
+    const refused = await executeTool(
+      tool,
+      { order_id: 'ord_1', amount_cents: 100 },
+      testContext({ callId: 'call-0002', idempotencyKey: 'idem-2' }),
+    );
+    assert.deepEqual(
+      [refused.modelResult.status, refused.modelResult.error?.code, refused.modelResult.execution.outcome],
+      ['failed', 'PRECONDITION_FAILED', 'not_started'],
+    );
     assert.deepEqual([order.reads, sent.length], [2, 1], 'read again, and nothing sent');
     const layer = refused.audit.validation.find((entry) => entry.layer === 'precondition');
     assert.deepEqual([layer?.outcome, layer?.reason], ['failed', 'order is refunded']);
@@ -82,7 +96,11 @@ describe('a write re-confirms what it rests on (seed 000: a refund on an old rea
     assert.deepEqual([checked.kind, order.reads], ['ready', 0]);
     const tooMuch = await executeTool(tool, { order_id: 'ord_1', amount_cents: 9000 }, testContext());
     assert.equal(tooMuch.modelResult.error?.code, 'PRECONDITION_FAILED');
-    const broken = defineTool({ ...orderRead(order), name: 'orders.get_broken', handler: () => Promise.reject(new Error('down')) });
+    const broken = defineTool({
+      ...orderRead(order),
+      name: 'orders.get_broken',
+      handler: () => Promise.reject(new Error('down')),
+    });
     const unread = await executeTool(refund(broken, sent), { order_id: 'ord_1', amount_cents: 100 }, testContext());
     assert.deepEqual([unread.modelResult.error?.code, sent.length], ['PRECONDITION_FAILED', 0]);
   });
@@ -90,26 +108,52 @@ describe('a write re-confirms what it rests on (seed 000: a refund on an old rea
   it('preconditions belong to writes, and read with a read tool', () => {
     const read = orderRead({ status: 'paid', reads: 0 });
     const precondition = { id: 'p', read, arguments: () => ({}), holds: () => true };
-    assert.throws(() => defineTool({ ...read, name: 'orders.get2', preconditions: [precondition] }), ToolDefinitionError);
+    assert.throws(
+      () => defineTool({ ...read, name: 'orders.get2', preconditions: [precondition] }),
+      ToolDefinitionError,
+    );
     assert.throws(() => refund(refund(read, []) as never, []), ToolDefinitionError);
   });
 });
 
 describe('results and state entries have a validity window (seed 000)', () => {
   it('a result says until when it may be relied on: from when its fact was observed', async () => {
-    const { modelResult } = await executeTool(orderRead({ status: 'paid', reads: 0 }), { order_id: 'ord_1' }, testContext());
+    const { modelResult } = await executeTool(
+      orderRead({ status: 'paid', reads: 0 }),
+      { order_id: 'ord_1' },
+      testContext(),
+    );
     assert.equal(modelResult.provenance.valid_until, new Date(FIXED_NOW - 10_000 + 60_000).toISOString());
   });
 
   it('a state patch resting only on an expired result is refused (STALE_DATA); one written in time replays after', async () => {
     let now = FIXED_NOW;
     const store = new InMemoryToolStore({ now: () => new Date(now) });
-    const read: ToolExecution = await executeTool(orderRead({ status: 'paid', reads: 0 }), { order_id: 'ord_1' }, testContext({ temporal: { workflowId: 'wf-1', runId: 'run-1', activityId: '1', attempt: 1 } }));
+    const read: ToolExecution = await executeTool(
+      orderRead({ status: 'paid', reads: 0 }),
+      { order_id: 'ord_1' },
+      testContext({ temporal: { workflowId: 'wf-1', runId: 'run-1', activityId: '1', attempt: 1 } }),
+    );
     await store.recordExecution({ execution: read, workflowId: 'wf-1', runId: 'run-1' });
-    const patch = (patchId: string) => ({ patchId, workflowId: 'wf-1', key: 'order:ord_1', value: { status: 'paid' }, evidenceIds: read.modelResult.evidence.map((e) => e.evidence_id), expectedVersion: 0, callId: 'call-0001' });
+    const patch = (patchId: string) => ({
+      patchId,
+      workflowId: 'wf-1',
+      key: 'order:ord_1',
+      value: { status: 'paid' },
+      evidenceIds: read.modelResult.evidence.map((e) => e.evidence_id),
+      expectedVersion: 0,
+      callId: 'call-0001',
+    });
     assert.equal((await store.applyStatePatch(patch('p-1'))).applied, true);
     now = FIXED_NOW + 60_000;
-    assert.equal((await store.applyStatePatch(patch('p-1'))).applied, false, 'a retry of a patch written in time is a replay');
-    await assert.rejects(store.applyStatePatch({ ...patch('p-2'), key: 'order:ord_1:copy' }), (error: unknown) => isStoreError(error) && error.reason === 'evidence_expired' && error.code === 'STALE_DATA');
+    assert.equal(
+      (await store.applyStatePatch(patch('p-1'))).applied,
+      false,
+      'a retry of a patch written in time is a replay',
+    );
+    await assert.rejects(
+      store.applyStatePatch({ ...patch('p-2'), key: 'order:ord_1:copy' }),
+      (error: unknown) => isStoreError(error) && error.reason === 'evidence_expired' && error.code === 'STALE_DATA',
+    );
   });
 });

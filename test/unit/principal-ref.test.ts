@@ -15,13 +15,22 @@ const KEY = 'unit-test-principal-key-0123456789abcdef';
  * What anyone holding an audit row can do to an unkeyed reference: enumerate subjects of a known shape (here six
  * digits) under a known tenant until one hashes to the reference.
  */
-function bruteForceSixDigitSubject(tenant: string, ref: string, deadlineMs: number, limit = 1_000_000): { subject: string | null; tried: number } {
+function bruteForceSixDigitSubject(
+  tenant: string,
+  ref: string,
+  deadlineMs: number,
+  limit = 1_000_000,
+): { subject: string | null; tried: number } {
   // The canonical text around the subject is fixed: an attacker computes it once.
-  const [before = '', after = ''] = canonicalJson({ domain: 'ttc.principal.v1', tenant, subject: '\u0001' }).split('\\u0001');
+  const [before = '', after = ''] = canonicalJson({ domain: 'ttc.principal.v1', tenant, subject: '\u0001' }).split(
+    '\\u0001',
+  );
   const started = performance.now();
   for (let n = 0; n < limit; n++) {
     const subject = String(n).padStart(6, '0');
-    const candidate = createHash('sha256').update(before + subject + after).digest('hex');
+    const candidate = createHash('sha256')
+      .update(before + subject + after)
+      .digest('hex');
     if (candidate === ref) return { subject, tried: n + 1 };
     if ((n & 0xfff) === 0 && performance.now() - started > deadlineMs) return { subject: null, tried: n + 1 };
   }
@@ -36,7 +45,9 @@ describe('principal_ref', () => {
     // on one core — the rate is printed.
     const found = bruteForceSixDigitSubject(principal.tenant, principalRef(principal), 60_000);
     const elapsed = performance.now() - started;
-    t.diagnostic(`${found.tried} candidates in ${elapsed.toFixed(0)} ms (${Math.round(found.tried / (elapsed / 1000))} per second)`);
+    t.diagnostic(
+      `${found.tried} candidates in ${elapsed.toFixed(0)} ms (${Math.round(found.tried / (elapsed / 1000))} per second)`,
+    );
     assert.equal(found.subject, principal.subject);
     assert.equal(found.tried, 104_730);
   });
@@ -58,8 +69,19 @@ describe('principal_ref', () => {
     const tool = orderTool(returning(goodOrderOutput()));
     const { modelResult, audit } = await executeTool(tool, { order_id: 'ord_1001' }, ctx);
     assert.equal(audit.principal_ref, principalRef(ctx.principal, KEY));
-    const trusted = { principal: ctx.principal, tool, arguments: { order_id: 'ord_1001' }, provider: ctx.provider, callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey };
-    assert.deepEqual(verifyAudit({ modelResult, audit, trusted: { ...trusted, principalKey: KEY } }), { ok: true, failed: [] });
+    const trusted = {
+      principal: ctx.principal,
+      tool,
+      arguments: { order_id: 'ord_1001' },
+      provider: ctx.provider,
+      callId: ctx.callId,
+      operationId: ctx.operationId,
+      idempotencyKey: ctx.idempotencyKey,
+    };
+    assert.deepEqual(verifyAudit({ modelResult, audit, trusted: { ...trusted, principalKey: KEY } }), {
+      ok: true,
+      failed: [],
+    });
     assert.deepEqual(verifyAudit({ modelResult, audit, trusted }).failed, ['principal']);
     assert.ok(!JSON.stringify(audit).includes(KEY), 'the key is not in the audit');
   });

@@ -26,12 +26,21 @@ it('the root export surface is exactly the documented one, at most 60 names', ()
   ]);
   // Types are erased at run time: the declaration file says how many names a user sees.
   const declared = readFileSync(new URL('../../src/index.ts', import.meta.url), 'utf8');
-  const exported = [...declared.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((block) => (block[1] ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''));
+  const exported = [...declared.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((block) =>
+    (block[1] ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter((name) => name !== ''),
+  );
   assert.ok(exported.length <= 60, `${exported.length} names at the root`);
 });
 
 it('the dev stack, and the funnel for unit tests of a tool, are exported from ./testing only', async () => {
-  const [testing, temporal, store] = await Promise.all([import('../../src/testing/index.js'), import('../../src/temporal/index.js'), import('../../src/store/index.js')]);
+  const [testing, temporal, store] = await Promise.all([
+    import('../../src/testing/index.js'),
+    import('../../src/temporal/index.js'),
+    import('../../src/store/index.js'),
+  ]);
   const devStack = Object.keys(testing).sort();
   assert.deepEqual(devStack, [
     'EMBEDDED_APP_ROLE',
@@ -47,5 +56,9 @@ it('the dev stack, and the funnel for unit tests of a tool, are exported from ./
     'resolveTemporalCli',
     'startDevServer',
   ]);
-  for (const entry of [root, temporal, store]) assert.deepEqual(Object.keys(entry).filter((name) => devStack.includes(name)), []);
+  for (const entry of [root, temporal, store])
+    assert.deepEqual(
+      Object.keys(entry).filter((name) => devStack.includes(name)),
+      [],
+    );
 });

@@ -18,8 +18,16 @@ async function producedResults(): Promise<ModelResult[]> {
   ];
 }
 
-const error = { code: 'TOOL_ERROR', category: 'internal', message: 'x', retryable: false, recovery: 'explain' } as const;
-const withData = (data: unknown) => (r: ModelResult): ModelResult => ({ ...r, data: data as ModelResult['data'] });
+const error = {
+  code: 'TOOL_ERROR',
+  category: 'internal',
+  message: 'x',
+  retryable: false,
+  recovery: 'explain',
+} as const;
+const withData =
+  (data: unknown) =>
+  (r: ModelResult): ModelResult => ({ ...r, data: data as ModelResult['data'] });
 const cyclic = (() => {
   const node: Record<string, unknown> = { a: 1 };
   node['self'] = node;
@@ -32,7 +40,10 @@ const changes: [string, (r: ModelResult) => ModelResult][] = [
   ['other JSON data', withData({ list: [1, 'two', null, true, { nested: [] }] })],
   ['data without a prototype', withData(Object.assign(Object.create(null) as object, { a: 1 }))],
   ['failed with data', (r) => ({ ...r, status: 'failed', error, data: r.data ?? { a: 1 } })],
-  ['accepted with data', (r) => ({ ...r, status: 'accepted', data: r.data ?? { a: 1 }, job: { handle: 'j', poll_after_ms: null } })],
+  [
+    'accepted with data',
+    (r) => ({ ...r, status: 'accepted', data: r.data ?? { a: 1 }, job: { handle: 'j', poll_after_ms: null } }),
+  ],
   ['a non-finite number in data', withData({ a: [1, Number.NaN] })],
   ['an undefined member in data', withData({ a: undefined, b: 1 })],
   ['an undefined item in data', withData([1, undefined])],

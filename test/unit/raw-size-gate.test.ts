@@ -42,7 +42,16 @@ describe('inspectJson measures what it checks', () => {
 
 describe('raw size gate: a result far over its budget goes straight to the over-budget result', () => {
   const recordTool = (data: unknown, output: z.ZodType = z.record(z.string(), z.number())) =>
-    defineTool({ name: 'attrs.get', description: 'Attributes.', input: z.strictObject({}), output, effect: 'read', source: { label: 'attrs', type: 'database' }, budget: { maxBytes: 2048 }, handler: returning({ data }) });
+    defineTool({
+      name: 'attrs.get',
+      description: 'Attributes.',
+      input: z.strictObject({}),
+      output,
+      effect: 'read',
+      source: { label: 'attrs', type: 'database' },
+      budget: { maxBytes: 2048 },
+      handler: returning({ data }),
+    });
 
   it('an object wider than the budget can hold: no data, artifact kept, schema and invariants skipped', async () => {
     const data = wideObject(600);
@@ -56,8 +65,14 @@ describe('raw size gate: a result far over its budget goes straight to the over-
   it('a list with far more values than could be shown (8 per byte of budget)', async () => {
     const data = { ids: Array.from({ length: 20_000 }, (_, i) => i) };
     const tool = defineTool({
-      name: 'ids.list', description: 'Ids.', input: z.strictObject({}), output: z.strictObject({ ids: z.array(z.number()) }), effect: 'read',
-      source: { label: 'ids', type: 'database' }, budget: { maxBytes: 2048, itemsPointer: '/ids' }, handler: returning({ data }),
+      name: 'ids.list',
+      description: 'Ids.',
+      input: z.strictObject({}),
+      output: z.strictObject({ ids: z.array(z.number()) }),
+      effect: 'read',
+      source: { label: 'ids', type: 'database' },
+      budget: { maxBytes: 2048, itemsPointer: '/ids' },
+      handler: returning({ data }),
     });
     const result = await executeTool(tool, {}, ctx);
     assertOverBudget(result, data);
@@ -68,8 +83,14 @@ describe('raw size gate: a result far over its budget goes straight to the over-
   it('a result just under both limits is validated and cut as usual', async () => {
     const data = { ids: Array.from({ length: 16_000 }, (_, i) => i) };
     const tool = defineTool({
-      name: 'ids.list', description: 'Ids.', input: z.strictObject({}), output: z.strictObject({ ids: z.array(z.number()) }), effect: 'read',
-      source: { label: 'ids', type: 'database' }, budget: { maxBytes: 2048, maxItems: 20_000, itemsPointer: '/ids' }, handler: returning({ data }),
+      name: 'ids.list',
+      description: 'Ids.',
+      input: z.strictObject({}),
+      output: z.strictObject({ ids: z.array(z.number()) }),
+      effect: 'read',
+      source: { label: 'ids', type: 'database' },
+      budget: { maxBytes: 2048, maxItems: 20_000, itemsPointer: '/ids' },
+      handler: returning({ data }),
     });
     const result = await executeTool(tool, {}, ctx);
     assert.equal(layer(result, 'schema').outcome, 'passed');
@@ -84,13 +105,25 @@ describe('raw size gate: a result far over its budget goes straight to the over-
 
   it('the source allowlist and the receipt of a write still apply over the gate', async () => {
     const offList = defineTool({
-      name: 'attrs.get', description: 'Attributes.', input: z.strictObject({}), output: z.record(z.string(), z.number()), effect: 'read',
-      source: { label: 'attrs', type: 'database', allowlist: ['attrs'] }, budget: { maxBytes: 2048 }, handler: returning({ data: wideObject(600), sourceLabel: 'pastebin' }),
+      name: 'attrs.get',
+      description: 'Attributes.',
+      input: z.strictObject({}),
+      output: z.record(z.string(), z.number()),
+      effect: 'read',
+      source: { label: 'attrs', type: 'database', allowlist: ['attrs'] },
+      budget: { maxBytes: 2048 },
+      handler: returning({ data: wideObject(600), sourceLabel: 'pastebin' }),
     });
     assert.equal(codeOf(await executeTool(offList, {}, ctx)), 'SOURCE_NOT_ALLOWED');
     const write = defineTool({
-      name: 'attrs.set', description: 'Set attributes.', input: z.strictObject({}), output: z.record(z.string(), z.number()), effect: 'write',
-      source: { label: 'attrs', type: 'database' }, budget: { maxBytes: 2048 }, handler: returning({ data: wideObject(600), receipt: { externalId: 'rcpt_1' } }),
+      name: 'attrs.set',
+      description: 'Set attributes.',
+      input: z.strictObject({}),
+      output: z.record(z.string(), z.number()),
+      effect: 'write',
+      source: { label: 'attrs', type: 'database' },
+      budget: { maxBytes: 2048 },
+      handler: returning({ data: wideObject(600), receipt: { externalId: 'rcpt_1' } }),
     });
     const committed = await executeTool(write, {}, ctx);
     assert.equal(committed.modelResult.execution.outcome, 'committed');
@@ -100,7 +133,15 @@ describe('raw size gate: a result far over its budget goes straight to the over-
 
   it('regression: a 200,000-key object result under the default budget skips the per-key passes', async () => {
     const data = wideObject(200_000);
-    const tool = defineTool({ name: 'attrs.get', description: 'Attributes.', input: z.strictObject({}), output: z.record(z.string(), z.number()), effect: 'read', source: { label: 'attrs', type: 'database' }, handler: returning({ data }) });
+    const tool = defineTool({
+      name: 'attrs.get',
+      description: 'Attributes.',
+      input: z.strictObject({}),
+      output: z.record(z.string(), z.number()),
+      effect: 'read',
+      source: { label: 'attrs', type: 'database' },
+      handler: returning({ data }),
+    });
     const result = await executeTool(tool, {}, ctx);
     assertOverBudget(result, data);
     assert.equal(layer(result, 'schema').outcome, 'skipped');

@@ -15,7 +15,10 @@ test('200 reconciliations opened together spread their first waits over the jitt
   // Ten 50 ms buckets across 500–1000 ms: every bucket is used, and none holds more than a quarter of the waits.
   const buckets = new Array<number>(10).fill(0);
   for (const wait of waits) buckets[Math.min(9, Math.floor((wait - 500) / 50))]! += 1;
-  assert.ok(buckets.every((n) => n > 0 && n <= 50), `buckets ${buckets.join(', ')}`);
+  assert.ok(
+    buckets.every((n) => n > 0 && n <= 50),
+    `buckets ${buckets.join(', ')}`,
+  );
   // One key's successive queries move too: a key does not keep the same phase.
   assert.ok(new Set(Array.from({ length: 10 }, (_, q) => jitteredWaitMs(1000, 'tenant-faults/pay_0', q + 1))).size > 5);
 });

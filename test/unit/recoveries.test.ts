@@ -28,7 +28,10 @@ const shipping = (extra: Record<string, unknown> = {}) =>
     effect: 'write',
     source: { label: 'warehouse', type: 'http_api' },
     businessErrors: {
-      ADDRESS_MISSING: { message: 'The order has no shipping address; ask the customer for one.', status: 'needs_input' },
+      ADDRESS_MISSING: {
+        message: 'The order has no shipping address; ask the customer for one.',
+        status: 'needs_input',
+      },
       ORDER_NOT_PAID: { message: 'The order is not paid yet.' },
     },
     handler: () => Promise.reject(new ToolError('ADDRESS_MISSING')),
@@ -46,7 +49,11 @@ describe('business errors that need input', () => {
   });
 
   it('an ordinary business code still fails', async () => {
-    const { modelResult } = await executeTool(shipping({ handler: () => Promise.reject(new ToolError('ORDER_NOT_PAID')) }), { order_id: 'o1' }, ctx);
+    const { modelResult } = await executeTool(
+      shipping({ handler: () => Promise.reject(new ToolError('ORDER_NOT_PAID')) }),
+      { order_id: 'o1' },
+      ctx,
+    );
     assert.equal(modelResult.status, 'failed');
     assert.equal(modelResult.error?.recovery, 'explain');
   });
@@ -56,14 +63,25 @@ describe('business errors that need input', () => {
       shipping({ businessErrors: { ADDRESS_MISSING: { message: 'm', status: 'needs_input', recovery } } });
     assert.doesNotThrow(() => declare('correct_input'));
     assert.throws(() => declare('explain'), ToolDefinitionError);
-    assert.throws(() => shipping({ businessErrors: { ADDRESS_MISSING: { message: 'm', status: 'pending' } } }), ToolDefinitionError);
+    assert.throws(
+      () => shipping({ businessErrors: { ADDRESS_MISSING: { message: 'm', status: 'pending' } } }),
+      ToolDefinitionError,
+    );
   });
 });
 
 describe('evidence on errors', () => {
-  const policy: EvidenceInput = { kind: 'policy', locator: 'refund-policy/v3#window', supports: ['/code', '/message'], quote: 'Refunds within 30 days.' };
+  const policy: EvidenceInput = {
+    kind: 'policy',
+    locator: 'refund-policy/v3#window',
+    supports: ['/code', '/message'],
+    quote: 'Refunds within 30 days.',
+  };
   const refusing = (evidence: readonly EvidenceInput[], allowlist?: string[]) =>
-    orderTool(() => Promise.reject(new ToolError('ORDER_ARCHIVED', {}, { evidence })), allowlist ? { source: { label: 'orders-db', type: 'database', allowlist } } : {});
+    orderTool(
+      () => Promise.reject(new ToolError('ORDER_ARCHIVED', {}, { evidence })),
+      allowlist ? { source: { label: 'orders-db', type: 'database', allowlist } } : {},
+    );
 
   it('a refusal cites what it rests on: evidence with a stable id, pointing into the error, stored with its source', async () => {
     const first = await executeTool(refusing([policy]), { order_id: 'ord_1' }, ctx);
@@ -77,11 +95,19 @@ describe('evidence on errors', () => {
   });
 
   it('evidence that cannot be shown is left out with a warning; the failure stays what it was', async () => {
-    const dangling = await executeTool(refusing([policy, { ...policy, supports: ['/data/total'] }]), { order_id: 'ord_1' }, ctx);
+    const dangling = await executeTool(
+      refusing([policy, { ...policy, supports: ['/data/total'] }]),
+      { order_id: 'ord_1' },
+      ctx,
+    );
     assert.equal(dangling.modelResult.error?.code, 'ORDER_ARCHIVED');
     assert.equal(dangling.modelResult.evidence.length, 1);
     assert.ok(dangling.modelResult.warnings.some((warning) => warning.code === 'EVIDENCE_OMITTED'));
-    const offList = await executeTool(refusing([{ ...policy, source: 'random-blog' }], ['orders-db']), { order_id: 'ord_1' }, ctx);
+    const offList = await executeTool(
+      refusing([{ ...policy, source: 'random-blog' }], ['orders-db']),
+      { order_id: 'ord_1' },
+      ctx,
+    );
     assert.equal(offList.modelResult.evidence.length, 0);
     assert.ok(offList.modelResult.warnings.some((warning) => warning.code === 'EVIDENCE_OMITTED'));
   });

@@ -14,14 +14,79 @@ const layerOf = (execution: ToolExecution) => execution.modelResult.error?.layer
 
 describe('error.layer names the stage that decided the failure', () => {
   const cases: [string, () => Promise<ToolExecution>, string, ErrorLayer][] = [
-    ['arguments the input schema refuses', () => executeTool(orderTool(returning(goodOrderOutput())), { order_id: 'nope' }, ctx), 'INVALID_ARGUMENTS', 'input'],
-    ['a catalog code the handler throws', () => executeTool(orderTool(() => Promise.reject(new ToolError('NOT_FOUND'))), { order_id: 'ord_1' }, ctx), 'NOT_FOUND', 'execution'],
-    ['a declared business code', () => executeTool(orderTool(() => Promise.reject(new ToolError('ORDER_ARCHIVED'))), { order_id: 'ord_1' }, ctx), 'ORDER_ARCHIVED', 'execution'],
-    ['an unexpected throw', () => executeTool(orderTool(() => Promise.reject(new Error('boom'))), { order_id: 'ord_1' }, ctx), 'TOOL_ERROR', 'execution'],
-    ['an envelope with undeclared keys', () => executeTool(orderTool(returning({ ...goodOrderOutput(), extra: 1 })), { order_id: 'ord_1' }, ctx), 'OUTPUT_CONTRACT_VIOLATION', 'protocol'],
-    ['output the schema refuses', () => executeTool(orderTool(returning({ ...goodOrderOutput(), data: { ...sampleOrder, token: 'x' } })), { order_id: 'ord_1' }, ctx), 'OUTPUT_CONTRACT_VIOLATION', 'schema'],
-    ['a broken invariant', () => executeTool(orderTool(returning({ ...goodOrderOutput(), data: { ...sampleOrder, total_cents: 1 } })), { order_id: 'ord_1' }, ctx), 'INVARIANT_VIOLATION', 'semantics'],
-    ['stale data', () => executeTool(orderTool(returning(goodOrderOutput('2020-01-01T00:00:00Z'))), { order_id: 'ord_1' }, ctx), 'STALE_DATA', 'evidence'],
+    [
+      'arguments the input schema refuses',
+      () => executeTool(orderTool(returning(goodOrderOutput())), { order_id: 'nope' }, ctx),
+      'INVALID_ARGUMENTS',
+      'input',
+    ],
+    [
+      'a catalog code the handler throws',
+      () =>
+        executeTool(
+          orderTool(() => Promise.reject(new ToolError('NOT_FOUND'))),
+          { order_id: 'ord_1' },
+          ctx,
+        ),
+      'NOT_FOUND',
+      'execution',
+    ],
+    [
+      'a declared business code',
+      () =>
+        executeTool(
+          orderTool(() => Promise.reject(new ToolError('ORDER_ARCHIVED'))),
+          { order_id: 'ord_1' },
+          ctx,
+        ),
+      'ORDER_ARCHIVED',
+      'execution',
+    ],
+    [
+      'an unexpected throw',
+      () =>
+        executeTool(
+          orderTool(() => Promise.reject(new Error('boom'))),
+          { order_id: 'ord_1' },
+          ctx,
+        ),
+      'TOOL_ERROR',
+      'execution',
+    ],
+    [
+      'an envelope with undeclared keys',
+      () => executeTool(orderTool(returning({ ...goodOrderOutput(), extra: 1 })), { order_id: 'ord_1' }, ctx),
+      'OUTPUT_CONTRACT_VIOLATION',
+      'protocol',
+    ],
+    [
+      'output the schema refuses',
+      () =>
+        executeTool(
+          orderTool(returning({ ...goodOrderOutput(), data: { ...sampleOrder, token: 'x' } })),
+          { order_id: 'ord_1' },
+          ctx,
+        ),
+      'OUTPUT_CONTRACT_VIOLATION',
+      'schema',
+    ],
+    [
+      'a broken invariant',
+      () =>
+        executeTool(
+          orderTool(returning({ ...goodOrderOutput(), data: { ...sampleOrder, total_cents: 1 } })),
+          { order_id: 'ord_1' },
+          ctx,
+        ),
+      'INVARIANT_VIOLATION',
+      'semantics',
+    ],
+    [
+      'stale data',
+      () => executeTool(orderTool(returning(goodOrderOutput('2020-01-01T00:00:00Z'))), { order_id: 'ord_1' }, ctx),
+      'STALE_DATA',
+      'evidence',
+    ],
   ];
   for (const [what, run, code, layer] of cases) {
     it(`${what}: ${code} at the ${layer} layer`, async () => {
@@ -32,7 +97,11 @@ describe('error.layer names the stage that decided the failure', () => {
   }
 
   it('a write without a receipt is decided at the side-effect layer', async () => {
-    const execution = await executeTool(refundTool(returning({ data: { refund_id: 'r1', amount_cents: 5, status: 'pending' } })), { order_id: 'o1', amount_cents: 5 }, ctx);
+    const execution = await executeTool(
+      refundTool(returning({ data: { refund_id: 'r1', amount_cents: 5, status: 'pending' } })),
+      { order_id: 'o1', amount_cents: 5 },
+      ctx,
+    );
     assert.equal(execution.modelResult.error?.code, 'OUTCOME_UNKNOWN');
     assert.equal(layerOf(execution), 'side_effect');
   });
@@ -51,13 +120,21 @@ describe('applied_arguments on failures', () => {
     });
 
   it('a call that failed after its arguments were accepted shows the arguments that ran', async () => {
-    const execution = await executeTool(weather(() => Promise.reject(new ToolError('NOT_FOUND'))), { city: ' Oslo ' }, ctx);
+    const execution = await executeTool(
+      weather(() => Promise.reject(new ToolError('NOT_FOUND'))),
+      { city: ' Oslo ' },
+      ctx,
+    );
     assert.equal(execution.modelResult.status, 'failed');
     assert.deepEqual(execution.modelResult.applied_arguments, { city: 'Oslo', unit: 'c' });
   });
 
   it('a failed output check keeps the arguments the handler reported applying', async () => {
-    const execution = await executeTool(weather(returning({ data: { temp: 'warm' }, appliedArguments: { city: 'Oslo, NO', unit: 'c' } })), { city: 'Oslo' }, ctx);
+    const execution = await executeTool(
+      weather(returning({ data: { temp: 'warm' }, appliedArguments: { city: 'Oslo, NO', unit: 'c' } })),
+      { city: 'Oslo' },
+      ctx,
+    );
     assert.equal(execution.modelResult.error?.code, 'OUTPUT_CONTRACT_VIOLATION');
     assert.deepEqual(execution.modelResult.applied_arguments, { city: 'Oslo, NO', unit: 'c' });
   });

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import { AdapterError, toResponsesOutput } from '../../src/adapters/openai.js';
-import { ERROR_CATALOG, modelResultSchema, type CatalogCode, ToolDefinitionError, ToolError, type ModelResult } from '../../src/index.js';
+import {
+  ERROR_CATALOG,
+  modelResultSchema,
+  type CatalogCode,
+  ToolDefinitionError,
+  ToolError,
+  type ModelResult,
+} from '../../src/index.js';
 import { defineTool } from '../../testkit/define-tool.js';
 import { executeTool } from '../../src/contract/execute-tool.js';
 import { resultDigest } from '../../src/audit/index.js';
@@ -14,13 +21,24 @@ import { refundTool } from '../support/tools.js';
 
 /** A committed refund as the funnel builds it: the baseline every edit below starts from. */
 async function committedRefund(): Promise<ModelResult> {
-  const tool = refundTool(() => Promise.resolve({ data: { refund_id: 'rf_1', amount_cents: 5, status: 'settled' as const }, receipt: { externalId: 'rf_1' } }));
+  const tool = refundTool(() =>
+    Promise.resolve({
+      data: { refund_id: 'rf_1', amount_cents: 5, status: 'settled' as const },
+      receipt: { externalId: 'rf_1' },
+    }),
+  );
   return (await executeTool(tool, { order_id: 'ord_1', amount_cents: 5 }, testContext())).modelResult;
 }
 
 /** A refused write (invalid arguments) as the funnel builds it. */
 async function refusedRefund(): Promise<ModelResult> {
-  return (await executeTool(refundTool(() => Promise.reject(new Error('unreachable'))), { order_id: 'ord_1', amount_cents: -1 }, testContext())).modelResult;
+  return (
+    await executeTool(
+      refundTool(() => Promise.reject(new Error('unreachable'))),
+      { order_id: 'ord_1', amount_cents: -1 },
+      testContext(),
+    )
+  ).modelResult;
 }
 
 const catalogFields = (code: CatalogCode) => {
@@ -28,7 +46,11 @@ const catalogFields = (code: CatalogCode) => {
   return { category, message, retryable, recovery };
 };
 
-const refusedByAdapter = (result: ModelResult) => assert.throws(() => toResponsesOutput('call_1', result), (error: unknown) => error instanceof AdapterError && error.code === 'INVALID_MODEL_RESULT');
+const refusedByAdapter = (result: ModelResult) =>
+  assert.throws(
+    () => toResponsesOutput('call_1', result),
+    (error: unknown) => error instanceof AdapterError && error.code === 'INVALID_MODEL_RESULT',
+  );
 
 describe('a result never contradicts itself about its side effect (seeds 000, 001)', () => {
   it('the baselines are valid', async () => {
@@ -40,7 +62,14 @@ describe('a result never contradicts itself about its side effect (seeds 000, 00
     const refused = await refusedRefund();
     const contradiction: ModelResult = {
       ...refused,
-      error: { code: 'OUTCOME_UNKNOWN', category: 'side_effect', message: 'It is not known whether this operation took effect. Do not repeat it; its status is being checked.', retryable: false, recovery: 'query_status', layer: 'side_effect' },
+      error: {
+        code: 'OUTCOME_UNKNOWN',
+        category: 'side_effect',
+        message: 'It is not known whether this operation took effect. Do not repeat it; its status is being checked.',
+        retryable: false,
+        recovery: 'query_status',
+        layer: 'side_effect',
+      },
       execution: { ...refused.execution, outcome: 'not_started' },
     };
     assert.equal(modelResultSchema.safeParse(contradiction).success, false);
@@ -59,14 +88,24 @@ describe('a result never contradicts itself about its side effect (seeds 000, 00
     assert.equal(modelResult.error?.code, 'INVALID_ARGUMENTS');
     assert.equal(modelResult.error?.retry_after_ms, undefined);
     const limited = refundTool(() => Promise.reject(new ToolError('RATE_LIMITED', {}, { retryAfterMs: 5000 })));
-    assert.equal((await executeTool(limited, { order_id: 'ord_1', amount_cents: 5 }, testContext())).modelResult.error?.retry_after_ms, 5000);
+    assert.equal(
+      (await executeTool(limited, { order_id: 'ord_1', amount_cents: 5 }, testContext())).modelResult.error
+        ?.retry_after_ms,
+      5000,
+    );
   });
 
   it('a committed write without a receipt, an unknown outcome reported failed, a committed one reported failed: refused', async () => {
     const committed = await committedRefund();
     const variants: ModelResult[] = [
       { ...committed, execution: { ...committed.execution, receipt: null } },
-      { ...committed, status: 'failed', data: null, error: (await refusedRefund()).error, execution: { ...committed.execution, outcome: 'unknown', receipt: null } },
+      {
+        ...committed,
+        status: 'failed',
+        data: null,
+        error: (await refusedRefund()).error,
+        execution: { ...committed.execution, outcome: 'unknown', receipt: null },
+      },
       { ...committed, status: 'failed', data: null, error: { code: 'TOOL_ERROR', ...catalogFields('TOOL_ERROR') } },
     ];
     for (const variant of variants) {
@@ -76,13 +115,29 @@ describe('a result never contradicts itself about its side effect (seeds 000, 00
   });
 
   it('the Postgres store refuses to record a result that contradicts itself, even with its digests recomputed', async () => {
-    const tool = refundTool(() => Promise.resolve({ data: { refund_id: 'rf_1', amount_cents: 5, status: 'settled' as const }, receipt: { externalId: 'rf_1' } }));
+    const tool = refundTool(() =>
+      Promise.resolve({
+        data: { refund_id: 'rf_1', amount_cents: 5, status: 'settled' as const },
+        receipt: { externalId: 'rf_1' },
+      }),
+    );
     const execution = await executeTool(tool, { order_id: 'ord_1', amount_cents: 5 }, testContext());
-    const modelResult: ModelResult = { ...execution.modelResult, execution: { ...execution.modelResult.execution, receipt: null } };
-    const audit = { ...execution.audit, bindings: { ...execution.audit.bindings, result_sha256: resultDigest(modelResult) } };
+    const modelResult: ModelResult = {
+      ...execution.modelResult,
+      execution: { ...execution.modelResult.execution, receipt: null },
+    };
+    const audit = {
+      ...execution.audit,
+      bindings: { ...execution.audit.bindings, result_sha256: resultDigest(modelResult) },
+    };
     assert.throws(
-      () => preparedRecord({ execution: { ...execution, modelResult, audit }, workflowId: 'wf-1', runId: 'run-1' }, new Date()),
-      (error: unknown) => isStoreError(error) && error.reason === 'invalid_input' && error.details['field'] === 'execution.modelResult',
+      () =>
+        preparedRecord(
+          { execution: { ...execution, modelResult, audit }, workflowId: 'wf-1', runId: 'run-1' },
+          new Date(),
+        ),
+      (error: unknown) =>
+        isStoreError(error) && error.reason === 'invalid_input' && error.details['field'] === 'execution.modelResult',
     );
   });
 });
@@ -97,7 +152,11 @@ describe('receipts: the model sees the id, or only the audit keeps it (seed 000 
       effect: 'write',
       source: { label: 'bank', type: 'http_api' },
       ...(receiptVisibility === undefined ? {} : { receiptVisibility }),
-      handler: () => Promise.resolve({ data: { amount_cents: 900 }, receipt: { externalId: 'bank-txn-7781', committedAt: '2026-11-30T11:59:00Z' } }),
+      handler: () =>
+        Promise.resolve({
+          data: { amount_cents: 900 },
+          receipt: { externalId: 'bank-txn-7781', committedAt: '2026-11-30T11:59:00Z' },
+        }),
       reconcile: () => Promise.resolve({ state: 'unknown' as const }),
     });
 
@@ -116,11 +175,26 @@ describe('receipts: the model sees the id, or only the audit keeps it (seed 000 
     assert.doesNotMatch(toResponsesOutput('call_1', modelResult).output, /bank-txn-7781/);
   });
 
-  it('audit_only holds for a person\'s resolution too, and a read cannot choose it', () => {
-    const settled = humanCommitted(payout('audit_only'), testContext(), { supplier: 's-1' }, { outcome: 'committed', externalId: 'bank-txn-9', resolvedBy: 'ops', note: null });
+  it("audit_only holds for a person's resolution too, and a read cannot choose it", () => {
+    const settled = humanCommitted(
+      payout('audit_only'),
+      testContext(),
+      { supplier: 's-1' },
+      { outcome: 'committed', externalId: 'bank-txn-9', resolvedBy: 'ops', note: null },
+    );
     assert.deepEqual(settled.modelResult.execution.receipt, { external_id: null, committed_at: null });
     assert.throws(
-      () => defineTool({ name: 'payouts.list', description: 'List payouts.', input: z.strictObject({}), output: z.strictObject({}), effect: 'read', source: { label: 'bank', type: 'http_api' }, receiptVisibility: 'audit_only', handler: () => Promise.resolve({ data: {} }) }),
+      () =>
+        defineTool({
+          name: 'payouts.list',
+          description: 'List payouts.',
+          input: z.strictObject({}),
+          output: z.strictObject({}),
+          effect: 'read',
+          source: { label: 'bank', type: 'http_api' },
+          receiptVisibility: 'audit_only',
+          handler: () => Promise.resolve({ data: {} }),
+        }),
       ToolDefinitionError,
     );
   });

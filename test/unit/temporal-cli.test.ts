@@ -26,16 +26,34 @@ mkdirSync(emptyProject);
 
 test('the Temporal CLI is resolved in the documented order: TEMPORAL_CLI_PATH, PATH, .tools, SDK cache', () => {
   const all = { TEMPORAL_CLI_PATH: explicit, PATH: join(root, 'path-dir'), TMPDIR: cacheDir };
-  assert.deepEqual(resolveTemporalCli({ env: all, projectRoot: project }), { path: explicit, source: 'TEMPORAL_CLI_PATH' });
-  assert.deepEqual(resolveTemporalCli({ env: { ...all, TEMPORAL_CLI_PATH: '' }, projectRoot: project }), { path: onPath, source: 'PATH' });
-  assert.deepEqual(resolveTemporalCli({ env: { PATH: join(root, 'nowhere'), TMPDIR: cacheDir }, projectRoot: project }), { path: local, source: 'project-tools' });
-  assert.deepEqual(resolveTemporalCli({ env: { PATH: '', TMPDIR: cacheDir }, projectRoot: emptyProject }), { path: cached, source: 'sdk-cache' });
-  assert.equal(resolveTemporalCli({ env: { PATH: '', TMPDIR: join(root, 'no-cache') }, projectRoot: emptyProject }), null);
+  assert.deepEqual(resolveTemporalCli({ env: all, projectRoot: project }), {
+    path: explicit,
+    source: 'TEMPORAL_CLI_PATH',
+  });
+  assert.deepEqual(resolveTemporalCli({ env: { ...all, TEMPORAL_CLI_PATH: '' }, projectRoot: project }), {
+    path: onPath,
+    source: 'PATH',
+  });
+  assert.deepEqual(
+    resolveTemporalCli({ env: { PATH: join(root, 'nowhere'), TMPDIR: cacheDir }, projectRoot: project }),
+    { path: local, source: 'project-tools' },
+  );
+  assert.deepEqual(resolveTemporalCli({ env: { PATH: '', TMPDIR: cacheDir }, projectRoot: emptyProject }), {
+    path: cached,
+    source: 'sdk-cache',
+  });
+  assert.equal(
+    resolveTemporalCli({ env: { PATH: '', TMPDIR: join(root, 'no-cache') }, projectRoot: emptyProject }),
+    null,
+  );
 });
 
 test('an explicit TEMPORAL_CLI_PATH that is not executable is an error, not a silent fallback', () => {
   const plain = join(root, 'plain-file');
   writeFileSync(plain, 'not a binary');
   chmodSync(plain, 0o644);
-  assert.throws(() => resolveTemporalCli({ env: { TEMPORAL_CLI_PATH: plain, PATH: join(root, 'path-dir') }, projectRoot: project }), /not an executable/);
+  assert.throws(
+    () => resolveTemporalCli({ env: { TEMPORAL_CLI_PATH: plain, PATH: join(root, 'path-dir') }, projectRoot: project }),
+    /not an executable/,
+  );
 });

@@ -18,11 +18,17 @@ test('the workflow type constants are the exported workflow function names', () 
 test('names stored in history are unique, and package activity types use the reserved prefix', () => {
   const values = Object.values(names);
   assert.equal(new Set(values).size, values.length);
-  const activities = Object.entries(names).filter(([key]) => key.endsWith('_ACTIVITY')).map(([, value]) => value);
+  const activities = Object.entries(names)
+    .filter(([key]) => key.endsWith('_ACTIVITY'))
+    .map(([, value]) => value);
   assert.ok(activities.length >= 5);
   for (const activity of activities) assert.ok(activity.startsWith(names.RESERVED_ACTIVITY_PREFIX), activity);
   const attributes = searchAttributes.SEARCH_ATTRIBUTE_KEYS.map((key) => key.name);
-  assert.deepEqual(attributes, [searchAttributes.APPROVAL_PENDING_SA.name, searchAttributes.RECONCILE_STATE_SA.name, searchAttributes.IDEMPOTENCY_KEY_SA.name]);
+  assert.deepEqual(attributes, [
+    searchAttributes.APPROVAL_PENDING_SA.name,
+    searchAttributes.RECONCILE_STATE_SA.name,
+    searchAttributes.IDEMPOTENCY_KEY_SA.name,
+  ]);
   for (const name of attributes) assert.match(name, /^Ttc[A-Z][A-Za-z]+$/);
 });
 
@@ -35,7 +41,7 @@ test('the temporal entry point exports the stored names clients use and every se
   }
 });
 
-test('the plugin is named after Temporal\'s organization.PluginName convention', () => {
+test("the plugin is named after Temporal's organization.PluginName convention", () => {
   const plugin = new temporal.ToolContractPlugin({ tools: new ToolRegistry(), store: new InMemoryToolStore() });
   assert.equal(plugin.name, 'temporal-tool-contract.ToolContractPlugin');
 });

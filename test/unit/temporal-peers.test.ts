@@ -13,7 +13,10 @@ interface Manifest {
 // and pins the exact version it is developed and tested with as a dev dependency (docs/temporal-runtime.md).
 test('the Temporal SDK is a peer dependency with a 1.x range, pinned exactly for development', () => {
   const manifest = JSON.parse(readFileSync(`${PROJECT_ROOT}package.json`, 'utf8')) as Manifest;
-  assert.deepEqual(Object.keys(manifest.dependencies).filter((name) => name.startsWith('@temporalio/')), []);
+  assert.deepEqual(
+    Object.keys(manifest.dependencies).filter((name) => name.startsWith('@temporalio/')),
+    [],
+  );
   const peers = Object.entries(manifest.peerDependencies).filter(([name]) => name.startsWith('@temporalio/'));
   assert.ok(peers.length >= 6);
   for (const [name, range] of peers) {

@@ -66,7 +66,10 @@ test('an API key profile turns TLS on; TEMPORAL_* variables override the profile
   const { connection } = temporalProfile({ TEMPORAL_PROFILE: 'apikey', TEMPORAL_CONFIG_FILE: configFile });
   assert.equal(connection.apiKey, 'the-api-key');
   assert.equal(connection.tls, true);
-  const overridden = temporalProfile({ TEMPORAL_ADDRESS: '10.0.0.1:7233', TEMPORAL_NAMESPACE: '', TEMPORAL_API_KEY: 'env-key' }, { profile: 'apikey', configFile });
+  const overridden = temporalProfile(
+    { TEMPORAL_ADDRESS: '10.0.0.1:7233', TEMPORAL_NAMESPACE: '', TEMPORAL_API_KEY: 'env-key' },
+    { profile: 'apikey', configFile },
+  );
   assert.equal(overridden.address, '10.0.0.1:7233');
   assert.equal(overridden.namespace, 'ns.acct', 'an empty TEMPORAL_NAMESPACE is unset');
   assert.equal(overridden.connection.apiKey, 'env-key');
@@ -90,12 +93,17 @@ test('--profile and --config-file are taken from any command line, before --', (
   assert.deepEqual(line.input, { workflowId: 'wf-1' });
   assert.equal(configFromEnv({}, line.profile).temporal.namespace, 'plain-ns');
   assert.deepEqual(parseCommand(['pending']).profile, {});
-  for (const argv of [['pending', '--profile'], ['pending', '--profile', '--json'], ['pending', '--profile='], ['pending', '--profile', 'a', '--profile', 'b']]) {
+  for (const argv of [
+    ['pending', '--profile'],
+    ['pending', '--profile', '--json'],
+    ['pending', '--profile='],
+    ['pending', '--profile', 'a', '--profile', 'b'],
+  ]) {
     usageError(() => parseCommand(argv));
   }
 });
 
-test('the API key and the profile\'s gRPC metadata reach the server as request headers', async () => {
+test("the API key and the profile's gRPC metadata reach the server as request headers", async () => {
   const seen: IncomingHttpHeaders[] = [];
   const server = createServer((request, response) => {
     seen.push(request.headers);
@@ -106,7 +114,10 @@ test('the API key and the profile\'s gRPC metadata reach the server as request h
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = server.address() as AddressInfo;
-    const { connection } = temporalProfile({ TEMPORAL_ADDRESS: `127.0.0.1:${port}`, TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'wire-key' }, { profile: 'plain', configFile });
+    const { connection } = temporalProfile(
+      { TEMPORAL_ADDRESS: `127.0.0.1:${port}`, TEMPORAL_TLS: 'false', TEMPORAL_API_KEY: 'wire-key' },
+      { profile: 'plain', configFile },
+    );
     assert.equal(connection.tls, false, 'TEMPORAL_TLS=false disables the TLS an API key implies');
     const client = await Connection.connect({ ...connection, connectTimeout: '5s' }).catch(() => null);
     await client?.close();

@@ -8,13 +8,19 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
-const fixture = (name: string): string => join(PROJECT_ROOT, 'test', 'support', 'runner-fixtures', `${name}.fixture.ts`);
+const fixture = (name: string): string =>
+  join(PROJECT_ROOT, 'test', 'support', 'runner-fixtures', `${name}.fixture.ts`);
 
 function runTests(file: string, env: Record<string, string> = {}): { code: number | null; output: string } {
   // The runner must start as a top-level run, not as a test file of the run this test belongs to.
   const parentEnv = { ...process.env };
   delete parentEnv['NODE_TEST_CONTEXT'];
-  const run = spawnSync('scripts/run-tests.sh', [file], { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...parentEnv, TTC_TEST_SHARED_SERVICES: '0', ...env }, timeout: 120_000 });
+  const run = spawnSync('scripts/run-tests.sh', [file], {
+    cwd: PROJECT_ROOT,
+    encoding: 'utf8',
+    env: { ...parentEnv, TTC_TEST_SHARED_SERVICES: '0', ...env },
+    timeout: 120_000,
+  });
   return { code: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -23,20 +29,29 @@ describe('the test runner', () => {
     const { code, output } = runTests(fixture('last-test-fails'));
     assert.equal(code, 1);
     assert.match(output, /✖ the last test fails/);
-    assert.match(output, /# verdicts: 5 tests and 1 suites registered, 6 verdicts \(5 passed, 1 failed, 0 skipped\) in 1 files/);
+    assert.match(
+      output,
+      /# verdicts: 5 tests and 1 suites registered, 6 verdicts \(5 passed, 1 failed, 0 skipped\) in 1 files/,
+    );
     assert.doesNotMatch(output, /UNPROVEN COUNT/);
   });
 
   it('names a file whose process ended before reporting, with the tests that got no verdict', () => {
     const { code, output } = runTests(fixture('exits-early'));
     assert.equal(code, 1);
-    assert.match(output, /UNPROVEN COUNT: .*exits-early\.fixture\.ts: \d of 4 registered tests have no verdict: .*never runs/);
+    assert.match(
+      output,
+      /UNPROVEN COUNT: .*exits-early\.fixture\.ts: \d of 4 registered tests have no verdict: .*never runs/,
+    );
   });
 
   it('fails a file that keeps running after its tests, naming it and its open handles', () => {
     const { code, output } = runTests(fixture('stays-open'), { TTC_TEST_EXIT_GRACE_MS: '500' });
     assert.equal(code, 1);
-    assert.match(output, /exit-guard: .*stays-open\.fixture\.ts still running 500 ms after its tests and after hooks ended/);
+    assert.match(
+      output,
+      /exit-guard: .*stays-open\.fixture\.ts still running 500 ms after its tests and after hooks ended/,
+    );
     assert.match(output, /Server listening on .*127\.0\.0\.1/);
   });
 

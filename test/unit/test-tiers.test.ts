@@ -8,7 +8,9 @@ import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
 const TIERS = ['conformance', 'integration', 'reliability', 'replay', 'ui', 'unit'] as const;
 const TEST_DIR = join(PROJECT_ROOT, 'test');
-const { scripts } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+const { scripts } = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+};
 
 function testFilesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -21,7 +23,10 @@ function testFilesUnder(dir: string): string[] {
 describe('test tiers', () => {
   it('test/ holds the tier folders and support/, and nothing else', () => {
     const entries = readdirSync(TEST_DIR, { withFileTypes: true });
-    assert.deepEqual(entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name), []);
+    assert.deepEqual(
+      entries.filter((entry) => !entry.isDirectory()).map((entry) => entry.name),
+      [],
+    );
     assert.deepEqual(entries.map((entry) => entry.name).sort(), [...TIERS, 'support'].sort());
   });
 
@@ -35,20 +40,29 @@ describe('test tiers', () => {
       assert.equal(scripts[`test:${tier}`], `scripts/run-tests.sh test/${tier}`);
     }
     const tierScripts = Object.keys(scripts).filter((name) => name.startsWith('test:'));
-    assert.deepEqual(tierScripts.sort(), TIERS.map((tier) => `test:${tier}`).sort(), 'a test:* script for each tier and no other');
+    assert.deepEqual(
+      tierScripts.sort(),
+      TIERS.map((tier) => `test:${tier}`).sort(),
+      'a test:* script for each tier and no other',
+    );
   });
 
-  it('npm test type-checks, lints, runs all of test/ (run-tests.sh without a folder) and the store tests through a pooler, at once', async () => {
+  it('npm test type-checks, lints, checks the formatting, runs all of test/ (run-tests.sh without a folder) and the store tests through a pooler, at once', async () => {
     assert.equal(scripts['test'], 'node --import tsx scripts/test-run/run-all.ts');
     const { CHECKS } = await import('../../scripts/test-run/checks.js');
-    assert.deepEqual(CHECKS.map((check) => check.command.join(' ')), [
-      `npx tsc -p tsconfig.json --noEmit`,
-      'npx eslint .',
-      'scripts/run-tests.sh',
-      'node --import tsx scripts/run-pooler-tests.ts',
-    ]);
+    assert.deepEqual(
+      CHECKS.map((check) => check.command.join(' ')),
+      [
+        `npx tsc -p tsconfig.json --noEmit`,
+        'npx eslint .',
+        'npx prettier --check **/*.{ts,mjs,js}',
+        'scripts/run-tests.sh',
+        'node --import tsx scripts/run-pooler-tests.ts',
+      ],
+    );
     assert.equal(scripts['typecheck'], 'tsc -p tsconfig.json --noEmit');
     assert.equal(scripts['lint'], 'eslint .');
+    assert.equal(scripts['format'], 'prettier --write "**/*.{ts,mjs,js}"');
     assert.equal(scripts['pooler'], 'node --import tsx scripts/run-pooler-tests.ts');
   });
 });

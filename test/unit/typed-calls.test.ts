@@ -65,10 +65,16 @@ export async function check(): Promise<void> {`;
 
 /** Each case's compile errors, as `<line within its body>: <message>` (one compile for all of them). */
 const errors: Record<keyof typeof CASES, string[]> = (() => {
-  const samples = Object.entries(CASES).map(([name, body]) => ({ fileName: `${name}.ts`, code: `${HEADER}${body}\n}\n` }));
+  const samples = Object.entries(CASES).map(([name, body]) => ({
+    fileName: `${name}.ts`,
+    code: `${HEADER}${body}\n}\n`,
+  }));
   const all = sampleCompileErrors([{ fileName: 'tools.ts', code: declarations }, ...samples], 'typed-calls');
   const bodyStart = HEADER.split('\n').length;
-  const byCase = Object.fromEntries(Object.keys(CASES).map((name) => [name, [] as string[]])) as Record<keyof typeof CASES, string[]>;
+  const byCase = Object.fromEntries(Object.keys(CASES).map((name) => [name, [] as string[]])) as Record<
+    keyof typeof CASES,
+    string[]
+  >;
   for (const error of all) {
     const match = /\/(\w+)\.ts:(\d+) (.*)/.exec(error);
     const name = match?.[1] as keyof typeof CASES | undefined;

@@ -26,7 +26,10 @@ const unrecordable: [string, ExecutionContext][] = [
   ['operationId', testContext({ operationId: `op-${LONE}` })],
   ['principal.tenant', testContext({ principal: { tenant: `acme${LONE}`, subject: 'user-7f3a9c' } })],
   ['provider.providerCallId', testContext({ provider: { ...base.provider, providerCallId: `call_${LONE}` } })],
-  ['temporal.workflowId', testContext({ temporal: { workflowId: `wf-${LONE}`, runId: 'run-1', activityId: '3', attempt: 1 } })],
+  [
+    'temporal.workflowId',
+    testContext({ temporal: { workflowId: `wf-${LONE}`, runId: 'run-1', activityId: '3', attempt: 1 } }),
+  ],
 ];
 
 describe('trusted values without a canonical form: a catalogued refusal with an audit, never a throw', () => {
@@ -50,17 +53,30 @@ describe('trusted values without a canonical form: a catalogued refusal with an 
 
   it('failedExecution keeps the failure it was given (an unknown write stays unknown) and records what it can', () => {
     const ctx = testContext({ operationId: `op-${LONE}`, idempotencyKey: `idem-${LONE}-0001` });
-    const result = failedExecution(refundTool(returning({})), ctx, catalogFailure('OUTCOME_UNKNOWN', 'side_effect', null), { order_id: 'ord_1' });
+    const result = failedExecution(
+      refundTool(returning({})),
+      ctx,
+      catalogFailure('OUTCOME_UNKNOWN', 'side_effect', null),
+      { order_id: 'ord_1' },
+    );
     assert.equal(codeOf(result), 'OUTCOME_UNKNOWN');
     assert.equal(result.audit.idempotency_key, 'idem-\ufffd-0001');
-    assert.deepEqual((result.audit.error_detail as { unrecordable_context: string[] }).unrecordable_context, ['operationId', 'idempotencyKey']);
+    assert.deepEqual((result.audit.error_detail as { unrecordable_context: string[] }).unrecordable_context, [
+      'operationId',
+      'idempotencyKey',
+    ]);
     assertRecordable(result);
   });
 });
 
 describe('handler-supplied text that reaches the audit is always recordable', () => {
   it('a receipt id with a lone surrogate still proves the commit', async () => {
-    const tool = refundTool(returning({ data: { refund_id: 'rf_1', amount_cents: 500, status: 'settled' }, receipt: { externalId: `psp_${LONE}`, committedAt: '2026-11-30T11:59:59Z' } }));
+    const tool = refundTool(
+      returning({
+        data: { refund_id: 'rf_1', amount_cents: 500, status: 'settled' },
+        receipt: { externalId: `psp_${LONE}`, committedAt: '2026-11-30T11:59:59Z' },
+      }),
+    );
     const result = await executeTool(tool, { order_id: 'ord_1', amount_cents: 500 }, base);
     assert.equal(result.modelResult.status, 'succeeded');
     assert.equal(result.modelResult.execution.outcome, 'committed');
@@ -77,7 +93,9 @@ describe('handler-supplied text that reaches the audit is always recordable', ()
 
   it('a failure reason cut through a surrogate pair does not leave half of it in the audit', async () => {
     const reason = `${'x'.repeat(999)}😀 and more`;
-    const tool = orderTool(returning(goodOrderOutput()), { invariants: [{ id: 'long-reason', version: 1, check: () => reason }] });
+    const tool = orderTool(returning(goodOrderOutput()), {
+      invariants: [{ id: 'long-reason', version: 1, check: () => reason }],
+    });
     const result = await executeTool(tool, { order_id: 'ord_1001' }, base);
     assert.equal(codeOf(result), 'INVARIANT_VIOLATION');
     assertRecordable(result);

@@ -6,8 +6,17 @@ import { InMemoryToolStore } from '../../src/store/in-memory/in-memory-tool-stor
 // parity scenario): open and escalated rounds by tool, the latest round of a key only once.
 test('the in-memory store counts open and escalated reconciliation rounds by tool, and no settled one', async () => {
   const store = new InMemoryToolStore();
-  const open = (key: string, tool: string) => store.openReconciliation({ idempotencyKey: key, workflowId: 'wf', callId: `call-${key}`, tool, auditId: null });
-  const settle = (key: string, outcome: 'committed' | 'not_committed') => store.settleReconciliation({ idempotencyKey: key, outcome, via: 'human', receiptExternalId: null, resolvedBy: 'ops', note: null });
+  const open = (key: string, tool: string) =>
+    store.openReconciliation({ idempotencyKey: key, workflowId: 'wf', callId: `call-${key}`, tool, auditId: null });
+  const settle = (key: string, outcome: 'committed' | 'not_committed') =>
+    store.settleReconciliation({
+      idempotencyKey: key,
+      outcome,
+      via: 'human',
+      receiptExternalId: null,
+      resolvedBy: 'ops',
+      note: null,
+    });
   assert.deepEqual(await store.countUnsettledByTool(), {});
   await open('k-1', 'mail.send');
   await open('k-1', 'mail.send');

@@ -11,6 +11,11 @@ export function webPageTool(text: string) {
     output: z.strictObject({ body: z.string() }),
     effect: 'read',
     source: { label: 'web', type: 'http_api' },
-    handler: () => Promise.resolve({ data: { body: text }, untrusted: [{ text, source: 'web' }], evidence: [{ kind: 'page', locator: 'https://example.com/', supports: ['/body'], quote: text }] }),
+    handler: () =>
+      Promise.resolve({
+        data: { body: text },
+        untrusted: [{ text, source: 'web' }],
+        evidence: [{ kind: 'page', locator: 'https://example.com/', supports: ['/body'], quote: text }],
+      }),
   });
 }

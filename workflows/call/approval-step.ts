@@ -25,9 +25,17 @@ export async function approveIfRequired(state: CallState): Promise<StepOutcome> 
   if (requested === null) return { done: await settle(identity, { kind: 'approval_expired', invalidDecisions: 0 }) };
   if (requested.kind === 'refused') return { done: requested.result };
   const outcome = await awaitApproval({ identity, ...requested });
-  if (outcome.kind === 'rejected') return { done: await settle(identity, { kind: 'approval_rejected', rejection: outcome.verified }) };
-  if (outcome.kind === 'expired') return { done: await settle(identity, { kind: 'approval_expired', invalidDecisions: outcome.invalidDecisions }) };
-  return { next: { ...state, approval: outcome.verified, summary: previewSummary(identity.tool, facts, requested.preview.arguments) } };
+  if (outcome.kind === 'rejected')
+    return { done: await settle(identity, { kind: 'approval_rejected', rejection: outcome.verified }) };
+  if (outcome.kind === 'expired')
+    return { done: await settle(identity, { kind: 'approval_expired', invalidDecisions: outcome.invalidDecisions }) };
+  return {
+    next: {
+      ...state,
+      approval: outcome.verified,
+      summary: previewSummary(identity.tool, facts, requested.preview.arguments),
+    },
+  };
 }
 
 /** The request-approval local activity; `null` when the worker could not record the request. */

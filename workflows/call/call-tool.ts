@@ -18,7 +18,9 @@ import { withRecoveryPaths, type RecoveryOptions } from './recovery-paths.js';
 export type { ToolCallResult } from '../../activities/tool-activity.js';
 
 /** A call's result whose `data` is typed by the tool's output schema (see {@link callTool} with a declaration). */
-export type TypedToolCallResult<Data> = Omit<ToolCallResult, 'modelResult'> & { readonly modelResult: TypedModelResult<Data> };
+export type TypedToolCallResult<Data> = Omit<ToolCallResult, 'modelResult'> & {
+  readonly modelResult: TypedModelResult<Data>;
+};
 
 /** The arguments a tool's input schema accepts, as the caller writes them. */
 export type ToolArgs<T extends AnyToolDeclaration> = z.input<T['input']>;
@@ -75,7 +77,11 @@ export const WORKFLOW_PROVIDER: ProviderContext = Object.freeze({
  * and failures are catalogued results. A write whose outcome is unknown is never dispatched again blindly: a child
  * workflow reconciles it by idempotency key, and the result says how it was settled.
  */
-export async function callTool<T extends AnyToolDeclaration | string>(tool: T, args: CallArgs<T>, options: CallToolOptions): Promise<CallResult<T>> {
+export async function callTool<T extends AnyToolDeclaration | string>(
+  tool: T,
+  args: CallArgs<T>,
+  options: CallToolOptions,
+): Promise<CallResult<T>> {
   const called = typeof tool === 'string' ? { name: tool, facts: undefined } : { name: tool.name, facts: tool.facts };
   return (await callWithRecovery(called, args, options)) as CallResult<T>;
 }
@@ -84,7 +90,9 @@ export async function callTool<T extends AnyToolDeclaration | string>(tool: T, a
 export type CallArgs<T extends AnyToolDeclaration | string> = T extends AnyToolDeclaration ? ToolArgs<T> : unknown;
 
 /** The result of a call: `data` typed by a declaration's output schema, JSON for a name. */
-export type CallResult<T extends AnyToolDeclaration | string> = T extends AnyToolDeclaration ? TypedToolCallResult<ToolData<T>> : ToolCallResult;
+export type CallResult<T extends AnyToolDeclaration | string> = T extends AnyToolDeclaration
+  ? TypedToolCallResult<ToolData<T>>
+  : ToolCallResult;
 
 /** How a batch runs one of its calls (see `callTools`). */
 export interface BatchedCall {
@@ -98,7 +106,12 @@ export interface BatchedCall {
  * A call, with its recovery paths, by the name it is made under (an alias runs as itself) and the tool's facts: known
  * (a declaration's, or resolved for a batch), `null` (no such tool) or `undefined` (resolved here).
  */
-export async function callWithRecovery(called: { readonly name: string; readonly facts: ToolFacts | null | undefined }, args: unknown, options: CallToolOptions, batched: BatchedCall = {}): Promise<ToolCallResult> {
+export async function callWithRecovery(
+  called: { readonly name: string; readonly facts: ToolFacts | null | undefined },
+  args: unknown,
+  options: CallToolOptions,
+  batched: BatchedCall = {},
+): Promise<ToolCallResult> {
   const callId = options.callId ?? nextCallId();
   const { name } = called;
   const facts = called.facts !== undefined ? called.facts : ((await resolveTools([name], options))[0] ?? null);
@@ -115,16 +128,36 @@ export async function callWithRecovery(called: { readonly name: string; readonly
  * The facts of tools called by name (`null`: no such tool): from the call's catalog when it has one (nothing else
  * counts), else from the worker (once per run for every name not asked before).
  */
-export async function resolveTools(names: readonly string[], options: Pick<CallToolOptions, 'catalog'>): Promise<readonly (ToolFacts | null)[]> {
+export async function resolveTools(
+  names: readonly string[],
+  options: Pick<CallToolOptions, 'catalog'>,
+): Promise<readonly (ToolFacts | null)[]> {
   const { catalog } = options;
-  if (catalog !== undefined) return names.map((name) => catalog.find((declaration) => declaration.name === name || declaration.aliases.includes(name))?.facts ?? null);
+  if (catalog !== undefined)
+    return names.map(
+      (name) =>
+        catalog.find((declaration) => declaration.name === name || declaration.aliases.includes(name))?.facts ?? null,
+    );
   const described = await describeTools(names);
   return names.map((name) => described.get(name) ?? null);
 }
 
-async function runOne(facts: ToolFacts | null, name: string, args: unknown, callId: string, options: CallToolOptions, malformedArguments?: string): Promise<ToolCallResult> {
+async function runOne(
+  facts: ToolFacts | null,
+  name: string,
+  args: unknown,
+  callId: string,
+  options: CallToolOptions,
+  malformedArguments?: string,
+): Promise<ToolCallResult> {
   const state: CallState = {
-    request: { tool: name, args, callId, principal: options.principal, provider: options.provider ?? WORKFLOW_PROVIDER },
+    request: {
+      tool: name,
+      args,
+      callId,
+      principal: options.principal,
+      provider: options.provider ?? WORKFLOW_PROVIDER,
+    },
     options,
     facts,
     ...(malformedArguments === undefined ? {} : { malformedArguments }),

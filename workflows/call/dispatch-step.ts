@@ -41,7 +41,11 @@ import type { CallState, StepOutcome } from './pipeline.js';
  * (the SDK sends a heartbeat at most every 0.8 × this) and a dead worker's attempt is retried or reconciled after
  * 10 s instead of the whole attempt timeout.
  */
-export const PACKAGE_CALL_DEFAULTS = Object.freeze({ timeoutMs: 30_000, readAttempts: 3, heartbeatTimeoutMs: 10_000 }) satisfies Required<ToolCallDefaults>;
+export const PACKAGE_CALL_DEFAULTS = Object.freeze({
+  timeoutMs: 30_000,
+  readAttempts: 3,
+  heartbeatTimeoutMs: 10_000,
+}) satisfies Required<ToolCallDefaults>;
 
 /** How a tool activity is scheduled. */
 export interface DispatchOptions extends ToolCallDefaults {
@@ -64,7 +68,13 @@ export interface UnknownDispatch {
 export async function dispatchCall(state: CallState): Promise<StepOutcome> {
   const facts = state.facts as ToolFacts;
   const identity = state.identity as CallIdentity;
-  const scheduled: ScheduledCall = { identity, revision: facts.revision, summary: state.summary ?? facts.name, options: dispatchOptionsFor(facts, state.options), ...(state.approval === undefined ? {} : { approval: state.approval }) };
+  const scheduled: ScheduledCall = {
+    identity,
+    revision: facts.revision,
+    summary: state.summary ?? facts.name,
+    options: dispatchOptionsFor(facts, state.options),
+    ...(state.approval === undefined ? {} : { approval: state.approval }),
+  };
   if (facts.effect === 'read') return { done: await dispatchRead(scheduled) };
   const written = await dispatchWriteOnce(scheduled, 'dispatch');
   return written.kind === 'settled' ? { done: written.result } : { next: { ...state, unknown: written.unknown } };
@@ -82,14 +92,18 @@ export interface ScheduledCall {
 }
 
 /** Each field from the call's options, else the tool's defaults, else the package's. */
-export function dispatchOptionsFor(facts: Pick<ToolFacts, 'callDefaults'>, options: DispatchOptions): Required<ToolCallDefaults> & DispatchOptions {
+export function dispatchOptionsFor(
+  facts: Pick<ToolFacts, 'callDefaults'>,
+  options: DispatchOptions,
+): Required<ToolCallDefaults> & DispatchOptions {
   const defaults = facts.callDefaults;
   return {
     ...(options.taskQueue === undefined ? {} : { taskQueue: options.taskQueue }),
     ...(options.priority === undefined ? {} : { priority: options.priority }),
     timeoutMs: options.timeoutMs ?? defaults?.timeoutMs ?? PACKAGE_CALL_DEFAULTS.timeoutMs,
     readAttempts: options.readAttempts ?? defaults?.readAttempts ?? PACKAGE_CALL_DEFAULTS.readAttempts,
-    heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? defaults?.heartbeatTimeoutMs ?? PACKAGE_CALL_DEFAULTS.heartbeatTimeoutMs,
+    heartbeatTimeoutMs:
+      options.heartbeatTimeoutMs ?? defaults?.heartbeatTimeoutMs ?? PACKAGE_CALL_DEFAULTS.heartbeatTimeoutMs,
   };
 }
 
@@ -99,7 +113,10 @@ export function dispatchOptionsFor(facts: Pick<ToolFacts, 'callDefaults'>, optio
  */
 async function dispatchRead(call: ScheduledCall): Promise<ToolCallResult> {
   try {
-    return await scheduleTool<ToolCallResult>(call, 'dispatch', { maximumAttempts: call.options.readAttempts, nonRetryableErrorTypes: nonRetryableCodes() });
+    return await scheduleTool<ToolCallResult>(call, 'dispatch', {
+      maximumAttempts: call.options.readAttempts,
+      nonRetryableErrorTypes: nonRetryableCodes(),
+    });
   } catch (error) {
     if (isCancellation(error)) throw error;
     const carried = carriedResult(error);
@@ -109,7 +126,9 @@ async function dispatchRead(call: ScheduledCall): Promise<ToolCallResult> {
 }
 
 /** What one dispatch of a write established: a result, or an unknown outcome that needs reconciling. */
-export type WriteDispatch = { readonly kind: 'settled'; readonly result: ToolCallResult } | { readonly kind: 'unknown'; readonly unknown: UnknownDispatch };
+export type WriteDispatch =
+  | { readonly kind: 'settled'; readonly result: ToolCallResult }
+  | { readonly kind: 'unknown'; readonly unknown: UnknownDispatch };
 
 /**
  * Dispatches a write exactly once (`maximumAttempts: 1`: the default policy would retry forever). A timeout, a
@@ -118,16 +137,27 @@ export type WriteDispatch = { readonly kind: 'settled'; readonly result: ToolCal
  * the reconciliation of a write in flight at that moment.
  */
 export async function dispatchWriteOnce(call: ScheduledCall, dispatch: DispatchKind): Promise<WriteDispatch> {
-  const unknown = (auditId: string | null, result: ToolCallResult | null, because: UnsettledBecause): WriteDispatch => ({ kind: 'unknown', unknown: { auditId, result, because } });
+  const unknown = (
+    auditId: string | null,
+    result: ToolCallResult | null,
+    because: UnsettledBecause,
+  ): WriteDispatch => ({ kind: 'unknown', unknown: { auditId, result, because } });
   try {
     const result = await scheduleTool<ToolCallResult>(call, dispatch, { maximumAttempts: 1 });
-    if (result.modelResult.execution.outcome === 'unknown') return unknown(result.auditRef?.audit_id ?? null, result, result.modelResult.status === 'accepted' ? 'accepted' : 'error');
+    if (result.modelResult.execution.outcome === 'unknown')
+      return unknown(
+        result.auditRef?.audit_id ?? null,
+        result,
+        result.modelResult.status === 'accepted' ? 'accepted' : 'error',
+      );
     return { kind: 'settled', result };
   } catch (error) {
     if (isCancellation(error)) throw error;
-    if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure) return unknown(null, null, 'timeout');
+    if (error instanceof ActivityFailure && error.cause instanceof TimeoutFailure)
+      return unknown(null, null, 'timeout');
     const carried = carriedResult(error);
-    if (carried !== null && carried.execution.outcome === 'not_started') return { kind: 'settled', result: { modelResult: carried, auditRef: null } };
+    if (carried !== null && carried.execution.outcome === 'not_started')
+      return { kind: 'settled', result: { modelResult: carried, auditRef: null } };
     const type = failureType(error);
     if (isCatalogCode(type) && ERROR_CATALOG[type].outcome === 'not_started' && carried === null) {
       return { kind: 'settled', result: await settle(call.identity, { kind: 'unavailable', failureType: type }) };
@@ -186,10 +216,22 @@ export async function reconcileUnknownWrite(state: CallState): Promise<StepOutco
   const unknown = state.unknown as UnknownDispatch;
   const identity = state.identity as CallIdentity;
   try {
-    return { done: await executeChild<(input: ReconcileInput) => Promise<ToolCallResult>>(RECONCILE_WORKFLOW_TYPE, { ...reconcileChildOptions(state, unknown), cancellationType: ChildWorkflowCancellationType.ABANDON }) };
+    return {
+      done: await executeChild<(input: ReconcileInput) => Promise<ToolCallResult>>(RECONCILE_WORKFLOW_TYPE, {
+        ...reconcileChildOptions(state, unknown),
+        cancellationType: ChildWorkflowCancellationType.ABANDON,
+      }),
+    };
   } catch (error) {
     if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-    return { done: unknown.result ?? (await settle(identity, { kind: 'outcome_unknown', reconciledBy: reconcileWorkflowId(identity.idempotencyKey) })) };
+    return {
+      done:
+        unknown.result ??
+        (await settle(identity, {
+          kind: 'outcome_unknown',
+          reconciledBy: reconcileWorkflowId(identity.idempotencyKey),
+        })),
+    };
   }
 }
 
@@ -211,7 +253,11 @@ export async function reconcileCancelledWrite(state: CallState): Promise<void> {
 }
 
 /** How the reconciliation child of a write whose outcome is unknown is started. */
-function reconcileChildOptions(state: CallState, unknown: UnknownDispatch, { redispatch } = { redispatch: true }): ChildWorkflowOptions & { args: [ReconcileInput] } {
+function reconcileChildOptions(
+  state: CallState,
+  unknown: UnknownDispatch,
+  { redispatch } = { redispatch: true },
+): ChildWorkflowOptions & { args: [ReconcileInput] } {
   const facts = state.facts as ToolFacts;
   const identity = state.identity as CallIdentity;
   const { options } = state;
@@ -238,7 +284,8 @@ function reconcileChildOptions(state: CallState, unknown: UnknownDispatch, { red
     args: [input],
     // The child must survive its parent: a person may settle the side effect after the agent is gone.
     parentClosePolicy: ParentClosePolicy.ABANDON,
-    staticSummary: job === undefined ? `Reconcile ${identity.tool} (unknown outcome)` : `Poll ${identity.tool} job (accepted)`,
+    staticSummary:
+      job === undefined ? `Reconcile ${identity.tool} (unknown outcome)` : `Poll ${identity.tool} job (accepted)`,
     staticDetails: `Idempotency key \`${identity.idempotencyKey}\`; parent workflow \`${workflowInfo().workflowId}\`, call \`${identity.callId}\`.`,
     typedSearchAttributes: [
       { key: IDEMPOTENCY_KEY_SA, value: identity.idempotencyKey },

@@ -89,28 +89,44 @@ async function refuseUnknownTool(state: CallState): Promise<StepOutcome> {
   const allowed = state.options.allowedTools?.includes(state.request.tool) ?? true;
   if (state.facts !== null && allowed) return { next: state };
   const operationId = `${workflowInfo().workflowId}:${state.request.callId}`;
-  return { done: await settle({ ...state.request, operationId, idempotencyKey: operationId }, { kind: 'unknown_tool' }) };
+  return {
+    done: await settle({ ...state.request, operationId, idempotencyKey: operationId }, { kind: 'unknown_tool' }),
+  };
 }
 
 async function identify(state: CallState): Promise<StepOutcome> {
   const facts = state.facts as ToolFacts;
   const identified = identifyCall(facts, state.request, workflowInfo().workflowId);
-  if (state.malformedArguments !== undefined) return { done: await settle(identified.identity, { kind: 'invalid_arguments', reason: state.malformedArguments }) };
-  if (!identified.ok) return { done: await settle(identified.identity, { kind: 'invalid_arguments', reason: identified.reason }) };
-  return { next: { ...state, identity: identified.identity, summary: `${state.request.tool} [${facts.effect}] ${state.request.callId}` } };
+  if (state.malformedArguments !== undefined)
+    return { done: await settle(identified.identity, { kind: 'invalid_arguments', reason: state.malformedArguments }) };
+  if (!identified.ok)
+    return { done: await settle(identified.identity, { kind: 'invalid_arguments', reason: identified.reason }) };
+  return {
+    next: {
+      ...state,
+      identity: identified.identity,
+      summary: `${state.request.tool} [${facts.effect}] ${state.request.callId}`,
+    },
+  };
 }
 
 async function refuseHaltedWrite(state: CallState): Promise<StepOutcome> {
-  const haltedBy = state.facts?.effect !== 'read' && state.options.onInvariantFailure !== 'continue' ? writesHaltedBy() : null;
+  const haltedBy =
+    state.facts?.effect !== 'read' && state.options.onInvariantFailure !== 'continue' ? writesHaltedBy() : null;
   if (haltedBy === null) return { next: state };
   return { done: await settle(state.identity as CallIdentity, { kind: 'writes_halted', haltedBy }) };
 }
 
 async function admitWithinLimit(state: CallState): Promise<StepOutcome> {
   const facts = state.facts as ToolFacts;
-  const limits = [facts.callLimit, state.options.callLimits?.[facts.name], state.options.callLimits?.[state.request.tool]].filter((limit): limit is number => typeof limit === 'number');
+  const limits = [
+    facts.callLimit,
+    state.options.callLimits?.[facts.name],
+    state.options.callLimits?.[state.request.tool],
+  ].filter((limit): limit is number => typeof limit === 'number');
   const limit = limits.length === 0 ? undefined : Math.min(...limits);
-  if (limit !== undefined && callsMade(facts.name) >= limit) return { done: await settle(state.identity as CallIdentity, { kind: 'call_limit', limit }) };
+  if (limit !== undefined && callsMade(facts.name) >= limit)
+    return { done: await settle(state.identity as CallIdentity, { kind: 'call_limit', limit }) };
   countCall(facts.name);
   return { next: state };
 }

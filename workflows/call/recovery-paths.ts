@@ -28,7 +28,11 @@ export type RecoveryCall = (tool: string, callId: string) => Promise<ToolCallRes
 const CANNOT_TAKE_THE_CALL: readonly string[] = ['INVALID_ARGUMENTS', 'UNKNOWN_TOOL'] satisfies CatalogCode[];
 
 /** Contract failures of a read that a second read may not repeat. */
-const REQUERY_CODES: readonly string[] = ['OUTPUT_CONTRACT_VIOLATION', 'INVARIANT_VIOLATION', 'STALE_DATA'] satisfies CatalogCode[];
+const REQUERY_CODES: readonly string[] = [
+  'OUTPUT_CONTRACT_VIOLATION',
+  'INVARIANT_VIOLATION',
+  'STALE_DATA',
+] satisfies CatalogCode[];
 
 /**
  * A call's result after its recovery paths: one re-query of a read (when asked for), then the tool's fallbacks in
@@ -36,7 +40,13 @@ const REQUERY_CODES: readonly string[] = ['OUTPUT_CONTRACT_VIOLATION', 'INVARIAN
  * returned is the last one that answered the call; every other call made is listed in `attempts` — including a
  * fallback that could not take the call, whose refusal is never returned in place of a real answer.
  */
-export async function withRecoveryPaths(tool: string, callId: string, first: ToolCallResult, options: RecoveryOptions, call: RecoveryCall): Promise<ToolCallResult> {
+export async function withRecoveryPaths(
+  tool: string,
+  callId: string,
+  first: ToolCallResult,
+  options: RecoveryOptions,
+  call: RecoveryCall,
+): Promise<ToolCallResult> {
   interface Ran {
     readonly result: ToolCallResult;
     readonly callId: string;
@@ -48,29 +58,47 @@ export async function withRecoveryPaths(tool: string, callId: string, first: Too
     ran.push(entry);
     return entry;
   };
-  if (options.requery === true && requeryable(first)) answer = await attempt(tool, recoveryCallId(callId, { kind: 'requery' }));
+  if (options.requery === true && requeryable(first))
+    answer = await attempt(tool, recoveryCallId(callId, { kind: 'requery' }));
   for (const [i, fallback] of (options.fallbackTools?.[tool] ?? []).entries()) {
     if (!fallbackable(answer.result)) break;
     const entry = await attempt(fallback, recoveryCallId(callId, { kind: 'fallback', n: i + 1 }));
     if (!CANNOT_TAKE_THE_CALL.includes(entry.result.modelResult.error?.code ?? '')) answer = entry;
   }
   if (ran.length === 1) return first;
-  return { ...answer.result, attempts: ran.filter((entry) => entry !== answer).map((entry) => replaced(entry.result, entry.callId)) };
+  return {
+    ...answer.result,
+    attempts: ran.filter((entry) => entry !== answer).map((entry) => replaced(entry.result, entry.callId)),
+  };
 }
 
 /** A read that ran and failed a contract check. */
 function requeryable({ modelResult }: ToolCallResult): boolean {
-  return modelResult.status === 'failed' && modelResult.execution.outcome === 'none' && REQUERY_CODES.includes(modelResult.error?.code ?? '');
+  return (
+    modelResult.status === 'failed' &&
+    modelResult.execution.outcome === 'none' &&
+    REQUERY_CODES.includes(modelResult.error?.code ?? '')
+  );
 }
 
 /** Nothing happened, and the failure says another tool (or, after its retries, any other tool) may do better. */
 function fallbackable({ modelResult }: ToolCallResult): boolean {
   const { status, error, execution } = modelResult;
   const nothingHappened = execution.outcome === 'not_started' || execution.outcome === 'none';
-  return status === 'failed' && nothingHappened && (error?.recovery === 'choose_another_tool' || error?.recovery === 'retry_after');
+  return (
+    status === 'failed' &&
+    nothingHappened &&
+    (error?.recovery === 'choose_another_tool' || error?.recovery === 'retry_after')
+  );
 }
 
 function replaced(result: ToolCallResult, callId: string): ReplacedAttempt {
   const { modelResult } = result;
-  return { tool: modelResult.tool, callId, status: modelResult.status, code: modelResult.error?.code ?? null, auditId: result.auditRef?.audit_id ?? null };
+  return {
+    tool: modelResult.tool,
+    callId,
+    status: modelResult.status,
+    code: modelResult.error?.code ?? null,
+    auditId: result.auditRef?.audit_id ?? null,
+  };
 }

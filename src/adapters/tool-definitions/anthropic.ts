@@ -17,5 +17,9 @@ export interface AnthropicTool {
 /** `tool` as an Anthropic tool: full JSON Schema input (Anthropic accepts it), name mapped reversibly. */
 export function toAnthropicTool(tool: AnyToolImplementation): AnthropicTool {
   const schema = omitKeywords(toolInputJsonSchema(tool), ['$schema']);
-  return { name: toProviderToolName(tool.name, ANTHROPIC_NAME_MAX), description: toolDescription(tool), input_schema: { ...schema, type: 'object' } };
+  return {
+    name: toProviderToolName(tool.name, ANTHROPIC_NAME_MAX),
+    description: toolDescription(tool),
+    input_schema: { ...schema, type: 'object' },
+  };
 }

@@ -10,8 +10,26 @@ export const GEMINI_NAME_MAX = 64;
 
 /** The JSON Schema subset Gemini accepts in `parametersJsonSchema`. */
 const GEMINI_KEYWORDS = new Set([
-  '$id', '$defs', '$ref', '$anchor', 'type', 'format', 'title', 'description', 'enum', 'items', 'prefixItems',
-  'minItems', 'maxItems', 'minimum', 'maximum', 'anyOf', 'oneOf', 'properties', 'additionalProperties', 'required',
+  '$id',
+  '$defs',
+  '$ref',
+  '$anchor',
+  'type',
+  'format',
+  'title',
+  'description',
+  'enum',
+  'items',
+  'prefixItems',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'anyOf',
+  'oneOf',
+  'properties',
+  'additionalProperties',
+  'required',
 ]);
 
 /** A Gemini function declaration (`FunctionDeclaration` of `@google/genai`). */
@@ -28,5 +46,9 @@ export function toGeminiFunctionDeclaration(tool: AnyToolImplementation): Gemini
     const { const: value, ...rest } = node;
     return isSchemaObject(value) || Array.isArray(value) ? node : { ...rest, enum: [value] };
   });
-  return { name: toProviderToolName(tool.name, GEMINI_NAME_MAX), description: toolDescription(tool), parametersJsonSchema: pruneKeywords(withEnums, GEMINI_KEYWORDS) };
+  return {
+    name: toProviderToolName(tool.name, GEMINI_NAME_MAX),
+    description: toolDescription(tool),
+    parametersJsonSchema: pruneKeywords(withEnums, GEMINI_KEYWORDS),
+  };
 }

@@ -26,7 +26,12 @@ export interface ResponsesFunctionTool {
 /** A Chat Completions function tool (`ChatCompletionFunctionTool`). */
 export interface ChatFunctionTool {
   readonly type: 'function';
-  readonly function: { readonly name: string; readonly description: string; readonly parameters: JsonSchemaObject; readonly strict: boolean };
+  readonly function: {
+    readonly name: string;
+    readonly description: string;
+    readonly parameters: JsonSchemaObject;
+    readonly strict: boolean;
+  };
 }
 
 function parameters(tool: AnyToolImplementation, strict: boolean): JsonSchemaObject {
@@ -38,11 +43,25 @@ function parameters(tool: AnyToolImplementation, strict: boolean): JsonSchemaObj
 /** `tool` as a Responses API function tool; the name is mapped with `toProviderToolName`. */
 export function toResponsesTool(tool: AnyToolImplementation, options: OpenAIToolOptions = {}): ResponsesFunctionTool {
   const strict = options.strict ?? true;
-  return { type: 'function', name: toProviderToolName(tool.name, OPENAI_NAME_MAX), description: toolDescription(tool), parameters: parameters(tool, strict), strict };
+  return {
+    type: 'function',
+    name: toProviderToolName(tool.name, OPENAI_NAME_MAX),
+    description: toolDescription(tool),
+    parameters: parameters(tool, strict),
+    strict,
+  };
 }
 
 /** `tool` as a Chat Completions function tool; the name is mapped with `toProviderToolName`. */
 export function toChatTool(tool: AnyToolImplementation, options: OpenAIToolOptions = {}): ChatFunctionTool {
   const strict = options.strict ?? true;
-  return { type: 'function', function: { name: toProviderToolName(tool.name, OPENAI_NAME_MAX), description: toolDescription(tool), parameters: parameters(tool, strict), strict } };
+  return {
+    type: 'function',
+    function: {
+      name: toProviderToolName(tool.name, OPENAI_NAME_MAX),
+      description: toolDescription(tool),
+      parameters: parameters(tool, strict),
+      strict,
+    },
+  };
 }

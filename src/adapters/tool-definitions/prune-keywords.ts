@@ -9,13 +9,18 @@ const SILENT = new Set(['$schema', '$comment', 'title', 'deprecated', 'readOnly'
  * call that ignores it gets `INVALID_ARGUMENTS`, never a silently accepted value. Dropped `examples` are moved into
  * the description too (seed 003: examples show conventions a schema cannot, such as units).
  */
-export function pruneKeywords(schema: JsonSchemaObject, supported: ReadonlySet<string>, supportedFormats?: ReadonlySet<string>): JsonSchemaObject {
+export function pruneKeywords(
+  schema: JsonSchemaObject,
+  supported: ReadonlySet<string>,
+  supportedFormats?: ReadonlySet<string>,
+): JsonSchemaObject {
   return mapSchema(schema, (node) => {
     const kept: JsonSchemaObject = {};
     const dropped: string[] = [];
     const notes: string[] = [];
     for (const [keyword, value] of Object.entries(node)) {
-      const formatUnsupported = keyword === 'format' && supportedFormats !== undefined && !supportedFormats.has(String(value));
+      const formatUnsupported =
+        keyword === 'format' && supportedFormats !== undefined && !supportedFormats.has(String(value));
       if (supported.has(keyword) && !formatUnsupported) kept[keyword] = value;
       else if (keyword === 'examples') notes.push(`(examples: ${JSON.stringify(value).slice(0, 200)})`);
       else if (!SILENT.has(keyword)) dropped.push(`${keyword}=${JSON.stringify(value).slice(0, 200)}`);

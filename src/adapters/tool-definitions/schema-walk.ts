@@ -2,7 +2,18 @@
 export type JsonSchemaObject = { [keyword: string]: unknown };
 
 /** Keywords whose value is one subschema. */
-const SINGLE = ['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems'] as const;
+const SINGLE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+] as const;
 /** Keywords whose value is an array of subschemas. */
 const LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
 /** Keywords whose value maps names to subschemas. */
@@ -23,7 +34,11 @@ export function isSchemaObject(value: unknown): value is JsonSchemaObject {
  * with its children already done. The input is never mutated. `path` is a JSON Pointer to the node.
  */
 export function mapSchema(schema: JsonSchemaObject, visit: SchemaVisitor, path = '', via = ''): JsonSchemaObject {
-  return visit(mapSubschemas(schema, (child, at, keyword) => mapSchema(child, visit, `${path}${at}`, keyword)), path, via);
+  return visit(
+    mapSubschemas(schema, (child, at, keyword) => mapSchema(child, visit, `${path}${at}`, keyword)),
+    path,
+    via,
+  );
 }
 
 /**
@@ -31,9 +46,13 @@ export function mapSchema(schema: JsonSchemaObject, visit: SchemaVisitor, path =
  * values are kept. Object.fromEntries defines own properties, so a subschema named `__proto__` stays a name, never a
  * prototype.
  */
-export function mapSubschemas(node: JsonSchemaObject, map: (child: JsonSchemaObject, at: string, keyword: string) => unknown): JsonSchemaObject {
+export function mapSubschemas(
+  node: JsonSchemaObject,
+  map: (child: JsonSchemaObject, at: string, keyword: string) => unknown,
+): JsonSchemaObject {
   const out: JsonSchemaObject = { ...node };
-  const child = (value: unknown, at: string, keyword: string): unknown => (isSchemaObject(value) ? map(value, at, keyword) : value);
+  const child = (value: unknown, at: string, keyword: string): unknown =>
+    isSchemaObject(value) ? map(value, at, keyword) : value;
   for (const key of SINGLE) if (key in out) out[key] = child(out[key], `/${key}`, key);
   for (const key of LIST) {
     const list = out[key];
@@ -42,7 +61,9 @@ export function mapSubschemas(node: JsonSchemaObject, map: (child: JsonSchemaObj
   for (const key of MAP) {
     const named = out[key];
     if (isSchemaObject(named)) {
-      out[key] = Object.fromEntries(Object.entries(named).map(([name, item]) => [name, child(item, `/${key}/${escapePointer(name)}`, key)]));
+      out[key] = Object.fromEntries(
+        Object.entries(named).map(([name, item]) => [name, child(item, `/${key}/${escapePointer(name)}`, key)]),
+      );
     }
   }
   return out;

@@ -6,8 +6,26 @@ import { toolInputJsonSchema } from './tool-json-schema.js';
 
 /** Keywords OpenAI strict mode (Structured Outputs) accepts. */
 const STRICT_KEYWORDS = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'enum', 'const', 'anyOf', '$ref', '$defs', 'description',
-  'items', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'enum',
+  'const',
+  'anyOf',
+  '$ref',
+  '$defs',
+  'description',
+  'items',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
 ]);
 /** String formats OpenAI strict mode accepts. */
 const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
@@ -23,15 +41,24 @@ const STRICT_FORMATS = new Set(['date-time', 'time', 'date', 'duration', 'email'
 export function toStrictJsonSchema(schema: JsonSchemaObject): JsonSchemaObject {
   const anyOfOnly = mapSchema(schema, (node, path, via) => {
     const problem = inexpressible(node, via);
-    if (problem !== null) throw new AdapterError('STRICT_SCHEMA_UNSUPPORTED', `${problem} at '${path || '/'}' cannot be expressed in OpenAI strict mode`);
+    if (problem !== null)
+      throw new AdapterError(
+        'STRICT_SCHEMA_UNSUPPORTED',
+        `${problem} at '${path || '/'}' cannot be expressed in OpenAI strict mode`,
+      );
     const out: JsonSchemaObject = { ...node };
     if (Array.isArray(out['oneOf'])) {
       out['anyOf'] = [...asList(out['anyOf']), ...asList(out['oneOf'])];
       delete out['oneOf'];
     }
-    const open = (out['additionalProperties'] !== undefined && out['additionalProperties'] !== false) || out['patternProperties'] !== undefined;
+    const open =
+      (out['additionalProperties'] !== undefined && out['additionalProperties'] !== false) ||
+      out['patternProperties'] !== undefined;
     if (isObjectSchema(out) && open && !hasProperties(out)) {
-      throw new AdapterError('STRICT_SCHEMA_UNSUPPORTED', `an open-ended map at '${path || '/'}' cannot be expressed in OpenAI strict mode`);
+      throw new AdapterError(
+        'STRICT_SCHEMA_UNSUPPORTED',
+        `an open-ended map at '${path || '/'}' cannot be expressed in OpenAI strict mode`,
+      );
     }
     return out;
   });
@@ -42,7 +69,9 @@ export function toStrictJsonSchema(schema: JsonSchemaObject): JsonSchemaObject {
     const required = new Set(asList(node['required']));
     return {
       ...node,
-      properties: Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, required.has(key) ? value : nullable(value)])),
+      properties: Object.fromEntries(
+        Object.entries(properties).map(([key, value]) => [key, required.has(key) ? value : nullable(value)]),
+      ),
       required: Object.keys(properties),
       additionalProperties: false,
     };
@@ -74,25 +103,30 @@ function hasProperties(node: JsonSchemaObject): boolean {
 export function fromStrictArguments(tool: AnyToolImplementation, args: unknown): unknown {
   const root = toolInputJsonSchema(tool);
   const resolve = (node: unknown): unknown => {
-    for (let hops = 0; isSchemaObject(node) && typeof node['$ref'] === 'string' && hops < 32; hops++) node = resolveRef(root, node['$ref']);
+    for (let hops = 0; isSchemaObject(node) && typeof node['$ref'] === 'string' && hops < 32; hops++)
+      node = resolveRef(root, node['$ref']);
     return node;
   };
   const walk = (schemaNode: unknown, value: unknown, depth: number): unknown => {
     const schema = resolve(schemaNode);
     if (!isSchemaObject(schema) || depth > 64) return value;
-    if (Array.isArray(value)) return isSchemaObject(schema['items']) ? value.map((item) => walk(schema['items'], item, depth + 1)) : value;
+    if (Array.isArray(value))
+      return isSchemaObject(schema['items']) ? value.map((item) => walk(schema['items'], item, depth + 1)) : value;
     if (!isSchemaObject(value)) return value;
     const properties = schema['properties'];
     if (!isSchemaObject(properties)) {
       // A union: restore along the one object branch whose constants (a discriminator) match the value, if any.
-      const branches = [...asList(schema['anyOf']), ...asList(schema['oneOf'])].filter((branch) => matchesConstants(resolve(branch), value));
+      const branches = [...asList(schema['anyOf']), ...asList(schema['oneOf'])].filter((branch) =>
+        matchesConstants(resolve(branch), value),
+      );
       return branches.length === 1 ? walk(branches[0], value, depth + 1) : value;
     }
     const required = new Set(asList(schema['required']));
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       const propertySchema = Object.hasOwn(properties, key) ? properties[key] : undefined;
-      if (item === null && propertySchema !== undefined && !required.has(key) && !acceptsNull(resolve(propertySchema))) continue;
+      if (item === null && propertySchema !== undefined && !required.has(key) && !acceptsNull(resolve(propertySchema)))
+        continue;
       const restored = propertySchema === undefined ? item : walk(propertySchema, item, depth + 1);
       Object.defineProperty(out, key, { value: restored, enumerable: true, writable: true, configurable: true });
     }
@@ -104,14 +138,20 @@ export function fromStrictArguments(tool: AnyToolImplementation, args: unknown):
 function isObjectSchema(node: unknown): node is JsonSchemaObject {
   if (!isSchemaObject(node)) return false;
   const type = node['type'];
-  return type === 'object' || (Array.isArray(type) && type.includes('object')) || (type === undefined && isSchemaObject(node['properties']));
+  return (
+    type === 'object' ||
+    (Array.isArray(type) && type.includes('object')) ||
+    (type === undefined && isSchemaObject(node['properties']))
+  );
 }
 
 /** An object branch none of whose `const` properties contradicts `value`. */
 function matchesConstants(branch: unknown, value: Record<string, unknown>): boolean {
   if (!isObjectSchema(branch)) return false;
   const properties = isSchemaObject(branch['properties']) ? branch['properties'] : {};
-  return Object.entries(properties).every(([key, property]) => !isSchemaObject(property) || !('const' in property) || property['const'] === value[key]);
+  return Object.entries(properties).every(
+    ([key, property]) => !isSchemaObject(property) || !('const' in property) || property['const'] === value[key],
+  );
 }
 
 function acceptsNull(node: unknown): boolean {

@@ -13,10 +13,15 @@ export function toolDescription(tool: AnyToolDeclaration): string {
   const parts = [tool.description.trim(), `${returnsLine(tool)}\n${costLine(tool)}`];
   if (tool.normalizations.length > 0) {
     const rules = tool.normalizations.map((rule) => `- ${rule.trim()}`);
-    parts.push(['Arguments are normalized before use (the result\'s applied_arguments shows what ran):', ...rules].join('\n'));
+    parts.push(
+      ["Arguments are normalized before use (the result's applied_arguments shows what ran):", ...rules].join('\n'),
+    );
   }
   if (tool.examples.length > 0) {
-    const examples = tool.examples.map((example) => `- ${example.description === undefined ? '' : `${example.description.trim()}: `}${canonicalJson(example.arguments)}`);
+    const examples = tool.examples.map(
+      (example) =>
+        `- ${example.description === undefined ? '' : `${example.description.trim()}: `}${canonicalJson(example.arguments)}`,
+    );
     parts.push(['Example arguments:', ...examples].join('\n'));
   }
   return parts.join('\n\n');

@@ -17,7 +17,10 @@ export function toolInputJsonSchema(tool: AnyToolImplementation): JsonSchemaObje
   const input = tool.input as z.ZodType;
   const schema: JsonSchemaObject = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' });
   if (schema['type'] !== 'object') {
-    throw new AdapterError('INPUT_SCHEMA_NOT_OBJECT', `tool '${tool.name}': the input schema must describe a JSON object`);
+    throw new AdapterError(
+      'INPUT_SCHEMA_NOT_OBJECT',
+      `tool '${tool.name}': the input schema must describe a JSON object`,
+    );
   }
   inputSchemas.set(tool, schema);
   return structuredClone(schema);
@@ -29,6 +32,9 @@ export function toolInputJsonSchema(tool: AnyToolImplementation): JsonSchemaObje
  */
 export function toolResultJsonSchema(tool: AnyToolImplementation): JsonSchemaObject {
   const output = tool.output as z.ZodType;
-  const schema: JsonSchemaObject = z.toJSONSchema(modelResultObjectSchema.extend({ data: output.nullable() }), { io: 'output', unrepresentable: 'any' });
+  const schema: JsonSchemaObject = z.toJSONSchema(modelResultObjectSchema.extend({ data: output.nullable() }), {
+    io: 'output',
+    unrepresentable: 'any',
+  });
   return schema;
 }

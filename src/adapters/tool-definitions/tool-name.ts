@@ -21,7 +21,10 @@ export function toProviderToolName(name: string, maxLength: number): string {
     return `-${[...run].map((char) => (char === '.' ? 'd' : 'u')).join('')}-`;
   });
   if (!PROVIDER_NAME_PATTERN.test(encoded) || encoded.length > maxLength) {
-    throw new AdapterError('TOOL_NAME_UNMAPPABLE', `tool name '${name.slice(0, 140)}' maps to '${encoded.slice(0, 140)}', over ${maxLength} characters or outside [a-zA-Z0-9_-]`);
+    throw new AdapterError(
+      'TOOL_NAME_UNMAPPABLE',
+      `tool name '${name.slice(0, 140)}' maps to '${encoded.slice(0, 140)}', over ${maxLength} characters or outside [a-zA-Z0-9_-]`,
+    );
   }
   return encoded;
 }

@@ -10,9 +10,15 @@ const MAX_NAMED_FIELDS = 12;
  */
 export function returnsLine(tool: Pick<AnyToolDeclaration, 'returns' | 'output'>): string {
   if (tool.returns !== undefined) return `Returns: ${tool.returns.trim()}`;
-  const schema = z.toJSONSchema(tool.output as z.ZodType, { unrepresentable: 'any', io: 'output' }) as { properties?: Record<string, unknown>; type?: unknown };
+  const schema = z.toJSONSchema(tool.output as z.ZodType, { unrepresentable: 'any', io: 'output' }) as {
+    properties?: Record<string, unknown>;
+    type?: unknown;
+  };
   const fields = Object.keys(schema.properties ?? {});
-  const shown = fields.length <= MAX_NAMED_FIELDS ? fields.join(', ') : `${fields.slice(0, MAX_NAMED_FIELDS).join(', ')} and ${fields.length - MAX_NAMED_FIELDS} more`;
+  const shown =
+    fields.length <= MAX_NAMED_FIELDS
+      ? fields.join(', ')
+      : `${fields.slice(0, MAX_NAMED_FIELDS).join(', ')} and ${fields.length - MAX_NAMED_FIELDS} more`;
   const data = fields.length > 0 ? `data with ${shown}` : schema.type === 'array' ? 'data as a list' : 'data';
   return `Returns: a tool result (${data}); status and completeness say whether it is complete, partial or failed.`;
 }
@@ -22,14 +28,23 @@ export function returnsLine(tool: Pick<AnyToolDeclaration, 'returns' | 'output'>
  * says — whether it changes anything, whether a person approves it first, how long one call may take, how many a
  * workflow may make.
  */
-export function costLine(tool: Pick<AnyToolDeclaration, 'cost' | 'effect' | 'requiresApproval' | 'callDefaults' | 'callLimit'>): string {
+export function costLine(
+  tool: Pick<AnyToolDeclaration, 'cost' | 'effect' | 'requiresApproval' | 'callDefaults' | 'callLimit'>,
+): string {
   if (tool.cost !== undefined) return `Cost: ${tool.cost.trim()}`;
-  const effect = tool.effect === 'read' ? 'read-only' : tool.effect === 'destructive' ? 'changes state and cannot be undone' : 'changes state';
+  const effect =
+    tool.effect === 'read'
+      ? 'read-only'
+      : tool.effect === 'destructive'
+        ? 'changes state and cannot be undone'
+        : 'changes state';
   const parts = [
     effect,
     ...(tool.requiresApproval ? ['a person approves each call first'] : []),
     ...(tool.effect === 'read' ? [] : ['a call whose outcome is unknown is checked, never repeated']),
-    ...(tool.callDefaults?.timeoutMs === undefined ? [] : [`one call may take up to ${Math.ceil(tool.callDefaults.timeoutMs / 1000)} s`]),
+    ...(tool.callDefaults?.timeoutMs === undefined
+      ? []
+      : [`one call may take up to ${Math.ceil(tool.callDefaults.timeoutMs / 1000)} s`]),
     ...(tool.callLimit === undefined ? [] : [`at most ${tool.callLimit} calls per workflow`]),
   ];
   return `Cost: ${parts.join('; ')}.`;

@@ -27,7 +27,11 @@ export const codecServerCommand: StackCommandSpec<CodecServerInput> = {
     ],
   },
   parse: (args) => {
-    const { values, json } = parseCommandArgs(args, { port: { type: 'string' }, 'ui-origin': { type: 'string' }, 'allowed-host': { type: 'string' } });
+    const { values, json } = parseCommandArgs(args, {
+      port: { type: 'string' },
+      'ui-origin': { type: 'string' },
+      'allowed-host': { type: 'string' },
+    });
     const port = optionalString(values, 'port');
     const origin = optionalString(values, 'ui-origin');
     const allowed = optionalString(values, 'allowed-host');

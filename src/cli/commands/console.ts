@@ -25,7 +25,8 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 export const consoleCommand: StackCommandSpec<ConsoleInput> = {
   name: 'console',
   usage: {
-    synopsis: 'console [--port <n>] [--operator <name>] [--trust-proxy-header <name>] [--allowed-host <h>] [--temporal-ui <url>]',
+    synopsis:
+      'console [--port <n>] [--operator <name>] [--trust-proxy-header <name>] [--allowed-host <h>] [--temporal-ui <url>]',
     description: [
       'serves the operator console on 127.0.0.1 (port 8234): calls waiting for approval with their',
       'evidence and untrusted text, unknown outcomes with their findings, and each call with its',
@@ -34,16 +35,25 @@ export const consoleCommand: StackCommandSpec<ConsoleInput> = {
     ],
   },
   parse: (args) => {
-    const options = { port: { type: 'string' }, operator: { type: 'string' }, 'trust-proxy-header': { type: 'string' }, 'allowed-host': { type: 'string' }, 'temporal-ui': { type: 'string' } } as const;
+    const options = {
+      port: { type: 'string' },
+      operator: { type: 'string' },
+      'trust-proxy-header': { type: 'string' },
+      'allowed-host': { type: 'string' },
+      'temporal-ui': { type: 'string' },
+    } as const;
     const { values, json } = parseCommandArgs(args, options);
     const port = optionalString(values, 'port');
     const operator = optionalString(values, 'operator');
     const header = optionalString(values, 'trust-proxy-header');
     const allowed = optionalString(values, 'allowed-host');
     const temporalUi = optionalString(values, 'temporal-ui');
-    if (header !== undefined && !HEADER_NAME.test(header)) throw usageError(`--trust-proxy-header must be a header name, not '${header}'`);
-    if (header !== undefined && operator !== undefined) throw usageError('give --operator (a local console) or --trust-proxy-header (behind a proxy), not both');
-    if (temporalUi !== undefined && !/^https?:\/\/[^\s]+$/.test(temporalUi)) throw usageError(`--temporal-ui must be an http(s) URL, not '${temporalUi}'`);
+    if (header !== undefined && !HEADER_NAME.test(header))
+      throw usageError(`--trust-proxy-header must be a header name, not '${header}'`);
+    if (header !== undefined && operator !== undefined)
+      throw usageError('give --operator (a local console) or --trust-proxy-header (behind a proxy), not both');
+    if (temporalUi !== undefined && !/^https?:\/\/[^\s]+$/.test(temporalUi))
+      throw usageError(`--temporal-ui must be an http(s) URL, not '${temporalUi}'`);
     return {
       json,
       port: port === undefined ? DEFAULT_CONSOLE_PORT : parsePort(port, '--port'),

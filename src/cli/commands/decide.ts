@@ -19,14 +19,29 @@ const DESCRIPTIONS = {
 function decideCommand(decision: DecideInput['decision']): OperatorCommandSpec<DecideInput, DecideOutput> {
   return {
     name: decision,
-    usage: { synopsis: `${decision.padEnd(7)} <workflowId> <callId> --digest <requestSha256> --approver <name> [--reason <text>]`, description: DESCRIPTIONS[decision] },
+    usage: {
+      synopsis: `${decision.padEnd(7)} <workflowId> <callId> --digest <requestSha256> --approver <name> [--reason <text>]`,
+      description: DESCRIPTIONS[decision],
+    },
     parse: (args) => {
-      const { values, positionals } = parseCommandArgs(args, { digest: { type: 'string' }, approver: { type: 'string' }, reason: { type: 'string' } }, { min: 2, max: 2 });
+      const { values, positionals } = parseCommandArgs(
+        args,
+        { digest: { type: 'string' }, approver: { type: 'string' }, reason: { type: 'string' } },
+        { min: 2, max: 2 },
+      );
       const [workflowId = '', callId = ''] = positionals;
       const requestSha256 = requiredString(values, 'digest').toLowerCase();
-      if (!SHA256_HEX.test(requestSha256)) throw usageError("--digest must be the request's SHA-256 (64 hex digits), as `pending` shows it");
+      if (!SHA256_HEX.test(requestSha256))
+        throw usageError("--digest must be the request's SHA-256 (64 hex digits), as `pending` shows it");
       const reason = optionalString(values, 'reason');
-      return { workflowId, callId, requestSha256, decision, approver: requiredString(values, 'approver'), ...(reason === undefined ? {} : { reason }) };
+      return {
+        workflowId,
+        callId,
+        requestSha256,
+        decision,
+        approver: requiredString(values, 'approver'),
+        ...(reason === undefined ? {} : { reason }),
+      };
     },
     run: async (input, deps) => {
       const { decideApproval } = await import('../approve.js');

@@ -41,7 +41,10 @@ export const devCommand: StackCommandSpec<DevInput> = {
 export function parsePorts(values: CommandArgs['values']): Partial<DevPorts> {
   const port = optionalString(values, 'port');
   const uiPort = optionalString(values, 'ui-port');
-  return { ...(port === undefined ? {} : { port: parsePort(port, '--port') }), ...(uiPort === undefined ? {} : { uiPort: parsePort(uiPort, '--ui-port') }) };
+  return {
+    ...(port === undefined ? {} : { port: parsePort(port, '--port') }),
+    ...(uiPort === undefined ? {} : { uiPort: parsePort(uiPort, '--ui-port') }),
+  };
 }
 
 /**

@@ -22,8 +22,16 @@ export const exportCommand: OperatorCommandSpec<ExportInput, ExportOutput> = {
     ],
   },
   parse: (args) => {
-    const { values } = parseCommandArgs(args, { ...SCOPE_OPTIONS, out: { type: 'string' }, protected: { type: 'boolean' } });
-    return { ...scopeOfArgs(values), out: requiredString(values, 'out'), protectedFields: values['protected'] === true };
+    const { values } = parseCommandArgs(args, {
+      ...SCOPE_OPTIONS,
+      out: { type: 'string' },
+      protected: { type: 'boolean' },
+    });
+    return {
+      ...scopeOfArgs(values),
+      out: requiredString(values, 'out'),
+      protectedFields: values['protected'] === true,
+    };
   },
   run: async (input, deps) => (await import('../audit-export.js')).exportAudit(input, deps),
   // A protected export names the file, not its content: what is printed is never the protected data.

@@ -25,16 +25,38 @@ export const inspectCommand: OperatorCommandSpec<InspectInput, InspectView> = {
     ],
   },
   parse: (args) => {
-    const { values, positionals } = parseCommandArgs(args, { protected: { type: 'boolean' }, diagnose: { type: 'boolean' } }, { min: 1, max: 2 });
+    const { values, positionals } = parseCommandArgs(
+      args,
+      { protected: { type: 'boolean' }, diagnose: { type: 'boolean' } },
+      { min: 1, max: 2 },
+    );
     const [workflowId = '', callId] = positionals;
-    return { workflowId, ...(callId === undefined ? {} : { callId }), includeProtected: values['protected'] === true, diagnose: values['diagnose'] === true };
+    return {
+      workflowId,
+      ...(callId === undefined ? {} : { callId }),
+      includeProtected: values['protected'] === true,
+      diagnose: values['diagnose'] === true,
+    };
   },
   run: async (input, deps) => {
     const [{ inspectCalls }, view] = await Promise.all([import('../inspect.js'), import('../inspect-view.js')]);
-    const inspected = await inspectCalls(await deps.store(), input.callId === undefined ? { workflowId: input.workflowId } : { workflowId: input.workflowId, callId: input.callId });
+    const inspected = await inspectCalls(
+      await deps.store(),
+      input.callId === undefined
+        ? { workflowId: input.workflowId }
+        : { workflowId: input.workflowId, callId: input.callId },
+    );
     const found = input.diagnose ? view.withDiagnosis(inspected) : inspected;
     if (input.includeProtected) return view.includingProtected(found);
-    return view.withholdingProtected(found, [`${deps.cli} inspect`, input.workflowId, ...(input.callId === undefined ? [] : [input.callId]), '--protected'].join(' '));
+    return view.withholdingProtected(
+      found,
+      [
+        `${deps.cli} inspect`,
+        input.workflowId,
+        ...(input.callId === undefined ? [] : [input.callId]),
+        '--protected',
+      ].join(' '),
+    );
   },
   // What the operator asked to see in full is printed as stored, URL credentials included.
   showsProtected: (input) => input.includeProtected,

@@ -5,7 +5,9 @@ import type { Principal } from '../../contract/tool-handler.js';
 import { isSafeMcpTaskQueueName } from '../../temporal/mcp/mcp-task-queue-name.js';
 
 /** How `mcp` serves: over stdio (one client, the process that started it), or Streamable HTTP on a local port. */
-export type McpTransportChoice = { readonly kind: 'stdio' } | { readonly kind: 'http'; readonly host: string; readonly port: number; readonly allowedHosts: readonly string[] };
+export type McpTransportChoice =
+  | { readonly kind: 'stdio' }
+  | { readonly kind: 'http'; readonly host: string; readonly port: number; readonly allowedHosts: readonly string[] };
 
 /** What `mcp` runs with. */
 export interface McpInput {
@@ -26,7 +28,8 @@ export const DEFAULT_MCP_PRINCIPAL: Principal = { tenant: 'local', subject: 'mcp
 export const mcpCommand: StackCommandSpec<McpInput> = {
   name: 'mcp',
   usage: {
-    synopsis: 'mcp --tools <module> --task-queue <name> [--http <port> [--host <h>] [--allowed-host <h>]] [--principal <tenant>/<subject>]',
+    synopsis:
+      'mcp --tools <module> --task-queue <name> [--http <port> [--host <h>] [--allowed-host <h>]] [--principal <tenant>/<subject>]',
     description: [
       'serves the tools of <module> to MCP clients (stdio, or Streamable HTTP with --http);',
       'every tools/call runs as a workflow on TEMPORAL_ADDRESS through callTool (ledger,',
@@ -47,18 +50,29 @@ export const mcpCommand: StackCommandSpec<McpInput> = {
       'allowed-host': { type: 'string' },
       principal: { type: 'string' },
     });
-    return { json, toolsModule: requiredString(values, 'tools'), taskQueue: taskQueueOf(values), principal: principalOf(values), transport: transportOf(values) };
+    return {
+      json,
+      toolsModule: requiredString(values, 'tools'),
+      taskQueue: taskQueueOf(values),
+      principal: principalOf(values),
+      transport: transportOf(values),
+    };
   },
   load: async () => {
     const { importWithOptionalPeer } = await import('../optional-peer.js');
-    const { runMcpCommand } = await importWithOptionalPeer(() => import('../mcp-command.js'), MCP_SDK_PACKAGE, '`tool-contract mcp`');
+    const { runMcpCommand } = await importWithOptionalPeer(
+      () => import('../mcp-command.js'),
+      MCP_SDK_PACKAGE,
+      '`tool-contract mcp`',
+    );
     return (input, ctx) => runMcpCommand(ctx, input);
   },
 };
 
 function taskQueueOf(values: CommandArgs['values']): string {
   const taskQueue = requiredString(values, 'task-queue');
-  if (!isSafeMcpTaskQueueName(taskQueue)) throw usageError('--task-queue may use only letters, digits and . _ : / @ - (at most 200)');
+  if (!isSafeMcpTaskQueueName(taskQueue))
+    throw usageError('--task-queue may use only letters, digits and . _ : / @ - (at most 200)');
   return taskQueue;
 }
 
@@ -66,7 +80,8 @@ function principalOf(values: CommandArgs['values']): Principal {
   const given = optionalString(values, 'principal');
   if (given === undefined) return DEFAULT_MCP_PRINCIPAL;
   const [tenant, subject, ...rest] = given.split('/');
-  if (tenant === undefined || subject === undefined || rest.length > 0 || tenant.trim() === '' || subject.trim() === '') throw usageError('--principal must be <tenant>/<subject>');
+  if (tenant === undefined || subject === undefined || rest.length > 0 || tenant.trim() === '' || subject.trim() === '')
+    throw usageError('--principal must be <tenant>/<subject>');
   return { tenant, subject };
 }
 
@@ -75,8 +90,14 @@ function transportOf(values: CommandArgs['values']): McpTransportChoice {
   const host = optionalString(values, 'host');
   const allowed = optionalString(values, 'allowed-host');
   if (port === undefined) {
-    if (host !== undefined || allowed !== undefined) throw usageError('--host and --allowed-host go with --http <port>');
+    if (host !== undefined || allowed !== undefined)
+      throw usageError('--host and --allowed-host go with --http <port>');
     return { kind: 'stdio' };
   }
-  return { kind: 'http', host: host ?? '127.0.0.1', port: parsePort(port, '--http'), allowedHosts: allowed === undefined ? [] : [allowed] };
+  return {
+    kind: 'http',
+    host: host ?? '127.0.0.1',
+    port: parsePort(port, '--http'),
+    allowedHosts: allowed === undefined ? [] : [allowed],
+  };
 }

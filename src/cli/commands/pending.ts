@@ -10,7 +10,10 @@ export interface PendingInput {
 /** `pending`: calls waiting for approval. */
 export const pendingCommand: OperatorCommandSpec<PendingInput, Awaited<ReturnType<typeof listPendingApprovals>>> = {
   name: 'pending',
-  usage: { synopsis: 'pending [workflowId]', description: ['calls waiting for approval, as the worker recorded them (one workflow, or all)'] },
+  usage: {
+    synopsis: 'pending [workflowId]',
+    description: ['calls waiting for approval, as the worker recorded them (one workflow, or all)'],
+  },
   parse: (args) => {
     const [workflowId] = parseCommandArgs(args, {}, { min: 0, max: 1 }).positionals;
     return workflowId === undefined ? {} : { workflowId };

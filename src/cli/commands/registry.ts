@@ -72,5 +72,7 @@ export const COMMAND_GROUPS: readonly CommandGroup[] = [
 
 /** The command a word selects (its name or an alias), if any. */
 export function findCommand(word: string): RegisteredCommand | undefined {
-  return COMMAND_GROUPS.flatMap((group) => group.commands).find((command) => command.name === word || command.aliases.includes(word));
+  return COMMAND_GROUPS.flatMap((group) => group.commands).find(
+    (command) => command.name === word || command.aliases.includes(word),
+  );
 }

@@ -25,9 +25,18 @@ export const regressCommand: OperatorCommandSpec<RegressInput, RegressReport> = 
     ],
   },
   parse: (args) => {
-    const { values, positionals, json } = parseCommandArgs(args, { tools: { type: 'string' }, baseline: { type: 'string' } }, { min: 1, max: 1 });
+    const { values, positionals, json } = parseCommandArgs(
+      args,
+      { tools: { type: 'string' }, baseline: { type: 'string' } },
+      { min: 1, max: 1 },
+    );
     const baselineModule = optionalString(values, 'baseline');
-    return { casesFile: positionals[0] ?? '', toolsModule: requiredString(values, 'tools'), ...(baselineModule === undefined ? {} : { baselineModule }), json };
+    return {
+      casesFile: positionals[0] ?? '',
+      toolsModule: requiredString(values, 'tools'),
+      ...(baselineModule === undefined ? {} : { baselineModule }),
+      json,
+    };
   },
   run: async (input) => (await import('../regress.js')).regress({ ...input, cwd: process.cwd() }),
   present: (report, input) => (input.json ? report : regressText(report)),

@@ -13,16 +13,27 @@ export const resolveCommand: OperatorCommandSpec<ResolveInput, ResolveOutput> = 
     ],
   },
   parse: (args) => {
-    const options = { committed: { type: 'string' }, 'not-committed': { type: 'boolean' }, resolver: { type: 'string' }, note: { type: 'string' } } as const;
+    const options = {
+      committed: { type: 'string' },
+      'not-committed': { type: 'boolean' },
+      resolver: { type: 'string' },
+      note: { type: 'string' },
+    } as const;
     const { values, positionals } = parseCommandArgs(args, options, { min: 1, max: 1 });
     const [idempotencyKey = ''] = positionals;
     const note = optionalString(values, 'note');
-    const base = { idempotencyKey, resolvedBy: requiredString(values, 'resolver'), ...(note === undefined ? {} : { note }) };
+    const base = {
+      idempotencyKey,
+      resolvedBy: requiredString(values, 'resolver'),
+      ...(note === undefined ? {} : { note }),
+    };
     const committed = values['committed'];
     const notCommitted = values['not-committed'] === true;
-    if ((committed !== undefined) === notCommitted) throw usageError('give exactly one of --committed <externalId> or --not-committed');
+    if ((committed !== undefined) === notCommitted)
+      throw usageError('give exactly one of --committed <externalId> or --not-committed');
     if (notCommitted) return { ...base, outcome: 'not_committed' };
-    if (typeof committed !== 'string' || committed.trim() === '') throw usageError('--committed needs the external id of the committed write');
+    if (typeof committed !== 'string' || committed.trim() === '')
+      throw usageError('--committed needs the external id of the committed write');
     return { ...base, outcome: 'committed', externalId: committed };
   },
   run: async (input, deps) => {

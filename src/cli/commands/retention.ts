@@ -27,7 +27,8 @@ export const retentionCommand: OperatorCommandSpec<RetentionInput, RetentionOutp
   parse: (args) => {
     const { values } = parseCommandArgs(args, { 'older-than': { type: 'string' }, 'anchors-out': { type: 'string' } });
     const olderThan = requiredString(values, 'older-than');
-    if (!RETENTION_AGE.test(olderThan)) throw usageError(`--older-than is a count and a unit (d, w, m or y), e.g. 400d or 13m, got '${olderThan}'`);
+    if (!RETENTION_AGE.test(olderThan))
+      throw usageError(`--older-than is a count and a unit (d, w, m or y), e.g. 400d or 13m, got '${olderThan}'`);
     return { olderThan, anchorsOut: requiredString(values, 'anchors-out') };
   },
   run: async (input, deps) => (await import('../audit-retention.js')).retainAudit(input, deps),

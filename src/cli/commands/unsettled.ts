@@ -16,12 +16,16 @@ export interface UnsettledOutput {
 /** `unsettled`: side effects whose outcome is still unknown. */
 export const unsettledCommand: OperatorCommandSpec<UnsettledInput, UnsettledOutput> = {
   name: 'unsettled',
-  usage: { synopsis: 'unsettled [--limit <n>]', description: ['side effects whose outcome is unknown, with reconciliation metrics'] },
+  usage: {
+    synopsis: 'unsettled [--limit <n>]',
+    description: ['side effects whose outcome is unknown, with reconciliation metrics'],
+  },
   parse: (args) => {
     const { values } = parseCommandArgs(args, { limit: { type: 'string' } });
     if (values['limit'] === undefined) return {};
     const limit = Number(values['limit']);
-    if (!Number.isInteger(limit) || limit < 1) throw usageError(`--limit must be a positive integer, got '${String(values['limit'])}'`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw usageError(`--limit must be a positive integer, got '${String(values['limit'])}'`);
     return { limit };
   },
   run: async (input, deps) => {

@@ -25,7 +25,8 @@ export interface VerifyInput extends TrailScope {
 export const verifyCommand: OperatorCommandSpec<VerifyInput, VerifyOutput> = {
   name: 'verify',
   usage: {
-    synopsis: 'verify [--since <ISO time>] [--until <ISO time>] [--workflow <id>] [--file <export>] [--anchors <file>] [--verify-keys <file>] [--no-history] [--strict]',
+    synopsis:
+      'verify [--since <ISO time>] [--until <ISO time>] [--workflow <id>] [--file <export>] [--anchors <file>] [--verify-keys <file>] [--no-history] [--strict]',
     description: [
       "recomputes every row's digests and call binding, each sealed segment's leaves and root, the chain of anchors",
       '(their signatures with --verify-keys; the anchors published in --anchors), and compares each run with the audit',
@@ -47,7 +48,9 @@ export const verifyCommand: OperatorCommandSpec<VerifyInput, VerifyOutput> = {
     const anchors = optionalString(values, 'anchors');
     const verifyKeys = optionalString(values, 'verify-keys');
     if (file !== undefined && (Object.keys(scope).length > 0 || values['no-history'] === true)) {
-      throw usageError('--file verifies an export as it is: --since, --until, --workflow and --no-history apply to the database');
+      throw usageError(
+        '--file verifies an export as it is: --since, --until, --workflow and --no-history apply to the database',
+      );
     }
     return {
       ...scope,

@@ -21,7 +21,11 @@ export const workerCommand: StackCommandSpec<WorkerInput> = {
     ],
   },
   parse: (args) => {
-    const { values, json } = parseCommandArgs(args, { tools: { type: 'string' }, workflows: { type: 'string' }, 'task-queue': { type: 'string' } });
+    const { values, json } = parseCommandArgs(args, {
+      tools: { type: 'string' },
+      workflows: { type: 'string' },
+      'task-queue': { type: 'string' },
+    });
     return { json, source: workerSource(values) };
   },
   load: async () => {
@@ -35,10 +39,12 @@ function workerSource(values: CommandArgs['values']): WorkerSource {
   const workflowsModule = optionalString(values, 'workflows');
   const taskQueue = optionalString(values, 'task-queue');
   if (toolsModule === undefined) {
-    if (workflowsModule !== undefined || taskQueue !== undefined) throw usageError('--workflows and --task-queue go with --tools <module> (without it the worker serves the demo)');
+    if (workflowsModule !== undefined || taskQueue !== undefined)
+      throw usageError('--workflows and --task-queue go with --tools <module> (without it the worker serves the demo)');
     return { kind: 'demo' };
   }
   if (toolsModule.trim() === '') throw usageError('--tools needs a module path');
-  if (taskQueue === undefined || taskQueue.trim() === '') throw usageError('--tools needs --task-queue <name> (the queue your workflows are started on)');
+  if (taskQueue === undefined || taskQueue.trim() === '')
+    throw usageError('--tools needs --task-queue <name> (the queue your workflows are started on)');
   return { kind: 'user', toolsModule, taskQueue, ...(workflowsModule === undefined ? {} : { workflowsModule }) };
 }

@@ -14,7 +14,8 @@ import { callPage, CONSOLE_CSS, inboxPage, messagePage, type PageContext } from 
  * Who the operator is: a name given to the console (it runs on the operator's own machine), or — behind the team's
  * identity-aware proxy — the value of a header that proxy sets on every request (and strips from what clients send).
  */
-export type OperatorIdentity = { readonly kind: 'local'; readonly name: string } | { readonly kind: 'proxy-header'; readonly header: string };
+export type OperatorIdentity =
+  { readonly kind: 'local'; readonly name: string } | { readonly kind: 'proxy-header'; readonly header: string };
 
 /** How the console is reached and what it links to. */
 export interface ConsoleServerOptions {
@@ -42,7 +43,8 @@ const MAX_OPERATOR_LENGTH = 256;
  * the console only (`same-origin`): with `no-referrer` a browser sends `Origin: null` on the console's own forms.
  */
 const SECURITY_HEADERS = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'same-origin',
@@ -65,53 +67,103 @@ class Refusal extends Error {
  * operator header (401). Forms are accepted only with the session's CSRF token. Every decision goes through the
  * backend, which signs as the operator exactly as the CLI does.
  */
-export function createConsoleServer(backend: ConsoleBackend, options: ConsoleServerOptions, csrf: CsrfGuard = csrfGuard()): Server {
+export function createConsoleServer(
+  backend: ConsoleBackend,
+  options: ConsoleServerOptions,
+  csrf: CsrfGuard = csrfGuard(),
+): Server {
   let hosts: ReadonlySet<string> | undefined;
   const server = createServer((request, response) => {
     hosts ??= allowedHostValues(options.listenHost, (server.address() as AddressInfo).port, options.allowedHosts);
     void handle(request, response, hosts).catch((error: unknown) => {
-      options.log(`console: unexpected failure: ${maskCredentials(error instanceof Error ? error.message : String(error))}`);
-      if (!response.headersSent) send(response, 500, messagePage('Unexpected failure', 'The console could not answer; see its log.', { operator: '' }));
+      options.log(
+        `console: unexpected failure: ${maskCredentials(error instanceof Error ? error.message : String(error))}`,
+      );
+      if (!response.headersSent)
+        send(
+          response,
+          500,
+          messagePage('Unexpected failure', 'The console could not answer; see its log.', { operator: '' }),
+        );
     });
   });
 
-  async function handle(request: IncomingMessage, response: ServerResponse, allowed: ReadonlySet<string>): Promise<void> {
+  async function handle(
+    request: IncomingMessage,
+    response: ServerResponse,
+    allowed: ReadonlySet<string>,
+  ): Promise<void> {
     if (!hasAllowedHost(request, allowed)) return sendText(response, 403, 'Host not allowed');
     const origin = request.headers.origin;
     if (origin !== undefined && !isOwnOrigin(origin, allowed)) return sendText(response, 403, 'Origin not allowed');
     const operator = operatorOf(request, options.operator);
-    if (operator === null) return sendText(response, 401, `the console expects the operator's identity in ${options.operator.kind === 'proxy-header' ? options.operator.header : 'a header'}`);
+    if (operator === null)
+      return sendText(
+        response,
+        401,
+        `the console expects the operator's identity in ${options.operator.kind === 'proxy-header' ? options.operator.header : 'a header'}`,
+      );
     const cookie = sessionCookie(request);
     const session = cookie ?? csrf.newSession();
-    if (cookie === undefined) response.setHeader('Set-Cookie', `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Strict${options.secureCookie === true ? '; Secure' : ''}`);
+    if (cookie === undefined)
+      response.setHeader(
+        'Set-Cookie',
+        `${SESSION_COOKIE}=${session}; Path=/; HttpOnly; SameSite=Strict${options.secureCookie === true ? '; Secure' : ''}`,
+      );
     const ctx: PageContext = { operator, csrfToken: csrf.tokenFor(session), temporalUi: options.temporalUi };
     const url = new URL(request.url ?? '/', 'http://console.invalid');
     try {
       if (request.method === 'GET' || request.method === 'HEAD') {
-        if (url.pathname === '/console.css') return void response.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/css; charset=utf-8' }).end(CONSOLE_CSS);
+        if (url.pathname === '/console.css')
+          return void response
+            .writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/css; charset=utf-8' })
+            .end(CONSOLE_CSS);
         if (url.pathname === '/') return send(response, 200, inboxPage(await backend.inbox(), ctx));
-        if (url.pathname === '/call') return send(response, 200, callPage(await backend.call(callFilter(url.searchParams)), ctx));
+        if (url.pathname === '/call')
+          return send(response, 200, callPage(await backend.call(callFilter(url.searchParams)), ctx));
         throw new Refusal(404, `no page at ${url.pathname}`);
       }
       if (request.method !== 'POST') throw new Refusal(405, 'GET pages, POST forms');
-      if (url.pathname !== '/decide' && url.pathname !== '/resolve') throw new Refusal(404, `no form posts to ${url.pathname}`);
+      if (url.pathname !== '/decide' && url.pathname !== '/resolve')
+        throw new Refusal(404, `no form posts to ${url.pathname}`);
       // A form from a page of the console carries its Origin (every current browser sends it on a POST).
       if (origin === undefined) throw new Refusal(403, 'a form must come from a console page (no Origin header)');
       const form = await readForm(request);
-      if (!csrf.verify(cookie, form.get('csrf') ?? undefined)) throw new Refusal(403, 'This form is not from your current console session: reload the page and try again. Nothing was decided.');
+      if (!csrf.verify(cookie, form.get('csrf') ?? undefined))
+        throw new Refusal(
+          403,
+          'This form is not from your current console session: reload the page and try again. Nothing was decided.',
+        );
       if (url.pathname === '/decide') {
         const input = decideInput(form, operator);
         const done = await backend.decide(input);
         const verb = done.decision === 'approve' ? 'Approved' : 'Rejected';
-        return send(response, 200, messagePage(verb, `${verb} call ${done.callId} of workflow ${done.workflowId} as ${operator} (decision ${done.recorded.decision_id}).`, ctx));
+        return send(
+          response,
+          200,
+          messagePage(
+            verb,
+            `${verb} call ${done.callId} of workflow ${done.workflowId} as ${operator} (decision ${done.recorded.decision_id}).`,
+            ctx,
+          ),
+        );
       }
       const input = resolveInput(form, operator);
       const done = await backend.resolve(input);
-      return send(response, 200, messagePage('Resolved', `Resolved ${done.idempotencyKey} as ${done.outcome.replace('_', ' ')} (${operator}, decision ${done.recorded.decision_id}).`, ctx));
+      return send(
+        response,
+        200,
+        messagePage(
+          'Resolved',
+          `Resolved ${done.idempotencyKey} as ${done.outcome.replace('_', ' ')} (${operator}, decision ${done.recorded.decision_id}).`,
+          ctx,
+        ),
+      );
     } catch (error) {
       const refusal = asRefusal(error);
       if (refusal === null) throw error;
-      const title = refusal.status === 409 ? 'Nothing was decided' : request.method === 'POST' ? 'Refused' : 'Cannot show this';
+      const title =
+        refusal.status === 409 ? 'Nothing was decided' : request.method === 'POST' ? 'Refused' : 'Cannot show this';
       return send(response, refusal.status, messagePage(title, refusal.message, ctx));
     }
   }
@@ -132,7 +184,11 @@ function operatorOf(request: IncomingMessage, identity: OperatorIdentity): strin
 function isOwnOrigin(origin: string, allowed: ReadonlySet<string>): boolean {
   try {
     const url = new URL(origin);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin && allowed.has(url.host.toLowerCase());
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      url.origin === origin &&
+      allowed.has(url.host.toLowerCase())
+    );
   } catch {
     return false;
   }
@@ -147,7 +203,8 @@ function sessionCookie(request: IncomingMessage): string | undefined {
 }
 
 async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
-  if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) throw new Refusal(415, 'a form is sent as application/x-www-form-urlencoded');
+  if (!(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded'))
+    throw new Refusal(415, 'a form is sent as application/x-www-form-urlencoded');
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request) {
@@ -173,9 +230,17 @@ function decideInput(form: URLSearchParams, approver: string): DecideInput {
   const decision = form.get('decision');
   if (decision !== 'approve' && decision !== 'reject') throw new Refusal(400, 'the decision is approve or reject');
   const requestSha256 = field(form, 'requestSha256');
-  if (!SHA256_HEX.test(requestSha256)) throw new Refusal(400, "the request digest is the request's SHA-256 (64 lower-case hex digits)");
+  if (!SHA256_HEX.test(requestSha256))
+    throw new Refusal(400, "the request digest is the request's SHA-256 (64 lower-case hex digits)");
   const reason = optionalField(form, 'reason');
-  return { workflowId: field(form, 'workflowId'), callId: field(form, 'callId'), requestSha256, decision, approver, ...(reason === undefined ? {} : { reason }) };
+  return {
+    workflowId: field(form, 'workflowId'),
+    callId: field(form, 'callId'),
+    requestSha256,
+    decision,
+    approver,
+    ...(reason === undefined ? {} : { reason }),
+  };
 }
 
 function resolveInput(form: URLSearchParams, resolvedBy: string): ResolveInput {
@@ -200,7 +265,14 @@ function callFilter(params: URLSearchParams): { readonly workflowId: string; rea
 function asRefusal(error: unknown): Refusal | null {
   if (error instanceof Refusal) return error;
   if (!(error instanceof CliError)) return null;
-  const status = error.exitCode === EXIT_CODES.refused ? 409 : error.exitCode === EXIT_CODES.notFound ? 404 : error.exitCode === EXIT_CODES.usage ? 400 : 502;
+  const status =
+    error.exitCode === EXIT_CODES.refused
+      ? 409
+      : error.exitCode === EXIT_CODES.notFound
+        ? 404
+        : error.exitCode === EXIT_CODES.usage
+          ? 400
+          : 502;
   return new Refusal(status, maskCredentials(error.message));
 }
 

@@ -15,7 +15,13 @@ export class Html {
 /** What a template accepts: markup, text (escaped), numbers, nothing (`null`/`undefined`/`false`), or a list of those. */
 export type HtmlPart = Html | string | number | boolean | null | undefined | readonly HtmlPart[];
 
-const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 /** Text as it may stand in an element or a quoted attribute value. */
 export function escapeHtml(text: string): string {

@@ -24,15 +24,23 @@ export interface ConsoleConnections {
 export function storeBackend({ client, store, signingKey }: ConsoleConnections): ConsoleBackend {
   return {
     inbox: async () => {
-      const [{ workflows }, unsettled] = await Promise.all([listPendingApprovals(client, store), store.listUnsettled()]);
+      const [{ workflows }, unsettled] = await Promise.all([
+        listPendingApprovals(client, store),
+        store.listUnsettled(),
+      ]);
       const pending: PendingCall[] = [];
       for (const run of workflows) {
         if (run.approvals.length === 0) continue;
-        const [evidence, audits] = await Promise.all([store.listEvidence({ workflowId: run.workflowId }), store.listAudits({ workflowId: run.workflowId })]);
+        const [evidence, audits] = await Promise.all([
+          store.listEvidence({ workflowId: run.workflowId }),
+          store.listAudits({ workflowId: run.workflowId }),
+        ]);
         const untrusted = audits.flatMap((audit) => audit.modelResult.untrusted_content);
         for (const approval of run.approvals) pending.push({ approval, evidence, untrusted });
       }
-      const unreadable = workflows.flatMap((run) => (run.error === null ? [] : [{ workflowId: run.workflowId, runId: run.runId, error: maskCredentials(run.error) }]));
+      const unreadable = workflows.flatMap((run) =>
+        run.error === null ? [] : [{ workflowId: run.workflowId, runId: run.runId, error: maskCredentials(run.error) }],
+      );
       return { pending, unreadable, unsettled };
     },
     decide: (input) => decideApproval(client, store, input, signingKey),
@@ -41,8 +49,15 @@ export function storeBackend({ client, store, signingKey }: ConsoleConnections):
       const inspected = await inspectCalls(store, filter);
       const attempts = inspected.calls.flatMap((call) => call.attempts);
       const keys = [...new Set(inspected.calls.map((call) => call.idempotencyKey))];
-      const [inHistory, reconciliations] = await Promise.all([historyDigests(client, attempts), Promise.all(keys.map((key) => store.getReconciliation(key)))]);
-      return { inspected, checks: attempts.map((attempt) => checkDigests(attempt, inHistory.get(attempt.auditId))), reconciliations: reconciliations.filter((record) => record !== null) };
+      const [inHistory, reconciliations] = await Promise.all([
+        historyDigests(client, attempts),
+        Promise.all(keys.map((key) => store.getReconciliation(key))),
+      ]);
+      return {
+        inspected,
+        checks: attempts.map((attempt) => checkDigests(attempt, inHistory.get(attempt.auditId))),
+        reconciliations: reconciliations.filter((record) => record !== null),
+      };
     },
   };
 }
@@ -50,10 +65,17 @@ export function storeBackend({ client, store, signingKey }: ConsoleConnections):
 /** The `audit_sha256` each audit's reference carries in its run's history (read as `verify` reads it), by audit id. */
 async function historyDigests(client: Client, audits: readonly StoredAudit[]): Promise<ReadonlyMap<string, string>> {
   const history = historyLookup(client);
-  const runs = new Map(audits.flatMap((audit) => (audit.runId === null ? [] : [[JSON.stringify([audit.workflowId, audit.runId]), [audit.workflowId, audit.runId] as const]])));
+  const runs = new Map(
+    audits.flatMap((audit) =>
+      audit.runId === null
+        ? []
+        : [[JSON.stringify([audit.workflowId, audit.runId]), [audit.workflowId, audit.runId] as const]],
+    ),
+  );
   const digests = new Map<string, string>();
   for (const [workflowId, runId] of runs.values()) {
-    for (const { ref } of (await history.references(workflowId, runId)) ?? []) if (ref.audit_sha256 !== undefined) digests.set(ref.audit_id, ref.audit_sha256);
+    for (const { ref } of (await history.references(workflowId, runId)) ?? [])
+      if (ref.audit_sha256 !== undefined) digests.set(ref.audit_id, ref.audit_sha256);
   }
   return digests;
 }

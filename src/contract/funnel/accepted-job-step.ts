@@ -24,7 +24,8 @@ const NOT_YET = 'job accepted: no output to check until it finishes';
  */
 export function acceptJob(state: FunnelState): StepResult {
   const output = handlerOutput(state);
-  if (output === null || typeof output !== 'object' || Array.isArray(output) || !Object.hasOwn(output, 'accepted')) return proceed(state);
+  if (output === null || typeof output !== 'object' || Array.isArray(output) || !Object.hasOwn(output, 'accepted'))
+    return proceed(state);
   const job = startedJob(state.tool, output as Record<string, unknown>);
   if (typeof job === 'string') return failLayer(state, 'protocol', RULE, contractFailure('protocol', job), job);
 
@@ -49,12 +50,27 @@ export function acceptJob(state: FunnelState): StepResult {
   const reported = (output as { downstream?: { requestRef?: unknown } }).downstream;
   const downstream = { ...readDownstream(reported, state.downstream), statusRef: job.handle };
   let finished = withVerdict(state, { layer: 'protocol', outcome: 'passed', rule_version: RULE });
-  for (const layer of ['schema', 'semantics', 'evidence'] as const) finished = withVerdict(finished, { layer, outcome: 'skipped', rule_version: 'n/a', reason: NOT_YET });
-  finished = withVerdict(finished, { layer: 'side_effect', outcome: 'warned', rule_version: RULE, reason: 'job accepted; its outcome is unknown until it finishes' });
-  finished = withVerdict(finished, { layer: 'redaction', outcome: log.length > 0 ? 'warned' : 'passed', rule_version: `redaction@1;fields=${state.tool.revisions.policy}` });
+  for (const layer of ['schema', 'semantics', 'evidence'] as const)
+    finished = withVerdict(finished, { layer, outcome: 'skipped', rule_version: 'n/a', reason: NOT_YET });
+  finished = withVerdict(finished, {
+    layer: 'side_effect',
+    outcome: 'warned',
+    rule_version: RULE,
+    reason: 'job accepted; its outcome is unknown until it finishes',
+  });
+  finished = withVerdict(finished, {
+    layer: 'redaction',
+    outcome: log.length > 0 ? 'warned' : 'passed',
+    rule_version: `redaction@1;fields=${state.tool.revisions.policy}`,
+  });
   return {
     kind: 'finish',
-    state: { ...finished, downstream, redactions: [...state.redactions, ...log], shown: { modelResult, artifacts: [], evidenceSources: {}, job } },
+    state: {
+      ...finished,
+      downstream,
+      redactions: [...state.redactions, ...log],
+      shown: { modelResult, artifacts: [], evidenceSources: {}, job },
+    },
   };
 }
 
@@ -66,6 +82,13 @@ function startedJob(tool: AnyToolImplementation, output: Record<string, unknown>
   const { handle, pollAfterMs } = (output['accepted'] ?? {}) as { handle?: unknown; pollAfterMs?: unknown };
   const bounded = auditText(handle);
   if (bounded === null || bounded.trim() === '') return 'accepted needs a non-empty handle';
-  if (pollAfterMs !== undefined && (typeof pollAfterMs !== 'number' || !Number.isFinite(pollAfterMs) || pollAfterMs < 0)) return 'accepted.pollAfterMs must be a non-negative number';
-  return { handle: bounded, pollAfterMs: pollAfterMs === undefined ? null : Math.min(Math.round(pollAfterMs), Number.MAX_SAFE_INTEGER) };
+  if (
+    pollAfterMs !== undefined &&
+    (typeof pollAfterMs !== 'number' || !Number.isFinite(pollAfterMs) || pollAfterMs < 0)
+  )
+    return 'accepted.pollAfterMs must be a non-negative number';
+  return {
+    handle: bounded,
+    pollAfterMs: pollAfterMs === undefined ? null : Math.min(Math.round(pollAfterMs), Number.MAX_SAFE_INTEGER),
+  };
 }

@@ -31,7 +31,8 @@ function jsonForm(value: unknown): unknown {
   try {
     // `toJSON` has already run when the replacer sees a member, so anything still non-plain has no JSON form.
     text = JSON.stringify(value, (_key, member: unknown) => {
-      if (member !== null && typeof member === 'object' && !Array.isArray(member) && !isPlainObject(member)) throw new Error('no JSON form');
+      if (member !== null && typeof member === 'object' && !Array.isArray(member) && !isPlainObject(member))
+        throw new Error('no JSON form');
       return member;
     });
   } catch {

@@ -40,7 +40,9 @@ export function auditBytes(audit: AuditRecord): number {
  * for the rest: one small result can otherwise make thousands of records, each with a path as long as its keys.
  */
 export function boundedRedactions(all: readonly Redaction[]): Redaction[] {
-  const kept = all.slice(0, MAX_AUDIT_REDACTIONS).map((record) => ({ path: cutWithDigest(record.path, MAX_REDACTION_PATH_CHARS), reason: record.reason }));
+  const kept = all
+    .slice(0, MAX_AUDIT_REDACTIONS)
+    .map((record) => ({ path: cutWithDigest(record.path, MAX_REDACTION_PATH_CHARS), reason: record.reason }));
   return all.length > MAX_AUDIT_REDACTIONS ? [...kept, moreRedactions(all.length - MAX_AUDIT_REDACTIONS)] : kept;
 }
 
@@ -79,7 +81,14 @@ export function compactErrorDetail(errorDetail: AuditRecord['error_detail']): Au
   if (canonical !== null && canonical.length <= COMPACT_DETAIL_PREVIEW_CHARS) return errorDetail;
   // Error details are JSON already (see jsonSafe): when too deep for canonical JSON, plain JSON text still previews them.
   const text = canonical ?? JSON.stringify(detail ?? null);
-  return { ...failure, detail: { omitted: 'audit_too_large', detail_bytes: utf8ByteLength(text), preview: cutWithDigest(text, COMPACT_DETAIL_PREVIEW_CHARS) } };
+  return {
+    ...failure,
+    detail: {
+      omitted: 'audit_too_large',
+      detail_bytes: utf8ByteLength(text),
+      preview: cutWithDigest(text, COMPACT_DETAIL_PREVIEW_CHARS),
+    },
+  };
 }
 
 function canonicalText(value: unknown): string | null {

@@ -6,7 +6,14 @@ import type { ModelResult } from '../model-result.js';
 import { principalRef } from '../principal-ref.js';
 import type { Redaction } from '../redaction.js';
 import { callRedactor } from '../call-redactor.js';
-import { boundedRedactions, compactErrorDetail, compactLayerLog, compactRevisions, countedRedactions, MAX_DETAIL_TEXT_CHARS } from './audit-bounds.js';
+import {
+  boundedRedactions,
+  compactErrorDetail,
+  compactLayerLog,
+  compactRevisions,
+  countedRedactions,
+  MAX_DETAIL_TEXT_CHARS,
+} from './audit-bounds.js';
 import { layerLog, type FunnelState } from './funnel-state.js';
 
 /**
@@ -20,7 +27,12 @@ export type AuditDetail = 'full' | 'compact';
  * The protected audit record of one attempt: who called, which provider call it answers, every layer's verdict,
  * the raw digest, redactions and timings, bound to `modelResult` by the three digests of SPEC §2.
  */
-export function auditProjection(state: FunnelState, modelResult: ModelResult, errorDetail: unknown, detail: AuditDetail = 'full'): AuditRecord {
+export function auditProjection(
+  state: FunnelState,
+  modelResult: ModelResult,
+  errorDetail: unknown,
+  detail: AuditDetail = 'full',
+): AuditRecord {
   const compact = detail === 'compact';
   const { ctx, tool } = state;
   const trusted: TrustedCallInputs = {
@@ -36,7 +48,13 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
   const auditRedactions: Redaction[] = [];
   // Exception text can carry credentials too; the audit is protected, but secrets still do not belong in it.
   const redactedDetail =
-    errorDetail === null ? null : (callRedactor(tool, ctx, MAX_DETAIL_TEXT_CHARS).value(jsonSafe(errorDetail), '/audit/error_detail', auditRedactions) as AuditRecord['error_detail']);
+    errorDetail === null
+      ? null
+      : (callRedactor(tool, ctx, MAX_DETAIL_TEXT_CHARS).value(
+          jsonSafe(errorDetail),
+          '/audit/error_detail',
+          auditRedactions,
+        ) as AuditRecord['error_detail']);
   const redactions = [...state.redactions, ...auditRedactions];
   const record: AuditRecord = {
     schema_version: AUDIT_SCHEMA_VERSION,
@@ -50,7 +68,12 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
       adapter_revision: ctx.provider.adapterRevision,
     },
     temporal: ctx.temporal
-      ? { workflow_id: ctx.temporal.workflowId, run_id: ctx.temporal.runId, activity_id: ctx.temporal.activityId, attempt: ctx.temporal.attempt }
+      ? {
+          workflow_id: ctx.temporal.workflowId,
+          run_id: ctx.temporal.runId,
+          activity_id: ctx.temporal.activityId,
+          attempt: ctx.temporal.attempt,
+        }
       : null,
     tool: tool.name,
     effect: tool.effect,
@@ -73,7 +96,13 @@ export function auditProjection(state: FunnelState, modelResult: ModelResult, er
     raw_response_bytes: state.rawResponse?.bytes ?? null,
     ...(state.recording === null
       ? {}
-      : { recorded_output: { artifact_id: `art_${state.recording.sha256}`, content_type: state.recording.contentType, bytes: state.recording.bytes } }),
+      : {
+          recorded_output: {
+            artifact_id: `art_${state.recording.sha256}`,
+            content_type: state.recording.contentType,
+            bytes: state.recording.bytes,
+          },
+        }),
     redactions: compact ? countedRedactions(redactions) : boundedRedactions(redactions),
     timings: {
       started_at: new Date(state.startedAt).toISOString(),

@@ -20,15 +20,33 @@ export async function checkAuthorization(state: FunnelState): Promise<StepResult
     verdict = await tool.authorize(state.handlerArguments, state.ctx.principal, authorizationContext(state));
   } catch (thrown) {
     if (isToolError(thrown) && isCatalogCode(thrown.code)) {
-      const failure = catalogFailure(thrown.code, 'authorization', { thrown_code: thrown.code }, { retryAfterMs: thrown.retryAfterMs });
+      const failure = catalogFailure(
+        thrown.code,
+        'authorization',
+        { thrown_code: thrown.code },
+        { retryAfterMs: thrown.retryAfterMs },
+      );
       return failLayer(state, 'authorization', rule, failure, `authorize threw ${thrown.code}`);
     }
     const detail = { authorize_threw: describeThrown(thrown) };
-    return failLayer(state, 'authorization', rule, catalogFailure('PERMISSION_DENIED', 'authorization', detail), 'authorize threw; denied');
+    return failLayer(
+      state,
+      'authorization',
+      rule,
+      catalogFailure('PERMISSION_DENIED', 'authorization', detail),
+      'authorize threw; denied',
+    );
   }
   if (verdict === true) return passLayer(state, 'authorization', rule);
-  const reason = typeof verdict === 'string' ? verdict : `authorize returned ${verdict === false ? 'false' : typeof verdict}`;
-  return failLayer(state, 'authorization', rule, catalogFailure('PERMISSION_DENIED', 'authorization', { reason }), reason);
+  const reason =
+    typeof verdict === 'string' ? verdict : `authorize returned ${verdict === false ? 'false' : typeof verdict}`;
+  return failLayer(
+    state,
+    'authorization',
+    rule,
+    catalogFailure('PERMISSION_DENIED', 'authorization', { reason }),
+    reason,
+  );
 }
 
 function authorizationContext(state: FunnelState): AuthorizationContext {

@@ -28,7 +28,11 @@ export function checkConflicts(
     const shown = values.map((v) => ({ value: v.value as Conflict['values'][number]['value'], source: v.source }));
     const authority = decidedByAuthority(tool.authoritativeSources, { field: input.field, values: shown }, data);
     const rule = authority !== null ? `source:${authority}` : tool.aggregations?.[input.field];
-    const conflict: Conflict = { field: input.field, values: shown, resolution: authority !== null ? 'authoritative' : rule === undefined ? 'unresolved' : 'calculation' };
+    const conflict: Conflict = {
+      field: input.field,
+      values: shown,
+      resolution: authority !== null ? 'authoritative' : rule === undefined ? 'unresolved' : 'calculation',
+    };
     if (rule !== undefined) conflict.rule = rule;
     conflicts.push(conflict);
   }

@@ -12,5 +12,11 @@ export function refuseUnrecordableContext(state: FunnelState): StepResult {
   if (state.unrecordableContext.length === 0) return proceed(state);
   const fields = state.unrecordableContext.join(', ');
   const failure = catalogFailure('TOOL_ERROR', 'input', { reason: 'unrecordable_context' });
-  return failLayer(state, 'input', 'trusted-context@1', failure, `trusted values that cannot be recorded as given: ${fields}`);
+  return failLayer(
+    state,
+    'input',
+    'trusted-context@1',
+    failure,
+    `trusted values that cannot be recorded as given: ${fields}`,
+  );
 }

@@ -25,24 +25,46 @@ export function openContinuation(state: FunnelState): StepResult {
   const key = state.ctx.cursorKey;
   if (key === undefined) {
     // The host's misconfiguration, not the model's: no cursor could be sealed or opened.
-    return failLayer(state, 'input', RULE, catalogFailure('TOOL_ERROR', 'input', { reason: 'no_cursor_key' }), 'a cursor continuation needs ExecutionContext.cursorKey');
+    return failLayer(
+      state,
+      'input',
+      RULE,
+      catalogFailure('TOOL_ERROR', 'input', { reason: 'no_cursor_key' }),
+      'a cursor continuation needs ExecutionContext.cursorKey',
+    );
   }
   if (presented === undefined || presented === null) {
     return proceed(state, { handlerArguments: args, page: { position: 0, upstreamCursor: null, skip: 0 } });
   }
   const refuse = (reason: string) =>
-    failLayer(state, 'input', RULE, catalogFailure('INVALID_ARGUMENTS', 'input', { cursor: reason }, { message: REFUSED_CURSOR_MESSAGE }), `cursor refused: ${reason}`);
+    failLayer(
+      state,
+      'input',
+      RULE,
+      catalogFailure('INVALID_ARGUMENTS', 'input', { cursor: reason }, { message: REFUSED_CURSOR_MESSAGE }),
+      `cursor refused: ${reason}`,
+    );
   if (typeof presented !== 'string') return refuse('malformed');
   const opened = unsealCursor(key, cursorBinding(state, continuation), presented, state.now());
   if (!opened.ok) return refuse(opened.reason);
   const page: PageStart = { position: opened.at.position, upstreamCursor: opened.at.cursor, skip: opened.at.skip };
   const others = withoutArgument(args, continuation.argument);
-  return proceed(state, { handlerArguments: opened.at.cursor === null ? others : { ...others, [continuation.argument]: opened.at.cursor }, page });
+  return proceed(state, {
+    handlerArguments: opened.at.cursor === null ? others : { ...others, [continuation.argument]: opened.at.cursor },
+    page,
+  });
 }
 
 /** What a cursor of this call is sealed for: the caller, the tool and every argument but the cursor. */
-export function cursorBinding(state: FunnelState, continuation: ToolContinuation): { principal: FunnelState['ctx']['principal']; tool: string; arguments: unknown } {
-  return { principal: state.ctx.principal, tool: state.tool.name, arguments: withoutArgument(state.arguments as Record<string, unknown>, continuation.argument) };
+export function cursorBinding(
+  state: FunnelState,
+  continuation: ToolContinuation,
+): { principal: FunnelState['ctx']['principal']; tool: string; arguments: unknown } {
+  return {
+    principal: state.ctx.principal,
+    tool: state.tool.name,
+    arguments: withoutArgument(state.arguments as Record<string, unknown>, continuation.argument),
+  };
 }
 
 function withoutArgument(args: Readonly<Record<string, unknown>>, name: string): Record<string, unknown> {

@@ -20,15 +20,27 @@ export function checkDataShape(state: FunnelState): StepResult {
   const { budget } = state.tool;
   const rule = `json-shape@1;maxDepth=${budget.maxDepth}`;
   const shape = inspectJson(envelope.data, budget.maxDepth);
-  if (!shape.ok) return failLayer(state, 'protocol', rule, contractFailure('protocol', shape), `${shape.reason} at '${shape.path}'`);
+  if (!shape.ok)
+    return failLayer(state, 'protocol', rule, contractFailure('protocol', shape), `${shape.reason} at '${shape.path}'`);
   // A member set to `undefined` (`{ note: row.note ?? undefined }`) is absent in JSON: the schema, the model and the
   // audit see the data without it, as its digest does.
-  const data = shape.members.undefinedValues > 0 ? { envelope: { ...envelope, data: withoutUndefinedMembers(envelope.data) } } : {};
-  return passLayer(state, 'protocol', rule, { ...rawResponseDigest(envelope, shape, state.sha256), overRawSize: overRawSizeGate(shape.size, budget), ...data });
+  const data =
+    shape.members.undefinedValues > 0
+      ? { envelope: { ...envelope, data: withoutUndefinedMembers(envelope.data) } }
+      : {};
+  return passLayer(state, 'protocol', rule, {
+    ...rawResponseDigest(envelope, shape, state.sha256),
+    overRawSize: overRawSizeGate(shape.size, budget),
+    ...data,
+  });
 }
 
 /** The handler's raw bytes when it kept them, else the canonical form of its data (which the artifact reuses). */
-function rawResponseDigest(envelope: ToolOutput<unknown>, shape: InspectedJson, hash: Sha256Hex): Pick<FunnelState, 'rawResponse' | 'canonicalData'> {
+function rawResponseDigest(
+  envelope: ToolOutput<unknown>,
+  shape: InspectedJson,
+  hash: Sha256Hex,
+): Pick<FunnelState, 'rawResponse' | 'canonicalData'> {
   const raw = rawBodyDigest(envelope.rawResponse, hash);
   if (raw !== null) return { rawResponse: raw, canonicalData: null };
   const canonical = canonicalDataFrom(canonicalJsonOfInspected(envelope.data, shape), hash);

@@ -2,7 +2,10 @@ import { wellFormedPrefix } from '../truncation.js';
 import type { Downstream } from './funnel-state.js';
 
 /** The downstream references a handler reported (`downstream`), or `current` when it reported none. */
-export function readDownstream(reported: { readonly requestRef?: unknown; readonly statusRef?: unknown } | undefined, current: Downstream): Downstream {
+export function readDownstream(
+  reported: { readonly requestRef?: unknown; readonly statusRef?: unknown } | undefined,
+  current: Downstream,
+): Downstream {
   return reported ? { requestRef: auditText(reported.requestRef), statusRef: auditText(reported.statusRef) } : current;
 }
 

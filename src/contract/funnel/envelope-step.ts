@@ -33,7 +33,13 @@ const RULE = 'envelope@1';
 export function checkEnvelope(state: FunnelState): StepResult {
   const output = handlerOutput(state);
   if (output === null || typeof output !== 'object' || Array.isArray(output)) {
-    return failLayer(state, 'protocol', RULE, contractFailure('protocol', 'handler did not return an object'), 'not an object');
+    return failLayer(
+      state,
+      'protocol',
+      RULE,
+      contractFailure('protocol', 'handler did not return an object'),
+      'not an object',
+    );
   }
   const unknownKeys = Object.keys(output).filter((key) => !ENVELOPE_KEYS.has(key));
   if (unknownKeys.length > 0 || !('data' in output)) {
@@ -49,5 +55,10 @@ export function checkEnvelope(state: FunnelState): StepResult {
   const noted = readHandlerWarnings(state, envelope.warnings, log);
   if (!noted.ok) return failLayer(state, 'protocol', RULE, contractFailure('protocol', noted.reason), noted.reason);
   const downstream = readDownstream(envelope.downstream, state.downstream);
-  return proceed(state, { envelope, downstream, warnings: [...state.warnings, ...noted.warnings], redactions: [...state.redactions, ...log] });
+  return proceed(state, {
+    envelope,
+    downstream,
+    warnings: [...state.warnings, ...noted.warnings],
+    redactions: [...state.redactions, ...log],
+  });
 }

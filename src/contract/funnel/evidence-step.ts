@@ -47,7 +47,11 @@ export function checkEvidence(state: FunnelState): StepResult {
     evidence.map((item) => item.evidence),
     state.data,
   );
-  if (dangling.length > 0) return fail(contractFailure('evidence', { dangling }, EVIDENCE_FAILURE_MESSAGES.dangling), `evidence pointers do not resolve: ${dangling.join(', ')}`);
+  if (dangling.length > 0)
+    return fail(
+      contractFailure('evidence', { dangling }, EVIDENCE_FAILURE_MESSAGES.dangling),
+      `evidence pointers do not resolve: ${dangling.join(', ')}`,
+    );
 
   // A quote the source the handler kept does not contain is not evidence of anything: it is left out, and said so.
   const quotes = checkQuotesInSource(evidence, output.rawResponse);
@@ -66,7 +70,10 @@ export function checkEvidence(state: FunnelState): StepResult {
   // What this layer lets through with a warning: its verdict is `warned`, never `passed`.
   const warnings: Warning[] = [];
   if (unquoted.size > 0) {
-    warnings.push({ code: 'EVIDENCE_OMITTED', message: `${unquoted.size} evidence item(s) quoted text their source does not contain.` });
+    warnings.push({
+      code: 'EVIDENCE_OMITTED',
+      message: `${unquoted.size} evidence item(s) quoted text their source does not contain.`,
+    });
   }
   if (tool.freshness) {
     const { maxAgeMs, onStale } = tool.freshness;
@@ -82,11 +89,15 @@ export function checkEvidence(state: FunnelState): StepResult {
     }
   }
   const conflicts = checkConflicts(tool, output.conflicts ?? [], state.data);
-  if (!conflicts.ok) return fail(contractFailure('evidence', conflicts.reason, EVIDENCE_FAILURE_MESSAGES.conflicts), conflicts.reason);
+  if (!conflicts.ok)
+    return fail(contractFailure('evidence', conflicts.reason, EVIDENCE_FAILURE_MESSAGES.conflicts), conflicts.reason);
   if (conflicts.conflicts.some((c) => c.resolution === 'unresolved')) {
     warnings.push({ code: 'CONFLICTING_SOURCES', message: 'Sources disagree on some fields; see conflicts.' });
   }
-  const changes = { checked: { evidence, observedAt, conflicts: conflicts.conflicts }, warnings: [...state.warnings, ...warnings] };
+  const changes = {
+    checked: { evidence, observedAt, conflicts: conflicts.conflicts },
+    warnings: [...state.warnings, ...warnings],
+  };
   if (warnings.length === 0) return passLayer(state, 'evidence', rule, changes);
   return warnLayer(state, 'evidence', rule, `warned: ${warnings.map((warning) => warning.code).join(', ')}`, changes);
 }

@@ -22,7 +22,12 @@ export interface FailureEvidence {
  * resolve, a source off the tool's allowlist, more than 16 items — is left out with the warning `EVIDENCE_OMITTED`: evidence never
  * changes the failure it accompanies.
  */
-export function failureEvidence(state: FunnelState, failure: CallFailure, shownError: ModelError, log: Redaction[]): FailureEvidence {
+export function failureEvidence(
+  state: FunnelState,
+  failure: CallFailure,
+  shownError: ModelError,
+  log: Redaction[],
+): FailureEvidence {
   const cited = failure.evidence ?? [];
   if (cited.length === 0 || shownError.code !== failure.error.code) return { evidence: [], warnings: [] };
   let built: BuiltEvidence[];
@@ -33,7 +38,11 @@ export function failureEvidence(state: FunnelState, failure: CallFailure, shownE
   }
   const allowlist = state.tool.source.allowlist;
   const shown = built
-    .filter((item) => (allowlist === undefined || allowlist.includes(item.source)) && danglingPointers([item.evidence], shownError).length === 0)
+    .filter(
+      (item) =>
+        (allowlist === undefined || allowlist.includes(item.source)) &&
+        danglingPointers([item.evidence], shownError).length === 0,
+    )
     .slice(0, MAX_FAILURE_EVIDENCE);
   const warnings = shown.length < built.length ? [omitted(built.length - shown.length)] : [];
   return { evidence: scrubEvidence(state, shown, log), warnings };

@@ -30,9 +30,15 @@ export function failureResult(state: FunnelState, failure: CallFailure): Failure
   const redactions: Redaction[] = [];
   const applied = appliedArguments(state, redactions);
   const cited = failureEvidence(state, failure, settled.error, redactions);
-  const committedWarning: Warning[] = settled.outcome === 'committed'
-    ? [{ code: 'COMMITTED_OUTPUT_UNVERIFIED', message: 'The operation took effect (see receipt) but its output could not be verified. Do not repeat it.' }]
-    : [];
+  const committedWarning: Warning[] =
+    settled.outcome === 'committed'
+      ? [
+          {
+            code: 'COMMITTED_OUTPUT_UNVERIFIED',
+            message: 'The operation took effect (see receipt) but its output could not be verified. Do not repeat it.',
+          },
+        ]
+      : [];
   const findings = findingWarnings(failure.findings ?? [], state.redactor, redactions, committedWarning.length);
   const modelResult: ModelResult = {
     schema_version: MODEL_RESULT_SCHEMA_VERSION,

@@ -23,12 +23,28 @@ export function succeededExecution(state: FunnelState): ToolExecution {
   const audit = auditProjection(state, shown.modelResult, null);
   const bytes = auditBytes(audit);
   if (bytes <= MAX_AUDIT_BYTES) {
-    return { modelResult: shown.modelResult, audit, artifacts: [...shown.artifacts, ...recordingOf(state)], evidenceSources: shown.evidenceSources, ...(shown.job ? { job: shown.job } : {}) };
+    return {
+      modelResult: shown.modelResult,
+      audit,
+      artifacts: [...shown.artifacts, ...recordingOf(state)],
+      evidenceSources: shown.evidenceSources,
+      ...(shown.job ? { job: shown.job } : {}),
+    };
   }
   const size = Number.isFinite(bytes) ? { bytes } : {};
-  const reason = Number.isFinite(bytes) ? `the audit record would be ${bytes} bytes` : 'the audit record has no canonical form';
-  const refused = withVerdict(state, { layer: 'budget', outcome: 'failed', rule_version: `audit@1;bytes=${MAX_AUDIT_BYTES}`, reason });
-  return failedExecutionOf(refused, contractFailure('budget', { reason: 'audit_too_large', ...size, limit: MAX_AUDIT_BYTES }));
+  const reason = Number.isFinite(bytes)
+    ? `the audit record would be ${bytes} bytes`
+    : 'the audit record has no canonical form';
+  const refused = withVerdict(state, {
+    layer: 'budget',
+    outcome: 'failed',
+    rule_version: `audit@1;bytes=${MAX_AUDIT_BYTES}`,
+    reason,
+  });
+  return failedExecutionOf(
+    refused,
+    contractFailure('budget', { reason: 'audit_too_large', ...size, limit: MAX_AUDIT_BYTES }),
+  );
 }
 
 /**
@@ -40,7 +56,8 @@ export function failedExecutionOf(state: FunnelState, failure: CallFailure): Too
   const settled = { ...state, redactions: [...state.redactions, ...redactions] };
   assertPublishedShape(modelResult, state);
   const audit = auditProjection(settled, modelResult, errorDetail);
-  const bounded = auditBytes(audit) <= MAX_AUDIT_BYTES ? audit : auditProjection(settled, modelResult, errorDetail, 'compact');
+  const bounded =
+    auditBytes(audit) <= MAX_AUDIT_BYTES ? audit : auditProjection(settled, modelResult, errorDetail, 'compact');
   return { modelResult, audit: bounded, artifacts: recordingOf(state), evidenceSources };
 }
 
@@ -55,7 +72,12 @@ function recordingOf(state: FunnelState): ArtifactPayload[] {
  */
 function assertPublishedShape(modelResult: ModelResult, { tool }: FunnelState): void {
   const issues = publishedShapeIssues(modelResult);
-  if (issues.length > 0) throw new Error(`internal: model result violates tool-result.model.v1 at ${issues.map((issue) => issue.path).join(', ')}`);
-  const disagreements = modelResult.error === null ? [] : catalogDisagreements(modelResult.error, tool.businessErrors ?? {});
-  if (disagreements.length > 0) throw new Error(`internal: model result error disagrees with the catalog: ${disagreements.join('; ')}`);
+  if (issues.length > 0)
+    throw new Error(
+      `internal: model result violates tool-result.model.v1 at ${issues.map((issue) => issue.path).join(', ')}`,
+    );
+  const disagreements =
+    modelResult.error === null ? [] : catalogDisagreements(modelResult.error, tool.businessErrors ?? {});
+  if (disagreements.length > 0)
+    throw new Error(`internal: model result error disagrees with the catalog: ${disagreements.join('; ')}`);
 }

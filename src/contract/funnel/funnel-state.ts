@@ -102,7 +102,11 @@ export interface FunnelState {
 }
 
 /** The state of a call that has not entered the funnel yet. */
-export function startState(tool: AnyToolImplementation, trusted: ExecutionContext, sentArguments: unknown): FunnelState {
+export function startState(
+  tool: AnyToolImplementation,
+  trusted: ExecutionContext,
+  sentArguments: unknown,
+): FunnelState {
   const { ctx, unrecordable } = recordableContext(trusted);
   const now = ctx.now ?? Date.now;
   return {
@@ -150,5 +154,7 @@ export function checkedOf(state: FunnelState): CheckedEvidence {
 
 /** The audit's layer log: every layer in funnel order, `skipped` where no step decided. */
 export function layerLog(verdicts: Verdicts): LayerOutcome[] {
-  return VALIDATION_LAYERS.map((layer) => verdicts[layer] ?? { layer, outcome: 'skipped', rule_version: 'n/a', reason: 'not reached' });
+  return VALIDATION_LAYERS.map(
+    (layer) => verdicts[layer] ?? { layer, outcome: 'skipped', rule_version: 'n/a', reason: 'not reached' },
+  );
 }

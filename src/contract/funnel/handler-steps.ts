@@ -36,20 +36,46 @@ export function failOnHandlerThrow(state: FunnelState): StepResult {
   if (failure.error.code !== 'PROTOCOL_ERROR') return stop({ ...state, rawResponse }, failure);
   // A ToolError of another copy of this package is recognised by shape only: its fields are read defensively.
   const details: unknown = thrown.details;
-  const stated = typeof details === 'object' && details !== null ? (details as Record<string, unknown>)['reason'] : undefined;
+  const stated =
+    typeof details === 'object' && details !== null ? (details as Record<string, unknown>)['reason'] : undefined;
   const reason = typeof stated === 'string' ? stated : 'the handler refused the upstream response';
   const rule = typeof thrown.rule === 'string' ? wellFormedPrefix(thrown.rule, 256) : 'handler-reported';
-  return failLayer(state, 'protocol', rule, { ...failure, layer: 'protocol', error: { ...failure.error, layer: 'protocol' } }, reason, { rawResponse });
+  return failLayer(
+    state,
+    'protocol',
+    rule,
+    { ...failure, layer: 'protocol', error: { ...failure.error, layer: 'protocol' } },
+    reason,
+    { rawResponse },
+  );
 }
 
 /** What the handler returned; only called after {@link failOnHandlerThrow} let the call through. */
 export function handlerOutput(state: FunnelState): unknown {
   const settled = state.handler?.settled;
-  if (settled === undefined || !('returned' in settled)) throw new Error('internal: a funnel step read the handler output before the handler returned');
+  if (settled === undefined || !('returned' in settled))
+    throw new Error('internal: a funnel step read the handler output before the handler returned');
   return settled.returned;
 }
 
 function handlerContext(state: FunnelState): HandlerContext {
-  const { callId, operationId, idempotencyKey, attempt, principal, signal, beforeDispatch = openDispatchFence } = state.ctx;
-  return { callId, operationId, idempotencyKey, attempt, principal, now: state.now, beforeDispatch, ...(signal ? { signal } : {}) };
+  const {
+    callId,
+    operationId,
+    idempotencyKey,
+    attempt,
+    principal,
+    signal,
+    beforeDispatch = openDispatchFence,
+  } = state.ctx;
+  return {
+    callId,
+    operationId,
+    idempotencyKey,
+    attempt,
+    principal,
+    now: state.now,
+    beforeDispatch,
+    ...(signal ? { signal } : {}),
+  };
 }

@@ -15,14 +15,22 @@ export function gateArguments(state: FunnelState): StepResult {
   const shape = inspectJson(state.sentArguments, MAX_ARGUMENT_DEPTH);
   if (!shape.ok) {
     const failure = catalogFailure('INVALID_ARGUMENTS', 'input', shape);
-    return failLayer(state, 'input', inputRule(state), failure, `${shape.reason} at '${shape.path}'`, { digestArguments: { unrepresentable: shape.reason } });
+    return failLayer(state, 'input', inputRule(state), failure, `${shape.reason} at '${shape.path}'`, {
+      digestArguments: { unrepresentable: shape.reason },
+    });
   }
   // Plain JSON without cycles by now, so it serializes; measured as it travels (JSON in Temporal payloads).
   const bytes = utf8ByteLength(JSON.stringify(state.sentArguments));
   const maxBytes = state.tool.maxArgumentBytes;
   if (bytes > maxBytes) {
-    const failure = catalogFailure('INVALID_ARGUMENTS', 'input', { reason: 'arguments_too_large', bytes, max_bytes: maxBytes });
-    return failLayer(state, 'input', inputRule(state), failure, `arguments of ${bytes} bytes exceed ${maxBytes}`, { digestArguments: { unrepresentable: 'too_large', bytes } });
+    const failure = catalogFailure('INVALID_ARGUMENTS', 'input', {
+      reason: 'arguments_too_large',
+      bytes,
+      max_bytes: maxBytes,
+    });
+    return failLayer(state, 'input', inputRule(state), failure, `arguments of ${bytes} bytes exceed ${maxBytes}`, {
+      digestArguments: { unrepresentable: 'too_large', bytes },
+    });
   }
   return proceed(state, { digestArguments: state.sentArguments });
 }
@@ -37,9 +45,18 @@ export function parseArguments(state: FunnelState): StepResult {
     const issues = describeIssues(parsed.issues);
     const message = wellFormedPrefix(`The arguments do not match the tool input schema: ${issues.join(', ')}`, 500);
     const detail = parsed.thrown === undefined ? { issues } : { issues, thrown: parsed.thrown };
-    return failLayer(state, 'input', inputRule(state), catalogFailure('INVALID_ARGUMENTS', 'input', detail, { message }), issues.join('; '));
+    return failLayer(
+      state,
+      'input',
+      inputRule(state),
+      catalogFailure('INVALID_ARGUMENTS', 'input', detail, { message }),
+      issues.join('; '),
+    );
   }
-  return passLayer(state, 'input', inputRule(state), { arguments: parsed.data, digestArguments: parsedDigestArguments(parsed.data, state.digestArguments) });
+  return passLayer(state, 'input', inputRule(state), {
+    arguments: parsed.data,
+    digestArguments: parsedDigestArguments(parsed.data, state.digestArguments),
+  });
 }
 
 /** The model's arguments as the input layer judges them, without the audit's detail of why they failed. */

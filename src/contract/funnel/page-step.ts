@@ -20,8 +20,14 @@ export function alignPage(state: FunnelState): StepResult {
         ? next.type === 'offset' && Number.isSafeInteger(next.value) && (next.value as number) > state.page.position
         : next.type === 'cursor' && typeof next.value === 'string';
     if (!fits) {
-      const reason = `next must be ${continuation.kind === 'offset' ? 'an offset past this call\'s position' : 'a cursor string'}`;
-      return failLayer(state, 'protocol', `continuation@1;${continuation.kind}`, contractFailure('protocol', { next: reason }), reason);
+      const reason = `next must be ${continuation.kind === 'offset' ? "an offset past this call's position" : 'a cursor string'}`;
+      return failLayer(
+        state,
+        'protocol',
+        `continuation@1;${continuation.kind}`,
+        contractFailure('protocol', { next: reason }),
+        reason,
+      );
     }
   }
   if (state.page.skip === 0) return proceed(state);

@@ -24,7 +24,13 @@ export function confirmPreconditions(execute: Executor): Step {
       const rule = `precondition:${precondition.id}@${precondition.read.name};policy=${precondition.read.revisions.policy}`;
       rules.push(rule);
       const refused = (reason: string, detail: Record<string, unknown>) =>
-        failLayer(state, 'precondition', rule, catalogFailure('PRECONDITION_FAILED', 'precondition', { precondition: precondition.id, ...detail }), reason);
+        failLayer(
+          state,
+          'precondition',
+          rule,
+          catalogFailure('PRECONDITION_FAILED', 'precondition', { precondition: precondition.id, ...detail }),
+          reason,
+        );
       let readArgs: unknown;
       try {
         readArgs = precondition.arguments(state.arguments);
@@ -33,15 +39,24 @@ export function confirmPreconditions(execute: Executor): Step {
       }
       const read = await execute(precondition.read, readArgs, readContext(state.ctx, precondition.id));
       const { modelResult, audit } = read;
-      const digests = { read_status: modelResult.status, read_code: modelResult.error?.code ?? null, read_result_sha256: audit.bindings.result_sha256 };
-      if (modelResult.status !== 'succeeded') return refused(`the fresh read of '${precondition.id}' did not succeed (${modelResult.status})`, digests);
+      const digests = {
+        read_status: modelResult.status,
+        read_code: modelResult.error?.code ?? null,
+        read_result_sha256: audit.bindings.result_sha256,
+      };
+      if (modelResult.status !== 'succeeded')
+        return refused(`the fresh read of '${precondition.id}' did not succeed (${modelResult.status})`, digests);
       let verdict: boolean | string;
       try {
         verdict = precondition.holds(modelResult.data, state.arguments);
       } catch (error) {
         verdict = `holds threw: ${String(describeThrown(error)['exception'])}`;
       }
-      if (verdict !== true) return refused(typeof verdict === 'string' ? verdict : 'holds returned false', { ...digests, reason: typeof verdict === 'string' ? verdict : null });
+      if (verdict !== true)
+        return refused(typeof verdict === 'string' ? verdict : 'holds returned false', {
+          ...digests,
+          reason: typeof verdict === 'string' ? verdict : null,
+        });
     }
     return passLayer(state, 'precondition', rules.join(','));
   };
@@ -49,5 +64,10 @@ export function confirmPreconditions(execute: Executor): Step {
 
 /** The read's own call: the write's caller and provider, its own call id and key (a read claims nothing with it). */
 function readContext(ctx: ExecutionContext, id: string): ExecutionContext {
-  return { ...ctx, callId: `${ctx.callId}:precondition:${id}`, idempotencyKey: `${ctx.idempotencyKey}:precondition:${id}`, beforeDispatch: () => Promise.resolve() };
+  return {
+    ...ctx,
+    callId: `${ctx.callId}:precondition:${id}`,
+    idempotencyKey: `${ctx.idempotencyKey}:precondition:${id}`,
+    beforeDispatch: () => Promise.resolve(),
+  };
 }

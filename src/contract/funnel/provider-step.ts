@@ -12,6 +12,16 @@ export function refuseUnacceptedProvider(state: FunnelState): StepResult {
   const accepted = state.ctx.acceptedProviders;
   if (accepted === undefined || isAcceptedProvider(state.ctx.provider, accepted)) return proceed(state);
   const { apiFamily, adapterRevision } = state.ctx.provider;
-  const failure = catalogFailure('TOOL_ERROR', 'input', { reason: 'provider_not_accepted', api_family: apiFamily, adapter_revision: adapterRevision });
-  return failLayer(state, 'input', PROVIDER_REVISION_RULE, failure, `provider binding ${apiFamily} / ${adapterRevision} is not accepted`);
+  const failure = catalogFailure('TOOL_ERROR', 'input', {
+    reason: 'provider_not_accepted',
+    api_family: apiFamily,
+    adapter_revision: adapterRevision,
+  });
+  return failLayer(
+    state,
+    'input',
+    PROVIDER_REVISION_RULE,
+    failure,
+    `provider binding ${apiFamily} / ${adapterRevision} is not accepted`,
+  );
 }

@@ -32,7 +32,10 @@ export function recordableContext(ctx: ExecutionContext): RecordableContext {
   const { principal, provider, temporal } = ctx;
   const recorded: ExecutionContext = {
     ...ctx,
-    principal: { tenant: record('principal.tenant', principal.tenant), subject: record('principal.subject', principal.subject) },
+    principal: {
+      tenant: record('principal.tenant', principal.tenant),
+      subject: record('principal.subject', principal.subject),
+    },
     provider: {
       provider: record('provider.provider', provider.provider),
       apiFamily: record('provider.apiFamily', provider.apiFamily),

@@ -41,7 +41,11 @@ export function recordHandlerRun(state: FunnelState): StepResult {
 
 function recordingOf(state: FunnelState, settled: HandlerRun['settled']): ArtifactPayload | null {
   try {
-    const document: RecordedCall = { schema: RECORDED_CALL_SCHEMA, arguments: state.arguments, handler: recordedRun(settled) };
+    const document: RecordedCall = {
+      schema: RECORDED_CALL_SCHEMA,
+      arguments: state.arguments,
+      handler: recordedRun(settled),
+    };
     const shape = inspectJson(document, state.tool.budget.maxDepth + 4);
     if (!shape.ok || overRawSizeGate(shape.size, state.tool.budget) !== null) return null;
     const body = canonicalJson(state.redactor.value(document, '', []));
@@ -54,7 +58,9 @@ function recordingOf(state: FunnelState, settled: HandlerRun['settled']): Artifa
 function recordedRun(settled: HandlerRun['settled']): RecordedHandlerRun {
   if ('thrown' in settled) {
     const { thrown } = settled;
-    return isToolError(thrown) ? { thrown: { code: thrown.code, details: jsonSafe(thrown.details) } } : { thrown: { code: null, details: {} } };
+    return isToolError(thrown)
+      ? { thrown: { code: thrown.code, details: jsonSafe(thrown.details) } }
+      : { thrown: { code: null, details: {} } };
   }
   const { returned } = settled;
   if (returned === null || typeof returned !== 'object' || Array.isArray(returned)) return { output: returned };

@@ -35,23 +35,37 @@ export function redactAndFit(state: FunnelState): StepResult {
     error: null,
     execution,
     provenance: {
-      source_label: wellFormedPrefix(state.redactor.text(output.sourceLabel ?? tool.source.label, '/provenance/source_label', log), 256),
+      source_label: wellFormedPrefix(
+        state.redactor.text(output.sourceLabel ?? tool.source.label, '/provenance/source_label', log),
+        256,
+      ),
       source_type: tool.source.type,
       producer_revision: tool.revisions.producer,
-      resource_revision: typeof resourceRevision === 'string' ? wellFormedPrefix(state.redactor.text(resourceRevision, '/provenance/resource_revision', log), 256) : null,
+      resource_revision:
+        typeof resourceRevision === 'string'
+          ? wellFormedPrefix(state.redactor.text(resourceRevision, '/provenance/resource_revision', log), 256)
+          : null,
       observed_at: checked.observedAt,
       retrieved_at: new Date(state.startedAt).toISOString(),
       trust: tool.source.trust ?? 'untrusted_data',
-      ...(tool.validForMs === undefined ? {} : { valid_until: validUntil(checked.observedAt, new Date(state.startedAt).toISOString(), tool.validForMs) }),
+      ...(tool.validForMs === undefined
+        ? {}
+        : { valid_until: validUntil(checked.observedAt, new Date(state.startedAt).toISOString(), tool.validForMs) }),
     },
     conflicts: [...parts.conflicts],
     warnings: [...state.warnings],
-    ...(parts.appliedArguments === undefined ? {} : { applied_arguments: parts.appliedArguments as ModelResult['applied_arguments'] }),
+    ...(parts.appliedArguments === undefined
+      ? {}
+      : { applied_arguments: parts.appliedArguments as ModelResult['applied_arguments'] }),
   };
   if (output.presentation !== undefined && state.overRawSize === null) {
     const presented = shownPresentation(output.presentation, state.data, state.redactor, log, tool.budget.maxTextChars);
     if (presented.kind === 'shown') base.presentation = presented.presentation;
-    else base.warnings.push({ code: 'PRESENTATION_UNSUPPORTED', message: 'The tool offered a summary its data does not support; it was left out.' });
+    else
+      base.warnings.push({
+        code: 'PRESENTATION_UNSUPPORTED',
+        message: 'The tool offered a summary its data does not support; it was left out.',
+      });
   }
   // The model learns that something was withheld (the audit says what): from the parts above here, from `data` in
   // the fitting below, where the warning's bytes count against the budget like any other.
@@ -75,9 +89,15 @@ export function redactAndFit(state: FunnelState): StepResult {
   let artifacts: ArtifactPayload[] = [];
   if (fitted.truncated) {
     // The full result goes out of band to protected storage; the model sees a reference it cannot forge.
-    const artifact = { ...(state.canonicalData ?? canonicalDataOf(output, state.sha256)), contentType: 'application/json' };
+    const artifact = {
+      ...(state.canonicalData ?? canonicalDataOf(output, state.sha256)),
+      contentType: 'application/json',
+    };
     artifacts = [artifact];
-    modelResult = { ...modelResult, artifact: { artifact_id: `art_${artifact.sha256}`, content_type: artifact.contentType, bytes: artifact.bytes } };
+    modelResult = {
+      ...modelResult,
+      artifact: { artifact_id: `art_${artifact.sha256}`, content_type: artifact.contentType, bytes: artifact.bytes },
+    };
   }
   const shown: ShownResult = {
     modelResult,
@@ -88,7 +108,9 @@ export function redactAndFit(state: FunnelState): StepResult {
   const isolated = state.isolatedTexts;
   const notes = [
     ...(redactions.length > 0 ? [`${redactions.length} value(s) removed`] : []),
-    ...(isolated.length > 0 ? [`${isolated.length} text(s) moved to untrusted_content: ${isolated.slice(0, 8).join(', ')}`] : []),
+    ...(isolated.length > 0
+      ? [`${isolated.length} text(s) moved to untrusted_content: ${isolated.slice(0, 8).join(', ')}`]
+      : []),
   ];
   const redacted = withVerdict(state, {
     layer: 'redaction',

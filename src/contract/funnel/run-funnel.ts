@@ -64,7 +64,11 @@ const FUNNEL: readonly Step[] = [
 ];
 
 /** Runs one call through {@link FUNNEL}; never throws for anything the tool or its input does. */
-export async function runFunnel(tool: AnyToolImplementation, rawArgs: unknown, ctx: ExecutionContext): Promise<ToolExecution> {
+export async function runFunnel(
+  tool: AnyToolImplementation,
+  rawArgs: unknown,
+  ctx: ExecutionContext,
+): Promise<ToolExecution> {
   const ran = await runSteps(FUNNEL, startState(tool, ctx, rawArgs));
   if (ran.kind === 'refused') return ran.execution;
   try {
@@ -87,12 +91,21 @@ export type PreDispatchCheck =
  * before dispatching it — before an approval is even asked for. Passing them says nothing about a later run: the
  * funnel runs them again when the call is dispatched (an authorization may be revoked, a cursor may expire).
  */
-export async function checkBeforeHandler(tool: AnyToolImplementation, rawArgs: unknown, ctx: ExecutionContext): Promise<PreDispatchCheck> {
+export async function checkBeforeHandler(
+  tool: AnyToolImplementation,
+  rawArgs: unknown,
+  ctx: ExecutionContext,
+): Promise<PreDispatchCheck> {
   const ran = await runSteps(BEFORE_HANDLER, startState(tool, ctx, rawArgs));
-  return ran.kind === 'refused' ? ran : { kind: 'ready', arguments: ran.state.arguments, digestArguments: ran.state.digestArguments };
+  return ran.kind === 'refused'
+    ? ran
+    : { kind: 'ready', arguments: ran.state.arguments, digestArguments: ran.state.digestArguments };
 }
 
-async function runSteps(steps: readonly Step[], start: FunnelState): Promise<{ kind: 'refused'; execution: ToolExecution } | { kind: 'passed'; state: FunnelState }> {
+async function runSteps(
+  steps: readonly Step[],
+  start: FunnelState,
+): Promise<{ kind: 'refused'; execution: ToolExecution } | { kind: 'passed'; state: FunnelState }> {
   let state = start;
   try {
     for (const step of steps) {

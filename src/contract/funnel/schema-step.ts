@@ -24,7 +24,13 @@ export function checkOutputSchema(state: FunnelState): StepResult {
   // A schema proven to keep every key has already refused any undeclared one: the walk would find nothing.
   const undeclared = keepsEveryKey(schema) ? [] : findUndeclaredKeys(raw, parsed.data);
   if (undeclared.length > 0) {
-    return failLayer(state, 'schema', rule, contractFailure('schema', { undeclared }), `undeclared keys: ${undeclared.join(', ')}`);
+    return failLayer(
+      state,
+      'schema',
+      rule,
+      contractFailure('schema', { undeclared }),
+      `undeclared keys: ${undeclared.join(', ')}`,
+    );
   }
   return passLayer(state, 'schema', rule, { data: parsed.data });
 }

@@ -21,20 +21,41 @@ const MAX_LISTED_INDEXES = 20;
 export function checkScope(state: FunnelState): StepResult {
   const { scope, budget } = state.tool;
   if (scope === undefined) return skipLayer(state, 'scope', 'no scope declared');
-  const pointers = [scope.tenantPointer === undefined ? [] : [`tenant=${scope.tenantPointer}`], scope.subjectPointer === undefined ? [] : [`subject=${scope.subjectPointer}`]];
+  const pointers = [
+    scope.tenantPointer === undefined ? [] : [`tenant=${scope.tenantPointer}`],
+    scope.subjectPointer === undefined ? [] : [`subject=${scope.subjectPointer}`],
+  ];
   const rule = ['scope@1', ...pointers.flat()].join(';');
   const { data } = envelopeOf(state);
   const listPointer = locateItemsList(data, budget.itemsPointer);
   if (listPointer === null) {
     if (inScope(data, scope, state.ctx.principal)) return passLayer(state, 'scope', rule);
-    return failLayer(state, 'scope', rule, catalogFailure('NOT_FOUND', 'scope', { out_of_scope: 'record' }), 'the record is not the caller\'s');
+    return failLayer(
+      state,
+      'scope',
+      rule,
+      catalogFailure('NOT_FOUND', 'scope', { out_of_scope: 'record' }),
+      "the record is not the caller's",
+    );
   }
   const items = resolvePointer(data, listPointer);
   const records = items.found && Array.isArray(items.value) ? (items.value as unknown[]) : [];
   const foreign = records.flatMap((record, index) => (inScope(record, scope, state.ctx.principal) ? [] : [index]));
   if (foreign.length === 0) return passLayer(state, 'scope', rule);
-  const detail = { out_of_scope: 'items', list: listPointer, count: foreign.length, of: records.length, indexes: foreign.slice(0, MAX_LISTED_INDEXES) };
-  return failLayer(state, 'scope', rule, catalogFailure('PERMISSION_DENIED', 'scope', detail), `${foreign.length} of ${records.length} items are not the caller's`);
+  const detail = {
+    out_of_scope: 'items',
+    list: listPointer,
+    count: foreign.length,
+    of: records.length,
+    indexes: foreign.slice(0, MAX_LISTED_INDEXES),
+  };
+  return failLayer(
+    state,
+    'scope',
+    rule,
+    catalogFailure('PERMISSION_DENIED', 'scope', detail),
+    `${foreign.length} of ${records.length} items are not the caller's`,
+  );
 }
 
 function inScope(record: unknown, scope: DataScope, principal: Principal): boolean {

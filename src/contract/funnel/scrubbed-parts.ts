@@ -23,7 +23,12 @@ export interface ScrubbedParts {
  * sources, conflict values and sources, cursors — any of them can echo the idempotency key, the operation id or a
  * credential. Each removal is appended to `log`, in the order the parts are listed.
  */
-export function scrubHandlerParts(state: FunnelState, output: ToolOutput<unknown>, checked: CheckedEvidence, log: Redaction[]): ScrubbedParts {
+export function scrubHandlerParts(
+  state: FunnelState,
+  output: ToolOutput<unknown>,
+  checked: CheckedEvidence,
+  log: Redaction[],
+): ScrubbedParts {
   const { redactor } = state;
   const scrub = (text: string, path: string) => redactor.text(text, path, log);
   const evidence = scrubEvidence(state, checked.evidence, log);
@@ -44,8 +49,9 @@ export function scrubHandlerParts(state: FunnelState, output: ToolOutput<unknown
     }));
     return [{ ...conflict, values }];
   });
-  const next = output.next?.type === 'cursor' && typeof output.next.value === 'string'
-    ? { ...output.next, value: scrub(output.next.value, '/completeness/next/value') }
-    : (output.next ?? null);
+  const next =
+    output.next?.type === 'cursor' && typeof output.next.value === 'string'
+      ? { ...output.next, value: scrub(output.next.value, '/completeness/next/value') }
+      : (output.next ?? null);
   return { evidence, untrusted, conflicts, next, appliedArguments: appliedArguments(state, log) };
 }

@@ -18,7 +18,10 @@ export function checkInvariants(state: FunnelState): StepResult {
       const reason = typeof verdict === 'string' ? verdict : 'returned false';
       const failure = catalogFailure('INVARIANT_VIOLATION', 'semantics', { invariant: rule, reason });
       // An invariant that opted in shows its own reason (a thrown check's description is ours, not its finding).
-      const shown = invariant.visibleReason === true && typeof verdict === 'string' ? { findings: [{ rule, reason: verdict }] } : {};
+      const shown =
+        invariant.visibleReason === true && typeof verdict === 'string'
+          ? { findings: [{ rule, reason: verdict }] }
+          : {};
       return failLayer(state, 'semantics', rule, { ...failure, ...shown }, reason);
     }
   }

@@ -22,22 +22,46 @@ type Changes = Partial<Omit<FunnelState, 'verdicts'>>;
 
 /** The layer passed under `rule`. */
 export function passLayer(state: FunnelState, layer: ValidationLayer, rule: string, changes: Changes = {}): StepResult {
-  return { kind: 'pass', state: withVerdict({ ...state, ...changes }, { layer, outcome: 'passed', rule_version: rule }) };
+  return {
+    kind: 'pass',
+    state: withVerdict({ ...state, ...changes }, { layer, outcome: 'passed', rule_version: rule }),
+  };
 }
 
 /** The layer let the call through under `rule` with a warning the model sees (stale data in `warn` mode, say). */
-export function warnLayer(state: FunnelState, layer: ValidationLayer, rule: string, reason: string, changes: Changes = {}): StepResult {
+export function warnLayer(
+  state: FunnelState,
+  layer: ValidationLayer,
+  rule: string,
+  reason: string,
+  changes: Changes = {},
+): StepResult {
   const verdict = { layer, outcome: 'warned' as const, rule_version: rule, reason: wellFormedPrefix(reason, 1000) };
   return { kind: 'pass', state: withVerdict({ ...state, ...changes }, verdict) };
 }
 
 /** The layer does not apply to this call (a read has no side effect; a tool without invariants has no semantics). */
-export function skipLayer(state: FunnelState, layer: ValidationLayer, reason: string, changes: Changes = {}): StepResult {
-  return { kind: 'skip', state: withVerdict({ ...state, ...changes }, { layer, outcome: 'skipped', rule_version: 'n/a', reason }) };
+export function skipLayer(
+  state: FunnelState,
+  layer: ValidationLayer,
+  reason: string,
+  changes: Changes = {},
+): StepResult {
+  return {
+    kind: 'skip',
+    state: withVerdict({ ...state, ...changes }, { layer, outcome: 'skipped', rule_version: 'n/a', reason }),
+  };
 }
 
 /** The layer failed under `rule`; `reason` (bounded) goes to the audit, `failure` decides what the model sees. */
-export function failLayer(state: FunnelState, layer: ValidationLayer, rule: string, failure: CallFailure, reason: string, changes: Changes = {}): StepResult {
+export function failLayer(
+  state: FunnelState,
+  layer: ValidationLayer,
+  rule: string,
+  failure: CallFailure,
+  reason: string,
+  changes: Changes = {},
+): StepResult {
   const verdict = { layer, outcome: 'failed' as const, rule_version: rule, reason: wellFormedPrefix(reason, 1000) };
   return { kind: 'fail', state: withVerdict({ ...state, ...changes }, verdict), failure };
 }

@@ -9,5 +9,10 @@ import type { FunnelState } from './funnel-state.js';
  * exactly as the authoritative system gave it.
  */
 export function visibleReceipt(state: FunnelState, log: Redaction[]): Receipt | null {
-  return state.receipt && receiptForModel(state.receipt, state.tool.receiptVisibility, (id) => state.redactor.text(id, '/execution/receipt/external_id', log));
+  return (
+    state.receipt &&
+    receiptForModel(state.receipt, state.tool.receiptVisibility, (id) =>
+      state.redactor.text(id, '/execution/receipt/external_id', log),
+    )
+  );
 }

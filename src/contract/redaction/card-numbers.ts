@@ -21,8 +21,13 @@ export const cardNumberDetector: Detector = {
     if (!startsRun(text, at, ALNUM)) return afterRun(text, at, limit, ALNUM);
     const firstEnd = boundedRunEnd(text, at, limit, DIGIT, MAX_DIGITS + 1);
     const separator = text.charCodeAt(firstEnd);
-    const grouped = firstEnd - at === 4 && firstEnd + 1 < limit && (separator === 0x20 || separator === 0x2d) && isDigit(text.charCodeAt(firstEnd + 1));
-    if (!grouped) return (firstEnd - at >= MIN_DIGITS ? cardEndingAt(text, at, firstEnd, firstEnd - at, limit) : null) ?? at + 1;
+    const grouped =
+      firstEnd - at === 4 &&
+      firstEnd + 1 < limit &&
+      (separator === 0x20 || separator === 0x2d) &&
+      isDigit(text.charCodeAt(firstEnd + 1));
+    if (!grouped)
+      return (firstEnd - at >= MIN_DIGITS ? cardEndingAt(text, at, firstEnd, firstEnd - at, limit) : null) ?? at + 1;
     return groupedCard(text, at, firstEnd, separator, limit) ?? at + 1;
   },
 };
@@ -45,7 +50,8 @@ function groupedCard(text: string, at: number, firstEnd: number, separator: numb
   const fourthSize = fourth - third - 1;
   if (fourth === -1 || fourthSize > 4) return null;
   const fifth = fourthSize === 4 ? nextGroup(text, fourth, separator, limit) : -1;
-  const longer = fifth !== -1 && fifth - fourth - 1 <= 3 ? cardEndingAt(text, at, fifth, 16 + fifth - fourth - 1, limit) : null;
+  const longer =
+    fifth !== -1 && fifth - fourth - 1 <= 3 ? cardEndingAt(text, at, fifth, 16 + fifth - fourth - 1, limit) : null;
   return longer ?? cardEndingAt(text, at, fourth, 12 + fourthSize, limit);
 }
 
@@ -56,7 +62,9 @@ function nextGroup(text: string, at: number, separator: number, limit: number): 
 }
 
 function cardEndingAt(text: string, at: number, end: number, digits: number, limit: number): Hit | null {
-  return standsAlone(text, end, limit) && isCardAt(text, at, end, digits, leadingNumber(text, at, at + 4)) ? { start: at, end, rule: 'card_number' } : null;
+  return standsAlone(text, end, limit) && isCardAt(text, at, end, digits, leadingNumber(text, at, at + 4))
+    ? { start: at, end, rule: 'card_number' }
+    : null;
 }
 
 /** True when `digits` (digits only) is a card number: issuer range, length and Luhn check digit. */
@@ -82,7 +90,8 @@ const ISSUED_LENGTHS = ((): Uint8Array => {
   for (let prefix4 = 0; prefix4 < table.length; prefix4++) {
     for (const brand of CARD_BRANDS) {
       const prefix = Math.floor(prefix4 / 10 ** (4 - brand.digits));
-      if (prefix >= brand.from && prefix <= brand.to) for (const length of brand.lengths) table[prefix4]! |= 1 << (length - MIN_DIGITS);
+      if (prefix >= brand.from && prefix <= brand.to)
+        for (const length of brand.lengths) table[prefix4]! |= 1 << (length - MIN_DIGITS);
     }
   }
   return table;

@@ -87,9 +87,12 @@ export const QUOTE = charClass('"\'`');
 export function isWordUnitOutsideAscii(code: number): boolean {
   if (code <= 0xbf) return code === 0xaa || code === 0xb5 || code === 0xba;
   if (code === 0xd7 || code === 0xf7) return false;
-  if ((code >= 0x2000 && code <= 0x206f) || (code >= 0x2e00 && code <= 0x2e7f) || (code >= 0x3000 && code <= 0x303f)) return false;
-  if ((code >= 0xfe10 && code <= 0xfe1f) || (code >= 0xfe30 && code <= 0xfe6f) || code === 0xfeff || code >= 0xfff0) return false;
-  if (code >= 0xff00 && code <= 0xff65) return code === 0xff0d || code === 0xff0e || code === 0xff3f || isFullWidthAlnum(code);
+  if ((code >= 0x2000 && code <= 0x206f) || (code >= 0x2e00 && code <= 0x2e7f) || (code >= 0x3000 && code <= 0x303f))
+    return false;
+  if ((code >= 0xfe10 && code <= 0xfe1f) || (code >= 0xfe30 && code <= 0xfe6f) || code === 0xfeff || code >= 0xfff0)
+    return false;
+  if (code >= 0xff00 && code <= 0xff65)
+    return code === 0xff0d || code === 0xff0e || code === 0xff3f || isFullWidthAlnum(code);
   return code !== 0x1680 && code !== 0x180e;
 }
 

@@ -11,7 +11,9 @@ import { nfkc } from './folded-name.js';
  * compared in.
  */
 export function normalizeFieldName(name: string): string {
-  return nfkc(name).toLowerCase().replace(/[^a-z0-9]/g, '');
+  return nfkc(name)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 }
 
 /**
@@ -20,7 +22,7 @@ export function normalizeFieldName(name: string): string {
  */
 export function fieldNameTokens(name: string): string[] {
   const tokens: string[] = [];
-  for (let start = tokenStart(name, 0); start < name.length; ) {
+  for (let start = tokenStart(name, 0); start < name.length;) {
     const end = tokenEnd(name, start);
     tokens.push(name.slice(start, end).toLowerCase());
     start = tokenStart(name, end);

@@ -61,7 +61,9 @@ for (const pair of SECRET_NAME_PAIRS) for (const word of pair) addWord(word, 0);
 
 /** Adjacent word ids that name a secret together, as `first * PAIR_BASE + second`. */
 const PAIR_BASE = 1 << 16;
-const PAIRS = new Set(SECRET_NAME_PAIRS.map(([first, second]) => wordIds.get(first)! * PAIR_BASE + wordIds.get(second)!));
+const PAIRS = new Set(
+  SECRET_NAME_PAIRS.map(([first, second]) => wordIds.get(first)! * PAIR_BASE + wordIds.get(second)!),
+);
 const SHORTEST_SUFFIX = Math.min(...SECRET_NAME_SUFFIXES.map((suffix) => suffix.length));
 const URL_PARAMS = new Set(URL_SECRET_PARAMS);
 
@@ -94,7 +96,11 @@ export class SecretNames {
   constructor(exactNames: readonly string[]) {
     const normalized = exactNames.map(normalizeFieldName).filter((name) => name.length > 0);
     for (const name of normalized) insert(this.exact, name, 1);
-    this.shortest = Math.min(...[...SECRET_NAME_WORDS, ...SECRET_NAME_TAIL_ONLY, ...URL_SECRET_PARAMS, ...normalized].map((name) => name.length));
+    this.shortest = Math.min(
+      ...[...SECRET_NAME_WORDS, ...SECRET_NAME_TAIL_ONLY, ...URL_SECRET_PARAMS, ...normalized].map(
+        (name) => name.length,
+      ),
+    );
     this.shortestAnyScript = Math.min(this.shortest, ...Object.keys(FOREIGN_SECRET_WORDS).map((word) => word.length));
   }
 
@@ -144,7 +150,8 @@ export class SecretNames {
 /** The word of `root` that `name[start, end)` is (case-insensitively), or undefined. */
 function wordAt(root: WordNode, name: string, start: number, end: number): WordNode | undefined {
   let node: WordNode | undefined = root;
-  for (let i = start; i < Math.min(end, name.length) && node !== undefined; i++) node = node.next.get(lowerCode(name.charCodeAt(i)));
+  for (let i = start; i < Math.min(end, name.length) && node !== undefined; i++)
+    node = node.next.get(lowerCode(name.charCodeAt(i)));
   return node !== undefined && node.id !== 0 ? node : undefined;
 }
 
@@ -153,7 +160,8 @@ function hasSecretSuffix(name: string, start: number, end: number): boolean {
   if (end - start <= SHORTEST_SUFFIX) return false;
   return SECRET_NAME_SUFFIXES.some((suffix) => {
     if (end - start <= suffix.length) return false;
-    for (let k = 1; k <= suffix.length; k++) if (lowerCode(name.charCodeAt(end - k)) !== suffix.charCodeAt(suffix.length - k)) return false;
+    for (let k = 1; k <= suffix.length; k++)
+      if (lowerCode(name.charCodeAt(end - k)) !== suffix.charCodeAt(suffix.length - k)) return false;
     return true;
   });
 }

@@ -113,7 +113,11 @@ function translatedWord(text: string, start: number, end: number): string | unde
 }
 
 /** The longest foreign secret word starting at `at` and ending by `end`. */
-function foreignWordAt(text: string, at: number, end: number): { readonly node: ForeignNode; readonly end: number } | undefined {
+function foreignWordAt(
+  text: string,
+  at: number,
+  end: number,
+): { readonly node: ForeignNode; readonly end: number } | undefined {
   let found: { node: ForeignNode; end: number } | undefined;
   let node: ForeignNode | undefined = FOREIGN;
   for (let i = at; i < end && node !== undefined; i++) {
@@ -154,7 +158,8 @@ function isStableUnit(code: number): boolean {
   let known = STABILITY[code]!;
   if (known === 0) {
     const char = String.fromCharCode(code);
-    const jamo = (code >= 0x1100 && code <= 0x11ff) || (code >= 0xa960 && code <= 0xa97f) || (code >= 0xd7b0 && code <= 0xd7ff);
+    const jamo =
+      (code >= 0x1100 && code <= 0x11ff) || (code >= 0xa960 && code <= 0xa97f) || (code >= 0xd7b0 && code <= 0xd7ff);
     const surrogate = code >= 0xd800 && code <= 0xdfff;
     known = !jamo && !surrogate && !COMBINING.test(char) && char.normalize('NFKC') === char ? 1 : 2;
     STABILITY[code] = known;

@@ -26,7 +26,8 @@ export const jwtDetector: Detector = {
     if (seen - (headerEnd + 1) < MIN_PART) return headerEnd;
     let end = runEnd(text, seen, limit, TOKEN);
     // The signature (JWS) or the other three parts (JWE); a part may be empty (`header.payload.` is unsecured).
-    for (let part = 2; part < MAX_PARTS && end < limit && text.charCodeAt(end) === 0x2e; part++) end = runEnd(text, end + 1, limit, TOKEN);
+    for (let part = 2; part < MAX_PARTS && end < limit && text.charCodeAt(end) === 0x2e; part++)
+      end = runEnd(text, end + 1, limit, TOKEN);
     return { start: at, end, rule: 'jwt' };
   },
 };

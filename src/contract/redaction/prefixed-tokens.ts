@@ -1,4 +1,13 @@
-import { afterRun, ALNUM, boundedRunEnd, inClass, literalClass, runEnd, startsRun, type CharClass } from './char-class.js';
+import {
+  afterRun,
+  ALNUM,
+  boundedRunEnd,
+  inClass,
+  literalClass,
+  runEnd,
+  startsRun,
+  type CharClass,
+} from './char-class.js';
 import type { TokenFamily } from './catalog.js';
 import type { Detector, Hit } from './detector.js';
 import { hasRandomPart } from './random-part.js';
@@ -56,7 +65,14 @@ export class PrefixedTokenDetector implements Detector {
 }
 
 /** Walks the trie from `node` at `i`; the longest prefix whose family accepts the body wins (`sk-ant-` over `sk-`). */
-function longestMatch(trie: PrefixTrie, node: number, text: string, start: number, i: number, limit: number): Hit | null {
+function longestMatch(
+  trie: PrefixTrie,
+  node: number,
+  text: string,
+  start: number,
+  i: number,
+  limit: number,
+): Hit | null {
   const code = i < limit ? text.charCodeAt(i) : 128;
   const child = code < 128 ? trie.next[node * 128 + code]! : -1;
   if (child === -1) return null;

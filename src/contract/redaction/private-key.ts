@@ -24,7 +24,8 @@ export const privateKeyDetector: Detector = {
     }
     const labelEnd = boundedRunEnd(text, at + BEGIN.length, limit, LABEL, MAX_LABEL + 1);
     const label = text.slice(at + BEGIN.length, labelEnd);
-    if (!isPrivateKeyLabel(label) || labelEnd + DASHES.length > limit || !text.startsWith(DASHES, labelEnd)) return at + 1;
+    if (!isPrivateKeyLabel(label) || labelEnd + DASHES.length > limit || !text.startsWith(DASHES, labelEnd))
+      return at + 1;
     // One search from here to the END line: on a hit the scan continues after it, so no text is searched twice.
     const endLine = indexWithin(text, END, labelEnd + DASHES.length, limit);
     if (endLine === -1) return { start: at, end: limit, rule: 'private_key' };

@@ -19,7 +19,14 @@ export function hasRandomPart(text: string, from: number, limit: number): boolea
     const end = boundedRunEnd(text, i, limit, ALNUM, RANDOM_WINDOW);
     if (end - i >= RANDOM_SEGMENT && mixesDigitsAndLetters(text, i, end)) return true;
     const separator = text.charCodeAt(end);
-    if (labels === MAX_LABELS || end === i || end - i > MAX_LABEL || end >= limit || (separator !== 0x2d && separator !== 0x5f)) return false;
+    if (
+      labels === MAX_LABELS ||
+      end === i ||
+      end - i > MAX_LABEL ||
+      end >= limit ||
+      (separator !== 0x2d && separator !== 0x5f)
+    )
+      return false;
     i = end + 1;
   }
 }

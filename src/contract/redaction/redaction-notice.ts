@@ -7,5 +7,6 @@ import type { Warning } from '../model-result.js';
  */
 export const REDACTION_WARNING: Warning = Object.freeze({
   code: 'REDACTED',
-  message: 'Some values were withheld from this result as sensitive (credentials, secrets or internal identifiers). Do not ask for them.',
+  message:
+    'Some values were withheld from this result as sensitive (credentials, secrets or internal identifiers). Do not ask for them.',
 });

@@ -1,5 +1,17 @@
 import { AUTH_SCHEMES } from './catalog.js';
-import { BASE64, BLANK, boundedRunEnd, charClass, inClass, isWordUnitOutsideAscii, NAME, QUOTE, runEnd, SPACE, TOKEN68 } from './char-class.js';
+import {
+  BASE64,
+  BLANK,
+  boundedRunEnd,
+  charClass,
+  inClass,
+  isWordUnitOutsideAscii,
+  NAME,
+  QUOTE,
+  runEnd,
+  SPACE,
+  TOKEN68,
+} from './char-class.js';
 import type { Detector, Hit } from './detector.js';
 import { lowerCode } from './field-name-tokens.js';
 import { MAX_FIELD_NAME, type SecretNames } from './field-names.js';
@@ -43,7 +55,11 @@ export class SecretAssignmentDetector implements Detector {
     if (nameEnd - at > MAX_FIELD_NAME) return nameEnd;
     const valueStart = separatorEnd(text, nameEnd, limit);
     if (valueStart === -1) return bareCredential(text, at, nameEnd, limit) ?? nameEnd;
-    if (nameEnd - at < this.names.shortest && (nameEnd - at < this.names.shortestAnyScript || isAsciiRun(text, at, nameEnd))) return nameEnd;
+    if (
+      nameEnd - at < this.names.shortest &&
+      (nameEnd - at < this.names.shortestAnyScript || isAsciiRun(text, at, nameEnd))
+    )
+      return nameEnd;
     const name = text.slice(at, nameEnd);
     const inUrl = at > 0 && URL_PARAM_OPENERS.includes(text[at - 1]!);
     if (!(inUrl ? this.names.isSecretParam(name) : this.names.isSecret(name))) return nameEnd;
@@ -72,7 +88,8 @@ function nameRunEnd(text: string, from: number, limit: number): number {
 /** `name` ends with `word`, case-insensitively (`Set-Cookie`, `cookies`). */
 function endsWithWord(name: string, word: string): boolean {
   if (name.length < word.length) return false;
-  for (let k = 1; k <= word.length; k++) if (lowerCode(name.charCodeAt(name.length - k)) !== word.charCodeAt(word.length - k)) return false;
+  for (let k = 1; k <= word.length; k++)
+    if (lowerCode(name.charCodeAt(name.length - k)) !== word.charCodeAt(word.length - k)) return false;
   return true;
 }
 
@@ -100,7 +117,12 @@ function halfWidth(char: string): string {
 }
 
 /** The value of a secret-named assignment starting at `from`, or null when there is nothing (new) to hide. */
-function namedValue(text: string, from: number, limit: number, context: { inUrl: boolean; wholeLine: boolean }): Hit | null {
+function namedValue(
+  text: string,
+  from: number,
+  limit: number,
+  context: { inUrl: boolean; wholeLine: boolean },
+): Hit | null {
   let start = from;
   const quote = opening(text, start, limit);
   if (quote !== null) start += quote.length;
@@ -110,7 +132,12 @@ function namedValue(text: string, from: number, limit: number, context: { inUrl:
   const credentials = afterScheme(text, start, limit);
   if (credentials !== null) start = credentials;
   if (alreadyHidden(text, start, limit)) return null;
-  const end = quote !== null ? quotedEnd(text, start, limit, quote) : context.wholeLine ? lineEnd(text, start, limit) : unquotedEnd(text, start, limit, context.inUrl);
+  const end =
+    quote !== null
+      ? quotedEnd(text, start, limit, quote)
+      : context.wholeLine
+        ? lineEnd(text, start, limit)
+        : unquotedEnd(text, start, limit, context.inUrl);
   return end > start ? { start, end, rule: 'secret_assignment' } : null;
 }
 
@@ -129,13 +156,17 @@ function opening(text: string, at: number, limit: number): string | null {
 
 /** A value that is the marker, or masked (`***`), has nothing left to hide: redacting twice changes nothing. */
 function alreadyHidden(text: string, at: number, limit: number): boolean {
-  return (at + REDACTED_MARKER.length <= limit && text.startsWith(REDACTED_MARKER, at)) || (at + 3 <= limit && text.startsWith('***', at));
+  return (
+    (at + REDACTED_MARKER.length <= limit && text.startsWith(REDACTED_MARKER, at)) ||
+    (at + 3 <= limit && text.startsWith('***', at))
+  );
 }
 
 /** Where the credentials start when the value opens with an HTTP auth scheme (`Bearer …`), else null. */
 function afterScheme(text: string, at: number, limit: number): number | null {
   const schemeEnd = boundedRunEnd(text, at, limit, SCHEME, MAX_SCHEME + 1);
-  if (schemeEnd === at || schemeEnd - at > MAX_SCHEME || !SCHEMES.has(text.slice(at, schemeEnd).toLowerCase())) return null;
+  if (schemeEnd === at || schemeEnd - at > MAX_SCHEME || !SCHEMES.has(text.slice(at, schemeEnd).toLowerCase()))
+    return null;
   const credentials = boundedRunEnd(text, schemeEnd, limit, BLANK, MAX_BLANKS);
   if (credentials === schemeEnd || credentials >= limit || inClass(SPACE, text.charCodeAt(credentials))) return null;
   return credentials;

@@ -36,7 +36,9 @@ export class SecretScanner {
       cardNumberDetector,
       new SecretAssignmentDetector(names),
     ];
-    this.detects = detectors.map((detector) => (text: string, at: number, limit: number) => detector.detect(text, at, limit));
+    this.detects = detectors.map(
+      (detector) => (text: string, at: number, limit: number) => detector.detect(text, at, limit),
+    );
     this.secondChars = detectors.map((detector) => detector.secondChars);
     const byChar: number[][] = Array.from({ length: 128 }, () => []);
     detectors.forEach((detector, index) => {

@@ -29,7 +29,8 @@ export class UrlAllowlist {
       const start = schemeStart(text, separator);
       const scheme = text.slice(start, separator).toLowerCase();
       const end = urlEnd(text, separator + 3);
-      if ((scheme === 'http' || scheme === 'https') && !this.allows(hostOf(text.slice(separator + 3, end)))) hits.push({ start, end, rule: URL_NOT_ALLOWED });
+      if ((scheme === 'http' || scheme === 'https') && !this.allows(hostOf(text.slice(separator + 3, end))))
+        hits.push({ start, end, rule: URL_NOT_ALLOWED });
       from = Math.max(end, separator + 3);
     }
   }
@@ -59,7 +60,7 @@ function hostOf(rest: string): string {
   const authority = rest.split(/[/?#\\]/, 1)[0] ?? '';
   const host = authority.slice(authority.lastIndexOf('@') + 1);
   const bracketed = /^\[[^\]]*\]/.exec(host);
-  return (bracketed === null ? host.split(':', 1)[0] ?? '' : bracketed[0]).toLowerCase().replace(/\.$/, '');
+  return (bracketed === null ? (host.split(':', 1)[0] ?? '') : bracketed[0]).toLowerCase().replace(/\.$/, '');
 }
 
 /** What `declareTool` refuses about `allowedUrlDomains` (one line each). */
@@ -67,5 +68,7 @@ export function allowedUrlDomainsProblems(spec: { readonly allowedUrlDomains?: u
   const domains = spec.allowedUrlDomains;
   if (domains === undefined) return [];
   if (!Array.isArray(domains)) return ['allowedUrlDomains must be a list of domain names'];
-  return (domains as unknown[]).filter((domain) => typeof domain !== 'string' || !/^[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(domain)).map((domain) => `allowedUrlDomains: '${String(domain)}' is not a domain name`);
+  return (domains as unknown[])
+    .filter((domain) => typeof domain !== 'string' || !/^[a-z0-9-]+(\.[a-z0-9-]+)*$/i.test(domain))
+    .map((domain) => `allowedUrlDomains: '${String(domain)}' is not a domain name`);
 }

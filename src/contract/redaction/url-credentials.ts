@@ -7,7 +7,7 @@ const MAX_AUTHORITY = 256;
 /** Scheme characters (RFC 3986): one must precede `://`. */
 const SCHEME = charClass('A-Za-z0-9+.-');
 /** What may appear in an authority; `/ ? #`, whitespace, quotes and angle brackets end it. */
-const AUTHORITY = charClass('A-Za-z0-9._~%!$&\'()*+,;=:@[]-');
+const AUTHORITY = charClass("A-Za-z0-9._~%!$&'()*+,;=:@[]-");
 
 /**
  * Credentials in a URL's userinfo: the password of `scheme://user:password@host` (the user stays, so
@@ -18,7 +18,8 @@ export const urlCredentialsDetector: Detector = {
   startChars: ':',
   secondChars: literalClass('/'),
   detect(text: string, at: number, limit: number): Hit | number {
-    if (at === 0 || !inClass(SCHEME, text.charCodeAt(at - 1)) || at + 3 > limit || !text.startsWith('://', at)) return at + 1;
+    if (at === 0 || !inClass(SCHEME, text.charCodeAt(at - 1)) || at + 3 > limit || !text.startsWith('://', at))
+      return at + 1;
     const start = at + 3;
     const end = boundedRunEnd(text, start, limit, AUTHORITY, MAX_AUTHORITY);
     let lastAt = -1;

@@ -41,7 +41,8 @@ function v4(a: number, b: number, c: number, d: number): number {
 /** A canonical dotted-quad IPv4 address as a 32-bit number; `null` for anything else. */
 export function parseIpv4(text: string): number | null {
   const parts = text.split('.');
-  if (parts.length !== 4 || !parts.every((part) => /^(0|[1-9][0-9]{0,2})$/.test(part) && Number(part) <= 255)) return null;
+  if (parts.length !== 4 || !parts.every((part) => /^(0|[1-9][0-9]{0,2})$/.test(part) && Number(part) <= 255))
+    return null;
   const [a, b, c, d] = parts.map(Number) as [number, number, number, number];
   return v4(a, b, c, d);
 }
@@ -73,7 +74,7 @@ export function parseIpv6(text: string): number[] | null {
 
 /** True when a 32-bit IPv4 address is on the public internet. */
 export function isPublicIpv4(address: number): boolean {
-  return !NON_PUBLIC_V4.some(([base, bits]) => (address >>> (32 - bits)) === (base >>> (32 - bits)));
+  return !NON_PUBLIC_V4.some(([base, bits]) => address >>> (32 - bits) === base >>> (32 - bits));
 }
 
 /**

@@ -31,7 +31,11 @@ export function publicUrl(options: PublicUrlOptions = {}) {
     .transform((text, ctx) => {
       const checked = checkPublicUrl(text, protocols);
       if (typeof checked === 'string') {
-        ctx.addIssue({ code: 'custom', message: `not a public URL: ${checked}`, params: { rule: 'public_url', problem: checked } });
+        ctx.addIssue({
+          code: 'custom',
+          message: `not a public URL: ${checked}`,
+          params: { rule: 'public_url', problem: checked },
+        });
         return z.NEVER;
       }
       return checked.href;

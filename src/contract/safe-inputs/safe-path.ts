@@ -35,8 +35,11 @@ export function safePath(options: SafePathOptions) {
     .string()
     .max(maxLength)
     .superRefine((path, ctx) => {
-      const problem = pathProblem(path) ?? (options.realpath === undefined ? null : escapeProblem(absoluteUnder(root, path), root, options.realpath));
-      if (problem !== null) ctx.addIssue({ code: 'custom', message: `unsafe path: ${problem}`, params: { rule: 'safe_path', problem } });
+      const problem =
+        pathProblem(path) ??
+        (options.realpath === undefined ? null : escapeProblem(absoluteUnder(root, path), root, options.realpath));
+      if (problem !== null)
+        ctx.addIssue({ code: 'custom', message: `unsafe path: ${problem}`, params: { rule: 'safe_path', problem } });
     })
     .transform((path) => absoluteUnder(root, path));
 }
@@ -53,7 +56,9 @@ function escapeProblem(path: string, root: string, realpath: (path: string) => s
     const real = existingRealPath(candidate, realpath);
     if (real.kind === 'error' || realRoot.kind === 'error') return 'path cannot be resolved';
     if (real.kind === 'found') {
-      const inside = realRoot.kind === 'found' && (real.path === realRoot.path || real.path.startsWith(realRoot.path === '/' ? '/' : `${realRoot.path}/`));
+      const inside =
+        realRoot.kind === 'found' &&
+        (real.path === realRoot.path || real.path.startsWith(realRoot.path === '/' ? '/' : `${realRoot.path}/`));
       return inside ? null : 'symlink escapes root';
     }
     if (candidate === root || candidate === '/') return null;
@@ -62,7 +67,10 @@ function escapeProblem(path: string, root: string, realpath: (path: string) => s
 }
 
 /** The real path; `missing` when nothing exists there; `error` for any other failure (the check fails closed). */
-function existingRealPath(path: string, realpath: (path: string) => string): { kind: 'found'; path: string } | { kind: 'missing' | 'error' } {
+function existingRealPath(
+  path: string,
+  realpath: (path: string) => string,
+): { kind: 'found'; path: string } | { kind: 'missing' | 'error' } {
   try {
     return { kind: 'found', path: realpath(path) };
   } catch (error) {
@@ -86,8 +94,16 @@ function segmentsOf(path: string): string[] {
 }
 
 function normalizedRoot(root: string): string {
-  if (typeof root !== 'string' || !root.startsWith('/') || CONTROL.test(root) || root.split('/').some((segment) => segment === '..')) {
+  if (
+    typeof root !== 'string' ||
+    !root.startsWith('/') ||
+    CONTROL.test(root) ||
+    root.split('/').some((segment) => segment === '..')
+  ) {
     throw new TypeError('safePath: root must be an absolute POSIX path without .. segments or control characters');
   }
-  return `/${root.split('/').filter((segment) => segment !== '' && segment !== '.').join('/')}`;
+  return `/${root
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.')
+    .join('/')}`;
 }

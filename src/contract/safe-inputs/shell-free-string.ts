@@ -22,7 +22,16 @@ export function shellFreeString(options: ShellFreeStringOptions = {}) {
     .min(1)
     .max(options.maxLength ?? 256)
     .superRefine((text, ctx) => {
-      const problem = !SHELL_FREE.test(text) ? 'shell metacharacter' : /^[-=]/.test(text) ? 'leading option character' : null;
-      if (problem !== null) ctx.addIssue({ code: 'custom', message: `not shell-free: ${problem}`, params: { rule: 'shell_free', problem } });
+      const problem = !SHELL_FREE.test(text)
+        ? 'shell metacharacter'
+        : /^[-=]/.test(text)
+          ? 'leading option character'
+          : null;
+      if (problem !== null)
+        ctx.addIssue({
+          code: 'custom',
+          message: `not shell-free: ${problem}`,
+          params: { rule: 'shell_free', problem },
+        });
     });
 }

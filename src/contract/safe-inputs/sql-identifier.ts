@@ -24,7 +24,16 @@ export function sqlIdentifier(options: SqlIdentifierOptions = {}) {
     .min(1)
     .max(options.maxLength ?? 63)
     .superRefine((name, ctx) => {
-      const problem = !IDENTIFIER.test(name) ? 'not a plain identifier' : allowed !== null && !allowed.has(name) ? 'not an allowed identifier' : null;
-      if (problem !== null) ctx.addIssue({ code: 'custom', message: `unsafe SQL identifier: ${problem}`, params: { rule: 'sql_identifier', problem } });
+      const problem = !IDENTIFIER.test(name)
+        ? 'not a plain identifier'
+        : allowed !== null && !allowed.has(name)
+          ? 'not an allowed identifier'
+          : null;
+      if (problem !== null)
+        ctx.addIssue({
+          code: 'custom',
+          message: `unsafe SQL identifier: ${problem}`,
+          params: { rule: 'sql_identifier', problem },
+        });
     });
 }

@@ -72,12 +72,17 @@ export function signAnchorDigest(anchorSha256: string, key: AnchorSigningKey): s
 }
 
 /** Why an anchor's signature does not hold against the verifying keys (Ed25519 public keys by id), or `null`. */
-export function anchorSignatureProblem(anchor: AuditAnchor, keys: ReadonlyMap<string, KeyObject>): 'unsigned' | 'unknown_key' | 'bad_signature' | null {
+export function anchorSignatureProblem(
+  anchor: AuditAnchor,
+  keys: ReadonlyMap<string, KeyObject>,
+): 'unsigned' | 'unknown_key' | 'bad_signature' | null {
   if (anchor.key_id === null || anchor.signature === null) return 'unsigned';
   const key = keys.get(anchor.key_id);
   if (key === undefined) return 'unknown_key';
   try {
-    return verify(null, Buffer.from(anchor.anchor_sha256, 'ascii'), key, Buffer.from(anchor.signature, 'base64url')) ? null : 'bad_signature';
+    return verify(null, Buffer.from(anchor.anchor_sha256, 'ascii'), key, Buffer.from(anchor.signature, 'base64url'))
+      ? null
+      : 'bad_signature';
   } catch {
     return 'bad_signature';
   }

@@ -16,8 +16,10 @@ export function chainFindings(anchors: readonly AuditAnchor[]): TrailFinding[] {
     const anchorNo = anchor.anchor_no;
     if (anchorNo !== index + 1) findings.push({ kind: 'anchor_sequence', anchor_no: anchorNo, problem: 'numbering' });
     if (anchorDigest(anchor) !== anchor.anchor_sha256) findings.push({ kind: 'anchor_digest', anchor_no: anchorNo });
-    if (anchor.prev_anchor_sha256 !== (previous?.anchor_sha256 ?? GENESIS_ANCHOR_SHA256)) findings.push({ kind: 'chain_broken', anchor_no: anchorNo });
-    if (!followsInRange(previous, anchor)) findings.push({ kind: 'anchor_sequence', anchor_no: anchorNo, problem: 'range' });
+    if (anchor.prev_anchor_sha256 !== (previous?.anchor_sha256 ?? GENESIS_ANCHOR_SHA256))
+      findings.push({ kind: 'chain_broken', anchor_no: anchorNo });
+    if (!followsInRange(previous, anchor))
+      findings.push({ kind: 'anchor_sequence', anchor_no: anchorNo, problem: 'range' });
   });
   return findings;
 }
@@ -26,11 +28,16 @@ function followsInRange(previous: AuditAnchor | null, anchor: AuditAnchor): bool
   if (BigInt(anchor.xact_from) >= BigInt(anchor.xact_to)) return false;
   if (previous === null) return anchor.xact_from === '0';
   if (anchor.xact_from === previous.xact_to) return true;
-  return anchor.xact_from === previous.xact_from && anchor.xact_to === previous.xact_to && anchor.period > previous.period;
+  return (
+    anchor.xact_from === previous.xact_from && anchor.xact_to === previous.xact_to && anchor.period > previous.period
+  );
 }
 
 /** With verifying keys (Ed25519 public keys by id), every anchor must carry a valid signature of one of them. */
-export function signatureFindings(anchors: readonly AuditAnchor[], keys: ReadonlyMap<string, KeyObject>): TrailFinding[] {
+export function signatureFindings(
+  anchors: readonly AuditAnchor[],
+  keys: ReadonlyMap<string, KeyObject>,
+): TrailFinding[] {
   return anchors.flatMap((anchor): TrailFinding[] => {
     const problem = anchorSignatureProblem(anchor, keys);
     return problem === null ? [] : [{ kind: 'anchor_signature', anchor_no: anchor.anchor_no, problem }];
@@ -47,6 +54,8 @@ export function publishedFindings(anchors: readonly AuditAnchor[], published: re
   return published.flatMap((anchor): TrailFinding[] => {
     const digest = held.get(anchor.anchor_no);
     if (digest === anchor.anchor_sha256) return [];
-    return [{ kind: 'published_anchor', anchor_no: anchor.anchor_no, problem: digest === undefined ? 'missing' : 'differs' }];
+    return [
+      { kind: 'published_anchor', anchor_no: anchor.anchor_no, problem: digest === undefined ? 'missing' : 'differs' },
+    ];
   });
 }

@@ -25,7 +25,11 @@ export interface ExportHeader {
  * An anchor. `leaves` (base64, 32 bytes each) come with every anchor that seals an exported record, and `complete`
  * says whether all of its records follow (a one-workflow export carries only some).
  */
-export type ExportAnchor = { readonly type: 'anchor'; readonly leaves: string | null; readonly complete: boolean } & AuditAnchor;
+export type ExportAnchor = {
+  readonly type: 'anchor';
+  readonly leaves: string | null;
+  readonly complete: boolean;
+} & AuditAnchor;
 
 /** A record: the audit row's columns, its model result as JSON, and — with `protected` — the record itself. */
 export type ExportRecord = {
@@ -33,7 +37,11 @@ export type ExportRecord = {
   /** The anchor that seals it, or `null` when it was recorded after the last seal. */
   readonly anchor_no: number | null;
   readonly model_result: JsonValue;
-  readonly protected: { readonly audit: JsonValue; readonly idempotency_key: string; readonly principal_ref: string } | null;
+  readonly protected: {
+    readonly audit: JsonValue;
+    readonly idempotency_key: string;
+    readonly principal_ref: string;
+  } | null;
 } & Omit<TrailRow, 'model_result' | 'protected'>;
 
 /** The last line. `lines_sha256`: SHA-256 of every line before it, each with its newline. */
@@ -103,11 +111,24 @@ const recordLine = z.strictObject({
 });
 
 /** A published anchor (`seal --publish`), or an anchor line of an export: the anchor and nothing it may not carry. */
-export const publishedAnchorSchema = anchorLine.extend({ leaves: z.base64().nullable().optional(), complete: z.boolean().optional() });
+export const publishedAnchorSchema = anchorLine.extend({
+  leaves: z.base64().nullable().optional(),
+  complete: z.boolean().optional(),
+});
 
 /** Every line of an export, checked: the file is outside input. */
 export const exportLineSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('header'), format: z.literal(AUDIT_EXPORT_FORMAT), exported_at: z.string(), scope: z.strictObject({ since: z.string().optional(), until: z.string().optional(), workflowId: z.string().optional() }), protected: z.boolean() }),
+  z.strictObject({
+    type: z.literal('header'),
+    format: z.literal(AUDIT_EXPORT_FORMAT),
+    exported_at: z.string(),
+    scope: z.strictObject({
+      since: z.string().optional(),
+      until: z.string().optional(),
+      workflowId: z.string().optional(),
+    }),
+    protected: z.boolean(),
+  }),
   anchorLine,
   recordLine,
   z.strictObject({
@@ -158,6 +179,13 @@ export function exportRecordOf(row: TrailRow, anchorNo: number | null): ExportRe
     anchor_no: anchorNo,
     ...columns,
     model_result: JSON.parse(model_result) as JsonValue,
-    protected: hidden === null ? null : { audit: JSON.parse(hidden.audit) as JsonValue, idempotency_key: hidden.idempotency_key, principal_ref: hidden.principal_ref },
+    protected:
+      hidden === null
+        ? null
+        : {
+            audit: JSON.parse(hidden.audit) as JsonValue,
+            idempotency_key: hidden.idempotency_key,
+            principal_ref: hidden.principal_ref,
+          },
   };
 }

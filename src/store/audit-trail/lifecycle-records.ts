@@ -50,14 +50,27 @@ export function retirementNote(retirement: AuditRetirement): TrailNote {
 /** An erasure as verify's note. */
 export function erasureNote(erasure: ErasureRecord): TrailNote {
   const { erasure_id, erased_at, erased_by, scope, artifacts } = erasure;
-  return { kind: 'erased', erasure_id, erased_at, erased_by, scope, audit_ids: erasure.audit_ids.length, artifacts, memory_rows: erasure.memory_ids.length };
+  return {
+    kind: 'erased',
+    erasure_id,
+    erased_at,
+    erased_by,
+    scope,
+    audit_ids: erasure.audit_ids.length,
+    artifacts,
+    memory_rows: erasure.memory_ids.length,
+  };
 }
 
 /**
  * Why an artifact body an audit names may be absent without anything being wrong — erased, purged — or `null`. (A
  * retired month's rows are gone with their bodies, so verify never meets them.)
  */
-export function absenceExplained(sha256: string, erasures: readonly ErasureRecord[], purges: readonly ArtifactPurge[]): TrailNote | null {
+export function absenceExplained(
+  sha256: string,
+  erasures: readonly ErasureRecord[],
+  purges: readonly ArtifactPurge[],
+): TrailNote | null {
   const erasure = erasures.find((candidate) => candidate.artifacts.includes(sha256));
   if (erasure !== undefined) return erasureNote(erasure);
   const purge = purges.find((candidate) => candidate.sha256 === sha256);

@@ -23,10 +23,16 @@ function subtreeRoot(leaves: readonly Uint8Array[], from: number, to: number): B
   if (size === 1) return Buffer.from(leaves[from]!);
   let split = 1;
   while (split * 2 < size) split *= 2;
-  return createHash('sha256').update(NODE_PREFIX).update(subtreeRoot(leaves, from, from + split)).update(subtreeRoot(leaves, from + split, to)).digest();
+  return createHash('sha256')
+    .update(NODE_PREFIX)
+    .update(subtreeRoot(leaves, from, from + split))
+    .update(subtreeRoot(leaves, from + split, to))
+    .digest();
 }
 
 /** 32-byte leaf hashes from their concatenation (how an anchor keeps them). */
 export function splitLeaves(packed: Buffer): Buffer[] {
-  return Array.from({ length: Math.floor(packed.length / 32) }, (_, index) => packed.subarray(index * 32, index * 32 + 32));
+  return Array.from({ length: Math.floor(packed.length / 32) }, (_, index) =>
+    packed.subarray(index * 32, index * 32 + 32),
+  );
 }

@@ -40,6 +40,11 @@ export function parsePublishedAnchors(text: string): AuditAnchor[] {
   return anchors;
 }
 
-function anchorOfLine({ type: _type, leaves: _leaves, complete: _complete, ...anchor }: z.infer<typeof publishedAnchorSchema>): AuditAnchor {
+function anchorOfLine({
+  type: _type,
+  leaves: _leaves,
+  complete: _complete,
+  ...anchor
+}: z.infer<typeof publishedAnchorSchema>): AuditAnchor {
   return anchor;
 }

@@ -26,7 +26,8 @@ export interface SegmentUnderCheck {
  */
 export function segmentFindings({ anchor, leaves, rows, complete }: SegmentUnderCheck): TrailFinding[] {
   const anchorNo = anchor.anchor_no;
-  if (leaves.length !== anchor.row_count || merkleRoot(leaves) !== anchor.merkle_root) return [{ kind: 'segment_leaves', anchor_no: anchorNo }];
+  if (leaves.length !== anchor.row_count || merkleRoot(leaves) !== anchor.merkle_root)
+    return [{ kind: 'segment_leaves', anchor_no: anchorNo }];
   const positions = new Map<string, number[]>();
   leaves.forEach((leaf, position) => {
     const hex = Buffer.from(leaf).toString('hex');
@@ -37,7 +38,8 @@ export function segmentFindings({ anchor, leaves, rows, complete }: SegmentUnder
   const placed = rows.map((row) => ({ row, position: positions.get(auditLeaf(row).toString('hex'))?.shift() }));
   const matched = placed.flatMap(({ position }) => (position === undefined ? [] : [position]));
   const findings: TrailFinding[] = [];
-  if (matched.some((position, index) => index > 0 && position < matched[index - 1]!)) findings.push({ kind: 'rows_reordered', anchor_no: anchorNo });
+  if (matched.some((position, index) => index > 0 && position < matched[index - 1]!))
+    findings.push({ kind: 'rows_reordered', anchor_no: anchorNo });
   const taken = new Set(matched);
   // Walk the rows; each intact row closes a gap of changed rows and left-over leaves since the previous one.
   let previous: { position: number; auditId: string | null } = { position: -1, auditId: null };
@@ -49,10 +51,26 @@ export function segmentFindings({ anchor, leaves, rows, complete }: SegmentUnder
       continue;
     }
     const leftOver: number[] = [];
-    for (let position = previous.position + 1; position < next.position; position++) if (!taken.has(position)) leftOver.push(position);
-    strays.forEach((row, index) => findings.push({ kind: 'row_not_as_sealed', anchor_no: anchorNo, audit_id: row.audit_id, seq: row.seq, how: index < leftOver.length ? 'changed' : 'added' }));
+    for (let position = previous.position + 1; position < next.position; position++)
+      if (!taken.has(position)) leftOver.push(position);
+    strays.forEach((row, index) =>
+      findings.push({
+        kind: 'row_not_as_sealed',
+        anchor_no: anchorNo,
+        audit_id: row.audit_id,
+        seq: row.seq,
+        how: index < leftOver.length ? 'changed' : 'added',
+      }),
+    );
     if (complete) {
-      for (const position of leftOver.slice(strays.length)) findings.push({ kind: 'row_missing', anchor_no: anchorNo, position, after: previous.auditId, before: next.row?.audit_id ?? null });
+      for (const position of leftOver.slice(strays.length))
+        findings.push({
+          kind: 'row_missing',
+          anchor_no: anchorNo,
+          position,
+          after: previous.auditId,
+          before: next.row?.audit_id ?? null,
+        });
     }
     previous = { position: Math.max(previous.position, next.position), auditId: next.row?.audit_id ?? null };
     strays = [];

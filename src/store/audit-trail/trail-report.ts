@@ -70,7 +70,10 @@ export interface HistoryLookup {
 /** Whether a month (`YYYY-MM-01`) overlaps the scope's window. */
 export function monthInWindow(period: string, scope: TrailScope): boolean {
   const [start, end] = monthBounds(period);
-  return (scope.since === undefined || Date.parse(end) > Date.parse(scope.since)) && (scope.until === undefined || Date.parse(start) < Date.parse(scope.until));
+  return (
+    (scope.since === undefined || Date.parse(end) > Date.parse(scope.since)) &&
+    (scope.until === undefined || Date.parse(start) < Date.parse(scope.until))
+  );
 }
 
 /** Just the scope of some options (the fields given, none undefined). */

@@ -81,7 +81,10 @@ export function rowFindings(row: TrailRow): TrailFinding[] {
 /** The SHA-256 of every artifact body a row names: its model result's full result and its record's recorded call. */
 export function artifactsNamedBy(row: TrailRow): string[] {
   const named = [parsed<{ artifact?: { artifact_id?: unknown } }>(row.model_result)?.artifact?.artifact_id];
-  if (row.protected !== null) named.push(parsed<{ recorded_output?: { artifact_id?: unknown } }>(row.protected.audit)?.recorded_output?.artifact_id);
+  if (row.protected !== null)
+    named.push(
+      parsed<{ recorded_output?: { artifact_id?: unknown } }>(row.protected.audit)?.recorded_output?.artifact_id,
+    );
   return named.flatMap((id) => (typeof id === 'string' && /^art_[0-9a-f]{64}$/.test(id) ? [id.slice(4)] : []));
 }
 

@@ -30,7 +30,10 @@ type AnchorLine = Extract<Line, { type: 'anchor' }>;
  * and each record's model result against its digest — with the protected fields, also its whole record, every column
  * and its call binding. An artifact body is not in an export: what erasure or purge removed is reported as such.
  */
-export async function verifyExportLines(lines: AsyncIterable<string> | Iterable<string>, options: VerifyFileOptions = {}): Promise<TrailReport> {
+export async function verifyExportLines(
+  lines: AsyncIterable<string> | Iterable<string>,
+  options: VerifyFileOptions = {},
+): Promise<TrailReport> {
   const findings: TrailFinding[] = [];
   const notes: TrailNote[] = [];
   const anchors: AnchorLine[] = [];
@@ -51,7 +54,8 @@ export async function verifyExportLines(lines: AsyncIterable<string> | Iterable<
     group = { anchorNo: null, rows: [] };
     if (anchorNo === null || rows.length === 0) return;
     const anchor = byNo.get(anchorNo);
-    if (anchor === undefined || anchor.leaves === null) return void broken(`records of anchor ${anchorNo}, which the export does not carry with its leaves`);
+    if (anchor === undefined || anchor.leaves === null)
+      return void broken(`records of anchor ${anchorNo}, which the export does not carry with its leaves`);
     if (withRecords.has(anchorNo)) return void broken(`the records of anchor ${anchorNo} are not together`);
     withRecords.add(anchorNo);
     counts.segments += 1;
@@ -118,15 +122,24 @@ export async function verifyExportLines(lines: AsyncIterable<string> | Iterable<
   closeGroup();
   for (const anchor of anchors) {
     // A segment the export claims whole, of which no record came: every sealed row of it is missing.
-    if (anchor.complete && anchor.leaves !== null && !withRecords.has(anchor.anchor_no)) findings.push(...segmentFindings({ anchor, leaves: leavesOf(anchor.leaves), rows: [], complete: true }));
+    if (anchor.complete && anchor.leaves !== null && !withRecords.has(anchor.anchor_no))
+      findings.push(...segmentFindings({ anchor, leaves: leavesOf(anchor.leaves), rows: [], complete: true }));
   }
   if (!headerSeen) broken('no header');
   if (manifest === null) broken('no manifest: the file is cut short');
   else {
     const head = anchors.at(-1);
-    if (manifest.lines_sha256 !== digest.digest('hex')) broken('the lines are not the lines the manifest was written after');
-    if (manifest.records !== counts.rows || manifest.sealed_records !== counts.sealed || manifest.unsealed_records !== counts.unsealed || manifest.anchors !== anchors.length) broken('the counts differ from the manifest');
-    if ((manifest.head?.anchor_sha256 ?? null) !== (head?.anchor_sha256 ?? null)) broken("the last anchor is not the manifest's head");
+    if (manifest.lines_sha256 !== digest.digest('hex'))
+      broken('the lines are not the lines the manifest was written after');
+    if (
+      manifest.records !== counts.rows ||
+      manifest.sealed_records !== counts.sealed ||
+      manifest.unsealed_records !== counts.unsealed ||
+      manifest.anchors !== anchors.length
+    )
+      broken('the counts differ from the manifest');
+    if ((manifest.head?.anchor_sha256 ?? null) !== (head?.anchor_sha256 ?? null))
+      broken("the last anchor is not the manifest's head");
   }
   findings.push(...chainFindings(anchors));
   if (options.verifyKeys !== undefined) findings.push(...signatureFindings(anchors, options.verifyKeys));
@@ -140,7 +153,14 @@ export async function verifyExportLines(lines: AsyncIterable<string> | Iterable<
     scope,
     history: 'not_checked',
     head: head === undefined ? null : { anchor_no: head.anchor_no, anchor_sha256: head.anchor_sha256 },
-    counts: { rows: counts.rows, anchors: anchors.length, segments: counts.segments, retired_anchors: anchors.filter((anchor) => anchor.period < retiredBefore).length, unsealed_rows: counts.unsealed, runs: 0 },
+    counts: {
+      rows: counts.rows,
+      anchors: anchors.length,
+      segments: counts.segments,
+      retired_anchors: anchors.filter((anchor) => anchor.period < retiredBefore).length,
+      unsealed_rows: counts.unsealed,
+      runs: 0,
+    },
     findings,
     notes,
   };
@@ -156,12 +176,25 @@ function parseLine(text: string): Line | null {
 }
 
 /** A record line as a trail row: its JSON values as their canonical text again (the bytes the digests cover). */
-function trailRowOfLine({ type: _type, anchor_no: _anchor, model_result, protected: hidden, ...columns }: RecordLine): TrailRow | null {
+function trailRowOfLine({
+  type: _type,
+  anchor_no: _anchor,
+  model_result,
+  protected: hidden,
+  ...columns
+}: RecordLine): TrailRow | null {
   try {
     return {
       ...columns,
       model_result: canonicalJson(model_result),
-      protected: hidden === null ? null : { audit: canonicalJson(hidden.audit), idempotency_key: hidden.idempotency_key, principal_ref: hidden.principal_ref },
+      protected:
+        hidden === null
+          ? null
+          : {
+              audit: canonicalJson(hidden.audit),
+              idempotency_key: hidden.idempotency_key,
+              principal_ref: hidden.principal_ref,
+            },
     };
   } catch {
     return null;

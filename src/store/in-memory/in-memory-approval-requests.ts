@@ -1,4 +1,14 @@
-import { assertSameRequest, checkApprovalRequest, checkApprovalRequestRef, previewOf, requestLimit, type ApprovalRequest, type ApprovalRequestFilter, type ApprovalRequestInput, type ApprovalRequestRef } from '../approval-requests.js';
+import {
+  assertSameRequest,
+  checkApprovalRequest,
+  checkApprovalRequestRef,
+  previewOf,
+  requestLimit,
+  type ApprovalRequest,
+  type ApprovalRequestFilter,
+  type ApprovalRequestInput,
+  type ApprovalRequestRef,
+} from '../approval-requests.js';
 import { canonicalJson } from '../../contract/canonical-json.js';
 import { checkText } from '../input-checks.js';
 import { copy, type InMemoryTables } from './in-memory-tables.js';
@@ -9,7 +19,10 @@ export function recordApprovalRequest(tables: InMemoryTables, input: ApprovalReq
   const key = keyOf(checked.ref);
   const stored = tables.approvalRequests.get(key);
   if (stored !== undefined) {
-    assertSameRequest(checked, { ...stored, previewJson: canonicalJson({ arguments: stored.arguments, hidden: stored.hidden }) });
+    assertSameRequest(checked, {
+      ...stored,
+      previewJson: canonicalJson({ arguments: stored.arguments, hidden: stored.hidden }),
+    });
     return copy(stored);
   }
   const request: ApprovalRequest = {
@@ -35,9 +48,17 @@ export function getApprovalRequest(tables: InMemoryTables, ref: ApprovalRequestR
 export function listApprovalRequests(tables: InMemoryTables, filter: ApprovalRequestFilter): ApprovalRequest[] {
   const workflowId = filter.workflowId === undefined ? undefined : checkText(filter.workflowId, 'workflowId');
   const at = filter.at.getTime();
-  const attempted = new Set([...tables.audits.values()].map((audit) => keyOf({ workflowId: audit.workflowId, runId: audit.runId ?? '', callId: audit.callId })));
+  const attempted = new Set(
+    [...tables.audits.values()].map((audit) =>
+      keyOf({ workflowId: audit.workflowId, runId: audit.runId ?? '', callId: audit.callId }),
+    ),
+  );
   const waiting = [...tables.approvalRequests.values()].filter(
-    (request) => Date.parse(request.expiresAt) > at && Date.parse(request.requestedAt) <= at && (workflowId === undefined || request.workflowId === workflowId) && !attempted.has(keyOf(request)),
+    (request) =>
+      Date.parse(request.expiresAt) > at &&
+      Date.parse(request.requestedAt) <= at &&
+      (workflowId === undefined || request.workflowId === workflowId) &&
+      !attempted.has(keyOf(request)),
   );
   const order = (r: ApprovalRequest) => [r.requestedAt, r.workflowId, r.runId, r.callId];
   waiting.sort((a, b) => compare(order(a), order(b)));

@@ -9,8 +9,10 @@ import type { InMemoryTables } from './in-memory-tables.js';
 export function putArtifact(tables: InMemoryTables, artifact: ArtifactPayload): void {
   const sha256 = checkSha256(artifact.sha256, 'artifact.sha256');
   const bytes = Buffer.byteLength(artifact.body, 'utf8');
-  if (sha256OfBytes(artifact.body) !== sha256 || bytes !== artifact.bytes) throw new StoreError('digest_mismatch', { what: 'artifact', declared: sha256 });
-  if (!tables.artifacts.has(sha256)) tables.artifacts.set(sha256, { sha256, contentType: artifact.contentType, bytes, body: artifact.body });
+  if (sha256OfBytes(artifact.body) !== sha256 || bytes !== artifact.bytes)
+    throw new StoreError('digest_mismatch', { what: 'artifact', declared: sha256 });
+  if (!tables.artifacts.has(sha256))
+    tables.artifacts.set(sha256, { sha256, contentType: artifact.contentType, bytes, body: artifact.body });
 }
 
 /** Reads an artifact and re-verifies its digest. */

@@ -1,10 +1,23 @@
 import { auditRefOf, type AuditRef } from '../ledger.js';
-import { assertLabelFits, assertSameAudit, checkLabel, type OutcomeLabel, type OutcomeLabelKind } from '../outcome-labels.js';
+import {
+  assertLabelFits,
+  assertSameAudit,
+  checkLabel,
+  type OutcomeLabel,
+  type OutcomeLabelKind,
+} from '../outcome-labels.js';
 import { StoreError } from '../store-error.js';
 import { copy, type InMemoryTables } from './in-memory-tables.js';
 
 /** Adds a label to an audited attempt; the same label again is a no-op that returns the stored one. */
-export function labelOutcome(tables: InMemoryTables, auditRef: AuditRef, label: OutcomeLabelKind, labelledBy: string, note: string | null, now: string): OutcomeLabel {
+export function labelOutcome(
+  tables: InMemoryTables,
+  auditRef: AuditRef,
+  label: OutcomeLabelKind,
+  labelledBy: string,
+  note: string | null,
+  now: string,
+): OutcomeLabel {
   const checked = checkLabel(auditRef, label, labelledBy, note);
   const stored = tables.audits.get(checked.auditId);
   if (stored === undefined) throw new StoreError('audit_not_found', { auditId: checked.auditId });

@@ -4,7 +4,15 @@ import { toCanonicalText } from '../canonical-text.js';
 import { sha256OfBytes } from '../byte-digest.js';
 import { checkSha256, checkText } from '../input-checks.js';
 import { checkLeaseRequest, lateResultEscalation } from '../lease.js';
-import { auditRefOf, ledgerStatusFor, type AuditRef, type ClaimInput, type ClaimResult, type LedgerEntry, type RecordExecutionInput } from '../ledger.js';
+import {
+  auditRefOf,
+  ledgerStatusFor,
+  type AuditRef,
+  type ClaimInput,
+  type ClaimResult,
+  type LedgerEntry,
+  type RecordExecutionInput,
+} from '../ledger.js';
 import { checkRecordedWorkflow } from '../recorded-workflow.js';
 import { StoreError } from '../store-error.js';
 import { putArtifact } from './in-memory-artifacts.js';
@@ -21,18 +29,50 @@ export function claimIdempotencyKey(tables: InMemoryTables, input: ClaimInput, n
   const lease = checkLeaseRequest(input);
   const row = tables.ledger.get(key);
   const claim = (): ClaimResult => {
-    const granted = lease === null ? null : { holder: lease.holder, token: lease.token, expiresAt: new Date(Date.parse(now) + lease.durationMs).toISOString(), dispatchedAt: null, revokedAt: null };
+    const granted =
+      lease === null
+        ? null
+        : {
+            holder: lease.holder,
+            token: lease.token,
+            expiresAt: new Date(Date.parse(now) + lease.durationMs).toISOString(),
+            dispatchedAt: null,
+            revokedAt: null,
+          };
     tables.ledger.set(key, {
-      requestSha256, tool: input.tool, workflowId: input.workflowId, callId: input.callId, status: 'claimed', modelResult: row?.modelResult ?? null, auditRef: row?.auditRef ?? null,
-      claimedAt: now, completedAt: null, lease: granted, fencedHolders: row?.fencedHolders ?? [], lateCommitAuditId: null,
+      requestSha256,
+      tool: input.tool,
+      workflowId: input.workflowId,
+      callId: input.callId,
+      status: 'claimed',
+      modelResult: row?.modelResult ?? null,
+      auditRef: row?.auditRef ?? null,
+      claimedAt: now,
+      completedAt: null,
+      lease: granted,
+      fencedHolders: row?.fencedHolders ?? [],
+      lateCommitAuditId: null,
     });
-    return { kind: 'claimed', claimedAt: now, lease: granted && { token: granted.token, expiresAt: granted.expiresAt } };
+    return {
+      kind: 'claimed',
+      claimedAt: now,
+      lease: granted && { token: granted.token, expiresAt: granted.expiresAt },
+    };
   };
   if (!row) return claim();
-  if (row.requestSha256 !== requestSha256) return { kind: 'conflict', recordedRequestSha256: row.requestSha256, recordedTool: row.tool };
-  if (row.status === 'released') return lease !== null && row.fencedHolders.includes(lease.holder) ? { kind: 'fenced' } : claim();
-  if (row.status === 'completed' && row.modelResult && row.auditRef) return { kind: 'replay', modelResult: asLocalReplay(copy(row.modelResult)), auditRef: row.auditRef };
-  return { kind: 'in_progress', state: row.status === 'unknown' ? 'outcome_unknown' : 'running', claimedAt: row.claimedAt, claimedBy: { workflowId: row.workflowId, callId: row.callId }, auditRef: row.auditRef };
+  if (row.requestSha256 !== requestSha256)
+    return { kind: 'conflict', recordedRequestSha256: row.requestSha256, recordedTool: row.tool };
+  if (row.status === 'released')
+    return lease !== null && row.fencedHolders.includes(lease.holder) ? { kind: 'fenced' } : claim();
+  if (row.status === 'completed' && row.modelResult && row.auditRef)
+    return { kind: 'replay', modelResult: asLocalReplay(copy(row.modelResult)), auditRef: row.auditRef };
+  return {
+    kind: 'in_progress',
+    state: row.status === 'unknown' ? 'outcome_unknown' : 'running',
+    claimedAt: row.claimedAt,
+    claimedBy: { workflowId: row.workflowId, callId: row.callId },
+    auditRef: row.auditRef,
+  };
 }
 
 /**
@@ -43,12 +83,14 @@ export function recordExecution(tables: InMemoryTables, input: RecordExecutionIn
   checkRecordedWorkflow(input);
   const { audit, modelResult, artifacts, evidenceSources } = input.execution;
   const modelResultJson = toCanonicalText(modelResult, 'execution.modelResult');
-  if (sha256OfBytes(modelResultJson) !== audit.bindings.result_sha256) throw new StoreError('digest_mismatch', { what: 'model_result', auditId: audit.audit_id });
+  if (sha256OfBytes(modelResultJson) !== audit.bindings.result_sha256)
+    throw new StoreError('digest_mismatch', { what: 'model_result', auditId: audit.audit_id });
   const auditSha256 = sha256OfBytes(toCanonicalText(audit, 'execution.audit'));
   const existing = tables.audits.get(audit.audit_id);
   // A second record under an audit id must carry the same bindings; the stored record (and its digest) stays.
   const ref = existing ? auditRefOf(existing.audit, existing.auditSha256) : auditRefOf(audit, auditSha256);
-  if (existing && !sameBindings(ref, audit.bindings)) throw new StoreError('audit_id_reused', { auditId: audit.audit_id });
+  if (existing && !sameBindings(ref, audit.bindings))
+    throw new StoreError('audit_id_reused', { auditId: audit.audit_id });
   for (const artifact of artifacts) putArtifact(tables, artifact);
   if (!existing) {
     tables.audits.set(audit.audit_id, {
@@ -84,26 +126,61 @@ export function recordExecution(tables: InMemoryTables, input: RecordExecutionIn
   const status = ledgerStatusFor(modelResult);
   if (!row) {
     tables.ledger.set(audit.idempotency_key, {
-      requestSha256: ref.request_sha256, tool: audit.tool, workflowId: input.workflowId, callId: audit.call_id, status, modelResult: copy(modelResult), auditRef: ref,
-      claimedAt: now, completedAt: status === 'completed' ? now : null, lease: null, fencedHolders: [], lateCommitAuditId: null,
+      requestSha256: ref.request_sha256,
+      tool: audit.tool,
+      workflowId: input.workflowId,
+      callId: audit.call_id,
+      status,
+      modelResult: copy(modelResult),
+      auditRef: ref,
+      claimedAt: now,
+      completedAt: status === 'completed' ? now : null,
+      lease: null,
+      fencedHolders: [],
+      lateCommitAuditId: null,
     });
   } else if (row.requestSha256 !== ref.request_sha256) {
-    throw new StoreError('idempotency_conflict', { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, recordedRequestSha256: row.requestSha256 });
+    throw new StoreError('idempotency_conflict', {
+      idempotencyKey: audit.idempotency_key,
+      auditId: audit.audit_id,
+      recordedRequestSha256: row.requestSha256,
+    });
   } else if (recordMovesRow(row, input, status === 'completed')) {
-    Object.assign(row, { status, modelResult: copy(modelResult), auditRef: ref, completedAt: status === 'completed' ? now : null });
+    Object.assign(row, {
+      status,
+      modelResult: copy(modelResult),
+      auditRef: ref,
+      completedAt: status === 'completed' ? now : null,
+    });
     // As in Postgres: a leased record ends its lease (its attempt dispatches nothing more).
-    if (input.leaseToken !== undefined && row.lease !== null && Date.parse(now) < Date.parse(row.lease.expiresAt)) row.lease = { ...row.lease, expiresAt: now };
+    if (input.leaseToken !== undefined && row.lease !== null && Date.parse(now) < Date.parse(row.lease.expiresAt))
+      row.lease = { ...row.lease, expiresAt: now };
   } else {
     const reason = lateResultEscalation(input);
     if (reason !== null && row.status !== 'completed') {
-      escalateLateResult(tables, { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, workflowId: input.workflowId, callId: audit.call_id, tool: audit.tool, reason }, now);
+      escalateLateResult(
+        tables,
+        {
+          idempotencyKey: audit.idempotency_key,
+          auditId: audit.audit_id,
+          workflowId: input.workflowId,
+          callId: audit.call_id,
+          tool: audit.tool,
+          reason,
+        },
+        now,
+      );
     }
   }
   return ref;
 }
 
 function sameBindings(a: AuditRef, b: AuditRecord['bindings']): boolean {
-  return a.request_sha256 === b.request_sha256 && a.result_sha256 === b.result_sha256 && a.call_binding_sha256 === b.call_binding_sha256;
+  return (
+    a.request_sha256 === b.request_sha256 &&
+    a.result_sha256 === b.result_sha256 &&
+    a.call_binding_sha256 === b.call_binding_sha256
+  );
 }
 
 /** The pg store's ledger rule (see updateLedger there): completed and disputed rows stay; a leased record needs its claim. */
@@ -117,9 +194,29 @@ function recordMovesRow(row: LedgerRow, input: RecordExecutionInput, completes: 
 export function getLedgerEntry(tables: InMemoryTables, idempotencyKey: string): LedgerEntry | null {
   const row = tables.ledger.get(idempotencyKey);
   if (!row) return null;
-  const { requestSha256, tool, workflowId, callId, status, auditRef, claimedAt, completedAt, lease, lateCommitAuditId } = row;
+  const {
+    requestSha256,
+    tool,
+    workflowId,
+    callId,
+    status,
+    auditRef,
+    claimedAt,
+    completedAt,
+    lease,
+    lateCommitAuditId,
+  } = row;
   return {
-    idempotencyKey, requestSha256, tool, workflowId, callId, status, auditRef, claimedAt, completedAt, lateCommitAuditId,
+    idempotencyKey,
+    requestSha256,
+    tool,
+    workflowId,
+    callId,
+    status,
+    auditRef,
+    claimedAt,
+    completedAt,
+    lateCommitAuditId,
     modelResult: row.modelResult && copy(row.modelResult),
     lease: lease && { expiresAt: lease.expiresAt, dispatchedAt: lease.dispatchedAt, revokedAt: lease.revokedAt },
   };

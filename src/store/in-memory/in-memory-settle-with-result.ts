@@ -11,9 +11,15 @@ import type { InMemoryTables } from './in-memory-tables.js';
  * id, a digest mismatch) puts the round and the ledger row back as they were; an idempotency conflict keeps both,
  * as it keeps the audit.
  */
-export function settleWithResult(tables: InMemoryTables, settlement: SettleReconciliationInput, result: RecordExecutionInput, now: string): AuditRef {
+export function settleWithResult(
+  tables: InMemoryTables,
+  settlement: SettleReconciliationInput,
+  result: RecordExecutionInput,
+  now: string,
+): AuditRef {
   const key = settlement.idempotencyKey;
-  if (result.execution.audit.idempotency_key !== key) throw new StoreError('invalid_input', { field: 'result', problem: 'another key' });
+  if (result.execution.audit.idempotency_key !== key)
+    throw new StoreError('invalid_input', { field: 'result', problem: 'another key' });
   const round = tables.reconciliations.get(key)?.at(-1);
   const ledgerRow = tables.ledger.get(key);
   const before = { round: round && { ...round }, ledgerRow: ledgerRow && { ...ledgerRow } };

@@ -22,11 +22,25 @@ export function applyStatePatch(tables: InMemoryTables, input: StatePatchInput, 
   const workflowId = checkText(input.workflowId, 'workflowId');
   const cited = readCitedEvidence(tables, workflowId, evidenceIds);
   assertAllCited(workflowId, evidenceIds, cited);
-  const provenance = resolvePatchProvenance({ source: input.source, observedAt: input.observedAt, retrievedAt: input.retrievedAt }, cited);
+  const provenance = resolvePatchProvenance(
+    { source: input.source, observedAt: input.observedAt, retrievedAt: input.retrievedAt },
+    cited,
+  );
   const { source } = provenance;
   const observedAt = provenance.observedAt?.toISOString() ?? null;
   const retrievedAt = provenance.retrievedAt.toISOString();
-  const identity = { patchId, workflowId, key: checkText(input.key, 'key', { allowEmpty: true }), valueJson, evidenceIds, source, observedAt, retrievedAt, expectedVersion, callId: checkText(input.callId, 'callId') };
+  const identity = {
+    patchId,
+    workflowId,
+    key: checkText(input.key, 'key', { allowEmpty: true }),
+    valueJson,
+    evidenceIds,
+    source,
+    observedAt,
+    retrievedAt,
+    expectedVersion,
+    callId: checkText(input.callId, 'callId'),
+  };
   const sha256 = sha256OfBytes(toCanonicalText(identity, 'patch'));
   const stored = storedPatchKey(workflowId, patchId);
   const existing = tables.patches.get(stored);
@@ -37,11 +51,41 @@ export function applyStatePatch(tables: InMemoryTables, input: StatePatchInput, 
   assertEvidenceValid(cited, Date.parse(now));
   const stateKey = `${input.workflowId}\u0000${input.key}`;
   const currentVersion = tables.state.get(stateKey)?.version ?? 0;
-  if (currentVersion !== expectedVersion) throw new StoreError('version_conflict', { workflowId: input.workflowId, key: input.key, expectedVersion, currentVersion });
+  if (currentVersion !== expectedVersion)
+    throw new StoreError('version_conflict', {
+      workflowId: input.workflowId,
+      key: input.key,
+      expectedVersion,
+      currentVersion,
+    });
   const value = fromCanonicalText(valueJson);
-  const record: StatePatchRecord = { patchId: input.patchId, workflowId: input.workflowId, key: input.key, value, evidenceIds, source, observedAt, retrievedAt, version: expectedVersion + 1, callId: input.callId, appliedAt: now };
+  const record: StatePatchRecord = {
+    patchId: input.patchId,
+    workflowId: input.workflowId,
+    key: input.key,
+    value,
+    evidenceIds,
+    source,
+    observedAt,
+    retrievedAt,
+    version: expectedVersion + 1,
+    callId: input.callId,
+    appliedAt: now,
+  };
   tables.patches.set(stored, { record, sha256 });
-  tables.state.set(stateKey, { workflowId: input.workflowId, key: input.key, value, version: record.version, evidenceIds, source, observedAt, retrievedAt, callId: input.callId, patchId: input.patchId, updatedAt: now });
+  tables.state.set(stateKey, {
+    workflowId: input.workflowId,
+    key: input.key,
+    value,
+    version: record.version,
+    evidenceIds,
+    source,
+    observedAt,
+    retrievedAt,
+    callId: input.callId,
+    patchId: input.patchId,
+    updatedAt: now,
+  });
   return { applied: true, version: record.version, patch: copy(record) };
 }
 
@@ -52,6 +96,12 @@ export function getState(tables: InMemoryTables, workflowId: string, key: string
 }
 
 /** Applied patches of a workflow (optionally one key), in the order they were applied. */
-export function listStatePatches(tables: InMemoryTables, filter: { readonly workflowId: string; readonly key?: string }): StatePatchRecord[] {
-  return [...tables.patches.values()].map((p) => p.record).filter((p) => p.workflowId === filter.workflowId && (filter.key === undefined || p.key === filter.key)).map(copy);
+export function listStatePatches(
+  tables: InMemoryTables,
+  filter: { readonly workflowId: string; readonly key?: string },
+): StatePatchRecord[] {
+  return [...tables.patches.values()]
+    .map((p) => p.record)
+    .filter((p) => p.workflowId === filter.workflowId && (filter.key === undefined || p.key === filter.key))
+    .map(copy);
 }

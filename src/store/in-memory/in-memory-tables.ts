@@ -77,7 +77,18 @@ export interface InMemoryTables {
 
 /** Tables with no rows. */
 export function emptyTables(): InMemoryTables {
-  return { ledger: new Map(), audits: new Map(), evidence: new Map(), artifacts: new Map(), patches: new Map(), state: new Map(), memory: new Map(), reconciliations: new Map(), labels: new Map(), approvalRequests: new Map() };
+  return {
+    ledger: new Map(),
+    audits: new Map(),
+    evidence: new Map(),
+    artifacts: new Map(),
+    patches: new Map(),
+    state: new Map(),
+    memory: new Map(),
+    reconciliations: new Map(),
+    labels: new Map(),
+    approvalRequests: new Map(),
+  };
 }
 
 /** Deep copy through JSON, so callers can never mutate what the store holds (as with a real database). */
@@ -86,6 +97,9 @@ export function copy<T>(value: T): T {
 }
 
 /** True when a row belongs to the filter's workflow (and call, when the filter names one). */
-export function matchesCall(row: { readonly workflowId: string; readonly callId: string }, filter: CallFilter): boolean {
+export function matchesCall(
+  row: { readonly workflowId: string; readonly callId: string },
+  filter: CallFilter,
+): boolean {
   return row.workflowId === filter.workflowId && (filter.callId === undefined || row.callId === filter.callId);
 }

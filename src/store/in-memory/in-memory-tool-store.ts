@@ -1,6 +1,11 @@
 /* eslint-disable @typescript-eslint/require-await -- methods are async so that every validation failure is a rejected promise, exactly as with the pg store. */
 import type { ArtifactPayload } from '../../contract/execute-tool.js';
-import type { ApprovalRequest, ApprovalRequestFilter, ApprovalRequestInput, ApprovalRequestRef } from '../approval-requests.js';
+import type {
+  ApprovalRequest,
+  ApprovalRequestFilter,
+  ApprovalRequestInput,
+  ApprovalRequestRef,
+} from '../approval-requests.js';
 import type { ContractMetrics, MetricsWindow } from '../contract-metrics.js';
 import type { FenceDecision, FenceDispatchInput } from '../lease.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from '../ledger.js';
@@ -147,7 +152,12 @@ export class InMemoryToolStore implements ToolStore {
     return contractMetrics(this.tables, window);
   }
 
-  async labelOutcome(auditRef: AuditRef, label: OutcomeLabelKind, labelledBy: string, note: string | null): Promise<OutcomeLabel> {
+  async labelOutcome(
+    auditRef: AuditRef,
+    label: OutcomeLabelKind,
+    labelledBy: string,
+    note: string | null,
+  ): Promise<OutcomeLabel> {
     return labelOutcome(this.tables, auditRef, label, labelledBy, note, this.now());
   }
 

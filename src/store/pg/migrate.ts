@@ -60,7 +60,8 @@ export async function loadMigrations(dir: URL = MIGRATIONS_DIR): Promise<Migrati
   const migrations: Migration[] = [];
   for (const [index, file] of files.entries()) {
     const version = Number(file.slice(0, 3));
-    if (version !== index + 1) throw new StoreError('migration_mismatch', { file, problem: 'versions must be 1..n without gaps' });
+    if (version !== index + 1)
+      throw new StoreError('migration_mismatch', { file, problem: 'versions must be 1..n without gaps' });
     const sql = await readFile(new URL(file, dir), 'utf8');
     migrations.push({ version, name: file, sql, sha256: createHash('sha256').update(sql).digest('hex') });
   }
@@ -85,29 +86,46 @@ export async function migrate(pool: Pool, options: MigrateOptions = {}): Promise
     const migrationsTable = tx.table(MIGRATIONS_TABLE);
     // Created only when missing (CREATE ... IF NOT EXISTS needs the schema's CREATE right even when the table is
     // there): a schema that is up to date takes no DDL, so a role that may only read it can confirm that it is.
-    const existing = await tx.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [qualifiedTable(schema, MIGRATIONS_TABLE)]);
+    const existing = await tx.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [
+      qualifiedTable(schema, MIGRATIONS_TABLE),
+    ]);
     if (existing[0]?.present !== true) {
-      await tx.query(`CREATE TABLE ${migrationsTable} (version integer PRIMARY KEY, name text NOT NULL, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`, []);
+      await tx.query(
+        `CREATE TABLE ${migrationsTable} (version integer PRIMARY KEY, name text NOT NULL, sha256 text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+        [],
+      );
     }
-    const rows = await tx.query<{ version: number; sha256: string }>(`SELECT version, sha256 FROM ${migrationsTable} ORDER BY version`, []);
+    const rows = await tx.query<{ version: number; sha256: string }>(
+      `SELECT version, sha256 FROM ${migrationsTable} ORDER BY version`,
+      [],
+    );
     const recorded = new Map(rows.map((row) => [row.version, row.sha256]));
     const applied: number[] = [];
     const alreadyApplied: number[] = [];
     for (const migration of all) {
       const sha = recorded.get(migration.version);
       if (sha !== undefined) {
-        if (sha !== migration.sha256) throw new StoreError('migration_mismatch', { version: migration.version, problem: 'applied migration was edited' });
+        if (sha !== migration.sha256)
+          throw new StoreError('migration_mismatch', {
+            version: migration.version,
+            problem: 'applied migration was edited',
+          });
         alreadyApplied.push(migration.version);
         continue;
       }
       // A migration file is trusted SQL shipped with the package, run as a multi-statement script.
       await tx.query(migration.sql, []);
-      await tx.query(`INSERT INTO ${migrationsTable} (version, name, sha256) VALUES ($1, $2, $3)`, [migration.version, migration.name, migration.sha256]);
+      await tx.query(`INSERT INTO ${migrationsTable} (version, name, sha256) VALUES ($1, $2, $3)`, [
+        migration.version,
+        migration.name,
+        migration.sha256,
+      ]);
       applied.push(migration.version);
     }
     const known = new Set(all.map((m) => m.version));
     const unknown = [...recorded.keys()].filter((version) => !known.has(version));
-    if (unknown.length > 0) throw new StoreError('migration_mismatch', { versions: unknown, problem: 'database is newer than this package' });
+    if (unknown.length > 0)
+      throw new StoreError('migration_mismatch', { versions: unknown, problem: 'database is newer than this package' });
     if (appRole !== null) {
       await assertOwnsTables(tx, schema);
       await tx.query(`SELECT "${schema}".ttc_grant_application_role($1)`, [appRole]);
@@ -127,7 +145,15 @@ async function assertSeparateRole(tx: Queryable, appRole: string): Promise<void>
     [appRole],
   );
   const role = rows[0];
-  const problem = !role ? 'no_such_role' : role.is_owner ? 'same_as_owner' : role.superuser ? 'superuser' : role.member_of_owner ? 'member_of_owner' : null;
+  const problem = !role
+    ? 'no_such_role'
+    : role.is_owner
+      ? 'same_as_owner'
+      : role.superuser
+        ? 'superuser'
+        : role.member_of_owner
+          ? 'member_of_owner'
+          : null;
   if (problem !== null) throw new StoreError('role_setup', { appRole, problem });
 }
 
@@ -159,12 +185,20 @@ async function assertNoStoreElsewhere(tx: Queryable, schema: string): Promise<vo
   );
   const found = rows[0];
   if (found === undefined || found.current === schema || found.target_has || !found.current_has) return;
-  throw new StoreError('migration_mismatch', { problem: 'store_in_another_schema', schema, found: found.current, fix: `set DATABASE_SCHEMA=${found.current} (or pass { schema: '${found.current}' } to migrate and PgToolStore)` });
+  throw new StoreError('migration_mismatch', {
+    problem: 'store_in_another_schema',
+    schema,
+    found: found.current,
+    fix: `set DATABASE_SCHEMA=${found.current} (or pass { schema: '${found.current}' } to migrate and PgToolStore)`,
+  });
 }
 
 /** True when the connected role owns a table of the package. */
 async function ownsTables(tx: Queryable, schema: string): Promise<boolean> {
-  const rows = await tx.query<{ owns: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename LIKE 'ttc\\_%' AND tableowner = current_user) AS owns`, [schema]);
+  const rows = await tx.query<{ owns: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename LIKE 'ttc\\_%' AND tableowner = current_user) AS owns`,
+    [schema],
+  );
   return rows[0]?.owns === true;
 }
 
@@ -174,5 +208,9 @@ async function assertOwnsTables(tx: Queryable, schema: string): Promise<void> {
     `SELECT tablename, tableowner FROM pg_tables WHERE schemaname = $1 AND tablename LIKE 'ttc\\_%' AND tableowner <> current_user ORDER BY tablename`,
     [schema],
   );
-  if (foreign.length > 0) throw new StoreError('role_setup', { problem: 'tables_owned_by_another_role', tables: foreign.map((row) => `${row.tablename} (${row.tableowner})`) });
+  if (foreign.length > 0)
+    throw new StoreError('role_setup', {
+      problem: 'tables_owned_by_another_role',
+      tables: foreign.map((row) => `${row.tablename} (${row.tableowner})`),
+    });
 }

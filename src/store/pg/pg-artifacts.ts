@@ -12,12 +12,20 @@ import type { StoredArtifact } from '../stored-records.js';
 export async function insertArtifact(db: Queryable, artifact: ArtifactPayload, now: Date): Promise<void> {
   const sha256 = checkSha256(artifact.sha256, 'artifact.sha256');
   const contentType = checkText(artifact.contentType, 'artifact.contentType');
-  if (typeof artifact.body !== 'string') throw new StoreError('invalid_input', { field: 'artifact.body', problem: 'not_a_string' });
+  if (typeof artifact.body !== 'string')
+    throw new StoreError('invalid_input', { field: 'artifact.body', problem: 'not_a_string' });
   const body = Buffer.from(artifact.body, 'utf8');
-  if (!artifact.body.isWellFormed()) throw new StoreError('invalid_input', { field: 'artifact.body', problem: 'lone_surrogate' });
+  if (!artifact.body.isWellFormed())
+    throw new StoreError('invalid_input', { field: 'artifact.body', problem: 'lone_surrogate' });
   const actual = sha256OfBytes(body);
   if (actual !== sha256 || body.byteLength !== artifact.bytes) {
-    throw new StoreError('digest_mismatch', { what: 'artifact', declared: sha256, actual, declaredBytes: artifact.bytes, actualBytes: body.byteLength });
+    throw new StoreError('digest_mismatch', {
+      what: 'artifact',
+      declared: sha256,
+      actual,
+      declaredBytes: artifact.bytes,
+      actualBytes: body.byteLength,
+    });
   }
   // Same digest ⇒ same bytes: the table's insert trigger keeps one row per digest and month (migration 006), so the
   // month that records an audit holds the bodies it names.

@@ -36,12 +36,18 @@ export function auditIndexValues(execution: ToolExecution): unknown[] {
   const facts = auditFactsOf(execution.audit, execution.modelResult);
   const layers = decidedLayersOf(execution.audit);
   return [
-    queryCopy(facts.tool), facts.errorCode === null ? null : queryCopy(facts.errorCode), facts.accepted, facts.warnings.map(queryCopy),
-    layers.map((l) => l.layer), layers.map((l) => l.outcome), layers.map((l) => queryCopy(l.ruleVersion)),
+    queryCopy(facts.tool),
+    facts.errorCode === null ? null : queryCopy(facts.errorCode),
+    facts.accepted,
+    facts.warnings.map(queryCopy),
+    layers.map((l) => l.layer),
+    layers.map((l) => l.outcome),
+    layers.map((l) => queryCopy(l.ruleVersion)),
   ];
 }
 
-const insertAuditIndexSql = (db: Queryable): string => `WITH ${auditIndexCtes({ db, auditId: '$1::text', recordedAt: '$2::timestamptz', gate: null, firstParam: 3 })} SELECT 1`;
+const insertAuditIndexSql = (db: Queryable): string =>
+  `WITH ${auditIndexCtes({ db, auditId: '$1::text', recordedAt: '$2::timestamptz', gate: null, firstParam: 3 })} SELECT 1`;
 
 /** Copies what the metrics read out of an attempt into its query-copy rows, in the transaction that inserted its audit row, with its time. */
 export async function insertAuditIndex(tx: Queryable, execution: ToolExecution, now: Date): Promise<void> {

@@ -60,7 +60,9 @@ export function joinedAuditColumns(alias: string): string {
 /** The joined audit's identity row, or `null` when the join found no audit row. */
 export function joinedAuditRow(row: JoinedAuditColumns): AuditIdentityRow | null {
   if (row.a_audit_id === null) return null;
-  return Object.fromEntries(AUDIT_IDENTITY_COLUMNS.map((column) => [column, row[`a_${column}`]])) as unknown as AuditIdentityRow;
+  return Object.fromEntries(
+    AUDIT_IDENTITY_COLUMNS.map((column) => [column, row[`a_${column}`]]),
+  ) as unknown as AuditIdentityRow;
 }
 
 /**
@@ -70,7 +72,8 @@ export function joinedAuditRow(row: JoinedAuditColumns): AuditIdentityRow | null
  * rewrites record and digest together gets past this, and the `audit_sha256` in Temporal history still differs.
  */
 export function verifiedAuditRecord(row: AuditIdentityRow): AuditRecord {
-  const mismatch = (field: string) => new StoreError('digest_mismatch', { what: 'audit', auditId: row.audit_id, field });
+  const mismatch = (field: string) =>
+    new StoreError('digest_mismatch', { what: 'audit', auditId: row.audit_id, field });
   if (sha256OfBytes(row.audit_json) !== row.audit_sha256) throw mismatch('audit_sha256');
   const audit = fromCanonicalText(row.audit_json) as AuditRecord;
   const differing = differingAuditColumn(row, audit);
@@ -79,7 +82,9 @@ export function verifiedAuditRecord(row: AuditIdentityRow): AuditRecord {
 }
 
 /** The reference Temporal history carries for an audit row (after {@link verifiedAuditRecord}). */
-export function auditRefOfRow(row: Pick<AuditRow, 'audit_id' | 'request_sha256' | 'result_sha256' | 'call_binding_sha256' | 'audit_sha256'>): AuditRef {
+export function auditRefOfRow(
+  row: Pick<AuditRow, 'audit_id' | 'request_sha256' | 'result_sha256' | 'call_binding_sha256' | 'audit_sha256'>,
+): AuditRef {
   return {
     audit_id: row.audit_id,
     request_sha256: row.request_sha256,
@@ -94,7 +99,8 @@ export function auditRefOfRow(row: Pick<AuditRow, 'audit_id' | 'request_sha256' 
  * result edited in the database must never be replayed to a model.
  */
 export function verifiedModelResult(modelResultJson: string, resultSha256: string, auditId: string): ModelResult {
-  if (sha256OfBytes(modelResultJson) !== resultSha256) throw new StoreError('digest_mismatch', { what: 'model_result', auditId });
+  if (sha256OfBytes(modelResultJson) !== resultSha256)
+    throw new StoreError('digest_mismatch', { what: 'model_result', auditId });
   return fromCanonicalText(modelResultJson) as ModelResult;
 }
 

@@ -4,7 +4,10 @@ import { StoreError, isStoreError, type StoreFailure } from '../store-error.js';
 export const APPEND_ONLY_SQLSTATE = 'TT001';
 
 /** SQLSTATEs of the audit lifecycle's functions (migration 007): a retired month, a retention run refused. */
-const LIFECYCLE_FAILURES: Readonly<Record<string, StoreFailure>> = { TT002: 'period_retired', TT003: 'retention_refused' };
+const LIFECYCLE_FAILURES: Readonly<Record<string, StoreFailure>> = {
+  TT002: 'period_retired',
+  TT003: 'retention_refused',
+};
 
 /** Constraints whose violation has a meaning of its own (named once, in migration 001). */
 const CONSTRAINT_FAILURES: Readonly<Record<string, StoreFailure>> = {
@@ -52,7 +55,8 @@ function classify(error: unknown): StoreFailure {
   const { code, constraint, syscall } = error as PgLikeError;
   // Node system errors (ECONNREFUSED, ECONNRESET, EPIPE…) carry `syscall`: the server is not reachable.
   if (typeof syscall === 'string') return 'unavailable';
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return classifySqlState(code, typeof constraint === 'string' ? constraint : null);
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code))
+    return classifySqlState(code, typeof constraint === 'string' ? constraint : null);
   if (CONNECTION_LOST_MESSAGES.includes(error.message)) return 'unavailable';
   return 'internal';
 }

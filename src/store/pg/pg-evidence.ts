@@ -4,7 +4,13 @@ import { fromCanonicalText } from '../canonical-text.js';
 import type { CitedEvidence } from '../cited-evidence.js';
 import { StoreError } from '../store-error.js';
 import type { EvidenceRecord } from '../stored-records.js';
-import { joinedAuditColumns, joinedAuditRow, verifiedAuditRecord, verifiedModelResult, type JoinedAuditColumns } from './pg-audit-rows.js';
+import {
+  joinedAuditColumns,
+  joinedAuditRow,
+  verifiedAuditRecord,
+  verifiedModelResult,
+  type JoinedAuditColumns,
+} from './pg-audit-rows.js';
 import type { Queryable } from './sql-runner.js';
 
 /** Which evidence rows to read: one workflow, optionally one call and/or some evidence ids. */
@@ -44,23 +50,46 @@ export async function readVerifiedEvidence(db: Queryable, filter: EvidenceFilter
  * The evidence a state patch or memory cites: the verified rows of `workflowId` with these ids, each with the
  * provenance of the call that returned it, from that call's verified model result.
  */
-export async function readCitedEvidence(db: Queryable, workflowId: string, evidenceIds: readonly string[]): Promise<CitedEvidence[]> {
+export async function readCitedEvidence(
+  db: Queryable,
+  workflowId: string,
+  evidenceIds: readonly string[],
+): Promise<CitedEvidence[]> {
   if (evidenceIds.length === 0) return [];
   return (await readVerified(db, { workflowId, evidenceIds })).map(({ record, modelResult: { provenance } }) => ({
     evidenceId: record.evidenceId,
     source: record.source,
     observedAt: record.observedAt,
-    call: { sourceLabel: provenance.source_label, observedAt: provenance.observed_at, retrievedAt: provenance.retrieved_at, trust: provenance.trust, validUntil: provenance.valid_until ?? null },
+    call: {
+      sourceLabel: provenance.source_label,
+      observedAt: provenance.observed_at,
+      retrievedAt: provenance.retrieved_at,
+      trust: provenance.trust,
+      validUntil: provenance.valid_until ?? null,
+    },
   }));
 }
 
 /** Evidence rows verified against the audits that recorded them, each with its audit's model result. */
-async function readVerified(db: Queryable, filter: EvidenceFilter): Promise<{ record: EvidenceRecord; modelResult: ModelResult }[]> {
-  const rows = await db.query<EvidenceWithAuditRow>(selectEvidence(db), [filter.workflowId, filter.callId ?? null, filter.evidenceIds ?? null]);
+async function readVerified(
+  db: Queryable,
+  filter: EvidenceFilter,
+): Promise<{ record: EvidenceRecord; modelResult: ModelResult }[]> {
+  const rows = await db.query<EvidenceWithAuditRow>(selectEvidence(db), [
+    filter.workflowId,
+    filter.callId ?? null,
+    filter.evidenceIds ?? null,
+  ]);
   // Several evidence rows share one audit: verify (hash and parse) each audit once.
   const modelResults = new Map<string, ModelResult>();
   return rows.map((row) => {
-    const mismatch = (field: string) => new StoreError('digest_mismatch', { what: 'evidence', auditId: row.audit_id, evidenceId: row.evidence_id, field });
+    const mismatch = (field: string) =>
+      new StoreError('digest_mismatch', {
+        what: 'evidence',
+        auditId: row.audit_id,
+        evidenceId: row.evidence_id,
+        field,
+      });
     const audit = joinedAuditRow(row);
     if (audit === null || row.a_model_result_json === null) throw mismatch('audit_id');
     let modelResult = modelResults.get(row.audit_id);

@@ -29,14 +29,21 @@ export async function escalateLateResult(tx: Queryable, late: LateResult, now: D
     await tx.query(
       `INSERT INTO ${tx.table('ttc_reconciliations')} (idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, escalated_at, escalation_reason)
        VALUES ($1, $2, $3, $4, $5, $6, 'escalated', $7, $7, $8)`,
-      [late.idempotencyKey, (latest?.round ?? 0) + 1, late.workflowId, late.callId, late.tool, late.auditId, now, late.reason],
+      [
+        late.idempotencyKey,
+        (latest?.round ?? 0) + 1,
+        late.workflowId,
+        late.callId,
+        late.tool,
+        late.auditId,
+        now,
+        late.reason,
+      ],
     );
   } else if (latest.state === 'open') {
-    await tx.query(`UPDATE ${tx.table('ttc_reconciliations')} SET state = 'escalated', escalated_at = $3, escalation_reason = $4 WHERE idempotency_key = $1 AND round = $2`, [
-      late.idempotencyKey,
-      latest.round,
-      now,
-      late.reason,
-    ]);
+    await tx.query(
+      `UPDATE ${tx.table('ttc_reconciliations')} SET state = 'escalated', escalated_at = $3, escalation_reason = $4 WHERE idempotency_key = $1 AND round = $2`,
+      [late.idempotencyKey, latest.round, now, late.reason],
+    );
   }
 }

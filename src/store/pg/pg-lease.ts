@@ -25,7 +25,8 @@ export async function fenceDispatch(db: Queryable, input: FenceDispatchInput): P
     [key],
   );
   const row = rows[0];
-  if (row === undefined || row.lease_token !== token || row.status !== 'claimed') return { allowed: false, reason: 'superseded' };
+  if (row === undefined || row.lease_token !== token || row.status !== 'claimed')
+    return { allowed: false, reason: 'superseded' };
   return { allowed: false, reason: row.lease_revoked_at === null ? 'expired' : 'revoked' };
 }
 
@@ -35,7 +36,13 @@ export async function fenceDispatch(db: Queryable, input: FenceDispatchInput): P
  * whether the dispatcher had passed its fence and not recorded a result that settles the key (its request may be
  * in flight: still running, or ended unknown a moment ago) and until when: its lease's end plus grace.
  */
-export async function revokeLease(tx: Queryable, idempotencyKey: string, tool: string, fence: CheckedFence, now: Date): Promise<DispatchState> {
+export async function revokeLease(
+  tx: Queryable,
+  idempotencyKey: string,
+  tool: string,
+  fence: CheckedFence,
+  now: Date,
+): Promise<DispatchState> {
   const rows = await tx.query<{ in_flight: boolean; quiet_at: Date | null }>(
     `INSERT INTO ${tx.table('ttc_ledger')} (idempotency_key, request_sha256, tool, workflow_id, call_id, status, claimed_at, fenced_holders)
      VALUES ($1, $2, $3, $4, $5, 'released', $6, ARRAY[$7::text])
@@ -44,7 +51,16 @@ export async function revokeLease(tx: Queryable, idempotencyKey: string, tool: s
        fenced_holders = CASE WHEN $7 = ANY (ttc_ledger.fenced_holders) THEN ttc_ledger.fenced_holders ELSE array_append(ttc_ledger.fenced_holders, $7::text) END
      RETURNING lease_holder IS NOT DISTINCT FROM $7::text AND status IN ('claimed', 'unknown') AND dispatched_at IS NOT NULL AS in_flight,
                lease_expires_at + $8::double precision * interval '1 millisecond' AS quiet_at`,
-    [idempotencyKey, fence.requestSha256, tool, fence.dispatcher.workflowId, fence.dispatcher.callId, now, fence.holder, fence.graceMs],
+    [
+      idempotencyKey,
+      fence.requestSha256,
+      tool,
+      fence.dispatcher.workflowId,
+      fence.dispatcher.callId,
+      now,
+      fence.holder,
+      fence.graceMs,
+    ],
   );
   const revoked = rows[0];
   if (revoked === undefined || !revoked.in_flight) return { dispatched: false, quietAt: null };

@@ -3,7 +3,14 @@ import { asLocalReplay } from '../../contract/settled-results.js';
 import { checkSha256, checkText } from '../input-checks.js';
 import { checkLeaseRequest, type LeaseState } from '../lease.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, LedgerStatus } from '../ledger.js';
-import { auditRefOfRow, joinedAuditColumns, joinedAuditRow, verifiedAuditRecord, verifiedModelResult, type JoinedAuditColumns } from './pg-audit-rows.js';
+import {
+  auditRefOfRow,
+  joinedAuditColumns,
+  joinedAuditRow,
+  verifiedAuditRecord,
+  verifiedModelResult,
+  type JoinedAuditColumns,
+} from './pg-audit-rows.js';
 import type { Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 import { isoOf, isoOrNull } from '../timestamps.js';
@@ -45,7 +52,17 @@ export async function claimIdempotencyKey(db: Queryable, input: ClaimInput, now:
   const workflowId = checkText(input.workflowId, 'workflowId');
   const callId = checkText(input.callId, 'callId');
   const lease = checkLeaseRequest({ workflowId, callId, ...(input.lease === undefined ? {} : { lease: input.lease }) });
-  const params = [key, requestSha256, checkText(input.tool, 'tool'), workflowId, callId, now, lease?.holder ?? null, lease?.token ?? null, lease?.durationMs ?? null];
+  const params = [
+    key,
+    requestSha256,
+    checkText(input.tool, 'tool'),
+    workflowId,
+    callId,
+    now,
+    lease?.holder ?? null,
+    lease?.token ?? null,
+    lease?.durationMs ?? null,
+  ];
   const won = await db.query<{ claimed_at: Date; lease_token: string | null; lease_expires_at: Date | null }>(
     `INSERT INTO ${db.table('ttc_ledger')} (idempotency_key, request_sha256, tool, workflow_id, call_id, status, claimed_at, lease_holder, lease_token, lease_expires_at)
      VALUES ($1, $2, $3, $4, $5, 'claimed', $6, $7, $8, clock_timestamp() + $9::double precision * interval '1 millisecond')
@@ -60,18 +77,27 @@ export async function claimIdempotencyKey(db: Queryable, input: ClaimInput, now:
   );
   const claimed = won[0];
   if (claimed) {
-    const granted = claimed.lease_token !== null && claimed.lease_expires_at !== null ? { token: claimed.lease_token, expiresAt: isoOf(claimed.lease_expires_at) } : null;
+    const granted =
+      claimed.lease_token !== null && claimed.lease_expires_at !== null
+        ? { token: claimed.lease_token, expiresAt: isoOf(claimed.lease_expires_at) }
+        : null;
     return { kind: 'claimed', claimedAt: isoOf(claimed.claimed_at), lease: granted };
   }
 
   const row = (await db.query<LedgerRow>(selectLedger(db), [key]))[0];
   // Rows are never deleted, so the row that beat this insert is visible to this later statement.
   if (!row) throw new StoreError('internal', { idempotencyKey: key, problem: 'ledger row vanished' });
-  if (row.request_sha256 !== requestSha256) return { kind: 'conflict', recordedRequestSha256: row.request_sha256, recordedTool: row.tool };
-  if (row.status === 'released' && lease !== null && row.fenced_holders.includes(lease.holder)) return { kind: 'fenced' };
+  if (row.request_sha256 !== requestSha256)
+    return { kind: 'conflict', recordedRequestSha256: row.request_sha256, recordedTool: row.tool };
+  if (row.status === 'released' && lease !== null && row.fenced_holders.includes(lease.holder))
+    return { kind: 'fenced' };
   const auditRef = auditRefOf(row);
   if (row.status === 'completed' && row.model_result_json !== null && auditRef !== null) {
-    return { kind: 'replay', modelResult: asLocalReplay(verifiedModelResult(row.model_result_json, auditRef.result_sha256, auditRef.audit_id)), auditRef };
+    return {
+      kind: 'replay',
+      modelResult: asLocalReplay(verifiedModelResult(row.model_result_json, auditRef.result_sha256, auditRef.audit_id)),
+      auditRef,
+    };
   }
   return {
     kind: 'in_progress',
@@ -89,7 +115,9 @@ export async function getLedgerEntry(db: Queryable, idempotencyKey: string): Pro
   if (!row) return null;
   const auditRef = auditRefOf(row);
   const modelResult: ModelResult | null =
-    row.model_result_json === null || auditRef === null ? null : verifiedModelResult(row.model_result_json, auditRef.result_sha256, auditRef.audit_id);
+    row.model_result_json === null || auditRef === null
+      ? null
+      : verifiedModelResult(row.model_result_json, auditRef.result_sha256, auditRef.audit_id);
   return {
     idempotencyKey: row.idempotency_key,
     requestSha256: row.request_sha256,
@@ -108,7 +136,11 @@ export async function getLedgerEntry(db: Queryable, idempotencyKey: string): Pro
 
 function leaseStateOf(row: LedgerRow): LeaseState | null {
   if (row.lease_expires_at === null) return null;
-  return { expiresAt: isoOf(row.lease_expires_at), dispatchedAt: isoOrNull(row.dispatched_at), revokedAt: isoOrNull(row.lease_revoked_at) };
+  return {
+    expiresAt: isoOf(row.lease_expires_at),
+    dispatchedAt: isoOrNull(row.dispatched_at),
+    revokedAt: isoOrNull(row.lease_revoked_at),
+  };
 }
 
 /**

@@ -1,5 +1,12 @@
 import type { ValidationLayer } from '../../contract/audit-record.js';
-import { checkWindow, contractMetricsOf, type ContractMetrics, type MetricsWindow, type RuleCounts, type ToolCounts } from '../contract-metrics.js';
+import {
+  checkWindow,
+  contractMetricsOf,
+  type ContractMetrics,
+  type MetricsWindow,
+  type RuleCounts,
+  type ToolCounts,
+} from '../contract-metrics.js';
 import type { ReconciliationMetrics } from '../reconciliation.js';
 import type { Queryable } from './sql-runner.js';
 
@@ -19,7 +26,8 @@ function windowSql(alias: string, timeColumn: string, window: { since: Date | nu
   return { where: conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`, params };
 }
 
-const labelled = (db: Queryable, label: string, alias: string) => `EXISTS (SELECT 1 FROM ${db.table('ttc_outcome_labels')} x WHERE x.audit_id = ${alias}.audit_id AND x.label = '${label}')`;
+const labelled = (db: Queryable, label: string, alias: string) =>
+  `EXISTS (SELECT 1 FROM ${db.table('ttc_outcome_labels')} x WHERE x.audit_id = ${alias}.audit_id AND x.label = '${label}')`;
 
 /** Attempts per tool and error code, with how many of them people labelled wrong. */
 function attemptsSql(db: Queryable, window: WindowSql): string {
@@ -68,16 +76,50 @@ export async function contractMetrics(db: Queryable, window: MetricsWindow): Pro
   const layers = windowSql('l', 'recorded_at', checked);
   const rounds = windowSql('r', 'opened_at', checked);
   const [attempts, warnings, rules, reconciliation] = await Promise.all([
-    db.query<{ tool: string; error_code: string | null; n: Count; false_accepts: Count; false_rejects: Count }>(attemptsSql(db, facts), facts.params),
+    db.query<{ tool: string; error_code: string | null; n: Count; false_accepts: Count; false_rejects: Count }>(
+      attemptsSql(db, facts),
+      facts.params,
+    ),
     db.query<{ tool: string; code: string; n: Count }>(warningsSql(db, facts), facts.params),
-    db.query<{ tool: string; layer: ValidationLayer; rule_version: string; passed: Count; warned: Count; failed: Count; accepted: Count; false_accepts: Count; false_rejects: Count }>(rulesSql(db, layers), layers.params),
-    db.query<{ tool: string | null; total: number; unknown: Count; escalated: Count; settled: Count; p50: number | null; p95: number | null; max: number | null }>(reconciliationSql(db, rounds), rounds.params),
+    db.query<{
+      tool: string;
+      layer: ValidationLayer;
+      rule_version: string;
+      passed: Count;
+      warned: Count;
+      failed: Count;
+      accepted: Count;
+      false_accepts: Count;
+      false_rejects: Count;
+    }>(rulesSql(db, layers), layers.params),
+    db.query<{
+      tool: string | null;
+      total: number;
+      unknown: Count;
+      escalated: Count;
+      settled: Count;
+      p50: number | null;
+      p95: number | null;
+      max: number | null;
+    }>(reconciliationSql(db, rounds), rounds.params),
   ]);
-  const settling = new Map(reconciliation.filter((row) => row.total === 0).map((row) => [row.tool ?? '', reconciliationOf(row)]));
-  const tools = new Map<string, { attempts: number; byCode: Record<string, number>; warnings: Record<string, number>; falseAccepts: number; falseRejects: number }>();
+  const settling = new Map(
+    reconciliation.filter((row) => row.total === 0).map((row) => [row.tool ?? '', reconciliationOf(row)]),
+  );
+  const tools = new Map<
+    string,
+    {
+      attempts: number;
+      byCode: Record<string, number>;
+      warnings: Record<string, number>;
+      falseAccepts: number;
+      falseRejects: number;
+    }
+  >();
   const toolEntry = (tool: string) => {
     let entry = tools.get(tool);
-    if (entry === undefined) tools.set(tool, (entry = { attempts: 0, byCode: {}, warnings: {}, falseAccepts: 0, falseRejects: 0 }));
+    if (entry === undefined)
+      tools.set(tool, (entry = { attempts: 0, byCode: {}, warnings: {}, falseAccepts: 0, falseRejects: 0 }));
     return entry;
   };
   for (const row of attempts) {
@@ -89,7 +131,11 @@ export async function contractMetrics(db: Queryable, window: MetricsWindow): Pro
   }
   for (const row of warnings) toolEntry(row.tool).warnings[row.code] = Number(row.n);
   for (const tool of settling.keys()) toolEntry(tool);
-  const toolCounts: ToolCounts[] = [...tools].map(([tool, entry]) => ({ tool, ...entry, reconciliation: settling.get(tool) ?? NO_ROUNDS }));
+  const toolCounts: ToolCounts[] = [...tools].map(([tool, entry]) => ({
+    tool,
+    ...entry,
+    reconciliation: settling.get(tool) ?? NO_ROUNDS,
+  }));
   const ruleCounts: RuleCounts[] = rules.map((row) => ({
     tool: row.tool,
     layer: row.layer,
@@ -102,23 +148,45 @@ export async function contractMetrics(db: Queryable, window: MetricsWindow): Pro
     falseRejects: Number(row.false_rejects),
   }));
   const total = reconciliation.find((row) => row.total === 1);
-  return contractMetricsOf(checked, { tools: toolCounts, rules: ruleCounts, reconciliation: total === undefined ? NO_ROUNDS : reconciliationOf(total) });
+  return contractMetricsOf(checked, {
+    tools: toolCounts,
+    rules: ruleCounts,
+    reconciliation: total === undefined ? NO_ROUNDS : reconciliationOf(total),
+  });
 }
 
-const NO_ROUNDS: ReconciliationMetrics = Object.freeze({ unknownSideEffects: 0, escalated: 0, settled: 0, timeToSettleMs: null });
+const NO_ROUNDS: ReconciliationMetrics = Object.freeze({
+  unknownSideEffects: 0,
+  escalated: 0,
+  settled: 0,
+  timeToSettleMs: null,
+});
 
-function reconciliationOf(row: { unknown: Count; escalated: Count; settled: Count; p50: number | null; p95: number | null; max: number | null }): ReconciliationMetrics {
+function reconciliationOf(row: {
+  unknown: Count;
+  escalated: Count;
+  settled: Count;
+  p50: number | null;
+  p95: number | null;
+  max: number | null;
+}): ReconciliationMetrics {
   const settled = Number(row.settled);
   return {
     unknownSideEffects: Number(row.unknown),
     escalated: Number(row.escalated),
     settled,
-    timeToSettleMs: settled === 0 || row.p50 === null || row.p95 === null || row.max === null ? null : { p50: row.p50, p95: row.p95, max: row.max },
+    timeToSettleMs:
+      settled === 0 || row.p50 === null || row.p95 === null || row.max === null
+        ? null
+        : { p50: row.p50, p95: row.p95, max: row.max },
   };
 }
 
 /** The SQL `contractMetrics` runs for a window, with its parameters: what the index test explains. */
-export function metricsQueries(db: Queryable, window: MetricsWindow): { readonly sql: string; readonly params: readonly unknown[] }[] {
+export function metricsQueries(
+  db: Queryable,
+  window: MetricsWindow,
+): { readonly sql: string; readonly params: readonly unknown[] }[] {
   const checked = checkWindow(window);
   const facts = windowSql('f', 'recorded_at', checked);
   const layers = windowSql('l', 'recorded_at', checked);

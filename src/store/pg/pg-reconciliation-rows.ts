@@ -38,7 +38,8 @@ export interface AttemptRow {
 export const ROUND_COLUMNS =
   'idempotency_key, round, workflow_id, call_id, tool, audit_id, state, opened_at, escalated_at, escalation_reason, settled_at, outcome, via, receipt_external_id, resolved_by, note, fenced_holder, lease_dispatched, dispatch_quiet_at';
 /** The latest round of a key (append ` FOR UPDATE` to lock it). */
-export const latestRound = (db: Queryable): string => `SELECT ${ROUND_COLUMNS} FROM ${db.table('ttc_reconciliations')} WHERE idempotency_key = $1 ORDER BY round DESC LIMIT 1`;
+export const latestRound = (db: Queryable): string =>
+  `SELECT ${ROUND_COLUMNS} FROM ${db.table('ttc_reconciliations')} WHERE idempotency_key = $1 ORDER BY round DESC LIMIT 1`;
 
 /** The latest round of a key, locked for this transaction; a missing round is `reconciliation_not_found`. */
 export async function lockLatest(tx: Queryable, key: string): Promise<RoundRow> {
@@ -73,7 +74,10 @@ export function recordOf(row: RoundRow, attempts: readonly AttemptRow[]): Reconc
     receiptExternalId: row.receipt_external_id,
     resolvedBy: row.resolved_by,
     note: row.note,
-    dispatch: row.fenced_holder === null ? null : { dispatched: row.lease_dispatched === true, quietAt: isoOrNull(row.dispatch_quiet_at) },
+    dispatch:
+      row.fenced_holder === null
+        ? null
+        : { dispatched: row.lease_dispatched === true, quietAt: isoOrNull(row.dispatch_quiet_at) },
     attempts: attempts.map((a) => ({ attempt: a.attempt, finding: a.finding, detail: a.detail, at: isoOf(a.at) })),
   };
 }

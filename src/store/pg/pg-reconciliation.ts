@@ -11,7 +11,15 @@ import type {
 import { checkDispatchFence, releasedByDispatcher, type Dispatcher } from '../lease.js';
 import type { LedgerStatus } from '../ledger.js';
 import { revokeLease } from './pg-lease.js';
-import { type AttemptRow, latestRound, lockLatest, recordOf, ROUND_COLUMNS, type RoundRow, withAttempts } from './pg-reconciliation-rows.js';
+import {
+  type AttemptRow,
+  latestRound,
+  lockLatest,
+  recordOf,
+  ROUND_COLUMNS,
+  type RoundRow,
+  withAttempts,
+} from './pg-reconciliation-rows.js';
 import { inTransaction, type PgDatabase, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
 
@@ -34,10 +42,19 @@ const FINDINGS = new Set<ReconcileFinding>(['committed', 'not_committed', 'unkno
  * safe retry became unknown again and a new round starts. Concurrent openers end up with the same round. With a
  * fence, the fenced dispatch's lease is revoked first, in the same transaction, and a new round keeps what that found.
  */
-export async function openReconciliation(database: PgDatabase, input: OpenReconciliationInput, now: Date): Promise<ReconciliationRecord> {
+export async function openReconciliation(
+  database: PgDatabase,
+  input: OpenReconciliationInput,
+  now: Date,
+): Promise<ReconciliationRecord> {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
   const tool = checkText(input.tool, 'tool');
-  const fields = [checkText(input.workflowId, 'workflowId'), checkText(input.callId, 'callId'), tool, checkOptionalText(input.auditId, 'auditId')];
+  const fields = [
+    checkText(input.workflowId, 'workflowId'),
+    checkText(input.callId, 'callId'),
+    tool,
+    checkOptionalText(input.auditId, 'auditId'),
+  ];
   const fence = input.fence === undefined ? null : checkDispatchFence(input.fence);
   return inTransaction(database, async (tx) => {
     // Ledger row before round, as everywhere both are locked.
@@ -60,7 +77,11 @@ export async function openReconciliation(database: PgDatabase, input: OpenReconc
 }
 
 /** Appends one reconcile attempt to the latest round; the same attempt number with the same finding is a no-op. */
-export async function recordReconciliationAttempt(database: PgDatabase, input: ReconciliationAttemptInput, now: Date): Promise<ReconciliationRecord> {
+export async function recordReconciliationAttempt(
+  database: PgDatabase,
+  input: ReconciliationAttemptInput,
+  now: Date,
+): Promise<ReconciliationRecord> {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
   const attempt = checkedAttempt(input);
   return inTransaction(database, async (tx) => {
@@ -73,15 +94,25 @@ export async function recordReconciliationAttempt(database: PgDatabase, input: R
 type CheckedAttempt = Omit<ReconciliationAttemptInput, 'idempotencyKey'>;
 
 function checkedAttempt(input: CheckedAttempt): CheckedAttempt {
-  if (!FINDINGS.has(input.finding)) throw new StoreError('invalid_input', { field: 'finding', problem: 'unknown_finding' });
-  return { attempt: checkCount(input.attempt, 'attempt', 1), finding: input.finding, detail: checkOptionalText(input.detail, 'detail') };
+  if (!FINDINGS.has(input.finding))
+    throw new StoreError('invalid_input', { field: 'finding', problem: 'unknown_finding' });
+  return {
+    attempt: checkCount(input.attempt, 'attempt', 1),
+    finding: input.finding,
+    detail: checkOptionalText(input.detail, 'detail'),
+  };
 }
 
 /**
  * Appends an attempt to a round locked by this transaction: one statement when the number is new (always, but on a
  * retry). The same number with the same finding is a retry; a new number on a settled round is a conflict.
  */
-async function appendAttempt(tx: Queryable, round: RoundRow, { attempt, finding, detail }: CheckedAttempt, now: Date): Promise<void> {
+async function appendAttempt(
+  tx: Queryable,
+  round: RoundRow,
+  { attempt, finding, detail }: CheckedAttempt,
+  now: Date,
+): Promise<void> {
   const key = round.idempotency_key;
   if (round.state !== 'settled') {
     const inserted = await tx.query(
@@ -91,18 +122,30 @@ async function appendAttempt(tx: Queryable, round: RoundRow, { attempt, finding,
     );
     if (inserted.length > 0) return;
   }
-  const existing = (await tx.query<AttemptRow>(`SELECT finding FROM ${tx.table('ttc_reconciliation_attempts')} WHERE idempotency_key = $1 AND round = $2 AND attempt = $3`, [key, round.round, attempt]))[0];
-  if (existing === undefined) throw new StoreError('reconciliation_conflict', { idempotencyKey: key, problem: 'already settled' });
-  if (existing.finding !== finding) throw new StoreError('reconciliation_conflict', { idempotencyKey: key, attempt, recorded: existing.finding });
+  const existing = (
+    await tx.query<AttemptRow>(
+      `SELECT finding FROM ${tx.table('ttc_reconciliation_attempts')} WHERE idempotency_key = $1 AND round = $2 AND attempt = $3`,
+      [key, round.round, attempt],
+    )
+  )[0];
+  if (existing === undefined)
+    throw new StoreError('reconciliation_conflict', { idempotencyKey: key, problem: 'already settled' });
+  if (existing.finding !== finding)
+    throw new StoreError('reconciliation_conflict', { idempotencyKey: key, attempt, recorded: existing.finding });
 }
 
 /** Hands the latest round to a human; escalating again is a no-op, escalating a settled round a conflict. */
-export async function escalateReconciliation(database: PgDatabase, input: EscalationInput, now: Date): Promise<ReconciliationRecord> {
+export async function escalateReconciliation(
+  database: PgDatabase,
+  input: EscalationInput,
+  now: Date,
+): Promise<ReconciliationRecord> {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
   const reason = checkText(input.reason, 'reason');
   return inTransaction(database, async (tx) => {
     const round = await lockLatest(tx, key);
-    if (round.state === 'settled') throw new StoreError('reconciliation_conflict', { idempotencyKey: key, problem: 'already settled' });
+    if (round.state === 'settled')
+      throw new StoreError('reconciliation_conflict', { idempotencyKey: key, problem: 'already settled' });
     if (round.state === 'escalated') return withAttempts(tx, round);
     const row = (
       await tx.query<RoundRow>(
@@ -121,7 +164,11 @@ export async function escalateReconciliation(database: PgDatabase, input: Escala
  * flight (database clock) or when a commit was recorded meanwhile. A human's settlement ends a late-commit dispute.
  * The query that found a receipt's answer is recorded in the same transaction.
  */
-export async function settleReconciliation(database: PgDatabase, input: SettleReconciliationInput, now: Date): Promise<ReconciliationRecord> {
+export async function settleReconciliation(
+  database: PgDatabase,
+  input: SettleReconciliationInput,
+  now: Date,
+): Promise<ReconciliationRecord> {
   const settlement = checkedSettlement(input);
   return inTransaction(database, async (tx) => withAttempts(tx, await settleWithin(tx, settlement, now)));
 }
@@ -140,11 +187,14 @@ export interface CheckedSettlement {
 /** The input checks of a settlement, before any transaction starts. */
 export function checkedSettlement(input: SettleReconciliationInput): CheckedSettlement {
   const key = checkText(input.idempotencyKey, 'idempotencyKey');
-  if (input.outcome !== 'committed' && input.outcome !== 'not_committed') throw new StoreError('invalid_input', { field: 'outcome' });
+  if (input.outcome !== 'committed' && input.outcome !== 'not_committed')
+    throw new StoreError('invalid_input', { field: 'outcome' });
   if (input.via !== 'receipt' && input.via !== 'human') throw new StoreError('invalid_input', { field: 'via' });
   const resolvedBy = checkOptionalText(input.resolvedBy, 'resolvedBy');
-  if (input.via === 'human' && resolvedBy === null) throw new StoreError('invalid_input', { field: 'resolvedBy', problem: 'a human resolution names its resolver' });
-  if (input.finding !== undefined && input.via !== 'receipt') throw new StoreError('invalid_input', { field: 'finding', problem: 'only an answer by receipt is a finding' });
+  if (input.via === 'human' && resolvedBy === null)
+    throw new StoreError('invalid_input', { field: 'resolvedBy', problem: 'a human resolution names its resolver' });
+  if (input.finding !== undefined && input.via !== 'receipt')
+    throw new StoreError('invalid_input', { field: 'finding', problem: 'only an answer by receipt is a finding' });
   return {
     key,
     outcome: input.outcome,
@@ -195,7 +245,9 @@ export async function settleWithin(tx: Queryable, settlement: CheckedSettlement,
   } else if (ledger !== undefined && ledger.late_commit_audit_id !== null) {
     // The committed result (reconciled or a human's) is recorded next and completes the row; a dispute ends here.
     // The row is locked above, so what was read of it still holds.
-    await tx.query(`UPDATE ${tx.table('ttc_ledger')} SET late_commit_audit_id = NULL WHERE idempotency_key = $1`, [key]);
+    await tx.query(`UPDATE ${tx.table('ttc_ledger')} SET late_commit_audit_id = NULL WHERE idempotency_key = $1`, [
+      key,
+    ]);
   }
   return row ?? round;
 }
@@ -205,13 +257,31 @@ export async function settleWithin(tx: Queryable, settlement: CheckedSettlement,
  * passed its fence, its own record says it never started, or the end of its lease (its deadline, or its record of an
  * unknown outcome when that came first) plus grace is over; and no commit of the key was recorded meanwhile.
  */
-async function assertVerdictFinal(tx: Queryable, key: string, round: RoundRow, ledger: LedgerLock | undefined): Promise<void> {
+async function assertVerdictFinal(
+  tx: Queryable,
+  key: string,
+  round: RoundRow,
+  ledger: LedgerLock | undefined,
+): Promise<void> {
   if (ledger !== undefined && (ledger.status === 'completed' || ledger.late_commit_audit_id !== null)) {
     throw new StoreError('verdict_premature', { idempotencyKey: key, why: 'commit_recorded' });
   }
-  if (round.dispatch_quiet_at === null || (ledger !== undefined && releasedByDispatcher(round.fenced_holder, ledger.status, recordedBy(ledger)))) return;
-  const clock = (await tx.query<{ in_flight: boolean }>('SELECT clock_timestamp() < $1::timestamptz AS in_flight', [round.dispatch_quiet_at]))[0];
-  if (clock?.in_flight === true) throw new StoreError('verdict_premature', { idempotencyKey: key, why: 'dispatch_in_flight', quietAt: round.dispatch_quiet_at.toISOString() });
+  if (
+    round.dispatch_quiet_at === null ||
+    (ledger !== undefined && releasedByDispatcher(round.fenced_holder, ledger.status, recordedBy(ledger)))
+  )
+    return;
+  const clock = (
+    await tx.query<{ in_flight: boolean }>('SELECT clock_timestamp() < $1::timestamptz AS in_flight', [
+      round.dispatch_quiet_at,
+    ])
+  )[0];
+  if (clock?.in_flight === true)
+    throw new StoreError('verdict_premature', {
+      idempotencyKey: key,
+      why: 'dispatch_in_flight',
+      quietAt: round.dispatch_quiet_at.toISOString(),
+    });
 }
 
 /** The workflow, run and call of the attempt a ledger row last recorded, or `null`. */
@@ -236,7 +306,12 @@ export async function listUnsettled(db: Queryable, limit = 100): Promise<Reconci
       ORDER BY a.attempt`,
     [rows.map((r) => r.idempotency_key), rows.map((r) => r.round)],
   );
-  return rows.map((row) => recordOf(row, attempts.filter((a) => a.idempotency_key === row.idempotency_key && a.round === row.round)));
+  return rows.map((row) =>
+    recordOf(
+      row,
+      attempts.filter((a) => a.idempotency_key === row.idempotency_key && a.round === row.round),
+    ),
+  );
 }
 
 /** The oldest `$1` open and escalated rounds (the partial index of unsettled rounds serves it). */
@@ -258,7 +333,14 @@ export async function countUnsettledByTool(db: Queryable): Promise<Record<string
 /** Unknown side-effect count and time-to-settle percentiles over every round opened at or after `since` (all when `null`). */
 export async function reconciliationMetrics(db: Queryable, since: Date | null = null): Promise<ReconciliationMetrics> {
   const row = (
-    await db.query<{ unknown: string; escalated: string; settled: string; p50: number | null; p95: number | null; max: number | null }>(
+    await db.query<{
+      unknown: string;
+      escalated: string;
+      settled: string;
+      p50: number | null;
+      p95: number | null;
+      max: number | null;
+    }>(
       `WITH d AS (SELECT state, EXTRACT(EPOCH FROM (settled_at - opened_at)) * 1000 AS ms FROM ${db.table('ttc_reconciliations')} WHERE $1::timestamptz IS NULL OR opened_at >= $1)
        SELECT count(*) FILTER (WHERE state <> 'settled') AS unknown,
               count(*) FILTER (WHERE state = 'escalated') AS escalated,
@@ -276,6 +358,9 @@ export async function reconciliationMetrics(db: Queryable, since: Date | null = 
     unknownSideEffects: Number(row.unknown),
     escalated: Number(row.escalated),
     settled,
-    timeToSettleMs: settled === 0 || row.p50 === null || row.p95 === null || row.max === null ? null : { p50: row.p50, p95: row.p95, max: row.max },
+    timeToSettleMs:
+      settled === 0 || row.p50 === null || row.p95 === null || row.max === null
+        ? null
+        : { p50: row.p50, p95: row.p95, max: row.max },
   };
 }

@@ -10,7 +10,13 @@ import { insertArtifact } from './pg-artifacts.js';
 import { insertAuditIndex } from './pg-audit-index.js';
 import { auditRefOfRow } from './pg-audit-rows.js';
 import { escalateLateResult } from './pg-late-result.js';
-import { auditColumnValues, evidenceArrayValues, evidenceColumnArrays, insertEvidenceSql, type PreparedRecord } from './pg-record-rows.js';
+import {
+  auditColumnValues,
+  evidenceArrayValues,
+  evidenceColumnArrays,
+  insertEvidenceSql,
+  type PreparedRecord,
+} from './pg-record-rows.js';
 import { recordInOneStatement } from './pg-record-statement.js';
 import { inTransaction, poolQueryable, type PgDatabase, type Queryable } from './sql-runner.js';
 import { StoreError } from '../store-error.js';
@@ -45,8 +51,16 @@ export async function recordExecution(database: PgDatabase, input: RecordExecuti
  * What a record returns once its transaction committed: its reference, or the conflict it found (thrown only now,
  * so the attempt's audit committed with the rest).
  */
-export function recordedOrConflict(prepared: PreparedRecord, { recorded, conflict }: { recorded: AuditRef; conflict: string | null }): AuditRef {
-  if (conflict) throw new StoreError('idempotency_conflict', { idempotencyKey: prepared.input.execution.audit.idempotency_key, auditId: prepared.ref.audit_id, recordedRequestSha256: conflict });
+export function recordedOrConflict(
+  prepared: PreparedRecord,
+  { recorded, conflict }: { recorded: AuditRef; conflict: string | null },
+): AuditRef {
+  if (conflict)
+    throw new StoreError('idempotency_conflict', {
+      idempotencyKey: prepared.input.execution.audit.idempotency_key,
+      auditId: prepared.ref.audit_id,
+      recordedRequestSha256: conflict,
+    });
   return recorded;
 }
 
@@ -61,7 +75,11 @@ export function preparedRecord(input: RecordExecutionInput, now: Date): Prepared
   const audit = auditRecordSchema.safeParse(execution.audit);
   // The published schema, with `data` checked by the shape gate (the same verdict, without walking it through zod).
   const modelResultValid = publishedShapeIssues(execution.modelResult).length === 0;
-  if (!audit.success || !modelResultValid) throw new StoreError('invalid_input', { field: audit.success ? 'execution.modelResult' : 'execution.audit', problem: 'schema' });
+  if (!audit.success || !modelResultValid)
+    throw new StoreError('invalid_input', {
+      field: audit.success ? 'execution.modelResult' : 'execution.audit',
+      problem: 'schema',
+    });
   checkRecordedWorkflow(input);
   const record = execution.audit;
   checkText(record.call_id, 'audit.call_id');
@@ -73,14 +91,33 @@ export function preparedRecord(input: RecordExecutionInput, now: Date): Prepared
   if (sha256OfBytes(modelResultJson) !== record.bindings.result_sha256) {
     throw new StoreError('digest_mismatch', { what: 'model_result', auditId: record.audit_id });
   }
-  return { input, workflowId, runId, auditJson, modelResultJson, ref: auditRefOf(record, sha256OfBytes(auditJson)), now };
+  return {
+    input,
+    workflowId,
+    runId,
+    auditJson,
+    modelResultJson,
+    ref: auditRefOf(record, sha256OfBytes(auditJson)),
+    now,
+  };
 }
 
 const insertEvidenceRowsSql = (db: Queryable): string =>
-  insertEvidenceSql({ db, workflowId: '$1::text', callId: '$2::text', auditId: '$3::text', recordedAt: '$4::timestamptz', gate: null, firstArray: 5 });
+  insertEvidenceSql({
+    db,
+    workflowId: '$1::text',
+    callId: '$2::text',
+    auditId: '$3::text',
+    recordedAt: '$4::timestamptz',
+    gate: null,
+    firstArray: 5,
+  });
 
 /** The transactional path: each part its own statement, a conflict or late result handled with the ledger row locked. */
-export async function recordInTransaction(tx: Queryable, prepared: PreparedRecord): Promise<{ recorded: AuditRef; conflict: string | null }> {
+export async function recordInTransaction(
+  tx: Queryable,
+  prepared: PreparedRecord,
+): Promise<{ recorded: AuditRef; conflict: string | null }> {
   const { input, ref, now, workflowId } = prepared;
   const { execution } = input;
   const inserted = await tx.query<{ audit_id: string }>(
@@ -96,7 +133,13 @@ export async function recordInTransaction(tx: Queryable, prepared: PreparedRecor
   if (inserted.length > 0) {
     await insertAuditIndex(tx, execution, now);
     if (execution.modelResult.evidence.length > 0) {
-      await tx.query(insertEvidenceRowsSql(tx), [workflowId, execution.audit.call_id, execution.audit.audit_id, now, ...evidenceArrayValues(evidenceColumnArrays(input))]);
+      await tx.query(insertEvidenceRowsSql(tx), [
+        workflowId,
+        execution.audit.call_id,
+        execution.audit.audit_id,
+        now,
+        ...evidenceArrayValues(evidenceColumnArrays(input)),
+      ]);
     }
   }
   for (const artifact of execution.artifacts) await insertArtifact(tx, artifact, now);
@@ -109,12 +152,22 @@ export async function recordInTransaction(tx: Queryable, prepared: PreparedRecor
  * matches the database, and the one history must carry.
  */
 async function sameAttempt(tx: Queryable, ref: AuditRef): Promise<AuditRef> {
-  const rows = await tx.query<{ request_sha256: string; result_sha256: string; call_binding_sha256: string; audit_sha256: string }>(
+  const rows = await tx.query<{
+    request_sha256: string;
+    result_sha256: string;
+    call_binding_sha256: string;
+    audit_sha256: string;
+  }>(
     `SELECT request_sha256, result_sha256, call_binding_sha256, audit_sha256 FROM ${tx.table('ttc_audit')} WHERE audit_id = $1`,
     [ref.audit_id],
   );
   const row = rows[0];
-  if (!row || row.request_sha256 !== ref.request_sha256 || row.result_sha256 !== ref.result_sha256 || row.call_binding_sha256 !== ref.call_binding_sha256) {
+  if (
+    !row ||
+    row.request_sha256 !== ref.request_sha256 ||
+    row.result_sha256 !== ref.result_sha256 ||
+    row.call_binding_sha256 !== ref.call_binding_sha256
+  ) {
     throw new StoreError('audit_id_reused', { auditId: ref.audit_id });
   }
   return auditRefOfRow({ audit_id: ref.audit_id, ...row });
@@ -130,7 +183,13 @@ async function sameAttempt(tx: Queryable, ref: AuditRef): Promise<AuditRef> {
  * settled "not committed" meanwhile is a late result: the ledger keeps the verdict and the key escalates. Returns the recorded
  * request digest when it differs from this attempt's (a conflict), else `null`.
  */
-async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflowId: string, modelResultJson: string, now: Date): Promise<string | null> {
+async function updateLedger(
+  tx: Queryable,
+  input: RecordExecutionInput,
+  workflowId: string,
+  modelResultJson: string,
+  now: Date,
+): Promise<string | null> {
   const { audit, modelResult } = input.execution;
   const status = ledgerStatusFor(modelResult);
   const leaseToken = checkOptionalText(input.leaseToken, 'leaseToken');
@@ -144,16 +203,42 @@ async function updateLedger(tx: Queryable, input: RecordExecutionInput, workflow
          AND CASE WHEN $11::text IS NOT NULL THEN ttc_ledger.lease_token = $11 AND ttc_ledger.status = 'claimed'
                   ELSE EXCLUDED.status = 'completed' OR $10::timestamptz IS NULL OR (ttc_ledger.claimed_at = $10::timestamptz AND ttc_ledger.status = 'claimed') END
      RETURNING status`,
-    [audit.idempotency_key, audit.bindings.request_sha256, audit.tool, workflowId, audit.call_id, status, modelResultJson, audit.audit_id, now, input.claimedAt ?? null, leaseToken],
+    [
+      audit.idempotency_key,
+      audit.bindings.request_sha256,
+      audit.tool,
+      workflowId,
+      audit.call_id,
+      status,
+      modelResultJson,
+      audit.audit_id,
+      now,
+      input.claimedAt ?? null,
+      leaseToken,
+    ],
   );
   if (updated.length > 0) return null;
   // The upsert locked the row: this read and the escalation below see it as it stays until commit.
-  const rows = await tx.query<{ request_sha256: string; status: string }>(`SELECT request_sha256, status FROM ${tx.table('ttc_ledger')} WHERE idempotency_key = $1`, [audit.idempotency_key]);
+  const rows = await tx.query<{ request_sha256: string; status: string }>(
+    `SELECT request_sha256, status FROM ${tx.table('ttc_ledger')} WHERE idempotency_key = $1`,
+    [audit.idempotency_key],
+  );
   const row = rows[0];
   if (row !== undefined && row.request_sha256 !== audit.bindings.request_sha256) return row.request_sha256;
   const escalation = lateResultEscalation(input);
   if (escalation !== null && row?.status !== 'completed') {
-    await escalateLateResult(tx, { idempotencyKey: audit.idempotency_key, auditId: audit.audit_id, workflowId, callId: audit.call_id, tool: audit.tool, reason: escalation }, now);
+    await escalateLateResult(
+      tx,
+      {
+        idempotencyKey: audit.idempotency_key,
+        auditId: audit.audit_id,
+        workflowId,
+        callId: audit.call_id,
+        tool: audit.tool,
+        reason: escalation,
+      },
+      now,
+    );
   }
   return null;
 }

@@ -20,9 +20,23 @@ export function auditColumnValues(prepared: PreparedRecord): unknown[] {
   const { input, workflowId, runId, ref, auditJson, modelResultJson, now } = prepared;
   const record = input.execution.audit;
   return [
-    record.audit_id, workflowId, runId, record.call_id, record.attempt, record.idempotency_key, queryCopy(record.tool), record.status,
-    record.error_code === null ? null : queryCopy(record.error_code), ref.request_sha256, ref.result_sha256, ref.call_binding_sha256, ref.audit_sha256,
-    auditJson, modelResultJson, now, record.principal_ref,
+    record.audit_id,
+    workflowId,
+    runId,
+    record.call_id,
+    record.attempt,
+    record.idempotency_key,
+    queryCopy(record.tool),
+    record.status,
+    record.error_code === null ? null : queryCopy(record.error_code),
+    ref.request_sha256,
+    ref.result_sha256,
+    ref.call_binding_sha256,
+    ref.audit_sha256,
+    auditJson,
+    modelResultJson,
+    now,
+    record.principal_ref,
   ];
 }
 
@@ -46,7 +60,18 @@ export interface EvidenceColumnArrays {
 /** The evidence rows of one attempt; an item's source is the one its tool declared for it, else the result's. */
 export function evidenceColumnArrays(input: RecordExecutionInput): EvidenceColumnArrays {
   const { modelResult, evidenceSources } = input.execution;
-  const columns: EvidenceColumnArrays = { evidenceIds: [], kinds: [], locators: [], supports: [], supportsFrom: [], supportsTo: [], quotes: [], observedAts: [], sources: [], recordJsons: [] };
+  const columns: EvidenceColumnArrays = {
+    evidenceIds: [],
+    kinds: [],
+    locators: [],
+    supports: [],
+    supportsFrom: [],
+    supportsTo: [],
+    quotes: [],
+    observedAts: [],
+    sources: [],
+    recordJsons: [],
+  };
   for (const item of modelResult.evidence) {
     const source = evidenceSources[item.evidence_id] ?? modelResult.provenance.source_label;
     columns.evidenceIds.push(item.evidence_id);
@@ -65,7 +90,18 @@ export function evidenceColumnArrays(input: RecordExecutionInput): EvidenceColum
 
 /** {@link EvidenceColumnArrays} in the order {@link insertEvidenceSql} numbers them. */
 export function evidenceArrayValues(columns: EvidenceColumnArrays): unknown[] {
-  const { evidenceIds, kinds, locators, supportsFrom, supportsTo, quotes, observedAts, sources, recordJsons, supports } = columns;
+  const {
+    evidenceIds,
+    kinds,
+    locators,
+    supportsFrom,
+    supportsTo,
+    quotes,
+    observedAts,
+    sources,
+    recordJsons,
+    supports,
+  } = columns;
   return [evidenceIds, kinds, locators, supportsFrom, supportsTo, quotes, observedAts, sources, recordJsons, supports];
 }
 

@@ -1,7 +1,13 @@
 import type { RecordExecutionInput } from '../ledger.js';
 import { ledgerStatusFor } from '../ledger.js';
 import { checkOptionalText } from '../input-checks.js';
-import { auditColumnValues, evidenceArrayValues, evidenceColumnArrays, insertEvidenceSql, type PreparedRecord } from './pg-record-rows.js';
+import {
+  auditColumnValues,
+  evidenceArrayValues,
+  evidenceColumnArrays,
+  insertEvidenceSql,
+  type PreparedRecord,
+} from './pg-record-rows.js';
 import { auditIndexCtes, auditIndexValues } from './pg-audit-index.js';
 import type { Queryable } from './sql-runner.js';
 
@@ -51,18 +57,22 @@ const recordInOneStatementSql = (db: Queryable): string => `
 export type OneStatementOutcome = 'recorded' | 'not_landed' | 'audit_raced';
 
 /** Records an attempt without artifacts in one statement (see {@link recordInOneStatementSql}). */
-export async function recordInOneStatement(db: Queryable, input: RecordExecutionInput, prepared: PreparedRecord): Promise<OneStatementOutcome> {
+export async function recordInOneStatement(
+  db: Queryable,
+  input: RecordExecutionInput,
+  prepared: PreparedRecord,
+): Promise<OneStatementOutcome> {
   const { execution } = input;
   const { audit, modelResult } = execution;
-  const rows = await db.query<{ landed: number; audit_inserted: number }>(
-    recordInOneStatementSql(db),
-    [
-      ...auditColumnValues(prepared),
-      audit.tool, ledgerStatusFor(modelResult), input.claimedAt ?? null, checkOptionalText(input.leaseToken, 'leaseToken'),
-      ...auditIndexValues(execution),
-      ...evidenceArrayValues(evidenceColumnArrays(input)),
-    ],
-  );
+  const rows = await db.query<{ landed: number; audit_inserted: number }>(recordInOneStatementSql(db), [
+    ...auditColumnValues(prepared),
+    audit.tool,
+    ledgerStatusFor(modelResult),
+    input.claimedAt ?? null,
+    checkOptionalText(input.leaseToken, 'leaseToken'),
+    ...auditIndexValues(execution),
+    ...evidenceArrayValues(evidenceColumnArrays(input)),
+  ]);
   const row = rows[0];
   if (row === undefined || row.landed === 0) return 'not_landed';
   return row.audit_inserted === 1 ? 'recorded' : 'audit_raced';

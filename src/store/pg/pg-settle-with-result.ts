@@ -11,10 +11,16 @@ import { inTransaction, type PgDatabase } from './sql-runner.js';
  * first, then the round, and the record's ledger transition runs under that lock. All or nothing, except that an
  * idempotency conflict of the record is thrown after the commit, as `recordExecution` does.
  */
-export async function settleWithResult(database: PgDatabase, settlement: SettleReconciliationInput, result: RecordExecutionInput, now: Date): Promise<AuditRef> {
+export async function settleWithResult(
+  database: PgDatabase,
+  settlement: SettleReconciliationInput,
+  result: RecordExecutionInput,
+  now: Date,
+): Promise<AuditRef> {
   const checked = checkedSettlement(settlement);
   const prepared = preparedRecord(result, now);
-  if (result.execution.audit.idempotency_key !== checked.key) throw new StoreError('invalid_input', { field: 'result', problem: 'another key' });
+  if (result.execution.audit.idempotency_key !== checked.key)
+    throw new StoreError('invalid_input', { field: 'result', problem: 'another key' });
   return recordedOrConflict(
     prepared,
     await inTransaction(database, async (tx) => {

@@ -1,6 +1,13 @@
 import { sha256OfBytes } from '../byte-digest.js';
 import { fromCanonicalText, toCanonicalText } from '../canonical-text.js';
-import { assertAllCited, assertEvidenceValid, resolvePatchProvenance, type CitedEvidence, type PatchProvenance, type PatchProvenanceInput } from '../cited-evidence.js';
+import {
+  assertAllCited,
+  assertEvidenceValid,
+  resolvePatchProvenance,
+  type CitedEvidence,
+  type PatchProvenance,
+  type PatchProvenanceInput,
+} from '../cited-evidence.js';
 import { checkCount, checkIdList, checkText } from '../input-checks.js';
 import { readCitedEvidence } from './pg-evidence.js';
 import { poolQueryable, type PgDatabase, type Queryable } from './sql-runner.js';
@@ -27,7 +34,8 @@ interface PatchRow {
   readonly applied_at: Date;
 }
 
-const PATCH_COLUMNS = 'patch_id, workflow_id, key, value_json, evidence_ids, source, observed_at, retrieved_at, version, call_id, patch_sha256, applied_at';
+const PATCH_COLUMNS =
+  'patch_id, workflow_id, key, value_json, evidence_ids, source, observed_at, retrieved_at, version, call_id, patch_sha256, applied_at';
 
 /**
  * A resolved patch's checks and write as one statement (one round trip, one commit), in the order of the checks. `$1`
@@ -61,7 +69,9 @@ function applyPatchSql(db: Queryable, firstVersion: boolean): string {
        WHERE NOT EXISTS (SELECT 1 FROM earlier) AND COALESCE((SELECT version FROM pointer), 0) = $9::integer
       RETURNING ${PATCH_COLUMNS}
     ), moved AS (${movePointer})
-    SELECT (SELECT version FROM pointer) AS current_version, found.inserted, ${PATCH_COLUMNS.split(', ').map((c) => `found.${c}`).join(', ')}
+    SELECT (SELECT version FROM pointer) AS current_version, found.inserted, ${PATCH_COLUMNS.split(', ')
+      .map((c) => `found.${c}`)
+      .join(', ')}
       FROM (SELECT 1) AS one
       LEFT JOIN (SELECT true AS inserted, ${PATCH_COLUMNS} FROM p UNION ALL SELECT false, ${PATCH_COLUMNS} FROM earlier) AS found ON true`;
 }
@@ -97,7 +107,11 @@ interface ResolvedPatch extends Omit<CheckedPatch, 'provenance'>, PatchProvenanc
  * COMMITTED transaction reads its own snapshot anyway, so reading them before the write sees what a read inside the
  * write's transaction saw.
  */
-export async function applyStatePatch(database: PgDatabase, input: StatePatchInput, now: Date): Promise<StatePatchResult> {
+export async function applyStatePatch(
+  database: PgDatabase,
+  input: StatePatchInput,
+  now: Date,
+): Promise<StatePatchResult> {
   const db = poolQueryable(database);
   const patch = await resolvePatch(db, checkPatch(input));
   try {
@@ -132,7 +146,11 @@ async function resolvePatch(db: Queryable, patch: CheckedPatch): Promise<Resolve
   const { provenance, ...fields } = patch;
   const resolved = { ...fields, ...resolvePatchProvenance(provenance, cited) };
   const identity = toCanonicalText(
-    { ...resolved, observedAt: resolved.observedAt?.toISOString() ?? null, retrievedAt: resolved.retrievedAt.toISOString() },
+    {
+      ...resolved,
+      observedAt: resolved.observedAt?.toISOString() ?? null,
+      retrievedAt: resolved.retrievedAt.toISOString(),
+    },
     'patch',
   );
   return { ...resolved, sha256: sha256OfBytes(identity), cited };
@@ -142,18 +160,41 @@ async function resolvePatch(db: Queryable, patch: CheckedPatch): Promise<Resolve
 async function applyResolved(db: Queryable, patch: ResolvedPatch, now: Date): Promise<StatePatchResult> {
   const rows = await db.query<PatchColumns & { current_version: number | null; inserted: boolean | null }>(
     applyPatchSql(db, patch.expectedVersion === 0),
-    [storedPatchKey(patch.workflowId, patch.patchId), patch.workflowId, patch.key, patch.valueJson, patch.evidenceIds, patch.source, patch.observedAt, patch.retrievedAt, patch.expectedVersion, patch.callId, patch.sha256, now],
+    [
+      storedPatchKey(patch.workflowId, patch.patchId),
+      patch.workflowId,
+      patch.key,
+      patch.valueJson,
+      patch.evidenceIds,
+      patch.source,
+      patch.observedAt,
+      patch.retrievedAt,
+      patch.expectedVersion,
+      patch.callId,
+      patch.sha256,
+      now,
+    ],
   );
   const row = rows[0];
   if (!row) throw new StoreError('internal', { problem: 'patch statement returned nothing' });
-  if (row.inserted === true) return { applied: true, version: patch.expectedVersion + 1, patch: patchRecordOf(row as PatchRow) };
+  if (row.inserted === true)
+    return { applied: true, version: patch.expectedVersion + 1, patch: patchRecordOf(row as PatchRow) };
   if (row.inserted === false) return replayOf(row as PatchRow, patch);
   const currentVersion = row.current_version ?? 0;
-  throw new StoreError('version_conflict', { workflowId: patch.workflowId, key: patch.key, expectedVersion: patch.expectedVersion, currentVersion });
+  throw new StoreError('version_conflict', {
+    workflowId: patch.workflowId,
+    key: patch.key,
+    expectedVersion: patch.expectedVersion,
+    currentVersion,
+  });
 }
 
 async function existingPatch(db: Queryable, patch: ResolvedPatch): Promise<StatePatchResult | null> {
-  const row = (await db.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE patch_id = $1`, [storedPatchKey(patch.workflowId, patch.patchId)]))[0];
+  const row = (
+    await db.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE patch_id = $1`, [
+      storedPatchKey(patch.workflowId, patch.patchId),
+    ])
+  )[0];
   return row ? replayOf(row, patch) : null;
 }
 
@@ -166,7 +207,9 @@ function replayOf(row: PatchRow, patch: ResolvedPatch): StatePatchResult {
 /** The current value of a key, joined with the patch that set it. */
 export async function getState(db: Queryable, workflowId: string, key: string): Promise<StateEntry | null> {
   const rows = await db.query<PatchRow & { current_version: number; updated_at: Date }>(
-    `SELECT ${PATCH_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ')}, s.version AS current_version, s.updated_at
+    `SELECT ${PATCH_COLUMNS.split(', ')
+      .map((c) => `p.${c}`)
+      .join(', ')}, s.version AS current_version, s.updated_at
        FROM ${db.table('ttc_state')} s JOIN ${db.table('ttc_state_patches')} p ON p.patch_id = s.patch_id
       WHERE s.workflow_id = $1 AND s.key = $2`,
     [checkText(workflowId, 'workflowId'), checkText(key, 'key', { allowEmpty: true })],
@@ -189,15 +232,21 @@ export async function getState(db: Queryable, workflowId: string, key: string): 
 }
 
 /** Applied patches of a workflow (optionally one key), in application order. */
-export async function listStatePatches(db: Queryable, filter: { readonly workflowId: string; readonly key?: string }): Promise<StatePatchRecord[]> {
+export async function listStatePatches(
+  db: Queryable,
+  filter: { readonly workflowId: string; readonly key?: string },
+): Promise<StatePatchRecord[]> {
   const workflowId = checkText(filter.workflowId, 'workflowId');
   const rows =
     filter.key === undefined
-      ? await db.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE workflow_id = $1 ORDER BY applied_at, key, version`, [workflowId])
-      : await db.query<PatchRow>(`SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE workflow_id = $1 AND key = $2 ORDER BY version`, [
-          workflowId,
-          checkText(filter.key, 'key', { allowEmpty: true }),
-        ]);
+      ? await db.query<PatchRow>(
+          `SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE workflow_id = $1 ORDER BY applied_at, key, version`,
+          [workflowId],
+        )
+      : await db.query<PatchRow>(
+          `SELECT ${PATCH_COLUMNS} FROM ${db.table('ttc_state_patches')} WHERE workflow_id = $1 AND key = $2 ORDER BY version`,
+          [workflowId, checkText(filter.key, 'key', { allowEmpty: true })],
+        );
   return rows.map(patchRecordOf);
 }
 

@@ -1,6 +1,11 @@
 import type { Pool } from 'pg';
 import type { ArtifactPayload } from '../../contract/execute-tool.js';
-import type { ApprovalRequest, ApprovalRequestFilter, ApprovalRequestInput, ApprovalRequestRef } from '../approval-requests.js';
+import type {
+  ApprovalRequest,
+  ApprovalRequestFilter,
+  ApprovalRequestInput,
+  ApprovalRequestRef,
+} from '../approval-requests.js';
 import * as approvalRequests from './pg-approval-requests.js';
 import { checkText } from '../input-checks.js';
 import type { AuditRef, ClaimInput, ClaimResult, LedgerEntry, RecordExecutionInput } from '../ledger.js';
@@ -86,14 +91,20 @@ export class PgToolStore implements ToolStore {
   }
 
   async getAudit(auditId: string): Promise<StoredAudit | null> {
-    const rows = await this.db.query<AuditRow>(`SELECT ${AUDIT_COLUMNS} FROM ${this.db.table('ttc_audit')} WHERE audit_id = $1`, [checkText(auditId, 'auditId')]);
+    const rows = await this.db.query<AuditRow>(
+      `SELECT ${AUDIT_COLUMNS} FROM ${this.db.table('ttc_audit')} WHERE audit_id = $1`,
+      [checkText(auditId, 'auditId')],
+    );
     return rows[0] ? storedAuditOf(rows[0]) : null;
   }
 
   async listAudits(filter: CallFilter): Promise<StoredAudit[]> {
     const rows = await this.db.query<AuditRow>(
       `SELECT ${AUDIT_COLUMNS} FROM ${this.db.table('ttc_audit')} WHERE workflow_id = $1 AND ($2::text IS NULL OR call_id = $2) ORDER BY recorded_at, call_id, attempt`,
-      [checkText(filter.workflowId, 'workflowId'), filter.callId === undefined ? null : checkText(filter.callId, 'callId')],
+      [
+        checkText(filter.workflowId, 'workflowId'),
+        filter.callId === undefined ? null : checkText(filter.callId, 'callId'),
+      ],
     );
     return rows.map(storedAuditOf);
   }
@@ -181,7 +192,12 @@ export class PgToolStore implements ToolStore {
     return contractMetrics(this.db, window);
   }
 
-  labelOutcome(auditRef: AuditRef, label: OutcomeLabelKind, labelledBy: string, note: string | null): Promise<OutcomeLabel> {
+  labelOutcome(
+    auditRef: AuditRef,
+    label: OutcomeLabelKind,
+    labelledBy: string,
+    note: string | null,
+  ): Promise<OutcomeLabel> {
     return labelOutcome(this.db, auditRef, label, labelledBy, note, this.now());
   }
 

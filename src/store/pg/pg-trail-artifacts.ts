@@ -12,7 +12,11 @@ const BATCH = 1_000;
  * that is gone is a note when an erasure or a purge removed it, and a finding otherwise. `named` maps each digest to
  * an audit that names it.
  */
-export async function checkArtifacts(db: Queryable, named: ReadonlyMap<string, string>, erasures: readonly ErasureRecord[]): Promise<{ findings: TrailFinding[]; notes: TrailNote[] }> {
+export async function checkArtifacts(
+  db: Queryable,
+  named: ReadonlyMap<string, string>,
+  erasures: readonly ErasureRecord[],
+): Promise<{ findings: TrailFinding[]; notes: TrailNote[] }> {
   const findings: TrailFinding[] = [];
   const notes: TrailNote[] = [];
   const digests = [...named.keys()];

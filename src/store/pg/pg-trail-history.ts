@@ -22,7 +22,12 @@ const REFERENCE_DIGESTS = ['audit_sha256', 'request_sha256', 'result_sha256', 'c
  * `differs`. A row of a Temporal attempt its run never referenced is a note: the attempt may have failed after it
  * was recorded.
  */
-export async function compareWithHistory(db: Queryable, lookup: HistoryLookup, runs: readonly TrailRun[], retiredBefore: string): Promise<HistoryComparison> {
+export async function compareWithHistory(
+  db: Queryable,
+  lookup: HistoryLookup,
+  runs: readonly TrailRun[],
+  retiredBefore: string,
+): Promise<HistoryComparison> {
   const findings: TrailFinding[] = [];
   const notes: TrailNote[] = [];
   let compared = 0;
@@ -34,21 +39,33 @@ export async function compareWithHistory(db: Queryable, lookup: HistoryLookup, r
     }
     compared += 1;
     const referenced = new Map(references.map((reference) => [reference.ref.audit_id, reference]));
-    const rows = await db.query<AuditRef & { audit_sha256: string; audit_json: string }>(runRowsSql(db), [workflow_id, run_id]);
+    const rows = await db.query<AuditRef & { audit_sha256: string; audit_json: string }>(runRowsSql(db), [
+      workflow_id,
+      run_id,
+    ]);
     for (const row of rows) {
       const reference = referenced.get(row.audit_id);
       referenced.delete(row.audit_id);
       if (reference === undefined) {
-        if (recordedInTemporal(row.audit_json)) notes.push({ kind: 'not_in_history', workflow_id, run_id, audit_id: row.audit_id });
+        if (recordedInTemporal(row.audit_json))
+          notes.push({ kind: 'not_in_history', workflow_id, run_id, audit_id: row.audit_id });
         continue;
       }
-      const field = REFERENCE_DIGESTS.find((digest) => reference.ref[digest] !== undefined && reference.ref[digest] !== row[digest]);
-      if (field !== undefined) findings.push({ kind: 'history', workflow_id, run_id, audit_id: row.audit_id, problem: 'differs', field });
+      const field = REFERENCE_DIGESTS.find(
+        (digest) => reference.ref[digest] !== undefined && reference.ref[digest] !== row[digest],
+      );
+      if (field !== undefined)
+        findings.push({ kind: 'history', workflow_id, run_id, audit_id: row.audit_id, problem: 'differs', field });
     }
     const unmatched = [...referenced.values()];
     if (unmatched.length === 0) continue;
     const elsewhere = new Set(
-      (await db.query<{ audit_id: string }>(`SELECT audit_id FROM ${db.table('ttc_audit')} WHERE audit_id = ANY($1::text[])`, [unmatched.map((r) => r.ref.audit_id)])).map((row) => row.audit_id),
+      (
+        await db.query<{ audit_id: string }>(
+          `SELECT audit_id FROM ${db.table('ttc_audit')} WHERE audit_id = ANY($1::text[])`,
+          [unmatched.map((r) => r.ref.audit_id)],
+        )
+      ).map((row) => row.audit_id),
     );
     for (const { ref, at } of unmatched) {
       if (elsewhere.has(ref.audit_id) || at < retiredBefore) continue;

@@ -13,8 +13,13 @@ import { poolQueryable, type PgDatabase } from './sql-runner.js';
  * nothing to retire. Refused (`retention_refused`) while a row of those months is unsealed or a side effect
  * recorded in them is unsettled. Needs the owner's pool (or a role granted EXECUTE on the function).
  */
-export async function retireMonths(database: PgDatabase, before: string, anchorsExportSha256: string): Promise<AuditRetirement | null> {
-  if (!/^\d{4}-\d{2}-01$/.test(before)) throw new StoreError('invalid_input', { field: 'before', problem: 'not_the_first_of_a_month' });
+export async function retireMonths(
+  database: PgDatabase,
+  before: string,
+  anchorsExportSha256: string,
+): Promise<AuditRetirement | null> {
+  if (!/^\d{4}-\d{2}-01$/.test(before))
+    throw new StoreError('invalid_input', { field: 'before', problem: 'not_the_first_of_a_month' });
   const rows = await poolQueryable(database).query<AuditRetirement>(
     `SELECT ${RETIREMENT_COLUMNS} FROM ${qualifiedFunction(database.schema, 'ttc_retire_before')}($1::date, $2::text)`,
     [before, checkSha256(anchorsExportSha256, 'anchorsExportSha256')],
@@ -37,10 +42,16 @@ export interface ErasureRequest {
  * (or a role granted EXECUTE on the function).
  */
 export async function eraseScope(database: PgDatabase, request: ErasureRequest): Promise<ErasureRecord> {
-  const scopeRef = request.scope === 'principal' ? checkSha256(request.scopeRef, 'scopeRef') : checkText(request.scopeRef, 'scopeRef');
+  const scopeRef =
+    request.scope === 'principal' ? checkSha256(request.scopeRef, 'scopeRef') : checkText(request.scopeRef, 'scopeRef');
   const rows = await poolQueryable(database).query<ErasureRecord>(
     `SELECT ${ERASURE_COLUMNS} FROM ${qualifiedFunction(database.schema, 'ttc_erase')}($1, $2, $3, $4)`,
-    [request.scope, scopeRef, checkText(request.erasedBy, 'erasedBy'), request.reason === null ? null : checkText(request.reason, 'reason')],
+    [
+      request.scope,
+      scopeRef,
+      checkText(request.erasedBy, 'erasedBy'),
+      request.reason === null ? null : checkText(request.reason, 'reason'),
+    ],
   );
   const tombstone = rows[0];
   if (tombstone === undefined) throw new StoreError('internal', { problem: 'erasure returned no tombstone' });

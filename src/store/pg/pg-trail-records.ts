@@ -11,7 +11,12 @@ export const RETIREMENT_COLUMNS = `to_char(retired_before, 'YYYY-MM-DD') AS reti
 
 /** Every retention run that dropped months, oldest first. */
 export async function readRetirements(db: Queryable): Promise<AuditRetirement[]> {
-  return [...(await db.query<AuditRetirement>(`SELECT ${RETIREMENT_COLUMNS} FROM ${db.table('ttc_audit_retirements')} ORDER BY retired_before`, []))];
+  return [
+    ...(await db.query<AuditRetirement>(
+      `SELECT ${RETIREMENT_COLUMNS} FROM ${db.table('ttc_audit_retirements')} ORDER BY retired_before`,
+      [],
+    )),
+  ];
 }
 
 /** The columns of an {@link ErasureRecord}. */
@@ -19,7 +24,12 @@ export const ERASURE_COLUMNS = `erasure_id, ${microsecondText('erased_at')} AS e
 
 /** Every erasure's tombstone, oldest first. */
 export async function readErasures(db: Queryable): Promise<ErasureRecord[]> {
-  return [...(await db.query<ErasureRecord>(`SELECT ${ERASURE_COLUMNS} FROM ${db.table('ttc_erasures')} ORDER BY erased_at, erasure_id`, []))];
+  return [
+    ...(await db.query<ErasureRecord>(
+      `SELECT ${ERASURE_COLUMNS} FROM ${db.table('ttc_erasures')} ORDER BY erased_at, erasure_id`,
+      [],
+    )),
+  ];
 }
 
 /** The purges of some artifact bodies (`ttc_purge_before`), if any. */

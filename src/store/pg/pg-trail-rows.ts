@@ -40,7 +40,11 @@ export interface TrailRowSql extends AuditLeafFields {
 /** The row as verify and export see it, with or without its protected fields. */
 export function trailRowOf(row: TrailRowSql, withProtected: boolean): TrailRow {
   const { model_result_json, audit_json, idempotency_key, principal_ref, ...columns } = row;
-  return { ...columns, model_result: model_result_json, protected: withProtected ? { audit: audit_json, idempotency_key, principal_ref } : null };
+  return {
+    ...columns,
+    model_result: model_result_json,
+    protected: withProtected ? { audit: audit_json, idempotency_key, principal_ref } : null,
+  };
 }
 
 /**
@@ -59,11 +63,19 @@ export const ANCHOR_COLUMNS = `anchor_no::int AS anchor_no, to_char(period, 'YYY
 
 /** Every anchor, in number order (without their leaves). */
 export async function readAnchors(db: Queryable): Promise<AuditAnchor[]> {
-  return [...(await db.query<AuditAnchor>(`SELECT ${ANCHOR_COLUMNS} FROM ${db.table('ttc_audit_anchors')} ORDER BY anchor_no`, []))];
+  return [
+    ...(await db.query<AuditAnchor>(
+      `SELECT ${ANCHOR_COLUMNS} FROM ${db.table('ttc_audit_anchors')} ORDER BY anchor_no`,
+      [],
+    )),
+  ];
 }
 
 /** The leaves kept with an anchor, 32 bytes each, in order. */
 export async function readLeaves(db: Queryable, anchorNo: number): Promise<Buffer[]> {
-  const rows = await db.query<{ leaves: Buffer }>(`SELECT leaves FROM ${db.table('ttc_audit_anchors')} WHERE anchor_no = $1`, [anchorNo]);
+  const rows = await db.query<{ leaves: Buffer }>(
+    `SELECT leaves FROM ${db.table('ttc_audit_anchors')} WHERE anchor_no = $1`,
+    [anchorNo],
+  );
   return splitLeaves(rows[0]?.leaves ?? Buffer.alloc(0));
 }

@@ -19,14 +19,24 @@ export interface ScopedSegments {
  * workflow, the anchors of that workflow's sealed rows, found by month and transaction range — and those of its
  * sealed rows no anchor holds. (Unanchored rows of a window are verify's to find: it counts each month's rows.)
  */
-export async function segmentsInScope(db: Queryable, scope: TrailScope, live: readonly AuditAnchor[], sealedTo: string): Promise<ScopedSegments> {
-  if (scope.workflowId === undefined) return { anchors: live.filter((anchor) => monthInWindow(anchor.period, scope)), whole: true, unanchored: [] };
-  const rows = await db.query<{ audit_id: string; seq: string; xact: string; recorded_at: string }>(workflowSealedRowsSql(db), [scope.workflowId, sealedTo]);
+export async function segmentsInScope(
+  db: Queryable,
+  scope: TrailScope,
+  live: readonly AuditAnchor[],
+  sealedTo: string,
+): Promise<ScopedSegments> {
+  if (scope.workflowId === undefined)
+    return { anchors: live.filter((anchor) => monthInWindow(anchor.period, scope)), whole: true, unanchored: [] };
+  const rows = await db.query<{ audit_id: string; seq: string; xact: string; recorded_at: string }>(
+    workflowSealedRowsSql(db),
+    [scope.workflowId, sealedTo],
+  );
   const anchors = new Map<number, AuditAnchor>();
   const unanchored: TrailFinding[] = [];
   for (const row of rows) {
     const anchor = anchorHolding(live, periodOf(row.recorded_at), row.xact);
-    if (anchor === undefined) unanchored.push({ kind: 'row_unanchored', audit_id: row.audit_id, seq: row.seq, xact: row.xact });
+    if (anchor === undefined)
+      unanchored.push({ kind: 'row_unanchored', audit_id: row.audit_id, seq: row.seq, xact: row.xact });
     else anchors.set(anchor.anchor_no, anchor);
   }
   return { anchors: [...anchors.values()].sort((a, b) => a.anchor_no - b.anchor_no), whole: false, unanchored };
@@ -40,7 +50,9 @@ export function workflowSealedRowsSql(db: Queryable): string {
 /** The anchor that seals a row of month `period` written by transaction `xact`, if any. */
 export function anchorHolding(anchors: readonly AuditAnchor[], period: string, xact: string): AuditAnchor | undefined {
   const at = BigInt(xact);
-  return anchors.find((anchor) => anchor.period === period && BigInt(anchor.xact_from) <= at && at < BigInt(anchor.xact_to));
+  return anchors.find(
+    (anchor) => anchor.period === period && BigInt(anchor.xact_from) <= at && at < BigInt(anchor.xact_to),
+  );
 }
 
 /** Rows read per round trip where a statement pages through rows no segment bounds (the unsealed ones). */
@@ -68,7 +80,14 @@ export async function forEachUnsealedPage<R extends { readonly xact: string; rea
   let after: { xact: string; seq: string } | null = null;
   let rows = 0;
   for (;;) {
-    const page: readonly R[] = await db.query<R>(unsealedPageSql(db, columns), [sealedTo, after?.xact ?? null, after?.seq ?? null, scope.since ?? null, scope.until ?? null, scope.workflowId ?? null]);
+    const page: readonly R[] = await db.query<R>(unsealedPageSql(db, columns), [
+      sealedTo,
+      after?.xact ?? null,
+      after?.seq ?? null,
+      scope.since ?? null,
+      scope.until ?? null,
+      scope.workflowId ?? null,
+    ]);
     await visit(page);
     rows += page.length;
     const last = page.at(-1);

@@ -1,4 +1,12 @@
-import { anchorDigest, GENESIS_ANCHOR_SHA256, SEAL_RANGE_ROWS, signAnchorDigest, type AnchorBody, type AnchorSigningKey, type AuditAnchor } from '../audit-trail/anchor.js';
+import {
+  anchorDigest,
+  GENESIS_ANCHOR_SHA256,
+  SEAL_RANGE_ROWS,
+  signAnchorDigest,
+  type AnchorBody,
+  type AnchorSigningKey,
+  type AuditAnchor,
+} from '../audit-trail/anchor.js';
 import { auditLeaf, microsecondIso, type AuditLeafFields } from '../audit-trail/audit-leaf.js';
 import { merkleRoot } from '../audit-trail/merkle.js';
 import { periodOf } from '../audit-trail/months.js';
@@ -40,7 +48,13 @@ export async function sealAuditTrail(database: PgDatabase, options: SealOptions 
       'SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon, current_user AS sealer',
       [],
     );
-    let head = (await tx.query<AuditAnchor>(`SELECT ${ANCHOR_COLUMNS} FROM ${tx.table('ttc_audit_anchors')} ORDER BY anchor_no DESC LIMIT 1`, []))[0] ?? null;
+    let head =
+      (
+        await tx.query<AuditAnchor>(
+          `SELECT ${ANCHOR_COLUMNS} FROM ${tx.table('ttc_audit_anchors')} ORDER BY anchor_no DESC LIMIT 1`,
+          [],
+        )
+      )[0] ?? null;
     const sealed: AuditAnchor[] = [];
     let from = head?.xact_to ?? '0';
     while (BigInt(from) < BigInt(horizon)) {
@@ -63,7 +77,12 @@ export async function sealAuditTrail(database: PgDatabase, options: SealOptions 
         };
         const anchorSha256 = anchorDigest(body);
         const key = options.signingKey ?? null;
-        const anchor: AuditAnchor = { ...body, anchor_sha256: anchorSha256, key_id: key?.keyId ?? null, signature: key === null ? null : signAnchorDigest(anchorSha256, key) };
+        const anchor: AuditAnchor = {
+          ...body,
+          anchor_sha256: anchorSha256,
+          key_id: key?.keyId ?? null,
+          signature: key === null ? null : signAnchorDigest(anchorSha256, key),
+        };
         await insertAnchor(tx, anchor, Buffer.concat(leaves));
         sealed.push(anchor);
         head = anchor;
@@ -111,6 +130,20 @@ async function insertAnchor(tx: Queryable, anchor: AuditAnchor, leaves: Buffer):
   await tx.query(
     `INSERT INTO ${tx.table('ttc_audit_anchors')} (anchor_no, period, xact_from, xact_to, row_count, leaves, merkle_root, prev_anchor_sha256, anchor_sha256, sealed_at, sealed_by, key_id, signature)
      VALUES ($1, $2::date, $3::bigint, $4::bigint, $5, $6, $7, $8, $9, $10::timestamptz, $11, $12, $13)`,
-    [anchor.anchor_no, anchor.period, anchor.xact_from, anchor.xact_to, anchor.row_count, leaves, anchor.merkle_root, anchor.prev_anchor_sha256, anchor.anchor_sha256, anchor.sealed_at, anchor.sealed_by, anchor.key_id, anchor.signature],
+    [
+      anchor.anchor_no,
+      anchor.period,
+      anchor.xact_from,
+      anchor.xact_to,
+      anchor.row_count,
+      leaves,
+      anchor.merkle_root,
+      anchor.prev_anchor_sha256,
+      anchor.anchor_sha256,
+      anchor.sealed_at,
+      anchor.sealed_by,
+      anchor.key_id,
+      anchor.signature,
+    ],
   );
 }

@@ -4,14 +4,28 @@ import { chainFindings, publishedFindings, signatureFindings } from '../audit-tr
 import { monthBounds } from '../audit-trail/months.js';
 import { segmentFindings } from '../audit-trail/segment-check.js';
 import type { TrailFinding, TrailNote } from '../audit-trail/trail-findings.js';
-import { monthInWindow, scopeOf, type HistoryLookup, type TrailReport, type TrailRun, type TrailScope } from '../audit-trail/trail-report.js';
+import {
+  monthInWindow,
+  scopeOf,
+  type HistoryLookup,
+  type TrailReport,
+  type TrailRun,
+  type TrailScope,
+} from '../audit-trail/trail-report.js';
 import { artifactsNamedBy, rowFindings, type TrailRow } from '../audit-trail/trail-row.js';
 import { compareWithHistory } from './pg-trail-history.js';
 import { anchorHolding, forEachUnsealedPage, segmentsInScope } from './pg-trail-scope.js';
 import { checkArtifacts } from './pg-trail-artifacts.js';
 import { erasureNote, retirementNote } from '../audit-trail/lifecycle-records.js';
 import { auditMonths, readErasures, readRetirements } from './pg-trail-records.js';
-import { readAnchors, readLeaves, segmentRowsSql, TRAIL_ROW_COLUMNS, trailRowOf, type TrailRowSql } from './pg-trail-rows.js';
+import {
+  readAnchors,
+  readLeaves,
+  segmentRowsSql,
+  TRAIL_ROW_COLUMNS,
+  trailRowOf,
+  type TrailRowSql,
+} from './pg-trail-rows.js';
 import { poolQueryable, type PgDatabase, type Queryable } from './sql-runner.js';
 
 /** Options of {@link verifyAuditTrail}: the scope, and what to check the anchors and rows against. */
@@ -40,8 +54,12 @@ export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrai
   const findings: TrailFinding[] = [...chainFindings(anchors)];
   if (options.verifyKeys !== undefined) findings.push(...signatureFindings(anchors, options.verifyKeys));
   if (options.publishedAnchors !== undefined) findings.push(...publishedFindings(anchors, options.publishedAnchors));
-  const horizon = (await db.query<{ horizon: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon', []))[0]?.horizon ?? '0';
-  for (const anchor of anchors) if (BigInt(anchor.xact_to) > BigInt(horizon)) findings.push({ kind: 'anchor_unfinished', anchor_no: anchor.anchor_no });
+  const horizon =
+    (await db.query<{ horizon: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS horizon', []))[0]
+      ?.horizon ?? '0';
+  for (const anchor of anchors)
+    if (BigInt(anchor.xact_to) > BigInt(horizon))
+      findings.push({ kind: 'anchor_unfinished', anchor_no: anchor.anchor_no });
 
   const retirements = await readRetirements(db);
   const notes: TrailNote[] = retirements.map(retirementNote);
@@ -67,16 +85,24 @@ export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrai
   findings.push(...scoped.unanchored);
   const covered = new Map<string, number>();
   for (const anchor of segments) {
-    const rows = (await db.query<TrailRowSql>(segmentRowsSql(db, TRAIL_ROW_COLUMNS), [...monthBounds(anchor.period), anchor.xact_from, anchor.xact_to, scope.workflowId ?? null])).map(
-      (row) => trailRowOf(row, true),
+    const rows = (
+      await db.query<TrailRowSql>(segmentRowsSql(db, TRAIL_ROW_COLUMNS), [
+        ...monthBounds(anchor.period),
+        anchor.xact_from,
+        anchor.xact_to,
+        scope.workflowId ?? null,
+      ])
+    ).map((row) => trailRowOf(row, true));
+    findings.push(
+      ...segmentFindings({ anchor, leaves: await readLeaves(db, anchor.anchor_no), rows, complete: scoped.whole }),
     );
-    findings.push(...segmentFindings({ anchor, leaves: await readLeaves(db, anchor.anchor_no), rows, complete: scoped.whole }));
     rows.forEach(check);
     covered.set(anchor.period, (covered.get(anchor.period) ?? 0) + rows.length);
   }
   if (scope.workflowId === undefined) {
     const months = (await auditMonths(db)).filter((period) => period >= retiredBefore && monthInWindow(period, scope));
-    for (const period of months) findings.push(...(await unanchoredRows(db, period, sealedTo, covered.get(period) ?? 0, live)));
+    for (const period of months)
+      findings.push(...(await unanchoredRows(db, period, sealedTo, covered.get(period) ?? 0, live)));
   }
 
   const unsealed = await checkUnsealed(db, scope, sealedTo, check);
@@ -85,12 +111,20 @@ export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrai
   const artifactCheck = await checkArtifacts(db, artifacts, erasures);
   findings.push(...artifactCheck.findings);
   // An erasure is noted once: for a checked row it covered, or for a missing body it explains (another's copy).
-  const erased = erasures.filter((erasure) => erasure.audit_ids.some((auditId) => erasedChecked.has(auditId))).map(erasureNote);
-  for (const note of [...erased, ...artifactCheck.notes]) if (!notes.some((noted) => JSON.stringify(noted) === JSON.stringify(note))) notes.push(note);
+  const erased = erasures
+    .filter((erasure) => erasure.audit_ids.some((auditId) => erasedChecked.has(auditId)))
+    .map(erasureNote);
+  for (const note of [...erased, ...artifactCheck.notes])
+    if (!notes.some((noted) => JSON.stringify(noted) === JSON.stringify(note))) notes.push(note);
 
   let runs = 0;
   if (options.history !== undefined) {
-    const compared = await compareWithHistory(db, options.history, await runsToCompare(db, scope, options.history), retiredBefore);
+    const compared = await compareWithHistory(
+      db,
+      options.history,
+      await runsToCompare(db, scope, options.history),
+      retiredBefore,
+    );
     findings.push(...compared.findings);
     notes.push(...compared.notes);
     runs = compared.runs;
@@ -102,7 +136,14 @@ export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrai
     scope,
     history: options.history === undefined ? 'not_checked' : 'checked',
     head: head === undefined ? null : { anchor_no: head.anchor_no, anchor_sha256: head.anchor_sha256 },
-    counts: { rows: rowsChecked, anchors: anchors.length, segments: segments.length, retired_anchors: anchors.length - live.length, unsealed_rows: unsealed.rows, runs },
+    counts: {
+      rows: rowsChecked,
+      anchors: anchors.length,
+      segments: segments.length,
+      retired_anchors: anchors.length - live.length,
+      unsealed_rows: unsealed.rows,
+      runs,
+    },
     findings,
     notes,
   };
@@ -112,20 +153,38 @@ export async function verifyAuditTrail(database: PgDatabase, options: VerifyTrai
  * The rows of a month written by sealed transactions that no anchor of the month holds. Counted first (an index-only
  * count); only when the month holds more sealed rows than its anchors selected are the rows walked to name them.
  */
-async function unanchoredRows(db: Queryable, period: string, sealedTo: string, covered: number, live: readonly AuditAnchor[]): Promise<TrailFinding[]> {
+async function unanchoredRows(
+  db: Queryable,
+  period: string,
+  sealedTo: string,
+  covered: number,
+  live: readonly AuditAnchor[],
+): Promise<TrailFinding[]> {
   const bounds = monthBounds(period);
-  const [{ total } = { total: 0 }] = await db.query<{ total: number }>(sealedInMonthCountSql(db), [...bounds, sealedTo]);
+  const [{ total } = { total: 0 }] = await db.query<{ total: number }>(sealedInMonthCountSql(db), [
+    ...bounds,
+    sealedTo,
+  ]);
   if (total <= covered) return [];
   const rows = await db.query<{ audit_id: string; seq: string; xact: string }>(
     `SELECT audit_id, seq::text AS seq, xact::text AS xact FROM ${db.table('ttc_audit')} a
       WHERE recorded_at >= $1::timestamptz AND recorded_at < $2::timestamptz AND xact < $3::bigint ORDER BY a.xact, a.seq`,
     [...bounds, sealedTo],
   );
-  return rows.flatMap((row): TrailFinding[] => (anchorHolding(live, period, row.xact) === undefined ? [{ kind: 'row_unanchored', audit_id: row.audit_id, seq: row.seq, xact: row.xact }] : []));
+  return rows.flatMap((row): TrailFinding[] =>
+    anchorHolding(live, period, row.xact) === undefined
+      ? [{ kind: 'row_unanchored', audit_id: row.audit_id, seq: row.seq, xact: row.xact }]
+      : [],
+  );
 }
 
 /** Checks the rows in scope newer than the last seal; returns how many and the oldest one's time. */
-async function checkUnsealed(db: Queryable, scope: TrailScope, sealedTo: string, check: (row: TrailRow) => void): Promise<{ rows: number; oldest: string | null }> {
+async function checkUnsealed(
+  db: Queryable,
+  scope: TrailScope,
+  sealedTo: string,
+  check: (row: TrailRow) => void,
+): Promise<{ rows: number; oldest: string | null }> {
   let oldest: string | null = null;
   const rows = await forEachUnsealedPage<TrailRowSql>(db, TRAIL_ROW_COLUMNS, scope, sealedTo, (page) => {
     for (const row of page) {
@@ -140,7 +199,12 @@ async function checkUnsealed(db: Queryable, scope: TrailScope, sealedTo: string,
 async function runsToCompare(db: Queryable, scope: TrailScope, history: HistoryLookup): Promise<TrailRun[]> {
   const runs = new Map<string, TrailRun>();
   const add = (run: TrailRun) => runs.set(JSON.stringify([run.workflow_id, run.run_id]), run);
-  for (const run of await db.query<TrailRun>(runsInScopeSql(db), [scope.since ?? null, scope.until ?? null, scope.workflowId ?? null])) add(run);
+  for (const run of await db.query<TrailRun>(runsInScopeSql(db), [
+    scope.since ?? null,
+    scope.until ?? null,
+    scope.workflowId ?? null,
+  ]))
+    add(run);
   for await (const run of history.runs(scope)) add(run);
   return [...runs.values()];
 }

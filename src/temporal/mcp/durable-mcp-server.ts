@@ -46,23 +46,31 @@ export function createDurableMcpServer(options: DurableMcpServerOptions): Negoti
     taskStore: new TemporalTaskStore(calls, connectionId, { ttl: options.taskTtl, protocolVersion }),
   });
   server.setRequestHandler(ListToolsRequestSchema, (): ListToolsResult => ({ tools }));
-  server.setRequestHandler(LOOSE_CALL_TOOL_REQUEST, async (loose, extra): Promise<CallToolResult | CreateTaskResult> => {
-    // The SDK has validated the request against CallToolRequestSchema before calling this handler.
-    const request = CallToolRequestSchema.parse(loose);
-    const { name } = request.params;
-    if (!registry.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
-    const { taskStore } = extra;
-    const task = request.params.task;
-    if (task !== undefined && taskStore !== undefined) return guardedMcp(async () => ({ task: await taskStore.createTask({ ttl: task.ttl ?? null }) }));
-    return guardedMcp(async () => {
-      const workflowId = await calls.start(request, { sessionId: extra.sessionId, connectionId, requestId: extra.requestId }, null);
-      // A client that gives up waiting leaves the call running (it is durable); the same request attaches to it again.
-      const result = calls.result(workflowId);
-      const closeStream = extra.closeSSEStream;
-      if (closeStream !== undefined && !(await settlesWithin(result, SSE_POLLING_AFTER_MS))) closeStream();
-      return toCallToolResult((await result).modelResult, { protocolVersion: protocolVersion() });
-    });
-  });
+  server.setRequestHandler(
+    LOOSE_CALL_TOOL_REQUEST,
+    async (loose, extra): Promise<CallToolResult | CreateTaskResult> => {
+      // The SDK has validated the request against CallToolRequestSchema before calling this handler.
+      const request = CallToolRequestSchema.parse(loose);
+      const { name } = request.params;
+      if (!registry.has(name)) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name.slice(0, 128)}`);
+      const { taskStore } = extra;
+      const task = request.params.task;
+      if (task !== undefined && taskStore !== undefined)
+        return guardedMcp(async () => ({ task: await taskStore.createTask({ ttl: task.ttl ?? null }) }));
+      return guardedMcp(async () => {
+        const workflowId = await calls.start(
+          request,
+          { sessionId: extra.sessionId, connectionId, requestId: extra.requestId },
+          null,
+        );
+        // A client that gives up waiting leaves the call running (it is durable); the same request attaches to it again.
+        const result = calls.result(workflowId);
+        const closeStream = extra.closeSSEStream;
+        if (closeStream !== undefined && !(await settlesWithin(result, SSE_POLLING_AFTER_MS))) closeStream();
+        return toCallToolResult((await result).modelResult, { protocolVersion: protocolVersion() });
+      });
+    },
+  );
   return server;
 }
 
@@ -77,7 +85,13 @@ async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boo
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   try {
-    return await Promise.race([promise.then(() => true, () => true), timeout]);
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      timeout,
+    ]);
   } finally {
     clearTimeout(timer);
   }

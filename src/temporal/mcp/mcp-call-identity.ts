@@ -25,9 +25,10 @@ export interface McpRequestOrigin {
  */
 export function mcpWorkflowId(request: CallToolRequest, principal: Principal, origin: McpRequestOrigin): string {
   const clientKey = clientIdempotencyKey(request);
-  const source = clientKey === undefined
-    ? { session: origin.sessionId ?? `connection:${origin.connectionId}`, requestId: origin.requestId }
-    : { clientKey };
+  const source =
+    clientKey === undefined
+      ? { session: origin.sessionId ?? `connection:${origin.connectionId}`, requestId: origin.requestId }
+      : { clientKey };
   return `${MCP_WORKFLOW_ID_PREFIX}${digestJson({ principal: { tenant: principal.tenant, subject: principal.subject }, ...source })}`;
 }
 
@@ -40,7 +41,10 @@ function clientIdempotencyKey(request: CallToolRequest): string | undefined {
   const value: unknown = request.params._meta?.[MCP_IDEMPOTENCY_META_KEY];
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_CLIENT_KEY_CHARS) {
-    throw new McpError(ErrorCode.InvalidParams, `_meta["${MCP_IDEMPOTENCY_META_KEY}"] must be a string of 1 to ${MAX_CLIENT_KEY_CHARS} characters`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `_meta["${MCP_IDEMPOTENCY_META_KEY}"] must be a string of 1 to ${MAX_CLIENT_KEY_CHARS} characters`,
+    );
   }
   return value;
 }

@@ -1,4 +1,10 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, type Client, type WorkflowExecutionDescription, type WorkflowExecutionInfo } from '@temporalio/client';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  type Client,
+  type WorkflowExecutionDescription,
+  type WorkflowExecutionInfo,
+} from '@temporalio/client';
 import { McpError, ErrorCode, type CallToolRequest, type Task } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallResult } from '../../../activities/tool-activity.js';
 import type { McpCallOptions, McpToolCallInput } from '../../../workflows/mcp-tool-call.js';
@@ -44,7 +50,10 @@ export class McpWorkflowCalls {
   readonly #principalSha256: string;
 
   constructor(options: McpWorkflowCallsOptions) {
-    if (!isSafeMcpTaskQueueName(options.taskQueue)) throw new TypeError('An MCP server\'s task queue name may use only letters, digits and . _ : / @ - (at most 200).');
+    if (!isSafeMcpTaskQueueName(options.taskQueue))
+      throw new TypeError(
+        "An MCP server's task queue name may use only letters, digits and . _ : / @ - (at most 200).",
+      );
     this.#options = options;
     this.#principalSha256 = digestJson({ tenant: options.principal.tenant, subject: options.principal.subject });
   }
@@ -70,14 +79,21 @@ export class McpWorkflowCalls {
         args: [input],
         // A closed call is never run again under its id: the retry gets the recorded result instead.
         workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        memo: { [MCP_MEMO.requestSha256]: requestSha256, [MCP_MEMO.principalSha256]: this.#principalSha256, [MCP_MEMO.ttlMs]: ttlMs },
+        memo: {
+          [MCP_MEMO.requestSha256]: requestSha256,
+          [MCP_MEMO.principalSha256]: this.#principalSha256,
+          [MCP_MEMO.ttlMs]: ttlMs,
+        },
         staticSummary: `MCP tools/call ${request.params.name}`,
       });
     } catch (error) {
       if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
       const existing = await this.#describe(workflowId);
       if (existing === null || existing.memo?.[MCP_MEMO.requestSha256] !== requestSha256) {
-        throw new McpError(ErrorCode.InvalidParams, 'This idempotency key was already used for another tool call (a different tool or arguments).');
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          'This idempotency key was already used for another tool call (a different tool or arguments).',
+        );
       }
     }
     return workflowId;
@@ -102,7 +118,14 @@ export class McpWorkflowCalls {
       case 'RUNNING': {
         const pending = info.typedSearchAttributes.get(APPROVAL_PENDING_SA) === true;
         return pending
-          ? { task: { ...base, status: 'input_required', statusMessage: 'Waiting for an approver to decide this call (tool-contract pending / approve).' }, result: null }
+          ? {
+              task: {
+                ...base,
+                status: 'input_required',
+                statusMessage: 'Waiting for an approver to decide this call (tool-contract pending / approve).',
+              },
+              result: null,
+            }
           : { task: { ...base, status: 'working' }, result: null };
       }
       case 'COMPLETED': {
@@ -120,9 +143,10 @@ export class McpWorkflowCalls {
   /** Waits for the call's result. A workflow that ended without one (cancelled, terminated) is an `InternalError`. */
   async result(workflowId: string): Promise<ToolCallResult> {
     try {
-      return await this.#options.client.workflow.getHandle(workflowId).result() as ToolCallResult;
+      return (await this.#options.client.workflow.getHandle(workflowId).result()) as ToolCallResult;
     } catch (error) {
-      if (error instanceof WorkflowFailedError) throw new McpError(ErrorCode.InternalError, 'The tool call ended without a result (cancelled or stopped).');
+      if (error instanceof WorkflowFailedError)
+        throw new McpError(ErrorCode.InternalError, 'The tool call ended without a result (cancelled or stopped).');
       throw error;
     }
   }

@@ -1,6 +1,14 @@
 import type { CreateTaskOptions, TaskStore } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
 import { isTerminal } from '@modelcontextprotocol/sdk/experimental/tasks/interfaces.js';
-import { CallToolRequestSchema, ErrorCode, McpError, type Request, type RequestId, type Result, type Task } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  McpError,
+  type Request,
+  type RequestId,
+  type Result,
+  type Task,
+} from '@modelcontextprotocol/sdk/types.js';
 import { toCallToolResult } from '../../adapters/mcp-call-tool-result.js';
 import type { McpWorkflowCalls } from './mcp-workflow-calls.js';
 
@@ -54,17 +62,27 @@ export class TemporalTaskStore implements TaskStore {
     this.#protocolVersion = options.protocolVersion ?? (() => undefined);
   }
 
-  async createTask(params: CreateTaskOptions, requestId: RequestId, request: Request, sessionId?: string): Promise<Task> {
+  async createTask(
+    params: CreateTaskOptions,
+    requestId: RequestId,
+    request: Request,
+    sessionId?: string,
+  ): Promise<Task> {
     const call = CallToolRequestSchema.safeParse(request);
     if (!call.success) throw new McpError(ErrorCode.InvalidParams, 'Only tools/call can run as a task on this server.');
-    if (params.ttl !== undefined && params.ttl !== null && !(Number.isFinite(params.ttl) && params.ttl >= MIN_TASK_TTL_MS)) {
+    if (
+      params.ttl !== undefined &&
+      params.ttl !== null &&
+      !(Number.isFinite(params.ttl) && params.ttl >= MIN_TASK_TTL_MS)
+    ) {
       throw new McpError(ErrorCode.InvalidParams, `A task's ttl must be at least ${MIN_TASK_TTL_MS} ms.`);
     }
     // The receiver may lower a requested TTL; an unlimited one (null) is bounded too.
     const ttl = Math.min(params.ttl ?? this.#ttl.defaultMs, this.#ttl.maxMs);
     const taskId = await this.#calls.start(call.data, { sessionId, connectionId: this.#connectionId, requestId }, ttl);
     const state = await this.#calls.state(taskId);
-    if (state === null) throw new McpError(ErrorCode.InternalError, 'The task could not be read back after it was created.');
+    if (state === null)
+      throw new McpError(ErrorCode.InternalError, 'The task could not be read back after it was created.');
     return state.task;
   }
 
@@ -80,7 +98,11 @@ export class TemporalTaskStore implements TaskStore {
   async getTaskResult(taskId: string): Promise<Result> {
     const state = await this.#calls.state(taskId);
     if (state === null) throw new McpError(ErrorCode.InvalidParams, `Task not found: ${taskId.slice(0, 128)}`);
-    if (state.result === null) throw new McpError(ErrorCode.InvalidParams, `Task ${state.task.status === 'cancelled' ? 'was cancelled' : 'ended without a result'}.`);
+    if (state.result === null)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Task ${state.task.status === 'cancelled' ? 'was cancelled' : 'ended without a result'}.`,
+      );
     return toCallToolResult(state.result.modelResult, { protocolVersion: this.#protocolVersion() });
   }
 
@@ -90,10 +112,18 @@ export class TemporalTaskStore implements TaskStore {
    * a call that completed before the cancel reached it keeps its result.
    */
   async updateTaskStatus(taskId: string, status: Task['status']): Promise<void> {
-    if (status !== 'cancelled') throw new McpError(ErrorCode.InvalidParams, `A task's status follows its workflow; it cannot be set to ${status}.`);
+    if (status !== 'cancelled')
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `A task's status follows its workflow; it cannot be set to ${status}.`,
+      );
     await this.#calls.cancel(taskId);
     const deadline = Date.now() + CANCEL_SETTLE_MS;
-    for (let state = await this.#calls.state(taskId); state !== null && !isTerminal(state.task.status) && Date.now() < deadline; state = await this.#calls.state(taskId)) {
+    for (
+      let state = await this.#calls.state(taskId);
+      state !== null && !isTerminal(state.task.status) && Date.now() < deadline;
+      state = await this.#calls.state(taskId)
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }

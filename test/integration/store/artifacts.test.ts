@@ -36,7 +36,9 @@ describe('artifacts (real Postgres)', () => {
     const payload = { sha256: sha256Hex(body), contentType: 'application/json', bytes: Buffer.byteLength(body), body };
     await store.putArtifact(payload);
     await store.putArtifact(payload);
-    const { rows } = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM ttc_artifacts WHERE sha256 = $1', [payload.sha256]);
+    const { rows } = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM ttc_artifacts WHERE sha256 = $1', [
+      payload.sha256,
+    ]);
     assert.equal(Number(rows[0]!.n), 1);
   });
 
@@ -48,7 +50,10 @@ describe('artifacts (real Postgres)', () => {
     try {
       // Artifacts are immutable by trigger; replica mode (superuser) bypasses it, as an attacker with disk or admin access could.
       await client.query("SET session_replication_role = 'replica'");
-      await client.query('UPDATE ttc_artifacts SET body = $1 WHERE sha256 = $2', [Buffer.from(JSON.stringify({ refund: 10000 })), sha256]);
+      await client.query('UPDATE ttc_artifacts SET body = $1 WHERE sha256 = $2', [
+        Buffer.from(JSON.stringify({ refund: 10000 })),
+        sha256,
+      ]);
     } finally {
       await client.query("SET session_replication_role = 'origin'");
       client.release();
@@ -57,16 +62,36 @@ describe('artifacts (real Postgres)', () => {
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE of artifacts: the application has no such privilege, the owner meets the trigger', async () => {
-    for (const sql of ["UPDATE ttc_artifacts SET content_type = 'text/html'", 'DELETE FROM ttc_artifacts', 'TRUNCATE ttc_artifacts']) {
-      await assert.rejects(db.pool.query(sql), (error: { code?: unknown }) => error.code === '42501', `application role: ${sql}`);
-      await assert.rejects(db.ownerPool.query(sql), (error: { code?: unknown }) => error.code === 'TT001', `owner: ${sql}`);
+    for (const sql of [
+      "UPDATE ttc_artifacts SET content_type = 'text/html'",
+      'DELETE FROM ttc_artifacts',
+      'TRUNCATE ttc_artifacts',
+    ]) {
+      await assert.rejects(
+        db.pool.query(sql),
+        (error: { code?: unknown }) => error.code === '42501',
+        `application role: ${sql}`,
+      );
+      await assert.rejects(
+        db.ownerPool.query(sql),
+        (error: { code?: unknown }) => error.code === 'TT001',
+        `owner: ${sql}`,
+      );
     }
   });
 
   it('refuses to store a body under a digest it does not have', async () => {
     const body = 'real body';
-    await rejectsWith(store.putArtifact({ sha256: sha256Hex('other body'), contentType: 'text/plain', bytes: 9, body }), 'PROTOCOL_ERROR', 'digest_mismatch');
-    await rejectsWith(store.putArtifact({ sha256: sha256Hex(body), contentType: 'text/plain', bytes: 3, body }), 'PROTOCOL_ERROR', 'digest_mismatch');
+    await rejectsWith(
+      store.putArtifact({ sha256: sha256Hex('other body'), contentType: 'text/plain', bytes: 9, body }),
+      'PROTOCOL_ERROR',
+      'digest_mismatch',
+    );
+    await rejectsWith(
+      store.putArtifact({ sha256: sha256Hex(body), contentType: 'text/plain', bytes: 3, body }),
+      'PROTOCOL_ERROR',
+      'digest_mismatch',
+    );
     await rejectsWith(store.getArtifact(sha256Hex('other body')), 'NOT_FOUND', 'artifact_not_found');
   });
 

@@ -40,7 +40,11 @@ async function refusedToBoth(sql: string, params: unknown[] = []): Promise<void>
 
 /** A call of `ordersGet` made without Temporal: its audit has no Temporal coordinates. */
 function executeToolOutsideTemporal() {
-  return executeTool(ordersGet, { orderId: 'o-outside' }, testContext({ callId: 'c-outside', idempotencyKey: 'k-outside' }));
+  return executeTool(
+    ordersGet,
+    { orderId: 'o-outside' },
+    testContext({ callId: 'c-outside', idempotencyKey: 'k-outside' }),
+  );
 }
 
 describe('audit log (real Postgres)', () => {
@@ -62,7 +66,15 @@ describe('audit log (real Postgres)', () => {
     const verification = verifyAudit({
       modelResult: stored.modelResult,
       audit: stored.audit,
-      trusted: { principal: ctx.principal, tool: ordersGet, arguments: { orderId: 'o-1' }, provider: ctx.provider, callId: ctx.callId, operationId: ctx.operationId, idempotencyKey: ctx.idempotencyKey },
+      trusted: {
+        principal: ctx.principal,
+        tool: ordersGet,
+        arguments: { orderId: 'o-1' },
+        provider: ctx.provider,
+        callId: ctx.callId,
+        operationId: ctx.operationId,
+        idempotencyKey: ctx.idempotencyKey,
+      },
     });
     assert.deepEqual(verification, { ok: true, failed: [] });
   });
@@ -84,7 +96,9 @@ describe('audit log (real Postgres)', () => {
   it('refuses UPDATE of an audit row in the database itself', async () => {
     const [row] = await store.listAudits({ workflowId: 'wf-audit' });
     assert.ok(row);
-    await refusedToBoth(`UPDATE ttc_audit SET status = 'succeeded', audit_json = '{}' WHERE audit_id = $1`, [row.auditId]);
+    await refusedToBoth(`UPDATE ttc_audit SET status = 'succeeded', audit_json = '{}' WHERE audit_id = $1`, [
+      row.auditId,
+    ]);
     assert.deepEqual((await store.getAudit(row.auditId))?.audit, row.audit);
   });
 
@@ -97,11 +111,30 @@ describe('audit log (real Postgres)', () => {
   it('keeps state-patch and reconciliation-attempt history append-only too', async () => {
     const [evidence] = await store.listEvidence({ workflowId: 'wf-audit' });
     await store.applyStatePatch({
-      patchId: 'p-audit', workflowId: 'wf-audit', key: 'order', value: { status: 'shipped' }, evidenceIds: [evidence!.evidenceId],
-      source: 'orders-db', observedAt: null, retrievedAt: '2026-11-30T12:00:00Z', expectedVersion: 0, callId: 'c1',
+      patchId: 'p-audit',
+      workflowId: 'wf-audit',
+      key: 'order',
+      value: { status: 'shipped' },
+      evidenceIds: [evidence!.evidenceId],
+      source: 'orders-db',
+      observedAt: null,
+      retrievedAt: '2026-11-30T12:00:00Z',
+      expectedVersion: 0,
+      callId: 'c1',
     });
-    await store.openReconciliation({ idempotencyKey: 'k-audit', workflowId: 'wf-audit', callId: 'c9', tool: 'payments.charge', auditId: null });
-    await store.recordReconciliationAttempt({ idempotencyKey: 'k-audit', attempt: 1, finding: 'unknown', detail: null });
+    await store.openReconciliation({
+      idempotencyKey: 'k-audit',
+      workflowId: 'wf-audit',
+      callId: 'c9',
+      tool: 'payments.charge',
+      auditId: null,
+    });
+    await store.recordReconciliationAttempt({
+      idempotencyKey: 'k-audit',
+      attempt: 1,
+      finding: 'unknown',
+      detail: null,
+    });
     await refusedToBoth('DELETE FROM ttc_state_patches');
     await refusedToBoth('UPDATE ttc_reconciliation_attempts SET finding = $1', ['committed']);
     assert.equal((await store.listStatePatches({ workflowId: 'wf-audit' })).length, 1);
@@ -115,12 +148,19 @@ describe('audit log (real Postgres)', () => {
     try {
       // Replica mode skips ordinary triggers: what someone with superuser access could do.
       await client.query("SET session_replication_role = 'replica'");
-      await client.query('UPDATE ttc_audit SET model_result_json = $1 WHERE audit_id = $2', [JSON.stringify({ ...row.modelResult, status: 'failed' }), row.auditId]);
+      await client.query('UPDATE ttc_audit SET model_result_json = $1 WHERE audit_id = $2', [
+        JSON.stringify({ ...row.modelResult, status: 'failed' }),
+        row.auditId,
+      ]);
     } finally {
       await client.query("SET session_replication_role = 'origin'");
       client.release();
     }
-    await assert.rejects(store.getAudit(row.auditId), (error: { code?: unknown; reason?: unknown }) => error.code === 'PROTOCOL_ERROR' && error.reason === 'digest_mismatch');
+    await assert.rejects(
+      store.getAudit(row.auditId),
+      (error: { code?: unknown; reason?: unknown }) =>
+        error.code === 'PROTOCOL_ERROR' && error.reason === 'digest_mismatch',
+    );
   });
 
   it('detects an audit record whose bindings were edited behind the trigger', async () => {
@@ -130,23 +170,41 @@ describe('audit log (real Postgres)', () => {
     const client = await db.ownerPool.connect();
     try {
       await client.query("SET session_replication_role = 'replica'");
-      await client.query('UPDATE ttc_audit SET audit_json = $1 WHERE audit_id = $2', [JSON.stringify(forged), execution.audit.audit_id]);
+      await client.query('UPDATE ttc_audit SET audit_json = $1 WHERE audit_id = $2', [
+        JSON.stringify(forged),
+        execution.audit.audit_id,
+      ]);
     } finally {
       await client.query("SET session_replication_role = 'origin'");
       client.release();
     }
-    await assert.rejects(store.getAudit(execution.audit.audit_id), (error: { code?: unknown; reason?: unknown }) => error.code === 'PROTOCOL_ERROR' && error.reason === 'digest_mismatch');
+    await assert.rejects(
+      store.getAudit(execution.audit.audit_id),
+      (error: { code?: unknown; reason?: unknown }) =>
+        error.code === 'PROTOCOL_ERROR' && error.reason === 'digest_mismatch',
+    );
   });
 
   it('refuses, before writing anything, an execution filed under a workflow its audit does not name (cut, or another)', async () => {
-    const count = async (table: string, column: string, value: string) => Number((await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${column} = $1`, [value])).rows[0]!.n);
+    const count = async (table: string, column: string, value: string) =>
+      Number(
+        (await db.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${table} WHERE ${column} = $1`, [value]))
+          .rows[0]!.n,
+      );
     // A 10 KB workflow id (and the idempotency key derived from it): the audit records both cut, the row would hold it whole.
     const longWorkflow = `wf-${'w'.repeat(10_000)}`;
     const cut = await runCall(ordersGet, { orderId: 'o-long' }, { workflowId: longWorkflow, callId: 'c1' });
     assert.notEqual(cut.audit.temporal?.workflow_id, longWorkflow, 'the audit holds it cut');
     const moved = await runCall(ordersGet, { orderId: 'o-moved' }, { workflowId: 'wf-named', callId: 'c1' });
-    for (const [execution, workflowId] of [[cut, longWorkflow], [moved, 'wf-other']] as const) {
-      await rejectsWith(store.recordExecution({ execution, workflowId, runId: null }), 'INVALID_ARGUMENTS', 'invalid_input');
+    for (const [execution, workflowId] of [
+      [cut, longWorkflow],
+      [moved, 'wf-other'],
+    ] as const) {
+      await rejectsWith(
+        store.recordExecution({ execution, workflowId, runId: null }),
+        'INVALID_ARGUMENTS',
+        'invalid_input',
+      );
       assert.equal(await count('ttc_audit', 'audit_id', execution.audit.audit_id), 0, 'no audit row');
       assert.equal(await count('ttc_evidence', 'audit_id', execution.audit.audit_id), 0, 'no evidence rows');
       assert.equal(await count('ttc_ledger', 'idempotency_key', execution.audit.idempotency_key), 0, 'no ledger row');

@@ -31,17 +31,32 @@ async function serverVersion(connectionString: string): Promise<string> {
 
 describe('database resolution', () => {
   it('uses DATABASE_URL (and DATABASE_OWNER_URL) as given when set, starting nothing', async () => {
-    const resolved = await resolveDatabase({ databaseUrl: 'postgres://u:p@db.example:5432/app', projectRoot: PROJECT_ROOT });
+    const resolved = await resolveDatabase({
+      databaseUrl: 'postgres://u:p@db.example:5432/app',
+      projectRoot: PROJECT_ROOT,
+    });
     assert.equal(resolved.connectionString, 'postgres://u:p@db.example:5432/app');
     assert.equal(resolved.ownerConnectionString, null, 'no owner URL: the application role migrates itself');
     assert.equal(resolved.embedded, null);
     await resolved.close();
-    const split = await resolveDatabase({ databaseUrl: 'postgres://app:p@db.example/app', databaseOwnerUrl: 'postgres://owner:q@db.example/app', projectRoot: PROJECT_ROOT });
-    assert.deepEqual([split.connectionString, split.ownerConnectionString], ['postgres://app:p@db.example/app', 'postgres://owner:q@db.example/app']);
+    const split = await resolveDatabase({
+      databaseUrl: 'postgres://app:p@db.example/app',
+      databaseOwnerUrl: 'postgres://owner:q@db.example/app',
+      projectRoot: PROJECT_ROOT,
+    });
+    assert.deepEqual(
+      [split.connectionString, split.ownerConnectionString],
+      ['postgres://app:p@db.example/app', 'postgres://owner:q@db.example/app'],
+    );
   });
 
   it('starts a real embedded Postgres under .data/postgres when no URL is set, and a second resolver attaches to it', async () => {
-    const first = await resolveDatabase({ databaseUrl: '', projectRoot: PROJECT_ROOT, clusterName: cluster, embedded: { ephemeral: true } });
+    const first = await resolveDatabase({
+      databaseUrl: '',
+      projectRoot: PROJECT_ROOT,
+      clusterName: cluster,
+      embedded: { ephemeral: true },
+    });
     opened.push(first);
     assert.ok(first.embedded?.ownsServer);
     assert.ok(existsSync(join(PROJECT_ROOT, EMBEDDED_DATA_ROOT, cluster, 'PG_VERSION')));
@@ -49,7 +64,13 @@ describe('database resolution', () => {
     // The store connects as the cluster's application role; its superuser is the owner that migrates.
     assert.equal(new URL(first.connectionString).username, EMBEDDED_APP_ROLE);
     assert.equal(new URL(first.ownerConnectionString ?? '').username, 'postgres');
-    assert.deepEqual(await firstRow(first.connectionString, 'SELECT current_user, rolsuper AS superuser FROM pg_roles WHERE rolname = current_user'), { current_user: EMBEDDED_APP_ROLE, superuser: false });
+    assert.deepEqual(
+      await firstRow(
+        first.connectionString,
+        'SELECT current_user, rolsuper AS superuser FROM pg_roles WHERE rolname = current_user',
+      ),
+      { current_user: EMBEDDED_APP_ROLE, superuser: false },
+    );
     const passwordFile = join(PROJECT_ROOT, EMBEDDED_DATA_ROOT, `${cluster}.ttc-app-password`);
     assert.equal(statSync(passwordFile).mode & 0o777, 0o600, 'its password file is private');
 
@@ -69,7 +90,10 @@ describe('database resolution', () => {
     try {
       await assert.rejects(openTestDatabase('unreachable'));
     } finally {
-      for (const [name, value] of [['DATABASE_URL', saved.url], ['DATABASE_OWNER_URL', saved.owner]] as const) {
+      for (const [name, value] of [
+        ['DATABASE_URL', saved.url],
+        ['DATABASE_OWNER_URL', saved.owner],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

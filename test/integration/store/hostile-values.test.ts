@@ -79,7 +79,9 @@ describe('hostile values (real Postgres)', () => {
       await store.applyStatePatch(patch({ patchId: `p-sql-${i}-${key}`, key, value: { key, sql: key } }));
       assertExact((await store.getState('wf-hostile', key))?.value, { key, sql: key });
     }
-    const { rows } = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM ttc_state WHERE workflow_id = $1', ['wf-hostile']);
+    const { rows } = await db.pool.query<{ n: string }>('SELECT count(*) AS n FROM ttc_state WHERE workflow_id = $1', [
+      'wf-hostile',
+    ]);
     assert.ok(Number(rows[0]!.n) >= SQL_KEYS.length);
     // The tables the keys "attack" are still there and intact.
     assert.equal((await store.listAudits({ workflowId: 'wf-hostile' })).length, 1);
@@ -87,10 +89,25 @@ describe('hostile values (real Postgres)', () => {
 
   it('stores huge JSON (several MB, 100k items, deep nesting) and reads it back exactly', async () => {
     const big = {
-      items: Array.from({ length: 100_000 }, (_, i) => ({ i, s: `item-${i}`, f: i / 7, neg: -i, e: i % 2 === 0 ? 1e21 * i : 5e-324 })),
+      items: Array.from({ length: 100_000 }, (_, i) => ({
+        i,
+        s: `item-${i}`,
+        f: i / 7,
+        neg: -i,
+        e: i % 2 === 0 ? 1e21 * i : 5e-324,
+      })),
       text: 'x'.repeat(2 * 1024 * 1024),
       deep: Array.from({ length: 400 }).reduce<unknown>((inner) => ({ d: [inner] }), 'bottom'),
-      numbers: [0, -0, 1.5, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, Number.MAX_VALUE, Number.EPSILON, 0.1 + 0.2],
+      numbers: [
+        0,
+        -0,
+        1.5,
+        Number.MAX_SAFE_INTEGER,
+        Number.MIN_SAFE_INTEGER,
+        Number.MAX_VALUE,
+        Number.EPSILON,
+        0.1 + 0.2,
+      ],
     };
     const expected = canonicalJson(big);
     assert.ok(expected.length > 5_000_000);
@@ -101,7 +118,11 @@ describe('hostile values (real Postgres)', () => {
 
   it('keeps a tool result with hostile text exactly, NUL included, in audit, ledger and evidence', async () => {
     const note = ODD_TEXT.join(' | ');
-    const execution = await runCall(ordersGet, { orderId: "o'); DROP TABLE ttc_ledger; --", note }, { workflowId: 'wf-hostile', callId: 'c-hostile' });
+    const execution = await runCall(
+      ordersGet,
+      { orderId: "o'); DROP TABLE ttc_ledger; --", note },
+      { workflowId: 'wf-hostile', callId: 'c-hostile' },
+    );
     assert.equal(execution.modelResult.status, 'succeeded');
     await store.recordExecution({ execution, workflowId: 'wf-hostile', runId: null });
     const stored = await store.getAudit(execution.audit.audit_id);
@@ -115,16 +136,46 @@ describe('hostile values (real Postgres)', () => {
   });
 
   it('refuses values that cannot be stored exactly with INVALID_ARGUMENTS, and stores nothing', async () => {
-    await rejectsWith(store.applyStatePatch(patch({ patchId: 'p-nul-key', key: 'a\u0000b', value: 1 })), 'INVALID_ARGUMENTS', 'invalid_input');
-    await rejectsWith(store.applyStatePatch(patch({ patchId: 'p-lone', key: 'lone', value: 'half \uD800 a pair' })), 'INVALID_ARGUMENTS', 'invalid_input');
-    await rejectsWith(store.applyStatePatch(patch({ patchId: 'p-lone-key', key: 'half \uDC00', value: 1 })), 'INVALID_ARGUMENTS', 'invalid_input');
-    await rejectsWith(store.applyStatePatch(patch({ patchId: 'p-inf', key: 'inf', value: { x: Infinity } })), 'INVALID_ARGUMENTS', 'invalid_input');
-    await rejectsWith(store.applyStatePatch(patch({ patchId: 'p-date', key: 'date', value: { when: new Date() } })), 'INVALID_ARGUMENTS', 'invalid_input');
-    await rejectsWith(store.applyStatePatch(patch({ patchId: 'p-big', key: 'bigint', value: { n: 10n } })), 'INVALID_ARGUMENTS', 'invalid_input');
+    await rejectsWith(
+      store.applyStatePatch(patch({ patchId: 'p-nul-key', key: 'a\u0000b', value: 1 })),
+      'INVALID_ARGUMENTS',
+      'invalid_input',
+    );
+    await rejectsWith(
+      store.applyStatePatch(patch({ patchId: 'p-lone', key: 'lone', value: 'half \uD800 a pair' })),
+      'INVALID_ARGUMENTS',
+      'invalid_input',
+    );
+    await rejectsWith(
+      store.applyStatePatch(patch({ patchId: 'p-lone-key', key: 'half \uDC00', value: 1 })),
+      'INVALID_ARGUMENTS',
+      'invalid_input',
+    );
+    await rejectsWith(
+      store.applyStatePatch(patch({ patchId: 'p-inf', key: 'inf', value: { x: Infinity } })),
+      'INVALID_ARGUMENTS',
+      'invalid_input',
+    );
+    await rejectsWith(
+      store.applyStatePatch(patch({ patchId: 'p-date', key: 'date', value: { when: new Date() } })),
+      'INVALID_ARGUMENTS',
+      'invalid_input',
+    );
+    await rejectsWith(
+      store.applyStatePatch(patch({ patchId: 'p-big', key: 'bigint', value: { n: 10n } })),
+      'INVALID_ARGUMENTS',
+      'invalid_input',
+    );
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;
-    await rejectsWith(store.applyStatePatch(patch({ patchId: 'p-cycle', key: 'cycle', value: cyclic })), 'INVALID_ARGUMENTS', 'invalid_input');
-    const { rows } = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM ttc_state_patches WHERE patch_id IN ('p-nul-key', 'p-lone', 'p-lone-key', 'p-inf', 'p-date', 'p-big', 'p-cycle')");
+    await rejectsWith(
+      store.applyStatePatch(patch({ patchId: 'p-cycle', key: 'cycle', value: cyclic })),
+      'INVALID_ARGUMENTS',
+      'invalid_input',
+    );
+    const { rows } = await db.pool.query<{ n: string }>(
+      "SELECT count(*) AS n FROM ttc_state_patches WHERE patch_id IN ('p-nul-key', 'p-lone', 'p-lone-key', 'p-inf', 'p-date', 'p-big', 'p-cycle')",
+    );
     assert.equal(Number(rows[0]!.n), 0);
   });
 });

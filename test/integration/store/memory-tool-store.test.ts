@@ -18,9 +18,21 @@ describe('InMemoryToolStore (parity with the Postgres store)', () => {
     // The scenario exercised every outcome kind, not just the happy path.
     const flat = JSON.stringify(fromPostgres);
     for (const expected of [
-      'replay', 'conflict', 'outcome_unknown', 'IDEMPOTENCY_CONFLICT/patch_id_reused', 'STATUS_CONFLICT/version_conflict', 'INVALID_ARGUMENTS/evidence_not_found',
-      'INVALID_ARGUMENTS/provenance_mismatch', 'refused', 'candidate', 'untrusted_evidence_only', 'NOT_FOUND/artifact_not_found',
-      'password=[REDACTED] and [REDACTED]', 'INVALID_ARGUMENTS/invalid_input', 'NOT_FOUND/memory_not_found', 'IDEMPOTENCY_CONFLICT/approval_request_reused',
+      'replay',
+      'conflict',
+      'outcome_unknown',
+      'IDEMPOTENCY_CONFLICT/patch_id_reused',
+      'STATUS_CONFLICT/version_conflict',
+      'INVALID_ARGUMENTS/evidence_not_found',
+      'INVALID_ARGUMENTS/provenance_mismatch',
+      'refused',
+      'candidate',
+      'untrusted_evidence_only',
+      'NOT_FOUND/artifact_not_found',
+      'password=[REDACTED] and [REDACTED]',
+      'INVALID_ARGUMENTS/invalid_input',
+      'NOT_FOUND/memory_not_found',
+      'IDEMPOTENCY_CONFLICT/approval_request_reused',
     ]) {
       assert.ok(flat.includes(expected), `scenario lacks ${expected}`);
     }

@@ -25,7 +25,11 @@ function pagedTool() {
     effect: 'read',
     source: { label: 'catalog', type: 'search_index' },
     budget: { itemsPointer: '/pages', maxItems: 2 },
-    handler: () => Promise.resolve({ data: { pages: ['a', 'b', 'c'] }, evidence: [{ kind: 'index_hit', locator: 'pages/c', supports: ['/pages/2'] }] }),
+    handler: () =>
+      Promise.resolve({
+        data: { pages: ['a', 'b', 'c'] },
+        evidence: [{ kind: 'index_hit', locator: 'pages/c', supports: ['/pages/2'] }],
+      }),
   });
 }
 
@@ -49,7 +53,11 @@ const now = () => new Date(clock);
 async function executions(kinds: readonly Behaviour[], offset: number): Promise<ToolExecution[]> {
   return Promise.all(
     kinds.map((kind, i) =>
-      runCall(behaviours[kind], kind === 'unknown' ? { order_id: 'ord_1', amount_cents: 500 } : { order_id: 'ord_1001' }, { workflowId: 'wf-metrics', callId: `c-${offset + i}` }),
+      runCall(
+        behaviours[kind],
+        kind === 'unknown' ? { order_id: 'ord_1', amount_cents: 500 } : { order_id: 'ord_1001' },
+        { workflowId: 'wf-metrics', callId: `c-${offset + i}` },
+      ),
     ),
   );
 }
@@ -60,14 +68,31 @@ async function executions(kinds: readonly Behaviour[], offset: number): Promise<
  */
 async function recordKnownHistory(store: ToolStore): Promise<void> {
   clock = T0;
-  for (const execution of await executions(['ok', 'ok', 'schema', 'invariant'], 0)) await store.recordExecution({ execution, workflowId: 'wf-metrics', runId: null });
-  const open = (key: string) => store.openReconciliation({ idempotencyKey: key, workflowId: 'wf-metrics', callId: `call-${key}`, tool: 'payments.refund', auditId: null });
-  const settle = (key: string) => store.settleReconciliation({ idempotencyKey: key, outcome: 'committed', via: 'receipt', receiptExternalId: `re_${key}`, resolvedBy: null, note: null });
+  for (const execution of await executions(['ok', 'ok', 'schema', 'invariant'], 0))
+    await store.recordExecution({ execution, workflowId: 'wf-metrics', runId: null });
+  const open = (key: string) =>
+    store.openReconciliation({
+      idempotencyKey: key,
+      workflowId: 'wf-metrics',
+      callId: `call-${key}`,
+      tool: 'payments.refund',
+      auditId: null,
+    });
+  const settle = (key: string) =>
+    store.settleReconciliation({
+      idempotencyKey: key,
+      outcome: 'committed',
+      via: 'receipt',
+      receiptExternalId: `re_${key}`,
+      resolvedBy: null,
+      note: null,
+    });
   await open('k-1');
   clock += 1000;
   await settle('k-1');
   clock = T1;
-  for (const execution of await executions(['ok', 'ok', 'schema', 'stale', 'protocol', 'unknown'], 4)) await store.recordExecution({ execution, workflowId: 'wf-metrics', runId: null });
+  for (const execution of await executions(['ok', 'ok', 'schema', 'stale', 'protocol', 'unknown'], 4))
+    await store.recordExecution({ execution, workflowId: 'wf-metrics', runId: null });
   for (const key of ['k-2', 'k-3', 'k-4', 'k-5']) await open(key);
   clock += 3000;
   await settle('k-2');
@@ -79,20 +104,32 @@ async function recordKnownHistory(store: ToolStore): Promise<void> {
 /** The figures every window has, besides the breakdowns by tool and rule version. */
 type Overall = Omit<ContractMetrics, 'tool' | 'falseAccepts' | 'falseRejects' | 'byTool' | 'byRule'>;
 const BREAKDOWNS = new Set(['tool', 'falseAccepts', 'falseRejects', 'byTool', 'byRule']);
-const overall = (metrics: ContractMetrics): Overall => Object.fromEntries(Object.entries(metrics).filter(([key]) => !BREAKDOWNS.has(key))) as Overall;
+const overall = (metrics: ContractMetrics): Overall =>
+  Object.fromEntries(Object.entries(metrics).filter(([key]) => !BREAKDOWNS.has(key))) as Overall;
 
 const EXPECTED_ALL: Overall = {
   since: null,
   attempts: 10,
   accepted: 4,
-  failuresByCode: { INVARIANT_VIOLATION: 1, OUTCOME_UNKNOWN: 1, OUTPUT_CONTRACT_VIOLATION: 2, PROTOCOL_ERROR: 1, STALE_DATA: 1 },
+  failuresByCode: {
+    INVARIANT_VIOLATION: 1,
+    OUTCOME_UNKNOWN: 1,
+    OUTPUT_CONTRACT_VIOLATION: 2,
+    PROTOCOL_ERROR: 1,
+    STALE_DATA: 1,
+  },
   schemaFailure: { count: 2, rate: 0.2 },
   invariantFailure: { count: 1, rate: 0.1 },
   staleData: { count: 1, rate: 0.1 },
   protocolFailure: { count: 1, rate: 0.1 },
   unknownOutcomes: { count: 1, rate: 0.1 },
   // Settled after 1 s, 3 s and 5 s: percentile_cont(0.95) = 3000 + 0.9 × 2000.
-  reconciliation: { unknownSideEffects: 2, escalated: 1, settled: 3, timeToSettleMs: { p50: 3000, p95: 4800, max: 5000 } },
+  reconciliation: {
+    unknownSideEffects: 2,
+    escalated: 1,
+    settled: 3,
+    timeToSettleMs: { p50: 3000, p95: 4800, max: 5000 },
+  },
 };
 
 const EXPECTED_SINCE_T1: Overall = {
@@ -105,7 +142,12 @@ const EXPECTED_SINCE_T1: Overall = {
   staleData: { count: 1, rate: 1 / 6 },
   protocolFailure: { count: 1, rate: 1 / 6 },
   unknownOutcomes: { count: 1, rate: 1 / 6 },
-  reconciliation: { unknownSideEffects: 2, escalated: 1, settled: 2, timeToSettleMs: { p50: 4000, p95: 4900, max: 5000 } },
+  reconciliation: {
+    unknownSideEffects: 2,
+    escalated: 1,
+    settled: 2,
+    timeToSettleMs: { p50: 4000, p95: 4900, max: 5000 },
+  },
 };
 
 let db: TestDatabase;
@@ -122,18 +164,22 @@ for (const [name, makeStore] of [
     let store: ToolStore;
     before(async () => {
       store = makeStore();
-      assert.deepEqual(overall(await store.contractMetrics()), {
-        ...EXPECTED_ALL,
-        attempts: 0,
-        accepted: 0,
-        failuresByCode: {},
-        schemaFailure: { count: 0, rate: null },
-        invariantFailure: { count: 0, rate: null },
-        staleData: { count: 0, rate: null },
-        protocolFailure: { count: 0, rate: null },
-        unknownOutcomes: { count: 0, rate: null },
-        reconciliation: { unknownSideEffects: 0, escalated: 0, settled: 0, timeToSettleMs: null },
-      }, 'an empty store has no rates, not zero rates');
+      assert.deepEqual(
+        overall(await store.contractMetrics()),
+        {
+          ...EXPECTED_ALL,
+          attempts: 0,
+          accepted: 0,
+          failuresByCode: {},
+          schemaFailure: { count: 0, rate: null },
+          invariantFailure: { count: 0, rate: null },
+          staleData: { count: 0, rate: null },
+          protocolFailure: { count: 0, rate: null },
+          unknownOutcomes: { count: 0, rate: null },
+          reconciliation: { unknownSideEffects: 0, escalated: 0, settled: 0, timeToSettleMs: null },
+        },
+        'an empty store has no rates, not zero rates',
+      );
       await recordKnownHistory(store);
     });
 
@@ -150,17 +196,35 @@ for (const [name, makeStore] of [
     it('breaks the figures down by tool, with the share of its attempts each layer failed or warned', async () => {
       const metrics = await store.contractMetrics();
       assert.equal(metrics.tool, null);
-      assert.deepEqual(metrics.byTool.map((t) => [t.tool, t.attempts, t.accepted]), [['orders.get', 9, 4], ['payments.refund', 1, 0]]);
+      assert.deepEqual(
+        metrics.byTool.map((t) => [t.tool, t.attempts, t.accepted]),
+        [
+          ['orders.get', 9, 4],
+          ['payments.refund', 1, 0],
+        ],
+      );
       const [orders, refund] = metrics.byTool;
-      assert.deepEqual(orders?.layers.map((l) => [l.layer, l.failed.count, l.warned.count]), [
-        ['input', 0, 0], ['protocol', 1, 0], ['schema', 2, 0], ['semantics', 1, 0], ['evidence', 1, 0], ['redaction', 0, 0], ['budget', 0, 0],
-      ]);
+      assert.deepEqual(
+        orders?.layers.map((l) => [l.layer, l.failed.count, l.warned.count]),
+        [
+          ['input', 0, 0],
+          ['protocol', 1, 0],
+          ['schema', 2, 0],
+          ['semantics', 1, 0],
+          ['evidence', 1, 0],
+          ['redaction', 0, 0],
+          ['budget', 0, 0],
+        ],
+      );
       assert.deepEqual(orders?.layers.find((l) => l.layer === 'schema')?.failed, { count: 2, rate: 2 / 9 });
       assert.deepEqual(orders?.unknownOutcomes, { count: 0, rate: 0 });
       assert.deepEqual(refund?.unknownOutcomes, { count: 1, rate: 1 });
       assert.deepEqual(refund?.reconciliation, EXPECTED_ALL.reconciliation, 'every reconciliation round is a refund');
       const one = await store.contractMetrics({ tool: 'payments.refund' });
-      assert.deepEqual([one.tool, one.attempts, one.byTool.map((t) => t.tool)], ['payments.refund', 1, ['payments.refund']]);
+      assert.deepEqual(
+        [one.tool, one.attempts, one.byTool.map((t) => t.tool)],
+        ['payments.refund', 1, ['payments.refund']],
+      );
       assert.deepEqual(one.reconciliation, EXPECTED_ALL.reconciliation);
       assert.equal((await store.contractMetrics({ tool: 'orders.get' })).reconciliation.settled, 0);
     });
@@ -168,7 +232,9 @@ for (const [name, makeStore] of [
     it('gives every rule version of every layer its own figures', async () => {
       const rules = (await store.contractMetrics()).byRule.filter((rule) => rule.tool === 'orders.get');
       assert.deepEqual(
-        rules.filter((rule) => rule.layer === 'protocol' || rule.layer === 'semantics').map((rule) => [rule.layer, rule.ruleVersion, rule.decided, rule.passed, rule.failed.count]),
+        rules
+          .filter((rule) => rule.layer === 'protocol' || rule.layer === 'semantics')
+          .map((rule) => [rule.layer, rule.ruleVersion, rule.decided, rule.passed, rule.failed.count]),
         [
           ['protocol', 'handler-reported', 1, 0, 1],
           ['protocol', 'json-shape@1;maxDepth=32', 8, 8, 0],
@@ -177,7 +243,11 @@ for (const [name, makeStore] of [
       );
       const semantics = rules.find((rule) => rule.layer === 'semantics');
       assert.deepEqual(semantics?.failed, { count: 1, rate: 1 / 6 });
-      assert.deepEqual([semantics?.accepted, semantics?.falseAccepts], [4, { count: 0, rate: 0 }], 'no labels yet: a rate of 0, not unknown');
+      assert.deepEqual(
+        [semantics?.accepted, semantics?.falseAccepts],
+        [4, { count: 0, rate: 0 }],
+        'no labels yet: a rate of 0, not unknown',
+      );
     });
 
     it('computes false acceptance and rejection rates per rule version once outcomes are labelled', async () => {
@@ -185,18 +255,51 @@ for (const [name, makeStore] of [
       const accepted = audits.find((a) => a.audit.error_code === null);
       const refusedByInvariant = audits.find((a) => a.audit.error_code === 'INVARIANT_VIOLATION');
       assert.ok(accepted && refusedByInvariant);
-      const label = await store.labelOutcome(auditRefOf(accepted.audit), 'false_accept', 'reviewer@example.com', 'the total was wrong');
+      const label = await store.labelOutcome(
+        auditRefOf(accepted.audit),
+        'false_accept',
+        'reviewer@example.com',
+        'the total was wrong',
+      );
       assert.match(label.labelId, /^lbl_[0-9a-f]{32}$/);
-      assert.deepEqual(await store.labelOutcome(auditRefOf(accepted.audit), 'false_accept', 'reviewer@example.com', 'the total was wrong'), label, 'labelling again is a no-op');
+      assert.deepEqual(
+        await store.labelOutcome(
+          auditRefOf(accepted.audit),
+          'false_accept',
+          'reviewer@example.com',
+          'the total was wrong',
+        ),
+        label,
+        'labelling again is a no-op',
+      );
       await store.labelOutcome(auditRefOf(accepted.audit), 'false_accept', 'second@example.com', null);
       await store.labelOutcome(auditRefOf(refusedByInvariant.audit), 'false_reject', 'reviewer@example.com', null);
 
       const metrics = await store.contractMetrics();
-      assert.deepEqual([metrics.falseAccepts, metrics.falseRejects], [{ count: 1, rate: 1 / 4 }, { count: 1, rate: 1 / 6 }], 'an attempt labelled twice counts once');
+      assert.deepEqual(
+        [metrics.falseAccepts, metrics.falseRejects],
+        [
+          { count: 1, rate: 1 / 4 },
+          { count: 1, rate: 1 / 6 },
+        ],
+        'an attempt labelled twice counts once',
+      );
       const orders = metrics.byTool.find((t) => t.tool === 'orders.get');
-      assert.deepEqual([orders?.falseAccepts, orders?.falseRejects], [{ count: 1, rate: 1 / 4 }, { count: 1, rate: 1 / 5 }]);
+      assert.deepEqual(
+        [orders?.falseAccepts, orders?.falseRejects],
+        [
+          { count: 1, rate: 1 / 4 },
+          { count: 1, rate: 1 / 5 },
+        ],
+      );
       const rule = (layer: string) => metrics.byRule.find((r) => r.tool === 'orders.get' && r.layer === layer);
-      assert.deepEqual([rule('semantics')?.falseAccepts, rule('semantics')?.falseRejects], [{ count: 1, rate: 1 / 4 }, { count: 1, rate: 1 }]);
+      assert.deepEqual(
+        [rule('semantics')?.falseAccepts, rule('semantics')?.falseRejects],
+        [
+          { count: 1, rate: 1 / 4 },
+          { count: 1, rate: 1 },
+        ],
+      );
       assert.deepEqual(rule('schema')?.falseRejects, { count: 0, rate: 0 }, 'the invariant refused it, not the schema');
       assert.equal((await store.listOutcomeLabels([accepted.auditId])).length, 2);
     });
@@ -205,30 +308,75 @@ for (const [name, makeStore] of [
       const [audit] = (await store.listAudits({ workflowId: 'wf-metrics' })).filter((a) => a.audit.error_code === null);
       assert.ok(audit);
       const ref = auditRefOf(audit.audit);
-      await rejectsWith(store.labelOutcome(ref, 'false_reject', 'reviewer@example.com', null), 'INVALID_ARGUMENTS', 'label_mismatch');
-      await rejectsWith(store.labelOutcome({ ...ref, result_sha256: 'f'.repeat(64) }, 'false_accept', 'reviewer@example.com', null), 'PROTOCOL_ERROR', 'digest_mismatch');
-      await rejectsWith(store.labelOutcome({ ...ref, audit_id: 'aud_missing' }, 'false_accept', 'reviewer@example.com', null), 'NOT_FOUND', 'audit_not_found');
-      await rejectsWith(store.labelOutcome(ref, 'maybe' as never, 'reviewer@example.com', null), 'INVALID_ARGUMENTS', 'invalid_input');
+      await rejectsWith(
+        store.labelOutcome(ref, 'false_reject', 'reviewer@example.com', null),
+        'INVALID_ARGUMENTS',
+        'label_mismatch',
+      );
+      await rejectsWith(
+        store.labelOutcome({ ...ref, result_sha256: 'f'.repeat(64) }, 'false_accept', 'reviewer@example.com', null),
+        'PROTOCOL_ERROR',
+        'digest_mismatch',
+      );
+      await rejectsWith(
+        store.labelOutcome({ ...ref, audit_id: 'aud_missing' }, 'false_accept', 'reviewer@example.com', null),
+        'NOT_FOUND',
+        'audit_not_found',
+      );
+      await rejectsWith(
+        store.labelOutcome(ref, 'maybe' as never, 'reviewer@example.com', null),
+        'INVALID_ARGUMENTS',
+        'invalid_input',
+      );
       await rejectsWith(store.labelOutcome(ref, 'false_accept', '', null), 'INVALID_ARGUMENTS', 'invalid_input');
     });
 
     it('counts the warnings results carried: stale data let through, unresolved conflicts, omitted evidence', async () => {
       clock = T2;
-      const mirror = orderTool(returning({ ...goodOrderOutput('2026-01-01T00:00:00Z'), conflicts: [{ field: '/status', values: [{ value: 'paid', source: 'orders-db' }, { value: 'shipped', source: 'orders-replica' }] }] }), {
-        name: 'orders.mirror',
-        freshness: { maxAgeMs: 60_000, onStale: 'warn' },
-      });
+      const mirror = orderTool(
+        returning({
+          ...goodOrderOutput('2026-01-01T00:00:00Z'),
+          conflicts: [
+            {
+              field: '/status',
+              values: [
+                { value: 'paid', source: 'orders-db' },
+                { value: 'shipped', source: 'orders-replica' },
+              ],
+            },
+          ],
+        }),
+        {
+          name: 'orders.mirror',
+          freshness: { maxAgeMs: 60_000, onStale: 'warn' },
+        },
+      );
       const pages = pagedTool();
-      const runs = [await runCall(mirror, { order_id: 'ord_1001' }, { workflowId: 'wf-warnings', callId: 'w-1' }), await runCall(pages, {}, { workflowId: 'wf-warnings', callId: 'w-2' })];
+      const runs = [
+        await runCall(mirror, { order_id: 'ord_1001' }, { workflowId: 'wf-warnings', callId: 'w-1' }),
+        await runCall(pages, {}, { workflowId: 'wf-warnings', callId: 'w-2' }),
+      ];
       for (const execution of runs) await store.recordExecution({ execution, workflowId: 'wf-warnings', runId: null });
       const since = new Date(T2).toISOString();
       const [mirrored] = (await store.contractMetrics({ since, tool: 'orders.mirror' })).byTool;
-      assert.deepEqual([mirrored?.staleWarnings, mirrored?.conflicts, mirrored?.omittedEvidence], [{ count: 1, rate: 1 }, { count: 1, rate: 1 }, { count: 0, rate: 0 }]);
+      assert.deepEqual(
+        [mirrored?.staleWarnings, mirrored?.conflicts, mirrored?.omittedEvidence],
+        [
+          { count: 1, rate: 1 },
+          { count: 1, rate: 1 },
+          { count: 0, rate: 0 },
+        ],
+      );
       assert.deepEqual(mirrored?.layers.find((l) => l.layer === 'evidence')?.warned, { count: 1, rate: 1 });
       const [paged] = (await store.contractMetrics({ since, tool: 'catalog.pages' })).byTool;
       assert.deepEqual(paged?.omittedEvidence, { count: 1, rate: 1 });
       assert.deepEqual(paged?.layers.find((l) => l.layer === 'budget')?.warned, { count: 1, rate: 1 });
-      assert.deepEqual(Object.keys((await store.contractMetrics({ since })).byTool.find((t) => t.tool === 'orders.mirror')?.warnings ?? {}), ['CONFLICTING_SOURCES', 'STALE_DATA']);
+      assert.deepEqual(
+        Object.keys(
+          (await store.contractMetrics({ since })).byTool.find((t) => t.tool === 'orders.mirror')?.warnings ?? {},
+        ),
+        ['CONFLICTING_SOURCES', 'STALE_DATA'],
+      );
     });
 
     it('keeps reconciliationMetrics() equal to the all-time reconciliation figures', async () => {
@@ -252,12 +400,21 @@ describe('reportMetrics (what `tool-contract metrics` prints)', () => {
     assert.match(report.text, /^\| metric \| value \|$/m);
     assert.match(report.text, /^\| schema failure rate \(OUTPUT_CONTRACT_VIOLATION\) \| 20\.0 % \(2\) \|$/m);
     assert.match(report.text, /^\| time to settle \| p50 3\.00 s · p95 4\.80 s · max 5\.00 s \|$/m);
-    assert.match(report.text, /^\| orders\.get \| 9 \| 4 \| protocol 11\.1 % \(1\) · schema 22\.2 % \(2\) · semantics 11\.1 % \(1\) · evidence 11\.1 % \(1\) \| - \|/m);
-    assert.match(report.text, /^\| orders\.get \| semantics \| invariant:total-equals-lines@2 \| 6 \| 16\.7 % \(1\) \| 0\.0 % \(0\) \| 0\.0 % \(0\) \| 0\.0 % \(0\) \|$/m);
+    assert.match(
+      report.text,
+      /^\| orders\.get \| 9 \| 4 \| protocol 11\.1 % \(1\) · schema 22\.2 % \(2\) · semantics 11\.1 % \(1\) · evidence 11\.1 % \(1\) \| - \|/m,
+    );
+    assert.match(
+      report.text,
+      /^\| orders\.get \| semantics \| invariant:total-equals-lines@2 \| 6 \| 16\.7 % \(1\) \| 0\.0 % \(0\) \| 0\.0 % \(0\) \| 0\.0 % \(0\) \|$/m,
+    );
     assert.equal((await reportMetrics(store, { since: new Date(T1).toISOString() })).metrics.attempts, 6);
   });
 
   it('turns a malformed --since into a usage error', async () => {
-    await assert.rejects(reportMetrics(new InMemoryToolStore(), { since: 'last week' }), (error: unknown) => error instanceof CliError && error.exitCode === EXIT_CODES.usage);
+    await assert.rejects(
+      reportMetrics(new InMemoryToolStore(), { since: 'last week' }),
+      (error: unknown) => error instanceof CliError && error.exitCode === EXIT_CODES.usage,
+    );
   });
 });

@@ -23,26 +23,64 @@ async function insertOldAudit(execution: ToolExecution, workflowId: string): Pro
   await db.ownerPool.query(
     `INSERT INTO ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256, call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at)
      VALUES ($1, $2, NULL, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, now())`,
-    [audit.audit_id, workflowId, audit.call_id, audit.attempt, audit.idempotency_key, audit.tool, audit.status, audit.error_code, audit.bindings.request_sha256, audit.bindings.result_sha256, audit.bindings.call_binding_sha256, sha256Hex(auditJson), auditJson, canonicalJson(execution.modelResult)],
+    [
+      audit.audit_id,
+      workflowId,
+      audit.call_id,
+      audit.attempt,
+      audit.idempotency_key,
+      audit.tool,
+      audit.status,
+      audit.error_code,
+      audit.bindings.request_sha256,
+      audit.bindings.result_sha256,
+      audit.bindings.call_binding_sha256,
+      sha256Hex(auditJson),
+      auditJson,
+      canonicalJson(execution.modelResult),
+    ],
   );
 }
 
 describe('migration 004 (real Postgres)', () => {
   it('copies the facts and decided layers of attempts recorded before it, and leaves out a record jsonb cannot read', async () => {
     const all = await loadMigrations();
-    await migrate(db.ownerPool, { schema: db.schema, migrations: all.filter((migration) => migration.version < 4), appRole: db.appRole });
-    const stale = orderTool(returning(goodOrderOutput('2026-01-01T00:00:00Z')), { freshness: { maxAgeMs: 60_000, onStale: 'warn' } });
+    await migrate(db.ownerPool, {
+      schema: db.schema,
+      migrations: all.filter((migration) => migration.version < 4),
+      appRole: db.appRole,
+    });
+    const stale = orderTool(returning(goodOrderOutput('2026-01-01T00:00:00Z')), {
+      freshness: { maxAgeMs: 60_000, onStale: 'warn' },
+    });
     const warned = await runCall(stale, { order_id: 'ord_1001' }, { workflowId: 'wf-old', callId: 'c-1' });
-    const refused = await runCall(orderTool(returning({ ...goodOrderOutput(), data: { ...sampleOrder, total_cents: 1 } })), { order_id: 'ord_1001' }, { workflowId: 'wf-old', callId: 'c-2' });
-    const withNul = await runCall(orderTool(returning({ ...goodOrderOutput(), data: { ...sampleOrder, id: 'ord_\u0000' } })), { order_id: 'ord_1001' }, { workflowId: 'wf-old', callId: 'c-3' });
+    const refused = await runCall(
+      orderTool(returning({ ...goodOrderOutput(), data: { ...sampleOrder, total_cents: 1 } })),
+      { order_id: 'ord_1001' },
+      { workflowId: 'wf-old', callId: 'c-2' },
+    );
+    const withNul = await runCall(
+      orderTool(returning({ ...goodOrderOutput(), data: { ...sampleOrder, id: 'ord_\u0000' } })),
+      { order_id: 'ord_1001' },
+      { workflowId: 'wf-old', callId: 'c-3' },
+    );
     for (const execution of [warned, refused, withNul]) await insertOldAudit(execution, 'wf-old');
 
-    assert.deepEqual((await migrate(db.ownerPool, { schema: db.schema, migrations: all, appRole: db.appRole })).applied, all.filter((migration) => migration.version >= 4).map((migration) => migration.version));
-
-    const facts = await db.pool.query<{ audit_id: string; tool: string; accepted: boolean; warnings: string[]; error_code: string | null }>(
-      'SELECT audit_id, tool, accepted, warnings, error_code FROM ttc_audit_facts ORDER BY audit_id',
+    assert.deepEqual(
+      (await migrate(db.ownerPool, { schema: db.schema, migrations: all, appRole: db.appRole })).applied,
+      all.filter((migration) => migration.version >= 4).map((migration) => migration.version),
     );
-    const expected = [warned, refused].map((execution) => auditFactsOf(execution.audit, execution.modelResult)).sort((a, b) => (a.auditId < b.auditId ? -1 : 1));
+
+    const facts = await db.pool.query<{
+      audit_id: string;
+      tool: string;
+      accepted: boolean;
+      warnings: string[];
+      error_code: string | null;
+    }>('SELECT audit_id, tool, accepted, warnings, error_code FROM ttc_audit_facts ORDER BY audit_id');
+    const expected = [warned, refused]
+      .map((execution) => auditFactsOf(execution.audit, execution.modelResult))
+      .sort((a, b) => (a.auditId < b.auditId ? -1 : 1));
     assert.deepEqual(
       facts.rows.map((row) => [row.audit_id, row.tool, row.accepted, row.warnings, row.error_code]),
       expected.map((f) => [f.auditId, f.tool, f.accepted, f.warnings, f.errorCode]),
@@ -55,7 +93,12 @@ describe('migration 004 (real Postgres)', () => {
     // The NUL is in the model result (the data), not in the audit: its layers are copied, its facts are not.
     const expectedLayers = [warned, refused, withNul]
       .sort((a, b) => (a.audit.audit_id < b.audit.audit_id ? -1 : 1))
-      .flatMap((execution) => decidedLayersOf(execution.audit).map((l) => [execution.audit.audit_id, l.layer, l.outcome, l.ruleVersion]));
-    assert.deepEqual(layers.rows.map((row) => [row.audit_id, row.layer, row.outcome, row.rule_version]), expectedLayers);
+      .flatMap((execution) =>
+        decidedLayersOf(execution.audit).map((l) => [execution.audit.audit_id, l.layer, l.outcome, l.ruleVersion]),
+      );
+    assert.deepEqual(
+      layers.rows.map((row) => [row.audit_id, row.layer, row.outcome, row.rule_version]),
+      expectedLayers,
+    );
   });
 });

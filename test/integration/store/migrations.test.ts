@@ -31,7 +31,10 @@ async function tables(): Promise<string[]> {
 }
 
 /** A scratch schema (dropped afterwards) and a pool on it for each connection string given. */
-async function withSchema(suffix: string, work: (schema: string, poolOf: (connectionString: string, max?: number) => pg.Pool) => Promise<void>): Promise<void> {
+async function withSchema(
+  suffix: string,
+  work: (schema: string, poolOf: (connectionString: string, max?: number) => pg.Pool) => Promise<void>,
+): Promise<void> {
   const schema = `${db.schema}_${suffix}`;
   await db.ownerPool.query(`CREATE SCHEMA ${schema}`);
   const pools: pg.Pool[] = [];
@@ -69,7 +72,10 @@ describe('migrations (real Postgres)', () => {
     const all = await loadMigrations();
     assert.ok(all.length >= 2);
     const report = await migrate(db.ownerPool, { schema: db.schema, appRole: db.appRole });
-    assert.deepEqual(report.applied, all.map((m) => m.version));
+    assert.deepEqual(
+      report.applied,
+      all.map((m) => m.version),
+    );
     assert.deepEqual(report.alreadyApplied, []);
     assert.equal(report.appRole, db.appRole);
     assert.deepEqual(await tables(), [
@@ -120,7 +126,15 @@ describe('migrations (real Postgres)', () => {
       ttc_state: 'SELECT,INSERT,UPDATE',
       ttc_state_patches: 'SELECT,INSERT',
     });
-    const { rows } = await db.ownerPool.query<{ owner: string; retention: boolean; retire: boolean; erase: boolean; grant: boolean; partitions: boolean; sequence: string }>(
+    const { rows } = await db.ownerPool.query<{
+      owner: string;
+      retention: boolean;
+      retire: boolean;
+      erase: boolean;
+      grant: boolean;
+      partitions: boolean;
+      sequence: string;
+    }>(
       `SELECT (SELECT count(*) FROM pg_tables WHERE schemaname = current_schema() AND tableowner = $1)::int AS owner,
               has_function_privilege($1, 'ttc_purge_before(timestamptz)', 'EXECUTE') AS retention,
               has_function_privilege($1, 'ttc_retire_before(date, text)', 'EXECUTE') AS retire,
@@ -140,11 +154,18 @@ describe('migrations (real Postgres)', () => {
 
   it('does nothing on a re-run, and re-grants: a privilege added by hand is revoked again', async () => {
     await db.ownerPool.query(`GRANT DELETE ON ttc_audit TO ${db.appRole}`);
-    const before = await db.ownerPool.query<{ version: number; applied_at: Date }>(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`);
+    const before = await db.ownerPool.query<{ version: number; applied_at: Date }>(
+      `SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`,
+    );
     const report = await migrate(db.ownerPool, { schema: db.schema, appRole: db.appRole });
     assert.deepEqual(report.applied, []);
-    assert.deepEqual(report.alreadyApplied, before.rows.map((r) => r.version));
-    const afterRows = await db.ownerPool.query<{ version: number; applied_at: Date }>(`SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`);
+    assert.deepEqual(
+      report.alreadyApplied,
+      before.rows.map((r) => r.version),
+    );
+    const afterRows = await db.ownerPool.query<{ version: number; applied_at: Date }>(
+      `SELECT version, applied_at FROM ${MIGRATIONS_TABLE} ORDER BY version`,
+    );
     assert.deepEqual(afterRows.rows, before.rows);
     assert.equal((await appPrivileges())['ttc_audit'], 'SELECT,INSERT');
   });
@@ -152,17 +173,32 @@ describe('migrations (real Postgres)', () => {
   it('lets the application role confirm a schema its owner migrated, without DDL and without a single-role warning', async () => {
     const report = await migrate(db.pool, { schema: db.schema });
     assert.deepEqual(report.applied, []);
-    assert.deepEqual(report.alreadyApplied, (await loadMigrations()).map((m) => m.version));
+    assert.deepEqual(
+      report.alreadyApplied,
+      (await loadMigrations()).map((m) => m.version),
+    );
     assert.deepEqual([report.appRole, report.singleRole], [null, false]);
     // One migration behind, it cannot catch up itself: the owner must migrate.
-    const next = { version: report.alreadyApplied.length + 1, name: 'next.sql', sql: 'CREATE TABLE ttc_next (id int)', sha256: 'e'.repeat(64) };
-    await assert.rejects(migrate(db.pool, { schema: db.schema, migrations: [...(await loadMigrations()), next] }), (error: unknown) => isStoreError(error) && error.details['sqlstate'] === '42501');
+    const next = {
+      version: report.alreadyApplied.length + 1,
+      name: 'next.sql',
+      sql: 'CREATE TABLE ttc_next (id int)',
+      sha256: 'e'.repeat(64),
+    };
+    await assert.rejects(
+      migrate(db.pool, { schema: db.schema, migrations: [...(await loadMigrations()), next] }),
+      (error: unknown) => isStoreError(error) && error.details['sqlstate'] === '42501',
+    );
   });
 
   it('refuses an application role that could act as the owner: the owner itself, a superuser, a member of the owner, or none', async () => {
     const owner = (await db.ownerPool.query<{ current_user: string }>('SELECT current_user')).rows[0]!.current_user;
     await rejectsWith(migrate(db.ownerPool, { schema: db.schema, appRole: owner }), 'TOOL_ERROR', 'role_setup');
-    await rejectsWith(migrate(db.ownerPool, { schema: db.schema, appRole: `${db.schema}_nobody` }), 'TOOL_ERROR', 'role_setup');
+    await rejectsWith(
+      migrate(db.ownerPool, { schema: db.schema, appRole: `${db.schema}_nobody` }),
+      'TOOL_ERROR',
+      'role_setup',
+    );
     const member = `${db.schema}_member`;
     await db.ownerPool.query(`CREATE ROLE ${member} LOGIN`);
     try {
@@ -180,8 +216,16 @@ describe('migrations (real Postgres)', () => {
     await withSchema('single', async (schema, poolOf) => {
       await db.ownerPool.query(`GRANT USAGE, CREATE ON SCHEMA ${schema} TO ${db.appRole}`);
       const report = await migrate(poolOf(db.connectionString), { schema });
-      assert.deepEqual([report.appRole, report.singleRole], [null, true], 'migrated by the application role itself: no separation');
-      await rejectsWith(migrate(poolOf(db.ownerConnectionString), { schema, appRole: db.appRole }), 'TOOL_ERROR', 'role_setup');
+      assert.deepEqual(
+        [report.appRole, report.singleRole],
+        [null, true],
+        'migrated by the application role itself: no separation',
+      );
+      await rejectsWith(
+        migrate(poolOf(db.ownerConnectionString), { schema, appRole: db.appRole }),
+        'TOOL_ERROR',
+        'role_setup',
+      );
     });
   });
 
@@ -196,8 +240,20 @@ describe('migrations (real Postgres)', () => {
       await owner.query(
         `INSERT INTO ${schema}.ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256,
            call_binding_sha256, audit_json, model_result_json, recorded_at) VALUES ($1, $2, NULL, $3, $4, $5, $6, $7, NULL, $8, $9, $10, $11, $12, now())`,
-        [audit.audit_id, 'wf-old', audit.call_id, audit.attempt, audit.idempotency_key, audit.tool, audit.status, audit.bindings.request_sha256,
-          audit.bindings.result_sha256, audit.bindings.call_binding_sha256, auditJson, canonicalJson(execution.modelResult)],
+        [
+          audit.audit_id,
+          'wf-old',
+          audit.call_id,
+          audit.attempt,
+          audit.idempotency_key,
+          audit.tool,
+          audit.status,
+          audit.bindings.request_sha256,
+          audit.bindings.result_sha256,
+          audit.bindings.call_binding_sha256,
+          auditJson,
+          canonicalJson(execution.modelResult),
+        ],
       );
       await migrate(owner, { schema, appRole: db.appRole });
       const stored = await new PgToolStore(poolOf(db.connectionString), { schema }).getAudit(audit.audit_id);
@@ -206,11 +262,17 @@ describe('migrations (real Postgres)', () => {
     });
   });
 
-  it('moves rows recorded before migration 006 into their months\' partitions, stamped, and they seal and verify', async () => {
+  it("moves rows recorded before migration 006 into their months' partitions, stamped, and they seal and verify", async () => {
     const all = await loadMigrations();
     const runs = [
-      { execution: await runCall(ordersGet, { orderId: 'o-1' }, { workflowId: 'wf-before', callId: 'c1' }), at: '2026-09-15T10:00:00Z' },
-      { execution: await runCall(ordersGet, { orderId: 'o-2' }, { workflowId: 'wf-before', callId: 'c2' }), at: '2026-10-15T10:00:00Z' },
+      {
+        execution: await runCall(ordersGet, { orderId: 'o-1' }, { workflowId: 'wf-before', callId: 'c1' }),
+        at: '2026-09-15T10:00:00Z',
+      },
+      {
+        execution: await runCall(ordersGet, { orderId: 'o-2' }, { workflowId: 'wf-before', callId: 'c2' }),
+        at: '2026-10-15T10:00:00Z',
+      },
     ];
     await withSchema('before006', async (schema, poolOf) => {
       const owner = poolOf(db.ownerConnectionString);
@@ -221,15 +283,39 @@ describe('migrations (real Postgres)', () => {
         await owner.query(
           `INSERT INTO ${schema}.ttc_audit (audit_id, workflow_id, run_id, call_id, attempt, idempotency_key, tool, status, error_code, request_sha256, result_sha256,
              call_binding_sha256, audit_sha256, audit_json, model_result_json, recorded_at) VALUES ($1, 'wf-before', 'run-1', $2, 1, $3, $4, $5, NULL, $6, $7, $8, $9, $10, $11, $12)`,
-          [audit.audit_id, audit.call_id, audit.idempotency_key, audit.tool, audit.status, audit.bindings.request_sha256, audit.bindings.result_sha256,
-            audit.bindings.call_binding_sha256, sha256Hex(auditJson), auditJson, canonicalJson(modelResult), at],
+          [
+            audit.audit_id,
+            audit.call_id,
+            audit.idempotency_key,
+            audit.tool,
+            audit.status,
+            audit.bindings.request_sha256,
+            audit.bindings.result_sha256,
+            audit.bindings.call_binding_sha256,
+            sha256Hex(auditJson),
+            auditJson,
+            canonicalJson(modelResult),
+            at,
+          ],
         );
         for (const item of modelResult.evidence) {
           const source = execution.evidenceSources[item.evidence_id] ?? modelResult.provenance.source_label;
           await owner.query(
             `INSERT INTO ${schema}.ttc_evidence (workflow_id, call_id, evidence_id, audit_id, kind, locator, supports, quote, observed_at, source, record_json, recorded_at)
              VALUES ('wf-before', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-            [audit.call_id, item.evidence_id, audit.audit_id, item.kind, item.locator, item.supports, item.quote ?? null, item.observed_at ?? null, source, canonicalJson({ ...item, source }), at],
+            [
+              audit.call_id,
+              item.evidence_id,
+              audit.audit_id,
+              item.kind,
+              item.locator,
+              item.supports,
+              item.quote ?? null,
+              item.observed_at ?? null,
+              source,
+              canonicalJson({ ...item, source }),
+              at,
+            ],
           );
         }
       }
@@ -237,11 +323,22 @@ describe('migrations (real Postgres)', () => {
       const { rows } = await owner.query<{ partition: string; principal_ref: string; stamped: boolean }>(
         `SELECT tableoid::regclass::text AS partition, principal_ref, seq IS NOT NULL AND xact IS NOT NULL AS stamped FROM ${schema}.ttc_audit ORDER BY recorded_at`,
       );
-      assert.deepEqual(rows.map((row) => row.partition.replace(`${schema}.`, '')), ['ttc_audit_y2026m09', 'ttc_audit_y2026m10']);
-      assert.deepEqual(rows.map((row) => row.principal_ref), runs.map(({ execution }) => execution.audit.principal_ref), 'the principal reference, read from each record');
+      assert.deepEqual(
+        rows.map((row) => row.partition.replace(`${schema}.`, '')),
+        ['ttc_audit_y2026m09', 'ttc_audit_y2026m10'],
+      );
+      assert.deepEqual(
+        rows.map((row) => row.principal_ref),
+        runs.map(({ execution }) => execution.audit.principal_ref),
+        'the principal reference, read from each record',
+      );
       assert.ok(rows.every((row) => row.stamped));
       const app = poolOf(db.connectionString);
-      assert.equal((await new PgToolStore(app, { schema }).listEvidence({ workflowId: 'wf-before' })).length, 4, 'the evidence came along, still verified');
+      assert.equal(
+        (await new PgToolStore(app, { schema }).listEvidence({ workflowId: 'wf-before' })).length,
+        4,
+        'the evidence came along, still verified',
+      );
       const trail = new PgAuditTrail(app, { schema });
       assert.equal((await trail.seal()).sealed.length, 2, 'one anchor per month');
       const report = await trail.verify();
@@ -255,14 +352,22 @@ describe('migrations (real Postgres)', () => {
       const pools = Array.from({ length: 5 }, () => poolOf(db.ownerConnectionString));
       const reports = await Promise.all(pools.map((pool) => migrate(pool, { schema, appRole: db.appRole })));
       assert.equal(reports.filter((r) => r.applied.length > 0).length, 1);
-      const { rows } = await db.ownerPool.query<{ n: string }>(`SELECT count(*) AS n FROM ${schema}.${MIGRATIONS_TABLE}`);
+      const { rows } = await db.ownerPool.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${schema}.${MIGRATIONS_TABLE}`,
+      );
       assert.equal(Number(rows[0]!.n), (await loadMigrations()).length);
     });
   });
 
   it('refuses to run when an applied migration file was edited (forward only)', async () => {
-    const edited = (await loadMigrations()).map((m) => (m.version === 1 ? { ...m, sql: `${m.sql}\n-- edited`, sha256: 'f'.repeat(64) } : m));
-    await rejectsWith(migrate(db.ownerPool, { schema: db.schema, migrations: edited }), 'TOOL_ERROR', 'migration_mismatch');
+    const edited = (await loadMigrations()).map((m) =>
+      m.version === 1 ? { ...m, sql: `${m.sql}\n-- edited`, sha256: 'f'.repeat(64) } : m,
+    );
+    await rejectsWith(
+      migrate(db.ownerPool, { schema: db.schema, migrations: edited }),
+      'TOOL_ERROR',
+      'migration_mismatch',
+    );
   });
 
   it('refuses a database that has migrations this package does not know', async () => {

@@ -85,13 +85,25 @@ describe('restart in the middle of a batch (real Postgres, stopped and started)'
       const evidence = await store.listEvidence({ workflowId });
       assert.equal(evidence.length, OPS_PER_WRITER * 2);
       const patches = await store.listStatePatches({ workflowId, key: 'progress' });
-      assert.deepEqual(patches.map((p) => p.version), Array.from({ length: OPS_PER_WRITER }, (_, i) => i + 1));
-      assert.deepEqual(patches.map((p) => (p.value as { op: number }).op), Array.from({ length: OPS_PER_WRITER }, (_, i) => i));
+      assert.deepEqual(
+        patches.map((p) => p.version),
+        Array.from({ length: OPS_PER_WRITER }, (_, i) => i + 1),
+      );
+      assert.deepEqual(
+        patches.map((p) => (p.value as { op: number }).op),
+        Array.from({ length: OPS_PER_WRITER }, (_, i) => i),
+      );
       const state = await store.getState(workflowId, 'progress');
       assert.equal(state?.version, OPS_PER_WRITER);
       assert.deepEqual(state?.value, { op: OPS_PER_WRITER - 1, order: `o-${w}-${OPS_PER_WRITER - 1}` });
-      const { rows } = await db.pool.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM ttc_ledger WHERE workflow_id = $1 GROUP BY status', [workflowId]);
-      assert.deepEqual(rows.map((r) => [r.status, Number(r.n)]), [['completed', OPS_PER_WRITER]]);
+      const { rows } = await db.pool.query<{ status: string; n: string }>(
+        'SELECT status, count(*) AS n FROM ttc_ledger WHERE workflow_id = $1 GROUP BY status',
+        [workflowId],
+      );
+      assert.deepEqual(
+        rows.map((r) => [r.status, Number(r.n)]),
+        [['completed', OPS_PER_WRITER]],
+      );
     }
   });
 });

@@ -24,7 +24,10 @@ after(async () => {
 });
 
 async function tableCount(schema: string): Promise<number> {
-  const { rows } = await db.ownerPool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1 AND tablename LIKE 'ttc\\_%'`, [schema]);
+  const { rows } = await db.ownerPool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = $1 AND tablename LIKE 'ttc\\_%'`,
+    [schema],
+  );
   return rows[0]!.n;
 }
 
@@ -46,7 +49,10 @@ describe('schema option (real Postgres)', () => {
     assert.equal(paid?.status, 'completed');
     assert.ok((await store.listStatePatches({ workflowId: 'wf' })).length > 0);
     assert.ok((await store.listMemories({ workflowId: 'wf' })).length > 0);
-    assert.equal((await store.escalateReconciliation({ idempotencyKey: 'k-unknown', reason: 'needs_a_person' })).state, 'escalated');
+    assert.equal(
+      (await store.escalateReconciliation({ idempotencyKey: 'k-unknown', reason: 'needs_a_person' })).state,
+      'escalated',
+    );
     assert.equal((await store.listUnsettled()).length, 1);
     const label = await store.labelOutcome(paid.auditRef!, 'false_accept', 'reviewer', null);
     assert.deepEqual(await store.listOutcomeLabels([label.auditId]), [label]);
@@ -54,7 +60,9 @@ describe('schema option (real Postgres)', () => {
   });
 
   it('migrate without a schema refuses to start a second, empty store in public when the search_path schema holds one (an upgrade that forgot DATABASE_SCHEMA)', async (t) => {
-    const { rows } = await db.ownerPool.query<{ has: boolean }>(`SELECT to_regclass('public.ttc_schema_migrations') IS NOT NULL AS has`);
+    const { rows } = await db.ownerPool.query<{ has: boolean }>(
+      `SELECT to_regclass('public.ttc_schema_migrations') IS NOT NULL AS has`,
+    );
     if (rows[0]!.has) return t.skip('public already holds a store on this Postgres (DATABASE_URL): nothing to refuse');
     // The store as a pre-schema-option deployment made it: wherever the owner's search_path pointed.
     await migrate(db.ownerPool, { appRole: db.appRole, schema: db.schema });
@@ -66,7 +74,10 @@ describe('schema option (real Postgres)', () => {
 
   it('refuses a schema name that is not a lower-case identifier, before sending any SQL', async () => {
     for (const schema of ['', 'Public', 'a"b', 'x; drop table y', '1abc', 'a'.repeat(64)]) {
-      assert.throws(() => new PgToolStore(db.pool, { schema }), (error: unknown) => (error as { reason?: string }).reason === 'invalid_input');
+      assert.throws(
+        () => new PgToolStore(db.pool, { schema }),
+        (error: unknown) => (error as { reason?: string }).reason === 'invalid_input',
+      );
       await rejectsWith(migrate(db.ownerPool, { schema }), 'INVALID_ARGUMENTS', 'invalid_input');
     }
   });

@@ -24,8 +24,14 @@ interface StackCase extends HostileCase {
   readonly toolName: string;
 }
 
-const cases: StackCase[] = HOSTILE_CASES.filter((c) => c.transportable !== false).map((c, index) => ({ ...c, index, toolName: `hostile.case_${String(index).padStart(2, '0')}` }));
-const batches = Array.from({ length: Math.ceil(cases.length / BATCH) }, (_, i) => cases.slice(i * BATCH, (i + 1) * BATCH));
+const cases: StackCase[] = HOSTILE_CASES.filter((c) => c.transportable !== false).map((c, index) => ({
+  ...c,
+  index,
+  toolName: `hostile.case_${String(index).padStart(2, '0')}`,
+}));
+const batches = Array.from({ length: Math.ceil(cases.length / BATCH) }, (_, i) =>
+  cases.slice(i * BATCH, (i + 1) * BATCH),
+);
 const FRESH_INSTANT = goodOrderOutput().observedAt;
 const notCommitted = (): Promise<ReconcileOutcome<never>> => Promise.resolve({ state: 'not_committed' });
 
@@ -39,8 +45,17 @@ function stackTool(c: StackCase): AnyToolImplementation {
   const handler = async (args: unknown, ctx: HandlerContext) => rebaseFreshInstant(await c.tool.handler(args, ctx));
   // What declareTool derives (facts, revisions) is derived again; the rest of the declaration is kept as it was.
   const derived = new Set(['facts', 'revisions', 'handler', 'reconcile']);
-  const declared = Object.fromEntries(Object.entries(c.tool).filter(([key]) => !derived.has(key))) as Omit<AnyToolImplementation, 'facts' | 'revisions' | 'handler' | 'reconcile'>;
-  return defineTool({ ...declared, name: c.toolName, requiresApproval: false, handler, ...(write ? { reconcile: notCommitted } : {}) } as Parameters<typeof defineTool>[0]);
+  const declared = Object.fromEntries(Object.entries(c.tool).filter(([key]) => !derived.has(key))) as Omit<
+    AnyToolImplementation,
+    'facts' | 'revisions' | 'handler' | 'reconcile'
+  >;
+  return defineTool({
+    ...declared,
+    name: c.toolName,
+    requiresApproval: false,
+    handler,
+    ...(write ? { reconcile: notCommitted } : {}),
+  } as Parameters<typeof defineTool>[0]);
 }
 
 /**
@@ -49,7 +64,12 @@ function stackTool(c: StackCase): AnyToolImplementation {
  * property is read: a hostile output with getters must reach the funnel untouched.
  */
 function rebaseFreshInstant(output: unknown): unknown {
-  if (typeof output !== 'object' || output === null || Object.getOwnPropertyDescriptor(output, 'observedAt')?.value !== FRESH_INSTANT) return output;
+  if (
+    typeof output !== 'object' ||
+    output === null ||
+    Object.getOwnPropertyDescriptor(output, 'observedAt')?.value !== FRESH_INSTANT
+  )
+    return output;
   return { ...output, observedAt: new Date(Date.now() - 30_000).toISOString() };
 }
 
@@ -57,28 +77,48 @@ const stack = useRuntimeHarness('rel-hostile-corpus', { extraTools: cases.map(st
 const results = new Map<number, CorrelatedResult>();
 const workflowIds = batches.map((_, i) => `hostile-corpus-${i}`);
 
-test(`the corpus (${cases.length} transportable cases of ${HOSTILE_CASES.length}) runs through real workflows in ${batches.length} batches`, { timeout: 180_000 }, async () => {
-  assert.ok(cases.length >= 60, `only ${cases.length} whole-stack cases`);
-  const { client } = stack.temporal;
-  const started = Date.now();
-  const outcomes = await Promise.all(
-    batches.map((batch, i) => {
-      const calls: BatchCallRequest[] = batch.map((c) => ({ name: c.toolName, args: c.args === undefined ? orderArgs : c.args, callId: `case-${c.index}` }));
-      return client.workflow.execute('runToolCalls', {
-        taskQueue: stack.taskQueue,
-        workflowId: workflowIds[i]!,
-        // The cases are independent: one case's invariant failure must not halt another's write.
-        args: [calls, { principal, readAttempts: 1, onInvariantFailure: 'continue', reconcile: { initialIntervalMs: 100, deadlineMs: 60_000 } }],
-      }) as Promise<CorrelatedResult[]>;
-    }),
-  );
-  for (const [i, batch] of batches.entries()) {
-    const batchResults = outcomes[i]!;
-    assert.deepEqual(batchResults.map((r) => r.callId), batch.map((c) => `case-${c.index}`), 'one result per call, correlated by call id');
-    for (const [j, c] of batch.entries()) results.set(c.index, batchResults[j]!);
-  }
-  process.stdout.write(`whole-stack corpus: ${cases.length} cases in ${Date.now() - started} ms\n`);
-});
+test(
+  `the corpus (${cases.length} transportable cases of ${HOSTILE_CASES.length}) runs through real workflows in ${batches.length} batches`,
+  { timeout: 180_000 },
+  async () => {
+    assert.ok(cases.length >= 60, `only ${cases.length} whole-stack cases`);
+    const { client } = stack.temporal;
+    const started = Date.now();
+    const outcomes = await Promise.all(
+      batches.map((batch, i) => {
+        const calls: BatchCallRequest[] = batch.map((c) => ({
+          name: c.toolName,
+          args: c.args === undefined ? orderArgs : c.args,
+          callId: `case-${c.index}`,
+        }));
+        return client.workflow.execute('runToolCalls', {
+          taskQueue: stack.taskQueue,
+          workflowId: workflowIds[i]!,
+          // The cases are independent: one case's invariant failure must not halt another's write.
+          args: [
+            calls,
+            {
+              principal,
+              readAttempts: 1,
+              onInvariantFailure: 'continue',
+              reconcile: { initialIntervalMs: 100, deadlineMs: 60_000 },
+            },
+          ],
+        }) as Promise<CorrelatedResult[]>;
+      }),
+    );
+    for (const [i, batch] of batches.entries()) {
+      const batchResults = outcomes[i]!;
+      assert.deepEqual(
+        batchResults.map((r) => r.callId),
+        batch.map((c) => `case-${c.index}`),
+        'one result per call, correlated by call id',
+      );
+      for (const [j, c] of batch.entries()) results.set(c.index, batchResults[j]!);
+    }
+    process.stdout.write(`whole-stack corpus: ${cases.length} cases in ${Date.now() - started} ms\n`);
+  },
+);
 
 for (const c of cases) {
   test(`whole stack: ${c.name}`, async () => {
@@ -101,40 +141,65 @@ for (const c of cases) {
     const stored = await stack.store.getAudit(auditRef.audit_id);
     assert.ok(stored !== null);
     assert.deepEqual(stored.modelResult, modelResult, 'the workflow got exactly the audited result');
-    const identity = [`${workflowId}:${result.callId}`, principal.tenant, principal.subject, stored.audit.bindings.request_sha256, stored.audit.bindings.call_binding_sha256, stored.audit.principal_ref];
-    const renderings = Object.fromEntries(Object.entries(adapterRenderings(result.callId, c.toolName, modelResult)).map(([name, value]) => [name, JSON.stringify(value)]));
+    const identity = [
+      `${workflowId}:${result.callId}`,
+      principal.tenant,
+      principal.subject,
+      stored.audit.bindings.request_sha256,
+      stored.audit.bindings.call_binding_sha256,
+      stored.audit.principal_ref,
+    ];
+    const renderings = Object.fromEntries(
+      Object.entries(adapterRenderings(result.callId, c.toolName, modelResult)).map(([name, value]) => [
+        name,
+        JSON.stringify(value),
+      ]),
+    );
     assertAbsent({ modelResult: JSON.stringify(modelResult), ...renderings }, [...PLANTED, ...identity], c.name);
   });
 }
 
-test('no planted secret appears anywhere in the Temporal history of the corpus workflows or their reconciliations', { timeout: 60_000 }, async () => {
-  const { client } = stack.temporal;
-  const reconciliations: string[] = [];
-  for await (const info of client.workflow.list({ query: `WorkflowType = 'reconcileToolCall'` })) reconciliations.push(info.workflowId);
-  const unknownWrites = cases.filter((c) => c.code === 'OUTCOME_UNKNOWN' && c.tool.effect !== 'read').length;
-  assert.equal(reconciliations.length, unknownWrites, 'one reconciliation per unknown write');
-  for (const workflowId of [...workflowIds, ...reconciliations]) {
-    const { text } = await historyText(client, workflowId);
-    // The search sees decoded payloads: the model results, and the caller's identity in the workflow's input.
-    assert.ok(text.includes('tool-result.model.v1'), `${workflowId}: the decoded history carries model results`);
-    if (!workflowId.startsWith('ttc-reconcile:')) assert.ok(text.includes(principal.subject), `${workflowId}: the decoded history carries the input`);
-    assertAbsent({ [`history of ${workflowId}`]: text }, PLANTED, 'history');
-  }
-});
+test(
+  'no planted secret appears anywhere in the Temporal history of the corpus workflows or their reconciliations',
+  { timeout: 60_000 },
+  async () => {
+    const { client } = stack.temporal;
+    const reconciliations: string[] = [];
+    for await (const info of client.workflow.list({ query: `WorkflowType = 'reconcileToolCall'` }))
+      reconciliations.push(info.workflowId);
+    const unknownWrites = cases.filter((c) => c.code === 'OUTCOME_UNKNOWN' && c.tool.effect !== 'read').length;
+    assert.equal(reconciliations.length, unknownWrites, 'one reconciliation per unknown write');
+    for (const workflowId of [...workflowIds, ...reconciliations]) {
+      const { text } = await historyText(client, workflowId);
+      // The search sees decoded payloads: the model results, and the caller's identity in the workflow's input.
+      assert.ok(text.includes('tool-result.model.v1'), `${workflowId}: the decoded history carries model results`);
+      if (!workflowId.startsWith('ttc-reconcile:'))
+        assert.ok(text.includes(principal.subject), `${workflowId}: the decoded history carries the input`);
+      assertAbsent({ [`history of ${workflowId}`]: text }, PLANTED, 'history');
+    }
+  },
+);
 
-test('the worker survived the corpus: still running, and a healthy call afterwards succeeds', { timeout: 60_000 }, async () => {
-  assert.equal(stack.worker.worker.getState(), 'RUNNING');
-  const healthy = (await stack.temporal.client.workflow.execute('runToolCall', {
-    taskQueue: stack.taskQueue,
-    workflowId: 'hostile-corpus-healthy',
-    args: [TOOLS.customer, { customer_id: 'cus_1' }, { principal }],
-  })) as { modelResult: ModelResult };
-  assert.equal(healthy.modelResult.status, 'succeeded');
-  printMetrics('Metrics after the whole-stack corpus', await stack.store.contractMetrics());
-});
+test(
+  'the worker survived the corpus: still running, and a healthy call afterwards succeeds',
+  { timeout: 60_000 },
+  async () => {
+    assert.equal(stack.worker.worker.getState(), 'RUNNING');
+    const healthy = (await stack.temporal.client.workflow.execute('runToolCall', {
+      taskQueue: stack.taskQueue,
+      workflowId: 'hostile-corpus-healthy',
+      args: [TOOLS.customer, { customer_id: 'cus_1' }, { principal }],
+    })) as { modelResult: ModelResult };
+    assert.equal(healthy.modelResult.status, 'succeeded');
+    printMetrics('Metrics after the whole-stack corpus', await stack.store.contractMetrics());
+  },
+);
 
 function assertReconciledNotCommitted(modelResult: ModelResult): void {
   assert.equal(modelResult.status, 'failed');
   assert.equal(modelResult.error?.code, 'NOT_COMMITTED');
-  assert.deepEqual([modelResult.execution.outcome, modelResult.execution.delivery], ['not_started', 'confirmed_absent']);
+  assert.deepEqual(
+    [modelResult.execution.outcome, modelResult.execution.delivery],
+    ['not_started', 'confirmed_absent'],
+  );
 }

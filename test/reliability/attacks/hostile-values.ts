@@ -13,7 +13,10 @@ import { goodOrderOutput, sampleOrder } from '../../support/tools.js';
 export const FUZZ_MARKERS = [SECRET, BEARER, PASSWORD] as const;
 
 /** What a handler does with a generated value. */
-export type Behaviour = { readonly kind: 'return'; readonly value: unknown } | { readonly kind: 'reject'; readonly value: unknown } | { readonly kind: 'throw'; readonly value: unknown };
+export type Behaviour =
+  | { readonly kind: 'return'; readonly value: unknown }
+  | { readonly kind: 'reject'; readonly value: unknown }
+  | { readonly kind: 'throw'; readonly value: unknown };
 
 const secretText = fc.constantFrom(SECRET, BEARER, `token ${SECRET}`, `${BEARER} and more`);
 
@@ -38,7 +41,15 @@ function explodingProxy(): unknown {
     if (typeof key === 'symbol') return undefined;
     throw new Error(`proxy trap ${SECRET}`);
   };
-  return new Proxy({}, { get: boom, getOwnPropertyDescriptor: boom, has: (target, key) => boom(target, key) ?? false, ownKeys: () => boom({}, 'ownKeys') ?? [] });
+  return new Proxy(
+    {},
+    {
+      get: boom,
+      getOwnPropertyDescriptor: boom,
+      has: (target, key) => boom(target, key) ?? false,
+      ownKeys: () => boom({}, 'ownKeys') ?? [],
+    },
+  );
 }
 
 function throwingGetter(key: string): unknown {
@@ -55,11 +66,37 @@ const leaf: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   {
     weight: 3,
-    arbitrary: fc.anything({ maxDepth: 3, withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withBoxedValues: true, withSparseArray: true, withObjectString: true }),
+    arbitrary: fc.anything({
+      maxDepth: 3,
+      withBigInt: true,
+      withDate: true,
+      withMap: true,
+      withSet: true,
+      withTypedArray: true,
+      withNullPrototype: true,
+      withBoxedValues: true,
+      withSparseArray: true,
+      withObjectString: true,
+    }),
   },
   { weight: 2, arbitrary: secretText },
-  { weight: 1, arbitrary: fc.record({ token: secretText, password: fc.constant(PASSWORD), authorization: fc.constant(BEARER) }) },
-  { weight: 1, arbitrary: fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, -0, 10n ** 30n, Symbol('s'), () => SECRET, new Date(Number.NaN), new Error(SECRET)) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ token: secretText, password: fc.constant(PASSWORD), authorization: fc.constant(BEARER) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      -0,
+      10n ** 30n,
+      Symbol('s'),
+      () => SECRET,
+      new Date(Number.NaN),
+      new Error(SECRET),
+    ),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 100_000, max: 400_000 }).map((n) => `${'x'.repeat(n)} ${SECRET}`) },
   { weight: 1, arbitrary: fc.integer({ min: 40, max: 2_000 }).map((n) => deep(n, SECRET)) },
   { weight: 1, arbitrary: fc.constantFrom('id', 'status', 'total_cents', 'lines').map(throwingGetter) },
@@ -71,14 +108,43 @@ const leaf: fc.Arbitrary<unknown> = fc.oneof(
 const output: fc.Arbitrary<unknown> = fc.oneof(
   leaf,
   leaf.map((value) => ({ ...goodOrderOutput(new Date().toISOString()), data: value })),
-  fc.tuple(fc.constantFrom('id', 'status', 'total_cents', 'lines', 'extra'), leaf).map(([key, value]) => ({ ...goodOrderOutput(new Date().toISOString()), data: { ...sampleOrder, [key]: value } })),
-  fc.tuple(fc.constantFrom('evidence', 'untrusted', 'conflicts', 'observedAt', 'receipt', 'next', 'sourceLabel', 'warnings', 'status'), leaf).map(([key, value]) => ({ ...goodOrderOutput(new Date().toISOString()), [key]: value })),
+  fc
+    .tuple(fc.constantFrom('id', 'status', 'total_cents', 'lines', 'extra'), leaf)
+    .map(([key, value]) => ({ ...goodOrderOutput(new Date().toISOString()), data: { ...sampleOrder, [key]: value } })),
+  fc
+    .tuple(
+      fc.constantFrom(
+        'evidence',
+        'untrusted',
+        'conflicts',
+        'observedAt',
+        'receipt',
+        'next',
+        'sourceLabel',
+        'warnings',
+        'status',
+      ),
+      leaf,
+    )
+    .map(([key, value]) => ({ ...goodOrderOutput(new Date().toISOString()), [key]: value })),
 );
 
 /** Thrown values: leaves, and ToolErrors (declared, catalogued or made-up codes) whose details are leaves. */
 const thrown: fc.Arbitrary<unknown> = fc.oneof(
   leaf,
-  fc.tuple(fc.constantFrom('NOT_FOUND', 'RATE_LIMITED', 'ORDER_ARCHIVED', 'GIVE_ME_ADMIN', 'OUTCOME_UNKNOWN', 'PROTOCOL_ERROR'), leaf).map(([code, details]) => new ToolError(code, { details, note: `password=${PASSWORD}` })),
+  fc
+    .tuple(
+      fc.constantFrom(
+        'NOT_FOUND',
+        'RATE_LIMITED',
+        'ORDER_ARCHIVED',
+        'GIVE_ME_ADMIN',
+        'OUTCOME_UNKNOWN',
+        'PROTOCOL_ERROR',
+      ),
+      leaf,
+    )
+    .map(([code, details]) => new ToolError(code, { details, note: `password=${PASSWORD}` })),
 );
 
 /** Any behaviour of a hostile handler. */

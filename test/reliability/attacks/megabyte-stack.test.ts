@@ -38,7 +38,13 @@ function adversarialText(index: number): string {
 const adversarial = defineTool({
   name: 'adversarial.read',
   description: 'Fetch a page that is 1 MB of the worst input for one pattern.',
-  input: z.strictObject({ input: z.number().int().nonnegative().max(INPUTS.length - 1) }),
+  input: z.strictObject({
+    input: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(INPUTS.length - 1),
+  }),
   output: z.strictObject({ body: z.string() }),
   effect: 'read',
   source: { label: 'web', type: 'http_api' },
@@ -77,7 +83,10 @@ async function activityMs(workflowId: string): Promise<number> {
     const time = (history.events ?? []).find((event) => pick(event))?.eventTime;
     return Number(time?.seconds ?? 0) * 1000 + Math.floor((time?.nanos ?? 0) / 1e6);
   };
-  return at((event) => event.activityTaskCompletedEventAttributes) - at((event) => event.activityTaskScheduledEventAttributes);
+  return (
+    at((event) => event.activityTaskCompletedEventAttributes) -
+    at((event) => event.activityTaskScheduledEventAttributes)
+  );
 }
 
 /** One call through the stack with input `index`: checks what it shows, returns its funnel and activity times. */
@@ -99,39 +108,55 @@ async function callOnce(index: number, run: number): Promise<{ funnelMs: number;
     assert.deepEqual([modelResult.status, modelResult.completeness.state], ['partial', 'truncated'], label);
     // What the model sees starts as the page does (its first secret hidden) and says it was cut.
     const body = (modelResult.data as { body: string }).body;
-    assert.ok(body.startsWith(LEADING.carrier.replace(LEADING.secret, REDACTED_MARKER)) && /…\[truncated \d+ chars\]$/.test(body), `${label}: ${body.slice(0, 80)}`);
+    assert.ok(
+      body.startsWith(LEADING.carrier.replace(LEADING.secret, REDACTED_MARKER)) &&
+        /…\[truncated \d+ chars\]$/.test(body),
+      `${label}: ${body.slice(0, 80)}`,
+    );
   }
-  const shown = [JSON.stringify(modelResult), ...Object.values(adapterRenderings('call_mb', adversarial.name, modelResult)).map((value) => JSON.stringify(value))];
+  const shown = [
+    JSON.stringify(modelResult),
+    ...Object.values(adapterRenderings('call_mb', adversarial.name, modelResult)).map((value) => JSON.stringify(value)),
+  ];
   for (const text of shown) for (const secret of [LEADING, STRADDLING]) assertHidden(text, secret, label);
   const history = await historyText(client, workflowId);
   assert.ok(history.text.includes('tool-result.model.v1'), `${label}: the decoded history holds the result`);
-  for (const secret of [LEADING, STRADDLING]) assert.ok(!history.text.includes(secret.secret), `${label}: ${secret.family} in the history`);
-  assert.ok(history.largestPayloadBytes < 256 * 1024, `${label}: the history's largest payload is ${history.largestPayloadBytes} bytes`);
+  for (const secret of [LEADING, STRADDLING])
+    assert.ok(!history.text.includes(secret.secret), `${label}: ${secret.family} in the history`);
+  assert.ok(
+    history.largestPayloadBytes < 256 * 1024,
+    `${label}: the history's largest payload is ${history.largestPayloadBytes} bytes`,
+  );
   const [audit] = await stack.store.listAudits({ workflowId });
   const { total_ms: total, handler_ms: handler } = audit!.audit.timings;
   return { funnelMs: total - (handler ?? 0), activityMs: await activityMs(workflowId) };
 }
 
-test(`1 MB of the worst input of each of ${INPUTS.length} patterns: funnel under ${FUNNEL_LIMIT_MS} ms a call, no secret shown`, { timeout: 900_000 }, async () => {
-  const measured: Measured[] = [];
-  // One call at a time: the funnel's time is the call's own, not a share of a crowd's.
-  for (const [index, input] of INPUTS.entries()) {
-    let best = await callOnce(index, 1);
-    let runs = 1;
-    while (best.funnelMs >= FUNNEL_LIMIT_MS && runs < RUNS) {
-      runs += 1;
-      const again = await callOnce(index, runs);
-      if (again.funnelMs < best.funnelMs) best = again;
+test(
+  `1 MB of the worst input of each of ${INPUTS.length} patterns: funnel under ${FUNNEL_LIMIT_MS} ms a call, no secret shown`,
+  { timeout: 900_000 },
+  async () => {
+    const measured: Measured[] = [];
+    // One call at a time: the funnel's time is the call's own, not a share of a crowd's.
+    for (const [index, input] of INPUTS.entries()) {
+      let best = await callOnce(index, 1);
+      let runs = 1;
+      while (best.funnelMs >= FUNNEL_LIMIT_MS && runs < RUNS) {
+        runs += 1;
+        const again = await callOnce(index, runs);
+        if (again.funnelMs < best.funnelMs) best = again;
+      }
+      measured.push({ target: input.target, name: input.name, ...best, runs });
     }
-    measured.push({ target: input.target, name: input.name, ...best, runs });
-  }
-  report(measured);
-  const slow = measured.filter((m) => m.funnelMs >= FUNNEL_LIMIT_MS);
-  assert.deepEqual(slow, [], 'every call’s funnel under the limit');
-});
+    report(measured);
+    const slow = measured.filter((m) => m.funnelMs >= FUNNEL_LIMIT_MS);
+    assert.deepEqual(slow, [], 'every call’s funnel under the limit');
+  },
+);
 
 function report(measured: readonly Measured[]): void {
-  const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
+  const percentile = (values: number[], p: number) =>
+    [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))]!;
   const byTarget = new Map<string, Measured[]>();
   for (const m of measured) byTarget.set(m.target, [...(byTarget.get(m.target) ?? []), m]);
   const rows = [...byTarget].map(([target, ms]) => {

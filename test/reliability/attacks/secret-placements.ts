@@ -14,7 +14,11 @@ export interface PlacedSecret extends FakeSecret {
   readonly canary: string;
 }
 
-export const PLACED: readonly PlacedSecret[] = FAKE_SECRETS.map((secret, index) => ({ ...secret, index, canary: `canary-${String(index).padStart(3, '0')}` }));
+export const PLACED: readonly PlacedSecret[] = FAKE_SECRETS.map((secret, index) => ({
+  ...secret,
+  index,
+  canary: `canary-${String(index).padStart(3, '0')}`,
+}));
 
 export const SECRET_TOOLS = {
   fetch: 'secrets.fetch',
@@ -42,7 +46,13 @@ export function forbiddenTexts(secret: PlacedSecret): string[] {
   return [value, JSON.stringify(value).slice(1, -1)];
 }
 
-const byIndex = z.looseObject({ i: z.number().int().nonnegative().max(PLACED.length - 1) });
+const byIndex = z.looseObject({
+  i: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(PLACED.length - 1),
+});
 const anyData = z.record(z.string(), z.unknown());
 const source = { label: 'corpus', type: 'http_api' } as const;
 
@@ -64,7 +74,10 @@ const fetchTool = defineTool({
         note: line,
         orders: [{ id: 'ord_1', lines: [{ sku: 'book', memo: line }] }],
         keys: { [s.standalone ? s.secret : s.carrier]: 1, kept: s.canary },
-        headers: [{ name: s.fieldName, value: s.secret }, { name: 'x-canary', value: s.canary }],
+        headers: [
+          { name: s.fieldName, value: s.secret },
+          { name: 'x-canary', value: s.canary },
+        ],
         [s.fieldName]: s.secret,
       },
       untrusted: [{ text: `Customer wrote: ${line}`, source: 'ticket:4411' }],
@@ -85,7 +98,9 @@ const throwTool = defineTool({
   handler: (args) => {
     const s = placedAt(args.i);
     if (args.kind === 'error') return Promise.reject(new Error(`upstream failed for ${s.canary}: ${s.carrier}`));
-    return Promise.reject(new ToolError('NOT_FOUND', { canary: s.canary, upstream: s.carrier, [s.fieldName]: s.secret }));
+    return Promise.reject(
+      new ToolError('NOT_FOUND', { canary: s.canary, upstream: s.carrier, [s.fieldName]: s.secret }),
+    );
   },
 });
 
@@ -96,7 +111,13 @@ const throwTool = defineTool({
 const settleTool = defineTool({
   name: SECRET_TOOLS.settle,
   description: 'A write whose outcome only its reconcile can tell.',
-  input: z.strictObject({ batch: z.number().int().nonnegative().max(SETTLE_BATCHES - 1) }),
+  input: z.strictObject({
+    batch: z
+      .number()
+      .int()
+      .nonnegative()
+      .max(SETTLE_BATCHES - 1),
+  }),
   output: anyData,
   effect: 'write',
   source,
@@ -107,9 +128,13 @@ const settleTool = defineTool({
     // The query number: the audit attempt of reconcile query n is 200 + n.
     const query = ctx.attempt - 200;
     const i = batch * REASONS_PER_RECONCILIATION + query - 1;
-    if (query > REASONS_PER_RECONCILIATION || i >= PLACED.length) return Promise.resolve({ state: 'not_committed' } satisfies ReconcileOutcome<never>);
+    if (query > REASONS_PER_RECONCILIATION || i >= PLACED.length)
+      return Promise.resolve({ state: 'not_committed' } satisfies ReconcileOutcome<never>);
     const s = placedAt(i);
-    return Promise.resolve({ state: 'unknown', reason: `${s.canary} provider said: ${s.carrier}` } satisfies ReconcileOutcome<never>);
+    return Promise.resolve({
+      state: 'unknown',
+      reason: `${s.canary} provider said: ${s.carrier}`,
+    } satisfies ReconcileOutcome<never>);
   },
 });
 

@@ -23,13 +23,21 @@ export function adapterRenderings(callId: string, toolName: string, result: Mode
 /** Asserts a value is a valid `tool-result.model.v1` with an error code from the catalog (or no error). */
 export function assertValidModelResult(result: unknown, label: string): asserts result is ModelResult {
   const parsed = modelResultSchema.safeParse(result);
-  assert.ok(parsed.success, `${label}: not a tool-result.model.v1: ${parsed.success ? '' : parsed.error.message.slice(0, 400)}`);
+  assert.ok(
+    parsed.success,
+    `${label}: not a tool-result.model.v1: ${parsed.success ? '' : parsed.error.message.slice(0, 400)}`,
+  );
 }
 
 /** Asserts that none of `forbidden` occurs in any of `texts` (named, so a failure says where it leaked). */
-export function assertAbsent(texts: Readonly<Record<string, string>>, forbidden: readonly string[], label: string): void {
+export function assertAbsent(
+  texts: Readonly<Record<string, string>>,
+  forbidden: readonly string[],
+  label: string,
+): void {
   for (const [where, text] of Object.entries(texts)) {
-    for (const value of forbidden) assert.ok(!text.includes(value), `${label}: '${value.slice(0, 32)}' leaked into ${where}`);
+    for (const value of forbidden)
+      assert.ok(!text.includes(value), `${label}: '${value.slice(0, 32)}' leaked into ${where}`);
   }
 }
 

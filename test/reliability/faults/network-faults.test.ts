@@ -29,7 +29,11 @@ const SEED = seedFromEnv('TTC_FAULT_SEED');
 const CALLS = positiveIntFromEnv('TTC_NET_CALLS', 15);
 const principal = { tenant: 'tenant-net', subject: 'user-32' };
 /** Writes time out after 2 s (as in the issue); reconciliation asks every 200 ms–1 s and escalates only after 10 min. */
-const callOptions = { principal, timeoutMs: 2000, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 1000, deadlineMs: 600_000 } };
+const callOptions = {
+  principal,
+  timeoutMs: 2000,
+  reconcile: { initialIntervalMs: 200, maximumIntervalMs: 1000, deadlineMs: 600_000 },
+};
 /** Fenced with a safe retry, fenced without one, and a handler that never calls its own fence (no safe retry). */
 const WRITE_TOOLS = [TOOLS.charge, TOOLS.chargeNoRetry, TOOLS.chargeUnfenced] as const;
 const PROVIDER_BEHAVIOUR: readonly ChargeFault[] = ['ok', 'ok', 'slow', 'commit_then_hang'];
@@ -37,7 +41,11 @@ const PROVIDER_BEHAVIOUR: readonly ChargeFault[] = ['ok', 'ok', 'slow', 'commit_
 const SETTLE_TIMEOUT_MS = 240_000;
 
 type Link = 'postgres' | 'temporal' | 'provider';
-const HOW_BLACK_HOLES_END: Record<Link, readonly HeldBytes[]> = { postgres: ['deliver', 'drop'], temporal: ['deliver', 'drop'], provider: ['drop'] };
+const HOW_BLACK_HOLES_END: Record<Link, readonly HeldBytes[]> = {
+  postgres: ['deliver', 'drop'],
+  temporal: ['deliver', 'drop'],
+  provider: ['drop'],
+};
 
 let world: FaultWorld;
 let links: Record<Link, FaultProxy>;
@@ -45,25 +53,35 @@ let links: Record<Link, FaultProxy>;
 const rng = new SeededRandom(SEED);
 const latencies = new SeededRandom((SEED ^ 0x5eed) >>> 0);
 
-before(async () => {
-  console.log(`network-faults seed ${SEED} (TTC_FAULT_SEED=${SEED} repeats it)`);
-  world = await startFaultWorld('faults-net', { safeRetryTools: [TOOLS.charge] });
-  const { harness, db } = world;
-  const draw = () => latencies.next();
-  links = {
-    postgres: await startFaultProxy(new URL(db.connectionString).host, draw),
-    temporal: await startFaultProxy(harness.temporal.server.address, draw),
-    provider: await startFaultProxy(new URL(harness.payments.baseUrl).host, draw),
-  };
-  const databaseUrl = new URL(db.connectionString);
-  databaseUrl.host = links.postgres.address;
-  await world.spawnWorker({ temporalAddress: links.temporal.address, databaseUrl: databaseUrl.href, paymentsUrl: `http://${links.provider.address}` });
-}, { timeout: 300_000 });
+before(
+  async () => {
+    console.log(`network-faults seed ${SEED} (TTC_FAULT_SEED=${SEED} repeats it)`);
+    world = await startFaultWorld('faults-net', { safeRetryTools: [TOOLS.charge] });
+    const { harness, db } = world;
+    const draw = () => latencies.next();
+    links = {
+      postgres: await startFaultProxy(new URL(db.connectionString).host, draw),
+      temporal: await startFaultProxy(harness.temporal.server.address, draw),
+      provider: await startFaultProxy(new URL(harness.payments.baseUrl).host, draw),
+    };
+    const databaseUrl = new URL(db.connectionString);
+    databaseUrl.host = links.postgres.address;
+    await world.spawnWorker({
+      temporalAddress: links.temporal.address,
+      databaseUrl: databaseUrl.href,
+      paymentsUrl: `http://${links.provider.address}`,
+    });
+  },
+  { timeout: 300_000 },
+);
 
-after(async () => {
-  await world?.stop();
-  for (const link of Object.values(links ?? {})) await link.stop();
-}, { timeout: 120_000 });
+after(
+  async () => {
+    await world?.stop();
+    for (const link of Object.values(links ?? {})) await link.stop();
+  },
+  { timeout: 120_000 },
+);
 
 /** One link's faults while the writes run; returns what was done, for the report. */
 async function injectFaults(link: FaultProxy, ends: readonly HeldBytes[]): Promise<string[]> {
@@ -112,7 +130,11 @@ async function startWrites(link: Link): Promise<StartedCall[]> {
     const handle = await harness.temporal.client.workflow.start('runToolCall', {
       taskQueue: harness.taskQueue,
       workflowId: `net-${link}-${i}`,
-      args: [tool, { payment_id: paymentId, customer: 'cus_net', amount_cents: 3200 }, { ...callOptions, callId: 'c1' }],
+      args: [
+        tool,
+        { payment_id: paymentId, customer: 'cus_net', amount_cents: 3200 },
+        { ...callOptions, callId: 'c1' },
+      ],
     });
     started.push({ handle, tool, key });
     await sleep(rng.int(400, 900));
@@ -136,20 +158,31 @@ async function storeQuiet(quietMs: number, timeoutMs: number): Promise<void> {
 
 async function runLink(link: Link): Promise<void> {
   const started = Date.now();
-  const [calls, faults] = await Promise.all([startWrites(link), sleep(300).then(() => injectFaults(links[link], HOW_BLACK_HOLES_END[link]))]);
+  const [calls, faults] = await Promise.all([
+    startWrites(link),
+    sleep(300).then(() => injectFaults(links[link], HOW_BLACK_HOLES_END[link])),
+  ]);
   const tracked: TrackedCall[] = [];
   for (const call of calls) {
     const result = (await Promise.race([
-      call.handle.result().catch((error: unknown) => assert.fail(`${call.handle.workflowId} failed: ${failureChain(error)}`)),
+      call.handle
+        .result()
+        .catch((error: unknown) => assert.fail(`${call.handle.workflowId} failed: ${failureChain(error)}`)),
       // Unreferenced: once the race is decided, the timer must not keep the file's process alive.
-      sleep(SETTLE_TIMEOUT_MS, undefined, { ref: false }).then(() => assert.fail(`${call.handle.workflowId} did not complete within ${SETTLE_TIMEOUT_MS} ms of the faults`)),
+      sleep(SETTLE_TIMEOUT_MS, undefined, { ref: false }).then(() =>
+        assert.fail(`${call.handle.workflowId} did not complete within ${SETTLE_TIMEOUT_MS} ms of the faults`),
+      ),
     ])) as ToolCallResult;
     tracked.push({ workflowId: call.handle.workflowId, tool: call.tool, key: call.key, result });
   }
   await storeQuiet(8000, 120_000);
   // Any call may end "not started" (an outage before its handler ran, or "not committed" without a safe retry): what
   // counts is that the provider, the ledger and the reconciliation records agree with it, now and for good.
-  const summary = await assertSettled({ store: world.harness.store, payments: world.harness.payments, db: world.db }, tracked, () => true);
+  const summary = await assertSettled(
+    { store: world.harness.store, payments: world.harness.payments, db: world.db },
+    tracked,
+    () => true,
+  );
   const byTool = WRITE_TOOLS.map((tool) => {
     const mine = tracked.filter((c) => c.tool === tool);
     const told = (status: string) => mine.filter((c) => c.result.modelResult.status === status).length;
@@ -159,7 +192,10 @@ async function runLink(link: Link): Promise<void> {
   const requests = keys.reduce((sum, key) => sum + world.harness.payments.dispatches(key), 0);
   const effects = keys.reduce((sum, key) => sum + world.harness.payments.commits(key), 0);
   // How often the two changes of issue 32 were what decided: a handler kept from starting, a verdict held back.
-  const { rows } = await world.db.pool.query<{ n: string }>("SELECT count(*) AS n FROM ttc_audit WHERE idempotency_key = ANY($1) AND error_code = 'TIMEOUT_BEFORE_EXECUTE'", [keys]);
+  const { rows } = await world.db.pool.query<{ n: string }>(
+    "SELECT count(*) AS n FROM ttc_audit WHERE idempotency_key = ANY($1) AND error_code = 'TIMEOUT_BEFORE_EXECUTE'",
+    [keys],
+  );
   const rounds = await Promise.all(keys.map((key) => world.harness.store.getReconciliation(key)));
   console.log(
     `network-faults (${link} link), seed ${SEED}: ${faults.join('; ')}; ${tracked.length} writes — ${byTool.join('; ')}; ` +
@@ -169,14 +205,26 @@ async function runLink(link: Link): Promise<void> {
   );
 }
 
-test('faults on the link to Postgres while writes are in flight: model results, provider and ledger agree', { timeout: 600_000 }, async () => {
-  await runLink('postgres');
-});
+test(
+  'faults on the link to Postgres while writes are in flight: model results, provider and ledger agree',
+  { timeout: 600_000 },
+  async () => {
+    await runLink('postgres');
+  },
+);
 
-test('faults on the link to the Temporal frontend while writes are in flight: model results, provider and ledger agree', { timeout: 600_000 }, async () => {
-  await runLink('temporal');
-});
+test(
+  'faults on the link to the Temporal frontend while writes are in flight: model results, provider and ledger agree',
+  { timeout: 600_000 },
+  async () => {
+    await runLink('temporal');
+  },
+);
 
-test('faults on the link to the payments provider while writes are in flight: model results, provider and ledger agree', { timeout: 600_000 }, async () => {
-  await runLink('provider');
-});
+test(
+  'faults on the link to the payments provider while writes are in flight: model results, provider and ledger agree',
+  { timeout: 600_000 },
+  async () => {
+    await runLink('provider');
+  },
+);

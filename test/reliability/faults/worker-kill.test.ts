@@ -28,7 +28,11 @@ const SEED = seedFromEnv('TTC_FAULT_SEED');
 const VERBOSE = process.env['TTC_FAULT_VERBOSE'] === '1';
 const principal = { tenant: 'tenant-faults', subject: 'user-7' };
 /** Writes time out after 2 s; reconciliation asks every 200 ms–1 s and would escalate only after 10 min. */
-const callOptions = { principal, timeoutMs: 2000, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 1000, deadlineMs: 600_000 } };
+const callOptions = {
+  principal,
+  timeoutMs: 2000,
+  reconcile: { initialIntervalMs: 200, maximumIntervalMs: 1000, deadlineMs: 600_000 },
+};
 
 interface StartedWorkflow {
   readonly handle: WorkflowHandle;
@@ -38,10 +42,13 @@ interface StartedWorkflow {
 let world: FaultWorld;
 let worker: WorkerProcess;
 
-before(async () => {
-  world = await startFaultWorld('faults-kill', { safeRetryTools: [TOOLS.charge], standby: 2 });
-  worker = await world.spawnWorker();
-}, { timeout: 180_000 });
+before(
+  async () => {
+    world = await startFaultWorld('faults-kill', { safeRetryTools: [TOOLS.charge], standby: 2 });
+    worker = await world.spawnWorker();
+  },
+  { timeout: 180_000 },
+);
 
 after(async () => world?.stop(), { timeout: 120_000 });
 
@@ -49,7 +56,11 @@ function charge(paymentId: string) {
   return { payment_id: paymentId, customer: 'cus_faults', amount_cents: 1200 };
 }
 
-async function startTarget(trial: number, point: KillPoint, rng: SeededRandom): Promise<StartedWorkflow & { key: string }> {
+async function startTarget(
+  trial: number,
+  point: KillPoint,
+  rng: SeededRandom,
+): Promise<StartedWorkflow & { key: string }> {
   // The safe-retry charge re-dispatches after "not committed"; the other one settles failed, not_started.
   const tool = rng.next() < 0.7 ? TOOLS.charge : TOOLS.chargeNoRetry;
   const paymentId = `pay_kill_${trial}`;
@@ -101,11 +112,21 @@ async function reachKillPoint(point: KillPoint, key: string): Promise<() => bool
       // commit_then_hang never answers: the activity cannot have completed.
       return () => payments.commits(key) === 1 && payments.dispatches(key) === 1;
     case 'reconcile_query':
-      await eventually(`${key} to be queried`, async () => (payments.statusQueries(key) >= 1 ? true : undefined), 60_000, 20);
+      await eventually(
+        `${key} to be queried`,
+        async () => (payments.statusQueries(key) >= 1 ? true : undefined),
+        60_000,
+        20,
+      );
       // The first status query hangs: the query activity is in flight until the kill.
       return () => payments.statusQueries(key) === 1;
     case 'reconcile_backoff':
-      await eventually(`${key} to be queried`, async () => (payments.statusQueries(key) >= 1 ? true : undefined), 60_000, 20);
+      await eventually(
+        `${key} to be queried`,
+        async () => (payments.statusQueries(key) >= 1 ? true : undefined),
+        60_000,
+        20,
+      );
       // Two 503s then the truth: up to the second query the reconciliation cannot have settled.
       return () => payments.statusQueries(key) <= 2;
   }
@@ -121,53 +142,72 @@ function mayEndNotCommitted(call: TrackedCall, record: ReconciliationRecord | nu
   return call.tool === TOOLS.chargeNoRetry || record.round >= 2;
 }
 
-test(`SIGKILL of the worker at random points of writes (${TRIALS} trials): every call settles, one side effect per key, ledger and audit agree with the provider`, { timeout: 600_000 + TRIALS * 36_000 }, async () => {
-  const started = Date.now();
-  console.log(`worker-kill: seed ${SEED} (repeat with TTC_FAULT_SEED=${SEED}), ${TRIALS} trials`);
-  const rng = new SeededRandom(SEED);
-  const plan = rng.shuffle(Array.from({ length: TRIALS }, (_, i) => KILL_POINTS[i % KILL_POINTS.length]!));
-  const workflows: StartedWorkflow[] = [];
-  const planned = Object.fromEntries(KILL_POINTS.map((p) => [p, 0])) as Record<KillPoint, number>;
-  const hit = { ...planned };
-  let workerStartMs = 0;
-  for (const [trial, point] of plan.entries()) {
-    planned[point]++;
-    const target = await startTarget(trial, point, rng);
-    workflows.push(target);
-    for (let n = rng.int(1, 2); n > 0; n--) workflows.push(await startBackground(trial, n, rng));
-    const stillThere = await reachKillPoint(point, target.key);
-    await sleep(rng.int(0, 250));
-    if (stillThere()) hit[point]++;
-    await worker.kill();
-    const spawnStart = Date.now();
-    worker = await world.spawnWorker();
-    workerStartMs += Date.now() - spawnStart;
-    if (VERBOSE || (trial + 1) % 5 === 0) console.log(`worker-kill: ${trial + 1}/${TRIALS} kills done (${point}), ${Math.round((Date.now() - started) / 1000)} s`);
-  }
-  const killsDone = Date.now();
+test(
+  `SIGKILL of the worker at random points of writes (${TRIALS} trials): every call settles, one side effect per key, ledger and audit agree with the provider`,
+  { timeout: 600_000 + TRIALS * 36_000 },
+  async () => {
+    const started = Date.now();
+    console.log(`worker-kill: seed ${SEED} (repeat with TTC_FAULT_SEED=${SEED}), ${TRIALS} trials`);
+    const rng = new SeededRandom(SEED);
+    const plan = rng.shuffle(Array.from({ length: TRIALS }, (_, i) => KILL_POINTS[i % KILL_POINTS.length]!));
+    const workflows: StartedWorkflow[] = [];
+    const planned = Object.fromEntries(KILL_POINTS.map((p) => [p, 0])) as Record<KillPoint, number>;
+    const hit = { ...planned };
+    let workerStartMs = 0;
+    for (const [trial, point] of plan.entries()) {
+      planned[point]++;
+      const target = await startTarget(trial, point, rng);
+      workflows.push(target);
+      for (let n = rng.int(1, 2); n > 0; n--) workflows.push(await startBackground(trial, n, rng));
+      const stillThere = await reachKillPoint(point, target.key);
+      await sleep(rng.int(0, 250));
+      if (stillThere()) hit[point]++;
+      await worker.kill();
+      const spawnStart = Date.now();
+      worker = await world.spawnWorker();
+      workerStartMs += Date.now() - spawnStart;
+      if (VERBOSE || (trial + 1) % 5 === 0)
+        console.log(
+          `worker-kill: ${trial + 1}/${TRIALS} kills done (${point}), ${Math.round((Date.now() - started) / 1000)} s`,
+        );
+    }
+    const killsDone = Date.now();
 
-  const calls: TrackedCall[] = [];
-  await Promise.all(
-    workflows.map(async ({ handle, calls: expected }) => {
-      const raw = (await handle.result().catch((error: unknown) => assert.fail(`${handle.workflowId} did not complete: ${failureChain(error)}`))) as ToolCallResult | CorrelatedResult[];
-      const results = Array.isArray(raw) ? raw : [{ ...raw, callId: 'c1' }];
-      assert.deepEqual(results.map((r) => r.callId), expected.map((c) => c.callId), `${handle.workflowId}: one result per call`);
-      for (const [i, call] of expected.entries()) calls.push({ workflowId: handle.workflowId, tool: call.tool, key: call.key, result: results[i]! });
-    }),
-  );
-  const settledMs = Date.now() - killsDone;
-  const summary = await assertSettled({ store: world.harness.store, payments: world.harness.payments, db: world.db }, calls, mayEndNotCommitted);
-  assert.deepEqual(hit, planned, 'every kill landed at its planned point');
-  assert.ok(summary.reconciled >= TRIALS, 'every target went through reconciliation');
-  const settle = (await world.harness.store.reconciliationMetrics()).timeToSettleMs;
-  console.log(
-    `worker-kill summary: seed ${SEED}; ${TRIALS} SIGKILLs (${KILL_POINTS.map((p) => `${p} ${hit[p]}`).join(', ')}); ` +
-      `${workflows.length} workflows, ${summary.calls} write calls: ${summary.succeeded} succeeded, ${summary.failed} failed not_started, ${summary.reconciled} reconciled; ` +
-      `${summary.dispatches} charge requests, ${summary.sideEffects} side effects; worker restarts avg ${Math.round(workerStartMs / TRIALS)} ms; ` +
-      `reconciliation open to settle p50 ${ms(settle?.p50)} / p95 ${ms(settle?.p95)} / max ${ms(settle?.max)}; ` +
-      `kills phase ${Math.round((killsDone - started) / 1000)} s, settling after the last kill ${Math.round(settledMs / 1000)} s, total ${Math.round((Date.now() - started) / 1000)} s`,
-  );
-});
+    const calls: TrackedCall[] = [];
+    await Promise.all(
+      workflows.map(async ({ handle, calls: expected }) => {
+        const raw = (await handle
+          .result()
+          .catch((error: unknown) => assert.fail(`${handle.workflowId} did not complete: ${failureChain(error)}`))) as
+          ToolCallResult | CorrelatedResult[];
+        const results = Array.isArray(raw) ? raw : [{ ...raw, callId: 'c1' }];
+        assert.deepEqual(
+          results.map((r) => r.callId),
+          expected.map((c) => c.callId),
+          `${handle.workflowId}: one result per call`,
+        );
+        for (const [i, call] of expected.entries())
+          calls.push({ workflowId: handle.workflowId, tool: call.tool, key: call.key, result: results[i]! });
+      }),
+    );
+    const settledMs = Date.now() - killsDone;
+    const summary = await assertSettled(
+      { store: world.harness.store, payments: world.harness.payments, db: world.db },
+      calls,
+      mayEndNotCommitted,
+    );
+    assert.deepEqual(hit, planned, 'every kill landed at its planned point');
+    assert.ok(summary.reconciled >= TRIALS, 'every target went through reconciliation');
+    const settle = (await world.harness.store.reconciliationMetrics()).timeToSettleMs;
+    console.log(
+      `worker-kill summary: seed ${SEED}; ${TRIALS} SIGKILLs (${KILL_POINTS.map((p) => `${p} ${hit[p]}`).join(', ')}); ` +
+        `${workflows.length} workflows, ${summary.calls} write calls: ${summary.succeeded} succeeded, ${summary.failed} failed not_started, ${summary.reconciled} reconciled; ` +
+        `${summary.dispatches} charge requests, ${summary.sideEffects} side effects; worker restarts avg ${Math.round(workerStartMs / TRIALS)} ms; ` +
+        `reconciliation open to settle p50 ${ms(settle?.p50)} / p95 ${ms(settle?.p95)} / max ${ms(settle?.max)}; ` +
+        `kills phase ${Math.round((killsDone - started) / 1000)} s, settling after the last kill ${Math.round(settledMs / 1000)} s, total ${Math.round((Date.now() - started) / 1000)} s`,
+    );
+  },
+);
 
 function ms(value: number | undefined): string {
   return value === undefined ? 'n/a' : `${(value / 1000).toFixed(1)} s`;

@@ -7,11 +7,16 @@ export function ordersUnder(totals: Invariant<{ order_id: string }, Order>) {
 }
 
 /** The totals rule as it was: any positive total. */
-export const TOTALS_BEFORE: Invariant<{ order_id: string }, Order> = { id: 'total-matches-lines', version: 1, check: (data) => data.total_cents > 0 };
+export const TOTALS_BEFORE: Invariant<{ order_id: string }, Order> = {
+  id: 'total-matches-lines',
+  version: 1,
+  check: (data) => data.total_cents > 0,
+};
 
 /** The totals rule now: the total is the sum of the lines. */
 export const TOTALS_NOW: Invariant<{ order_id: string }, Order> = {
   id: 'total-matches-lines',
   version: 2,
-  check: (data) => data.total_cents === data.lines.reduce((sum, line) => sum + line.cents, 0) || 'total differs from the sum of lines',
+  check: (data) =>
+    data.total_cents === data.lines.reduce((sum, line) => sum + line.cents, 0) || 'total differs from the sum of lines',
 };

@@ -18,7 +18,9 @@ describe('compileSchemaCheck', () => {
     );
     assert.deepEqual(check({ a: 'x', b: 1, nested: { c: 2 } }), []);
     assert.deepEqual(check({ a: 'x', b: 1, extra: true }), [{ path: ['extra'], message: 'unevaluatedProperties' }]);
-    assert.deepEqual(check({ a: 'x', nested: { c: 2, d: 3 } }), [{ path: ['nested', 'd'], message: 'unevaluatedProperties' }]);
+    assert.deepEqual(check({ a: 'x', nested: { c: 2, d: 3 } }), [
+      { path: ['nested', 'd'], message: 'unevaluatedProperties' },
+    ]);
   });
 
   it('accepts undeclared keys only when exactness is turned off', () => {
@@ -28,13 +30,24 @@ describe('compileSchemaCheck', () => {
   });
 
   it('checks the common formats and reports array positions as numbers', () => {
-    const check = compileSchemaCheck({ type: 'array', items: { type: 'string', format: 'date-time' } }, { exact: true });
+    const check = compileSchemaCheck(
+      { type: 'array', items: { type: 'string', format: 'date-time' } },
+      { exact: true },
+    );
     assert.deepEqual(check(['2026-11-30T12:00:00Z']), []);
     assert.deepEqual(check(['2026-11-30T12:00:00Z', 'yesterday']), [{ path: [1], message: 'format' }]);
   });
 
   it('honours a declared draft-07 dialect', () => {
-    const check = compileSchemaCheck({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false }, { exact: true });
+    const check = compileSchemaCheck(
+      {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { a: { type: 'integer' } },
+        additionalProperties: false,
+      },
+      { exact: true },
+    );
     assert.deepEqual(check({ a: 1 }), []);
     assert.deepEqual(check({ a: 1, b: 2 }), [{ path: ['b'], message: 'additionalProperties' }]);
   });
@@ -48,8 +61,12 @@ describe('compileSchemaCheck', () => {
     };
     const check = compileSchemaCheck(schema, { exact: true });
     assert.deepEqual(check({ city: 'Oslo', where: { lat: 59.9 } }), []);
-    assert.deepEqual(check({ city: 'Oslo', injected: true }), [{ path: ['injected'], message: 'unevaluatedProperties' }]);
-    assert.deepEqual(check({ city: 'Oslo', where: { lat: 1, lon: 2 } }), [{ path: ['where', 'lon'], message: 'unevaluatedProperties' }]);
+    assert.deepEqual(check({ city: 'Oslo', injected: true }), [
+      { path: ['injected'], message: 'unevaluatedProperties' },
+    ]);
+    assert.deepEqual(check({ city: 'Oslo', where: { lat: 1, lon: 2 } }), [
+      { path: ['where', 'lon'], message: 'unevaluatedProperties' },
+    ]);
     assert.deepEqual(compileSchemaCheck(schema, { exact: false })({ city: 'Oslo', injected: true }), []);
   });
 
@@ -91,7 +108,10 @@ describe('compileSchemaCheck', () => {
   });
 
   it('refuses an oversized or invalid schema instead of compiling it', () => {
-    const huge = { type: 'object', properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    const huge = {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}`, { type: 'string' }])),
+    };
     assert.throws(() => compileSchemaCheck(huge, { exact: true }));
     assert.throws(() => compileSchemaCheck({ type: 'no-such-type' }, { exact: true }));
   });
@@ -116,9 +136,19 @@ describe('compileSchemaCheck on remote patterns', () => {
   });
 
   it('uses the linear engine for patternProperties and propertyNames too', () => {
-    const check = compileSchemaCheck({ type: 'object', patternProperties: { '^(x+x+)+y$': { type: 'integer' } }, propertyNames: { pattern: '^(x+x+)+y$|^id$' } }, { exact: false });
+    const check = compileSchemaCheck(
+      {
+        type: 'object',
+        patternProperties: { '^(x+x+)+y$': { type: 'integer' } },
+        propertyNames: { pattern: '^(x+x+)+y$|^id$' },
+      },
+      { exact: false },
+    );
     assert.deepEqual(check({ xxy: 1, id: 2 }), []);
-    assert.deepEqual(check({ xxy: 'one' }).map((issue) => issue.message), ['type']);
+    assert.deepEqual(
+      check({ xxy: 'one' }).map((issue) => issue.message),
+      ['type'],
+    );
     let issues: readonly unknown[] = [];
     assert.ok(cpuMs(() => (issues = check({ [`${'x'.repeat(5_000)}z`]: 1 }))) < 100);
     assert.ok(issues.length > 0, 'the name fails propertyNames');
@@ -126,14 +156,31 @@ describe('compileSchemaCheck on remote patterns', () => {
 
   it('refuses a pattern that needs backtracking (backreference, lookahead) when the schema is compiled', () => {
     for (const pattern of ['^(a)\\1$', '^(?<x>a)\\k<x>$', '^(?=a)a$', '^(?!b)a$', 'a{2000}']) {
-      assert.throws(() => compileSchemaCheck({ type: 'string', pattern }, { exact: true }), UnsafePatternError, pattern);
+      assert.throws(
+        () => compileSchemaCheck({ type: 'string', pattern }, { exact: true }),
+        UnsafePatternError,
+        pattern,
+      );
     }
-    assert.throws(() => compileSchemaCheck({ type: 'string', pattern: '(' }, { exact: true }), UnsafePatternError, 'not a regular expression');
+    assert.throws(
+      () => compileSchemaCheck({ type: 'string', pattern: '(' }, { exact: true }),
+      UnsafePatternError,
+      'not a regular expression',
+    );
   });
 
   it('refuses a pattern whose program is too large, one too long to compile, and a schema whose patterns add up past the bound', () => {
-    const refused = [`${'[\\s\\S]{1000}'.repeat(10)}[^a]`, '[\\s\\S]{1000}[\\s\\S]{1000}', 'x'.repeat(PATTERN_LIMITS.maxPatternChars + 1)];
-    for (const pattern of refused) assert.throws(() => compileSchemaCheck({ type: 'string', pattern }, { exact: true }), UnsafePatternError, pattern.slice(0, 40));
+    const refused = [
+      `${'[\\s\\S]{1000}'.repeat(10)}[^a]`,
+      '[\\s\\S]{1000}[\\s\\S]{1000}',
+      'x'.repeat(PATTERN_LIMITS.maxPatternChars + 1),
+    ];
+    for (const pattern of refused)
+      assert.throws(
+        () => compileSchemaCheck({ type: 'string', pattern }, { exact: true }),
+        UnsafePatternError,
+        pattern.slice(0, 40),
+      );
     // Each of these is 1,003 instructions; twenty distinct ones exceed the schema's 20,000.
     const many = Array.from({ length: 20 }, (_, i) => ({ pattern: `[\\s\\S]{1000}${String.fromCharCode(97 + i)}` }));
     assert.throws(() => compileSchemaCheck({ type: 'string', allOf: many }, { exact: true }), UnsafePatternError);
@@ -145,7 +192,11 @@ describe('compileSchemaCheck on remote patterns', () => {
     const wide = '^[\\s\\S]{1000}'; // 1,002 instructions, and every long string matches it
     const long = 'b'.repeat(Math.ceil(PATTERN_LIMITS.maxWorkPerCheck / 1_002));
     const short = 'b'.repeat(1_000);
-    for (const schema of [{ type: 'string', pattern: wide }, { not: { pattern: wide } }, { anyOf: [{ pattern: wide }, { type: 'string' }] }]) {
+    for (const schema of [
+      { type: 'string', pattern: wide },
+      { not: { pattern: wide } },
+      { anyOf: [{ pattern: wide }, { type: 'string' }] },
+    ]) {
       const check = compileSchemaCheck(schema, { exact: true });
       assert.deepEqual(check(long), [PATTERN_WORK_ISSUE], JSON.stringify(schema));
     }
@@ -160,7 +211,10 @@ describe('compileSchemaCheck on remote patterns', () => {
   });
 
   it('keeps ECMA-262 pattern syntax: Unicode escapes and classes, named groups, lookbehind', () => {
-    const check = compileSchemaCheck({ type: 'string', pattern: '^\\u{1F600}?(?<word>\\p{L}+)-\\d{2,3}(?<=\\d)$' }, { exact: true });
+    const check = compileSchemaCheck(
+      { type: 'string', pattern: '^\\u{1F600}?(?<word>\\p{L}+)-\\d{2,3}(?<=\\d)$' },
+      { exact: true },
+    );
     assert.deepEqual(check('😀héllo-42'), []);
     assert.equal(check('hello-4').length, 1);
   });
@@ -168,7 +222,8 @@ describe('compileSchemaCheck on remote patterns', () => {
   it('checks the email format in linear time (its usual pattern is quadratic on a@a.a.a…@)', () => {
     const check = compileSchemaCheck({ type: 'string', format: 'email' }, { exact: true });
     assert.deepEqual(check('ann@example.com'), []);
-    for (const bad of ['ann@example', 'ann@.com', 'ann@example.', '@example.com', 'a@b@c.d', 'a b@c.d']) assert.equal(check(bad).length, 1, bad);
+    for (const bad of ['ann@example', 'ann@.com', 'ann@example.', '@example.com', 'a@b@c.d', 'a b@c.d'])
+      assert.equal(check(bad).length, 1, bad);
     let issues: readonly unknown[] = [];
     assert.ok(cpuMs(() => (issues = check(`a@${'a.'.repeat(500_000)}@`))) < 100);
     assert.equal(issues.length, 1);

@@ -7,7 +7,10 @@ const weather = { location: '杭州', temperature_c: 27.4, condition: 'clear', o
 
 describe('checkProse', () => {
   it('the seed example: 30 °C beside temperature_c 27.4 contradicts, 27.4 °C restates', () => {
-    assert.deepEqual(checkProse('杭州当前温度 30°C。', { temperature_c: 27.4 }), { kind: 'contradicts', claims: ['30'] });
+    assert.deepEqual(checkProse('杭州当前温度 30°C。', { temperature_c: 27.4 }), {
+      kind: 'contradicts',
+      claims: ['30'],
+    });
     assert.deepEqual(checkProse('杭州当前温度 27.4°C，天气晴。', weather), { kind: 'consistent' });
   });
 
@@ -24,7 +27,11 @@ describe('checkProse', () => {
     assert.equal(checkProse('observed 2026-09-01T10:00:00Z', weather).kind, 'contradicts');
     assert.equal(checkProse('observed 2026-09-01 10:00 China Standard Time', weather).kind, 'consistent');
     assert.equal(checkProse('observed 2026-09-01 10:07', weather).kind, 'contradicts');
-    assert.equal(checkProse('observed on 2026-08-31', weather).kind, 'consistent', 'already Sept 1 in Asia, still Aug 31 in the Americas');
+    assert.equal(
+      checkProse('observed on 2026-08-31', weather).kind,
+      'consistent',
+      'already Sept 1 in Asia, still Aug 31 in the Americas',
+    );
     assert.equal(checkProse('observed on 2026-08-29', weather).kind, 'contradicts');
   });
 

@@ -7,7 +7,12 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { wrapMcpTools, type WrappedMcpTools } from '../../../src/adapters/mcp.js';
 import { executeTool } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
@@ -18,16 +23,36 @@ const PROGRAM_BOMB = `${'[\\s\\S]{1000}'.repeat(10)}[^a]`;
 /** 1,003 instructions: within the program bound, so the work bound is what stops it on a long value. */
 const WIDE = '^[\\s\\S]{1000}[^a]';
 const LONG_MATCHING = 'b'.repeat(50_000);
-const stringInput = (pattern: string): Tool['inputSchema'] => ({ type: 'object', properties: { code: { type: 'string', pattern } }, required: ['code'] });
+const stringInput = (pattern: string): Tool['inputSchema'] => ({
+  type: 'object',
+  properties: { code: { type: 'string', pattern } },
+  required: ['code'],
+});
 
 const REMOTE_TOOLS: Tool[] = [
-  { name: 'nested_quantifier', inputSchema: stringInput('^(a+)+$'), outputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } }, required: ['code'] } },
+  {
+    name: 'nested_quantifier',
+    inputSchema: stringInput('^(a+)+$'),
+    outputSchema: { type: 'object', properties: { code: { type: 'string', pattern: '^(a+)+$' } }, required: ['code'] },
+  },
   { name: 'backreference', inputSchema: stringInput('^(a)\\1$') },
   { name: 'lookahead', inputSchema: { type: 'object', patternProperties: { '^(?!internal_)': { type: 'string' } } } },
   { name: 'plain', inputSchema: stringInput('^ord_[a-z0-9]+$') },
   { name: 'program_bomb', inputSchema: stringInput(PROGRAM_BOMB) },
-  { name: 'program_bomb_output', inputSchema: { type: 'object' }, outputSchema: { type: 'object', properties: { code: { type: 'string', pattern: PROGRAM_BOMB } } } },
-  { name: 'wide', inputSchema: { type: 'object', properties: { code: { type: 'string', pattern: WIDE }, echo: { type: 'string' } }, required: ['code'] }, outputSchema: { type: 'object', properties: { code: { type: 'string', pattern: WIDE } }, required: ['code'] } },
+  {
+    name: 'program_bomb_output',
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object', properties: { code: { type: 'string', pattern: PROGRAM_BOMB } } },
+  },
+  {
+    name: 'wide',
+    inputSchema: {
+      type: 'object',
+      properties: { code: { type: 'string', pattern: WIDE }, echo: { type: 'string' } },
+      required: ['code'],
+    },
+    outputSchema: { type: 'object', properties: { code: { type: 'string', pattern: WIDE } }, required: ['code'] },
+  },
 ];
 
 async function connectRemote(): Promise<{ client: Client; close: () => Promise<void> }> {
@@ -41,7 +66,13 @@ async function connectRemote(): Promise<{ client: Client; close: () => Promise<v
   const client = new Client({ name: 'wrapper', version: '1.0.0' });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([client.connect(clientTransport), server.connect(serverTransport)]);
-  return { client, close: async () => { await client.close(); await server.close(); } };
+  return {
+    client,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 }
 
 describe('remote schema patterns', () => {
@@ -49,12 +80,21 @@ describe('remote schema patterns', () => {
   let wrapped: WrappedMcpTools;
   before(async () => {
     remote = await connectRemote();
-    wrapped = await wrapMcpTools({ client: remote.client, sourceLabel: 'mcp:remote', defaults: { effect: 'read', requiresApproval: false } });
+    wrapped = await wrapMcpTools({
+      client: remote.client,
+      sourceLabel: 'mcp:remote',
+      defaults: { effect: 'read', requiresApproval: false },
+    });
   });
   after(async () => remote.close());
 
   it('skips, with a reason, the tools whose schema needs a backtracking pattern, and wraps the others', () => {
-    assert.deepEqual(wrapped.skipped.map((entry) => entry.name).sort(), ['backreference', 'lookahead', 'program_bomb', 'program_bomb_output']);
+    assert.deepEqual(wrapped.skipped.map((entry) => entry.name).sort(), [
+      'backreference',
+      'lookahead',
+      'program_bomb',
+      'program_bomb_output',
+    ]);
     assert.ok(wrapped.skipped.every((entry) => entry.reason.length > 0));
     assert.deepEqual(wrapped.tools.map((tool) => tool.name).sort(), ['nested_quantifier', 'plain', 'wide']);
   });

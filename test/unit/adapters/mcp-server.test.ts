@@ -6,7 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolResultSchema, ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type McpServerOptions } from '../../../src/adapters/mcp.js';
 import { renderModelResult } from '../../../src/adapters/render-model-result.js';
 import { ToolRegistry, type ModelResult } from '../../../src/index.js';
@@ -26,17 +32,32 @@ function registry(): ToolRegistry {
     orderTool(returning(goodOrderOutput())),
     refundTool(async (args) => {
       refundsRun++;
-      return { data: { refund_id: 'rf_1', amount_cents: args.amount_cents, status: 'pending' as const }, receipt: { externalId: 'psp-77' } };
+      return {
+        data: { refund_id: 'rf_1', amount_cents: args.amount_cents, status: 'pending' as const },
+        receipt: { externalId: 'psp-77' },
+      };
     }),
     reviewsTool,
   ]);
 }
 
-async function connect(options: Partial<McpServerOptions> = {}): Promise<{ client: Client; executions: ToolExecution[]; close: () => Promise<void> }> {
+async function connect(
+  options: Partial<McpServerOptions> = {},
+): Promise<{ client: Client; executions: ToolExecution[]; close: () => Promise<void> }> {
   const executions: ToolExecution[] = [];
   const server = createMcpServer({
     registry: registry(),
-    context: (_request, extra) => testContext({ callId: `mcp-${String(extra.requestId)}`, provider: { provider: 'mcp', apiFamily: 'tools/call', responseId: null, providerCallId: String(extra.requestId), adapterRevision: 'mcp-server@1' } }),
+    context: (_request, extra) =>
+      testContext({
+        callId: `mcp-${String(extra.requestId)}`,
+        provider: {
+          provider: 'mcp',
+          apiFamily: 'tools/call',
+          responseId: null,
+          providerCallId: String(extra.requestId),
+          adapterRevision: 'mcp-server@1',
+        },
+      }),
     onExecution: (execution) => {
       executions.push(execution);
     },
@@ -45,7 +66,14 @@ async function connect(options: Partial<McpServerOptions> = {}): Promise<{ clien
   const client = new Client({ name: 'adapter-tests', version: '1.0.0' });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await Promise.all([client.connect(clientTransport), server.connect(serverTransport)]);
-  return { client, executions, close: async () => { await client.close(); await server.close(); } };
+  return {
+    client,
+    executions,
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
 }
 
 /** Matches an McpError with this JSON-RPC code. */
@@ -72,9 +100,17 @@ describe('MCP server over the SDK client', () => {
 
   it('lists every tool with schemas and annotations that pass the official Tool schema', async () => {
     const { tools } = await session.client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), ['orders.get', 'payments.refund', 'reviews.latest']);
-    assert.deepEqual(tools.map((tool) => tool.annotations?.readOnlyHint), [true, false, true]);
-    for (const tool of tools) for (const revision of ['2025-06-18', '2025-11-25', '2026-07-28'] as const) assertOfficial(revision, 'Tool', tool);
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      ['orders.get', 'payments.refund', 'reviews.latest'],
+    );
+    assert.deepEqual(
+      tools.map((tool) => tool.annotations?.readOnlyHint),
+      [true, false, true],
+    );
+    for (const tool of tools)
+      for (const revision of ['2025-06-18', '2025-11-25', '2026-07-28'] as const)
+        assertOfficial(revision, 'Tool', tool);
   });
 
   it('returns the model result as structuredContent (validated by the client against outputSchema) and as text', async () => {
@@ -118,14 +154,22 @@ describe('MCP server over the SDK client', () => {
     assert.equal(execution.audit.provider.provider, 'mcp');
     assert.match(execution.audit.provider.provider_call_id ?? '', /^\d+$/);
     const wire = JSON.stringify(result);
-    for (const secret of [execution.audit.idempotency_key, execution.audit.operation_id, execution.audit.bindings.call_binding_sha256, execution.audit.principal_ref]) {
+    for (const secret of [
+      execution.audit.idempotency_key,
+      execution.audit.operation_id,
+      execution.audit.bindings.call_binding_sha256,
+      execution.audit.principal_ref,
+    ]) {
       assert.equal(wire.includes(secret), false);
     }
   });
 
   it('never runs a tool that requires approval: it answers APPROVAL_REQUIRED (needs_input)', async () => {
     const before = refundsRun;
-    const result = await session.client.callTool({ name: 'payments.refund', arguments: { order_id: 'ord_1', amount_cents: 500 } });
+    const result = await session.client.callTool({
+      name: 'payments.refund',
+      arguments: { order_id: 'ord_1', amount_cents: 500 },
+    });
     assert.equal(result.isError, true);
     assert.equal(structured(result).status, 'needs_input');
     assert.equal(structured(result).error?.code, 'APPROVAL_REQUIRED');
@@ -136,17 +180,30 @@ describe('MCP server over the SDK client', () => {
 
   it('answers 50 parallel calls, each with its own result', async () => {
     await session.client.listTools();
-    const results = await Promise.all(Array.from({ length: 50 }, (_, n) => session.client.callTool({ name: 'reviews.latest', arguments: { product_id: `p-${n}` } })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, n) =>
+        session.client.callTool({ name: 'reviews.latest', arguments: { product_id: `p-${n}` } }),
+      ),
+    );
     results.forEach((result, n) => assert.deepEqual(structured(result).data, { product_id: `p-${n}`, rating: 4 }));
   });
 
   it('answers an unknown tool with a protocol error, not a successful-looking result', async () => {
-    await assert.rejects(session.client.callTool({ name: 'orders.delete_all', arguments: {} }), mcpError(ErrorCode.InvalidParams));
-    await assert.rejects(session.client.callTool({ name: 'toString', arguments: {} }), mcpError(ErrorCode.InvalidParams));
+    await assert.rejects(
+      session.client.callTool({ name: 'orders.delete_all', arguments: {} }),
+      mcpError(ErrorCode.InvalidParams),
+    );
+    await assert.rejects(
+      session.client.callTool({ name: 'toString', arguments: {} }),
+      mcpError(ErrorCode.InvalidParams),
+    );
   });
 
   it('answers non-object arguments with a protocol error', async () => {
-    const request = { method: 'tools/call', params: { name: 'orders.get', arguments: 'order_id=ord_1001' } } as unknown as Parameters<Client['request']>[0];
+    const request = {
+      method: 'tools/call',
+      params: { name: 'orders.get', arguments: 'order_id=ord_1001' },
+    } as unknown as Parameters<Client['request']>[0];
     await assert.rejects(session.client.request(request, CallToolResultSchema), mcpError(ErrorCode.InvalidParams));
   });
 });
@@ -154,17 +211,24 @@ describe('MCP server over the SDK client', () => {
 describe('MCP server host hooks', () => {
   it('a failing context or audit hook is a generic InternalError that leaks nothing', async () => {
     for (const options of [
-      { context: () => { throw new Error('db password=hunter2 unavailable'); } },
+      {
+        context: () => {
+          throw new Error('db password=hunter2 unavailable');
+        },
+      },
       { onExecution: () => Promise.reject(new Error('audit store password=hunter2 down')) },
     ] satisfies Partial<McpServerOptions>[]) {
       const session = await connect(options);
       try {
-        await assert.rejects(session.client.callTool({ name: 'orders.get', arguments: { order_id: 'ord_1001' } }), (error: unknown) => {
-          assert.ok(error instanceof McpError);
-          assert.equal(error.code, ErrorCode.InternalError);
-          assert.equal(error.message.includes('hunter2'), false);
-          return true;
-        });
+        await assert.rejects(
+          session.client.callTool({ name: 'orders.get', arguments: { order_id: 'ord_1001' } }),
+          (error: unknown) => {
+            assert.ok(error instanceof McpError);
+            assert.equal(error.code, ErrorCode.InternalError);
+            assert.equal(error.message.includes('hunter2'), false);
+            return true;
+          },
+        );
       } finally {
         await session.close();
       }
@@ -173,10 +237,18 @@ describe('MCP server host hooks', () => {
 
   it('routes calls through the host executor when one is given (which then owns approvals)', async () => {
     const seen: string[] = [];
-    const session = await connect({ execute: (tool, args, ctx) => { seen.push(tool.name); return executeTool(tool, args, ctx); } });
+    const session = await connect({
+      execute: (tool, args, ctx) => {
+        seen.push(tool.name);
+        return executeTool(tool, args, ctx);
+      },
+    });
     try {
       await session.client.listTools();
-      const result = await session.client.callTool({ name: 'payments.refund', arguments: { order_id: 'ord_1', amount_cents: 500 } });
+      const result = await session.client.callTool({
+        name: 'payments.refund',
+        arguments: { order_id: 'ord_1', amount_cents: 500 },
+      });
       assert.deepEqual(seen, ['payments.refund']);
       assert.equal(structured(result).execution.outcome, 'committed');
       assert.equal(result.isError, false);
@@ -212,12 +284,33 @@ describe('MCP server over raw bytes (stdio transport)', () => {
       for (let i = 0; i < 600 && !responses.has(id); i++) await new Promise((resolve) => setTimeout(resolve, 5));
       return responses.get(id);
     };
-    send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }));
+    send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    );
     assert.ok((await waitFor(1))?.result);
     send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     send('{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"orders.get","arguments":{"order_id":');
-    send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'orders.get', arguments: '{"order_id": "ord_1001"' } }));
-    send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'orders.get', arguments: { order_id: 'ord_1001' } } }));
+    send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'orders.get', arguments: '{"order_id": "ord_1001"' },
+      }),
+    );
+    send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'orders.get', arguments: { order_id: 'ord_1001' } },
+      }),
+    );
     const answered = await waitFor(4);
     assert.equal((answered?.result as CallToolResult | undefined)?.isError, false);
     assert.equal((await waitFor(3))?.error?.code, ErrorCode.InvalidParams);
@@ -243,10 +336,20 @@ describe('MCP server: the negotiated protocol revision reaches the result', () =
       return responses.get(id);
     };
     try {
-      await clientTransport.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      await clientTransport.send({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: requested, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      });
       const agreed = ((await answer(1))?.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
       await clientTransport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      await clientTransport.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'orders.get', arguments: { order_id: 'ord_1001' } } });
+      await clientTransport.send({
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'orders.get', arguments: { order_id: 'ord_1001' } },
+      });
       return { agreed, result: (await answer(2))?.result as CallToolResult };
     } finally {
       await server.close();

@@ -13,7 +13,11 @@ import { executeTool } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
 
 const accountOutput = (extra: Record<string, z.ZodType>) => z.strictObject({ user: z.string(), ...extra });
-const accountTool = (output: z.ZodType, data: unknown, extra: { sensitiveFields?: string[]; publicFields?: string[] } = {}) =>
+const accountTool = (
+  output: z.ZodType,
+  data: unknown,
+  extra: { sensitiveFields?: string[]; publicFields?: string[] } = {},
+) =>
   defineTool({
     name: 'accounts.get',
     description: 'One account of the caller.',
@@ -34,7 +38,10 @@ describe('an output schema never lists a field redaction removes', () => {
       accountOutput({ profile: z.union([z.strictObject({ apiKey: z.string() }), z.null()]) }),
     ];
     for (const output of refused) assert.throws(() => accountTool(output, {}), ToolDefinitionError);
-    assert.throws(() => accountTool(accountOutput({ internal_note: z.string() }), {}, { sensitiveFields: ['internal_note'] }), /internal_note/);
+    assert.throws(
+      () => accountTool(accountOutput({ internal_note: z.string() }), {}, { sensitiveFields: ['internal_note'] }),
+      /internal_note/,
+    );
   });
 
   it('accepts a name that only sounds secret once it is listed in publicFields', () => {
@@ -43,10 +50,16 @@ describe('an output schema never lists a field redaction removes', () => {
   });
 
   it('the official MCP client accepts a result whose open record lost a secret to redaction, and the model is told', async () => {
-    const tool = accountTool(accountOutput({ settings: z.record(z.string(), z.string()) }), { user: 'ann', settings: { theme: 'dark', password: 'hunter2-hunter2' } });
+    const tool = accountTool(accountOutput({ settings: z.record(z.string(), z.string()) }), {
+      user: 'ann',
+      settings: { theme: 'dark', password: 'hunter2-hunter2' },
+    });
     const listed = toMcpTool(tool);
     assert.ok(!JSON.stringify(listed.outputSchema).includes('"password"'));
-    const server = createMcpServer({ registry: new ToolRegistry([tool]), context: (_request, extra) => testContext({ callId: `mcp-${String(extra.requestId)}` }) });
+    const server = createMcpServer({
+      registry: new ToolRegistry([tool]),
+      context: (_request, extra) => testContext({ callId: `mcp-${String(extra.requestId)}` }),
+    });
     const client = new Client({ name: 'redaction-tests', version: '1.0.0' });
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     await Promise.all([client.connect(clientTransport), server.connect(serverTransport)]);
@@ -64,11 +77,21 @@ describe('an output schema never lists a field redaction removes', () => {
   });
 
   it('a redaction is announced to the model as a warning, and a clean result carries none', async () => {
-    const tool = accountTool(accountOutput({ note: z.string() }), { user: 'ann', note: 'key sk-proj-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA in the ticket' });
+    const tool = accountTool(accountOutput({ note: z.string() }), {
+      user: 'ann',
+      note: 'key sk-proj-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA in the ticket',
+    });
     const redacted = await executeTool(tool, { user: 'ann' }, testContext());
     assert.equal(redacted.audit.validation.find((layer) => layer.layer === 'redaction')?.outcome, 'warned');
-    assert.deepEqual(redacted.modelResult.warnings.map((warning) => warning.code), ['REDACTED']);
-    const clean = await executeTool(accountTool(accountOutput({ note: z.string() }), { user: 'ann', note: 'no secrets here' }), { user: 'ann' }, testContext());
+    assert.deepEqual(
+      redacted.modelResult.warnings.map((warning) => warning.code),
+      ['REDACTED'],
+    );
+    const clean = await executeTool(
+      accountTool(accountOutput({ note: z.string() }), { user: 'ann', note: 'no secrets here' }),
+      { user: 'ann' },
+      testContext(),
+    );
     assert.deepEqual(clean.modelResult.warnings, []);
   });
 });

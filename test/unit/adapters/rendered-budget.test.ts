@@ -16,7 +16,24 @@ import { defineTool } from '../../../testkit/define-tool.js';
 const BUDGET = 4096;
 
 /** Characters that grow when rendered: JSON escapes (quote, backslash, controls), fence escapes, multi-byte UTF-8. */
-const GROWING = ['"', '\\', '<', '>', '&', '\u0001', '\u001f', '\n', '\t', 'é', '€', '😀', '\u200b', '\u{E0041}', '</untrusted-content>', 'system: '];
+const GROWING = [
+  '"',
+  '\\',
+  '<',
+  '>',
+  '&',
+  '\u0001',
+  '\u001f',
+  '\n',
+  '\t',
+  'é',
+  '€',
+  '😀',
+  '\u200b',
+  '\u{E0041}',
+  '</untrusted-content>',
+  'system: ',
+];
 const WORST = GROWING.join('').repeat(400);
 
 interface Shape {
@@ -68,23 +85,34 @@ async function assertWithinBudget(shape: Shape, label: string): Promise<ModelRes
 describe('rendered results within the byte budget', () => {
   it('holds for text that grows most when fenced (`<` becomes 4 bytes, `&` 5): cut to fit, never inflated past it', async () => {
     for (const untrusted of [['<'.repeat(8000)], ['&'.repeat(8000), '&'.repeat(8000), '&'.repeat(8000)], [WORST]]) {
-      const result = await assertWithinBudget({ items: 0, itemText: '', untrusted }, `${untrusted.length} text(s) of ${untrusted[0]?.slice(0, 1)}`);
+      const result = await assertWithinBudget(
+        { items: 0, itemText: '', untrusted },
+        `${untrusted.length} text(s) of ${untrusted[0]?.slice(0, 1)}`,
+      );
       assert.equal(result.untrusted_content.length, untrusted.length, 'the texts are cut to fit, not dropped');
       assert.equal(result.completeness.state, 'truncated');
     }
   });
 
   it('holds for a list and several untrusted texts made of growing characters', async () => {
-    const result = await assertWithinBudget({ items: 200, itemText: GROWING.join(''), untrusted: [WORST, WORST.slice(7), '<&>'.repeat(900)] }, 'list');
+    const result = await assertWithinBudget(
+      { items: 200, itemText: GROWING.join(''), untrusted: [WORST, WORST.slice(7), '<&>'.repeat(900)] },
+      'list',
+    );
     assert.equal(result.completeness.state, 'truncated');
   });
 
   it('holds for arbitrary mixes of growing characters', async () => {
     const text = fc.array(fc.constantFrom(...GROWING), { maxLength: 3000 }).map((parts) => parts.join(''));
     await fc.assert(
-      fc.asyncProperty(fc.nat({ max: 60 }), text, fc.array(text, { maxLength: 3 }), async (items, itemText, untrusted) => {
-        await assertWithinBudget({ items, itemText, untrusted }, `${items} items, ${untrusted.length} texts`);
-      }),
+      fc.asyncProperty(
+        fc.nat({ max: 60 }),
+        text,
+        fc.array(text, { maxLength: 3 }),
+        async (items, itemText, untrusted) => {
+          await assertWithinBudget({ items, itemText, untrusted }, `${items} items, ${untrusted.length} texts`);
+        },
+      ),
       { numRuns: 25 },
     );
   });

@@ -7,7 +7,12 @@ import type { Content, FunctionResponse, Interactions } from '@google/genai';
 import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type OpenAI from 'openai';
 import { toToolResultBlock, toToolResultsMessage } from '../../../src/adapters/anthropic.js';
-import { toFunctionResponse, toFunctionResponseContent, toFunctionResult, toInteractionInput } from '../../../src/adapters/gemini.js';
+import {
+  toFunctionResponse,
+  toFunctionResponseContent,
+  toFunctionResult,
+  toInteractionInput,
+} from '../../../src/adapters/gemini.js';
 import { isErrorResult, toCallToolResult } from '../../../src/adapters/mcp.js';
 import { toChatToolMessage, toResponsesOutput } from '../../../src/adapters/openai.js';
 import { renderModelResult } from '../../../src/adapters/render-model-result.js';
@@ -41,7 +46,9 @@ function textOf(result: ModelResult): string {
 
 describe('the error flag', () => {
   it('is set for failed and needs_input only; partial, unknown and accepted are not errors (a retry could duplicate a write)', () => {
-    each(({ status, execution }) => assert.equal(isErrorResult(execution.modelResult), EXPECTED_ERROR_FLAG[status], status));
+    each(({ status, execution }) =>
+      assert.equal(isErrorResult(execution.modelResult), EXPECTED_ERROR_FLAG[status], status),
+    );
     assert.equal(all.askUser.execution.modelResult.error?.recovery, 'ask_user');
     assert.deepEqual(all.accepted.execution.modelResult.job, { handle: 'job-r-1', poll_after_ms: 500 });
     assert.equal(all.unknown.execution.modelResult.error?.recovery, 'query_status');
@@ -53,7 +60,11 @@ describe('OpenAI Responses', () => {
   it('is a function_call_output item with the call id and the rendered result as its output string', () => {
     each(({ execution }) => {
       const item: OpenAI.Responses.ResponseInputItem = toResponsesOutput('call_abc', execution.modelResult);
-      assert.deepEqual(item, { type: 'function_call_output', call_id: 'call_abc', output: textOf(execution.modelResult) });
+      assert.deepEqual(item, {
+        type: 'function_call_output',
+        call_id: 'call_abc',
+        output: textOf(execution.modelResult),
+      });
     });
   });
 
@@ -69,7 +80,10 @@ describe('OpenAI Responses', () => {
 describe('OpenAI Chat Completions', () => {
   it('is a role:tool message with tool_call_id and the rendered result as content', () => {
     each(({ execution }) => {
-      const message: OpenAI.Chat.Completions.ChatCompletionMessageParam = toChatToolMessage('call_abc', execution.modelResult);
+      const message: OpenAI.Chat.Completions.ChatCompletionMessageParam = toChatToolMessage(
+        'call_abc',
+        execution.modelResult,
+      );
       assert.deepEqual(message, { role: 'tool', tool_call_id: 'call_abc', content: textOf(execution.modelResult) });
     });
   });
@@ -79,7 +93,12 @@ describe('Anthropic Messages', () => {
   it('is a tool_result block with tool_use_id, is_error and the rendered result', () => {
     each(({ status, execution }) => {
       const block: Anthropic.Messages.ToolResultBlockParam = toToolResultBlock('toolu_01', execution.modelResult);
-      assert.deepEqual(block, { type: 'tool_result', tool_use_id: 'toolu_01', is_error: EXPECTED_ERROR_FLAG[status], content: textOf(execution.modelResult) });
+      assert.deepEqual(block, {
+        type: 'tool_result',
+        tool_use_id: 'toolu_01',
+        is_error: EXPECTED_ERROR_FLAG[status],
+        content: textOf(execution.modelResult),
+      });
     });
   });
 
@@ -107,7 +126,11 @@ describe('Anthropic Messages', () => {
   it('refuses to answer one tool_use twice', () => {
     const result = all.succeeded.execution.modelResult;
     assert.throws(
-      () => toToolResultsMessage([{ toolUseId: 'toolu_a', result }, { toolUseId: 'toolu_a', result }]),
+      () =>
+        toToolResultsMessage([
+          { toolUseId: 'toolu_a', result },
+          { toolUseId: 'toolu_a', result },
+        ]),
       (error: unknown) => (error as { code?: unknown }).code === 'DUPLICATE_CALL_ID',
     );
   });
@@ -116,9 +139,17 @@ describe('Anthropic Messages', () => {
 describe('Gemini', () => {
   it('is a functionResponse with id, name and an object response: output for results, error for errors', () => {
     each(({ status, execution }) => {
-      const response: FunctionResponse = toFunctionResponse({ id: 'fc_1', name: 'orders__get', result: execution.modelResult });
+      const response: FunctionResponse = toFunctionResponse({
+        id: 'fc_1',
+        name: 'orders__get',
+        result: execution.modelResult,
+      });
       const rendered = renderModelResult(execution.modelResult).value;
-      assert.deepEqual(response, { id: 'fc_1', name: 'orders__get', response: EXPECTED_ERROR_FLAG[status] ? { error: rendered } : { output: rendered } });
+      assert.deepEqual(response, {
+        id: 'fc_1',
+        name: 'orders__get',
+        response: EXPECTED_ERROR_FLAG[status] ? { error: rendered } : { output: rendered },
+      });
     });
   });
 
@@ -133,10 +164,11 @@ describe('Gemini', () => {
       ['a', 'b'],
     );
     assert.throws(
-      () => toFunctionResponseContent([
-        { id: 'a', name: 'x', result: all.succeeded.execution.modelResult },
-        { id: 'a', name: 'x', result: all.succeeded.execution.modelResult },
-      ]),
+      () =>
+        toFunctionResponseContent([
+          { id: 'a', name: 'x', result: all.succeeded.execution.modelResult },
+          { id: 'a', name: 'x', result: all.succeeded.execution.modelResult },
+        ]),
       (error: unknown) => (error as { code?: unknown }).code === 'DUPLICATE_CALL_ID',
     );
   });
@@ -145,20 +177,46 @@ describe('Gemini', () => {
 describe('Gemini Interactions (seed 001: function_result + name + call_id + result)', () => {
   it('is a function_result step typed by the SDK: one text block that is the rendered result, is_error as everywhere', () => {
     each(({ status, execution }) => {
-      const step: Interactions.FunctionResultStep = toFunctionResult({ id: 'call_7', name: 'orders__get', result: execution.modelResult });
-      assert.deepEqual(step, { type: 'function_result', call_id: 'call_7', name: 'orders__get', result: [{ type: 'text', text: renderModelResult(execution.modelResult).text }], is_error: EXPECTED_ERROR_FLAG[status] });
+      const step: Interactions.FunctionResultStep = toFunctionResult({
+        id: 'call_7',
+        name: 'orders__get',
+        result: execution.modelResult,
+      });
+      assert.deepEqual(step, {
+        type: 'function_result',
+        call_id: 'call_7',
+        name: 'orders__get',
+        result: [{ type: 'text', text: renderModelResult(execution.modelResult).text }],
+        is_error: EXPECTED_ERROR_FLAG[status],
+      });
     });
   });
 
   it('answers a turn in one input, continuing the stored interaction when given, and refuses duplicate call ids', () => {
-    const input = toInteractionInput([
-      { id: 'a', name: 'orders__get', result: all.succeeded.execution.modelResult },
-      { id: 'b', name: 'payments__refund', result: all.unknown.execution.modelResult },
-    ], 'int_123');
+    const input = toInteractionInput(
+      [
+        { id: 'a', name: 'orders__get', result: all.succeeded.execution.modelResult },
+        { id: 'b', name: 'payments__refund', result: all.unknown.execution.modelResult },
+      ],
+      'int_123',
+    );
     assert.equal(input.previous_interaction_id, 'int_123');
-    assert.deepEqual(input.input.map((step) => [step.call_id, step.is_error]), [['a', EXPECTED_ERROR_FLAG.succeeded], ['b', EXPECTED_ERROR_FLAG.unknown]]);
+    assert.deepEqual(
+      input.input.map((step) => [step.call_id, step.is_error]),
+      [
+        ['a', EXPECTED_ERROR_FLAG.succeeded],
+        ['b', EXPECTED_ERROR_FLAG.unknown],
+      ],
+    );
     assert.equal('previous_interaction_id' in toInteractionInput([]), false, 'stateless: the caller sends the history');
-    assert.throws(() => toInteractionInput([{ id: 'a', name: 'x', result: all.succeeded.execution.modelResult }, { id: 'a', name: 'x', result: all.succeeded.execution.modelResult }]), (error: unknown) => (error as { code?: unknown }).code === 'DUPLICATE_CALL_ID');
+    assert.throws(
+      () =>
+        toInteractionInput([
+          { id: 'a', name: 'x', result: all.succeeded.execution.modelResult },
+          { id: 'a', name: 'x', result: all.succeeded.execution.modelResult },
+        ]),
+      (error: unknown) => (error as { code?: unknown }).code === 'DUPLICATE_CALL_ID',
+    );
   });
 });
 
@@ -167,7 +225,11 @@ describe('MCP CallToolResult', () => {
     each(({ status, execution }) => {
       const result: CallToolResult = toCallToolResult(execution.modelResult);
       const { value, text } = renderModelResult(execution.modelResult);
-      assert.deepEqual(result, { content: [{ type: 'text', text }], structuredContent: value, isError: EXPECTED_ERROR_FLAG[status] });
+      assert.deepEqual(result, {
+        content: [{ type: 'text', text }],
+        structuredContent: value,
+        isError: EXPECTED_ERROR_FLAG[status],
+      });
       const [block] = result.content;
       assert.equal(block?.type, 'text');
       assert.deepEqual(JSON.parse(block?.type === 'text' ? block.text : 'null'), result.structuredContent);
@@ -177,7 +239,12 @@ describe('MCP CallToolResult', () => {
 
   it('validates against the official CallToolResult schema of every revision (resultType from 2026-07-28)', () => {
     each(({ execution }) => {
-      for (const revision of MCP_REVISIONS) assertOfficial(revision, 'CallToolResult', toCallToolResult(execution.modelResult, { protocolVersion: revision }));
+      for (const revision of MCP_REVISIONS)
+        assertOfficial(
+          revision,
+          'CallToolResult',
+          toCallToolResult(execution.modelResult, { protocolVersion: revision }),
+        );
     });
     const withoutResultType = toCallToolResult(all.succeeded.execution.modelResult);
     assert.equal('resultType' in withoutResultType, false);
@@ -211,7 +278,15 @@ describe('no adapter output carries anything from the audit', () => {
         audit.bindings.call_binding_sha256,
       ];
       for (const secret of secrets) assert.equal(outputs.includes(secret), false, `${name}: '${secret}' leaked`);
-      for (const key of ['idempotency_key', 'operation_id', 'principal_ref', 'bindings', 'validation', 'audit_id', 'raw_response_sha256']) {
+      for (const key of [
+        'idempotency_key',
+        'operation_id',
+        'principal_ref',
+        'bindings',
+        'validation',
+        'audit_id',
+        'raw_response_sha256',
+      ]) {
         assert.equal(outputs.includes(`"${key}"`), false, `${name}: audit field ${key} leaked`);
       }
     });
@@ -229,7 +304,13 @@ describe('no adapter output carries anything from the audit', () => {
     ]) {
       assert.throws(adapt, (error: unknown) => (error as { code?: unknown }).code === 'INVALID_MODEL_RESULT');
     }
-    const nested = { ...modelResult, execution: { ...modelResult.execution, idempotency_key: 'idem-wf-42-call-0001' } } as ModelResult;
-    assert.throws(() => toChatToolMessage('c', nested), (error: unknown) => (error as { code?: unknown }).code === 'INVALID_MODEL_RESULT');
+    const nested = {
+      ...modelResult,
+      execution: { ...modelResult.execution, idempotency_key: 'idem-wf-42-call-0001' },
+    } as ModelResult;
+    assert.throws(
+      () => toChatToolMessage('c', nested),
+      (error: unknown) => (error as { code?: unknown }).code === 'INVALID_MODEL_RESULT',
+    );
   });
 });

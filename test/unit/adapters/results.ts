@@ -43,7 +43,10 @@ const committedButUnverified = defineTool({
   effect: 'write',
   source: { label: 'tickets-api', type: 'http_api' },
   invariants: [{ id: 'never', version: 1, check: () => 'the upstream answer is inconsistent' }],
-  handler: async (args) => ({ data: { ticket_id: args.ticket_id, state: 'closed' as const }, receipt: { externalId: 'tk-close-991' } }),
+  handler: async (args) => ({
+    data: { ticket_id: args.ticket_id, state: 'closed' as const },
+    receipt: { externalId: 'tk-close-991' },
+  }),
 });
 
 /** A write that starts an asynchronous job and returns its handle: `accepted`. */
@@ -54,7 +57,9 @@ const exportStart = defineTool({
   output: z.strictObject({ url: z.string() }),
   effect: 'write',
   source: { label: 'reports-api', type: 'http_api' },
-  businessErrors: { REPORT_PERIOD_MISSING: { message: 'Which period should the report cover? Ask the user.', status: 'needs_input' } },
+  businessErrors: {
+    REPORT_PERIOD_MISSING: { message: 'Which period should the report cover? Ask the user.', status: 'needs_input' },
+  },
   handler: async (args) => {
     if (args.report_id === 'r-?') throw new ToolError('REPORT_PERIOD_MISSING');
     return { accepted: { handle: `job-${args.report_id}`, pollAfterMs: 500 } };
@@ -68,22 +73,70 @@ export interface Scenario {
 }
 
 /** Every scenario, executed with the shared test context (so audit values are known and can be looked for). */
-export async function scenarios(): Promise<Record<'succeeded' | 'partial' | 'committedPartial' | 'failed' | 'needsInput' | 'askUser' | 'unknown' | 'accepted' | 'untrusted', Scenario>> {
+export async function scenarios(): Promise<
+  Record<
+    | 'succeeded'
+    | 'partial'
+    | 'committedPartial'
+    | 'failed'
+    | 'needsInput'
+    | 'askUser'
+    | 'unknown'
+    | 'accepted'
+    | 'untrusted',
+    Scenario
+  >
+> {
   const ctx = testContext();
-  const run = async (name: string, status: ModelResult['status'], execution: Promise<ToolExecution>): Promise<Scenario> => {
+  const run = async (
+    name: string,
+    status: ModelResult['status'],
+    execution: Promise<ToolExecution>,
+  ): Promise<Scenario> => {
     const done = await execution;
-    if (done.modelResult.status !== status) throw new Error(`scenario ${name}: expected ${status}, got ${done.modelResult.status} ${JSON.stringify(done.audit.error_detail)}`);
+    if (done.modelResult.status !== status)
+      throw new Error(
+        `scenario ${name}: expected ${status}, got ${done.modelResult.status} ${JSON.stringify(done.audit.error_detail)}`,
+      );
     return { name, status, execution: done };
   };
   return {
-    succeeded: await run('succeeded', 'succeeded', executeTool(orderTool(returning(goodOrderOutput())), { order_id: 'ord_1001' }, ctx)),
+    succeeded: await run(
+      'succeeded',
+      'succeeded',
+      executeTool(orderTool(returning(goodOrderOutput())), { order_id: 'ord_1001' }, ctx),
+    ),
     partial: await run('partial', 'partial', executeTool(listTool(40, { maxItems: 5 }), { query: 'pens' }, ctx)),
-    committedPartial: await run('committed partial', 'partial', executeTool(committedButUnverified, { ticket_id: 't-9' }, ctx)),
-    failed: await run('failed', 'failed', executeTool(orderTool(returning(goodOrderOutput())), { order_id: 'not-an-order' }, ctx)),
-    needsInput: await run('needs_input', 'needs_input', executeTool(refundTool(() => Promise.reject(new ToolError('APPROVAL_REQUIRED'))), { order_id: 'ord_1', amount_cents: 5 }, ctx)),
+    committedPartial: await run(
+      'committed partial',
+      'partial',
+      executeTool(committedButUnverified, { ticket_id: 't-9' }, ctx),
+    ),
+    failed: await run(
+      'failed',
+      'failed',
+      executeTool(orderTool(returning(goodOrderOutput())), { order_id: 'not-an-order' }, ctx),
+    ),
+    needsInput: await run(
+      'needs_input',
+      'needs_input',
+      executeTool(
+        refundTool(() => Promise.reject(new ToolError('APPROVAL_REQUIRED'))),
+        { order_id: 'ord_1', amount_cents: 5 },
+        ctx,
+      ),
+    ),
     askUser: await run('needs_input (ask_user)', 'needs_input', executeTool(exportStart, { report_id: 'r-?' }, ctx)),
     accepted: await run('accepted', 'accepted', executeTool(exportStart, { report_id: 'r-1' }, ctx)),
-    unknown: await run('unknown', 'unknown', executeTool(refundTool(() => Promise.reject(new Error('socket hang up'))), { order_id: 'ord_1', amount_cents: 5 }, ctx)),
+    unknown: await run(
+      'unknown',
+      'unknown',
+      executeTool(
+        refundTool(() => Promise.reject(new Error('socket hang up'))),
+        { order_id: 'ord_1', amount_cents: 5 },
+        ctx,
+      ),
+    ),
     untrusted: await run('untrusted', 'succeeded', executeTool(reviewsTool, { product_id: 'p-1' }, ctx)),
   };
 }

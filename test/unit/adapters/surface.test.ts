@@ -16,19 +16,62 @@ const ADAPTERS = join(REPO, 'src', 'adapters');
 const ENTRIES: Record<string, { module: object; names: string[] }> = {
   openai: {
     module: openai,
-    names: ['ADAPTER_ERROR_CODES', 'AdapterError', 'OPENAI_NAME_MAX', 'fromProviderToolName', 'fromStrictArguments', 'toChatTool', 'toChatToolMessage', 'toProviderToolName', 'toResponsesOutput', 'toResponsesTool', 'toStrictJsonSchema'],
+    names: [
+      'ADAPTER_ERROR_CODES',
+      'AdapterError',
+      'OPENAI_NAME_MAX',
+      'fromProviderToolName',
+      'fromStrictArguments',
+      'toChatTool',
+      'toChatToolMessage',
+      'toProviderToolName',
+      'toResponsesOutput',
+      'toResponsesTool',
+      'toStrictJsonSchema',
+    ],
   },
   anthropic: {
     module: anthropic,
-    names: ['ADAPTER_ERROR_CODES', 'ANTHROPIC_NAME_MAX', 'AdapterError', 'fromProviderToolName', 'isErrorResult', 'toAnthropicTool', 'toProviderToolName', 'toToolResultBlock', 'toToolResultsMessage'],
+    names: [
+      'ADAPTER_ERROR_CODES',
+      'ANTHROPIC_NAME_MAX',
+      'AdapterError',
+      'fromProviderToolName',
+      'isErrorResult',
+      'toAnthropicTool',
+      'toProviderToolName',
+      'toToolResultBlock',
+      'toToolResultsMessage',
+    ],
   },
   gemini: {
     module: gemini,
-    names: ['ADAPTER_ERROR_CODES', 'AdapterError', 'GEMINI_NAME_MAX', 'fromProviderToolName', 'isErrorResult', 'toFunctionResponse', 'toFunctionResponseContent', 'toFunctionResult', 'toGeminiFunctionDeclaration', 'toInteractionInput', 'toProviderToolName'],
+    names: [
+      'ADAPTER_ERROR_CODES',
+      'AdapterError',
+      'GEMINI_NAME_MAX',
+      'fromProviderToolName',
+      'isErrorResult',
+      'toFunctionResponse',
+      'toFunctionResponseContent',
+      'toFunctionResult',
+      'toGeminiFunctionDeclaration',
+      'toInteractionInput',
+      'toProviderToolName',
+    ],
   },
   mcp: {
     module: mcp,
-    names: ['ADAPTER_ERROR_CODES', 'AdapterError', 'createMcpServer', 'isErrorResult', 'mcpAnnotations', 'toCallToolResult', 'toMcpTool', 'wrapMcpTools'],
+    names: [
+      'ADAPTER_ERROR_CODES',
+      'AdapterError',
+      'createMcpServer',
+      'isErrorResult',
+      'mcpAnnotations',
+      'toCallToolResult',
+      'toMcpTool',
+      'wrapMcpTools',
+    ],
   },
 };
 
@@ -61,7 +104,10 @@ describe('adapter entry points', () => {
 
   it('the root export carries none of them', () => {
     const adapterNames = new Set(Object.values(ENTRIES).flatMap((entry) => entry.names));
-    assert.deepEqual(Object.keys(root).filter((name) => adapterNames.has(name)), []);
+    assert.deepEqual(
+      Object.keys(root).filter((name) => adapterNames.has(name)),
+      [],
+    );
   });
 });
 
@@ -74,10 +120,13 @@ describe('adapter dependencies', () => {
         seen++;
         if (specifier.startsWith('.')) {
           const target = relative(REPO, resolve(dirname(file), specifier));
-          if (!target.startsWith('src/adapters/') && !target.startsWith('src/contract/')) offending.push(`${relative(REPO, file)} → ${specifier}`);
+          if (!target.startsWith('src/adapters/') && !target.startsWith('src/contract/'))
+            offending.push(`${relative(REPO, file)} → ${specifier}`);
           continue;
         }
-        const packageName = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0] ?? specifier;
+        const packageName = specifier.startsWith('@')
+          ? specifier.split('/').slice(0, 2).join('/')
+          : (specifier.split('/')[0] ?? specifier);
         if (!ALLOWED_PACKAGES.has(packageName)) offending.push(`${relative(REPO, file)} → ${specifier}`);
       }
     }
@@ -86,7 +135,11 @@ describe('adapter dependencies', () => {
   });
 
   it('every allowed package is a runtime dependency or a peer (the MCP SDK an optional one, loaded only by ./adapters/mcp)', () => {
-    const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
-    for (const name of ALLOWED_PACKAGES) assert.ok(name in manifest.dependencies || name in manifest.peerDependencies, name);
+    const manifest = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+    };
+    for (const name of ALLOWED_PACKAGES)
+      assert.ok(name in manifest.dependencies || name in manifest.peerDependencies, name);
   });
 });

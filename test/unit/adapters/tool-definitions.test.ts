@@ -11,7 +11,14 @@ import { z } from 'zod';
 import { toAnthropicTool, ANTHROPIC_NAME_MAX } from '../../../src/adapters/anthropic.js';
 import { toGeminiFunctionDeclaration } from '../../../src/adapters/gemini.js';
 import { toMcpTool } from '../../../src/adapters/mcp.js';
-import { fromProviderToolName, fromStrictArguments, OPENAI_NAME_MAX, toChatTool, toProviderToolName, toResponsesTool } from '../../../src/adapters/openai.js';
+import {
+  fromProviderToolName,
+  fromStrictArguments,
+  OPENAI_NAME_MAX,
+  toChatTool,
+  toProviderToolName,
+  toResponsesTool,
+} from '../../../src/adapters/openai.js';
 import { ToolDefinitionError, type AnyToolImplementation } from '../../../src/index.js';
 import { executeTool } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
@@ -79,8 +86,14 @@ describe('OpenAI strict mode', () => {
       assert.deepEqual(object['required'], Object.keys(object['properties'] as object));
     }
     const properties = tool.parameters?.['properties'] as Record<string, Schema>;
-    assert.deepEqual(properties['query'], { type: 'string', description: '(checked by the tool: minLength=2, maxLength=50)' });
-    assert.deepEqual(properties['limit'], { anyOf: [{ type: 'integer', minimum: 1, maximum: 100 }, { type: 'null' }], description: '(checked by the tool: default=10)' });
+    assert.deepEqual(properties['query'], {
+      type: 'string',
+      description: '(checked by the tool: minLength=2, maxLength=50)',
+    });
+    assert.deepEqual(properties['limit'], {
+      anyOf: [{ type: 'integer', minimum: 1, maximum: 100 }, { type: 'null' }],
+      description: '(checked by the tool: default=10)',
+    });
     assert.deepEqual(properties['note'], { type: ['string', 'null'] }, 'already nullable: not wrapped again');
     assert.equal('$schema' in (tool.parameters ?? {}), false);
   });
@@ -88,7 +101,15 @@ describe('OpenAI strict mode', () => {
   it('exports the same function for Chat Completions', () => {
     const chat: OpenAI.Chat.Completions.ChatCompletionTool = toChatTool(searchTool);
     const responses = toResponsesTool(searchTool);
-    assert.deepEqual(chat, { type: 'function', function: { name: responses.name, description: responses.description, parameters: responses.parameters, strict: true } });
+    assert.deepEqual(chat, {
+      type: 'function',
+      function: {
+        name: responses.name,
+        description: responses.description,
+        parameters: responses.parameters,
+        strict: true,
+      },
+    });
   });
 
   it('accepts exactly what the tool accepts once nulls are mapped back (fromStrictArguments)', async () => {
@@ -107,14 +128,22 @@ describe('OpenAI strict mode', () => {
   });
 
   it('handles recursive schemas and discriminated unions in both directions', async () => {
-    interface TreeNode { name: string; children?: TreeNode[] | undefined }
-    const treeNode: z.ZodType<TreeNode> = z.lazy(() => z.strictObject({ name: z.string(), children: z.array(treeNode).optional() }));
+    interface TreeNode {
+      name: string;
+      children?: TreeNode[] | undefined;
+    }
+    const treeNode: z.ZodType<TreeNode> = z.lazy(() =>
+      z.strictObject({ name: z.string(), children: z.array(treeNode).optional() }),
+    );
     const tool = defineTool({
       name: 'tree.put',
       description: 'Store a tree.',
       input: z.strictObject({
         root: treeNode,
-        kind: z.discriminatedUnion('k', [z.strictObject({ k: z.literal('a'), a: z.string() }), z.strictObject({ k: z.literal('b'), b: z.number().optional() })]),
+        kind: z.discriminatedUnion('k', [
+          z.strictObject({ k: z.literal('a'), a: z.string() }),
+          z.strictObject({ k: z.literal('b'), b: z.number().optional() }),
+        ]),
       }),
       output: z.null(),
       effect: 'read',
@@ -140,10 +169,15 @@ describe('OpenAI strict mode', () => {
   });
 
   it('refuses an open-ended map, which strict mode cannot express, and allows it without strict', () => {
-    assert.throws(() => toResponsesTool(labelTool), (error: unknown) => codeOf(error) === 'STRICT_SCHEMA_UNSUPPORTED');
+    assert.throws(
+      () => toResponsesTool(labelTool),
+      (error: unknown) => codeOf(error) === 'STRICT_SCHEMA_UNSUPPORTED',
+    );
     const loose: OpenAI.Responses.FunctionTool = toResponsesTool(labelTool, { strict: false });
     assert.equal(loose.strict, false);
-    assert.deepEqual((loose.parameters?.['properties'] as Record<string, Schema>)['labels']?.['additionalProperties'], { type: 'string' });
+    assert.deepEqual((loose.parameters?.['properties'] as Record<string, Schema>)['labels']?.['additionalProperties'], {
+      type: 'string',
+    });
   });
 
   it('refuses a value of any type and a tuple, which strict mode would export as a schema OpenAI rejects or nothing satisfies', () => {
@@ -165,8 +199,16 @@ describe('OpenAI strict mode', () => {
         source: { label: 'tickets', type: 'http_api' },
         handler: async () => ({ data: null, receipt: { externalId: 'x' } }),
       });
-      assert.throws(() => toResponsesTool(tool), (error: unknown) => codeOf(error) === 'STRICT_SCHEMA_UNSUPPORTED', label);
-      assert.throws(() => toChatTool(tool), (error: unknown) => codeOf(error) === 'STRICT_SCHEMA_UNSUPPORTED', label);
+      assert.throws(
+        () => toResponsesTool(tool),
+        (error: unknown) => codeOf(error) === 'STRICT_SCHEMA_UNSUPPORTED',
+        label,
+      );
+      assert.throws(
+        () => toChatTool(tool),
+        (error: unknown) => codeOf(error) === 'STRICT_SCHEMA_UNSUPPORTED',
+        label,
+      );
       assert.equal(toResponsesTool(tool, { strict: false }).strict, false, label);
     }
   });
@@ -174,9 +216,14 @@ describe('OpenAI strict mode', () => {
   it('gives every strict value schema a concrete shape (type, anyOf, $ref, enum or const)', () => {
     const shapes = ['type', 'anyOf', '$ref', 'enum', 'const'];
     const walk = (node: Schema, path: string): void => {
-      assert.ok(shapes.some((keyword) => keyword in node), `untyped schema at ${path}`);
-      for (const [key, child] of Object.entries((node['properties'] as Record<string, Schema> | undefined) ?? {})) walk(child, `${path}/properties/${key}`);
-      for (const [i, branch] of ((node['anyOf'] as Schema[] | undefined) ?? []).entries()) walk(branch, `${path}/anyOf/${i}`);
+      assert.ok(
+        shapes.some((keyword) => keyword in node),
+        `untyped schema at ${path}`,
+      );
+      for (const [key, child] of Object.entries((node['properties'] as Record<string, Schema> | undefined) ?? {}))
+        walk(child, `${path}/properties/${key}`);
+      for (const [i, branch] of ((node['anyOf'] as Schema[] | undefined) ?? []).entries())
+        walk(branch, `${path}/anyOf/${i}`);
       if (node['items'] !== undefined) walk(node['items'] as Schema, `${path}/items`);
     };
     walk(toResponsesTool(searchTool).parameters, searchTool.name);
@@ -222,7 +269,10 @@ describe('provider tool names', () => {
 
   it('refuse a name over the provider limit instead of truncating it', () => {
     const long = `t.${'x'.repeat(62)}`;
-    assert.throws(() => toResponsesTool(defineTool({ ...searchTool, name: long })), (error: unknown) => codeOf(error) === 'TOOL_NAME_UNMAPPABLE');
+    assert.throws(
+      () => toResponsesTool(defineTool({ ...searchTool, name: long })),
+      (error: unknown) => codeOf(error) === 'TOOL_NAME_UNMAPPABLE',
+    );
     assert.equal(toAnthropicTool(defineTool({ ...searchTool, name: long })).name.length, 65);
     assert.equal(OPENAI_NAME_MAX, 64);
   });
@@ -243,8 +293,16 @@ describe('Anthropic and Gemini tool definitions', () => {
     assert.equal(declaration.name, 'tickets__search');
     const schema = declaration.parametersJsonSchema as Schema;
     const properties = schema['properties'] as Record<string, Schema>;
-    assert.deepEqual(properties['mode'], { anyOf: [{ type: 'string', enum: ['fast'] }, { type: 'string', enum: ['exact'] }] });
-    assert.deepEqual(properties['query'], { type: 'string', description: '(checked by the tool: minLength=2, maxLength=50)' });
+    assert.deepEqual(properties['mode'], {
+      anyOf: [
+        { type: 'string', enum: ['fast'] },
+        { type: 'string', enum: ['exact'] },
+      ],
+    });
+    assert.deepEqual(properties['query'], {
+      type: 'string',
+      description: '(checked by the tool: minLength=2, maxLength=50)',
+    });
     assert.equal('$schema' in schema, false);
     assert.deepEqual(schema['required'], ['query']);
   });
@@ -259,8 +317,17 @@ describe('Anthropic and Gemini tool definitions', () => {
       source: { label: 'x', type: 'x' },
       handler: async () => ({ data: null }),
     });
-    for (const exportTool of [toResponsesTool, toChatTool, toAnthropicTool, toGeminiFunctionDeclaration, toMcpTool] as ((tool: AnyToolImplementation) => unknown)[]) {
-      assert.throws(() => exportTool(scalar), (error: unknown) => codeOf(error) === 'INPUT_SCHEMA_NOT_OBJECT');
+    for (const exportTool of [
+      toResponsesTool,
+      toChatTool,
+      toAnthropicTool,
+      toGeminiFunctionDeclaration,
+      toMcpTool,
+    ] as ((tool: AnyToolImplementation) => unknown)[]) {
+      assert.throws(
+        () => exportTool(scalar),
+        (error: unknown) => codeOf(error) === 'INPUT_SCHEMA_NOT_OBJECT',
+      );
     }
   });
 });
@@ -273,9 +340,24 @@ describe('MCP Tool', () => {
   it('keeps the contract name and derives annotations from effect', () => {
     const read: McpSdkTool = toMcpTool(order);
     assert.equal(read.name, 'orders.get');
-    assert.deepEqual(read.annotations, { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
-    assert.deepEqual(toMcpTool(refund).annotations, { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
-    assert.deepEqual(toMcpTool(deleteTool).annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+    assert.deepEqual(read.annotations, {
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
+    assert.deepEqual(toMcpTool(refund).annotations, {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    assert.deepEqual(toMcpTool(deleteTool).annotations, {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: true,
+    });
   });
 
   it('describes the whole model result as outputSchema, with data narrowed to the tool output', () => {
@@ -289,7 +371,8 @@ describe('MCP Tool', () => {
   });
 
   it('passes the SDK schema and the official Tool schema of every revision', () => {
-    for (const tool of [order, refund, deleteTool, searchTool, labelTool]) assert.deepEqual(ToolSchema.parse(toMcpTool(tool)), toMcpTool(tool));
+    for (const tool of [order, refund, deleteTool, searchTool, labelTool])
+      assert.deepEqual(ToolSchema.parse(toMcpTool(tool)), toMcpTool(tool));
     for (const tool of [order, refund, deleteTool, searchTool, labelTool]) {
       for (const revision of MCP_REVISIONS) assertOfficial(revision, 'Tool', toMcpTool(tool));
     }
@@ -301,14 +384,23 @@ describe('examples and normalizations reach every provider (seed 003)', () => {
     name: 'events.since',
     description: 'List events after a point in time.',
     input: z.strictObject({
-      since: z.number().int().meta({ examples: [1700000000] }),
+      since: z
+        .number()
+        .int()
+        .meta({ examples: [1700000000] }),
       tz: z.string().default('UTC'),
     }),
     output: z.strictObject({ count: z.number() }),
     effect: 'read',
     source: { label: 'events', type: 'database' },
-    examples: [{ description: 'events of the last day', arguments: { since: 1764460800 } }, { arguments: { since: 0, tz: 'Europe/Oslo' } }],
-    normalizations: ['since is in seconds since the epoch, not milliseconds', 'tz names are matched case-insensitively'],
+    examples: [
+      { description: 'events of the last day', arguments: { since: 1764460800 } },
+      { arguments: { since: 0, tz: 'Europe/Oslo' } },
+    ],
+    normalizations: [
+      'since is in seconds since the epoch, not milliseconds',
+      'tz names are matched case-insensitively',
+    ],
     handler: returning({ data: { count: 0 } }),
   });
   const descriptions: [string, () => string][] = [
@@ -331,7 +423,9 @@ describe('examples and normalizations reach every provider (seed 003)', () => {
 
   it('a schema-level example survives where the dialect has no examples keyword, as description text', () => {
     const strictSince = (toResponsesTool(timed).parameters['properties'] as Record<string, Schema>)['since'];
-    const geminiSince = (toGeminiFunctionDeclaration(timed).parametersJsonSchema['properties'] as Record<string, Schema>)['since'];
+    const geminiSince = (
+      toGeminiFunctionDeclaration(timed).parametersJsonSchema['properties'] as Record<string, Schema>
+    )['since'];
     for (const since of [strictSince, geminiSince]) {
       assert.equal(since?.['examples'], undefined);
       assert.match(String(since?.['description']), /1700000000/);
@@ -360,7 +454,12 @@ describe('every provider export says what a call returns and what it costs (seed
     source: { label: 'psp', type: 'http_api' },
     handler: returning({ data: { charge_id: 'ch_1', cents: 1 } }),
   });
-  const declared = defineTool({ ...charge, name: 'payments.charge_declared', returns: 'the charge id and the amount charged, in cents.', cost: 'moves real money; about 2 s.' });
+  const declared = defineTool({
+    ...charge,
+    name: 'payments.charge_declared',
+    returns: 'the charge id and the amount charged, in cents.',
+    cost: 'moves real money; about 2 s.',
+  });
   const dialects: [string, (tool: typeof charge) => string][] = [
     ['OpenAI strict', (tool) => toResponsesTool(tool).description],
     ['OpenAI non-strict', (tool) => toChatTool(tool, { strict: false }).function.description],
@@ -372,7 +471,10 @@ describe('every provider export says what a call returns and what it costs (seed
     it(`${dialect}: derived from the contract, or the tool's own words`, () => {
       const derived = describe(charge);
       assert.match(derived, /Returns: a tool result \(data with charge_id, cents\)/);
-      assert.match(derived, /Cost: changes state and cannot be undone; a person approves each call first; a call whose outcome is unknown is checked, never repeated; one call may take up to 20 s; at most 3 calls per workflow\./);
+      assert.match(
+        derived,
+        /Cost: changes state and cannot be undone; a person approves each call first; a call whose outcome is unknown is checked, never repeated; one call may take up to 20 s; at most 3 calls per workflow\./,
+      );
       const own = describe(declared);
       assert.match(own, /Returns: the charge id and the amount charged, in cents\./);
       assert.match(own, /Cost: moves real money; about 2 s\./);
@@ -381,20 +483,41 @@ describe('every provider export says what a call returns and what it costs (seed
 });
 
 describe('a tool name says what it does to what (seed 003)', () => {
-  const tool = (name: string) => defineTool({ name, description: 'Does something specific.', input: z.strictObject({}), output: z.null(), effect: 'read', source: { label: 's', type: 't' }, handler: returning({ data: null }) });
+  const tool = (name: string) =>
+    defineTool({
+      name,
+      description: 'Does something specific.',
+      input: z.strictObject({}),
+      output: z.null(),
+      effect: 'read',
+      source: { label: 's', type: 't' },
+      handler: returning({ data: null }),
+    });
   it('refuses a name made only of vague words; accepts verb and object in either order', () => {
-    for (const name of ['process', 'handle', 'run_task', 'do.stuff', 'executeTool']) assert.throws(() => tool(name), /says neither what the tool does nor to what/, name);
-    for (const name of ['search_web', 'orders.get', 'read_file', 'sendEmail', 'lookup']) assert.doesNotThrow(() => tool(name), name);
+    for (const name of ['process', 'handle', 'run_task', 'do.stuff', 'executeTool'])
+      assert.throws(() => tool(name), /says neither what the tool does nor to what/, name);
+    for (const name of ['search_web', 'orders.get', 'read_file', 'sendEmail', 'lookup'])
+      assert.doesNotThrow(() => tool(name), name);
   });
 });
 
 describe('defineTool refuses guidance that cannot help a model', () => {
-  const base = { name: 'events.since', input: z.strictObject({ since: z.number().int() }), output: z.null(), effect: 'read', source: { label: 'e', type: 'db' }, handler: returning({ data: null }) } as const;
+  const base = {
+    name: 'events.since',
+    input: z.strictObject({ since: z.number().int() }),
+    output: z.null(),
+    effect: 'read',
+    source: { label: 'e', type: 'db' },
+    handler: returning({ data: null }),
+  } as const;
   const refused: [string, Record<string, unknown>][] = [
     ['an empty description', { description: '' }],
     ['a whitespace description', { description: ' \n\t' }],
     ['a description that restates the name', { description: 'Events since.' }],
-    ['an example the input schema refuses', { description: 'List events.', examples: [{ arguments: { since: 'yesterday' } }] }],
+    [
+      'an example the input schema refuses',
+      { description: 'List events.', examples: [{ arguments: { since: 'yesterday' } }] },
+    ],
     ['an example that is not JSON', { description: 'List events.', examples: [{ arguments: { since: 1n } }] }],
     ['an empty normalization rule', { description: 'List events.', normalizations: [' '] }],
   ];

@@ -27,9 +27,16 @@ export class FakeChatServer {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+        const recorded = {
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        };
         this.requests.push(recorded);
-        const responder = this.#queue.shift() ?? ((_req, r) => sendJson(r, 500, { error: { type: 'server_error', code: 'no_responder' } }));
+        const responder =
+          this.#queue.shift() ??
+          ((_req, r) => sendJson(r, 500, { error: { type: 'server_error', code: 'no_responder' } }));
         responder(recorded, res);
       });
     });
@@ -71,7 +78,12 @@ export class FakeChatServer {
 }
 
 /** Sends `body` as JSON with an exact Content-Length. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const bytes = Buffer.from(JSON.stringify(body), 'utf8');
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(bytes.byteLength), ...headers });
   res.end(bytes);
@@ -93,7 +105,13 @@ export interface WireCall {
  * A Chat Completions response. Typed as the official `openai` SDK's `ChatCompletion`, so the fixtures the client is
  * tested against are the shape the real API documents.
  */
-export function completion(options: { content?: string | null; calls?: readonly WireCall[]; finishReason?: ChatCompletion.Choice['finish_reason']; refusal?: string | null; id?: string }): ChatCompletion {
+export function completion(options: {
+  content?: string | null;
+  calls?: readonly WireCall[];
+  finishReason?: ChatCompletion.Choice['finish_reason'];
+  refusal?: string | null;
+  id?: string;
+}): ChatCompletion {
   const calls = options.calls ?? [];
   return {
     id: options.id ?? 'chatcmpl-fake-1',
@@ -111,7 +129,15 @@ export function completion(options: { content?: string | null; calls?: readonly 
           content: options.content === undefined ? null : options.content,
           refusal: options.refusal ?? null,
           annotations: [],
-          ...(calls.length > 0 ? { tool_calls: calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })) } : {}),
+          ...(calls.length > 0
+            ? {
+                tool_calls: calls.map((call) => ({
+                  id: call.id,
+                  type: 'function' as const,
+                  function: { name: call.name, arguments: call.arguments },
+                })),
+              }
+            : {}),
         },
       },
     ],

@@ -25,7 +25,12 @@ const API_KEY = 'sk-test-9f8e7d6c5b4a39281706f5e4d3c2b1a0';
 const lookupTool = {
   name: 'orders_get',
   description: 'Look up one order by id.',
-  parameters: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'], additionalProperties: false },
+  parameters: {
+    type: 'object',
+    properties: { order_id: { type: 'string' } },
+    required: ['order_id'],
+    additionalProperties: false,
+  },
 } as const;
 
 const ask = (text = 'What is the total of ord_1001?'): ModelRequest => ({
@@ -41,7 +46,10 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
   let order: ModelResult;
   let invalid: ModelResult;
   const client = (config: Partial<OpenAICompatibleConfig> = {}, deps: OpenAICompatibleDeps = {}) =>
-    new OpenAICompatibleClient({ baseUrl: server.baseUrl, model: 'fake-model-1', apiKey: API_KEY, timeoutMs: 5_000, ...config }, deps);
+    new OpenAICompatibleClient(
+      { baseUrl: server.baseUrl, model: 'fake-model-1', apiKey: API_KEY, timeoutMs: 5_000, ...config },
+      deps,
+    );
 
   before(async () => {
     server = await FakeChatServer.start();
@@ -86,8 +94,20 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
 
     it('sends the whole conversation: assistant tool calls verbatim, then role "tool" messages with tool_call_id', async () => {
       const calls: ModelToolCall[] = [
-        { callId: 'call_a', name: 'orders_get', malformed: false, arguments: { order_id: 'ord_1001' }, rawArguments: '{"order_id": "ord_1001"}' },
-        { callId: 'call_b', name: 'orders_get', malformed: true, reason: 'invalid_json', rawArguments: '{"order_id": ' },
+        {
+          callId: 'call_a',
+          name: 'orders_get',
+          malformed: false,
+          arguments: { order_id: 'ord_1001' },
+          rawArguments: '{"order_id": "ord_1001"}',
+        },
+        {
+          callId: 'call_b',
+          name: 'orders_get',
+          malformed: true,
+          reason: 'invalid_json',
+          rawArguments: '{"order_id": ',
+        },
       ];
       const request: ModelRequest = {
         messages: [
@@ -97,7 +117,13 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
           { role: 'tool', callId: 'call_b', name: 'orders_get', result: invalid },
         ],
         tools: [{ ...lookupTool, strict: true }],
-        settings: { temperature: 0, maxOutputTokens: 256, toolChoice: { name: 'orders_get' }, parallelToolCalls: true, seed: 7 },
+        settings: {
+          temperature: 0,
+          maxOutputTokens: 256,
+          toolChoice: { name: 'orders_get' },
+          parallelToolCalls: true,
+          seed: 7,
+        },
       };
       server.respond(json(completion({ content: 'ok' })));
       await client().complete(request);
@@ -110,7 +136,11 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
             role: 'assistant',
             content: 'Looking it up.',
             tool_calls: [
-              { id: 'call_a', type: 'function', function: { name: 'orders_get', arguments: '{"order_id": "ord_1001"}' } },
+              {
+                id: 'call_a',
+                type: 'function',
+                function: { name: 'orders_get', arguments: '{"order_id": "ord_1001"}' },
+              },
               { id: 'call_b', type: 'function', function: { name: 'orders_get', arguments: '{"order_id": ' } },
             ],
           },
@@ -139,7 +169,11 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
       await client({ maxTokensField: 'max_tokens' }, { renderToolResult }).complete({
         messages: [
           { role: 'user', text: 'hi' },
-          { role: 'assistant', text: null, calls: [{ callId: 'c1', name: 'orders_get', malformed: false, arguments: {}, rawArguments: '{}' }] },
+          {
+            role: 'assistant',
+            text: null,
+            calls: [{ callId: 'c1', name: 'orders_get', malformed: false, arguments: {}, rawArguments: '{}' }],
+          },
           { role: 'tool', callId: 'c1', name: 'orders_get', result: order },
         ],
         tools: [],
@@ -150,7 +184,11 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
         model: 'other-model',
         messages: [
           { role: 'user', content: 'hi' },
-          { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'orders_get', arguments: '{}' } }] },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'orders_get', arguments: '{}' } }],
+          },
           { role: 'tool', tool_call_id: 'c1', content: 'rendered:orders.get' },
         ],
         // No tools: no `tools` and no `parallel_tool_calls`, which providers refuse without tools.
@@ -160,7 +198,10 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
 
     it('keeps a query string of the base URL and sends extra headers, the key still in Authorization', async () => {
       server.respond(json(completion({ content: 'ok' })));
-      await client({ baseUrl: `${server.baseUrl}/?api-version=2025-01-01`, headers: { 'x-gateway-route': 'eu', Authorization: 'Bearer not-this-one' } }).complete(ask());
+      await client({
+        baseUrl: `${server.baseUrl}/?api-version=2025-01-01`,
+        headers: { 'x-gateway-route': 'eu', Authorization: 'Bearer not-this-one' },
+      }).complete(ask());
       const [request] = server.requests;
       assert.equal(request?.path, '/v1/chat/completions?api-version=2025-01-01');
       assert.equal(request?.headers['x-gateway-route'], 'eu');
@@ -188,14 +229,34 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
       assert.equal(response.kind, 'tool_calls');
       assert.equal(response.stopReason, 'tool_calls');
       assert.deepEqual(response.kind === 'tool_calls' ? response.calls : null, [
-        { callId: 'call_1', name: 'orders_get', malformed: false, arguments: { order_id: 'ord_1001' }, rawArguments: '{"order_id":"ord_1001"}' },
-        { callId: 'call_2', name: 'orders_get', malformed: false, arguments: { order_id: 'ord_1002' }, rawArguments: '{ "order_id": "ord_1002" }' },
+        {
+          callId: 'call_1',
+          name: 'orders_get',
+          malformed: false,
+          arguments: { order_id: 'ord_1001' },
+          rawArguments: '{"order_id":"ord_1001"}',
+        },
+        {
+          callId: 'call_2',
+          name: 'orders_get',
+          malformed: false,
+          arguments: { order_id: 'ord_1002' },
+          rawArguments: '{ "order_id": "ord_1002" }',
+        },
       ]);
-      assert.deepEqual(toAssistantMessage(response), { role: 'assistant', text: null, calls: response.kind === 'tool_calls' ? response.calls : [] });
+      assert.deepEqual(toAssistantMessage(response), {
+        role: 'assistant',
+        text: null,
+        calls: response.kind === 'tool_calls' ? response.calls : [],
+      });
     });
 
     it('reads 50 parallel calls in order, unknown tool names included (the registry, not the client, refuses those)', async () => {
-      const calls = Array.from({ length: 50 }, (_, i) => ({ id: `call_${i}`, name: i === 49 ? 'no_such_tool' : 'orders_get', arguments: `{"order_id":"ord_${i}"}` }));
+      const calls = Array.from({ length: 50 }, (_, i) => ({
+        id: `call_${i}`,
+        name: i === 49 ? 'no_such_tool' : 'orders_get',
+        arguments: `{"order_id":"ord_${i}"}`,
+      }));
       server.respond(json(completion({ calls })));
       const response = await client().complete(ask());
       assert.ok(response.kind === 'tool_calls');
@@ -214,11 +275,21 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
     });
 
     it('marks malformed tool-call arguments as malformed, with no arguments a tool could run with', async () => {
-      const raw = ['{"order_id": "ord_1', '["ord_1001"]', '"ord_1001"', 'null', '{"__proto__": {"admin": true}}', '{"a":"\\ud800"}'];
+      const raw = [
+        '{"order_id": "ord_1',
+        '["ord_1001"]',
+        '"ord_1001"',
+        'null',
+        '{"__proto__": {"admin": true}}',
+        '{"a":"\\ud800"}',
+      ];
       server.respond(
         json(
           completion({
-            calls: [...raw.map((args, i) => ({ id: `bad_${i}`, name: 'orders_get', arguments: args })), { id: 'good', name: 'orders_get', arguments: '{"order_id":"ord_1001"}' }],
+            calls: [
+              ...raw.map((args, i) => ({ id: `bad_${i}`, name: 'orders_get', arguments: args })),
+              { id: 'good', name: 'orders_get', arguments: '{"order_id":"ord_1001"}' },
+            ],
           }),
         ),
       );
@@ -233,16 +304,23 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
         bad.map((call) => call.rawArguments),
         raw,
       );
-      for (const call of bad) assert.ok(!('arguments' in call), `malformed call ${call.callId} must carry no arguments`);
+      for (const call of bad)
+        assert.ok(!('arguments' in call), `malformed call ${call.callId} must carry no arguments`);
       assert.equal(response.calls[raw.length]?.malformed, false);
     });
 
     it('reports a cut-off answer (finish_reason length) and a refusal', async () => {
-      server.respond(json(completion({ content: 'The total is', finishReason: 'length' })), json(completion({ content: null, refusal: 'I cannot help with that.' })));
+      server.respond(
+        json(completion({ content: 'The total is', finishReason: 'length' })),
+        json(completion({ content: null, refusal: 'I cannot help with that.' })),
+      );
       const cut = await client().complete(ask());
       assert.equal(cut.stopReason, 'length');
       const refused = await client().complete(ask());
-      assert.deepEqual(refused.kind === 'final' ? [refused.text, refused.refusal] : null, ['', 'I cannot help with that.']);
+      assert.deepEqual(refused.kind === 'final' ? [refused.text, refused.refusal] : null, [
+        '',
+        'I cannot help with that.',
+      ]);
     });
 
     it('maps finish reasons it does not know, or none, to "other"', async () => {
@@ -255,14 +333,20 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
     });
 
     it('treats tool calls as tool calls even when a local server says finish_reason "stop"', async () => {
-      server.respond(json(completion({ calls: [{ id: 'c', name: 'orders_get', arguments: '{}' }], finishReason: 'stop' })));
+      server.respond(
+        json(completion({ calls: [{ id: 'c', name: 'orders_get', arguments: '{}' }], finishReason: 'stop' })),
+      );
       assert.equal((await client().complete(ask())).kind, 'tool_calls');
     });
 
     it('accepts a compressed body whose Content-Length describes the compressed bytes', async () => {
       server.respond((_req, res) => {
         const bytes = gzipSync(Buffer.from(JSON.stringify(completion({ content: 'compressed' }))));
-        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bytes.byteLength) });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-encoding': 'gzip',
+          'content-length': String(bytes.byteLength),
+        });
         res.end(bytes);
       });
       const response = await client().complete(ask());
@@ -288,7 +372,9 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
     });
 
     it('maps 401 and 403 to PERMISSION_DENIED, and never repeats the key even when the provider echoes it', async () => {
-      const echo = { error: { message: `Incorrect API key provided: ${API_KEY}`, type: 'invalid_request_error', code: API_KEY } };
+      const echo = {
+        error: { message: `Incorrect API key provided: ${API_KEY}`, type: 'invalid_request_error', code: API_KEY },
+      };
       const partial = { error: { type: 'invalid_request_error', code: API_KEY.slice(8, 30) } };
       const shaped = { error: { type: 'invalid_request_error', code: 'sk-proj-abcdefghijklmnopqrstuvwxyz012345' } };
       server.respond(json(echo, 401), json(echo, 403), json(partial, 401), json(shaped, 401));
@@ -326,7 +412,11 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
 
     it('maps 500, 502, 503, 504, 408 and 409 to UPSTREAM_UNAVAILABLE (retryable: a completion has no side effect)', async () => {
       const statuses = [500, 502, 503, 504, 408, 409];
-      server.respond(...statuses.map((status) => json({ error: { type: 'server_error' } }, status, status === 503 ? { 'retry-after': '3' } : {})));
+      server.respond(
+        ...statuses.map((status) =>
+          json({ error: { type: 'server_error' } }, status, status === 503 ? { 'retry-after': '3' } : {}),
+        ),
+      );
       const errors = [];
       for (let i = 0; i < statuses.length; i++) errors.push(await toolErrorOf(client().complete(ask())));
       assert.deepEqual(
@@ -337,9 +427,15 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
     });
 
     it('keeps the protocol layer mapping for other statuses (400 → INVALID_ARGUMENTS, 404 → NOT_FOUND)', async () => {
-      server.respond(json({ error: { type: 'invalid_request_error', code: 'context_length_exceeded' } }, 400), json({ error: { code: 'model_not_found' } }, 404));
+      server.respond(
+        json({ error: { type: 'invalid_request_error', code: 'context_length_exceeded' } }, 400),
+        json({ error: { code: 'model_not_found' } }, 404),
+      );
       const badRequest = await toolErrorOf(client().complete(ask()));
-      assert.deepEqual([badRequest.code, badRequest.details.provider_error_code], ['INVALID_ARGUMENTS', 'context_length_exceeded']);
+      assert.deepEqual(
+        [badRequest.code, badRequest.details.provider_error_code],
+        ['INVALID_ARGUMENTS', 'context_length_exceeded'],
+      );
       assert.equal((await toolErrorOf(client().complete(ask()))).code, 'NOT_FOUND');
     });
 
@@ -401,8 +497,25 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
 
     it('refuses JSON that is not a Chat Completion, or calls that are not function calls (PROTOCOL_ERROR)', async () => {
       const customCall = completion({ content: null });
-      const hostile = { ...customCall, choices: [{ ...customCall.choices[0], message: { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'custom', custom: { name: 'x', input: 'y' } }] } }] };
-      server.respond(json({ error: { message: 'quota' } }), json({ id: 'x', choices: [] }), json(hostile), json(['not', 'an', 'object']));
+      const hostile = {
+        ...customCall,
+        choices: [
+          {
+            ...customCall.choices[0],
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: 'c', type: 'custom', custom: { name: 'x', input: 'y' } }],
+            },
+          },
+        ],
+      };
+      server.respond(
+        json({ error: { message: 'quota' } }),
+        json({ id: 'x', choices: [] }),
+        json(hostile),
+        json(['not', 'an', 'object']),
+      );
       for (let i = 0; i < 4; i++) assert.equal((await toolErrorOf(client().complete(ask()))).code, 'PROTOCOL_ERROR');
     });
 
@@ -446,7 +559,11 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
       const request: ModelRequest = {
         messages: [
           { role: 'user', text: 'hi' },
-          { role: 'assistant', text: null, calls: [{ callId: 'c1', name: 'orders_get', malformed: false, arguments: {}, rawArguments: '{}' }] },
+          {
+            role: 'assistant',
+            text: null,
+            calls: [{ callId: 'c1', name: 'orders_get', malformed: false, arguments: {}, rawArguments: '{}' }],
+          },
           { role: 'tool', callId: 'c1', name: 'orders_get', result: notJson },
         ],
         tools: [],
@@ -460,13 +577,24 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
       const unanswered: ModelRequest = {
         messages: [
           { role: 'user', text: 'hi' },
-          { role: 'assistant', text: null, calls: [{ callId: 'c1', name: 'orders_get', malformed: false, arguments: {}, rawArguments: '{}' }] },
+          {
+            role: 'assistant',
+            text: null,
+            calls: [{ callId: 'c1', name: 'orders_get', malformed: false, arguments: {}, rawArguments: '{}' }],
+          },
           { role: 'user', text: 'and?' },
         ],
         tools: [],
       };
-      const orphan: ModelRequest = { messages: [{ role: 'user', text: 'hi' }, { role: 'tool', callId: 'c9', name: 'orders_get', result: order }], tools: [] };
-      for (const request of [unanswered, orphan]) assert.equal((await toolErrorOf(client().complete(request))).code, 'INVALID_ARGUMENTS');
+      const orphan: ModelRequest = {
+        messages: [
+          { role: 'user', text: 'hi' },
+          { role: 'tool', callId: 'c9', name: 'orders_get', result: order },
+        ],
+        tools: [],
+      };
+      for (const request of [unanswered, orphan])
+        assert.equal((await toolErrorOf(client().complete(request))).code, 'INVALID_ARGUMENTS');
       assert.equal(server.requests.length, 0);
     });
   });
@@ -488,7 +616,11 @@ describe('OpenAICompatibleClient against a fake Chat Completions server', () => 
         } catch (error) {
           caught = error;
         }
-        assert.equal((caught as { code?: unknown } | undefined)?.code, 'INVALID_ARGUMENTS', JSON.stringify(config).replace(API_KEY, '<key>'));
+        assert.equal(
+          (caught as { code?: unknown } | undefined)?.code,
+          'INVALID_ARGUMENTS',
+          JSON.stringify(config).replace(API_KEY, '<key>'),
+        );
         assertHides(caught, API_KEY);
       }
     });
@@ -511,7 +643,11 @@ describe('Chat Completions wire types', () => {
         messages: [
           { role: 'system', text: 's' },
           { role: 'user', text: 'u' },
-          { role: 'assistant', text: null, calls: [{ callId: 'c', name: 'orders_get', malformed: true, reason: 'invalid_json', rawArguments: '{' }] },
+          {
+            role: 'assistant',
+            text: null,
+            calls: [{ callId: 'c', name: 'orders_get', malformed: true, reason: 'invalid_json', rawArguments: '{' }],
+          },
           { role: 'tool', callId: 'c', name: 'orders_get', result },
         ],
         tools: [lookupTool],

@@ -26,6 +26,10 @@ export function thrownToolError(fn: () => unknown): ToolError {
 
 /** Asserts that no rendering of `error` (message, details, cause chain, inspect output) contains `secret`. */
 export function assertHides(error: unknown, secret: string): void {
-  const renderings = [inspect(error, { depth: 20, showHidden: true }), String(error), JSON.stringify(error instanceof ToolError ? error.details : null)];
+  const renderings = [
+    inspect(error, { depth: 20, showHidden: true }),
+    String(error),
+    JSON.stringify(error instanceof ToolError ? error.details : null),
+  ];
   for (const text of renderings) assert.ok(!text.includes(secret), 'the secret leaked into an error rendering');
 }

@@ -4,10 +4,21 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { canonicalJson } from '../../../src/contract/canonical-json.js';
 import { digestJson } from '../../../src/contract/sha256.js';
-import { cloneJson, defineMember, isLeaf, jsonObject, jsonValue, nodeAt, nodesOf, replaceAt, type Json } from '../../support/property-json.js';
+import {
+  cloneJson,
+  defineMember,
+  isLeaf,
+  jsonObject,
+  jsonValue,
+  nodeAt,
+  nodesOf,
+  replaceAt,
+  type Json,
+} from '../../support/property-json.js';
 
 /** Paths of every object node in `value`. */
-const objectPaths = (value: Json) => nodesOf(value).filter((node) => node.value !== null && typeof node.value === 'object' && !Array.isArray(node.value));
+const objectPaths = (value: Json) =>
+  nodesOf(value).filter((node) => node.value !== null && typeof node.value === 'object' && !Array.isArray(node.value));
 
 describe('digestJson: any single mutation changes the digest', () => {
   it('replacing one leaf with a different JSON value', () => {
@@ -28,15 +39,21 @@ describe('digestJson: any single mutation changes the digest', () => {
 
   it('adding one key to any object', () => {
     fc.assert(
-      fc.property(jsonObject, fc.nat(), fc.string({ unit: 'binary', maxLength: 6 }), jsonValue, (original, pick, key, value) => {
-        const objects = objectPaths(original);
-        const target = objects[pick % objects.length]!;
-        fc.pre(!Object.hasOwn(target.value as object, key));
-        const before = digestJson(original);
-        const mutated = cloneJson(original);
-        defineMember(nodeAt(mutated, target.path) as { [key: string]: Json }, key, value);
-        assert.notEqual(digestJson(mutated), before);
-      }),
+      fc.property(
+        jsonObject,
+        fc.nat(),
+        fc.string({ unit: 'binary', maxLength: 6 }),
+        jsonValue,
+        (original, pick, key, value) => {
+          const objects = objectPaths(original);
+          const target = objects[pick % objects.length]!;
+          fc.pre(!Object.hasOwn(target.value as object, key));
+          const before = digestJson(original);
+          const mutated = cloneJson(original);
+          defineMember(nodeAt(mutated, target.path) as { [key: string]: Json }, key, value);
+          assert.notEqual(digestJson(mutated), before);
+        },
+      ),
       { numRuns: 300 },
     );
   });

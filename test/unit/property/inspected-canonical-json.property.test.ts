@@ -15,7 +15,12 @@ const NAMES = ['a', 'B', '10', '9', 'é', '\u0000', 'tags', 'toString', 'valueOf
 const { record } = fc.letrec<{ record: Json }>((tie) => ({
   record: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
-    fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null)),
+    fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 6 }),
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.boolean(),
+      fc.constant(null),
+    ),
     fc.array(tie('record'), { maxLength: 5 }),
     fc.dictionary(fc.constantFrom(...NAMES), tie('record'), { maxKeys: 5 }),
   ),
@@ -28,7 +33,7 @@ function viaInspection(value: unknown): string | null {
 }
 
 describe('canonicalJsonOfInspected', () => {
-  it('writes the canonical writer\'s text for records sharing names, and writes most of them natively', () => {
+  it("writes the canonical writer's text for records sharing names, and writes most of them natively", () => {
     const stringify = mock.method(JSON, 'stringify');
     let runs = 0;
     try {
@@ -46,7 +51,7 @@ describe('canonicalJsonOfInspected', () => {
     }
   });
 
-  it('writes the canonical writer\'s text for any JSON value the gate accepts', () => {
+  it("writes the canonical writer's text for any JSON value the gate accepts", () => {
     fc.assert(
       fc.property(jsonValue, (value) => {
         const text = viaInspection(value);

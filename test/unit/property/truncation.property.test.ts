@@ -37,7 +37,10 @@ const citedArb: fc.Arbitrary<Cited> = fc.record({
   index: fc.nat(),
   target: fc.constantFrom('name' as const, 'tags' as const, 'item' as const, 'list' as const, 'root' as const),
   // Quotes are external text too: long ones must count against the byte budget like everything else.
-  quote: fc.option(fc.tuple(textUnit, fc.nat({ max: 1500 })).map(([unit, repeat]) => unit.repeat(repeat)), { freq: 2 }),
+  quote: fc.option(
+    fc.tuple(textUnit, fc.nat({ max: 1500 })).map(([unit, repeat]) => unit.repeat(repeat)),
+    { freq: 2 },
+  ),
 });
 
 interface Scenario {
@@ -59,9 +62,15 @@ const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   rootIsList: fc.boolean(),
   note: text(400),
   // Mostly tight budgets, where the byte limit rather than the item limit decides.
-  maxBytes: fc.oneof({ arbitrary: fc.integer({ min: 2048, max: 6000 }), weight: 3 }, { arbitrary: fc.integer({ min: 6001, max: 24_000 }), weight: 1 }),
+  maxBytes: fc.oneof(
+    { arbitrary: fc.integer({ min: 2048, max: 6000 }), weight: 3 },
+    { arbitrary: fc.integer({ min: 6001, max: 24_000 }), weight: 1 },
+  ),
   maxItems: fc.integer({ min: 1, max: 300 }),
-  maxTextChars: fc.oneof({ arbitrary: fc.integer({ min: 1, max: 200 }), weight: 3 }, { arbitrary: fc.integer({ min: 201, max: 8000 }), weight: 1 }),
+  maxTextChars: fc.oneof(
+    { arbitrary: fc.integer({ min: 1, max: 200 }), weight: 3 },
+    { arbitrary: fc.integer({ min: 201, max: 8000 }), weight: 1 },
+  ),
   cited: fc.array(citedArb, { maxLength: 8 }),
   upstreamCursor: fc.option(fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 20 }), { freq: 4 }),
   extraAvailable: fc.option(fc.nat({ max: 1000 }), { freq: 2 }),
@@ -94,9 +103,17 @@ async function run(scenario: Scenario): Promise<Run> {
   const prefix = scenario.rootIsList ? '' : '/items';
   const evidence = scenario.cited.flatMap(({ index, target, quote }) => {
     const i = scenario.items.length === 0 ? null : index % scenario.items.length;
-    const pointer = { root: '', list: prefix, item: `${prefix}/${i}`, name: `${prefix}/${i}/name`, tags: `${prefix}/${i}/tags` }[target];
+    const pointer = {
+      root: '',
+      list: prefix,
+      item: `${prefix}/${i}`,
+      name: `${prefix}/${i}/name`,
+      tags: `${prefix}/${i}/tags`,
+    }[target];
     if (i === null && target !== 'root' && target !== 'list') return [];
-    return [{ kind: 'db_row', locator: `items/${i ?? 'all'}`, supports: [pointer], ...(quote === null ? {} : { quote }) }];
+    return [
+      { kind: 'db_row', locator: `items/${i ?? 'all'}`, supports: [pointer], ...(quote === null ? {} : { quote }) },
+    ];
   });
   const outputSchema = scenario.rootIsList ? z.array(item) : wrapped;
   const tool = defineTool({
@@ -106,11 +123,18 @@ async function run(scenario: Scenario): Promise<Run> {
     output: outputSchema,
     effect: 'read',
     source: { label: 'items-db', type: 'database' },
-    budget: { maxBytes: scenario.maxBytes, maxItems: scenario.maxItems, maxTextChars: scenario.maxTextChars, itemsPointer: prefix },
+    budget: {
+      maxBytes: scenario.maxBytes,
+      maxItems: scenario.maxItems,
+      maxTextChars: scenario.maxTextChars,
+      itemsPointer: prefix,
+    },
     handler: async () => ({
       data: structuredClone(data) as z.input<typeof outputSchema>,
       evidence,
-      ...(scenario.upstreamCursor === null ? {} : { next: { type: 'cursor' as const, value: scenario.upstreamCursor } }),
+      ...(scenario.upstreamCursor === null
+        ? {}
+        : { next: { type: 'cursor' as const, value: scenario.upstreamCursor } }),
       ...(scenario.extraAvailable === null ? {} : { availableItems: scenario.items.length + scenario.extraAvailable }),
     }),
   });
@@ -153,7 +177,11 @@ const ROOT_EVIDENCE_CASES: readonly (readonly [string, Scenario])[] = [
       maxBytes: 2048,
       maxItems: 300,
       maxTextChars: 200,
-      cited: Array.from({ length: 6 }, (_, i) => ({ index: 0, target: 'root' as const, quote: `${i}${'中'.repeat(150)}` })),
+      cited: Array.from({ length: 6 }, (_, i) => ({
+        index: 0,
+        target: 'root' as const,
+        quote: `${i}${'中'.repeat(150)}`,
+      })),
       upstreamCursor: null,
       extraAvailable: null,
     },
@@ -203,7 +231,8 @@ describe('truncation invariants (executeTool, random list data and budgets)', ()
         const { modelResult, audit, artifacts } = execution;
         const { completeness } = modelResult;
         const cut = !isDeepStrictEqual(asJson(modelResult.data), original);
-        const upstreamSaysMore = scenario.upstreamCursor !== null || (scenario.extraAvailable !== null && scenario.extraAvailable > 0);
+        const upstreamSaysMore =
+          scenario.upstreamCursor !== null || (scenario.extraAvailable !== null && scenario.extraAvailable > 0);
 
         if (cut) {
           assert.notEqual(completeness.state, 'complete', 'something was cut');
@@ -226,7 +255,10 @@ describe('truncation invariants (executeTool, random list data and budgets)', ()
         if (modelResult.data !== null) assert.ok(Array.isArray(list), 'the list survives whenever data does');
         assert.ok(completeness.available_items === null || completeness.available_items >= returned);
         if (completeness.available_items === 0) {
-          assert.ok(scenario.items.length === 0 && !upstreamSaysMore, 'available_items is 0 only for a truly empty listing (unknown is null)');
+          assert.ok(
+            scenario.items.length === 0 && !upstreamSaysMore,
+            'available_items is 0 only for a truly empty listing (unknown is null)',
+          );
         }
         // The tool declares no continuation: no `next` could be honoured, so none is offered, cut or not.
         assert.equal(completeness.next, null, 'a tool without a declared continuation is offered no next');
@@ -242,11 +274,13 @@ describe('truncation invariants (executeTool, random list data and budgets)', ()
         const { execution, evidenceCount } = await run(scenario);
         const { modelResult } = execution;
         for (const evidence of modelResult.evidence) {
-          for (const pointer of evidence.supports) assert.ok(resolvePointer(modelResult.data, pointer).found, `dangling ${pointer}`);
+          for (const pointer of evidence.supports)
+            assert.ok(resolvePointer(modelResult.data, pointer).found, `dangling ${pointer}`);
         }
         // Evidence dropped with its data is announced, never silently lost.
         assert.ok(modelResult.evidence.length <= evidenceCount);
-        if (modelResult.evidence.length < evidenceCount) assert.ok(modelResult.warnings.some((w) => w.code === 'EVIDENCE_OMITTED'));
+        if (modelResult.evidence.length < evidenceCount)
+          assert.ok(modelResult.warnings.some((w) => w.code === 'EVIDENCE_OMITTED'));
       }),
       RUNS,
     );

@@ -34,11 +34,18 @@ describe('secret field names', () => {
   it('removes secret-named fields at any depth and keeps the metadata fields beside them', () => {
     const log: { path: string; reason: string }[] = [];
     const out = redactor.value(
-      { usage: { input_tokens: 10, max_tokens: 64 }, db: { password: 'x', password_updated_at: '2026-11-30', sort_key: 'a' }, 'X-Auth-Token': 't' },
+      {
+        usage: { input_tokens: 10, max_tokens: 64 },
+        db: { password: 'x', password_updated_at: '2026-11-30', sort_key: 'a' },
+        'X-Auth-Token': 't',
+      },
       '/data',
       log,
     );
-    assert.deepEqual(out, { usage: { input_tokens: 10, max_tokens: 64 }, db: { password_updated_at: '2026-11-30', sort_key: 'a' } });
+    assert.deepEqual(out, {
+      usage: { input_tokens: 10, max_tokens: 64 },
+      db: { password_updated_at: '2026-11-30', sort_key: 'a' },
+    });
     assert.deepEqual(log.map((entry) => entry.path).sort(), ['/data/X-Auth-Token', '/data/db/password']);
   });
 });

@@ -34,14 +34,33 @@ function pageTool(output: () => ToolOutput<{ body: string }> | Promise<never>) {
 describe('the funnel redacts, then cuts', () => {
   it('scans a multiple of the text budget per string, and the one marker counts everything cut', async () => {
     const body = `${'w'.repeat(MAX_TEXT - 10)} ${GITHUB.secret} ${'z'.repeat(1 << 20)}`;
-    const { modelResult } = await executeTool(pageTool(() => ({ data: { body }, untrusted: [{ text: body, source: 'web' }], evidence: [{ kind: 'page', locator: 'https://example.com/', supports: ['/body'], quote: body }] })), {}, ctx);
-    assert.equal(scanCap(pageTool(() => ({ data: { body: '' } })).budget), 4_096, 'at least the floor for a small text budget');
-    const shown = [(modelResult.data as { body: string }).body, modelResult.untrusted_content[0]!.text, modelResult.evidence[0]!.quote!];
+    const { modelResult } = await executeTool(
+      pageTool(() => ({
+        data: { body },
+        untrusted: [{ text: body, source: 'web' }],
+        evidence: [{ kind: 'page', locator: 'https://example.com/', supports: ['/body'], quote: body }],
+      })),
+      {},
+      ctx,
+    );
+    assert.equal(
+      scanCap(pageTool(() => ({ data: { body: '' } })).budget),
+      4_096,
+      'at least the floor for a small text budget',
+    );
+    const shown = [
+      (modelResult.data as { body: string }).body,
+      modelResult.untrusted_content[0]!.text,
+      modelResult.evidence[0]!.quote!,
+    ];
     for (const text of shown) {
       // The secret straddles the budget's cut: redaction saw it whole before the cut, so no part of it shows.
       assertHidden(text, GITHUB, 'a string cut at the text budget');
       const redactedLength = body.length - GITHUB.secret.length + REDACTED_MARKER.length;
-      assert.ok(text.endsWith(truncationMarker(redactedLength - MAX_TEXT)), `the marker counts the whole cut: ${text.slice(-40)}`);
+      assert.ok(
+        text.endsWith(truncationMarker(redactedLength - MAX_TEXT)),
+        `the marker counts the whole cut: ${text.slice(-40)}`,
+      );
     }
     assert.equal(modelResult.completeness.state, 'truncated');
   });
@@ -49,7 +68,11 @@ describe('the funnel redacts, then cuts', () => {
   it('reports a string cut by the scan cap as truncated even when what is left fits the text budget (regression)', async () => {
     // One megabyte that is all one token: hidden whole, so what is shown is far shorter than the budget.
     const body = `github_pat_${'a'.repeat(1 << 20)}`;
-    const { modelResult, artifacts } = await executeTool(pageTool(() => ({ data: { body }, untrusted: [{ text: body, source: 'web' }] })), {}, ctx);
+    const { modelResult, artifacts } = await executeTool(
+      pageTool(() => ({ data: { body }, untrusted: [{ text: body, source: 'web' }] })),
+      {},
+      ctx,
+    );
     const cut = `${REDACTED_MARKER}${truncationMarker(body.length - scanCap(pageTool(() => ({ data: { body: '' } })).budget))}`;
     assert.equal((modelResult.data as { body: string }).body, cut);
     assert.equal(modelResult.untrusted_content[0]!.text, cut);
@@ -68,9 +91,15 @@ describe('the funnel redacts, then cuts', () => {
 
   it('hides a secret that straddles the cut of an exception message in the audit, for a plain Error and ToolError details', async () => {
     for (const before of [4, 12, 20, 30]) {
-      const message = `${'x '.repeat(MAX_DETAIL_TEXT_CHARS)}`.slice(0, MAX_DETAIL_TEXT_CHARS - before - 1) + ` ${GITHUB.secret} and more`;
+      const message =
+        `${'x '.repeat(MAX_DETAIL_TEXT_CHARS)}`.slice(0, MAX_DETAIL_TEXT_CHARS - before - 1) +
+        ` ${GITHUB.secret} and more`;
       for (const thrown of [new Error(message), new ToolError('NOT_FOUND', { upstream: message })]) {
-        const { modelResult, audit } = await executeTool(pageTool(() => Promise.reject(thrown)), {}, ctx);
+        const { modelResult, audit } = await executeTool(
+          pageTool(() => Promise.reject(thrown)),
+          {},
+          ctx,
+        );
         assert.ok(modelResult.error !== null);
         const detail = JSON.stringify(audit.error_detail);
         assertHidden(detail, GITHUB, `the audit of an exception cut ${before} characters into the secret`);

@@ -10,7 +10,10 @@ const TELLING_PIECE = 8;
  */
 export function assertHidden(shown: string, secret: FakeSecret, where: string): void {
   const { secret: value, family } = secret;
-  const pieces = value.length <= TELLING_PIECE ? [value] : Array.from({ length: value.length - TELLING_PIECE + 1 }, (_, i) => value.slice(i, i + TELLING_PIECE));
+  const pieces =
+    value.length <= TELLING_PIECE
+      ? [value]
+      : Array.from({ length: value.length - TELLING_PIECE + 1 }, (_, i) => value.slice(i, i + TELLING_PIECE));
   const leaked = pieces.find((piece) => shown.includes(piece) || shown.includes(JSON.stringify(piece).slice(1, -1)));
   assert.equal(leaked, undefined, `${family} in ${where}: '${leaked ?? ''}' is visible in ${shown.slice(0, 300)}`);
 }

@@ -47,21 +47,79 @@ const BENIGN = [
 ];
 
 describe('instruction signals in untrusted text', () => {
-  for (const text of INSTRUCTIONAL) it(`flags ${JSON.stringify(text.slice(0, 50))}`, () => assert.equal(looksInstructional(text), true));
-  for (const text of BENIGN) it(`does not flag ${JSON.stringify(text.slice(0, 50))}`, () => assert.equal(looksInstructional(text), false));
+  for (const text of INSTRUCTIONAL)
+    it(`flags ${JSON.stringify(text.slice(0, 50))}`, () => assert.equal(looksInstructional(text), true));
+  for (const text of BENIGN)
+    it(`does not flag ${JSON.stringify(text.slice(0, 50))}`, () => assert.equal(looksInstructional(text), false));
 
   it('agrees with the regular expressions it replaced on generated text', () => {
     const vocabulary = [
-      'ignore', 'disregard', 'forget', 'override', 'previous', 'prior', 'above', 'earlier', 'all', 'system', 'your', 'instructions',
-      'instruction', 'prompt', 'rules', 'messages', 'context', 'you', 'are', 'now', 'must', 'should', 'will', 'assistant', 'developer',
-      'call', 'invoke', 'use', 'run', 'the', 'a.b-c', 'tool', 'new', 'updated', 'real', 'do', 'not', 'tell', 'inform', 'mention', 'user',
-      'human', 'operator', 'words', 'of', 'filler', 'im_start', ':', '<', '</', '>', '.', '\n', ',',
+      'ignore',
+      'disregard',
+      'forget',
+      'override',
+      'previous',
+      'prior',
+      'above',
+      'earlier',
+      'all',
+      'system',
+      'your',
+      'instructions',
+      'instruction',
+      'prompt',
+      'rules',
+      'messages',
+      'context',
+      'you',
+      'are',
+      'now',
+      'must',
+      'should',
+      'will',
+      'assistant',
+      'developer',
+      'call',
+      'invoke',
+      'use',
+      'run',
+      'the',
+      'a.b-c',
+      'tool',
+      'new',
+      'updated',
+      'real',
+      'do',
+      'not',
+      'tell',
+      'inform',
+      'mention',
+      'user',
+      'human',
+      'operator',
+      'words',
+      'of',
+      'filler',
+      'im_start',
+      ':',
+      '<',
+      '</',
+      '>',
+      '.',
+      '\n',
+      ',',
     ];
     const joiner = fc.constantFrom(' ', '', '\n');
-    const text = fc.array(fc.tuple(fc.constantFrom(...vocabulary), joiner), { maxLength: 24 }).map((parts) => parts.map(([word, sep]) => word + sep).join(''));
+    const text = fc
+      .array(fc.tuple(fc.constantFrom(...vocabulary), joiner), { maxLength: 24 })
+      .map((parts) => parts.map(([word, sep]) => word + sep).join(''));
     fc.assert(
       fc.property(text, (sample) => {
-        assert.equal(looksInstructional(sample), REGEX_RULES.some((rule) => rule.test(sample)), JSON.stringify(sample));
+        assert.equal(
+          looksInstructional(sample),
+          REGEX_RULES.some((rule) => rule.test(sample)),
+          JSON.stringify(sample),
+        );
       }),
       { numRuns: 3000 },
     );

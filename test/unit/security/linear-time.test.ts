@@ -12,14 +12,23 @@ import { checkProse } from '../../../src/adapters/mcp-prose-check.js';
 import type { JsonSchemaObject } from '../../../src/adapters/tool-definitions/schema-walk.js';
 import { executeTool } from '../../../src/contract/execute-tool.js';
 import { testContext } from '../../../testkit/context.js';
-import { INSTRUCTION_INPUTS, REDACTION_INPUTS, repeated, type AdversarialInput } from '../../../testkit/security/adversarial-inputs.js';
+import {
+  INSTRUCTION_INPUTS,
+  REDACTION_INPUTS,
+  repeated,
+  type AdversarialInput,
+} from '../../../testkit/security/adversarial-inputs.js';
 import { leastCpuMsUnder } from '../../../testkit/security/cpu-time.js';
 import { webPageTool } from '../../../testkit/security/web-page-tool.js';
 
 const MEGABYTE = 1 << 20;
 const LIMIT_MS = 100;
 const ctx = testContext();
-const redactor = new Redactor({ sensitiveFields: [], protectedSubstrings: [ctx.idempotencyKey, ctx.operationId], protectedExact: [ctx.principal.tenant, ctx.principal.subject] });
+const redactor = new Redactor({
+  sensitiveFields: [],
+  protectedSubstrings: [ctx.idempotencyKey, ctx.operationId],
+  protectedExact: [ctx.principal.tenant, ctx.principal.subject],
+});
 
 function checkAll(inputs: readonly AdversarialInput[], run: (text: string) => void): void {
   for (const input of inputs) {
@@ -36,7 +45,8 @@ function checkAll(inputs: readonly AdversarialInput[], run: (text: string) => vo
 }
 
 describe('linear time on the worst inputs', () => {
-  describe('redaction (every detector of the catalog, protected values)', () => checkAll(REDACTION_INPUTS, (text) => redactor.text(text, '/t', [])));
+  describe('redaction (every detector of the catalog, protected values)', () =>
+    checkAll(REDACTION_INPUTS, (text) => redactor.text(text, '/t', [])));
   describe('instruction signals', () => checkAll(INSTRUCTION_INPUTS, (text) => looksInstructional(text)));
 
   describe('remote schema checks', () => {
@@ -71,7 +81,10 @@ describe('linear time on the worst inputs', () => {
     // Text is bounded to 100,000 characters and the structure to 10,000 values; the claims are indexed lookups.
     // Comparing every claim with every value took 17 s for 10,000 claims against 50,000 values.
     const weather = { temperature_c: 27.4, observed_at: '2026-09-01T02:00:00Z' };
-    const large = { readings: Array.from({ length: 50_000 }, (_, i) => i / 10), at: Array.from({ length: 50_000 }, (_, i) => new Date(i * 60_000).toISOString()) };
+    const large = {
+      readings: Array.from({ length: 50_000 }, (_, i) => i / 10),
+      at: Array.from({ length: 50_000 }, (_, i) => new Date(i * 60_000).toISOString()),
+    };
     const inputs: readonly [string, string][] = [
       ['one digit run', `${'9'.repeat(MEGABYTE)}x`],
       ['comma groups', repeated('1,', MEGABYTE)],
@@ -80,7 +93,10 @@ describe('linear time on the worst inputs', () => {
       ['many numbers and wall-clock dates', repeated('It was 27.4 °C at 2026-09-01 10:00, reading 123456. ', MEGABYTE)],
     ];
     for (const [name, text] of inputs) {
-      for (const [against, structured] of [['a small', weather], ['a 100,000-value', large]] as const) {
+      for (const [against, structured] of [
+        ['a small', weather],
+        ['a 100,000-value', large],
+      ] as const) {
         it(`1 MB of ${name} against ${against} structure in under ${LIMIT_MS} ms`, (t) => {
           const used = leastCpuMsUnder(LIMIT_MS, () => checkProse(text, structured));
           t.diagnostic(`${used.toFixed(1)} ms`);

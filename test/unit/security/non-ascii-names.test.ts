@@ -26,8 +26,26 @@ function recordTool(data: Record<string, string>) {
 
 describe('secret names outside ASCII', () => {
   it('removes fields named in full width, other scripts and languages, and keeps look-alikes', async () => {
-    const secretNames = ['ｐａｓｓｗｏｒｄ', 'ＡＰＩ＿ＫＥＹ', 'contraseña', 'Passwort', 'mot_de_passe', 'пароль', 'мойПароль', '用户密码', 'パスワード', '비밀번호', 'şifre'];
-    const benign = { café: 'latte', señal: 'fuerte', 東京: '晴れ', ｔｏｋｅｎ＿ｃｏｕｎｔ: '12', has_contraseña: 'yes' };
+    const secretNames = [
+      'ｐａｓｓｗｏｒｄ',
+      'ＡＰＩ＿ＫＥＹ',
+      'contraseña',
+      'Passwort',
+      'mot_de_passe',
+      'пароль',
+      'мойПароль',
+      '用户密码',
+      'パスワード',
+      '비밀번호',
+      'şifre',
+    ];
+    const benign = {
+      café: 'latte',
+      señal: 'fuerte',
+      東京: '晴れ',
+      ｔｏｋｅｎ＿ｃｏｕｎｔ: '12',
+      has_contraseña: 'yes',
+    };
     const data = { ...Object.fromEntries(secretNames.map((name) => [name, `hunter2-${name}`])), ...benign };
     const { modelResult, audit } = await executeTool(recordTool(data), {}, testContext());
     assert.deepEqual(modelResult.data, benign);
@@ -36,7 +54,8 @@ describe('secret names outside ASCII', () => {
   });
 
   it('hides values named in other widths and scripts inside text', async () => {
-    const note = 'contraseña: hunter2-a, ｐａｓｓｗｏｒｄ＝hunter2-b, пароль=hunter2-c, 密码：hunter2-d, Passwort=hunter2-e; café: latte';
+    const note =
+      'contraseña: hunter2-a, ｐａｓｓｗｏｒｄ＝hunter2-b, пароль=hunter2-c, 密码：hunter2-d, Passwort=hunter2-e; café: latte';
     const { modelResult } = await executeTool(recordTool({ note }), {}, testContext());
     const shown = (modelResult.data as { note: string }).note;
     assert.doesNotMatch(shown, /hunter2/);
@@ -48,17 +67,27 @@ describe('secret names outside ASCII', () => {
     const { modelResult, audit } = await executeTool(recordTool({ [key]: 'x', plain: 'y' }), {}, testContext());
     assert.deepEqual(modelResult.data, { plain: 'y' });
     assert.ok(!JSON.stringify(audit).includes(GITHUB.secret), 'the secret is nowhere in the audit');
-    assert.deepEqual(audit.redactions.find((entry) => entry.reason === 'sensitive_field'), { path: '/data/password [REDACTED]', reason: 'sensitive_field' });
+    assert.deepEqual(
+      audit.redactions.find((entry) => entry.reason === 'sensitive_field'),
+      { path: '/data/password [REDACTED]', reason: 'sensitive_field' },
+    );
   });
 
   it('reads a name in its NFKC form exactly as String.prototype.normalize does (property, 200,000 random names)', () => {
     let seed = 25;
     const next = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff), seed % n);
     // ASCII, Latin-1 and Latin extensions, combining marks, jamo, full-width forms, and anything in the BMP.
-    const ranges = [[0, 0x80], [0x80, 0x250], [0x300, 0x370], [0x1100, 0x1200], [0xff00, 0xfff0], [0, 0x10000]] as const;
+    const ranges = [
+      [0, 0x80],
+      [0x80, 0x250],
+      [0x300, 0x370],
+      [0x1100, 0x1200],
+      [0xff00, 0xfff0],
+      [0, 0x10000],
+    ] as const;
     for (let i = 0; i < 200_000; i++) {
       let name = '';
-      for (let length = 1 + next(8); name.length < length; ) {
+      for (let length = 1 + next(8); name.length < length;) {
         const [from, to] = ranges[next(ranges.length)]!;
         name += String.fromCharCode(from + next(to - from));
       }

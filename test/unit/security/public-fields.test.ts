@@ -41,15 +41,26 @@ describe('publicFields: names that sound secret but are not', () => {
     const without = talksTool({}).revisions.policy;
     assert.equal(talksTool({}, []).revisions.policy, without);
     assert.notEqual(talksTool({}, ['session']).revisions.policy, without);
-    assert.equal(talksTool({}, ['session', 'track']).revisions.policy, talksTool({}, ['track', 'session']).revisions.policy, 'order means nothing');
+    assert.equal(
+      talksTool({}, ['session', 'track']).revisions.policy,
+      talksTool({}, ['track', 'session']).revisions.policy,
+      'order means nothing',
+    );
   });
 
   it('never un-redacts a secret-shaped value: only the name rule stops', async () => {
-    const { modelResult, audit } = await executeTool(talksTool({ session: `notes at ${GITHUB.carrier}` }, ['Session']), {}, ctx);
+    const { modelResult, audit } = await executeTool(
+      talksTool({ session: `notes at ${GITHUB.carrier}` }, ['Session']),
+      {},
+      ctx,
+    );
     const shown = (modelResult.data as { session: string }).session;
     assert.ok(shown.startsWith('notes at '), 'the field stays');
     assertHidden(shown, GITHUB, 'a public field');
-    assert.deepEqual(audit.redactions.map((entry) => entry.reason), ['secret_pattern:github_token']);
+    assert.deepEqual(
+      audit.redactions.map((entry) => entry.reason),
+      ['secret_pattern:github_token'],
+    );
   });
 
   it('cannot list a built-in credential or control field, or one of the tool’s sensitive fields', () => {

@@ -9,7 +9,12 @@ import { FAKE_SECRETS } from '../../../testkit/security/secret-corpus.js';
 import { cpuMs } from '../../../testkit/security/cpu-time.js';
 
 const CAP = 2_000;
-const capped = new Redactor({ sensitiveFields: [], protectedSubstrings: ['idem-wf-42-call-0001'], protectedExact: ['tenant-acme'], maxScanChars: CAP });
+const capped = new Redactor({
+  sensitiveFields: [],
+  protectedSubstrings: ['idem-wf-42-call-0001'],
+  protectedExact: ['tenant-acme'],
+  maxScanChars: CAP,
+});
 
 /** `carrier` placed in filler so that the secret inside it starts `before` characters ahead of the cut. */
 function straddling(carrier: string, secret: string, before: number): string {

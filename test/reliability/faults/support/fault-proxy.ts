@@ -114,7 +114,14 @@ export async function startFaultProxy(target: string, random: () => number = Mat
     const upstream = connect(port, host);
     let connection: Connection | undefined = undefined;
     const held = () => blackHole || connection?.stalled === true;
-    connection = { cut: false, stalled: false, client, upstream, toUpstream: new Direction(upstream, latencyMs, held), toClient: new Direction(client, latencyMs, held) };
+    connection = {
+      cut: false,
+      stalled: false,
+      client,
+      upstream,
+      toUpstream: new Direction(upstream, latencyMs, held),
+      toClient: new Direction(client, latencyMs, held),
+    };
     const { toUpstream, toClient } = connection;
     open.add(connection);
     client.on('data', (chunk: Buffer) => toUpstream.push(chunk));
@@ -170,7 +177,10 @@ export async function startFaultProxy(target: string, random: () => number = Mat
     },
     endBlackHole: (held) => {
       blackHole = false;
-      resume([...open].filter((c) => !c.stalled), held);
+      resume(
+        [...open].filter((c) => !c.stalled),
+        held,
+      );
     },
     stallOpenConnections: () => {
       for (const connection of open) connection.stalled = true;

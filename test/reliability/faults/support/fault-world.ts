@@ -40,7 +40,10 @@ export async function startFaultWorld(label: string, options: FaultWorldOptions 
     },
     // Unauthenticated decisions, like the worker processes and the plugin workers the fault tests start beside the
     // harness's: every worker of a task queue must judge a decision alike, and signatures are not what these test.
-    { decisions: unauthenticatedForDevelopment(), ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }) },
+    {
+      decisions: unauthenticatedForDevelopment(),
+      ...(options.safeRetryTools === undefined ? {} : { safeRetryTools: options.safeRetryTools }),
+    },
   );
   const bundle = await writeBundleFile(harness.workflowBundle.code);
   const database = db as TestDatabase | null;
@@ -62,7 +65,10 @@ export async function startFaultWorld(label: string, options: FaultWorldOptions 
     db: database,
     spawnWorker: async (overrides) => {
       // A standby process was loaded with the shared configuration; one with overrides is started fresh.
-      const next = overrides === undefined ? (standbys.shift() ?? prepareWorker(config)) : prepareWorker({ ...config, ...overrides });
+      const next =
+        overrides === undefined
+          ? (standbys.shift() ?? prepareWorker(config))
+          : prepareWorker({ ...config, ...overrides });
       while (standbys.length < (options.standby ?? 0)) standbys.push(prepareWorker(config));
       const worker = await next.start();
       workers.add(worker);

@@ -11,7 +11,6 @@ import { writeBundleFile } from './bundle-file.js';
 import { startRestartableTemporal, type RestartableTemporal } from './restartable-temporal.js';
 import { prepareWorker, type WorkerProcess } from './spawn-worker.js';
 
-
 /**
  * What the restart tests run on: a Temporal dev server that can be killed and restarted on its database file, a test
  * database, the payments service, and one worker process (more are pushed onto `workers` when one dies).

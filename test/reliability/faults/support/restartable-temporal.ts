@@ -13,8 +13,12 @@ export interface RestartableTemporal {
 
 export async function startRestartableTemporal(dbFilename: string): Promise<RestartableTemporal> {
   const cli = resolveTemporalCli({ env: process.env, projectRoot: PROJECT_ROOT });
-  if (cli === null) throw new Error('Temporal CLI not found (TEMPORAL_CLI_PATH, PATH, .tools/bin/temporal, SDK cache); run scripts/install-temporal-cli.sh');
-  const start = (port?: number) => startDevServer({ cliPath: cli.path, dbFilename, startTimeoutMs: 90_000, ...(port === undefined ? {} : { port }) });
+  if (cli === null)
+    throw new Error(
+      'Temporal CLI not found (TEMPORAL_CLI_PATH, PATH, .tools/bin/temporal, SDK cache); run scripts/install-temporal-cli.sh',
+    );
+  const start = (port?: number) =>
+    startDevServer({ cliPath: cli.path, dbFilename, startTimeoutMs: 90_000, ...(port === undefined ? {} : { port }) });
   let server: DevServer = await start();
   const port = Number(server.address.split(':').at(-1));
   return {

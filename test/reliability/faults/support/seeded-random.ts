@@ -3,7 +3,8 @@ export class SeededRandom {
   private state: number;
 
   constructor(readonly seed: number) {
-    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`seed must be an integer in 0..2^32-1, got ${seed}`);
+    if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+      throw new Error(`seed must be an integer in 0..2^32-1, got ${seed}`);
     this.state = seed;
   }
 
@@ -43,6 +44,7 @@ export function seedFromEnv(name: string, env: NodeJS.ProcessEnv = process.env):
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return Math.floor(Math.random() * 0xffffffff);
   const seed = Number(raw);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new Error(`${name} must be an integer in 0..4294967295, got '${raw}'`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
+    throw new Error(`${name} must be an integer in 0..4294967295, got '${raw}'`);
   return seed;
 }

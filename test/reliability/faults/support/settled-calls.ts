@@ -49,7 +49,10 @@ export async function assertSettled(
     const charge = payments.charge(call.key);
     const ledger = await store.getLedgerEntry(call.key);
     const record = await store.getReconciliation(call.key);
-    const story = record === null ? 'never reconciled' : `reconciliation round ${record.round}, findings ${record.attempts.map((a) => a.finding).join('/') || 'none'}`;
+    const story =
+      record === null
+        ? 'never reconciled'
+        : `reconciliation round ${record.round}, findings ${record.attempts.map((a) => a.finding).join('/') || 'none'}`;
     const where = `${call.workflowId} ${call.key} (${payments.dispatches(call.key)} requests, ${payments.commits(call.key)} commits, ${story})`;
     if (record !== null) {
       reconciled++;
@@ -60,23 +63,47 @@ export async function assertSettled(
       assert.equal(modelResult.execution.outcome, 'committed', `${where}: a success committed`);
       assert.equal(payments.commits(call.key), 1, `${where}: exactly one side effect`);
       assert.ok(charge !== undefined);
-      assert.equal(modelResult.execution.receipt?.external_id, charge.charge_id, `${where}: the model result names the provider's charge`);
+      assert.equal(
+        modelResult.execution.receipt?.external_id,
+        charge.charge_id,
+        `${where}: the model result names the provider's charge`,
+      );
       assert.equal(ledger?.status, 'completed', `${where}: ledger row completed`);
-      assert.equal(ledger.modelResult?.execution.receipt?.external_id, charge.charge_id, `${where}: the ledger names the provider's charge`);
+      assert.equal(
+        ledger.modelResult?.execution.receipt?.external_id,
+        charge.charge_id,
+        `${where}: the ledger names the provider's charge`,
+      );
       assert.ok(call.result.auditRef !== null, `${where}: the success is audited`);
       const audit = await store.getAudit(call.result.auditRef.audit_id);
       assert.ok(audit !== null, `${where}: audit row present`);
-      assert.equal(audit.audit.downstream.receipt_external_id, charge.charge_id, `${where}: the audit names the provider's charge`);
+      assert.equal(
+        audit.audit.downstream.receipt_external_id,
+        charge.charge_id,
+        `${where}: the audit names the provider's charge`,
+      );
       // A reconciliation that found "not committed" is followed by the one safe re-dispatch (audit attempts 101–199).
-      if (record?.outcome === 'committed') assert.equal(record.receiptExternalId, charge.charge_id, `${where}: reconciliation receipt`);
-      else if (record !== null) assert.ok(audit.attempt > 100 && audit.attempt < 200, `${where}: succeeded after 'not committed' only by the safe re-dispatch (attempt ${audit.attempt})`);
+      if (record?.outcome === 'committed')
+        assert.equal(record.receiptExternalId, charge.charge_id, `${where}: reconciliation receipt`);
+      else if (record !== null)
+        assert.ok(
+          audit.attempt > 100 && audit.attempt < 200,
+          `${where}: succeeded after 'not committed' only by the safe re-dispatch (attempt ${audit.attempt})`,
+        );
     } else {
       failed++;
-      assert.equal(modelResult.status, 'failed', `${where}: settled (status ${modelResult.status}, error ${modelResult.error?.code ?? 'none'})`);
+      assert.equal(
+        modelResult.status,
+        'failed',
+        `${where}: settled (status ${modelResult.status}, error ${modelResult.error?.code ?? 'none'})`,
+      );
       assert.ok(mayFail(call, record), `${where}: may not fail, failed with ${modelResult.error?.code ?? 'no code'}`);
       assert.equal(modelResult.execution.outcome, 'not_started', `${where}: a failure did not start anything`);
       assert.equal(payments.commits(call.key), 0, `${where}: no side effect behind a failure`);
-      assert.ok(ledger === null || ledger.status === 'released', `${where}: ledger row released (is ${ledger?.status})`);
+      assert.ok(
+        ledger === null || ledger.status === 'released',
+        `${where}: ledger row released (is ${ledger?.status})`,
+      );
       if (record !== null) assert.equal(record.outcome, 'not_committed', `${where}: reconciliation outcome`);
     }
   }
@@ -93,9 +120,20 @@ export async function assertSettled(
 }
 
 /** The whole store against the whole provider: nothing unsettled, no duplicate, no receipt the provider lacks. */
-async function assertStoreAgreesWithProvider({ store, payments, db }: { store: ToolStore; payments: PaymentsService; db: TestDatabase }): Promise<void> {
-  const { rows: ledgerStates } = await db.pool.query<{ status: string; n: string }>('SELECT status, count(*) AS n FROM ttc_ledger GROUP BY status ORDER BY status');
-  for (const { status, n } of ledgerStates) assert.ok(status === 'completed' || status === 'released', `${n} ledger rows are still '${status}'`);
+async function assertStoreAgreesWithProvider({
+  store,
+  payments,
+  db,
+}: {
+  store: ToolStore;
+  payments: PaymentsService;
+  db: TestDatabase;
+}): Promise<void> {
+  const { rows: ledgerStates } = await db.pool.query<{ status: string; n: string }>(
+    'SELECT status, count(*) AS n FROM ttc_ledger GROUP BY status ORDER BY status',
+  );
+  for (const { status, n } of ledgerStates)
+    assert.ok(status === 'completed' || status === 'released', `${n} ledger rows are still '${status}'`);
   assert.deepEqual(await store.listUnsettled(), [], 'no reconciliation is open or escalated');
   for (const key of payments.keys()) {
     const commits = payments.commits(key);
@@ -103,14 +141,25 @@ async function assertStoreAgreesWithProvider({ store, payments, db }: { store: T
     if (commits === 1) {
       const ledger = await store.getLedgerEntry(key);
       assert.equal(ledger?.status, 'completed', `${key}: a side effect the ledger does not show as completed`);
-      assert.equal(ledger.modelResult?.execution.receipt?.external_id, payments.charge(key)?.charge_id, `${key}: ledger receipt`);
+      assert.equal(
+        ledger.modelResult?.execution.receipt?.external_id,
+        payments.charge(key)?.charge_id,
+        `${key}: ledger receipt`,
+      );
     }
   }
-  const { rows: audits } = await db.pool.query<{ audit_id: string; idempotency_key: string }>('SELECT audit_id, idempotency_key FROM ttc_audit');
+  const { rows: audits } = await db.pool.query<{ audit_id: string; idempotency_key: string }>(
+    'SELECT audit_id, idempotency_key FROM ttc_audit',
+  );
   for (const row of audits) {
     const audit = await store.getAudit(row.audit_id);
     assert.ok(audit !== null, `audit ${row.audit_id} reads back and matches its digest`);
     const receipt = audit.audit.downstream.receipt_external_id;
-    if (receipt !== null) assert.equal(receipt, payments.charge(row.idempotency_key)?.charge_id, `audit ${row.audit_id} names a charge the provider has for ${row.idempotency_key}`);
+    if (receipt !== null)
+      assert.equal(
+        receipt,
+        payments.charge(row.idempotency_key)?.charge_id,
+        `audit ${row.audit_id} names a charge the provider has for ${row.idempotency_key}`,
+      );
   }
 }

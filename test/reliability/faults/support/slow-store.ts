@@ -21,7 +21,9 @@ export function slowStore(store: ToolStore): SlowStore {
   const gates = new Map<string, { readonly opened: Promise<void>; readonly open: () => void }>();
   const dispatchRecordKey = (input: RecordExecutionInput): string | null => {
     const { audit } = input.execution;
-    return audit.attempt > AUDIT_ATTEMPT_BASE.dispatch && audit.attempt < AUDIT_ATTEMPT_BASE.redispatch ? audit.idempotency_key : null;
+    return audit.attempt > AUDIT_ATTEMPT_BASE.dispatch && audit.attempt < AUDIT_ATTEMPT_BASE.redispatch
+      ? audit.idempotency_key
+      : null;
   };
   const slow: ToolStore = new Proxy(store, {
     get(target, property, receiver) {

@@ -28,7 +28,11 @@ export interface StandbyWorker {
 
 /** Starts a worker process in standby (loading its code now); `start` it when it is needed. */
 export function prepareWorker(config: WorkerProcessConfig): StandbyWorker {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerEntry, JSON.stringify({ ...config, standby: true })], { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', workerEntry, JSON.stringify({ ...config, standby: true })],
+    { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+  );
   const lines: string[] = [];
   let ready!: () => void;
   const readyLine = new Promise<void>((resolve) => (ready = resolve));
@@ -70,8 +74,14 @@ export function prepareWorker(config: WorkerProcessConfig): StandbyWorker {
     start: async (startTimeoutMs = 90_000) => {
       child.stdin.write(`${WORKER_START_LINE}\n`);
       let timer: NodeJS.Timeout | undefined;
-      const stalled = new Promise<'stalled'>((resolve) => (timer = setTimeout(() => resolve('stalled'), startTimeoutMs)));
-      const outcome = await Promise.race([readyLine.then(() => 'ready' as const), exit.then(() => 'exited' as const), stalled]);
+      const stalled = new Promise<'stalled'>(
+        (resolve) => (timer = setTimeout(() => resolve('stalled'), startTimeoutMs)),
+      );
+      const outcome = await Promise.race([
+        readyLine.then(() => 'ready' as const),
+        exit.then(() => 'exited' as const),
+        stalled,
+      ]);
       clearTimeout(timer);
       if (outcome !== 'ready') {
         await kill();
