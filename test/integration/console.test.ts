@@ -9,9 +9,7 @@ import { auditDigest } from '../../src/contract/bindings.js';
 import { canonicalJson } from '../../src/contract/canonical-json.js';
 import { formatDecisionKey } from '../../src/decisions/index.js';
 import { PENDING_APPROVALS_QUERY, RECONCILE_STATE_QUERY } from '../../src/wire/names.js';
-import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
 import {
-  reconcileWorkflowId,
   type ApprovalDecision,
   type PendingApproval,
   type ReconcileStatus,
@@ -21,6 +19,7 @@ import { freePort } from '../../src/testing/free-port.js';
 import { startCli } from '../support/cli-process.js';
 import { ConsoleBrowser } from '../support/console-browser.js';
 import { TEST_DECISION_KEY } from '../support/decisions.js';
+import { escalatedCharge } from '../support/escalated-charge.js';
 import { eventually } from '../support/eventually.js';
 import { asOwnerWithoutTriggers, databaseEnv, openTestDatabase, type TestDatabase } from '../support/postgres.js';
 import { CAPTURED_DECISIONS_QUERY } from '../support/test-workflows.js';
@@ -193,29 +192,7 @@ test(
   "an escalated reconciliation is listed with its findings and resolved from the page, audited as the operator's",
   { timeout: 180_000 },
   async () => {
-    const key = chargeKey(principal.tenant, 'pay_console_4');
-    h.payments.inject(key, 'commit_then_hang');
-    h.payments.setStatusFault(key, 'unavailable');
-    const handle = await h.temporal.client.workflow.start('runToolCall', {
-      taskQueue: h.taskQueue,
-      workflowId: 'console-escalate-1',
-      args: [
-        TOOLS.charge,
-        { payment_id: 'pay_console_4', customer: 'cus_1', amount_cents: 500 },
-        {
-          principal,
-          timeoutMs: 1500,
-          reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 10_000 },
-        },
-      ],
-    });
-    const reconciler = h.temporal.client.workflow.getHandle(reconcileWorkflowId(key));
-    await eventually(
-      'escalation',
-      async () =>
-        (await reconciler.describe()).typedSearchAttributes.get(RECONCILE_STATE_SA) === 'escalated' ? true : undefined,
-      60_000,
-    );
+    const { key, handle, reconciler } = await escalatedCharge(h, principal, 'pay_console_4', 'console-escalate-1');
     const browser = new ConsoleBrowser(await consoleUrl());
     const page = await eventually('the console to list the escalation', async () => {
       const body = (await browser.get('/')).body;

@@ -7,16 +7,11 @@ import type { Page } from 'playwright-core';
 import { serveConsole, type ServedConsole } from '../../src/cli/console-command.js';
 import { storeBackend } from '../../src/cli/console/store-backend.js';
 import { PENDING_APPROVALS_QUERY, RECONCILE_STATE_QUERY } from '../../src/wire/names.js';
-import { RECONCILE_STATE_SA } from '../../src/wire/search-attributes.js';
-import {
-  reconcileWorkflowId,
-  type PendingApproval,
-  type ReconcileStatus,
-  type ToolCallResult,
-} from '../../workflows/index.js';
-import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
+import { type PendingApproval, type ReconcileStatus, type ToolCallResult } from '../../workflows/index.js';
+import { TOOLS } from '../../testkit/payment-tools.js';
 import { launchHeadlessChromium, skipWithoutChromium, type HeadlessChromium } from '../support/chromium.js';
 import { TEST_DECISION_KEY } from '../support/decisions.js';
+import { escalatedCharge } from '../support/escalated-charge.js';
 import { eventually } from '../support/eventually.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 import { see, seeAfterReloads } from './console-page.js';
@@ -53,30 +48,11 @@ describe('operator console: resolving and refusing', { skip }, () => {
     'an escalated payment is listed with its findings and resolved as committed from the page',
     { timeout: 180_000 },
     async () => {
-      const key = chargeKey(principal.tenant, 'pay_ui_console_1');
-      h.payments.inject(key, 'commit_then_hang');
-      h.payments.setStatusFault(key, 'unavailable');
-      const handle = await h.temporal.client.workflow.start('runToolCall', {
-        taskQueue: h.taskQueue,
-        workflowId: 'ui-console-escalate-1',
-        args: [
-          TOOLS.charge,
-          { payment_id: 'pay_ui_console_1', customer: 'cus_1', amount_cents: 500 },
-          {
-            principal,
-            timeoutMs: 1500,
-            reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 10_000 },
-          },
-        ],
-      });
-      const reconciler = h.temporal.client.workflow.getHandle(reconcileWorkflowId(key));
-      await eventually(
-        'escalation',
-        async () =>
-          (await reconciler.describe()).typedSearchAttributes.get(RECONCILE_STATE_SA) === 'escalated'
-            ? true
-            : undefined,
-        60_000,
+      const { key, handle, reconciler } = await escalatedCharge(
+        h,
+        principal,
+        'pay_ui_console_1',
+        'ui-console-escalate-1',
       );
 
       const card = page.getByTestId('reconciliation').filter({ hasText: key });
