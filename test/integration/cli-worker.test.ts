@@ -216,7 +216,8 @@ test(
       const deadline = Date.now() + 240_000;
       let printed: RegExpExecArray | null = null;
       while (printed === null) {
-        printed = /approve with: (.+ approve \S+ \S+ --digest [0-9a-f]{64} --approver) <you>\n/.exec(demo.stdout());
+        // The manual path points to the operator console and gives the CLI command beside it.
+        printed = /\(or with: (.+ approve \S+ \S+ --digest [0-9a-f]{64} --approver) <you>\)\n/.exec(demo.stdout());
         assert.ok(
           demo.child.exitCode === null && Date.now() < deadline,
           `the demo printed no approve command\n${demo.stdout()}\n${demo.stderr()}`,
