@@ -97,7 +97,7 @@ async function startAgentWorker(): Promise<void> {
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
   });
   await h.worker.stop();
-  await h.startWorker({ taskQueue, workflowBundle, plugins: [aiSdk] });
+  await h.startWorker({ taskQueue, workflowBundle, extraPlugins: [aiSdk] });
 }
 
 /** Waits until the agent's workflow has the refund of `paymentId` pending approval (writes are asked one at a time). */

@@ -27,8 +27,13 @@ export interface RuntimeHarness {
   readonly workflowBundle: { code: string };
   /** DATABASE_URL and DATABASE_SCHEMA of the store, for a CLI process on it (empty when the store factory gives none). */
   readonly databaseEnv: Readonly<Record<string, string>>;
-  /** Starts a worker with the plugin (and any extra options; extra plugins come after it); stop it before the harness. */
-  startWorker(extra?: Partial<WorkerOptions>): Promise<RunningWorker>;
+  /**
+   * Starts a worker with the harness's plugin, then `extraPlugins`; given `plugins`, those replace them all (a test
+   * that wires its own contract plugin). Other options override the defaults. Stop it before the harness.
+   */
+  startWorker(
+    extra?: Partial<WorkerOptions> & { readonly extraPlugins?: WorkerOptions['plugins'] },
+  ): Promise<RunningWorker>;
   /** Replays the recorded histories of these workflows against the current workflow code; returns failures. */
   replay(workflowIds: readonly string[]): Promise<string[]>;
   stop(): Promise<void>;
@@ -79,7 +84,7 @@ export async function startRuntimeHarness(
       taskQueue,
       workflowBundle,
       databaseEnv,
-      startWorker: async ({ plugins = [], ...extra } = {}) => {
+      startWorker: async ({ plugins, extraPlugins = [], ...extra } = {}) => {
         const worker = await Worker.create({
           connection: temporal.nativeConnection,
           namespace: temporal.server.namespace,
@@ -88,7 +93,7 @@ export async function startRuntimeHarness(
           shutdownGraceTime: '1s',
           // A worker whose activities never confirm cancellation must not hang the test run.
           shutdownForceTime: '15s',
-          plugins: [
+          plugins: plugins ?? [
             new ToolContractPlugin({
               tools,
               store,
@@ -99,7 +104,7 @@ export async function startRuntimeHarness(
               ...(options.forbidSelfApproval === undefined ? {} : { forbidSelfApproval: options.forbidSelfApproval }),
               ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
             }),
-            ...plugins,
+            ...extraPlugins,
           ],
           ...extra,
         });
