@@ -22,7 +22,7 @@ export interface CallPreview {
 /**
  * What an approver is shown of a call, and the digest a decision on it is bound to: both over the arguments the
  * input layer accepted (`digestArguments`), so what is digested is what the preview shows. The one place both are
- * made: the call's preparation and the record written for the approver must agree to the byte.
+ * made: the approval request's checks and the record written for the approver must agree to the byte.
  */
 export function callPreview(
   tool: AnyToolImplementation,

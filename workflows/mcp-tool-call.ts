@@ -22,7 +22,7 @@ export interface McpToolCallInput {
  * MCP request always names the same side effect.
  */
 export async function mcpToolCall(input: McpToolCallInput): Promise<ToolCallResult> {
-  // Installed first, so a decision that arrives before the call is prepared is kept rather than lost.
+  // Installed first, so a decision that arrives before the call asks for it is kept rather than lost.
   installApprovalHandlers();
   return callTool(input.tool, input.args, { ...input.options, principal: input.principal, callId: MCP_CALL_ID });
 }

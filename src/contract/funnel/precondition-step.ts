@@ -10,7 +10,7 @@ import type { ToolExecution } from './tool-execution.js';
 export type Executor = (tool: AnyToolImplementation, rawArgs: unknown, ctx: ExecutionContext) => Promise<ToolExecution>;
 
 /**
- * Precondition layer, right before the handler (and only then: not when a call is prepared, replayed or reconciled —
+ * Precondition layer, right before the handler (and only then: not when an approval is requested, a result replayed or a write reconciled —
  * a write that already happened is not judged again on what it changed): each of the write's preconditions reads its
  * premise again, as the write's caller, and the write runs only when every read succeeded and its `holds` accepts the
  * fresh data. Otherwise it does not start: `PRECONDITION_FAILED` (the reason and the read's digests in the audit).
