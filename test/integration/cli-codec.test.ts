@@ -1,21 +1,17 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { Client } from '@temporalio/client';
 import { EXIT_CODES } from '../../src/cli/cli-error.js';
 import { AesGcmPayloadCodec, parseCodecKeys } from '../../src/codec/index.js';
 import type { ToolCallResult } from '../../workflows/index.js';
 import { runCli, startCli } from '../support/cli-process.js';
-import { databaseEnv, openTestDatabase, type TestDatabase } from '../support/postgres.js';
-import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
+import { useCliStack } from '../support/cli-stack.js';
 
 // With TTC_CODEC_KEYS the worker encrypts every payload: the server's history holds ciphertext only, and the CLI's
 // operator commands still read the workflow (they decode with the same keys).
 const KEYS = `k1:${randomBytes(32).toString('base64')}`;
 const ORDER_ID = 'ord_1001';
-let temporal: TestTemporal;
-let db: TestDatabase;
-let env: Record<string, string | undefined>;
 
 /** Every string and byte field of a history, as text (strings also base64-decoded): what a reader of the server sees. */
 function readableText(value: unknown): string[] {
@@ -25,26 +21,7 @@ function readableText(value: unknown): string[] {
   return Object.values(value).flatMap(readableText);
 }
 
-before(
-  async () => {
-    [temporal, db] = await Promise.all([startTestTemporal(), openTestDatabase('it-cli-codec', { migrate: false })]);
-    env = {
-      TEMPORAL_ADDRESS: temporal.server.address,
-      TEMPORAL_NAMESPACE: temporal.server.namespace,
-      ...databaseEnv(db),
-      TTC_CODEC_KEYS: KEYS,
-    };
-  },
-  { timeout: 180_000 },
-);
-
-after(
-  async () => {
-    await temporal?.stop();
-    await db?.close();
-  },
-  { timeout: 60_000 },
-);
+const stack = useCliStack('it-cli-codec', { TTC_CODEC_KEYS: KEYS });
 
 test(
   'an encrypting worker leaves only ciphertext in history; pending decodes with the keys and fails without them',
@@ -62,13 +39,13 @@ test(
         '--task-queue',
         taskQueue,
       ],
-      { env },
+      { env: stack.env },
     );
     try {
       await worker.waitForEvent('ready', 180_000);
       const client = new Client({
-        connection: temporal.connection,
-        namespace: temporal.server.namespace,
+        connection: stack.temporal.connection,
+        namespace: stack.temporal.server.namespace,
         dataConverter: { payloadCodecs: [new AesGcmPayloadCodec(parseCodecKeys(KEYS))] },
       });
       const workflowId = `cli-codec-call-${process.pid}`;
@@ -81,12 +58,12 @@ test(
       assert.equal((result.modelResult.data as { id: string }).id, ORDER_ID);
 
       // History as the server holds it, read without the codec.
-      const history = await temporal.client.workflow.getHandle(workflowId).fetchHistory();
+      const history = await stack.temporal.client.workflow.getHandle(workflowId).fetchHistory();
       const text = readableText(history);
       assert.ok(text.includes('binary/encrypted'), 'payloads are encrypted');
       assert.ok(!text.some((entry) => entry.includes(ORDER_ID)), 'no argument or result in plaintext');
 
-      const pending = await runCli(['pending', workflowId], { env });
+      const pending = await runCli(['pending', workflowId], { env: stack.env });
       assert.equal(pending.code, EXIT_CODES.ok, pending.stderr);
       assert.deepEqual(
         (JSON.parse(pending.stdout) as { workflows: { approvals: unknown[] }[] }).workflows.map(
@@ -94,7 +71,7 @@ test(
         ),
         [[]],
       );
-      const keyless = await runCli(['pending', workflowId], { env: { ...env, TTC_CODEC_KEYS: undefined } });
+      const keyless = await runCli(['pending', workflowId], { env: { ...stack.env, TTC_CODEC_KEYS: undefined } });
       assert.notEqual(keyless.code, EXIT_CODES.ok, 'without the keys the answer cannot be read');
     } finally {
       worker.child.kill('SIGTERM');

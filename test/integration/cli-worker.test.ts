@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,37 +10,14 @@ import { freePort } from '../../src/testing/free-port.js';
 import { PENDING_APPROVALS_QUERY } from '../../src/wire/names.js';
 import type { ToolCallResult } from '../../workflows/index.js';
 import { runCli, runShellLine, startCli } from '../support/cli-process.js';
-import { databaseEnv, openTestDatabase, type TestDatabase } from '../support/postgres.js';
+import { useCliStack } from '../support/cli-stack.js';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
-import { startTestTemporal, type TestTemporal } from '../../testkit/temporal-server.js';
 
 // `tool-contract worker` as a child process against this file's dev server and database, configured as a deployment
 // is: DATABASE_URL the application role, DATABASE_OWNER_URL the owner, and a principal key.
 const PRINCIPAL_KEY = 'cli-worker-test-principal-key-0123456789';
-let temporal: TestTemporal;
-let db: TestDatabase;
-let env: Record<string, string>;
 
-before(
-  async () => {
-    [temporal, db] = await Promise.all([startTestTemporal(), openTestDatabase('it-cli-worker', { migrate: false })]);
-    env = {
-      TEMPORAL_ADDRESS: temporal.server.address,
-      TEMPORAL_NAMESPACE: temporal.server.namespace,
-      ...databaseEnv(db),
-      TTC_PRINCIPAL_KEY: PRINCIPAL_KEY,
-    };
-  },
-  { timeout: 180_000 },
-);
-
-after(
-  async () => {
-    await temporal?.stop();
-    await db?.close();
-  },
-  { timeout: 60_000 },
-);
+const stack = useCliStack('it-cli-worker', { TTC_PRINCIPAL_KEY: PRINCIPAL_KEY });
 
 test(
   "worker --tools runs the user's tools with the plugin, migrates the database as the owner, keys principal references, and exits cleanly on SIGTERM",
@@ -59,16 +36,16 @@ test(
         '--task-queue',
         taskQueue,
       ],
-      { env: { ...env, TTC_METRICS_BIND: metricsBind } },
+      { env: { ...stack.env, TTC_METRICS_BIND: metricsBind } },
     );
     try {
       const ready = await worker.waitForEvent('ready', 180_000);
       assert.equal(ready['taskQueue'], taskQueue);
       assert.deepEqual(ready['tools'], ['orders.get']);
-      assert.equal(ready['temporalAddress'], temporal.server.address);
+      assert.equal(ready['temporalAddress'], stack.temporal.server.address);
 
       const workflowId = `cli-worker-call-${process.pid}`;
-      const result = (await temporal.client.workflow.execute('runToolCall', {
+      const result = (await stack.temporal.client.workflow.execute('runToolCall', {
         taskQueue,
         workflowId,
         args: ['orders.get', { order_id: 'ord_1001' }, { principal: { tenant: 't-1', subject: 'u-1' } }],
@@ -76,13 +53,13 @@ test(
       assert.equal(result.modelResult.status, 'succeeded');
       assert.deepEqual((result.modelResult.data as { id: string }).id, 'ord_1001');
       // The worker migrated the empty schema and its plugin wrote the audit there.
-      const audits = await db.store().listAudits({ workflowId });
+      const audits = await stack.db.store().listAudits({ workflowId });
       assert.equal(audits.length, 1);
       assert.equal(audits[0]!.audit.tool, 'orders.get');
       assert.equal(audits[0]!.audit.principal_ref, principalRef({ tenant: 't-1', subject: 'u-1' }, PRINCIPAL_KEY));
-      const owners = await db.ownerPool.query<{ n: number }>(
+      const owners = await stack.db.ownerPool.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = current_schema() AND tableowner = $1',
-        [db.appRole],
+        [stack.db.appRole],
       );
       assert.equal(owners.rows[0]!.n, 0, 'the owner migrated: the application role owns no table');
       assert.doesNotMatch(
@@ -109,33 +86,37 @@ test(
   { timeout: 180_000 },
   async () => {
     const unreachable = await runCli(['worker'], {
-      env: { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` },
+      env: { ...stack.env, TEMPORAL_ADDRESS: `127.0.0.1:${await freePort()}` },
     });
     assert.equal(unreachable.code, EXIT_CODES.unavailable, unreachable.stderr);
     assert.match(unreachable.stderr, /cannot reach the Temporal server at 127\.0\.0\.1:\d+/);
 
-    const missingModule = await runCli(['worker', '--tools', 'no/such/module.ts', '--task-queue', 'q'], { env });
+    const missingModule = await runCli(['worker', '--tools', 'no/such/module.ts', '--task-queue', 'q'], {
+      env: stack.env,
+    });
     assert.equal(missingModule.code, EXIT_CODES.usage, missingModule.stderr);
     assert.match(missingModule.stderr, /--tools: no such file/);
-    const notTools = await runCli(['worker', '--tools', 'test/support/tools.ts', '--task-queue', 'q'], { env });
+    const notTools = await runCli(['worker', '--tools', 'test/support/tools.ts', '--task-queue', 'q'], {
+      env: stack.env,
+    });
     assert.equal(notTools.code, EXIT_CODES.usage, notTools.stderr);
     assert.match(notTools.stderr, /must export `tools`/);
-    const noQueue = await runCli(['worker', '--tools', 'test/support/cli-worker-tools.ts'], { env });
+    const noQueue = await runCli(['worker', '--tools', 'test/support/cli-worker-tools.ts'], { env: stack.env });
     assert.equal(noQueue.code, EXIT_CODES.usage);
     assert.match(noQueue.stderr, /--task-queue/);
     const badBind = await runCli(['worker', '--tools', 'test/support/cli-worker-tools.ts', '--task-queue', 'q'], {
-      env: { ...env, TTC_METRICS_BIND: 'no-port-here' },
+      env: { ...stack.env, TTC_METRICS_BIND: 'no-port-here' },
     });
     assert.equal(badBind.code, EXIT_CODES.usage, badBind.stderr);
     assert.match(badBind.stderr, /TTC_METRICS_BIND must be host:port/);
     const shortKey = await runCli(['worker', '--tools', 'test/support/cli-worker-tools.ts', '--task-queue', 'q'], {
-      env: { ...env, TTC_PRINCIPAL_KEY: 'too-short-a-key' },
+      env: { ...stack.env, TTC_PRINCIPAL_KEY: 'too-short-a-key' },
     });
     assert.equal(shortKey.code, EXIT_CODES.usage, shortKey.stderr);
     assert.match(shortKey.stderr, /TTC_PRINCIPAL_KEY must be at least 32 bytes/);
     assert.doesNotMatch(shortKey.stderr, /too-short-a-key/, 'the key is never printed');
     // The demo's tools include one that requires approval: with no key to verify decisions, the worker does not start.
-    const keyless = await runCli(['worker'], { env, cwd: mkdtempSync(join(tmpdir(), 'ttc-no-keys-')) });
+    const keyless = await runCli(['worker'], { env: stack.env, cwd: mkdtempSync(join(tmpdir(), 'ttc-no-keys-')) });
     assert.equal(keyless.code, EXIT_CODES.usage, keyless.stderr);
     assert.match(
       keyless.stderr,
@@ -150,7 +131,7 @@ test(
   async () => {
     // The approval service's key: the worker verifies with its public half, the auto-approving demo signs with it.
     const signing = {
-      ...env,
+      ...stack.env,
       TTC_DECISION_KEY: formatDecisionKey(generateDecisionKey('ed25519', 'cli-worker'), 'signing'),
     };
     const worker = startCli(['worker', '--json'], { env: signing });
@@ -176,7 +157,7 @@ test(
         assert.equal(summary.uiUrl, null, 'demo does not own a server, so it knows no UI');
         assert.equal(summary.summary?.status, 'COMPLETED');
         assert.equal(summary.summary?.refundsCommitted, 1);
-        const handle = temporal.client.workflow.getHandle(String(summary.summary?.workflowId));
+        const handle = stack.temporal.client.workflow.getHandle(String(summary.summary?.workflowId));
         assert.match(
           (await handle.describe()).taskQueue,
           /^ttc-demo-\d+$/,
@@ -211,7 +192,7 @@ test(
   { timeout: 300_000 },
   async () => {
     // As `npm start` runs it in a clone: the source through tsx, so the lines it prints start with `npm run cli --`.
-    const demo = startCli(['demo', '--exit'], { env });
+    const demo = startCli(['demo', '--exit'], { env: stack.env });
     try {
       const deadline = Date.now() + 240_000;
       let printed: RegExpExecArray | null = null;
@@ -225,7 +206,7 @@ test(
         await new Promise((resolve) => setTimeout(resolve, 300));
       }
       assert.match(printed[1]!, /^npm run cli -- approve /);
-      const approve = await runShellLine(`${printed[1]!} ops@example.com`, { cwd: PROJECT_ROOT, env });
+      const approve = await runShellLine(`${printed[1]!} ops@example.com`, { cwd: PROJECT_ROOT, env: stack.env });
       assert.equal(approve.code, 0, approve.stderr);
       assert.equal(
         (JSON.parse(approve.stdout.slice(approve.stdout.indexOf('{'))) as { accepted: boolean }).accepted,
@@ -237,7 +218,7 @@ test(
       const hints = /Inspect: (.+) {3}· {3}pending: (.+) {3}· {3}unsettled: (.+)\n/.exec(demo.stdout());
       assert.ok(hints !== null, demo.stdout());
       for (const line of hints.slice(1)) {
-        const ran = await runShellLine(line, { cwd: PROJECT_ROOT, env });
+        const ran = await runShellLine(line, { cwd: PROJECT_ROOT, env: stack.env });
         assert.equal(ran.code, 0, `${line}\n${ran.stderr}`);
       }
     } finally {
