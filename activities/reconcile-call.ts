@@ -6,6 +6,9 @@ import { type AnyToolImplementation } from '../src/contract/tool-spec.js';
 import { receiptReconciled } from '../src/contract/settled-results.js';
 import type { SettleReconciliationInput } from '../src/store/reconciliation.js';
 import { isStoreError } from '../src/store/store-error.js';
+import { auditRefOf } from '../src/store/ledger.js';
+import { auditIdOf } from '../src/contract/audit-id.js';
+import type { ExecutionContext } from '../src/contract/execution-context.js';
 import { SDK_LOCAL_TIMEOUT_BUFFER_MS } from './attempt-deadline.js';
 import { activityExecutionContext } from './call-context.js';
 import { reportReconciliationStep } from './call-report.js';
@@ -179,42 +182,91 @@ function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promi
       note: null,
       finding: { attempt, detail: receiptExternalId },
     });
-    switch (outcome.state) {
-      case 'unknown': {
-        // The tool's text goes to history and Postgres: redacted like a model result, then cut, then well-formed
-        // (a lone surrogate has no place in either).
-        const reason =
-          outcome.reason !== undefined
-            ? callRedactor(tool, ctx, MAX_FINDING_REASON_CHARS).text(outcome.reason, '/reason', []).toWellFormed()
-            : null;
-        await record('unknown', reason);
-        return { finding: 'unknown', reason: reason ?? 'the authoritative system does not know yet' };
-      }
-      case 'not_committed': {
-        try {
-          await runtime.store.settleReconciliation(byReceipt('not_committed', null));
-        } catch (error) {
-          // Not final yet: the fenced attempt may still send its request, or a commit of it was just recorded. The
-          // refused settlement recorded nothing, so the answer is recorded on its own.
-          if (!isStoreError(error) || error.reason !== 'verdict_premature') throw error;
-          await record('not_committed', null);
-          return { finding: 'unknown', reason: `not committed so far, but not final: ${String(error.details['why'])}` };
+    const answer = async (): Promise<OutcomeFinding> => {
+      switch (outcome.state) {
+        case 'unknown': {
+          // The tool's text goes to history and Postgres: redacted like a model result, then cut, then well-formed
+          // (a lone surrogate has no place in either).
+          const reason =
+            outcome.reason !== undefined
+              ? callRedactor(tool, ctx, MAX_FINDING_REASON_CHARS).text(outcome.reason, '/reason', []).toWellFormed()
+              : null;
+          await record('unknown', reason);
+          return { finding: 'unknown', reason: reason ?? 'the authoritative system does not know yet' };
         }
-        return { finding: 'not_committed', safeRetry: runtime.safeRetryTools.has(tool.name) };
+        case 'not_committed': {
+          try {
+            await runtime.store.settleReconciliation(byReceipt('not_committed', null));
+          } catch (error) {
+            // Not final yet: the fenced attempt may still send its request, or a commit of it was just recorded. The
+            // refused settlement recorded nothing, so the answer is recorded on its own.
+            if (!isStoreError(error) || error.reason !== 'verdict_premature') throw error;
+            await record('not_committed', null);
+            return {
+              finding: 'unknown',
+              reason: `not committed so far, but not final: ${String(error.details['why'])}`,
+            };
+          }
+          return { finding: 'not_committed', safeRetry: runtime.safeRetryTools.has(tool.name) };
+        }
+        case 'committed': {
+          // The reconciled result, the settlement and the finding: one store transaction.
+          const execution = await receiptReconciled(tool, ctx, identity.args, outcome.output);
+          return {
+            finding: 'committed',
+            result: await recordOnce(
+              runtime.store,
+              execution,
+              byReceipt('committed', execution.modelResult.execution.receipt?.external_id ?? null),
+            ),
+          };
+        }
       }
-      case 'committed': {
-        // The reconciled result, the settlement and the finding: one store transaction.
-        const execution = await receiptReconciled(tool, ctx, identity.args, outcome.output);
-        return {
-          finding: 'committed',
-          result: await recordOnce(
-            runtime.store,
-            execution,
-            byReceipt('committed', execution.modelResult.execution.receipt?.external_id ?? null),
-          ),
-        };
-      }
+    };
+    try {
+      return await answer();
+    } catch (error) {
+      // This query ran before and recorded its answer (a worker killed between the store step and Temporal hearing
+      // of it), and the provider answers the retry differently: the answer recorded first is this query's answer.
+      if (!isStoreError(error) || error.reason !== 'reconciliation_conflict') throw error;
+      const earlier = await answeredBefore(runtime, tool, ctx, attempt);
+      if (earlier === null) throw error;
+      return earlier;
     }
+  };
+}
+
+/**
+ * What an earlier run of query `attempt` recorded as its answer, as that run would have returned it, or `null` when
+ * it recorded none (the conflict was another one). A settled round returns its settlement: the reconciled result is
+ * read back by the audit id the query's attempt fixes.
+ */
+async function answeredBefore(
+  runtime: ToolRuntime,
+  tool: AnyToolImplementation,
+  ctx: ExecutionContext,
+  attempt: number,
+): Promise<OutcomeFinding | null> {
+  const round = await runtime.store.getReconciliation(ctx.idempotencyKey);
+  const earlier = round?.attempts.find((recorded) => recorded.attempt === attempt);
+  if (round === null || round === undefined || earlier === undefined) return null;
+  if (round.state !== 'settled') {
+    // A `committed` finding is recorded with its settlement, never alone.
+    if (earlier.finding === 'committed') return null;
+    const reason =
+      earlier.finding === 'unknown'
+        ? (earlier.detail ?? 'the authoritative system does not know yet')
+        : 'an earlier run of this query found it not committed so far, but not final';
+    return { finding: 'unknown', reason };
+  }
+  if (round.via !== 'receipt' || round.outcome !== earlier.finding) return null;
+  if (round.outcome === 'not_committed')
+    return { finding: 'not_committed', safeRetry: runtime.safeRetryTools.has(tool.name) };
+  const recorded = await runtime.store.getAudit(auditIdOf(ctx));
+  if (recorded === null) return null;
+  return {
+    finding: 'committed',
+    result: { modelResult: recorded.modelResult, auditRef: auditRefOf(recorded.audit, recorded.auditSha256) },
   };
 }
 

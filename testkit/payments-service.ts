@@ -59,6 +59,7 @@ export class PaymentsService {
   private readonly statusFaults = new Map<string, StatusFault>();
   private readonly queuedStatusFaults = new Map<string, QueuedStatusFault[]>();
   private readonly statusQueryCounts = new Map<string, number>();
+  private readonly statusQueryHooks = new Map<string, () => Promise<void>>();
   private readonly hanging = new Set<ServerResponse>();
   private readonly payouts = new Map<string, PayoutJob>();
   private readonly payoutRunningPolls = new Map<string, number>();
@@ -105,6 +106,14 @@ export class PaymentsService {
   /** Queues one-shot faults for the next status queries of `key` (then the truth). */
   injectStatus(key: string, ...faults: QueuedStatusFault[]): void {
     this.queuedStatusFaults.set(key, [...(this.queuedStatusFaults.get(key) ?? []), ...faults]);
+  }
+
+  /**
+   * Runs `hook` when the next status query of `key` arrives, before it is answered: for a test that changes the world
+   * while the query is in flight (e.g. writes what an earlier, killed run of that query had recorded).
+   */
+  beforeNextStatusQuery(key: string, hook: () => Promise<void>): void {
+    this.statusQueryHooks.set(key, hook);
   }
 
   /** Status queries that arrived for `key`. */
@@ -190,6 +199,9 @@ export class PaymentsService {
 
   private async chargeStatus(key: string, res: ServerResponse): Promise<void> {
     this.statusQueryCounts.set(key, this.statusQueries(key) + 1);
+    const hook = this.statusQueryHooks.get(key);
+    this.statusQueryHooks.delete(key);
+    await hook?.();
     if (this.statusFaults.get(key) === 'unavailable') return send(res, 503, { error: 'unavailable' });
     const queued = this.queuedStatusFaults.get(key)?.shift();
     if (queued === 'unavailable') return send(res, 503, { error: 'unavailable' });

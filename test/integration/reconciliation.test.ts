@@ -320,6 +320,41 @@ test('a worker stopped and restarted during reconciliation completes it', { time
 });
 
 test(
+  'a query whose earlier run recorded "unknown" before its worker died keeps that answer when the retry hears "committed", and the next query settles the call',
+  { timeout: 120_000 },
+  async () => {
+    const key = chargeKey(principal.tenant, 'pay_rec_9');
+    h.payments.inject(key, 'commit_then_hang');
+    // What a worker killed just after recording query 1 leaves behind: that query's answer, before its retry asks.
+    h.payments.beforeNextStatusQuery(key, async () => {
+      await h.store.recordReconciliationAttempt({
+        idempotencyKey: key,
+        attempt: 1,
+        finding: 'unknown',
+        detail: 'lost',
+      });
+    });
+    const handle = await start('rec-retried-query', TOOLS.charge, 'pay_rec_9');
+    const { modelResult } = (await handle.result()) as ToolCallResult;
+    assert.equal(modelResult.status, 'succeeded');
+    assert.equal(modelResult.execution.delivery, 'receipt_reconciled');
+    assert.equal(h.payments.commits(key), 1);
+    assert.equal(h.payments.dispatches(key), 1);
+    const record = await h.store.getReconciliation(key);
+    assert.deepEqual(
+      record?.attempts.map(({ attempt, finding, detail }) => [attempt, finding, detail]),
+      [
+        [1, 'unknown', 'lost'],
+        [2, 'committed', modelResult.execution.receipt?.external_id],
+      ],
+    );
+    assert.deepEqual([record?.state, record?.outcome, record?.via], ['settled', 'committed', 'receipt']);
+    const reconciler = child(TOOLS.charge, 'pay_rec_9');
+    assert.equal((await reconciler.query<ReconcileStatus>(RECONCILE_STATE_QUERY)).queries, 2);
+  },
+);
+
+test(
   'an accepted payout job is polled by its handle until it is paid: accepted first, then succeeded via receipt_reconciled after two polls',
   { timeout: 120_000 },
   async () => {

@@ -1,7 +1,7 @@
+import { auditIdOf } from '../audit-id.js';
 import { AUDIT_SCHEMA_VERSION, type AuditRecord } from '../audit-record.js';
 import { computeBindings, type TrustedCallInputs } from '../bindings.js';
 import { jsonSafe } from '../call-failure.js';
-import { canonicalJson } from '../canonical-json.js';
 import type { ModelResult } from '../model-result.js';
 import { principalRef } from '../principal-ref.js';
 import type { Redaction } from '../redaction.js';
@@ -58,7 +58,12 @@ export function auditProjection(
   const redactions = [...state.redactions, ...auditRedactions];
   const record: AuditRecord = {
     schema_version: AUDIT_SCHEMA_VERSION,
-    audit_id: `aud_${state.sha256(canonicalJson({ op: ctx.operationId, call: ctx.callId, attempt: ctx.attempt })).slice(0, 24)}`,
+    audit_id: auditIdOf({
+      operationId: ctx.operationId,
+      callId: ctx.callId,
+      attempt: ctx.attempt,
+      sha256: state.sha256,
+    }),
     principal_ref: principalRef(ctx.principal, ctx.principalKey, state.sha256),
     provider: {
       provider: ctx.provider.provider,
