@@ -12,6 +12,7 @@ import { createHook } from 'node:async_hooks';
 import { openSync, writeSync } from 'node:fs';
 import process from 'node:process';
 import { isMainThread } from 'node:worker_threads';
+import { reapedChildrenCpuMs } from './children-cpu.mjs';
 
 const dir = process.env.TTC_TEST_REGISTRATIONS_DIR;
 if (isMainThread && process.env.NODE_TEST_CONTEXT === 'child-v8' && dir !== undefined) {
@@ -35,9 +36,10 @@ if (isMainThread && process.env.NODE_TEST_CONTEXT === 'child-v8' && dir !== unde
       );
     },
   }).enable();
-  // The process's own CPU time (not its children's), for the run's summary of where the time goes.
+  // The CPU time of the process and of the children it spawned and reaped (CLI processes, workers, npm), for the
+  // run's summary of where the time goes: on a small machine the run's length is its CPU time over the cores.
   process.once('exit', () => {
     const { user, system } = process.cpuUsage();
-    write({ file, cpuMs: Math.round((user + system) / 1000) });
+    write({ file, cpuMs: Math.round((user + system) / 1000) + reapedChildrenCpuMs() });
   });
 }

@@ -9,7 +9,7 @@ export const REGISTRATIONS_DIR_ENV = 'TTC_TEST_REGISTRATIONS_DIR';
 
 /**
  * One line of a registrations ledger: a test, written at construction (`n` only) and again once named; or, at exit,
- * the process's CPU time (`cpuMs`, no `n`).
+ * the CPU time of the process and the children it reaped (`cpuMs`, no `n`).
  */
 export interface RegistrationLine {
   readonly file: string;
@@ -51,7 +51,7 @@ export interface FileVerdicts {
   readonly lost: string[];
   /** Whether the file's process completed, and how; `null` when the runner never said. */
   completed: { readonly passed: boolean; readonly durationMs: number } | null;
-  /** CPU time of the file's process (its children not included), when it exited normally. */
+  /** CPU time of the file's process and the child processes it reaped, when it exited normally. */
   cpuMs: number | null;
 }
 

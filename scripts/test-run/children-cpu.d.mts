@@ -1,0 +1,2 @@
+/** See children-cpu.mjs. */
+export function reapedChildrenCpuMs(): number;
