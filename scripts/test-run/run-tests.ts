@@ -15,6 +15,7 @@ import { join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
 import { SHARED_POSTGRES_ENV, SHARED_TEMPORAL_ENV } from '../../testkit/shared-test-services.js';
 import { reapedChildrenCpuMs } from './children-cpu.mjs';
+import { longFilesFirst } from './long-files.js';
 import { startSharedServices, type SharedServices } from './shared-services.js';
 import {
   REGISTRATIONS_DIR_ENV,
@@ -30,9 +31,10 @@ const fileTimeoutMs = Number(process.env['TTC_TEST_FILE_TIMEOUT_MS'] ?? 900_000)
 const here = (name: string): string => join(PROJECT_ROOT, 'scripts', 'test-run', name);
 
 const targets = process.argv.slice(2);
-const files = (targets.length > 0 ? targets : ['test'])
-  .flatMap((target) => testFiles(resolve(PROJECT_ROOT, target)))
-  .sort();
+const files = longFilesFirst(
+  (targets.length > 0 ? targets : ['test']).flatMap((target) => testFiles(resolve(PROJECT_ROOT, target))).sort(),
+  PROJECT_ROOT,
+);
 if (files.length === 0) {
   console.error(`# no test files under ${targets.join(' ')}`);
   process.exit(1);

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import ts from 'typescript';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
@@ -25,14 +25,29 @@ export function typeScriptSamples(text: string): DocSample[] {
  * ESM scope like a user's project.
  */
 export function sampleCompileErrors(samples: readonly DocSample[], folder: string): string[] {
+  return sampleCompileErrorsByDocument({ '.': samples }, folder)['.'] ?? [];
+}
+
+/**
+ * {@link sampleCompileErrors} for several documents in one program, each document's samples in a folder of its own
+ * (so their file names never meet): one program costs what one document's did. The diagnostics of each document; one
+ * that belongs to no file is every document's.
+ */
+export function sampleCompileErrorsByDocument(
+  documents: Readonly<Record<string, readonly DocSample[]>>,
+  folder: string,
+): Record<string, string[]> {
   const dir = join(PROJECT_ROOT, 'node_modules', '.cache', folder);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
-  const files = samples.map(({ fileName, code }) => {
-    const path = join(dir, fileName);
-    writeFileSync(path, code);
-    return path;
+  const folders = Object.keys(documents).map((name) => ({ name, path: join(dir, name) }));
+  const files = folders.flatMap(({ name, path }) => {
+    mkdirSync(path, { recursive: true });
+    return (documents[name] ?? []).map(({ fileName, code }) => {
+      writeFileSync(join(path, fileName), code);
+      return join(path, fileName);
+    });
   });
   const config = ts.getParsedCommandLineOfConfigFile(
     join(PROJECT_ROOT, 'tsconfig.json'),
@@ -46,12 +61,18 @@ export function sampleCompileErrors(samples: readonly DocSample[], folder: strin
     baseUrl: PROJECT_ROOT,
     paths: publicEntryPaths(),
   });
-  return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const where = diagnostic.file
-      ? `${diagnostic.file.fileName}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
-      : '';
-    return `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-  });
+  const errors: Record<string, string[]> = Object.fromEntries(folders.map(({ name }) => [name, []]));
+  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+    const fileName = diagnostic.file === undefined ? null : resolve(diagnostic.file.fileName);
+    const where =
+      diagnostic.file === undefined
+        ? ''
+        : `${diagnostic.file.fileName}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`;
+    const text = `${where} ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
+    const owners = folders.filter(({ path }) => fileName === null || fileName.startsWith(`${path}${sep}`));
+    for (const { name } of owners.length > 0 ? owners : folders) errors[name]?.push(text);
+  }
+  return errors;
 }
 
 /** `paths` that send each public specifier to its source, mirroring package.json "exports" (lib/x.d.ts → x.ts). */

@@ -1,11 +1,13 @@
 // The test runner (scripts/run-tests.sh → scripts/test-run/run-tests.ts) tells the truth: a failing last test fails the
 // run, a file that ends before reporting its tests is named with the tests it lost even though Node's runner passes it,
 // a file that keeps running after its tests is named with its open handles, and a slow but working teardown is waited
-// for. Each case runs the real runner on a fixture file in a child process.
+// for; the long files start first. Each runner case runs the real runner on a fixture file in a child process.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { LONG_FILES, longFilesFirst } from '../../scripts/test-run/long-files.js';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
 
 const fixture = (name: string): string =>
@@ -60,5 +62,15 @@ describe('the test runner', () => {
     assert.equal(code, 0, output);
     assert.match(output, /# verdicts: 1 tests and 0 suites registered, 1 verdicts \(1 passed/);
     assert.doesNotMatch(output, /exit-guard/);
+  });
+
+  it('starts the long files first, in the order of its list, and each listed file exists', () => {
+    assert.ok(
+      LONG_FILES.every((path) => existsSync(join(PROJECT_ROOT, path))),
+      'a listed file was moved or removed',
+    );
+    const [first, second] = LONG_FILES.map((path) => join(PROJECT_ROOT, path)) as [string, string];
+    const short = join(PROJECT_ROOT, 'test', 'a-short.test.ts');
+    assert.deepEqual(longFilesFirst([short, second, first], PROJECT_ROOT), [first, second, short]);
   });
 });
