@@ -26,7 +26,7 @@ import {
   type TestEvent,
 } from './verdicts.js';
 
-const concurrency = Number(process.env['TTC_TEST_CONCURRENCY'] ?? 3);
+const concurrency = Number(process.env['TTC_TEST_CONCURRENCY'] ?? 4);
 const fileTimeoutMs = Number(process.env['TTC_TEST_FILE_TIMEOUT_MS'] ?? 900_000);
 const here = (name: string): string => join(PROJECT_ROOT, 'scripts', 'test-run', name);
 
