@@ -14,6 +14,9 @@ import { historyText } from '../support/history-text.js';
 import { patchIdsOf } from '../support/patch-markers.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
+import { integrationStore } from '../support/integration-store.js';
+import type { ToolStore } from '../../src/store/tool-store.js';
+import { StoreError } from '../../src/store/store-error.js';
 
 const principal = { tenant: 'tenant-acme', subject: 'user-42' };
 /**
@@ -21,7 +24,30 @@ const principal = { tenant: 'tenant-acme', subject: 'user-42' };
  * than "not committed" waits for an attempt that may have sent its request (5 s after its record or its deadline).
  */
 const fast = { timeoutMs: 1500, reconcile: { initialIntervalMs: 200, maximumIntervalMs: 800, deadlineMs: 10_000 } };
-const h = useRuntimeHarness('it-reconciliation', { safeRetryTools: [TOOLS.charge] });
+/**
+ * Keys whose next settlement with a result is stored and then reported failed (retryable), as when the connection
+ * drops after the commit but before its answer, or the worker dies right after the step: the query activity runs again.
+ */
+const dieAfterSettling = new Set<string>();
+const h = useRuntimeHarness('it-reconciliation', {
+  safeRetryTools: [TOOLS.charge],
+  storeFactory: {
+    create: async () => {
+      const made = await integrationStore('it-reconciliation').create();
+      const store = Object.create(made.store, {
+        settleWithResult: {
+          value: async (...args: Parameters<ToolStore['settleWithResult']>) => {
+            const ref = await made.store.settleWithResult(...args);
+            if (dieAfterSettling.delete(args[0].idempotencyKey))
+              throw new StoreError('unavailable', { reason: 'the connection dropped after the commit' });
+            return ref;
+          },
+        },
+      }) as ToolStore;
+      return { ...made, store };
+    },
+  },
+});
 const finished: string[] = [];
 
 function start(
@@ -351,6 +377,37 @@ test(
     assert.deepEqual([record?.state, record?.outcome, record?.via], ['settled', 'committed', 'receipt']);
     const reconciler = child(TOOLS.charge, 'pay_rec_9');
     assert.equal((await reconciler.query<ReconcileStatus>(RECONCILE_STATE_QUERY)).queries, 2);
+  },
+);
+
+test(
+  'a query whose earlier run settled the call "committed" but failed after the commit returns that settlement when the retry hears nothing: no conflict, one audit',
+  { timeout: 120_000 },
+  async () => {
+    const key = chargeKey(principal.tenant, 'pay_rec_10');
+    h.payments.inject(key, 'commit_then_hang');
+    // The first status query answers the truth (committed) and its settlement is stored, but the activity hears a
+    // failure; the retry of that query finds the status service unavailable.
+    h.payments.injectStatus(key, 'slow', 'unavailable');
+    dieAfterSettling.add(key);
+    const handle = await start('rec-settled-then-died', TOOLS.charge, 'pay_rec_10');
+    const { modelResult, auditRef } = (await handle.result()) as ToolCallResult;
+    assert.equal(dieAfterSettling.has(key), false, 'the settlement was stored before the failure');
+    assert.equal(h.payments.statusQueries(key), 2, 'the query ran twice');
+    assert.equal(modelResult.status, 'succeeded');
+    assert.equal(modelResult.execution.delivery, 'receipt_reconciled');
+    assert.equal(h.payments.commits(key), 1);
+    const record = await h.store.getReconciliation(key);
+    assert.deepEqual(
+      record?.attempts.map(({ attempt, finding }) => [attempt, finding]),
+      [[1, 'committed']],
+    );
+    assert.ok(auditRef !== null);
+    assert.deepEqual(
+      (await h.store.getAudit(auditRef.audit_id))?.modelResult,
+      modelResult,
+      'the result is the audited one',
+    );
   },
 );
 
