@@ -160,19 +160,23 @@ test(
     );
     clearInterval(watchdog);
     const settledMs = Date.now() - loadDone;
-    // Nothing here may end "not started": charges are safe to retry, and the refund was approved.
+    // Nothing here may end "not started" — charges are safe to retry, and the refunds were approved — but a refund
+    // whose dispatch died with the killed worker before its request left: reconciliation finds it not committed, and a
+    // refund, not safe to retry, is not sent again blindly (seen once in ten full runs: the refund approved just
+    // before the kill).
+    const { payments } = world.harness;
     const summary = await assertSettled(
-      { store: world.harness.store, payments: world.harness.payments, db: world.db },
+      { store: world.harness.store, payments, db: world.db },
       writes,
-      () => false,
+      (call, record) =>
+        call.tool === TOOLS.refund && record?.outcome === 'not_committed' && payments.dispatches(call.key) === 0,
     );
-    assert.equal(summary.succeeded, writes.length, 'every write succeeded');
     assert.ok(summary.reconciled >= ROUNDS, 'every commit-then-hang write went through reconciliation');
     assert.ok(killedAt > 0, 'a worker was killed');
     console.log(
       `three-workers summary: 3 worker processes, 1 SIGKILLed after round ${KILL_AFTER_ROUND + 1} of ${ROUNDS}; ${all.length} workflows: ` +
         `${reads} reads, ${summary.calls} writes (${ROUNDS} approved refunds, ${ROUNDS} commit-then-hang): ${summary.succeeded} succeeded, ` +
-        `${summary.reconciled} reconciled; ${summary.dispatches} provider requests, ${summary.sideEffects} side effects; ` +
+        `${summary.failed} not started, ${summary.reconciled} reconciled; ${summary.dispatches} provider requests, ${summary.sideEffects} side effects; ` +
         `load ${Math.round((loadDone - started) / 1000)} s, settled ${Math.round(settledMs / 1000)} s after the load, total ${Math.round((Date.now() - started) / 1000)} s`,
     );
   },
