@@ -59,11 +59,15 @@ export function toolActivityInterceptors(runtime: ToolRuntime): ActivityIntercep
 }
 
 class ToolActivityInterceptor implements ActivityInboundCallsInterceptor {
-  constructor(
-    private readonly runtime: ToolRuntime,
-    private readonly activity: ActivityContext,
-    private readonly warnUnfenced: ReturnType<typeof unfencedWriteWarnings>,
-  ) {}
+  private readonly runtime: ToolRuntime;
+  private readonly activity: ActivityContext;
+  private readonly warnUnfenced: ReturnType<typeof unfencedWriteWarnings>;
+
+  constructor(runtime: ToolRuntime, activity: ActivityContext, warnUnfenced: ReturnType<typeof unfencedWriteWarnings>) {
+    this.runtime = runtime;
+    this.activity = activity;
+    this.warnUnfenced = warnUnfenced;
+  }
 
   async execute(input: ActivityExecuteInput, next: Next<ActivityInboundCallsInterceptor, 'execute'>): Promise<unknown> {
     const [call, second] = input.args;

@@ -63,7 +63,11 @@ export interface ReplacedAttempt {
 export class FunnelledCall {
   readonly #funnelled = true;
 
-  constructor(readonly handlerContext: HandlerContext) {}
+  readonly handlerContext: HandlerContext;
+
+  constructor(handlerContext: HandlerContext) {
+    this.handlerContext = handlerContext;
+  }
 
   /** True only for an instance the interceptor made in this process (never for a look-alike from history). */
   static is(value: unknown): value is FunnelledCall {

@@ -65,8 +65,10 @@ export class PaymentsService {
   private readonly payoutRunningPolls = new Map<string, number>();
   private sequence = 0;
   private port = 0;
+  private readonly slowMs: number;
 
-  constructor(private readonly slowMs = 300) {
+  constructor(slowMs = 300) {
+    this.slowMs = slowMs;
     this.server = createServer((req, res) => {
       this.handle(req, res).catch(() => {
         if (!res.headersSent) res.writeHead(500).end();

@@ -8,11 +8,12 @@
 // Environment: TTC_TEST_CONCURRENCY (files at once), TTC_TEST_FILE_TIMEOUT_MS (per file and per test),
 // TTC_TEST_SHARED_SERVICES=0 (every file starts its own services, as when it runs alone), TTC_TEST_VERDICTS_FILE (where
 // to write the run's tally as JSON, per file: counts, duration, CPU).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { PROJECT_ROOT } from '../../testkit/project-root.js';
+import { RUN_TYPESCRIPT } from '../../testkit/run-typescript.js';
 import { SHARED_POSTGRES_ENV, SHARED_TEMPORAL_ENV } from '../../testkit/shared-test-services.js';
 import { reapedChildrenCpuMs } from './children-cpu.mjs';
 import { longFilesFirst } from './long-files.js';
@@ -44,9 +45,10 @@ const scratch = mkdtempSync(join(tmpdir(), 'ttc-test-run-'));
 const eventsPath = join(scratch, 'events.jsonl');
 const registrationsDir = join(scratch, 'registrations');
 mkdirSync(registrationsDir);
+const strippedSources = join(scratch, 'stripped-sources');
+execFileSync(process.execPath, ['--no-warnings', here('stripped-sources.mjs'), strippedSources], { stdio: 'inherit' });
 const args = [
-  '--import',
-  'tsx',
+  ...RUN_TYPESCRIPT,
   '--import',
   here('registrations.mjs'),
   '--import',
@@ -81,6 +83,7 @@ try {
       ...process.env,
       ...services?.env,
       [REGISTRATIONS_DIR_ENV]: registrationsDir,
+      TTC_STRIPPED_SOURCES: strippedSources,
       // Node 22+ keeps the compiled code of the modules a process loads here, and the next process that loads them
       // (every file, CLI and worker process of the run loads much the same) skips compiling: less CPU per process.
       NODE_COMPILE_CACHE: process.env['NODE_COMPILE_CACHE'] ?? join(scratch, 'compile-cache'),

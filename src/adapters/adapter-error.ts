@@ -20,10 +20,10 @@ export type AdapterErrorCode = (typeof ADAPTER_ERROR_CODES)[number];
 export class AdapterError extends Error {
   override readonly name = 'AdapterError';
 
-  constructor(
-    readonly code: AdapterErrorCode,
-    message: string,
-  ) {
+  readonly code: AdapterErrorCode;
+
+  constructor(code: AdapterErrorCode, message: string) {
     super(message);
+    this.code = code;
   }
 }

@@ -44,12 +44,11 @@ export function exitCodeMeanings(): readonly { readonly code: ExitCode; readonly
 
 /** An error the CLI reports as one line on stderr with a fixed exit code (never a stack trace). */
 export class CliError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: ExitCode,
-    options?: { readonly cause?: unknown },
-  ) {
+  readonly exitCode: ExitCode;
+
+  constructor(message: string, exitCode: ExitCode, options?: { readonly cause?: unknown }) {
     super(message, options);
     this.name = 'CliError';
+    this.exitCode = exitCode;
   }
 }

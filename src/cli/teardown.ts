@@ -8,7 +8,11 @@ const STEP_DEADLINE_MS = 30_000;
 export class Teardown {
   private readonly steps: { readonly what: string; readonly run: () => Promise<void> }[] = [];
 
-  constructor(private readonly report: (line: string) => void) {}
+  private readonly report: (line: string) => void;
+
+  constructor(report: (line: string) => void) {
+    this.report = report;
+  }
 
   add(what: string, run: () => Promise<void>): void {
     this.steps.push({ what, run });

@@ -13,11 +13,13 @@ export type CanonicalJsonFailure =
 /** Thrown by {@link canonicalJson}; `path` is a JSON Pointer to the offending value. */
 export class CanonicalJsonError extends Error {
   override readonly name = 'CanonicalJsonError';
-  constructor(
-    readonly reason: CanonicalJsonFailure,
-    readonly path: string,
-  ) {
+  readonly reason: CanonicalJsonFailure;
+  readonly path: string;
+
+  constructor(reason: CanonicalJsonFailure, path: string) {
     super(`value at '${path || '/'}' has no canonical JSON form: ${reason}`);
+    this.reason = reason;
+    this.path = path;
   }
 }
 

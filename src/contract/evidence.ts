@@ -56,10 +56,10 @@ export function evidenceStillSupported<T extends { evidence: Evidence }>(items: 
 export class EvidenceError extends Error {
   override readonly name = 'EvidenceError';
 
-  constructor(
-    readonly problem: 'malformed' | 'observedAt',
-    message: string,
-  ) {
+  readonly problem: 'malformed' | 'observedAt';
+
+  constructor(problem: 'malformed' | 'observedAt', message: string) {
     super(message);
+    this.problem = problem;
   }
 }

@@ -23,7 +23,11 @@ export class DemoProgress {
   private readonly approvalsSeen = new Set<string>();
   private reconcileSeen: string | null = null;
 
-  constructor(private readonly approvalHint: (approval: PendingApproval) => string | null) {}
+  private readonly approvalHint: (approval: PendingApproval) => string | null;
+
+  constructor(approvalHint: (approval: PendingApproval) => string | null) {
+    this.approvalHint = approvalHint;
+  }
 
   /**
    * Lines for what is new in `snapshot`. Reconciliation lines come before new transcript lines: a snapshot whose

@@ -38,8 +38,10 @@ export class ShopBackend {
   private readonly timers = new Set<NodeJS.Timeout>();
   private cases = 0;
   private port = 0;
+  private readonly options: ShopBackendOptions;
 
-  constructor(private readonly options: ShopBackendOptions = {}) {
+  constructor(options: ShopBackendOptions = {}) {
+    this.options = options;
     const { ordersPerCase = 8, stallFirstRefundMs = 60_000 } = options;
     // The script continues the listing once: a case needs more orders than one page shows.
     if (!Number.isSafeInteger(ordersPerCase) || ordersPerCase <= ORDER_LIST_ITEM_BUDGET || ordersPerCase > 100) {

@@ -52,8 +52,10 @@ export class EmbeddedPostgresServer {
   private readonly dataDir: string;
   /** The folder the server's data is really in: the data directory, or its relocated twin (see {@link RELOCATED_DATA_ROOT}). */
   readonly clusterDir: string;
+  private readonly options: EmbeddedPostgresOptions;
 
-  constructor(private readonly options: EmbeddedPostgresOptions) {
+  constructor(options: EmbeddedPostgresOptions) {
+    this.options = options;
     this.dataDir = resolve(options.dataDir);
     this.clusterDir = canReach(this.user, this.dataDir) ? this.dataDir : relocatedClusterDir(this.dataDir);
   }

@@ -20,6 +20,7 @@ import { reconcileWorkflowId, type ToolCallResult } from '../../workflows/index.
 import { TEST_DECISION_KEY } from '../support/decisions.js';
 import { eventually } from '../support/eventually.js';
 import { chargeKey, TOOLS } from '../../testkit/payment-tools.js';
+import { RUN_TYPESCRIPT } from '../../testkit/run-typescript.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
 
 // The machine may be shared with other test runs: every wait here is generous.
@@ -36,7 +37,7 @@ function runMain(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', mainScript, ...args],
+      [...RUN_TYPESCRIPT, mainScript, ...args],
       { env: { ...process.env, ...env }, timeout: 120_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;

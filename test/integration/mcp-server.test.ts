@@ -30,6 +30,7 @@ import { TIP_TOOL, tipTool } from '../support/mcp-tools.js';
 import { eventually } from '../support/eventually.js';
 import { rawRequest } from '../support/raw-http.js';
 import { useRuntimeHarness } from '../support/use-runtime-harness.js';
+import { RUN_TYPESCRIPT } from '../../testkit/run-typescript.js';
 
 const principal = { tenant: 'tenant-mcp', subject: 'ide-user' };
 // The tip is registered on the harness's worker beside the payment tools (it reads the service's address late).
@@ -389,8 +390,7 @@ test(
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [
-        '--import',
-        import.meta.resolve('tsx'),
+        ...RUN_TYPESCRIPT,
         CLI_MAIN,
         'mcp',
         '--tools',

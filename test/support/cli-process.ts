@@ -1,10 +1,10 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { RUN_TYPESCRIPT } from '../../testkit/run-typescript.js';
 
-/** The CLI entry point and the tsx loader by absolute path, so the CLI can run with any working directory. */
+/** The CLI entry point by absolute path (and the TypeScript hooks too), so the CLI can run with any working directory. */
 export const CLI_MAIN = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-const TSX_LOADER = import.meta.resolve('tsx');
 
 /** A `tool-contract` child process whose output is collected as it comes. */
 export interface CliProcess {
@@ -25,9 +25,9 @@ export interface CliRunOptions {
   readonly env?: Record<string, string | undefined>;
 }
 
-/** Starts `node --import tsx src/cli/main.ts <args>`. */
+/** Starts `node src/cli/main.ts <args>` with the tests' TypeScript hooks. */
 export function startCli(args: readonly string[], options: CliRunOptions = {}): CliProcess {
-  return watchCli(process.execPath, ['--import', TSX_LOADER, CLI_MAIN, ...args], options);
+  return watchCli(process.execPath, [...RUN_TYPESCRIPT, CLI_MAIN, ...args], options);
 }
 
 /**

@@ -7,10 +7,13 @@ export class ConsoleBrowser {
   private cookie: string | undefined;
   private token: string | undefined;
 
-  constructor(
-    readonly url: string,
-    private readonly extraHeaders: Readonly<Record<string, string>> = {},
-  ) {}
+  readonly url: string;
+  private readonly extraHeaders: Readonly<Record<string, string>>;
+
+  constructor(url: string, extraHeaders: Readonly<Record<string, string>> = {}) {
+    this.url = url;
+    this.extraHeaders = extraHeaders;
+  }
 
   /** GETs a page; remembers the session cookie and the CSRF token its forms carry. */
   async get(path: string): Promise<RawResponse> {

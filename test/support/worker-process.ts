@@ -1,6 +1,6 @@
 // A worker in its own process, so a test can SIGKILL it for real: the plugin with the payment tools, on a Temporal
 // address, a Postgres schema and the fake payments service the parent test runs. Started by the parent with
-// `node --import tsx test/support/worker-process.ts '<config JSON>'`; prints one `ready` line once it polls. With
+// `node --import testkit/typescript-hooks.mjs test/support/worker-process.ts '<config JSON>'`; prints one `ready` line once it polls. With
 // `standby`, it loads and creates the worker (without polling) and then waits for a `start` line on stdin: that takes
 // seconds on a busy machine, so a test can keep the next worker ready and replace a killed worker at once.
 import { createInterface } from 'node:readline';

@@ -53,11 +53,11 @@ const SECURITY_HEADERS = {
 
 /** A refusal the console answers with a page (status and what it says). */
 class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
+  readonly status: number;
+
+  constructor(status: number, message: string) {
     super(message);
+    this.status = status;
   }
 }
 

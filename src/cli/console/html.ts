@@ -6,7 +6,12 @@
 
 /** Markup this module built: the only thing a template inserts unescaped. */
 export class Html {
-  constructor(readonly text: string) {}
+  readonly text: string;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
   toString(): string {
     return this.text;
   }

@@ -44,7 +44,11 @@ export class SecretAssignmentDetector implements Detector {
   /** Names are written in every script and width (`contraseña`, `пароль`, `ｐａｓｓｗｏｒｄ`): see {@link isNameChar}. */
   readonly startsOutsideAscii = true;
 
-  constructor(private readonly names: SecretNames) {}
+  private readonly names: SecretNames;
+
+  constructor(names: SecretNames) {
+    this.names = names;
+  }
 
   detect(text: string, at: number, limit: number): Hit | number {
     // Inside a name: nothing starts before it ends.

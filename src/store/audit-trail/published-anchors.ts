@@ -13,8 +13,11 @@ export function publishedAnchorLine(anchor: AuditAnchor): string {
 /** A file of published anchors is refused when a line is not one (its number, 1-based). */
 export class PublishedAnchorsError extends Error {
   override readonly name = 'PublishedAnchorsError';
-  constructor(readonly line: number) {
+  readonly line: number;
+
+  constructor(line: number) {
     super(`line ${line} is not a published anchor`);
+    this.line = line;
   }
 }
 

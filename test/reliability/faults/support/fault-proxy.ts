@@ -48,11 +48,15 @@ class Direction {
   private timer: NodeJS.Timeout | null = null;
   private ending = false;
 
-  constructor(
-    private readonly to: Socket,
-    private readonly latencyMs: () => number,
-    private readonly held: () => boolean,
-  ) {}
+  private readonly to: Socket;
+  private readonly latencyMs: () => number;
+  private readonly held: () => boolean;
+
+  constructor(to: Socket, latencyMs: () => number, held: () => boolean) {
+    this.to = to;
+    this.latencyMs = latencyMs;
+    this.held = held;
+  }
 
   get queuedBytes(): number {
     return this.queue.reduce((sum, entry) => sum + entry.chunk.length, 0);

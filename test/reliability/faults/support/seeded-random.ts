@@ -1,10 +1,12 @@
 /** A small seeded PRNG (mulberry32), so a failing randomized run can be repeated with its printed seed. */
 export class SeededRandom {
   private state: number;
+  readonly seed: number;
 
-  constructor(readonly seed: number) {
+  constructor(seed: number) {
     if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff)
       throw new Error(`seed must be an integer in 0..2^32-1, got ${seed}`);
+    this.seed = seed;
     this.state = seed;
   }
 

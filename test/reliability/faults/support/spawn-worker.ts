@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../../../../testkit/project-root.js';
+import { RUN_TYPESCRIPT } from '../../../../testkit/run-typescript.js';
 import { WORKER_READY_LINE, WORKER_START_LINE, type WorkerProcessConfig } from '../../../support/worker-process.js';
 
 const workerEntry = fileURLToPath(new URL('../../../support/worker-process.ts', import.meta.url));
@@ -30,7 +31,7 @@ export interface StandbyWorker {
 export function prepareWorker(config: WorkerProcessConfig): StandbyWorker {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', workerEntry, JSON.stringify({ ...config, standby: true })],
+    [...RUN_TYPESCRIPT, workerEntry, JSON.stringify({ ...config, standby: true })],
     { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
   );
   const lines: string[] = [];
