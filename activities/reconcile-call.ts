@@ -143,88 +143,10 @@ function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promi
       AUDIT_ATTEMPT_BASE.reconcile + Math.min(attempt, 99),
       hostKeysOf(runtime),
     );
-    const handlerContext = {
-      callId: ctx.callId,
-      operationId: ctx.operationId,
-      idempotencyKey: ctx.idempotencyKey,
-      attempt: ctx.attempt,
-      principal: ctx.principal,
-      now: Date.now,
-      beforeDispatch: openDispatchFence,
-    };
-    const { poll, reconcile } = tool;
-    const ask =
-      jobHandle !== undefined && poll !== undefined
-        ? () => poll(jobHandle, handlerContext)
-        : reconcile === undefined
-          ? undefined
-          : () => reconcile(identity.idempotencyKey, handlerContext);
-    if (ask === undefined) return { finding: 'cannot_ask' };
-    let outcome: ReconcileOutcome<unknown>;
+    const outcome = await askAuthority(tool, ctx, jobHandle);
+    if (outcome === null) return { finding: 'cannot_ask' };
     try {
-      outcome = readOutcome(await ask());
-    } catch (error) {
-      // Only the kind of exception: its message may carry anything (describeThrown never throws itself).
-      outcome = { state: 'unknown', reason: String(describeThrown(error)['exception']) };
-    }
-    const record = (finding: 'committed' | 'not_committed' | 'unknown', detail: string | null) =>
-      runtime.store.recordReconciliationAttempt({ idempotencyKey: identity.idempotencyKey, attempt, finding, detail });
-    // A definite answer is recorded as this query's attempt with the settlement, in one store step.
-    const byReceipt = (
-      outcome: 'committed' | 'not_committed',
-      receiptExternalId: string | null,
-    ): SettleReconciliationInput => ({
-      idempotencyKey: identity.idempotencyKey,
-      outcome,
-      via: 'receipt',
-      receiptExternalId,
-      resolvedBy: null,
-      note: null,
-      finding: { attempt, detail: receiptExternalId },
-    });
-    const answer = async (): Promise<OutcomeFinding> => {
-      switch (outcome.state) {
-        case 'unknown': {
-          // The tool's text goes to history and Postgres: redacted like a model result, then cut, then well-formed
-          // (a lone surrogate has no place in either).
-          const reason =
-            outcome.reason !== undefined
-              ? callRedactor(tool, ctx, MAX_FINDING_REASON_CHARS).text(outcome.reason, '/reason', []).toWellFormed()
-              : null;
-          await record('unknown', reason);
-          return { finding: 'unknown', reason: reason ?? 'the authoritative system does not know yet' };
-        }
-        case 'not_committed': {
-          try {
-            await runtime.store.settleReconciliation(byReceipt('not_committed', null));
-          } catch (error) {
-            // Not final yet: the fenced attempt may still send its request, or a commit of it was just recorded. The
-            // refused settlement recorded nothing, so the answer is recorded on its own.
-            if (!isStoreError(error) || error.reason !== 'verdict_premature') throw error;
-            await record('not_committed', null);
-            return {
-              finding: 'unknown',
-              reason: `not committed so far, but not final: ${String(error.details['why'])}`,
-            };
-          }
-          return { finding: 'not_committed', safeRetry: runtime.safeRetryTools.has(tool.name) };
-        }
-        case 'committed': {
-          // The reconciled result, the settlement and the finding: one store transaction.
-          const execution = await receiptReconciled(tool, ctx, identity.args, outcome.output);
-          return {
-            finding: 'committed',
-            result: await recordOnce(
-              runtime.store,
-              execution,
-              byReceipt('committed', execution.modelResult.execution.receipt?.external_id ?? null),
-            ),
-          };
-        }
-      }
-    };
-    try {
-      return await answer();
+      return await recordAnswer(runtime, tool, identity, ctx, attempt, outcome);
     } catch (error) {
       // This query ran before and recorded its answer (a worker killed between the store step and Temporal hearing
       // of it), and the provider answers the retry differently: the answer recorded first is this query's answer.
@@ -234,6 +156,105 @@ function queryOutcome(runtime: ToolRuntime): (input: QueryOutcomeInput) => Promi
       return earlier;
     }
   };
+}
+
+/**
+ * What the tool's authoritative system says about the call: about the job it started (`tool.poll`, by handle) or
+ * else about its key (`tool.reconcile`); `null` when the tool can ask neither. What it throws is `unknown`.
+ */
+async function askAuthority(
+  tool: AnyToolImplementation,
+  ctx: ExecutionContext,
+  jobHandle: string | undefined,
+): Promise<ReconcileOutcome<unknown> | null> {
+  const handlerContext = {
+    callId: ctx.callId,
+    operationId: ctx.operationId,
+    idempotencyKey: ctx.idempotencyKey,
+    attempt: ctx.attempt,
+    principal: ctx.principal,
+    now: Date.now,
+    beforeDispatch: openDispatchFence,
+  };
+  const { poll, reconcile } = tool;
+  const ask =
+    jobHandle !== undefined && poll !== undefined
+      ? () => poll(jobHandle, handlerContext)
+      : reconcile === undefined
+        ? undefined
+        : () => reconcile(ctx.idempotencyKey, handlerContext);
+  if (ask === undefined) return null;
+  try {
+    return readOutcome(await ask());
+  } catch (error) {
+    // Only the kind of exception: its message may carry anything (describeThrown never throws itself).
+    return { state: 'unknown', reason: String(describeThrown(error)['exception']) };
+  }
+}
+
+/**
+ * Records the answer as query `attempt` of the round and returns the finding; a definite answer settles the round in
+ * the same store step (with the reconciled result when the write committed).
+ */
+async function recordAnswer(
+  runtime: ToolRuntime,
+  tool: AnyToolImplementation,
+  identity: CallIdentity,
+  ctx: ExecutionContext,
+  attempt: number,
+  outcome: ReconcileOutcome<unknown>,
+): Promise<OutcomeFinding> {
+  const { idempotencyKey } = ctx;
+  const record = (finding: 'committed' | 'not_committed' | 'unknown', detail: string | null) =>
+    runtime.store.recordReconciliationAttempt({ idempotencyKey, attempt, finding, detail });
+  const byReceipt = (
+    settled: 'committed' | 'not_committed',
+    receiptExternalId: string | null,
+  ): SettleReconciliationInput => ({
+    idempotencyKey,
+    outcome: settled,
+    via: 'receipt',
+    receiptExternalId,
+    resolvedBy: null,
+    note: null,
+    finding: { attempt, detail: receiptExternalId },
+  });
+  switch (outcome.state) {
+    case 'unknown': {
+      // The tool's text goes to history and Postgres: redacted like a model result, then cut, then well-formed
+      // (a lone surrogate has no place in either).
+      const reason =
+        outcome.reason !== undefined
+          ? callRedactor(tool, ctx, MAX_FINDING_REASON_CHARS).text(outcome.reason, '/reason', []).toWellFormed()
+          : null;
+      await record('unknown', reason);
+      return { finding: 'unknown', reason: reason ?? 'the authoritative system does not know yet' };
+    }
+    case 'not_committed': {
+      try {
+        await runtime.store.settleReconciliation(byReceipt('not_committed', null));
+      } catch (error) {
+        // Not final yet: the fenced attempt may still send its request, or a commit of it was just recorded. The
+        // refused settlement recorded nothing, so the answer is recorded on its own.
+        if (!isStoreError(error) || error.reason !== 'verdict_premature') throw error;
+        await record('not_committed', null);
+        return { finding: 'unknown', reason: `not committed so far, but not final: ${String(error.details['why'])}` };
+      }
+      return { finding: 'not_committed', safeRetry: runtime.safeRetryTools.has(tool.name) };
+    }
+    case 'committed': {
+      // The reconciled result, the settlement and the finding: one store transaction.
+      const execution = await receiptReconciled(tool, ctx, identity.args, outcome.output);
+      return {
+        finding: 'committed',
+        result: await recordOnce(
+          runtime.store,
+          execution,
+          byReceipt('committed', execution.modelResult.execution.receipt?.external_id ?? null),
+        ),
+      };
+    }
+  }
 }
 
 /**
@@ -248,8 +269,9 @@ async function answeredBefore(
   attempt: number,
 ): Promise<OutcomeFinding | null> {
   const round = await runtime.store.getReconciliation(ctx.idempotencyKey);
-  const earlier = round?.attempts.find((recorded) => recorded.attempt === attempt);
-  if (round === null || round === undefined || earlier === undefined) return null;
+  if (round === null) return null;
+  const earlier = round.attempts.find((recorded) => recorded.attempt === attempt);
+  if (earlier === undefined) return null;
   if (round.state !== 'settled') {
     // A `committed` finding is recorded with its settlement, never alone.
     if (earlier.finding === 'committed') return null;
