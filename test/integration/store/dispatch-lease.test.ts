@@ -17,8 +17,12 @@ before(async () => {
 });
 after(async () => db?.close());
 
-/** The worker's local timeout buffer the tests grant a dispatched attempt (short, so the tests can wait it out). */
-const GRACE_MS = 300;
+/**
+ * The worker's local timeout buffer the tests grant a dispatched attempt: short, so the tests can wait it out, and
+ * longer than a few store steps take on a busy machine, which a test makes before it expects the grace still running
+ * (at 300 ms, a pooler run beside the whole suite once took longer).
+ */
+const GRACE_MS = 2_000;
 
 const stores: readonly [string, () => ToolStore][] = [
   ['Postgres', () => db.store()],
