@@ -45,6 +45,8 @@ const scratch = mkdtempSync(join(tmpdir(), 'ttc-test-run-'));
 const eventsPath = join(scratch, 'events.jsonl');
 const registrationsDir = join(scratch, 'registrations');
 mkdirSync(registrationsDir);
+// Every process of the run (files, and the CLI and worker processes they start) loads much the same sources: their
+// types are stripped once, here, and testkit/typescript-hooks.mjs hands each process the stripped form.
 const strippedSources = join(scratch, 'stripped-sources');
 execFileSync(process.execPath, ['--no-warnings', here('stripped-sources.mjs'), strippedSources], { stdio: 'inherit' });
 const args = [
