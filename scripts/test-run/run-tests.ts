@@ -27,6 +27,15 @@ import {
   type TestEvent,
 } from './verdicts.js';
 
+// Node 22.10+ says whether it strips types (a flag @types/node 20 does not know); 22.18 does by default.
+const features: NodeJS.ProcessFeatures & { readonly typescript?: string | false } = process.features;
+if (!features.typescript) {
+  console.error(
+    `# the tests run their TypeScript with Node's own type stripping, which needs Node 22.18 or later (this is ${process.version})`,
+  );
+  process.exit(1);
+}
+
 const concurrency = Number(process.env['TTC_TEST_CONCURRENCY'] ?? 4);
 const fileTimeoutMs = Number(process.env['TTC_TEST_FILE_TIMEOUT_MS'] ?? 900_000);
 const here = (name: string): string => join(PROJECT_ROOT, 'scripts', 'test-run', name);
