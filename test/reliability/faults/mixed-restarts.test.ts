@@ -126,13 +126,20 @@ test(
     await sleep(1000);
     await keepAWorker();
 
+    // Calls the outage kept from starting end failed (retried below), so their charges cannot commit before then: when
+    // every workflow has ended first, Temporal restarts with none in flight, and the retries run on the restarted one.
+    const running = async () =>
+      (await Promise.all(handles.map((handle) => handle.describe()))).filter(
+        (described) => described.status.name === 'RUNNING',
+      ).length;
     await eventually(
-      'more than half of the charges to commit',
-      async () => (sideEffects() >= Math.ceil((charges * 3) / 5) ? true : undefined),
+      'more than half of the charges to commit, or every workflow to end',
+      async () => (sideEffects() >= Math.ceil((charges * 3) / 5) || (await running()) === 0 ? true : undefined),
       600_000,
-      20,
+      100,
     );
     const beforeTemporal = sideEffects();
+    const runningAtRestart = await running();
     await temporal.killAndRestart(TEMPORAL_DOWN_MS);
     await sleep(3000);
     await keepAWorker();
@@ -181,7 +188,7 @@ test(
     assert.equal(summary.succeeded, charges, 'every charge happened, exactly once');
     console.log(
       `mixed-restarts summary: seed ${SEED}; ${CALLS} calls in ${turns.length} workflows (${reads.length} reads, ${charges} charges); ` +
-        `Postgres down ${PG_DOWN_MS} ms after ${beforePg} commits, Temporal SIGKILLed and restarted after ${beforeTemporal}; ${retried} calls not started by an outage, retried; ` +
+        `Postgres down ${PG_DOWN_MS} ms after ${beforePg} commits, Temporal SIGKILLed and restarted after ${beforeTemporal} (${runningAtRestart} of ${handles.length} workflows running); ${retried} calls not started by an outage, retried; ` +
         `${summary.reconciled} reconciled; ${summary.dispatches} charge requests, ${summary.sideEffects} side effects for ${summary.succeeded} charges; ` +
         `${workers.length} worker processes; total ${Math.round((Date.now() - begun) / 1000)} s`,
     );
